@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs AscendSim's build and test dependencies from Debian 12 packages.
+# Idempotent: does nothing (not even apt-get update) when every package is present.
+# Runs as root, or through sudo when it is available.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config ccache git
+  libsystemc-dev libyaml-cpp-dev libboost-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libcli11-dev
+)
+# Extra groups for later stages are opt-in so the two README commands stay fast.
+if [[ "${1:-}" == "--with-browser" ]]; then
+  packages+=(chromium)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+as_root=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  as_root=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,188 @@
+#include "spec/config_node.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace ascendsim::spec {
+
+ConfigNode ConfigNode::scalar(std::string value, SourceLocation where) {
+  ConfigNode n;
+  n.kind_ = Kind::Scalar;
+  n.value_ = std::move(value);
+  n.where_ = std::move(where);
+  return n;
+}
+
+ConfigNode ConfigNode::null(SourceLocation where) {
+  ConfigNode n;
+  n.where_ = std::move(where);
+  return n;
+}
+
+ConfigNode ConfigNode::map(SourceLocation where) {
+  ConfigNode n;
+  n.kind_ = Kind::Map;
+  n.where_ = std::move(where);
+  return n;
+}
+
+ConfigNode ConfigNode::list(SourceLocation where) {
+  ConfigNode n;
+  n.kind_ = Kind::List;
+  n.where_ = std::move(where);
+  return n;
+}
+
+const ConfigNode::Entry* ConfigNode::findEntry(const std::string& key) const {
+  for (const Entry& e : entries_) {
+    if (e.key == key) return &e;
+  }
+  return nullptr;
+}
+
+const ConfigNode* ConfigNode::find(const std::string& key) const {
+  const Entry* e = findEntry(key);
+  return e ? &e->value : nullptr;
+}
+
+void ConfigNode::set(std::string key, SourceLocation keyWhere, ConfigNode value) {
+  for (Entry& e : entries_) {
+    if (e.key == key) {
+      e.keyWhere = std::move(keyWhere);
+      e.value = std::move(value);
+      return;
+    }
+  }
+  entries_.push_back({std::move(key), std::move(keyWhere), std::move(value)});
+}
+
+bool ConfigNode::erase(const std::string& key) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->key == key) {
+      entries_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void ConfigNode::mergeFrom(const ConfigNode& top) {
+  if (!isMap() || !top.isMap()) {
+    *this = top;
+    return;
+  }
+  for (const Entry& e : top.entries_) {
+    Entry* mine = nullptr;
+    for (Entry& candidate : entries_) {
+      if (candidate.key == e.key) mine = &candidate;
+    }
+    if (mine) {
+      mine->keyWhere = e.keyWhere;
+      mine->value.mergeFrom(e.value);
+    } else {
+      entries_.push_back(e);
+    }
+  }
+}
+
+const char* ConfigNode::kindName(Kind kind) {
+  switch (kind) {
+    case Kind::Null: return "nothing";
+    case Kind::Scalar: return "a single value";
+    case Kind::Map: return "a map of keys";
+    case Kind::List: return "a list";
+  }
+  return "?";
+}
+
+namespace {
+
+SourceLocation locate(const YAML::Mark& mark, const std::string& file) {
+  return {file, mark.line + 1, mark.column + 1};
+}
+
+ConfigNode convert(const YAML::Node& node, const std::string& file, const std::string& path,
+                   Diagnostics& diag);
+
+// YAML merge keys ("<<: *anchor"): keys written in the map itself win over merged ones.
+void applyMergeKey(ConfigNode& target, const YAML::Node& source, const std::string& file,
+                   const std::string& path, Diagnostics& diag) {
+  std::vector<YAML::Node> sources;
+  if (source.IsSequence()) {
+    for (const auto& s : source) sources.push_back(s);
+  } else {
+    sources.push_back(source);
+  }
+  for (const YAML::Node& s : sources) {
+    ConfigNode merged = convert(s, file, path, diag);
+    if (!merged.isMap()) {
+      diag.error(locate(s.Mark(), file), path, "a merge key '<<' must refer to a map");
+      continue;
+    }
+    for (const auto& e : merged.entries()) {
+      if (!target.find(e.key)) target.set(e.key, e.keyWhere, e.value);
+    }
+  }
+}
+
+ConfigNode convert(const YAML::Node& node, const std::string& file, const std::string& path,
+                   Diagnostics& diag) {
+  SourceLocation where = locate(node.Mark(), file);
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return ConfigNode::null(where);
+    case YAML::NodeType::Scalar:
+      return ConfigNode::scalar(node.Scalar(), where);
+    case YAML::NodeType::Sequence: {
+      ConfigNode list = ConfigNode::list(where);
+      size_t index = 0;
+      for (const auto& item : node) {
+        list.append(convert(item, file, path + "[" + std::to_string(index++) + "]", diag));
+      }
+      return list;
+    }
+    case YAML::NodeType::Map: {
+      ConfigNode map = ConfigNode::map(where);
+      const YAML::Node* mergeSource = nullptr;
+      YAML::Node mergeHolder;
+      for (const auto& kv : node) {
+        SourceLocation keyWhere = locate(kv.first.Mark(), file);
+        if (!kv.first.IsScalar()) {
+          diag.error(keyWhere, path, "map keys must be plain names");
+          continue;
+        }
+        const std::string key = kv.first.Scalar();
+        if (key == "<<") {
+          mergeHolder = kv.second;
+          mergeSource = &mergeHolder;
+          continue;
+        }
+        const std::string childPath = path.empty() ? key : path + "." + key;
+        if (const ConfigNode::Entry* first = map.findEntry(key)) {
+          diag.error(keyWhere, childPath,
+                     "duplicate key (first given at line " + std::to_string(first->keyWhere.line) +
+                         ")");
+          continue;
+        }
+        map.set(key, keyWhere, convert(kv.second, file, childPath, diag));
+      }
+      if (mergeSource) applyMergeKey(map, *mergeSource, file, path, diag);
+      return map;
+    }
+  }
+  return ConfigNode();
+}
+
+}  // namespace
+
+ConfigNode parseYaml(const std::string& text, const std::string& fileName, Diagnostics& diag) {
+  try {
+    YAML::Node root = YAML::Load(text);
+    return convert(root, fileName, "", diag);
+  } catch (const YAML::Exception& e) {
+    diag.error(locate(e.mark, fileName), "", "YAML syntax error: " + e.msg);
+    return ConfigNode();
+  }
+}
+
+}  // namespace ascendsim::spec

@@ -1,0 +1,151 @@
+// memory: sections (device HBM/LPDDR and host DDR), with presets overridden field by field.
+
+#include <algorithm>
+
+#include "spec/embedded_file.h"
+#include "spec/field_reader.h"
+#include "spec/spec_readers.h"
+#include "spec/system_loader.h"
+
+namespace ascendsim::spec {
+namespace {
+
+void readTimings(FieldReader& r, DramSpec& m, bool required) {
+  const Picoseconds tck = m.clock > 0 ? m.tCK() : 0;
+  DramTimings& t = m.timings;
+  struct Field {
+    const char* key;
+    uint32_t* out;
+    uint32_t min;
+    bool required;
+  };
+  const Field fields[] = {
+      {"tCL", &t.tCL, 1, true},       {"tCWL", &t.tCWL, 1, true},     {"tRCDRD", &t.tRCDRD, 1, true},
+      {"tRCDWR", &t.tRCDWR, 1, true}, {"tRP", &t.tRP, 1, true},       {"tRAS", &t.tRAS, 1, true},
+      {"tRC", &t.tRC, 1, true},       {"tCCD_S", &t.tCCD_S, 1, true}, {"tCCD_L", &t.tCCD_L, 1, true},
+      {"tRRD_S", &t.tRRD_S, 1, true}, {"tRRD_L", &t.tRRD_L, 1, true}, {"tFAW", &t.tFAW, 1, true},
+      {"tWR", &t.tWR, 1, true},       {"tWTR_S", &t.tWTR_S, 1, true}, {"tWTR_L", &t.tWTR_L, 1, true},
+      {"tRTW", &t.tRTW, 1, false},    {"tRTP", &t.tRTP, 1, true},     {"tREFI", &t.tREFI, 1, true},
+      {"tRFC", &t.tRFC, 1, true},     {"tRFCpb", &t.tRFCpb, 0, false},
+  };
+  for (const Field& f : fields) r.cycles(f.key, *f.out, tck, f.min, required && f.required);
+}
+
+// Relations JEDEC guarantees; a config that breaks one describes no real part.
+void checkTimingRelations(FieldReader& r, DramSpec& m) {
+  const DramTimings& t = m.timings;
+  auto need = [&](bool ok, const char* key, const std::string& msg) {
+    if (!ok) r.error(key, msg);
+  };
+  if (t.tRC == 0 || t.tRAS == 0) return;  // missing fields were reported already
+  need(t.tRC >= t.tRAS + t.tRP, "tRC",
+       "tRC (" + std::to_string(t.tRC) + ") is shorter than tRAS + tRP (" +
+           std::to_string(t.tRAS + t.tRP) + " cycles)");
+  need(t.tRAS >= t.tRCDRD, "tRAS",
+       "tRAS (" + std::to_string(t.tRAS) + ") is shorter than tRCDRD (" + std::to_string(t.tRCDRD) + ")");
+  need(t.tCCD_L >= t.tCCD_S, "tCCD_L", "tCCD_L must be at least tCCD_S");
+  need(t.tRRD_L >= t.tRRD_S, "tRRD_L", "tRRD_L must be at least tRRD_S");
+  need(t.tWTR_L >= t.tWTR_S, "tWTR_L", "tWTR_L must be at least tWTR_S");
+  need(t.tFAW >= t.tRRD_S, "tFAW", "tFAW must be at least tRRD_S");
+  need(t.tREFI > t.tRFC, "tREFI",
+       "tREFI (" + std::to_string(t.tREFI) + ") must exceed tRFC (" + std::to_string(t.tRFC) +
+           "): the memory would do nothing but refresh");
+}
+
+void checkOrganisation(FieldReader& r, DramSpec& m) {
+  if (m.clock > 0 && m.dataRate > 0) {
+    const double ratio = m.dataRate / m.clock;
+    if (ratio != 2.0 && ratio != 4.0) {
+      r.error("data_rate", "data_rate " + formatTransferRate(m.dataRate) + " is " +
+                               std::to_string(ratio) +
+                               " transfers per clock; expected 2 (DDR) or 4 (HBM3 and other QDR parts)");
+      return;
+    }
+    const uint32_t perClock = static_cast<uint32_t>(ratio);
+    if (m.burstLength % perClock != 0) {
+      r.error("burst_length", "burst_length " + std::to_string(m.burstLength) +
+                                  " is not a whole number of clocks at " + std::to_string(perClock) +
+                                  " transfers per clock");
+    }
+    if (m.timings.tRTW == 0 && m.timings.tCL > 0) {
+      // JEDEC read-to-write turnaround: CL + burst + 2 cycles of bus turnaround - CWL.
+      const int64_t rtw = int64_t{m.timings.tCL} + m.burstLength / perClock + 2 - m.timings.tCWL;
+      m.timings.tRTW = static_cast<uint32_t>(std::max<int64_t>(rtw, 1));
+    }
+  }
+  if (m.capacity == 0) return;  // reported by the capacity read
+  const uint64_t slice = uint64_t{m.independentChannels()} * m.ranks * m.bankGroups *
+                         m.banksPerGroup * m.pageSize;
+  if (m.capacity % slice != 0) {
+    r.error("capacity", "capacity " + formatBytes(m.capacity) +
+                            " is not a whole number of rows: one row in every bank of every "
+                            "channel is " + formatBytes(slice));
+  }
+  if (m.interleaveGranule < m.burstBytes() || m.interleaveGranule > m.pageSize) {
+    r.error("interleave", "the channel interleave granule must lie between one burst (" +
+                              formatBytes(m.burstBytes()) + ") and one row (" +
+                              formatBytes(m.pageSize) + ")");
+  }
+}
+
+}  // namespace
+
+void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& diag, DramSpec& out) {
+  ConfigNode merged = node;
+  bool fromPreset = false;
+  if (node.isMap()) {
+    if (const ConfigNode* preset = node.find("preset"); preset && preset->isScalar()) {
+      const EmbeddedFile* file = findBuiltinConfig("memory/" + preset->value() + ".yaml");
+      if (!file) {
+        const std::vector<std::string> names = builtinMemoryPresets();
+        diag.error(preset->where(), path + ".preset",
+                   "unknown memory preset '" + preset->value() + "'" +
+                       FieldReader::suggestion(preset->value(), names) + "; presets: " +
+                       FieldReader::join(names));
+        return;
+      }
+      merged = parseYaml(std::string(file->text), "<builtin>/memory/" + preset->value() + ".yaml", diag);
+      merged.mergeFrom(node);
+      fromPreset = true;
+    }
+  }
+  FieldReader r(merged, path, diag);
+  if (!r.isMap()) return;
+  const bool required = !fromPreset;  // without a preset, every figure must be written out
+  r.text("preset", out.preset);
+  r.choice("model", out.model, {{"banked", std::string("banked")}, {"fixed-latency", std::string("fixed-latency")}});
+  r.choice("standard", out.standard,
+           {{"HBM2", DramStandard::HBM2},
+            {"HBM2E", DramStandard::HBM2E},
+            {"HBM3", DramStandard::HBM3},
+            {"DDR4", DramStandard::DDR4},
+            {"DDR5", DramStandard::DDR5},
+            {"LPDDR4X", DramStandard::LPDDR4X}},
+           required);
+  r.bytes("capacity", out.capacity, 0, 1ull << 50, required);
+  if (const ConfigNode* c = merged.find("capacity"); c && c->isScalar() && out.capacity == 0) {
+    r.error("capacity", "capacity must be more than 0 bytes");
+  }
+  r.integer("stacks", out.stacks, 1, 64);
+  r.integer("channels", out.channels, 1, 256, required);
+  r.integer("pseudo_channels", out.pseudoChannels, 1, 4);
+  r.integer("ranks", out.ranks, 1, 8);
+  r.integer("bank_groups", out.bankGroups, 1, 16, required);
+  r.integer("banks_per_group", out.banksPerGroup, 1, 64, required);
+  r.bytesPowerOfTwo("page_size", out.pageSize, 256, 64 * 1024);
+  r.integerOneOf("bus_width", out.busWidth, {16, 32, 64, 128});
+  r.integerOneOf("burst_length", out.burstLength, {2, 4, 8, 16, 32});
+  r.frequency("clock", out.clock, 100e6, 10e9, required);
+  r.transferRate("data_rate", out.dataRate, 100e6, 40e9, required);
+  readTimings(r, out, required);
+  r.choice("page_policy", out.pagePolicy, {{"open", PagePolicy::Open}, {"closed", PagePolicy::Closed}});
+  r.integer("queue_depth", out.queueDepth, 1, 1024);
+  r.choice("address_mapping", out.addressMapping,
+           {{"bank-group-interleaved", std::string("bank-group-interleaved")}, {"page", std::string("page")}});
+  r.bytesPowerOfTwo("interleave", out.interleaveGranule, 16, 64 * 1024);
+  checkTimingRelations(r, out);
+  checkOrganisation(r, out);
+  r.finish();
+}
+
+}  // namespace ascendsim::spec

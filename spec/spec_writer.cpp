@@ -1,0 +1,136 @@
+#include "spec/spec_writer.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace ascendsim::spec {
+namespace {
+
+void writeTimings(YAML::Emitter& out, const DramTimings& t) {
+  const std::pair<const char*, uint32_t> fields[] = {
+      {"tCL", t.tCL},       {"tCWL", t.tCWL},     {"tRCDRD", t.tRCDRD}, {"tRCDWR", t.tRCDWR},
+      {"tRP", t.tRP},       {"tRAS", t.tRAS},     {"tRC", t.tRC},       {"tCCD_S", t.tCCD_S},
+      {"tCCD_L", t.tCCD_L}, {"tRRD_S", t.tRRD_S}, {"tRRD_L", t.tRRD_L}, {"tFAW", t.tFAW},
+      {"tWR", t.tWR},       {"tWTR_S", t.tWTR_S}, {"tWTR_L", t.tWTR_L}, {"tRTW", t.tRTW},
+      {"tRTP", t.tRTP},     {"tREFI", t.tREFI},   {"tRFC", t.tRFC},     {"tRFCpb", t.tRFCpb},
+  };
+  for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << value;
+}
+
+void writeMemory(YAML::Emitter& out, const DramSpec& m) {
+  out << YAML::BeginMap;
+  if (!m.preset.empty()) out << YAML::Key << "preset" << YAML::Value << m.preset;
+  out << YAML::Key << "model" << YAML::Value << m.model;
+  out << YAML::Key << "standard" << YAML::Value << toString(m.standard);
+  out << YAML::Key << "capacity" << YAML::Value << formatBytes(m.capacity);
+  out << YAML::Key << "stacks" << YAML::Value << m.stacks;
+  out << YAML::Key << "channels" << YAML::Value << m.channels;
+  out << YAML::Key << "pseudo_channels" << YAML::Value << m.pseudoChannels;
+  out << YAML::Key << "ranks" << YAML::Value << m.ranks;
+  out << YAML::Key << "bank_groups" << YAML::Value << m.bankGroups;
+  out << YAML::Key << "banks_per_group" << YAML::Value << m.banksPerGroup;
+  out << YAML::Key << "page_size" << YAML::Value << formatBytes(m.pageSize);
+  out << YAML::Key << "bus_width" << YAML::Value << m.busWidth;
+  out << YAML::Key << "burst_length" << YAML::Value << m.burstLength;
+  out << YAML::Key << "clock" << YAML::Value << formatFrequency(m.clock);
+  out << YAML::Key << "data_rate" << YAML::Value << formatTransferRate(m.dataRate);
+  writeTimings(out, m.timings);
+  out << YAML::Key << "page_policy" << YAML::Value << toString(m.pagePolicy);
+  out << YAML::Key << "queue_depth" << YAML::Value << m.queueDepth;
+  out << YAML::Key << "address_mapping" << YAML::Value << m.addressMapping;
+  out << YAML::Key << "interleave" << YAML::Value << formatBytes(m.interleaveGranule);
+  out << YAML::EndMap;
+}
+
+void writeLink(YAML::Emitter& out, const PcieLinkSpec& l) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "generation" << YAML::Value << l.generation;
+  out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
+  out << YAML::Key << "lanes" << YAML::Value << l.lanes;
+  out << YAML::Key << "mps" << YAML::Value << formatBytes(l.mps);
+  out << YAML::Key << "mrrs" << YAML::Value << formatBytes(l.mrrs);
+  out << YAML::Key << "rcb" << YAML::Value << l.rcb;
+  out << YAML::Key << "ecrc" << YAML::Value << l.ecrc;
+  out << YAML::Key << "tags" << YAML::Value << l.tags;
+  out << YAML::Key << "latency" << YAML::Value << formatDuration(l.latency);
+  out << YAML::EndMap;
+}
+
+void writeHost(YAML::Emitter& out, const HostSpec& h) {
+  const ApiOverheads& o = h.apiOverhead;
+  out << YAML::BeginMap;
+  out << YAML::Key << "memory" << YAML::Value;
+  writeMemory(out, h.memory);
+  out << YAML::Key << "cpu_copy_bandwidth" << YAML::Value << formatBandwidth(h.cpuCopyBandwidth);
+  out << YAML::Key << "staging_buffer" << YAML::Value << formatBytes(h.stagingBufferSize);
+  out << YAML::Key << "api_overhead" << YAML::Value << YAML::BeginMap;
+  const std::pair<const char*, Picoseconds> fields[] = {
+      {"default", o.defaultCall}, {"malloc", o.malloc},           {"free", o.free},
+      {"malloc_host", o.mallocHost}, {"memcpy", o.memcpy},        {"memcpy_async", o.memcpyAsync},
+      {"memset", o.memset},       {"memset_async", o.memsetAsync}, {"event", o.event},
+      {"synchronize", o.synchronize}, {"stream_create", o.streamCreate},
+  };
+  for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << formatDuration(value);
+  out << YAML::EndMap << YAML::EndMap;
+}
+
+void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << d.name;
+  if (!d.model.empty()) out << YAML::Key << "model" << YAML::Value << d.model;
+  if (!d.port.empty()) out << YAML::Key << "port" << YAML::Value << d.port;
+  out << YAML::Key << "link" << YAML::Value;
+  writeLink(out, d.link);
+  out << YAML::Key << "memory" << YAML::Value;
+  writeMemory(out, d.memory);
+  out << YAML::Key << "dma" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "engines" << YAML::Value << d.dma.engines;
+  out << YAML::Key << "channels_per_engine" << YAML::Value << d.dma.channelsPerEngine;
+  out << YAML::Key << "outstanding_reads" << YAML::Value << d.dma.outstandingReads;
+  out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
+  out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
+  out << YAML::Key << "descriptor_size" << YAML::Value << d.dma.descriptorSize;
+  out << YAML::EndMap;
+  out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "max_streams" << YAML::Value << d.scheduler.maxStreams;
+  out << YAML::Key << "max_events" << YAML::Value << d.scheduler.maxEvents;
+  out << YAML::Key << "queue_depth" << YAML::Value << d.scheduler.queueDepth;
+  out << YAML::Key << "task_launch" << YAML::Value << formatDuration(d.scheduler.taskLaunch);
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string writeSystemSpecYaml(const SystemSpec& sys) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  if (!sys.name.empty()) out << YAML::Key << "name" << YAML::Value << sys.name;
+  if (!sys.description.empty()) out << YAML::Key << "description" << YAML::Value << sys.description;
+  out << YAML::Key << "run_mode" << YAML::Value << toString(sys.runMode);
+  out << YAML::Key << "host" << YAML::Value;
+  writeHost(out, sys.host);
+  out << YAML::Key << "pcie" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "root_complex" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "ports" << YAML::Value << sys.rootComplex.ports;
+  out << YAML::Key << "latency" << YAML::Value << formatDuration(sys.rootComplex.latency);
+  out << YAML::EndMap;
+  out << YAML::Key << "switches" << YAML::Value << YAML::BeginSeq;
+  for (const PcieSwitchSpec& sw : sys.switches) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << sw.name;
+    out << YAML::Key << "upstream" << YAML::Value << sw.upstream;
+    out << YAML::Key << "ports" << YAML::Value << sw.ports;
+    out << YAML::Key << "latency" << YAML::Value << formatDuration(sw.latency);
+    out << YAML::Key << "link" << YAML::Value;
+    writeLink(out, sw.link);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
+  for (const DeviceSpec& d : sys.devices) writeDevice(out, d);
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace ascendsim::spec

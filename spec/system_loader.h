@@ -1,0 +1,30 @@
+#pragma once
+// Entry points: YAML file (or built-in preset name) -> validated SystemSpec.
+// Every problem found is reported at once in a ConfigError, each with file:line:column.
+
+#include <string>
+#include <vector>
+
+#include "spec/config_node.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::spec {
+
+// `ref` is a path to a YAML file or the name of a built-in machine preset ("atlas-800t-a2").
+SystemSpec loadSystemSpec(const std::string& ref);
+// Parses YAML text as if it were a file called `fileName` (relative `extends` resolve from cwd).
+SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fileName);
+// The built-in default machine: a small single-NPU server.
+SystemSpec defaultSystemSpec();
+
+// Names of the built-in machine presets and memory presets.
+std::vector<std::string> builtinMachinePresets();
+std::vector<std::string> builtinMemoryPresets();
+
+// Lower-level steps, exposed for tools and tests.
+// Reads `ref` and everything it extends into one merged tree (the `extends` key removed).
+ConfigNode loadConfigDocument(const std::string& ref, Diagnostics& diag,
+                              std::vector<std::string>& sources);
+SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag);
+
+}  // namespace ascendsim::spec

@@ -1,0 +1,165 @@
+#pragma once
+// Plain descriptions of a simulated machine, parsed and validated from YAML by loadSystemSpec().
+// Models and the runtime are built from these structs and never see YAML.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/units.h"
+
+namespace ascendsim::spec {
+
+// ---------------------------------------------------------------- memory (HBM, LPDDR, DDR)
+enum class DramStandard { HBM2, HBM2E, HBM3, DDR4, DDR5, LPDDR4X };
+enum class PagePolicy { Open, Closed };
+
+// JEDEC timing constraints in clock cycles of the memory clock (tCK).
+struct DramTimings {
+  uint32_t tCL = 0, tCWL = 0, tRCDRD = 0, tRCDWR = 0, tRP = 0, tRAS = 0, tRC = 0;
+  uint32_t tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
+  uint32_t tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTW = 0, tRTP = 0;
+  uint32_t tREFI = 0, tRFC = 0, tRFCpb = 0;  // tRFCpb 0: no per-bank refresh
+};
+
+struct DramSpec {
+  std::string preset;  // the named preset it started from ("hbm2e"), for reports
+  std::string model = "banked";  // implementation name, chosen in YAML
+  DramStandard standard = DramStandard::HBM2E;
+  uint64_t capacity = 0;  // bytes
+  // Organisation. For DDR and LPDDR, `stacks` counts DIMMs or packages (usually 1).
+  uint32_t stacks = 1;
+  uint32_t channels = 8;         // per stack
+  uint32_t pseudoChannels = 1;   // per channel (HBM pseudo-channels, DDR5 sub-channels)
+  uint32_t ranks = 1;            // per (pseudo-)channel
+  uint32_t bankGroups = 4;
+  uint32_t banksPerGroup = 4;
+  uint64_t pageSize = 1024;      // row size in bytes, per (pseudo-)channel
+  uint32_t busWidth = 64;        // data bits per (pseudo-)channel
+  uint32_t burstLength = 4;
+  double clock = 1e9;            // Hz (tCK = 1 / clock)
+  double dataRate = 2e9;         // transfers per second per pin
+  DramTimings timings;
+  PagePolicy pagePolicy = PagePolicy::Open;
+  uint32_t queueDepth = 32;      // request queue entries per channel
+  std::string addressMapping = "bank-group-interleaved";
+  uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next
+
+  // Derived figures.
+  uint64_t rows() const;                 // rows per bank
+  uint64_t burstBytes() const;           // bytes moved by one burst on one (pseudo-)channel
+  uint32_t independentChannels() const;  // stacks x channels x pseudo-channels
+  double peakBandwidth() const;          // bytes/s over every channel
+  Picoseconds tCK() const;
+};
+
+// ---------------------------------------------------------------- PCIe
+struct PcieLinkSpec {
+  uint32_t generation = 4;       // 1..6
+  uint32_t lanes = 16;           // 1, 2, 4, 8, 16
+  double rate = 16e9;            // transfers/s per lane; defaults to the generation's top rate
+  uint64_t mps = 256;            // max payload size, bytes
+  uint64_t mrrs = 512;           // max read request size, bytes
+  uint64_t rcb = 64;             // read completion boundary, bytes
+  bool ecrc = false;
+  uint32_t tags = 256;           // outstanding non-posted (read) requests
+  Picoseconds latency = 0;       // one-way propagation and PHY latency
+
+  // Bytes/s of the raw line after encoding (128b/130b from Gen3 on, FLIT for Gen6).
+  double lineBandwidth() const;
+};
+
+struct RootComplexSpec {
+  uint32_t ports = 4;
+  Picoseconds latency = 100000;  // from the root port to host memory, one way
+};
+
+struct PcieSwitchSpec {
+  std::string name;
+  std::string upstream;          // "rc.0" or "sw0.3": the port this switch's upstream link plugs into
+  uint32_t ports = 4;            // downstream ports
+  Picoseconds latency = 105000;  // cut-through port-to-port
+  PcieLinkSpec link;             // the upstream link
+};
+
+// A port address such as "rc.2" or "sw1.0".
+struct PortRef {
+  std::string owner;  // "rc" or a switch name
+  uint32_t index = 0;
+  std::string text() const { return owner + "." + std::to_string(index); }
+};
+std::optional<PortRef> parsePortRef(const std::string& text);
+
+// ---------------------------------------------------------------- host
+struct ApiOverheads {
+  Picoseconds defaultCall = 200000;
+  Picoseconds malloc = 2000000;
+  Picoseconds free = 1000000;
+  Picoseconds mallocHost = 5000000;
+  Picoseconds memcpy = 8000000;       // software part of a synchronous copy
+  Picoseconds memcpyAsync = 3000000;  // enqueue cost of an asynchronous copy
+  Picoseconds memset = 5000000;
+  Picoseconds memsetAsync = 3000000;
+  Picoseconds event = 1000000;        // record / wait / reset
+  Picoseconds synchronize = 2000000;  // wake-up after the awaited work completes
+  Picoseconds streamCreate = 10000000;
+};
+
+struct HostSpec {
+  DramSpec memory;
+  double cpuCopyBandwidth = 10e9;  // bytes/s one core copies (pageable staging)
+  uint64_t stagingBufferSize = 2ull << 20;  // pinned bounce buffer chunk for pageable copies
+  ApiOverheads apiOverhead;
+};
+
+// ---------------------------------------------------------------- devices
+struct DmaSpec {
+  uint32_t engines = 4;
+  uint32_t channelsPerEngine = 4;
+  uint32_t outstandingReads = 64;  // read requests in flight per channel
+  uint64_t chunkSize = 64 * 1024;  // bytes per DMA chunk
+  Picoseconds setupLatency = 1000000;
+  uint32_t descriptorSize = 64;  // bytes per memcpy descriptor (32 or 64)
+};
+
+struct SchedulerSpec {
+  uint32_t maxStreams = 2048;
+  uint32_t maxEvents = 65536;
+  uint32_t queueDepth = 1024;     // tasks pending on one stream
+  Picoseconds taskLaunch = 1000000;  // from a task reaching the head of its queue to its start
+};
+
+struct DeviceSpec {
+  std::string name;           // "npu0"
+  std::string model;          // free text: "Ascend 910B"
+  std::string port;           // "sw0.1"; empty only in run mode device with no PCIe
+  PcieLinkSpec link;
+  DramSpec memory;
+  DmaSpec dma;
+  SchedulerSpec scheduler;
+};
+
+enum class RunMode { Host, Device };
+
+struct SystemSpec {
+  std::string name;
+  std::string description;
+  RunMode runMode = RunMode::Host;
+  HostSpec host;
+  RootComplexSpec rootComplex;
+  std::vector<PcieSwitchSpec> switches;
+  std::vector<DeviceSpec> devices;
+  std::vector<std::string> sources;  // files it was read from, outermost first
+
+  const PcieSwitchSpec* findSwitch(const std::string& name) const;
+};
+
+const char* toString(DramStandard s);
+const char* toString(PagePolicy p);
+const char* toString(RunMode m);
+
+// Highest per-lane rate of a PCIe generation in transfers/s (Gen1 2.5e9 ... Gen6 64e9).
+double pcieGenerationRate(uint32_t generation);
+
+}  // namespace ascendsim::spec

@@ -1,0 +1,92 @@
+#include "tools/config_command.h"
+
+#include <iostream>
+#include <memory>
+
+#include "spec/spec_writer.h"
+#include "spec/system_loader.h"
+#include "tools/exit_codes.h"
+#include "tools/topology_tree.h"
+
+namespace ascendsim::tools {
+namespace {
+
+struct ConfigOptions {
+  std::vector<std::string> files;
+  std::string file;
+  bool treeOnly = false;
+  bool yamlOnly = false;
+};
+
+spec::SystemSpec loadOrDefault(const std::string& ref) {
+  return ref.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(ref);
+}
+
+int runCheck(const ConfigOptions& o) {
+  int status = kExitOk;
+  for (const std::string& f : o.files) {
+    try {
+      const spec::SystemSpec sys = spec::loadSystemSpec(f);
+      std::cout << f << ": ok (" << sys.devices.size() << " device(s), " << sys.switches.size()
+                << " switch(es), run mode " << spec::toString(sys.runMode) << ")\n";
+    } catch (const spec::ConfigError& e) {
+      std::cerr << e.what() << "\n";
+      std::cerr << f << ": " << e.diagnostics().size() << " error(s)\n";
+      status = kExitBadConfig;
+    }
+  }
+  return status;
+}
+
+int runShow(const ConfigOptions& o) {
+  try {
+    const spec::SystemSpec sys = loadOrDefault(o.file);
+    if (!o.treeOnly) {
+      std::cout << "# Resolved configuration of " << (o.file.empty() ? "the built-in default" : o.file)
+                << " (presets expanded, defaults written out)\n";
+      std::cout << spec::writeSystemSpecYaml(sys);
+    }
+    if (!o.yamlOnly) {
+      if (!o.treeOnly) std::cout << "\n# PCIe topology\n";
+      std::cout << drawTopologyTree(sys);
+    }
+    return kExitOk;
+  } catch (const spec::ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadConfig;
+  }
+}
+
+}  // namespace
+
+void addConfigCommand(CLI::App& app, int& exitCode) {
+  auto opts = std::make_shared<ConfigOptions>();
+  CLI::App* config = app.add_subcommand("config", "Validate and inspect machine configurations");
+  config->require_subcommand(1);
+
+  CLI::App* check = config->add_subcommand(
+      "check", "Validate config files; prints every error with file:line:column");
+  check->add_option("files", opts->files, "YAML files or built-in preset names")->required();
+  check->footer("Example: ascendsim config check configs/atlas-800t-a2.yaml my-machine.yaml");
+  check->callback([opts, &exitCode] { exitCode = runCheck(*opts); });
+
+  CLI::App* show = config->add_subcommand(
+      "show", "Print the fully resolved configuration as YAML and draw the PCIe tree");
+  show->add_option("file", opts->file, "YAML file or built-in preset name (default: built-in default)");
+  show->add_flag("--tree", opts->treeOnly, "Only draw the PCIe tree");
+  show->add_flag("--yaml", opts->yamlOnly, "Only print the resolved YAML");
+  show->footer("Examples:\n  ascendsim config show\n  ascendsim config show atlas-800t-a2 --tree");
+  show->callback([opts, &exitCode] { exitCode = runShow(*opts); });
+
+  CLI::App* presets = config->add_subcommand("presets", "List the built-in machine and memory presets");
+  presets->callback([&exitCode] {
+    std::cout << "machines:";
+    for (const std::string& n : spec::builtinMachinePresets()) std::cout << " " << n;
+    std::cout << "\nmemories:";
+    for (const std::string& n : spec::builtinMemoryPresets()) std::cout << " " << n;
+    std::cout << "\n";
+    exitCode = kExitOk;
+  });
+}
+
+}  // namespace ascendsim::tools

@@ -1,0 +1,22 @@
+// ascendsim: the command line of the AscendSim simulator.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "tools/config_command.h"
+#include "tools/exit_codes.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"AscendSim: a cycle-approximate simulator of the Ascend NPU memory and DMA subsystem"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ascendsim 0.1.0");
+  int exitCode = ascendsim::tools::kExitOk;
+  ascendsim::tools::addConfigCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : ascendsim::tools::kExitUsage;
+  }
+  return exitCode;
+}

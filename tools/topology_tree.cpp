@@ -1,0 +1,100 @@
+#include "tools/topology_tree.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace ascendsim::tools {
+namespace {
+
+using spec::DeviceSpec;
+using spec::PcieLinkSpec;
+using spec::PcieSwitchSpec;
+using spec::SystemSpec;
+
+std::string linkText(const PcieLinkSpec& l) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "Gen%u x%u, %s, MPS %llu", l.generation, l.lanes,
+                spec::describeBandwidth(l.lineBandwidth()).c_str(),
+                static_cast<unsigned long long>(l.mps));
+  return buf;
+}
+
+std::string memoryText(const spec::DramSpec& m) {
+  return std::string(spec::toString(m.standard)) + " " + spec::describeBytes(m.capacity) + ", " +
+         spec::describeBandwidth(m.peakBandwidth());
+}
+
+struct Child {
+  uint32_t port;
+  const PcieSwitchSpec* sw = nullptr;
+  const DeviceSpec* dev = nullptr;
+};
+
+class TreeDrawer {
+ public:
+  explicit TreeDrawer(const SystemSpec& sys) : sys_(sys) {
+    for (const PcieSwitchSpec& sw : sys.switches) add(sw.upstream, Child{0, &sw, nullptr});
+    for (const DeviceSpec& d : sys.devices) {
+      if (!d.port.empty()) add(d.port, Child{0, nullptr, &d});
+    }
+  }
+
+  std::string draw() {
+    out_ = "host  " + memoryText(sys_.host.memory) + "\n";
+    if (sys_.runMode == spec::RunMode::Device && children_.empty()) {
+      out_ += "└─ run mode device: the program runs on the device's own CPU; no PCIe hop\n";
+      for (const DeviceSpec& d : sys_.devices) out_ += "   └─ " + deviceText(d) + "\n";
+      return out_;
+    }
+    out_ += "└─ rc  root complex, " + std::to_string(sys_.rootComplex.ports) + " ports, " +
+            spec::formatDuration(sys_.rootComplex.latency) + " to memory\n";
+    drawChildren("rc", "   ");
+    for (const DeviceSpec& d : sys_.devices) {
+      if (d.port.empty()) out_ += "(on chip) " + deviceText(d) + "\n";
+    }
+    return out_;
+  }
+
+ private:
+  void add(const std::string& portText, Child c) {
+    auto ref = spec::parsePortRef(portText);
+    if (!ref) return;
+    c.port = ref->index;
+    children_[ref->owner].push_back(c);
+  }
+
+  static std::string deviceText(const DeviceSpec& d) {
+    return d.name + (d.model.empty() ? "" : "  " + d.model) + "  [" + memoryText(d.memory) + "]";
+  }
+
+  void drawChildren(const std::string& owner, const std::string& indent) {
+    std::vector<Child> kids = children_[owner];
+    std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) { return a.port < b.port; });
+    for (size_t i = 0; i < kids.size(); ++i) {
+      const bool last = i + 1 == kids.size();
+      const Child& c = kids[i];
+      const std::string branch = last ? "└─ " : "├─ ";
+      const std::string port = "port " + std::to_string(c.port) + " ── ";
+      if (c.sw) {
+        out_ += indent + branch + port + linkText(c.sw->link) + " ── " + c.sw->name +
+                "  PCIe switch, " + std::to_string(c.sw->ports) + " ports, " +
+                spec::formatDuration(c.sw->latency) + "\n";
+        drawChildren(c.sw->name, indent + (last ? "   " : "│  "));
+      } else {
+        out_ += indent + branch + port + linkText(c.dev->link) + " ── " + deviceText(*c.dev) + "\n";
+      }
+    }
+  }
+
+  const SystemSpec& sys_;
+  std::map<std::string, std::vector<Child>> children_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string drawTopologyTree(const SystemSpec& sys) { return TreeDrawer(sys).draw(); }
+
+}  // namespace ascendsim::tools
