@@ -129,4 +129,12 @@ ConfigNode loadConfigDocument(const std::string& ref, Diagnostics& diag,
   return loadChain(source, diag, sources, stack);
 }
 
+ConfigNode loadConfigDocumentFromText(const std::string& text, const std::string& fileName,
+                                      Diagnostics& diag, std::vector<std::string>& sources) {
+  // Relative `extends` resolve from the current directory, as for a file given on the command line.
+  Source source{fileName, text, fileName, fs::path(fileName).parent_path()};
+  std::vector<std::string> stack;
+  return loadChain(source, diag, sources, stack);
+}
+
 }  // namespace ascendsim::spec

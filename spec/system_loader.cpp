@@ -57,13 +57,18 @@ struct Located {
   std::string path;
 };
 
+struct SwitchAt {
+  Located name, upstream;
+};
+
 void readSwitch(const ConfigNode& node, const std::string& path, Diagnostics& diag,
-                PcieSwitchSpec& sw, Located& upstreamAt) {
+                PcieSwitchSpec& sw, SwitchAt& at) {
   FieldReader r(node, path, diag);
-  if (r.text("name", sw.name, true) && !isIdentifier(sw.name)) {
-    r.error("name", "'" + sw.name + "' is not a valid name (letters, digits, '_' and '-')");
+  if (r.text("name", sw.name, true)) {
+    at.name = {r.take("name")->where(), r.childPath("name")};
+    if (!isIdentifier(sw.name)) r.error("name", "'" + sw.name + "' is not a valid name (letters, digits, '_' and '-')");
   }
-  if (r.text("upstream", sw.upstream, true)) upstreamAt = {r.take("upstream")->where(), r.childPath("upstream")};
+  if (r.text("upstream", sw.upstream, true)) at.upstream = {r.take("upstream")->where(), r.childPath("upstream")};
   r.integer("ports", sw.ports, 1, 128);
   r.duration("latency", sw.latency, 0, 10000000);
   if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, sw.link);
@@ -154,7 +159,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
 }
 
 // Which thing plugs into each port, whether every port exists, and that the switches form a tree.
-void checkTopology(const SystemSpec& sys, const std::vector<Located>& switchAt,
+void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
                    const std::vector<Located>& deviceAt, Diagnostics& diag) {
   std::map<std::string, uint32_t> portCount{{"rc", sys.rootComplex.ports}};
   std::set<std::string> names{"rc"};
@@ -162,7 +167,7 @@ void checkTopology(const SystemSpec& sys, const std::vector<Located>& switchAt,
     const PcieSwitchSpec& sw = sys.switches[i];
     if (sw.name.empty()) continue;
     if (!names.insert(sw.name).second) {
-      diag.error(switchAt[i].where, switchAt[i].path,
+      diag.error(switchAt[i].name.where, switchAt[i].name.path,
                  "switch name '" + sw.name + "' is used twice" + (sw.name == "rc" ? " ('rc' is the root complex)" : ""));
     }
     portCount[sw.name] = sw.ports;
@@ -197,7 +202,7 @@ void checkTopology(const SystemSpec& sys, const std::vector<Located>& switchAt,
     return true;
   };
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    if (!sys.switches[i].upstream.empty()) plug("switch " + sys.switches[i].name, sys.switches[i].upstream, switchAt[i]);
+    if (!sys.switches[i].upstream.empty()) plug("switch " + sys.switches[i].name, sys.switches[i].upstream, switchAt[i].upstream);
   }
   // Walk each switch up to the root complex; meeting a switch twice means a cycle.
   for (size_t i = 0; i < sys.switches.size(); ++i) {
@@ -211,7 +216,7 @@ void checkTopology(const SystemSpec& sys, const std::vector<Located>& switchAt,
       if (next->name == chain.front()) {
         std::string cycle;
         for (const std::string& n : chain) cycle += n + " -> ";
-        diag.error(switchAt[i].where, switchAt[i].path,
+        diag.error(switchAt[i].upstream.where, switchAt[i].upstream.path,
                    "the switch tree has a cycle: " + cycle + chain.front() + " (it must lead up to rc)");
         break;
       }
@@ -266,7 +271,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
   r.choice("run_mode", sys.runMode, {{"host", RunMode::Host}, {"device", RunMode::Device}});
   if (const ConfigNode* h = r.require("host")) readHost(*h, diag, sys.host);
 
-  std::vector<Located> switchAt;
+  std::vector<SwitchAt> switchAt;
   if (const ConfigNode* p = r.take("pcie")) {
     FieldReader pr(*p, "pcie", diag);
     if (const ConfigNode* rc = pr.take("root_complex")) readRootComplex(*rc, diag, sys.rootComplex);
@@ -277,7 +282,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
         for (size_t i = 0; i < sws->items().size(); ++i) {
           const std::string path = "pcie.switches[" + std::to_string(i) + "]";
           PcieSwitchSpec sw;
-          Located at{sws->items()[i].where(), path};
+          SwitchAt at{{sws->items()[i].where(), path}, {sws->items()[i].where(), path}};
           readSwitch(sws->items()[i], path, diag, sw, at);
           sys.switches.push_back(sw);
           switchAt.push_back(at);
@@ -307,35 +312,28 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
   return sys;
 }
 
+namespace {
+SystemSpec finishLoading(const ConfigNode& root, Diagnostics& diag, std::vector<std::string> sources) {
+  SystemSpec sys;
+  if (diag.empty()) sys = readSystemSpec(root, diag);
+  if (!diag.empty()) throw ConfigError(diag.items());
+  sys.sources = std::move(sources);
+  return sys;
+}
+}  // namespace
+
 SystemSpec loadSystemSpec(const std::string& ref) {
   Diagnostics diag;
   std::vector<std::string> sources;
   ConfigNode root = loadConfigDocument(ref, diag, sources);
-  SystemSpec sys;
-  if (diag.empty()) sys = readSystemSpec(root, diag);
-  if (!diag.empty()) throw ConfigError(diag.items());
-  sys.sources = sources;
-  return sys;
+  return finishLoading(root, diag, std::move(sources));
 }
 
 SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fileName) {
-  // Write nothing to disk: parse the text, then resolve `extends` from there.
   Diagnostics diag;
-  ConfigNode root = parseYaml(text, fileName, diag);
-  std::vector<std::string> sources{fileName};
-  if (diag.empty() && root.isMap()) {
-    if (const ConfigNode* ext = root.find("extends"); ext && ext->isScalar()) {
-      ConfigNode base = loadConfigDocument(ext->value(), diag, sources);
-      root.erase("extends");
-      base.mergeFrom(root);
-      root = base;
-    }
-  }
-  SystemSpec sys;
-  if (diag.empty()) sys = readSystemSpec(root, diag);
-  if (!diag.empty()) throw ConfigError(diag.items());
-  sys.sources = sources;
-  return sys;
+  std::vector<std::string> sources;
+  ConfigNode root = loadConfigDocumentFromText(text, fileName, diag, sources);
+  return finishLoading(root, diag, std::move(sources));
 }
 
 SystemSpec defaultSystemSpec() { return loadSystemSpec("<builtin>/default.yaml"); }

@@ -25,6 +25,8 @@ std::vector<std::string> builtinMemoryPresets();
 // Reads `ref` and everything it extends into one merged tree (the `extends` key removed).
 ConfigNode loadConfigDocument(const std::string& ref, Diagnostics& diag,
                               std::vector<std::string>& sources);
+ConfigNode loadConfigDocumentFromText(const std::string& text, const std::string& fileName,
+                                      Diagnostics& diag, std::vector<std::string>& sources);
 SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag);
 
 }  // namespace ascendsim::spec

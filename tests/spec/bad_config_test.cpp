@@ -1,0 +1,204 @@
+// Bad configs never crash and never pass silently: each case below must be refused with the
+// exact file:line:column, the key path and a message saying what was expected.
+#include <gtest/gtest.h>
+
+#include "spec/system_loader.h"
+
+namespace ascendsim::spec {
+namespace {
+
+struct BadConfig {
+  const char* name;
+  const char* yaml;
+  const char* expected;  // must appear in the formatted error text
+};
+
+void PrintTo(const BadConfig& c, std::ostream* os) { *os << c.name; }
+
+// A valid single-device machine that most cases modify one key of.
+#define MACHINE_HEAD                              \
+  "host:\n"                                       \
+  "  memory: { preset: ddr4-3200 }\n"             \
+  "pcie:\n"                                       \
+  "  root_complex: { ports: 2 }\n"
+
+const BadConfig kCases[] = {
+    {"misspelt_top_level_key", MACHINE_HEAD "devise: []\n",
+     "bad.yaml:5:1: error: devise: unknown key (did you mean 'devices'?)"},
+    {"misspelt_nested_key",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memroy: { preset: hbm2e }\n",
+     "bad.yaml:7:5: error: devices[0].memroy: unknown key (did you mean 'memory'?)"},
+    {"lanes_three",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { lanes: 3 }\n    memory: { preset: hbm2e }\n",
+     "bad.yaml:7:20: error: devices[0].link.lanes: '3' is not allowed; expected one of 1, 2, 4, 8, 16"},
+    {"generation_seven",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { generation: 7 }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.generation: expected 1 to 6, got 7"},
+    {"link_faster_than_generation",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { generation: 3, speed: 16GT/s }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.speed: 16GT/s is faster than PCIe Gen3 allows (8GT/s per lane)"},
+    {"not_a_pcie_speed",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { generation: 5, speed: 20GT/s }\n    memory: { preset: hbm2e }\n",
+     "20GT/s is not a PCIe speed"},
+    {"zero_capacity",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e, capacity: 0 }\n",
+     "bad.yaml:7:40: error: devices[0].memory.capacity: capacity must be more than 0 bytes"},
+    {"capacity_not_whole_rows",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e, capacity: 1000MB }\n",
+     "devices[0].memory.capacity: capacity 1000000000B is not a whole number of rows"},
+    {"port_index_does_not_exist",
+     MACHINE_HEAD "devices:\n  - port: rc.9\n    memory: { preset: hbm2e }\n",
+     "bad.yaml:6:11: error: devices[0].port: port 'rc.9' does not exist: 'rc' has 2 port(s)"},
+    {"port_of_unknown_switch",
+     MACHINE_HEAD "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "port 'sw0.0' names no switch or root complex called 'sw0'"},
+    {"port_not_a_port", MACHINE_HEAD "devices:\n  - port: rc\n    memory: { preset: hbm2e }\n",
+     "'rc' is not a port; write OWNER.INDEX"},
+    {"two_devices_on_one_port",
+     MACHINE_HEAD "devices:\n  - count: 2\n    ports: [rc.0, rc.0]\n    memory: { preset: hbm2e }\n",
+     "devices[0].ports[1]: port 'rc.0' is already taken by device npu0; one link per port"},
+    {"switch_and_device_on_one_port",
+     MACHINE_HEAD
+     "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n"
+     "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "port 'rc.0' is already taken by switch sw0"},
+    {"switch_tree_cycle",
+     MACHINE_HEAD
+     "  switches:\n    - { name: a, upstream: b.0, ports: 2 }\n    - { name: b, upstream: a.0, ports: 2 }\n"
+     "devices:\n  - port: a.1\n    memory: { preset: hbm2e }\n",
+     "the switch tree has a cycle: a -> b -> a"},
+    {"duplicate_switch_name",
+     MACHINE_HEAD
+     "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n    - { name: sw0, upstream: rc.1, ports: 2 }\n"
+     "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "pcie.switches[1].name: switch name 'sw0' is used twice"},
+    {"switch_without_ports",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 0 }\n"
+     "devices:\n  - port: rc.1\n    memory: { preset: hbm2e }\n",
+     "pcie.switches[0].ports: expected 1 to 128, got 0"},
+    {"mps_not_power_of_two",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { mps: 384 }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.mps: expected a power of two from 128B to 4KiB, got 384B"},
+    {"mrrs_too_large",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { mrrs: 8KiB }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.mrrs: expected 128B to 4KiB, got 8KiB"},
+    {"rcb_256",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { rcb: 256 }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.rcb: '256' is not allowed; expected one of 64, 128"},
+    {"bad_run_mode",
+     "run_mode: hots\n" MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "bad.yaml:1:11: error: run_mode: 'hots' is not allowed; expected one of host, device (did you mean 'host'?)"},
+    {"missing_port_in_host_mode", MACHINE_HEAD "devices:\n  - memory: { preset: hbm2e }\n",
+     "devices[0]: missing 'port': in run mode host every device hangs on a PCIe port"},
+    {"size_with_bandwidth_unit",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e, capacity: 64GB/s }\n",
+     "devices[0].memory.capacity: unknown unit 'GB/s' in '64GB/s' for a size"},
+    {"duration_without_unit",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2, latency: 105 }\n"
+     "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "pcie.switches[0].latency: '105' has no unit; write a duration with one of ps, ns, us, ms, s"},
+    {"negative_bandwidth",
+     "host:\n  memory: { preset: ddr4-3200 }\n  cpu_copy_bandwidth: -5GB/s\n"
+     "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.cpu_copy_bandwidth: a bandwidth cannot be negative"},
+    {"unknown_memory_preset",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2x }\n",
+     "devices[0].memory.preset: unknown memory preset 'hbm2x' (did you mean 'hbm2'?)"},
+    {"memory_without_preset_missing_timings",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { standard: HBM2, capacity: 8GiB }\n",
+     "devices[0].memory: missing required key 'channels'"},
+    {"yaml_syntax_error", "host:\n  memory: { preset: ddr4-3200\ndevices: []\n",
+     "bad.yaml:3:8: error: YAML syntax error"},
+    {"duplicate_key",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    port: rc.1\n    memory: { preset: hbm2e }\n",
+     "bad.yaml:7:5: error: devices[0].port: duplicate key (first given at line 6)"},
+    {"count_and_ports_mismatch",
+     MACHINE_HEAD "devices:\n  - count: 3\n    ports: [rc.0, rc.1]\n    memory: { preset: hbm2e }\n",
+     "devices[0].ports: 2 port(s) given for 3 device(s)"},
+    {"no_devices", MACHINE_HEAD "devices: []\n", "devices: a machine needs at least one device"},
+    {"devices_not_a_list", MACHINE_HEAD "devices: { port: rc.0 }\n",
+     "devices: expected a list of devices"},
+    {"map_where_value_expected",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    link: { lanes: { x: 16 } }\n    memory: { preset: hbm2e }\n",
+     "devices[0].link.lanes: expected a single value, got a map of keys"},
+    {"dma_engines_zero",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    dma: { engines: 0 }\n    memory: { preset: hbm2e }\n",
+     "devices[0].dma.engines: expected 1 to 64, got 0"},
+    {"chunk_size_not_multiple_of_64",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    dma: { chunk_size: 1000 }\n    memory: { preset: hbm2e }\n",
+     "devices[0].dma.chunk_size: chunk_size must be a multiple of 64B"},
+    {"trc_shorter_than_tras_plus_trp",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2, tRC: 40 }\n",
+     "devices[0].memory.tRC: tRC (40) is shorter than tRAS + tRP (48 cycles)"},
+    {"refresh_interval_shorter_than_refresh",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2, tREFI: 300 }\n",
+     "tREFI (300) must exceed tRFC (350)"},
+    {"data_rate_clock_ratio",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2, data_rate: 3000MT/s }\n",
+     "devices[0].memory.data_rate: data_rate 3GT/s is 3.000000 transfers per clock"},
+    {"timing_not_cycles_or_duration",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2, tCL: fast }\n",
+     "devices[0].memory.tCL: expected clock cycles (14) or a duration (13.75ns), got 'fast'"},
+    {"group_with_one_name",
+     MACHINE_HEAD "devices:\n  - count: 2\n    name: npu\n    ports: [rc.0, rc.1]\n    memory: { preset: hbm2e }\n",
+     "a group of 2 devices cannot share one name"},
+    {"rc_mode_with_two_devices",
+     "run_mode: device\nhost:\n  memory: { preset: lpddr4x }\ndevices:\n  - count: 2\n    memory: { preset: lpddr4x }\n",
+     "run_mode: run mode device (RC) runs the program on one device's CPU; this config has 2 devices"},
+    {"extends_missing_file", "extends: no-such-machine.yaml\n",
+     "bad.yaml:1:10: error: extends: cannot find 'no-such-machine.yaml'"},
+    {"empty_file", "", "bad.yaml:1:1: error: the file is empty"},
+};
+
+class BadConfigTest : public ::testing::TestWithParam<BadConfig> {};
+
+TEST_P(BadConfigTest, IsRefusedWithLocatedMessage) {
+  const BadConfig& c = GetParam();
+  try {
+    loadSystemSpecFromText(c.yaml, "bad.yaml");
+    FAIL() << "config was accepted:\n" << c.yaml;
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos)
+        << "expected to find:\n  " << c.expected << "\nin:\n  " << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BadConfigTest, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<BadConfig>& param) { return std::string(param.param.name); });
+
+TEST(BadConfig, ReportsEveryErrorAtOnce) {
+  const char* yaml = MACHINE_HEAD
+      "devices:\n  - port: rc.7\n    link: { lanes: 3, mps: 100 }\n    memory: { preset: hbm2e }\n";
+  try {
+    loadSystemSpecFromText(yaml, "bad.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.diagnostics().size(), 3u) << e.what();
+  }
+}
+
+TEST(BadConfig, ExtendsCycleBetweenFiles) {
+  const std::string dir = ASCENDSIM_SOURCE_DIR "/tests/spec/data";
+  try {
+    loadSystemSpec(dir + "/cycle-a.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("cycle-b.yaml:2:10: error: extends: 'cycle-a.yaml' extends itself"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(BadConfig, ErrorInsidePresetNamesTheUserKeyPath) {
+  // An override that breaks a preset relation is reported at the user's line, not the preset's.
+  try {
+    loadSystemSpecFromText(MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm3, tRAS: 10 }\n",
+                           "bad.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.yaml:7:"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ascendsim::spec
