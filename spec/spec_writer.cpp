@@ -83,6 +83,7 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "memory" << YAML::Value;
   writeMemory(out, d.memory);
   out << YAML::Key << "dma" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value << d.dma.model;
   out << YAML::Key << "engines" << YAML::Value << d.dma.engines;
   out << YAML::Key << "channels_per_engine" << YAML::Value << d.dma.channelsPerEngine;
   out << YAML::Key << "outstanding_reads" << YAML::Value << d.dma.outstandingReads;

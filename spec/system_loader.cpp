@@ -87,6 +87,7 @@ void readScheduler(const ConfigNode& node, const std::string& path, Diagnostics&
 
 void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag, DmaSpec& d) {
   FieldReader r(node, path, diag);
+  r.choice("model", d.model, {{"fixed-rate", std::string("fixed-rate")}});
   r.integer("engines", d.engines, 1, 64);
   r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
   r.integer("outstanding_reads", d.outstandingReads, 1, 4096);

@@ -115,6 +115,7 @@ struct HostSpec {
 
 // ---------------------------------------------------------------- devices
 struct DmaSpec {
+  std::string model = "fixed-rate";  // copy timing implementation, chosen by name
   uint32_t engines = 4;
   uint32_t channelsPerEngine = 4;
   uint32_t outstandingReads = 64;  // read requests in flight per channel

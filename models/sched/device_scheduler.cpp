@@ -1,0 +1,132 @@
+#include "models/sched/device_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ascendsim::models {
+
+Picoseconds simNow() { return static_cast<Picoseconds>(sc_core::sc_time_stamp().value()); }
+
+sc_core::sc_time toScTime(Picoseconds ps) {
+  return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
+}
+
+DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec,
+                                 int deviceIndex, const TransferTiming& timing)
+    : sc_core::sc_module(name),
+      spec_(spec),
+      index_(deviceIndex),
+      timing_(timing),
+      channelBusy_(spec.dma.engines * spec.dma.channelsPerEngine, false) {
+  SC_METHOD(dispatch);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void DeviceScheduler::attach(StreamQueue& stream) { streams_.push_back(&stream); }
+
+void DeviceScheduler::detach(StreamQueue& stream) {
+  streams_.erase(std::remove(streams_.begin(), streams_.end(), &stream), streams_.end());
+}
+
+void DeviceScheduler::submit(StreamQueue& stream, std::unique_ptr<Task> task) {
+  const Picoseconds when = task->submitTime;
+  stream.push(std::move(task));
+  wakeAt(when);
+}
+
+void DeviceScheduler::finishExternal(StreamQueue& stream, Picoseconds when) {
+  Task* head = stream.head();
+  if (!head || !head->completesExternally) return;
+  head->endTime = std::max(when, head->startTime);
+  head->completesExternally = false;  // now an ordinary running task that ends at endTime
+  wakeAt(head->endTime);
+}
+
+void DeviceScheduler::wake() { wakeAt(simNow()); }
+
+void DeviceScheduler::wakeAt(Picoseconds when) {
+  const Picoseconds now = simNow();
+  wake_.notify(toScTime(std::max<Picoseconds>(when - now, 0)));
+}
+
+unsigned DeviceScheduler::busyChannels() const {
+  return static_cast<unsigned>(std::count(channelBusy_.begin(), channelBusy_.end(), true));
+}
+
+bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
+  if (task.submitTime > now) return false;
+  if (task.kind == TaskKind::EventWait) return task.sync->recordsCompleted >= task.waitForRecord;
+  return true;
+}
+
+void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
+  task.startTime = now;
+  Picoseconds busy = spec_.scheduler.taskLaunch;
+  if (task.kind == TaskKind::Copy || task.kind == TaskKind::Memset) {
+    const auto free = std::find(channelBusy_.begin(), channelBusy_.end(), false);
+    task.channel = static_cast<int>(free - channelBusy_.begin());
+    *free = true;
+    busy += timing_.duration(index_, task);
+  }
+  task.endTime = now + busy;
+  if (task.onStart) task.onStart();
+  if (listener_) listener_->taskStarted(index_, stream, task);
+}
+
+// Ends every running task whose time has come; returns whether any did.
+bool DeviceScheduler::completeFinished(Picoseconds now) {
+  bool any = false;
+  // Index loop: an effect may create or destroy nothing here, but detach() could run from a
+  // listener in future code, so never hold iterators across callbacks.
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    StreamQueue& s = *streams_[i];
+    Task* t = s.head();
+    if (!t || t->startTime < 0 || t->completesExternally || t->endTime > now) continue;
+    std::unique_ptr<Task> done = s.popHead(t->endTime);
+    if (done->channel >= 0) channelBusy_[static_cast<size_t>(done->channel)] = false;
+    if (done->kind == TaskKind::EventRecord) {
+      done->sync->recordsCompleted++;
+      done->sync->lastRecordTime = done->endTime;
+      done->sync->recorded = true;
+    } else if (done->kind == TaskKind::EventReset) {
+      done->sync->recorded = false;
+    }
+    if (done->effect) done->effect();
+    if (listener_) listener_->taskEnded(index_, s, *done);
+    if (done->kind == TaskKind::EventRecord && onRecordCompleted_) onRecordCompleted_();
+    any = true;
+  }
+  return any;
+}
+
+bool DeviceScheduler::startReady(Picoseconds now) {
+  bool any = false;
+  for (StreamQueue* s : streams_) {
+    Task* t = s->head();
+    if (!t || t->startTime >= 0 || !ready(*t, now)) continue;
+    const bool needsChannel = t->kind == TaskKind::Copy || t->kind == TaskKind::Memset;
+    if (needsChannel && busyChannels() == channels()) continue;
+    start(*s, *t, now);
+    any = true;
+  }
+  return any;
+}
+
+void DeviceScheduler::dispatch() {
+  const Picoseconds now = simNow();
+  // Zero-length tasks (records, waits with no launch latency) can end at once and free the way
+  // for the next; repeat until nothing changes at this instant.
+  while (completeFinished(now) | startReady(now)) {
+  }
+  Picoseconds next = std::numeric_limits<Picoseconds>::max();
+  for (StreamQueue* s : streams_) {
+    const Task* t = s->head();
+    if (!t) continue;
+    if (t->startTime >= 0 && !t->completesExternally) next = std::min(next, t->endTime);
+    if (t->startTime < 0 && t->submitTime > now) next = std::min(next, t->submitTime);
+  }
+  if (next != std::numeric_limits<Picoseconds>::max()) wakeAt(next);
+}
+
+}  // namespace ascendsim::models

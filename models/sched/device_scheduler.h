@@ -1,0 +1,66 @@
+#pragma once
+// The task scheduler of one device: in-order stream queues dispatched onto DMA channels.
+// It never ticks: after every change it computes the next instant something can happen (a task
+// arrives, a task ends) and sleeps until then.
+
+#include <systemc>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/dma/transfer_timing.h"
+#include "models/sched/stream_queue.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+// Sees every task start and end; traces and reports implement it.
+class TaskListener {
+ public:
+  virtual ~TaskListener() = default;
+  virtual void taskStarted(int device, const StreamQueue& stream, const Task& task) = 0;
+  virtual void taskEnded(int device, const StreamQueue& stream, const Task& task) = 0;
+};
+
+class DeviceScheduler : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(DeviceScheduler);
+  DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec, int deviceIndex,
+                  const TransferTiming& timing);
+
+  void attach(StreamQueue& stream);
+  void detach(StreamQueue& stream);  // the stream must be idle
+  // Adds a task at the tail of `stream`; it may start at task->submitTime at the earliest.
+  void submit(StreamQueue& stream, std::unique_ptr<Task> task);
+  // Ends a running task that completes externally (a blocking callback the host has run).
+  void finishExternal(StreamQueue& stream, Picoseconds when);
+  // Re-examines the queues: something outside (an event record elsewhere) may have unblocked one.
+  void wake();
+
+  void setListener(TaskListener* listener) { listener_ = listener; }
+  void setRecordObserver(std::function<void()> f) { onRecordCompleted_ = std::move(f); }
+  unsigned channels() const { return static_cast<unsigned>(channelBusy_.size()); }
+  unsigned busyChannels() const;
+
+ private:
+  void dispatch();
+  bool completeFinished(Picoseconds now);
+  bool startReady(Picoseconds now);
+  bool ready(const Task& task, Picoseconds now) const;
+  void start(StreamQueue& stream, Task& task, Picoseconds now);
+  void wakeAt(Picoseconds when);
+
+  const spec::DeviceSpec& spec_;
+  int index_;
+  const TransferTiming& timing_;
+  std::vector<StreamQueue*> streams_;
+  std::vector<bool> channelBusy_;
+  sc_core::sc_event wake_;
+  TaskListener* listener_ = nullptr;
+  std::function<void()> onRecordCompleted_;
+};
+
+Picoseconds simNow();
+sc_core::sc_time toScTime(Picoseconds ps);
+
+}  // namespace ascendsim::models

@@ -1,0 +1,17 @@
+#include "models/sched/task.h"
+
+namespace ascendsim::models {
+
+const char* taskKindName(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::Copy: return "MEMCPY_ASYNC";
+    case TaskKind::Memset: return "MEMSET_ASYNC";
+    case TaskKind::EventRecord: return "EVENT_RECORD";
+    case TaskKind::EventWait: return "EVENT_WAIT";
+    case TaskKind::EventReset: return "EVENT_RESET";
+    case TaskKind::Callback: return "HOST_FUNC_CALLBACK";
+  }
+  return "?";
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,52 @@
+#pragma once
+// A unit of work on a stream: a copy, a memset, an event record or wait, or a host callback.
+// Models move sizes and addresses; the bytes move in `effect`, applied at the completion instant.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "spec/units.h"
+
+namespace ascendsim::models {
+
+using spec::Picoseconds;
+
+// Where the bytes of one side of a transfer live.
+struct MemoryPlace {
+  enum class Kind { HostPinned, HostPageable, Device };
+  Kind kind = Kind::HostPageable;
+  int device = -1;       // for Kind::Device
+  uint64_t address = 0;  // simulated device address or host address
+};
+
+enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback };
+
+const char* taskKindName(TaskKind kind);  // Ascend profiler names: MEMCPY_ASYNC, EVENT_RECORD, ...
+
+// The model side of an AscendCL event: how many records were issued and how many completed.
+struct SyncPoint {
+  uint64_t recordsSubmitted = 0;
+  uint64_t recordsCompleted = 0;
+  Picoseconds lastRecordTime = -1;  // completion time of the latest completed record
+  bool recorded = false;            // cleared by a reset task
+};
+
+struct Task {
+  uint64_t id = 0;
+  TaskKind kind = TaskKind::Copy;
+  Picoseconds submitTime = 0;  // when it entered its stream's queue (host virtual time)
+  MemoryPlace src, dst;        // Copy: both; Memset: dst
+  uint64_t bytes = 0;
+  std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
+  uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
+  bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
+  std::function<void()> onStart;     // Callback: hands the report to the host
+  std::function<void()> effect;      // data effect, applied when the task completes
+  Picoseconds startTime = -1;
+  Picoseconds endTime = -1;
+  int channel = -1;                  // DMA channel that ran it, or -1
+};
+
+}  // namespace ascendsim::models

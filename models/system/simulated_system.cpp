@@ -1,0 +1,55 @@
+#include "models/system/simulated_system.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace ascendsim::models {
+namespace {
+bool gElaborated = false;  // SystemC's kernel is process-wide; so is this fact about it.
+}
+
+bool SimulatedSystem::elaborated() { return gElaborated; }
+
+SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
+  if (gElaborated) throw std::logic_error("the SystemC model can be elaborated once per process");
+  gElaborated = true;
+  // The banner would mix into the simulated program's own output.
+  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  timing_ = makeTransferTiming(spec_.devices.empty() ? "fixed-rate" : spec_.devices[0].dma.model, spec_);
+  for (size_t i = 0; i < spec_.devices.size(); ++i) {
+    const std::string name = spec_.devices[i].name + "_scheduler";
+    devices_.push_back(std::make_unique<DeviceScheduler>(name.c_str(), spec_.devices[i],
+                                                         static_cast<int>(i), *timing_));
+  }
+  // An event recorded on one device may release a wait on any device.
+  for (auto& d : devices_) {
+    d->setRecordObserver([this] {
+      for (auto& other : devices_) other->wake();
+    });
+  }
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration; the kernel now waits for work
+}
+
+void SimulatedSystem::setListener(TaskListener* listener) {
+  for (auto& d : devices_) d->setListener(listener);
+}
+
+bool SimulatedSystem::runUntil(const std::function<bool()>& done) {
+  while (!done()) {
+    if (!sc_core::sc_pending_activity()) return false;
+    sc_core::sc_start(sc_core::sc_time_to_pending_activity());
+  }
+  return true;
+}
+
+void SimulatedSystem::runTo(Picoseconds t) {
+  while (sc_core::sc_pending_activity()) {
+    const Picoseconds next = simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
+    if (next > t) break;
+    sc_core::sc_start(sc_core::sc_time_to_pending_activity());
+  }
+}
+
+}  // namespace ascendsim::models
+

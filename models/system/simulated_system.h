@@ -1,0 +1,43 @@
+#pragma once
+// The elaborated SystemC model of a whole machine, and the loop that advances simulated time on
+// behalf of host threads. SystemC elaborates once per process, so there is at most one.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/dma/transfer_timing.h"
+#include "models/sched/device_scheduler.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+class SimulatedSystem {
+ public:
+  explicit SimulatedSystem(const spec::SystemSpec& spec);
+  SimulatedSystem(const SimulatedSystem&) = delete;
+  SimulatedSystem& operator=(const SimulatedSystem&) = delete;
+
+  const spec::SystemSpec& spec() const { return spec_; }
+  DeviceScheduler& device(size_t index) { return *devices_.at(index); }
+  size_t deviceCount() const { return devices_.size(); }
+  const TransferTiming& transferTiming() const { return *timing_; }
+  void setListener(TaskListener* listener);
+
+  Picoseconds now() const { return simNow(); }
+  // Simulates until `done()` holds. Returns false when nothing is left to simulate first: the
+  // condition can then only change through the host (or never: a deadlock).
+  bool runUntil(const std::function<bool()>& done);
+  // Simulates everything that happens up to and including time `t`.
+  void runTo(Picoseconds t);
+
+  // Whether a SimulatedSystem was already elaborated in this process.
+  static bool elaborated();
+
+ private:
+  spec::SystemSpec spec_;
+  std::unique_ptr<TransferTiming> timing_;
+  std::vector<std::unique_ptr<DeviceScheduler>> devices_;
+};
+
+}  // namespace ascendsim::models

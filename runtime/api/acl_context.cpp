@@ -1,0 +1,34 @@
+// Contexts.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  return run("aclrtCreateContext", &ApiOverheads::streamCreate, [&](HostThread& t) {
+    needPointer(context, "context");
+    *context = rt().createContext(t, deviceId);
+  });
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+  return run("aclrtDestroyContext", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyContext(t, context); });
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+  return run("aclrtSetCurrentContext", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().setCurrentContext(t, context); });
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+  return run("aclrtGetCurrentContext", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(context, "context");
+    *context = rt().currentContext(t);
+  });
+}
+
+}  // extern "C"

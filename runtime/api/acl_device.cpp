@@ -1,0 +1,69 @@
+// Devices, run mode, peer access, memory information.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  return run("aclrtSetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().setDevice(t, deviceId); });
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  return run("aclrtResetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().resetDevice(t, deviceId); });
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  return run("aclrtGetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(deviceId, "deviceId");
+    *deviceId = rt().currentDevice(t);
+  });
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  return run("aclrtGetDeviceCount", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(count, "count");
+    *count = rt().deviceCount();
+  });
+}
+
+aclError aclrtSynchronizeDevice(void) {
+  return run("aclrtSynchronizeDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().synchronizeDevice(t); });
+}
+
+aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  return run("aclrtGetRunMode", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(runMode, "runMode");
+    *runMode = rt().runMode();
+  });
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  return run("aclrtDeviceCanAccessPeer", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(canAccessPeer, "canAccessPeer");
+    *canAccessPeer = rt().canAccessPeer(deviceId, peerDeviceId) ? 1 : 0;
+  });
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  return run("aclrtDeviceEnablePeerAccess", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().enablePeerAccess(t, peerDeviceId, flags); });
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  return run("aclrtDeviceDisablePeerAccess", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().disablePeerAccess(t, peerDeviceId); });
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  return run("aclrtGetMemInfo", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(free, "free");
+    needPointer(total, "total");
+    rt().memInfo(t, attr, free, total);
+  });
+}
+
+}  // extern "C"

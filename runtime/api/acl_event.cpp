@@ -1,0 +1,74 @@
+// Events.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError aclrtCreateEvent(aclrtEvent* event) {
+  return run("aclrtCreateEvent", &ApiOverheads::event, [&](HostThread& t) {
+    needPointer(event, "event");
+    *event = rt().createEvent(t, ACL_EVENT_SYNC);
+  });
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+  return run("aclrtCreateEventWithFlag", &ApiOverheads::event, [&](HostThread& t) {
+    needPointer(event, "event");
+    *event = rt().createEvent(t, flag);
+  });
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+  return run("aclrtDestroyEvent", &ApiOverheads::event, [&](HostThread& t) { rt().destroyEvent(t, event); });
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) { rt().recordEvent(t, event, stream); });
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  return run("aclrtResetEvent", &ApiOverheads::event, [&](HostThread& t) { rt().resetEvent(t, event, stream); });
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+  return run("aclrtQueryEvent", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(status, "status");
+    *status = rt().eventComplete(t, event) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+  return run("aclrtQueryEventStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(status, "status");
+    *status = rt().eventComplete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+  return run("aclrtQueryEventWaitStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(status, "status");
+    *status = rt().eventComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  });
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+  return run("aclrtSynchronizeEvent", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().synchronizeEvent(t, event, -1); });
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  return run("aclrtSynchronizeEventWithTimeout", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().synchronizeEvent(t, event, timeout); });
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  return run("aclrtEventElapsedTime", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(ms, "ms");
+    *ms = rt().elapsedMs(t, startEvent, endEvent);
+  });
+}
+
+}  // extern "C"

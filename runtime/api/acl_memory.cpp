@@ -1,0 +1,98 @@
+// Memory allocation, copies and memsets.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return run("aclrtMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
+    needPointer(devPtr, "devPtr");
+    *devPtr = rt().malloc(t, size, policy, false);
+  });
+}
+
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return run("aclrtMallocCached", &ApiOverheads::malloc, [&](HostThread& t) {
+    needPointer(devPtr, "devPtr");
+    *devPtr = rt().malloc(t, size, policy, false);
+  });
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return run("aclrtMallocAlign32", &ApiOverheads::malloc, [&](HostThread& t) {
+    needPointer(devPtr, "devPtr");
+    *devPtr = rt().malloc(t, size, policy, true);
+  });
+}
+
+aclError aclrtFree(void* devPtr) {
+  return run("aclrtFree", &ApiOverheads::free, [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Malloc); });
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  return run("aclrtMallocHost", &ApiOverheads::mallocHost, [&](HostThread& t) {
+    needPointer(hostPtr, "hostPtr");
+    *hostPtr = rt().mallocHost(t, size);
+  });
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  return run("aclrtFreeHost", &ApiOverheads::free, [&](HostThread& t) { rt().free(t, hostPtr, AllocationApi::MallocHost); });
+}
+
+aclError acldvppMalloc(void** devPtr, size_t size) {
+  return run("acldvppMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
+    needPointer(devPtr, "devPtr");
+    *devPtr = rt().dvppMalloc(t, size);
+  });
+}
+
+aclError acldvppFree(void* devPtr) {
+  return run("acldvppFree", &ApiOverheads::free, [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Dvpp); });
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  return run("aclrtMemset", &ApiOverheads::memset,
+             [&](HostThread& t) { rt().memset(t, devPtr, maxCount, value, count, std::nullopt); });
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  return run("aclrtMemsetAsync", &ApiOverheads::memsetAsync,
+             [&](HostThread& t) { rt().memset(t, devPtr, maxCount, value, count, stream); });
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  return run("aclrtMemcpy", &ApiOverheads::memcpy,
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, std::nullopt); });
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+  return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync,
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, stream); });
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
+                                       aclrtMemcpyKind kind, aclrtStream stream) {
+  // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does here.
+  return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync,
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, stream); });
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
+  return run("aclrtMemcpy2d", &ApiOverheads::memcpy,
+             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, kind, std::nullopt); });
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+  return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync,
+             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, kind, stream); });
+}
+
+}  // extern "C"

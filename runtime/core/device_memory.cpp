@@ -1,0 +1,159 @@
+#include "runtime/core/device_memory.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace ascendsim::runtime {
+
+DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity), direct_(direct) {
+  // Alignment padding and the allocator's rounding need a little room beyond the capacity.
+  span_ = (capacity + (4ull << 20) + kPage - 1) / kPage * kPage;
+  const int prot = direct ? PROT_READ | PROT_WRITE : PROT_NONE;
+  void* p = mmap(nullptr, span_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  base_ = reinterpret_cast<uint64_t>(p);
+  free_[0] = span_;
+}
+
+DeviceMemory::~DeviceMemory() { munmap(reinterpret_cast<void*>(base_), span_); }
+
+std::optional<uint64_t> DeviceMemory::allocate(uint64_t size, uint64_t reserved, uint64_t alignment) {
+  if (reserved > capacity_ - used_) return std::nullopt;
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    const uint64_t start = (base_ + it->first + alignment - 1) / alignment * alignment - base_;
+    const uint64_t end = start + reserved;
+    if (end > it->first + it->second) continue;
+    const uint64_t extentStart = it->first, extentEnd = it->first + it->second;
+    free_.erase(it);
+    if (start > extentStart) free_[extentStart] = start - extentStart;
+    if (extentEnd > end) free_[end] = extentEnd - end;
+    allocations_[base_ + start] = Allocation{base_ + start, size, reserved};
+    used_ += reserved;
+    return base_ + start;
+  }
+  return std::nullopt;
+}
+
+const DeviceMemory::Allocation* DeviceMemory::allocationAt(uint64_t address) const {
+  auto it = allocations_.find(address);
+  return it == allocations_.end() ? nullptr : &it->second;
+}
+
+const DeviceMemory::Allocation* DeviceMemory::allocationContaining(uint64_t address) const {
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return nullptr;
+  --it;
+  return address < it->second.base + std::max<uint64_t>(it->second.size, 1) ? &it->second : nullptr;
+}
+
+bool DeviceMemory::release(uint64_t address) {
+  auto it = allocations_.find(address);
+  if (it == allocations_.end()) return false;
+  uint64_t start = address - base_;
+  uint64_t length = it->second.reserved;
+  used_ -= length;
+  allocations_.erase(it);
+  dropPages(address, address + length);
+  // Coalesce with neighbouring free extents.
+  auto next = free_.lower_bound(start);
+  if (next != free_.end() && next->first == start + length) {
+    length += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == start) {
+      prev->second += length;
+      return true;
+    }
+  }
+  free_[start] = length;
+  return true;
+}
+
+void DeviceMemory::releaseAll() {
+  allocations_.clear();
+  free_.clear();
+  free_[0] = span_;
+  used_ = 0;
+  pages_.clear();
+}
+
+uint8_t* DeviceMemory::page(uint64_t index) {
+  auto& p = pages_[index];
+  if (!p) p.reset(new uint8_t[kPage]());
+  return p.get();
+}
+
+const uint8_t* DeviceMemory::pageIfPresent(uint64_t index) const {
+  auto it = pages_.find(index);
+  return it == pages_.end() ? nullptr : it->second.get();
+}
+
+void DeviceMemory::dropPages(uint64_t begin, uint64_t end) {
+  if (direct_) return;
+  // Only pages wholly inside the freed range: a neighbour may share the others.
+  for (uint64_t index = (begin - base_ + kPage - 1) / kPage; (index + 1) * kPage <= end - base_; ++index) {
+    pages_.erase(index);
+  }
+}
+
+void DeviceMemory::read(uint64_t address, void* out, uint64_t n) const {
+  if (direct_) {
+    std::memmove(out, reinterpret_cast<const void*>(address), n);
+    return;
+  }
+  auto* dst = static_cast<uint8_t*>(out);
+  uint64_t offset = address - base_;
+  while (n > 0) {
+    const uint64_t inPage = std::min(n, kPage - offset % kPage);
+    const uint8_t* p = pageIfPresent(offset / kPage);
+    if (p) {
+      std::memcpy(dst, p + offset % kPage, inPage);
+    } else {
+      std::memset(dst, 0, inPage);
+    }
+    dst += inPage;
+    offset += inPage;
+    n -= inPage;
+  }
+}
+
+void DeviceMemory::write(uint64_t address, const void* in, uint64_t n) {
+  if (direct_) {
+    std::memmove(reinterpret_cast<void*>(address), in, n);
+    return;
+  }
+  const auto* src = static_cast<const uint8_t*>(in);
+  uint64_t offset = address - base_;
+  while (n > 0) {
+    const uint64_t inPage = std::min(n, kPage - offset % kPage);
+    std::memcpy(page(offset / kPage) + offset % kPage, src, inPage);
+    src += inPage;
+    offset += inPage;
+    n -= inPage;
+  }
+}
+
+void DeviceMemory::fill(uint64_t address, uint8_t value, uint64_t n) {
+  if (direct_) {
+    std::memset(reinterpret_cast<void*>(address), value, n);
+    return;
+  }
+  uint64_t offset = address - base_;
+  while (n > 0) {
+    const uint64_t inPage = std::min(n, kPage - offset % kPage);
+    // Zeroing a page nobody wrote changes nothing: keep the store sparse.
+    if (value != 0 || pageIfPresent(offset / kPage)) std::memset(page(offset / kPage) + offset % kPage, value, inPage);
+    offset += inPage;
+    n -= inPage;
+  }
+}
+
+uint64_t DeviceMemory::residentBytes() const { return pages_.size() * kPage; }
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,67 @@
+#pragma once
+// One device's memory: a range of virtual addresses reserved in this process (so device pointers
+// never collide with host memory and fault if the host dereferences them, as on real hardware),
+// an allocator over it that honours the configured capacity, and a sparse backing store that
+// costs only the pages a program writes.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+namespace ascendsim::runtime {
+
+class DeviceMemory {
+ public:
+  // `direct`: the range is ordinary readable memory used as its own store (run mode device,
+  // where the program on the device's CPU touches device memory itself).
+  DeviceMemory(uint64_t capacity, bool direct);
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+  struct Allocation {
+    uint64_t base;
+    uint64_t size;      // as requested
+    uint64_t reserved;  // what it takes from capacity
+  };
+
+  uint64_t base() const { return base_; }
+  uint64_t capacity() const { return capacity_; }
+  uint64_t used() const { return used_; }
+  bool contains(uint64_t address) const { return address >= base_ && address < base_ + span_; }
+
+  // Reserves `reserved` bytes (>= size) at an address aligned to `alignment`; nullopt when full.
+  std::optional<uint64_t> allocate(uint64_t size, uint64_t reserved, uint64_t alignment);
+  // The allocation starting exactly at `address`, or nullptr.
+  const Allocation* allocationAt(uint64_t address) const;
+  // The live allocation containing `address`, or nullptr.
+  const Allocation* allocationContaining(uint64_t address) const;
+  bool release(uint64_t address);
+  void releaseAll();
+  size_t allocationCount() const { return allocations_.size(); }
+
+  // Functional contents. Never-written bytes read as zero.
+  void read(uint64_t address, void* out, uint64_t n) const;
+  void write(uint64_t address, const void* in, uint64_t n);
+  void fill(uint64_t address, uint8_t value, uint64_t n);
+  uint64_t residentBytes() const;
+
+ private:
+  static constexpr uint64_t kPage = 64 * 1024;
+  uint8_t* page(uint64_t index);
+  const uint8_t* pageIfPresent(uint64_t index) const;
+  void dropPages(uint64_t begin, uint64_t end);
+
+  uint64_t capacity_;
+  uint64_t span_;
+  uint64_t base_ = 0;
+  bool direct_;
+  uint64_t used_ = 0;
+  std::map<uint64_t, Allocation> allocations_;  // by base address
+  std::map<uint64_t, uint64_t> free_;           // free extents: offset -> length
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+};
+
+}  // namespace ascendsim::runtime

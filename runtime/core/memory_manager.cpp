@@ -1,0 +1,192 @@
+#include "runtime/core/memory_manager.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "runtime/core/errors.h"
+
+namespace ascendsim::runtime {
+
+using models::MemoryPlace;
+
+std::string describePointer(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+namespace {
+const char* apiName(AllocationApi api) {
+  switch (api) {
+    case AllocationApi::Malloc: return "aclrtMalloc";
+    case AllocationApi::MallocHost: return "aclrtMallocHost";
+    case AllocationApi::Dvpp: return "acldvppMalloc";
+  }
+  return "?";
+}
+const char* freeName(AllocationApi api) {
+  switch (api) {
+    case AllocationApi::Malloc: return "aclrtFree";
+    case AllocationApi::MallocHost: return "aclrtFreeHost";
+    case AllocationApi::Dvpp: return "acldvppFree";
+  }
+  return "?";
+}
+}  // namespace
+
+Device* MemoryManager::deviceOwning(uint64_t address) const {
+  for (Device* d : devices_) {
+    if (d->memory->contains(address)) return d;
+  }
+  return nullptr;
+}
+
+void* MemoryManager::allocateDevice(Device& device, uint64_t size, uint64_t reserved,
+                                    uint64_t alignment, AllocationApi api) {
+  DeviceMemory& mem = *device.memory;
+  auto address = mem.allocate(size, reserved, alignment);
+  if (!address) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "device " + std::to_string(device.id) + " is out of memory: " + std::to_string(reserved) +
+             " bytes requested, " + std::to_string(mem.capacity() - mem.used()) + " of " +
+             std::to_string(mem.capacity()) + " free");
+  }
+  deviceApi_[*address] = api;
+  return reinterpret_cast<void*>(*address);
+}
+
+void* MemoryManager::allocatePinnedHost(uint64_t size) {
+  void* p = nullptr;
+  const uint64_t rounded = (size + 63) / 64 * 64;
+  if (posix_memalign(&p, 64, rounded) != 0) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
+  }
+  pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size};
+  pinnedBytes_ += size;
+  return p;
+}
+
+void MemoryManager::free(void* p, AllocationApi api) {
+  const uint64_t address = reinterpret_cast<uint64_t>(p);
+  if (Device* d = deviceOwning(address)) {
+    auto it = deviceApi_.find(address);
+    if (it == deviceApi_.end() || !d->memory->allocationAt(address)) {
+      fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " is not the start of a live allocation on device " +
+                                         std::to_string(d->id) + " (freed twice, or never allocated)");
+    }
+    if (it->second != api) {
+      fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by " + apiName(it->second) +
+                                         "; release it with " + freeName(it->second));
+    }
+    d->memory->release(address);
+    deviceApi_.erase(it);
+    return;
+  }
+  auto it = pinned_.find(address);
+  if (it != pinned_.end() && api == AllocationApi::MallocHost) {
+    pinnedBytes_ -= it->second.size;
+    pinned_.erase(it);
+    std::free(p);
+    return;
+  }
+  if (it != pinned_.end()) {
+    fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by aclrtMallocHost; release it with aclrtFreeHost");
+  }
+  fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was not allocated by " + std::string(apiName(api)) +
+                                     " (freed twice, or never allocated)");
+}
+
+void MemoryManager::releaseDevice(Device& device) {
+  for (auto it = deviceApi_.begin(); it != deviceApi_.end();) {
+    it = device.memory->contains(it->first) ? deviceApi_.erase(it) : std::next(it);
+  }
+  device.memory->releaseAll();
+}
+
+void MemoryManager::releaseAll() {
+  for (Device* d : devices_) releaseDevice(*d);
+  for (auto& [address, alloc] : pinned_) std::free(reinterpret_cast<void*>(address));
+  pinned_.clear();
+  pinnedBytes_ = 0;
+}
+
+size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinned_.size(); }
+
+MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) const {
+  const uint64_t address = reinterpret_cast<uint64_t>(p);
+  if (Device* d = deviceOwning(address)) {
+    const DeviceMemory::Allocation* a = d->memory->allocationContaining(address);
+    if (!a) {
+      fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " " + describePointer(p) +
+                                           " is device memory of device " + std::to_string(d->id) +
+                                           " but lies in no live allocation (freed, or never allocated)");
+    }
+    if (address + n > a->base + a->size) {
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+               " bytes overruns its allocation of " + std::to_string(a->size) + " bytes at " +
+               describePointer(reinterpret_cast<void*>(a->base)) + " by " +
+               std::to_string(address + n - (a->base + a->size)) + " bytes");
+    }
+    return {MemoryPlace::Kind::Device, d->id, address};
+  }
+  auto it = pinned_.upper_bound(address);
+  if (it != pinned_.begin()) {
+    --it;
+    const uint64_t end = it->first + it->second.size;
+    if (address < end) {
+      if (address + n > end) {
+        fail(ACL_ERROR_RT_PARAM_INVALID,
+             std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+                 " bytes overruns its aclrtMallocHost allocation of " + std::to_string(it->second.size) +
+                 " bytes by " + std::to_string(address + n - end) + " bytes");
+      }
+      return {MemoryPlace::Kind::HostPinned, -1, address};
+    }
+  }
+  return {MemoryPlace::Kind::HostPageable, -1, address};
+}
+
+namespace {
+void* hostPointer(const MemoryPlace& place) { return reinterpret_cast<void*>(place.address); }
+}  // namespace
+
+void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_t n) {
+  const bool srcDev = src.kind == MemoryPlace::Kind::Device;
+  const bool dstDev = dst.kind == MemoryPlace::Kind::Device;
+  if (!srcDev && !dstDev) {
+    std::memmove(hostPointer(dst), hostPointer(src), n);
+  } else if (!srcDev) {
+    devices_.at(static_cast<size_t>(dst.device))->memory->write(dst.address, hostPointer(src), n);
+  } else if (!dstDev) {
+    devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, hostPointer(dst), n);
+  } else {
+    // Device to device, possibly overlapping: stage through a bounded buffer, in the direction
+    // that does not overwrite bytes still to be read.
+    DeviceMemory& from = *devices_.at(static_cast<size_t>(src.device))->memory;
+    DeviceMemory& to = *devices_.at(static_cast<size_t>(dst.device))->memory;
+    const uint64_t chunk = 1 << 20;
+    std::vector<uint8_t> buffer(std::min(n, chunk));
+    const bool backwards = src.device == dst.device && dst.address > src.address && dst.address < src.address + n;
+    for (uint64_t done = 0; done < n;) {
+      const uint64_t len = std::min(chunk, n - done);
+      const uint64_t offset = backwards ? n - done - len : done;
+      from.read(src.address + offset, buffer.data(), len);
+      to.write(dst.address + offset, buffer.data(), len);
+      done += len;
+    }
+  }
+}
+
+void MemoryManager::fill(const MemoryPlace& dst, uint8_t value, uint64_t n) {
+  if (dst.kind == MemoryPlace::Kind::Device) {
+    devices_.at(static_cast<size_t>(dst.device))->memory->fill(dst.address, value, n);
+  } else {
+    std::memset(hostPointer(dst), value, n);
+  }
+}
+
+}  // namespace ascendsim::runtime

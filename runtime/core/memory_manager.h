@@ -1,0 +1,55 @@
+#pragma once
+// Knows every allocation: device memory (simulated addresses with sparse contents, or real memory
+// in run mode device) and pinned host memory from aclrtMallocHost. Classifies any pointer range
+// a copy touches, refuses ranges that leave their allocation, and applies copies' data effects.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/sched/task.h"
+#include "runtime/core/objects.h"
+
+namespace ascendsim::runtime {
+
+enum class AllocationApi { Malloc, MallocHost, Dvpp };
+
+class MemoryManager {
+ public:
+  explicit MemoryManager(std::vector<Device*> devices) : devices_(std::move(devices)) {}
+
+  // Device memory; fails with ACL_ERROR_RT_MEMORY_ALLOCATION when the device is full.
+  void* allocateDevice(Device& device, uint64_t size, uint64_t reserved, uint64_t alignment,
+                       AllocationApi api);
+  void* allocatePinnedHost(uint64_t size);
+  // Frees what `api` allocated; fails with ACL_ERROR_RT_MEMORY_FREE otherwise.
+  void free(void* p, AllocationApi api);
+  void releaseDevice(Device& device);
+  void releaseAll();
+
+  // The place of [p, p + n): device memory, pinned host memory or pageable host memory.
+  // Fails with ACL_ERROR_RT_PARAM_INVALID when the range leaves its allocation.
+  models::MemoryPlace resolve(const void* p, uint64_t n, const char* role) const;
+
+  void copy(const models::MemoryPlace& dst, const models::MemoryPlace& src, uint64_t n);
+  void fill(const models::MemoryPlace& dst, uint8_t value, uint64_t n);
+
+  size_t liveAllocations() const;
+  uint64_t pinnedBytes() const { return pinnedBytes_; }
+
+ private:
+  struct HostAllocation {
+    uint64_t size;
+  };
+  Device* deviceOwning(uint64_t address) const;
+
+  std::vector<Device*> devices_;
+  std::map<uint64_t, HostAllocation> pinned_;
+  std::map<uint64_t, AllocationApi> deviceApi_;  // how each device allocation was made
+  uint64_t pinnedBytes_ = 0;
+};
+
+std::string describePointer(const void* p);
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,59 @@
+#pragma once
+// The runtime's objects behind AscendCL handles. A handle is the object's address; it is looked
+// up in the runtime's registry before use, so a stale or made-up handle is refused, never used.
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "models/sched/device_scheduler.h"
+#include "models/sched/stream_queue.h"
+#include "runtime/core/device_memory.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::runtime {
+
+struct Context;
+
+struct Stream {
+  Stream(uint32_t id, uint32_t depth) : queue(id, depth) {}
+  struct Device* device = nullptr;
+  Context* context = nullptr;  // nullptr for the runtime's internal streams
+  models::StreamQueue queue;
+  bool isDefault = false;
+  uint32_t priority = 0;
+  uint32_t flags = 0;
+  uint64_t subscribedThread = 0;  // pthread id that processes its callbacks; 0 = none
+};
+
+struct Context {
+  struct Device* device = nullptr;
+  bool isDefault = false;
+  Stream* defaultStream = nullptr;
+  std::vector<Stream*> streams;  // created while this context was current (default one included)
+};
+
+struct Event {
+  struct Device* device = nullptr;
+  uint32_t flags = 0;
+  std::shared_ptr<models::SyncPoint> sync = std::make_shared<models::SyncPoint>();
+};
+
+struct Device {
+  int id = 0;
+  const spec::DeviceSpec* spec = nullptr;
+  models::DeviceScheduler* scheduler = nullptr;
+  std::unique_ptr<DeviceMemory> memory;
+  Context* defaultContext = nullptr;
+  int explicitContexts = 0;
+  std::set<std::thread::id> setBy;  // threads holding an aclrtSetDevice reference
+  std::set<int> peersEnabled;       // devices this one may copy to and from directly
+  Stream* copyStream = nullptr;     // internal stream for synchronous copies and memsets
+  uint32_t streams = 0;             // live streams, default and internal ones included
+  uint32_t events = 0;
+  uint32_t nextStreamId = 0;
+};
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,466 @@
+// Runtime lifecycle, host threads, waiting, devices and contexts.
+
+#include "runtime/core/runtime.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "runtime/core/errors.h"
+#include "spec/pcie_topology.h"
+#include "spec/spec_writer.h"
+#include "spec/system_loader.h"
+
+namespace ascendsim::runtime {
+
+// Tells the runtime when a host thread ends, so a thread waiting on it is not left hanging.
+struct ThreadExitGuard {
+  std::thread::id id = std::this_thread::get_id();
+  ~ThreadExitGuard() { Runtime::instance().threadExited(id); }
+};
+
+Runtime& Runtime::instance() {
+  // Never destroyed: host threads may still call in while the process exits.
+  static Runtime* runtime = new Runtime();
+  return *runtime;
+}
+
+HostThread& Runtime::thread() {
+  const std::thread::id id = std::this_thread::get_id();
+  auto it = threads_.find(id);
+  if (it != threads_.end()) return it->second;
+  thread_local ThreadExitGuard guard;
+  HostThread& t = threads_[id];
+  t.id = id;
+  t.pthreadId = static_cast<uint64_t>(pthread_self());
+  t.index = static_cast<uint32_t>(threads_.size() - 1);
+  t.now = system_ ? system_->now() : 0;
+  return t;
+}
+
+void Runtime::threadExited(std::thread::id id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.erase(id);
+  changed_.notify_all();
+}
+
+namespace {
+thread_local std::unique_lock<std::mutex>* tActiveLock = nullptr;
+}
+
+aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
+                       const std::function<void(HostThread&)>& body) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  tActiveLock = &lock;
+  HostThread& t = thread();
+  aclError code = ACL_SUCCESS;
+  try {
+    if (needsInit && !initialized_) fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
+    t.now += spec_.host.apiOverhead.*overhead;
+    body(t);
+  } catch (const AclFailure& f) {
+    t.error = std::string(api) + ": " + f.message;
+    code = f.code;
+  } catch (const std::bad_alloc&) {
+    t.error = std::string(api) + ": out of host memory";
+    code = ACL_ERROR_BAD_ALLOC;
+  } catch (const std::exception& e) {
+    t.error = std::string(api) + ": internal error: " + e.what();
+    code = ACL_ERROR_RT_INTERNAL_ERROR;
+  }
+  changed_.notify_all();
+  tActiveLock = nullptr;
+  return code;
+}
+
+const char* Runtime::takeRecentError() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread& t = thread();
+  if (t.error.empty()) return nullptr;
+  t.returned = std::move(t.error);
+  t.error.clear();
+  return t.returned.c_str();
+}
+
+const spec::ApiOverheads& Runtime::overheads() const { return spec_.host.apiOverhead; }
+
+spec::Picoseconds Runtime::simulatedNow() const { return system_ ? system_->now() : 0; }
+
+// ---------------------------------------------------------------- init
+
+namespace {
+void checkAclJson(const char* configPath) {
+  if (!configPath || !*configPath) return;
+  std::ifstream in(configPath);
+  if (!in) fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string body = text.str();
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return;  // empty: no options
+  if (!nlohmann::json::accept(body)) {
+    fail(ACL_ERROR_PARSE_FILE, std::string("'") + configPath + "' is not valid JSON");
+  }
+}
+
+spec::SystemSpec loadMachine() {
+  const char* ref = std::getenv("ASCENDSIM_CONFIG");
+  try {
+    return ref && *ref ? spec::loadSystemSpec(ref) : spec::defaultSystemSpec();
+  } catch (const spec::ConfigError& e) {
+    std::cerr << "ascendsim: invalid machine configuration:\n" << e.what() << "\n";
+    fail(ACL_ERROR_INVALID_FILE, std::string("invalid machine configuration ASCENDSIM_CONFIG=") +
+                                     (ref ? ref : "") + ":\n" + e.what());
+  }
+}
+}  // namespace
+
+void Runtime::init(const char* configPath) {
+  if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
+  checkAclJson(configPath);
+  spec::SystemSpec machine = loadMachine();
+  if (system_) {
+    // SystemC elaborates once per process: a later aclInit must describe the same machine.
+    if (spec::writeSystemSpecYaml(machine) != spec::writeSystemSpecYaml(spec_)) {
+      fail(ACL_ERROR_REPEAT_INITIALIZE, "this process already simulates another machine; "
+                                        "run a new process for a different ASCENDSIM_CONFIG");
+    }
+  } else {
+    spec_ = std::move(machine);
+    system_ = std::make_unique<models::SimulatedSystem>(spec_);
+    std::vector<Device*> raw;
+    for (size_t i = 0; i < spec_.devices.size(); ++i) {
+      auto d = std::make_unique<Device>();
+      d->id = static_cast<int>(i);
+      d->spec = &spec_.devices[i];
+      d->scheduler = &system_->device(i);
+      d->memory = std::make_unique<DeviceMemory>(d->spec->memory.capacity, spec_.runMode == spec::RunMode::Device);
+      raw.push_back(d.get());
+      devices_.push_back(std::move(d));
+    }
+    memory_ = std::make_unique<MemoryManager>(raw);
+  }
+  for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
+  initialized_ = true;
+  everInitialized_ = true;
+}
+
+void Runtime::finalize(HostThread& t) {
+  if (!initialized_) {
+    fail(everInitialized_ ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE,
+         everInitialized_ ? "aclFinalize was already called" : "aclInit was never called");
+  }
+  // Let every queued task finish, then release what the program left behind.
+  std::vector<Context*> contexts;
+  for (auto& [h, ctx] : contexts_) contexts.push_back(ctx.get());
+  for (Context* ctx : contexts) releaseContext(t, *ctx);
+  for (auto& d : devices_) {
+    waitStream(t, *d->copyStream, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+    deleteStream(*d->copyStream);
+    d->copyStream = nullptr;
+    d->defaultContext = nullptr;
+    d->explicitContexts = 0;
+    d->setBy.clear();
+    d->peersEnabled.clear();
+  }
+  if (memory_->liveAllocations() > 0) {
+    warn(t, "memory-not-freed", std::to_string(memory_->liveAllocations()) + " allocation(s) were not freed before aclFinalize");
+  }
+  memory_->releaseAll();
+  events_.clear();
+  for (auto& d : devices_) d->events = 0;
+  for (auto& [id, th] : threads_) th.current = nullptr;
+  initialized_ = false;
+}
+
+// ---------------------------------------------------------------- waiting
+
+bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done, const std::string& what) {
+  (void)what;
+  for (;;) {
+    if (system_->runUntil(done)) return true;
+    const bool othersMayAct = std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+      return kv.first != t.id && !kv.second.blocked;
+    });
+    if (!othersMayAct) return false;
+    t.blocked = true;
+    changed_.notify_all();
+    std::unique_lock<std::mutex>* lock = tActiveLock;
+    changed_.wait(*lock);
+    tActiveLock = lock;
+    t.blocked = false;
+  }
+}
+
+bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline) {
+  for (;;) {
+    system_->runTo(deadline);
+    if (done()) return true;
+    const bool simulationCanStillReachIt = sc_core::sc_pending_activity() &&
+        system_->now() + static_cast<spec::Picoseconds>(sc_core::sc_time_to_pending_activity().value()) <= deadline;
+    if (simulationCanStillReachIt) continue;
+    const bool othersMayAct = std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+      return kv.first != t.id && !kv.second.blocked;
+    });
+    if (!othersMayAct) return false;
+    t.blocked = true;
+    changed_.notify_all();
+    std::unique_lock<std::mutex>* lock = tActiveLock;
+    changed_.wait(*lock);
+    tActiveLock = lock;
+    t.blocked = false;
+  }
+}
+
+void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
+  if (!waitFor(t, [&s] { return s.queue.idle(); }, "stream")) {
+    fail(deadlockCode, "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
+                           std::to_string(s.device->id) + " still has " + std::to_string(s.queue.pending()) +
+                           " task(s) that can never run (its head waits for an event that no stream "
+                           "will record, or for a callback no thread will process)");
+  }
+  t.now = std::max(t.now, s.queue.lastCompletion());
+}
+
+void Runtime::catchUp(HostThread& t) { system_->runTo(t.now); }
+
+void Runtime::runUnlocked(const std::function<void()>& fn) {
+  std::unique_lock<std::mutex>* lock = tActiveLock;
+  lock->unlock();
+  try {
+    fn();
+  } catch (...) {
+    lock->lock();
+    tActiveLock = lock;
+    throw;
+  }
+  lock->lock();
+  tActiveLock = lock;
+}
+
+void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  if (s.queue.full()) {
+    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "stream " + std::to_string(s.queue.id()) + " already holds " +
+                                            std::to_string(s.queue.pending()) + " pending tasks (queue_depth " +
+                                            std::to_string(s.device->spec->scheduler.queueDepth) + ")");
+  }
+  task->id = nextTaskId_++;
+  task->submitTime = std::max(t.now, system_->now());
+  s.device->scheduler->submit(s.queue, std::move(task));
+}
+
+void Runtime::warn(HostThread& t, std::string kind, std::string message) {
+  warnings_.push_back({std::move(kind), std::move(message), t.now});
+}
+
+// ---------------------------------------------------------------- devices
+
+Device& Runtime::device(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= devices_.size()) {
+    fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id " + std::to_string(id) + " is out of range; this machine has " +
+                                            std::to_string(devices_.size()) + " device(s), 0 to " +
+                                            std::to_string(static_cast<int>(devices_.size()) - 1));
+  }
+  return *devices_[static_cast<size_t>(id)];
+}
+
+Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
+  if (d.streams >= d.spec->scheduler.maxStreams) {
+    fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device " + std::to_string(d.id) + " has no stream left (max_streams " +
+                                              std::to_string(d.spec->scheduler.maxStreams) + ")");
+  }
+  auto s = std::make_unique<Stream>(d.nextStreamId++, d.spec->scheduler.queueDepth);
+  s->device = &d;
+  s->context = ctx;
+  s->isDefault = isDefault;
+  Stream& ref = *s;
+  d.scheduler->attach(ref.queue);
+  d.streams++;
+  if (ctx) ctx->streams.push_back(&ref);
+  streams_[&ref] = std::move(s);
+  return ref;
+}
+
+void Runtime::deleteStream(Stream& s) {
+  s.device->scheduler->detach(s.queue);
+  s.device->streams--;
+  if (s.context) {
+    auto& v = s.context->streams;
+    v.erase(std::remove(v.begin(), v.end(), &s), v.end());
+  }
+  streams_.erase(&s);
+}
+
+void Runtime::releaseContext(HostThread& t, Context& ctx) {
+  const std::vector<Stream*> streams = ctx.streams;
+  for (Stream* s : streams) {
+    if (!waitFor(t, [s] { return s->queue.idle(); }, "stream")) {
+      warn(t, "tasks-dropped", std::to_string(s->queue.pending()) + " task(s) of stream " +
+                                   std::to_string(s->queue.id()) + " could never run and were dropped");
+      while (!s->queue.idle()) s->queue.popHead(system_->now());
+    }
+    t.now = std::max(t.now, s->queue.lastCompletion());
+    deleteStream(*s);
+  }
+  for (auto& [id, th] : threads_) {
+    if (th.current == &ctx) th.current = nullptr;
+  }
+  Device& d = *ctx.device;
+  if (d.defaultContext == &ctx) d.defaultContext = nullptr;
+  contexts_.erase(&ctx);
+}
+
+void Runtime::releaseDeviceIfUnused(Device& d) {
+  if (d.defaultContext || d.explicitContexts > 0) return;
+  if (d.memory->allocationCount() > 0) {
+    warn(thread(), "memory-not-freed", std::to_string(d.memory->allocationCount()) +
+                                          " allocation(s) on device " + std::to_string(d.id) +
+                                          " were released by aclrtResetDevice without aclrtFree");
+  }
+  memory_->releaseDevice(d);
+  d.peersEnabled.clear();
+}
+
+void Runtime::setDevice(HostThread& t, int32_t id) {
+  Device& d = device(id);
+  if (!d.defaultContext) {
+    auto ctx = std::make_unique<Context>();
+    ctx->device = &d;
+    ctx->isDefault = true;
+    Context& ref = *ctx;
+    contexts_[&ref] = std::move(ctx);
+    ref.defaultStream = &newStream(d, &ref, true);
+    d.defaultContext = &ref;
+  }
+  d.setBy.insert(t.id);
+  t.current = d.defaultContext;
+}
+
+void Runtime::resetDevice(HostThread& t, int32_t id) {
+  Device& d = device(id);
+  d.setBy.erase(t.id);
+  if (!d.setBy.empty() || !d.defaultContext) return;
+  releaseContext(t, *d.defaultContext);
+  releaseDeviceIfUnused(d);
+}
+
+Context& Runtime::requireContext(HostThread& t) {
+  if (!t.current) fail(ACL_ERROR_RT_CONTEXT_NULL, "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
+  return *t.current;
+}
+
+int32_t Runtime::currentDevice(HostThread& t) { return requireContext(t).device->id; }
+
+void Runtime::synchronizeDevice(HostThread& t) {
+  Device& d = *requireContext(t).device;
+  for (auto& [h, s] : streams_) {
+    if (s->device == &d) waitStream(t, *s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  }
+  t.now += overheads().synchronize;
+}
+
+aclrtRunMode Runtime::runMode() const {
+  return spec_.runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
+}
+
+bool Runtime::canAccessPeer(int32_t dev, int32_t peer) {
+  Device& a = device(dev);
+  Device& b = device(peer);
+  if (dev == peer) fail(ACL_ERROR_INVALID_PARAM, "a device is not its own peer (deviceId == peerDeviceId)");
+  return spec::commonSwitch(spec_, *a.spec, *b.spec).has_value();
+}
+
+void Runtime::enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags) {
+  if (flags != 0) fail(ACL_ERROR_FEATURE_UNSUPPORTED, "flags must be 0");
+  Device& d = *requireContext(t).device;
+  Device& p = device(peer);
+  if (&d == &p) fail(ACL_ERROR_INVALID_PARAM, "peerDeviceId is the current device");
+  if (!spec::commonSwitch(spec_, *d.spec, *p.spec)) {
+    const auto above = [&](Device& x) {
+      auto path = spec::switchesAbove(spec_, *x.spec);
+      return path.empty() ? std::string("on a root port") : "under switch " + path.front();
+    };
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "devices " + std::to_string(d.id) + " and " + std::to_string(p.id) +
+             " are not under one PCIe switch (" + d.spec->name + " is " + above(d) + ", " + p.spec->name +
+             " is " + above(p) + "); peer-to-peer access needs a common switch");
+  }
+  d.peersEnabled.insert(peer);
+}
+
+void Runtime::disablePeerAccess(HostThread& t, int32_t peer) {
+  Device& d = *requireContext(t).device;
+  device(peer);
+  if (!d.peersEnabled.erase(peer)) {
+    fail(ACL_ERROR_INVALID_PARAM, "peer access from device " + std::to_string(d.id) + " to device " +
+                                      std::to_string(peer) + " was not enabled");
+  }
+}
+
+void Runtime::memInfo(HostThread& t, aclrtMemAttr attr, size_t* free, size_t* total) {
+  Device& d = *requireContext(t).device;
+  const bool hbmAttr = attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
+                       attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL;
+  const bool ddrAttr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
+                       attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
+  if (!hbmAttr && !ddrAttr) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemAttr " + std::to_string(attr));
+  const spec::DramStandard std = d.spec->memory.standard;
+  const bool isHbm = std == spec::DramStandard::HBM2 || std == spec::DramStandard::HBM2E || std == spec::DramStandard::HBM3;
+  if (hbmAttr == isHbm) {
+    *total = d.memory->capacity();
+    *free = d.memory->capacity() - d.memory->used();
+  } else {
+    *total = 0;  // the device has no memory of that kind
+    *free = 0;
+  }
+}
+
+// ---------------------------------------------------------------- contexts
+
+Context* Runtime::lookupContext(aclrtContext ctx) const {
+  auto it = contexts_.find(ctx);
+  return it == contexts_.end() ? nullptr : it->second.get();
+}
+
+Context* Runtime::createContext(HostThread& t, int32_t deviceId) {
+  Device& d = device(deviceId);
+  auto ctx = std::make_unique<Context>();
+  ctx->device = &d;
+  Context& ref = *ctx;
+  contexts_[&ref] = std::move(ctx);
+  try {
+    ref.defaultStream = &newStream(d, &ref, true);
+  } catch (...) {
+    contexts_.erase(&ref);
+    throw;
+  }
+  d.explicitContexts++;
+  t.current = &ref;
+  return &ref;
+}
+
+void Runtime::destroyContext(HostThread& t, aclrtContext handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+  Context* ctx = lookupContext(handle);
+  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (ctx->isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default context of a device is released by aclrtResetDevice, not aclrtDestroyContext");
+  Device& d = *ctx->device;
+  releaseContext(t, *ctx);
+  d.explicitContexts--;
+  releaseDeviceIfUnused(d);
+}
+
+void Runtime::setCurrentContext(HostThread& t, aclrtContext handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+  Context* ctx = lookupContext(handle);
+  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  t.current = ctx;
+}
+
+Context* Runtime::currentContext(HostThread& t) { return &requireContext(t); }
+
+}  // namespace ascendsim::runtime

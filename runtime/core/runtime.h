@@ -1,0 +1,156 @@
+#pragma once
+// The one object that holds all of the runtime's state: the simulated machine, devices,
+// contexts, streams, events, memory and host threads. The C API is a thin layer over it.
+// Every public call runs under one lock, so concurrent host threads are serialised into the
+// simulation deterministically for a given interleaving of their calls.
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "models/system/simulated_system.h"
+#include "runtime/core/host_thread.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/core/objects.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::runtime {
+
+struct RuntimeWarning {
+  std::string kind;  // "pageable-async-copy", ...
+  std::string message;
+  spec::Picoseconds when;
+};
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  // Runs one API call: takes the lock, checks initialisation (unless `needsInit` is false),
+  // charges the call's host overhead and turns failures into codes and messages.
+  aclError call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
+                const std::function<void(HostThread&)>& body);
+  const char* takeRecentError();
+  const spec::ApiOverheads& overheads() const;
+
+  // ---- init
+  void init(const char* configPath);
+  void finalize(HostThread& t);
+  bool initialized() const { return initialized_; }
+
+  // ---- devices
+  void setDevice(HostThread& t, int32_t id);
+  void resetDevice(HostThread& t, int32_t id);
+  int32_t currentDevice(HostThread& t);
+  uint32_t deviceCount() const { return static_cast<uint32_t>(devices_.size()); }
+  void synchronizeDevice(HostThread& t);
+  aclrtRunMode runMode() const;
+  bool canAccessPeer(int32_t dev, int32_t peer);
+  void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
+  void disablePeerAccess(HostThread& t, int32_t peer);
+  void memInfo(HostThread& t, aclrtMemAttr attr, size_t* free, size_t* total);
+
+  // ---- contexts
+  Context* createContext(HostThread& t, int32_t deviceId);
+  void destroyContext(HostThread& t, aclrtContext ctx);
+  void setCurrentContext(HostThread& t, aclrtContext ctx);
+  Context* currentContext(HostThread& t);
+
+  // ---- streams
+  Stream* createStream(HostThread& t, uint32_t priority, uint32_t flags);
+  void destroyStream(HostThread& t, aclrtStream s);
+  void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
+  bool streamIdle(HostThread& t, aclrtStream s);
+  void streamWaitEvent(HostThread& t, aclrtStream s, aclrtEvent e);
+
+  // ---- events
+  Event* createEvent(HostThread& t, uint32_t flags);
+  void destroyEvent(HostThread& t, aclrtEvent e);
+  void recordEvent(HostThread& t, aclrtEvent e, aclrtStream s);
+  void resetEvent(HostThread& t, aclrtEvent e, aclrtStream s);
+  bool eventComplete(HostThread& t, aclrtEvent e);
+  void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
+  float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
+
+  // ---- memory
+  void* malloc(HostThread& t, size_t size, aclrtMemMallocPolicy policy, bool align32Only);
+  void* dvppMalloc(HostThread& t, size_t size);
+  void* mallocHost(HostThread& t, size_t size);
+  void free(HostThread& t, void* p, AllocationApi api);
+  void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
+              std::optional<aclrtStream> stream);
+  void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
+              aclrtMemcpyKind kind, std::optional<aclrtStream> stream);
+  void memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                size_t height, aclrtMemcpyKind kind, std::optional<aclrtStream> stream);
+
+  // ---- callbacks
+  void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
+  void unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
+  void launchCallback(HostThread& t, aclrtCallback fn, void* data, aclrtCallbackBlockType block,
+                      aclrtStream s);
+  void processReport(HostThread& t, int32_t timeoutMs);
+
+  // ---- for reports and tests
+  const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
+  const spec::SystemSpec& system() const { return spec_; }
+  spec::Picoseconds simulatedNow() const;
+
+ private:
+  Runtime() = default;
+  HostThread& thread();
+  void threadExited(std::thread::id id);
+  friend struct ThreadExitGuard;
+
+  Device& device(int32_t id);
+  Context* lookupContext(aclrtContext ctx) const;
+  Stream* lookupStream(aclrtStream s) const;
+  Event* lookupEvent(aclrtEvent e) const;
+  Context& requireContext(HostThread& t);
+  Stream& resolveStream(HostThread& t, aclrtStream s);
+  Stream& newStream(Device& d, Context* ctx, bool isDefault);
+  void deleteStream(Stream& s);
+  void releaseContext(HostThread& t, Context& ctx);
+  void releaseDeviceIfUnused(Device& d);
+
+  // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
+  // nothing left to simulate and no other host thread that could still act.
+  bool waitFor(HostThread& t, const std::function<bool()>& done, const std::string& what);
+  // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
+  bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline);
+  void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
+  void catchUp(HostThread& t);
+  void runUnlocked(const std::function<void()>& fn);  // user code (callbacks) may call back in  // simulate up to the thread's present before a query
+  void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
+  void warn(HostThread& t, std::string kind, std::string message);
+
+  struct CopyPlan;
+  CopyPlan planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src, uint64_t srcBytes,
+                    aclrtMemcpyKind kind, bool async);
+  void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
+               std::function<void()> effect, uint64_t bytes);
+
+  std::mutex mutex_;
+  std::condition_variable changed_;  // a thread submitted work, blocked, or exited
+  bool initialized_ = false;
+  bool everInitialized_ = false;
+  spec::SystemSpec spec_;
+  std::unique_ptr<models::SimulatedSystem> system_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::unique_ptr<MemoryManager> memory_;
+  std::unordered_map<const void*, std::unique_ptr<Context>> contexts_;
+  std::unordered_map<const void*, std::unique_ptr<Stream>> streams_;
+  std::unordered_map<const void*, std::unique_ptr<Event>> events_;
+  std::map<std::thread::id, HostThread> threads_;
+  std::vector<RuntimeWarning> warnings_;
+  uint64_t nextTaskId_ = 1;
+};
+
+}  // namespace ascendsim::runtime

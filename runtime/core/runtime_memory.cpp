@@ -1,0 +1,283 @@
+// Memory: allocation, copies and memsets, with CANN's argument checks and error codes.
+
+#include <algorithm>
+#include <cmath>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+
+using models::MemoryPlace;
+using models::Task;
+using models::TaskKind;
+
+namespace {
+
+constexpr uint64_t kMaxHostTaskBytes = 64ull << 20;  // the runtime splits H2D/D2H into 64 MiB tasks
+constexpr uint64_t kMaxDeviceCopyBytes = 4ull << 30;  // one D2D copy carries at most 4 GiB
+
+uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+const char* kindName(aclrtMemcpyKind kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    default: return "unknown kind";
+  }
+}
+
+bool isDevice(const MemoryPlace& p) { return p.kind == MemoryPlace::Kind::Device; }
+
+const char* placeName(const MemoryPlace& p) {
+  switch (p.kind) {
+    case MemoryPlace::Kind::Device: return "device memory";
+    case MemoryPlace::Kind::HostPinned: return "pinned host memory";
+    case MemoryPlace::Kind::HostPageable: return "pageable host memory";
+  }
+  return "?";
+}
+
+MemoryPlace offsetPlace(MemoryPlace p, uint64_t offset) {
+  p.address += offset;
+  return p;
+}
+
+}  // namespace
+
+struct Runtime::CopyPlan {
+  MemoryPlace dst, src;
+  Device* engine = nullptr;  // whose DMA runs it; nullptr: the host CPU copies
+  bool pageable = false;     // a host side is pageable memory
+  uint64_t maxTaskBytes = kMaxHostTaskBytes;
+};
+
+// ---------------------------------------------------------------- allocation
+
+void* Runtime::malloc(HostThread& t, size_t size, aclrtMemMallocPolicy policy, bool align32Only) {
+  if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+  const uint32_t p = static_cast<uint32_t>(policy);
+  const uint32_t base = p & 0xFFu;
+  if (base > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P || (p & ~(0xFFu | ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH))) {
+    fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemMallocPolicy " + std::to_string(p));
+  }
+  Device& d = *requireContext(t).device;
+  if (size > d.memory->capacity()) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, std::to_string(size) + " bytes exceed device " + std::to_string(d.id) +
+                                             "'s capacity of " + std::to_string(d.memory->capacity()) + " bytes");
+  }
+  // CANN reserves the size rounded up to 32 B plus 32 B, except for 1 GiB huge pages and Align32.
+  const bool exact = align32Only || base == ACL_MEM_MALLOC_HUGE1G_ONLY || base == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+  const uint64_t reserved = roundUp(size, 32) + (exact ? 0 : 32);
+  return memory_->allocateDevice(d, size, reserved, 64, AllocationApi::Malloc);
+}
+
+void* Runtime::dvppMalloc(HostThread& t, size_t size) {
+  if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+  Device& d = *requireContext(t).device;
+  if (size > d.memory->capacity()) fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
+  // DVPP buffers start on 128-byte boundaries.
+  return memory_->allocateDevice(d, size, roundUp(size, 32) + 32, 128, AllocationApi::Dvpp);
+}
+
+void* Runtime::mallocHost(HostThread& t, size_t size) {
+  if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+  if (spec_.runMode == spec::RunMode::Device) {
+    // RC mode: the program runs on the device, and "host" memory is the device's own.
+    Device& d = t.current ? *t.current->device : *devices_.front();
+    if (size > d.memory->capacity()) fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
+    return memory_->allocateDevice(d, size, roundUp(size, 64), 64, AllocationApi::MallocHost);
+  }
+  if (memory_->pinnedBytes() + size > spec_.host.memory.capacity) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host memory (" + std::to_string(spec_.host.memory.capacity) +
+                                             " bytes) cannot pin " + std::to_string(size) + " more bytes");
+  }
+  return memory_->allocatePinnedHost(size);
+}
+
+void Runtime::free(HostThread&, void* p, AllocationApi api) {
+  if (!p) fail(ACL_ERROR_INVALID_PARAM, "pointer is NULL");
+  memory_->free(p, api);
+}
+
+// ---------------------------------------------------------------- copies
+
+Runtime::CopyPlan Runtime::planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src,
+                                    uint64_t srcBytes, aclrtMemcpyKind kind, bool async) {
+  if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(static_cast<int>(kind)));
+  }
+  CopyPlan plan;
+  plan.dst = memory_->resolve(dst, dstBytes, "dst");
+  plan.src = memory_->resolve(src, srcBytes, "src");
+  const uint64_t count = std::max(dstBytes, srcBytes);
+
+  if (spec_.runMode == spec::RunMode::Device) {
+    // RC mode: host and device share the device's memory; every copy is a local device copy.
+    Device& d = t.current ? *t.current->device : *devices_.front();
+    for (MemoryPlace* side : {&plan.dst, &plan.src}) {
+      if (!isDevice(*side)) *side = MemoryPlace{MemoryPlace::Kind::HostPinned, -1, side->address};
+    }
+    plan.engine = &d;
+    plan.maxTaskBytes = kMaxDeviceCopyBytes;
+    return plan;
+  }
+
+  const bool dstDev = isDevice(plan.dst), srcDev = isDevice(plan.src);
+  bool kindOk = true;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: kindOk = !dstDev && !srcDev; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: kindOk = dstDev && !srcDev; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: kindOk = !dstDev && srcDev; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: kindOk = dstDev && srcDev; break;
+    default: break;  // ACL_MEMCPY_DEFAULT: the direction follows the addresses
+  }
+  if (!kindOk) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(kindName(kind)) + " does not match the pointers: src is " +
+                                         placeName(plan.src) + ", dst is " + placeName(plan.dst));
+  }
+  if (!dstDev && !srcDev) {
+    if (async) fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "asynchronous host-to-host copies are not supported in run mode host");
+    return plan;  // the CPU copies
+  }
+  plan.pageable = plan.dst.kind == MemoryPlace::Kind::HostPageable || plan.src.kind == MemoryPlace::Kind::HostPageable;
+  if (dstDev && srcDev) {
+    if (count > kMaxDeviceCopyBytes) {
+      fail(ACL_ERROR_RT_PARAM_INVALID, "a device-to-device copy carries at most 4 GiB; split it");
+    }
+    plan.maxTaskBytes = kMaxDeviceCopyBytes;
+    Device& a = *devices_[static_cast<size_t>(plan.src.device)];
+    Device& b = *devices_[static_cast<size_t>(plan.dst.device)];
+    Device* current = t.current ? t.current->device : nullptr;
+    Device& engine = (current == &b) ? b : a;
+    if (&a != &b) {
+      Device& other = &engine == &a ? b : a;
+      if (!engine.peersEnabled.count(other.id)) {
+        fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+             "copy between device " + std::to_string(a.id) + " and device " + std::to_string(b.id) +
+                 " needs peer access: call aclrtDeviceEnablePeerAccess(" + std::to_string(other.id) +
+                 ", 0) with device " + std::to_string(engine.id) + " current");
+      }
+    }
+    plan.engine = &engine;
+    return plan;
+  }
+  plan.engine = devices_[static_cast<size_t>(dstDev ? plan.dst.device : plan.src.device)].get();
+  return plan;
+}
+
+void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
+                      std::function<void()> effect, uint64_t bytes) {
+  if (!plan.engine) {
+    // Host to host: the calling thread's CPU does it.
+    effect();
+    t.now += static_cast<spec::Picoseconds>(std::llround(static_cast<double>(bytes) / spec_.host.cpuCopyBandwidth * 1e12));
+    return;
+  }
+  Stream& s = stream ? resolveStream(t, *stream) : *plan.engine->copyStream;
+  if (stream && s.device != requireContext(t).device) {
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "the stream belongs to device " + std::to_string(s.device->id) +
+                                          " but the current context is on device " +
+                                          std::to_string(requireContext(t).device->id));
+  }
+  const uint64_t pieces = std::max<uint64_t>(1, (bytes + plan.maxTaskBytes - 1) / plan.maxTaskBytes);
+  if (s.queue.pending() + pieces > s.device->spec->scheduler.queueDepth) {
+    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "the copy needs " + std::to_string(pieces) + " task(s) but stream " +
+                                            std::to_string(s.queue.id()) + " has room for " +
+                                            std::to_string(s.device->spec->scheduler.queueDepth - s.queue.pending()));
+  }
+  for (uint64_t i = 0; i < pieces; ++i) {
+    const uint64_t offset = i * plan.maxTaskBytes;
+    auto task = std::make_unique<Task>();
+    task->kind = TaskKind::Copy;
+    task->src = offsetPlace(plan.src, offset);
+    task->dst = offsetPlace(plan.dst, offset);
+    task->bytes = std::min(plan.maxTaskBytes, bytes - offset);
+    // The bytes move when the last task ends, so a reader never sees a half-applied copy.
+    if (i + 1 == pieces) task->effect = effect;
+    submit(t, s, std::move(task));
+  }
+  const bool synchronous = !stream || plan.pageable;
+  if (stream && plan.pageable) {
+    warn(t, "pageable-async-copy", "aclrtMemcpyAsync from pageable host memory ran synchronously; "
+                                   "use aclrtMallocHost memory for asynchronous copies");
+  }
+  if (synchronous) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+}
+
+void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind, std::optional<aclrtStream> stream) {
+  if (count == 0) return;
+  if (destMax == 0 || count > destMax) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "count " + std::to_string(count) + " exceeds destMax " + std::to_string(destMax));
+  }
+  if (dst && dst == src) {
+    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+      fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(static_cast<int>(kind)));
+    }
+    return;  // nothing to move
+  }
+  CopyPlan plan = planCopy(t, dst, count, src, count, kind, stream.has_value());
+  MemoryManager* mm = memory_.get();
+  runCopy(t, plan, stream, [mm, d = plan.dst, s = plan.src, count] { mm->copy(d, s, count); }, count);
+}
+
+void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind, std::optional<aclrtStream> stream) {
+  if (width == 0 || height == 0) return;
+  if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
+  if (width > dpitch || width > spitch) {
+    fail(ACL_ERROR_INVALID_PARAM, "width " + std::to_string(width) + " exceeds a pitch (dpitch " +
+                                      std::to_string(dpitch) + ", spitch " + std::to_string(spitch) + ")");
+  }
+  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+      kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
+    fail(ACL_ERROR_INVALID_PARAM, std::string(kindName(kind)) + " is not supported by 2D copies");
+  }
+  // Check the whole footprint of both sides, then move row by row.
+  const uint64_t dstSpan = uint64_t{dpitch} * (height - 1) + width;
+  const uint64_t srcSpan = uint64_t{spitch} * (height - 1) + width;
+  CopyPlan plan = planCopy(t, dst, dstSpan, src, srcSpan, kind, stream.has_value());
+  plan.maxTaskBytes = uint64_t{width} * height;
+  MemoryManager* mm = memory_.get();
+  auto effect = [mm, d = plan.dst, s = plan.src, dpitch, spitch, width, height] {
+    for (size_t row = 0; row < height; ++row) {
+      mm->copy(offsetPlace(d, uint64_t{row} * dpitch), offsetPlace(s, uint64_t{row} * spitch), width);
+    }
+  };
+  runCopy(t, plan, stream, effect, uint64_t{width} * height);
+}
+
+void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
+                     std::optional<aclrtStream> stream) {
+  if (count == 0) return;
+  if (!p) fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  if (count > maxCount) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));
+  }
+  const MemoryPlace place = memory_->resolve(p, count, "devPtr");
+  const uint8_t byte = static_cast<uint8_t>(value);
+  MemoryManager* mm = memory_.get();
+  if (!isDevice(place)) {
+    mm->fill(place, byte, count);
+    t.now += static_cast<spec::Picoseconds>(std::llround(static_cast<double>(count) / spec_.host.cpuCopyBandwidth * 1e12));
+    return;
+  }
+  Device& d = *devices_[static_cast<size_t>(place.device)];
+  Stream& s = stream ? resolveStream(t, *stream) : *d.copyStream;
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Memset;
+  task->dst = place;
+  task->bytes = count;
+  task->effect = [mm, place, byte, count] { mm->fill(place, byte, count); };
+  submit(t, s, std::move(task));
+  if (!stream) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+}
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,260 @@
+// Streams, events and host callbacks.
+
+#include <algorithm>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+
+using models::Task;
+using models::TaskKind;
+
+Stream* Runtime::lookupStream(aclrtStream s) const {
+  auto it = streams_.find(s);
+  return it == streams_.end() ? nullptr : it->second.get();
+}
+
+Event* Runtime::lookupEvent(aclrtEvent e) const {
+  auto it = events_.find(e);
+  return it == events_.end() ? nullptr : it->second.get();
+}
+
+Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
+  if (!handle) return *requireContext(t).defaultStream;
+  Stream* s = lookupStream(handle);
+  // Internal streams are not handles a program ever received.
+  if (!s || !s->context) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describePointer(handle) + " does not exist (destroyed already?)");
+  return *s;
+}
+
+Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) {
+  Context& ctx = requireContext(t);
+  if (priority > 7) fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
+  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE;
+  if (flags & ~known) fail(ACL_ERROR_INVALID_PARAM, "unknown stream flag bits " + std::to_string(flags & ~known));
+  Stream& s = newStream(*ctx.device, &ctx, false);
+  s.priority = priority;
+  s.flags = flags;
+  return &s;
+}
+
+void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
+  Stream& s = resolveStream(t, handle);
+  if (s.isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
+  Context& ctx = requireContext(t);
+  if (s.context != &ctx) {
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " + std::to_string(s.device->id) +
+                                          "); destroy it with its own context current");
+  }
+  waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  deleteStream(s);
+}
+
+void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeoutMs) {
+  if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever, otherwise give 0 or more");
+  Stream& s = resolveStream(t, handle);
+  if (timeoutMs == -1) {
+    waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  } else {
+    const spec::Picoseconds deadline = t.now + spec::Picoseconds{timeoutMs} * 1000000000;
+    if (!waitUntilDeadline(t, [&s] { return s.queue.idle(); }, deadline)) {
+      t.now = std::max(t.now, deadline);
+      fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream " + std::to_string(s.queue.id()) + " did not finish within " +
+                                                 std::to_string(timeoutMs) + " ms of simulated time");
+    }
+    t.now = std::max(t.now, s.queue.lastCompletion());
+  }
+  t.now += overheads().synchronize;
+}
+
+bool Runtime::streamIdle(HostThread& t, aclrtStream handle) {
+  Stream& s = resolveStream(t, handle);
+  catchUp(t);
+  return s.queue.idle();
+}
+
+void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Stream& s = resolveStream(t, sh);
+  Event* e = lookupEvent(eh);
+  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventWait;
+  task->sync = e->sync;
+  // The record issued most recently; an event not yet recorded is waited for until it is.
+  task->waitForRecord = std::max<uint64_t>(e->sync->recordsSubmitted, 1);
+  submit(t, s, std::move(task));
+}
+
+// ---------------------------------------------------------------- events
+
+Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
+  Device& d = *requireContext(t).device;
+  const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
+  if (flags & ~known) fail(ACL_ERROR_INVALID_PARAM, "unknown event flag bits " + std::to_string(flags & ~known));
+  if (d.events >= d.spec->scheduler.maxEvents) {
+    fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) + " has no event left (max_events " +
+                                             std::to_string(d.spec->scheduler.maxEvents) + ")");
+  }
+  auto e = std::make_unique<Event>();
+  e->device = &d;
+  e->flags = flags;
+  Event* ref = e.get();
+  events_[ref] = std::move(e);
+  d.events++;
+  return ref;
+}
+
+void Runtime::destroyEvent(HostThread&, aclrtEvent eh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event* e = lookupEvent(eh);
+  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  // Does not block: queued records and waits keep the event's sync point alive.
+  e->device->events--;
+  events_.erase(eh);
+}
+
+namespace {
+Event& checkedEvent(Event* e, aclrtEvent eh) {
+  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  return *e;
+}
+}  // namespace
+
+void Runtime::recordEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Stream& s = resolveStream(t, sh);
+  if (s.device != e.device) {
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "event of device " + std::to_string(e.device->id) +
+                                          " cannot be recorded on a stream of device " + std::to_string(s.device->id));
+  }
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventRecord;
+  task->sync = e.sync;
+  e.sync->recordsSubmitted++;
+  submit(t, s, std::move(task));
+}
+
+void Runtime::resetEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Stream& s = resolveStream(t, sh);
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventReset;
+  task->sync = e.sync;
+  submit(t, s, std::move(task));
+}
+
+bool Runtime::eventComplete(HostThread& t, aclrtEvent eh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& e = checkedEvent(lookupEvent(eh), eh);
+  catchUp(t);
+  return e.sync->recorded && e.sync->recordsCompleted == e.sync->recordsSubmitted;
+}
+
+void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever");
+  Event& e = checkedEvent(lookupEvent(eh), eh);
+  std::shared_ptr<models::SyncPoint> sync = e.sync;
+  const uint64_t target = std::max<uint64_t>(sync->recordsSubmitted, 1);
+  auto done = [sync, target] { return sync->recordsCompleted >= target; };
+  if (timeoutMs == -1) {
+    if (!waitFor(t, done, "event")) {
+      fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+           "deadlock: the event was never recorded and no stream has a record of it queued, so "
+           "aclrtSynchronizeEvent would wait forever");
+    }
+  } else {
+    const spec::Picoseconds deadline = t.now + spec::Picoseconds{timeoutMs} * 1000000000;
+    if (!waitUntilDeadline(t, done, deadline)) {
+      t.now = std::max(t.now, deadline);
+      fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "the event was not recorded within " + std::to_string(timeoutMs) +
+                                                " ms of simulated time");
+    }
+  }
+  t.now = std::max(t.now, sync->lastRecordTime) + overheads().synchronize;
+}
+
+float Runtime::elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end) {
+  if (!start || !end) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& a = checkedEvent(lookupEvent(start), start);
+  Event& b = checkedEvent(lookupEvent(end), end);
+  catchUp(t);
+  for (Event* e : {&a, &b}) {
+    if (!e->sync->recorded || e->sync->recordsCompleted != e->sync->recordsSubmitted) {
+      fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE, std::string(e == &a ? "start" : "end") +
+                                                " event has not completed its latest record yet");
+    }
+  }
+  return static_cast<float>(static_cast<double>(b.sync->lastRecordTime - a.sync->lastRecordTime) / 1e9);
+}
+
+// ---------------------------------------------------------------- callbacks
+
+void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = resolveStream(t, sh);
+  if (s.subscribedThread != 0) fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
+  s.subscribedThread = threadId;
+}
+
+void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = resolveStream(t, sh);
+  if (s.subscribedThread != threadId) fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream is not subscribed to that thread");
+  s.subscribedThread = 0;
+}
+
+void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, aclrtCallbackBlockType block, aclrtStream sh) {
+  if (!fn) fail(ACL_ERROR_INVALID_PARAM, "callback function is NULL");
+  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtCallbackBlockType");
+  Stream& s = resolveStream(t, sh);
+  if (s.subscribedThread == 0) {
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "no thread is subscribed to this stream: call aclrtSubscribeReport first");
+  }
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Callback;
+  task->completesExternally = block == ACL_CALLBACK_BLOCK;
+  const uint64_t target = s.subscribedThread;
+  Stream* stream = &s;
+  task->onStart = [this, fn, data, stream, target, block] {
+    for (auto& [id, th] : threads_) {
+      if (th.pthreadId == target) {
+        th.reports.push_back({fn, data, stream, block == ACL_CALLBACK_BLOCK, system_->now()});
+        return;
+      }
+    }
+    // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
+    if (block == ACL_CALLBACK_BLOCK) stream->device->scheduler->finishExternal(stream->queue, system_->now());
+  };
+  submit(t, s, std::move(task));
+}
+
+void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
+  if (timeoutMs < -1 || timeoutMs == 0) {
+    fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1 (wait forever) or more than 0 ms");
+  }
+  const bool subscribed = std::any_of(streams_.begin(), streams_.end(), [&](const auto& kv) {
+    return kv.second->subscribedThread == t.pthreadId;
+  });
+  if (!subscribed && t.reports.empty()) fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
+  auto ready = [&t] { return !t.reports.empty(); };
+  const bool got = timeoutMs == -1 ? waitFor(t, ready, "report")
+                                   : waitUntilDeadline(t, ready, t.now + spec::Picoseconds{timeoutMs} * 1000000000);
+  if (!got) {
+    if (timeoutMs != -1) t.now += spec::Picoseconds{timeoutMs} * 1000000000;
+    fail(ACL_ERROR_RT_REPORT_TIMEOUT, timeoutMs == -1 ? "deadlock: no callback can ever arrive" : "no callback arrived within the timeout");
+  }
+  CallbackReport report = t.reports.front();
+  t.reports.pop_front();
+  t.now = std::max(t.now, report.readyAt);
+  // Run the user's function without the lock: it may call AscendCL itself.
+  runUnlocked([&] { report.fn(report.userData); });
+  if (report.blocking && streams_.count(report.stream)) {
+    report.stream->device->scheduler->finishExternal(report.stream->queue, t.now);
+  }
+}
+
+}  // namespace ascendsim::runtime
