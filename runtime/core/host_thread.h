@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -32,6 +33,7 @@ struct HostThread {
   std::string error;        // pending aclGetRecentErrMsg text
   std::string returned;     // keeps the last returned text alive for the caller
   bool blocked = false;     // waiting for the simulation or another thread
+  const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked
   bool exited = false;
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;

@@ -123,6 +123,7 @@ class Runtime {
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
   bool waitFor(HostThread& t, const std::function<bool()>& done, const std::string& what);
+  bool othersMayAct(const HostThread& t) const;
   // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline);
   void waitStream(HostThread& t, Stream& s, aclError deadlockCode);

@@ -252,8 +252,10 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   t.now = std::max(t.now, report.readyAt);
   // Run the user's function without the lock: it may call AscendCL itself.
   runUnlocked([&] { report.fn(report.userData); });
+  // The callback's own run time is not simulated: the stream resumes one call overhead after the
+  // report, however long this thread polled before it picked the report up.
   if (report.blocking && streams_.count(report.stream)) {
-    report.stream->device->scheduler->finishExternal(report.stream->queue, t.now);
+    report.stream->device->scheduler->finishExternal(report.stream->queue, report.readyAt + overheads().defaultCall);
   }
 }
 

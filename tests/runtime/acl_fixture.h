@@ -1,0 +1,50 @@
+#pragma once
+// Tests of the public C API. ctest runs every test in its own process, so each may pick its
+// machine (ASCENDSIM_CONFIG) before aclInit.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "acl/acl.h"
+
+#define ASSERT_ACL_OK(expr)                                                  \
+  do {                                                                       \
+    const aclError acl_ok_ = (expr);                                         \
+    const char* msg_ = acl_ok_ ? aclGetRecentErrMsg() : nullptr;             \
+    ASSERT_EQ(acl_ok_, ACL_SUCCESS) << #expr << ": " << (msg_ ? msg_ : "");  \
+  } while (0)
+
+#define EXPECT_ACL_ERROR(expr, code)                                         \
+  do {                                                                       \
+    const aclError acl_err_ = (expr);                                        \
+    EXPECT_EQ(acl_err_, code) << #expr;                                      \
+    const char* msg_ = aclGetRecentErrMsg();                                 \
+    EXPECT_TRUE(acl_err_ == ACL_SUCCESS || (msg_ && *msg_)) << "no message"; \
+  } while (0)
+
+inline std::string testData(const std::string& name) {
+  return std::string(ASCENDSIM_TEST_DATA) + "/" + name;
+}
+
+// Initialises AscendCL on `machine` (a preset name or YAML path; empty: built-in default) and
+// sets device 0; finalises afterwards.
+class AclTest : public ::testing::Test {
+ protected:
+  explicit AclTest(std::string machine = "") : machine_(std::move(machine)) {}
+  void SetUp() override {
+    if (machine_.empty()) {
+      unsetenv("ASCENDSIM_CONFIG");
+    } else {
+      setenv("ASCENDSIM_CONFIG", machine_.c_str(), 1);
+    }
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+  }
+  void TearDown() override {
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+  std::string machine_;
+};

@@ -1,0 +1,117 @@
+// Devices, run mode, peer access and memory information.
+#include "acl_fixture.h"
+
+class Device : public AclTest {};
+class EightNpuServer : public AclTest {
+ protected:
+  EightNpuServer() : AclTest("atlas-800t-a2") {}
+};
+
+TEST_F(Device, CountAndCurrentDevice) {
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+  EXPECT_EQ(count, 1u);  // the built-in default has one NPU
+  int32_t id = -1;
+  ASSERT_ACL_OK(aclrtGetDevice(&id));
+  EXPECT_EQ(id, 0);
+  EXPECT_ACL_ERROR(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Device, BadDeviceIds) {
+  EXPECT_ACL_ERROR(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtResetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+TEST_F(Device, NoCurrentContextAfterReset) {
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  int32_t id = -1;
+  EXPECT_ACL_ERROR(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL);
+  EXPECT_ACL_ERROR(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+TEST_F(Device, SetDeviceTwiceNeedsOneReset) {
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtResetDevice(0));  // one reset releases the default context and its streams
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_CONTEXT_NULL);
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
+TEST_F(Device, ResetFreesTheDevicesMemory) {
+  void* p = nullptr;
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  ASSERT_ACL_OK(aclrtMalloc(&p, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  size_t free1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_EQ(free1, free0);
+  EXPECT_ACL_ERROR(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);
+}
+
+TEST_F(Device, RunModeHost) {
+  aclrtRunMode mode = ACL_DEVICE;
+  ASSERT_ACL_OK(aclrtGetRunMode(&mode));
+  EXPECT_EQ(mode, ACL_HOST);
+  EXPECT_ACL_ERROR(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Device, MemInfoMovesWithAllocations) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  EXPECT_EQ(total, 32ull << 30);  // the default NPU: 32 GiB of HBM2e
+  EXPECT_EQ(free0, total);
+  void* p = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&p, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+  size_t free1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_EQ(free0 - free1, 1024u + 32u);  // 1000 rounded up to 32 B (1024) plus 32 B
+  ASSERT_ACL_OK(aclrtFree(p));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_EQ(free1, free0);
+  size_t ddrFree = 1, ddrTotal = 1;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &ddrFree, &ddrTotal));
+  EXPECT_EQ(ddrTotal, 0u);  // an HBM part has no device DDR
+  EXPECT_ACL_ERROR(aclrtGetMemInfo(static_cast<aclrtMemAttr>(42), &ddrFree, &ddrTotal), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &ddrTotal), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(EightNpuServer, PeerAccessFollowsTheSwitchTree) {
+  int32_t can = -1;
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 3));
+  EXPECT_EQ(can, 1);  // both under sw0
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 4));
+  EXPECT_EQ(can, 0);  // sw0 and sw1 meet only at the root complex
+  EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(&can, 2, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(&can, 0, 8), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(nullptr, 0, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
+  EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(4, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(9, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM);  // never enabled
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+  ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+}
+
+TEST_F(EightNpuServer, PeerCopyNeedsEnabledAccess) {
+  const size_t n = 1 << 20;
+  void* d0 = nullptr;
+  void* d1 = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d0, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  ASSERT_ACL_OK(aclrtMalloc(&d1, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d1, n, 0x5A, n));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_ERROR(aclrtMemcpy(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+  ASSERT_ACL_OK(aclrtMemcpy(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  std::vector<unsigned char> host(n);
+  ASSERT_ACL_OK(aclrtMemcpy(host.data(), n, d0, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::count(host.begin(), host.end(), 0x5A), static_cast<long>(n));
+  ASSERT_ACL_OK(aclrtResetDevice(1));
+}

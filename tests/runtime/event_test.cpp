@@ -1,0 +1,119 @@
+// Events: record, query, synchronise, elapsed time, limits.
+#include "acl_fixture.h"
+
+class Event : public AclTest {};
+class SmallDevice : public AclTest {
+ protected:
+  SmallDevice() : AclTest(testData("small-device.yaml")) {}
+};
+
+TEST_F(Event, ElapsedTimeOfACopyIsItsSimulatedDuration) {
+  // 64 MiB H2D on the default machine with the fixed-rate model. The start record ends 1 us
+  // (task launch) after it is submitted; the copy is submitted 3 us (memcpy_async overhead)
+  // after the record and takes 1 us launch + 1 us DMA setup + 67108864 B / (16 GT/s x 16 lanes
+  // x 128/130 / 8 = 31.5077 GB/s) = 2129.9 us; the end record adds 1 us launch. So the two
+  // records end 3 - 1 + 1 + 1 + 2129.9 + 1 = 2134.9 us apart.
+  const size_t n = 64 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent start = nullptr, end = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&start));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtRecordEvent(start, nullptr));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(end, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(end));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
+  const double expected = (3 - 1 + 1 + 1 + 1) * 1e-3 + 67108864.0 / (16e9 * 16 * 128 / 130 / 8) * 1e3;
+  EXPECT_NEAR(ms, expected, 1e-5);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Event, QueryStatuses) {
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);  // never recorded
+  ASSERT_ACL_OK(aclrtRecordEvent(e, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  aclrtEventStatus old = ACL_EVENT_STATUS_NOT_READY;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  ASSERT_ACL_OK(aclrtQueryEvent(e, &old));  // deprecated in CANN, still supported
+#pragma GCC diagnostic pop
+  EXPECT_EQ(old, ACL_EVENT_STATUS_COMPLETE);
+  aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventWaitStatus(e, &ws));
+  EXPECT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtResetEvent(e, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+  EXPECT_ACL_ERROR(aclrtQueryEventStatus(e, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(Event, RecordIsNotCompleteBeforeItsStreamGetsThere) {
+  const size_t n = 256 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, nullptr));
+  aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);  // the 8.5 ms copy is still running
+  float ms = 0;
+  aclrtEvent e2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e2));
+  ASSERT_ACL_OK(aclrtRecordEvent(e2, nullptr));
+  EXPECT_ACL_ERROR(aclrtEventElapsedTime(&ms, e, e2), ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+  EXPECT_ACL_ERROR(aclrtSynchronizeEventWithTimeout(e, 1), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+  EXPECT_ACL_ERROR(aclrtSynchronizeEventWithTimeout(e, -3), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtSynchronizeEventWithTimeout(e, 1000));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(e2));
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, e, e2));
+  EXPECT_NEAR(ms, 1e-3, 1e-6);  // one task launch apart
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Event, HandlesAndNullArguments) {
+  aclrtEvent e = nullptr;
+  EXPECT_ACL_ERROR(aclrtCreateEvent(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtCreateEventWithFlag(&e, 0x400), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  EXPECT_ACL_ERROR(aclrtRecordEvent(e, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_ACL_ERROR(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_ACL_ERROR(aclrtDestroyEvent(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtRecordEvent(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSynchronizeEvent(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtStreamWaitEvent(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  float ms = 0;
+  EXPECT_ACL_ERROR(aclrtEventElapsedTime(nullptr, e, e), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtEventElapsedTime(&ms, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Event, SynchronizingAnEventNobodyRecordsIsADeadlock) {
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  EXPECT_ACL_ERROR(aclrtSynchronizeEvent(e), ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(SmallDevice, EventLimit) {
+  aclrtEvent e[4] = {};
+  for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclrtCreateEvent(&e[i]));
+  EXPECT_ACL_ERROR(aclrtCreateEvent(&e[3]), ACL_ERROR_RT_NO_EVENT_RESOURCE);  // max_events 3
+  ASSERT_ACL_OK(aclrtDestroyEvent(e[0]));
+  ASSERT_ACL_OK(aclrtCreateEvent(&e[3]));
+}

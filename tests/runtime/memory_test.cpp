@@ -1,0 +1,222 @@
+// Memory: allocation rules, argument checks and byte-exact copies in every direction.
+#include <sys/resource.h>
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "acl_fixture.h"
+
+class Memory : public AclTest {};
+class SmallDevice : public AclTest {
+ protected:
+  SmallDevice() : AclTest(testData("small-device.yaml")) {}
+};
+
+namespace {
+std::vector<unsigned char> pattern(size_t n, unsigned seed) {
+  std::vector<unsigned char> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>((i * 131 + seed * 17 + (i >> 8)) & 0xFF);
+  return v;
+}
+size_t reservedBy(size_t size, aclError (*alloc)(void**, size_t, aclrtMemMallocPolicy), aclrtMemMallocPolicy policy) {
+  size_t before = 0, after = 0, total = 0;
+  void* p = nullptr;
+  aclrtGetMemInfo(ACL_HBM_MEM, &before, &total);
+  if (alloc(&p, size, policy) != ACL_SUCCESS) return 0;
+  aclrtGetMemInfo(ACL_HBM_MEM, &after, &total);
+  aclrtFree(p);
+  return before - after;
+}
+}  // namespace
+
+TEST_F(Memory, MallocReservesRoundedSizePlus32AndAligns64) {
+  EXPECT_EQ(reservedBy(1, aclrtMalloc, ACL_MEM_MALLOC_HUGE_FIRST), 64u);     // 32 + 32
+  EXPECT_EQ(reservedBy(32, aclrtMalloc, ACL_MEM_MALLOC_NORMAL_ONLY), 64u);   // 32 + 32
+  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE_ONLY), 96u);     // 64 + 32
+  EXPECT_EQ(reservedBy(33, aclrtMallocAlign32, ACL_MEM_MALLOC_HUGE_FIRST), 64u);  // no +32
+  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE1G_ONLY), 64u);   // no +32
+  EXPECT_EQ(reservedBy(100, aclrtMallocCached, ACL_MEM_MALLOC_HUGE_FIRST), 160u);
+  for (int i = 0; i < 16; ++i) {
+    void* p = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&p, 1 + i * 7, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  }
+  void* h = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, 3));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(h) % 64, 0u);
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+  void* dv = nullptr;
+  ASSERT_ACL_OK(acldvppMalloc(&dv, 1000));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(dv) % 128, 0u);
+  EXPECT_ACL_ERROR(aclrtFree(dv), ACL_ERROR_RT_MEMORY_FREE);  // DVPP memory: acldvppFree
+  ASSERT_ACL_OK(acldvppFree(dv));
+}
+
+TEST_F(Memory, AllocationErrors) {
+  void* p = nullptr;
+  EXPECT_ACL_ERROR(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMalloc(&p, 64, static_cast<aclrtMemMallocPolicy>(9)), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtMalloc(&p, 64, static_cast<aclrtMemMallocPolicy>(ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH)));
+  ASSERT_ACL_OK(aclrtFree(p));
+  EXPECT_ACL_ERROR(aclrtMallocHost(&p, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMallocHost(nullptr, 8), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(acldvppMalloc(&p, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtFree(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtFreeHost(nullptr), ACL_ERROR_INVALID_PARAM);
+  int local = 0;
+  EXPECT_ACL_ERROR(aclrtFree(&local), ACL_ERROR_RT_MEMORY_FREE);
+  EXPECT_ACL_ERROR(aclrtFreeHost(&local), ACL_ERROR_RT_MEMORY_FREE);
+  ASSERT_ACL_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(aclrtFree(static_cast<char*>(p) + 64), ACL_ERROR_RT_MEMORY_FREE);  // not its start
+  EXPECT_ACL_ERROR(aclrtFreeHost(p), ACL_ERROR_RT_MEMORY_FREE);
+  ASSERT_ACL_OK(aclrtFree(p));
+  EXPECT_ACL_ERROR(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);  // double free
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  EXPECT_ACL_ERROR(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+TEST_F(SmallDevice, OutOfMemory) {
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&a, 3 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(aclrtMalloc(&b, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_ACL_ERROR(aclrtMalloc(&b, 5 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  ASSERT_ACL_OK(aclrtFree(a));
+  ASSERT_ACL_OK(aclrtMalloc(&b, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtFree(b));
+}
+
+TEST_F(Memory, EveryDirectionRoundTripsByteExactly) {
+  const size_t n = (3 << 20) + 77;  // not a multiple of anything
+  const auto src = pattern(n, 1);
+  void *pinnedIn = nullptr, *pinnedOut = nullptr, *d1 = nullptr, *d2 = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&pinnedIn, n));
+  ASSERT_ACL_OK(aclrtMallocHost(&pinnedOut, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d1, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&d2, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<unsigned char> pageable(n), back(n);
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  // Synchronous: H2H, H2D (pageable), D2D, D2H (pinned).
+  ASSERT_ACL_OK(aclrtMemcpy(pinnedIn, n, src.data(), n, ACL_MEMCPY_HOST_TO_HOST));
+  ASSERT_ACL_OK(aclrtMemcpy(d1, n, src.data(), n, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(pinnedOut, n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::memcmp(pinnedOut, src.data(), n), 0);
+  EXPECT_EQ(std::memcmp(pinnedIn, src.data(), n), 0);
+  // Asynchronous: H2D (pinned), D2D, D2H (pageable, so it completes before returning).
+  const auto src2 = pattern(n, 2);
+  std::memcpy(pinnedIn, src2.data(), n);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d1, n, pinnedIn, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d2, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(back.data(), n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(back, src2);
+  // ACL_MEMCPY_DEFAULT and HOST_TO_BUF_TO_DEVICE follow the addresses.
+  const auto src3 = pattern(n, 3);
+  ASSERT_ACL_OK(aclrtMemcpy(d1, n, src3.data(), n, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(pinnedOut, n, d1, n, ACL_MEMCPY_DEFAULT, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(std::memcmp(pinnedOut, src3.data(), n), 0);
+  ASSERT_ACL_OK(aclrtMemcpyAsyncWithCondition(pageable.data(), n, d1, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_EQ(pageable, src3);
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  for (void* p : {d1, d2}) ASSERT_ACL_OK(aclrtFree(p));
+  for (void* p : {pinnedIn, pinnedOut}) ASSERT_ACL_OK(aclrtFreeHost(p));
+}
+
+TEST_F(Memory, CopyArgumentChecksInCannOrder) {
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<unsigned char> h(8192);
+  // count 0 succeeds before any pointer is looked at.
+  ASSERT_ACL_OK(aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 0, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(nullptr, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, static_cast<aclrtMemcpyKind>(7)), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtMemcpy(d, 16, d, 16, ACL_MEMCPY_DEVICE_TO_DEVICE));  // dst == src: nothing to do
+  // The kind must match the pointers.
+  EXPECT_ACL_ERROR(aclrtMemcpy(h.data(), 16, d, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  // Async host to host is not supported in run mode host.
+  EXPECT_ACL_ERROR(aclrtMemcpyAsync(h.data(), 16, h.data() + 100, 16, ACL_MEMCPY_HOST_TO_HOST, nullptr),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  // Overruns of the allocation, and use after free, are refused: nothing is written.
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8192, h.data(), 4097, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(static_cast<char*>(d) + 4000, 8192, h.data(), 100, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  void* pinned = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&pinned, 100));
+  EXPECT_ACL_ERROR(aclrtMemcpy(pinned, 8192, d, 200, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtFreeHost(pinned));
+  ASSERT_ACL_OK(aclrtFree(d));
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+TEST_F(Memory, MemsetIsBytewise) {
+  const size_t n = 100000;
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, n, 0x1234, n));  // only the low byte, 0x34, is used
+  ASSERT_ACL_OK(aclrtMemsetAsync(static_cast<char*>(d) + 10, n - 10, 0xAB, 5, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  std::vector<unsigned char> h(n);
+  ASSERT_ACL_OK(aclrtMemcpy(h.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  std::vector<unsigned char> expected(n, 0x34);
+  std::fill(expected.begin() + 10, expected.begin() + 15, 0xAB);
+  EXPECT_EQ(h, expected);
+  ASSERT_ACL_OK(aclrtMemset(d, n, 1, 0));  // count 0: success
+  EXPECT_ACL_ERROR(aclrtMemset(d, 10, 1, 11), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemset(nullptr, 10, 1, 10), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemset(d, n + 1, 1, n + 1), ACL_ERROR_RT_PARAM_INVALID);  // overrun
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(Memory, Memcpy2dMovesRowsByPitch) {
+  // A 5 x 7 block out of a 16-byte-pitch host image into a 32-byte-pitch device image and back.
+  const size_t width = 7, height = 5, spitch = 16, dpitch = 32;
+  std::vector<unsigned char> image = pattern(spitch * height, 9), back(spitch * height, 0);
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, dpitch * height, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, dpitch * height, 0, dpitch * height));
+  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy2dAsync(back.data(), spitch, d, dpitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST, nullptr));
+  for (size_t r = 0; r < height; ++r) {
+    for (size_t c = 0; c < spitch; ++c) {
+      EXPECT_EQ(back[r * spitch + c], c < width ? image[r * spitch + c] : 0) << r << "," << c;
+    }
+  }
+  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, image.data(), spitch, 0, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, 4, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_INVALID_PARAM);  // width > dpitch
+  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, dpitch, nullptr, spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height + 1, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);  // the device footprint overruns
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST(MemorySparse, EightDevicesOf64GiBCostNothingUntilWritten) {
+  setenv("ASCENDSIM_CONFIG", "atlas-800t-a2", 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  std::vector<void*> ptrs;
+  for (int dev = 0; dev < 8; ++dev) {
+    ASSERT_ACL_OK(aclrtSetDevice(dev));
+    void* p = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&p, (64ull << 30) - 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtMemset(p, 4096, 7, 4096));
+    ptrs.push_back(p);
+  }
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KiB of resident memory grew";
+  for (int dev = 0; dev < 8; ++dev) {
+    ASSERT_ACL_OK(aclrtSetDevice(dev));
+    ASSERT_ACL_OK(aclrtFree(ptrs[static_cast<size_t>(dev)]));
+    ASSERT_ACL_OK(aclrtResetDevice(dev));
+  }
+  ASSERT_ACL_OK(aclFinalize());
+}

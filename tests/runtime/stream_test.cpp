@@ -1,0 +1,116 @@
+// Streams: ordering, concurrency, waits, timeouts, deadlocks and limits.
+#include <cstring>
+#include <vector>
+
+#include "acl_fixture.h"
+
+class Stream : public AclTest {};
+class SmallDevice : public AclTest {
+ protected:
+  SmallDevice() : AclTest(testData("small-device.yaml")) {}
+};
+
+TEST_F(Stream, CreateDestroyAndHandles) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &st));
+  EXPECT_EQ(st, ACL_STREAM_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_ACL_ERROR(aclrtDestroyStream(s), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_ACL_ERROR(aclrtDestroyStream(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtCreateStream(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtStreamQuery(nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));  // the default stream
+}
+
+TEST_F(Stream, CreateWithConfigChecksPriorityAndFlags) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 7, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 8, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 0, 0x100), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Stream, TimeoutsAreInSimulatedTime) {
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStreamWithTimeout(s, -2), ACL_ERROR_RT_PARAM_INVALID);
+  // 1 GiB at Gen4 x16 (31.5 GB/s) takes about 34 ms: a 1 ms timeout expires, -1 waits.
+  const size_t n = 1ull << 30;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStreamWithTimeout(s, 1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 100));
+  ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Stream, WaitOnAnEventNobodyRecordsIsADeadlockNotAHang) {
+  aclrtStream s = nullptr;
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, e));
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  const char* msg = aclGetRecentErrMsg();
+  ASSERT_NE(msg, nullptr);
+  EXPECT_NE(std::string(msg).find("deadlock"), std::string::npos) << msg;
+  // Recording the event afterwards releases the stream.
+  ASSERT_ACL_OK(aclrtRecordEvent(e, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST_F(Stream, WaitEventOrdersAcrossStreams) {
+  // s1 copies 64 MiB; s2 waits for it, then copies back. s2's copy must start after s1's ends.
+  const size_t n = 64 << 20;
+  void *h = nullptr, *h2 = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMallocHost(&h2, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::memset(h, 0x3C, n);
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  aclrtEvent done = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  ASSERT_ACL_OK(aclrtCreateEvent(&done));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+  ASSERT_ACL_OK(aclrtRecordEvent(done, s1));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, done));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(h2, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+  EXPECT_EQ(std::memcmp(h, h2, n), 0);  // it read the copied data, not uninitialised memory
+  ASSERT_ACL_OK(aclrtDestroyEvent(done));
+  ASSERT_ACL_OK(aclrtDestroyStream(s1));
+  ASSERT_ACL_OK(aclrtDestroyStream(s2));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+  ASSERT_ACL_OK(aclrtFreeHost(h2));
+}
+
+TEST_F(SmallDevice, QueueDepthAndStreamLimit) {
+  aclrtStream s = nullptr;
+  aclrtEvent e = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, e));  // blocks the queue until e is recorded
+  for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclrtRecordEvent(e, s));
+  EXPECT_ACL_ERROR(aclrtRecordEvent(e, s), ACL_ERROR_RT_STREAM_TASK_FULL);  // queue_depth 4
+  // max_streams 4: the default stream, the runtime's copy stream and s leave one.
+  aclrtStream more = nullptr, tooMany = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&more));
+  EXPECT_ACL_ERROR(aclrtCreateStream(&tooMany), ACL_ERROR_RT_NO_STREAM_RESOURCE);
+  ASSERT_ACL_OK(aclrtRecordEvent(e, more));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtDestroyStream(more));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
