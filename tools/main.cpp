@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "tools/config_command.h"
+#include "tools/exec_command.h"
 #include "tools/exit_codes.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ascendsim 0.1.0");
   int exitCode = ascendsim::tools::kExitOk;
   ascendsim::tools::addConfigCommand(app, exitCode);
+  ascendsim::tools::addExecCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,41 @@
+# ctest script: install AscendSim into a fresh prefix, then build examples/cann_style_project
+# against that prefix with its unmodified CANN-style CMake file, and run the program.
+# Also checks set_env.sh and find_package(AscendSim).
+# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
+          include/acl/error_codes/rt_error_codes.h lib64/libascendcl.so bin/ascendsim set_env.sh
+          share/cmake/AscendSim/AscendSimConfig.cmake)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install is missing ${f}")
+  endif()
+endforeach()
+
+# 1. The CANN-style project, pointed at the prefix and nothing else.
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/cann_style_project" -B "${WORK_DIR}/app" -DASCEND_HOME=${prefix})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/app")
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/app/cann_style_app")
+if(NOT last_output MATCHES "round trip ok")
+  message(FATAL_ERROR "unexpected output: ${last_output}")
+endif()
+
+# 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
+run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
+
+# 3. find_package(AscendSim) gives an imported target.
+file(WRITE "${WORK_DIR}/pkg/CMakeLists.txt" "cmake_minimum_required(VERSION 3.16)\nproject(pkg CXX)\nfind_package(AscendSim REQUIRED)\nadd_executable(pkg_app ${SOURCE_DIR}/examples/cann_style_project/main.cpp)\ntarget_link_libraries(pkg_app AscendSim::ascendcl)\n")
+run(${CMAKE_COMMAND} -S "${WORK_DIR}/pkg" -B "${WORK_DIR}/pkg/build" -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/pkg/build")
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/pkg/build/pkg_app")
+message(STATUS "CANN-style project, set_env.sh and find_package(AscendSim) all work")

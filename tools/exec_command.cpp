@@ -1,0 +1,75 @@
+#include "tools/exec_command.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "spec/system_loader.h"
+#include "tools/exit_codes.h"
+
+namespace ascendsim::tools {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ExecOptions {
+  std::string config;
+  std::vector<std::string> command;
+};
+
+// Where libascendcl.so is: beside an installed ascendsim (<prefix>/bin/../lib64), else the
+// build tree this ascendsim was built in.
+std::string libraryDirectory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "lib64";
+    if (fs::exists(installed / "libascendcl.so")) return installed.string();
+  }
+  return ASCENDSIM_BUILD_LIBDIR;
+}
+
+int runExec(const ExecOptions& o) {
+  std::string machine = o.config;
+  if (!machine.empty()) {
+    try {
+      spec::loadSystemSpec(machine);  // refuse a bad machine before the program starts
+    } catch (const spec::ConfigError& e) {
+      std::cerr << e.what() << "\n";
+      return kExitBadConfig;
+    }
+    std::error_code ec;
+    if (fs::exists(machine, ec)) machine = fs::absolute(machine).string();
+    setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
+  }
+  std::string path = libraryDirectory();
+  if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+
+  std::vector<char*> argv;
+  for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  std::cerr << "ascendsim exec: cannot run '" << o.command[0] << "': " << std::strerror(errno) << "\n";
+  return 127;
+}
+
+}  // namespace
+
+void addExecCommand(CLI::App& app, int& exitCode) {
+  auto opts = std::make_shared<ExecOptions>();
+  CLI::App* exec = app.add_subcommand("exec", "Run an AscendCL program (linked against libascendcl.so) on the simulator");
+  exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  exec->add_option("command", opts->command, "The program and its arguments, after --")->required();
+  exec->footer(
+      "The program's exit code is ascendsim's. Its libascendcl.so is AscendSim's, found through\n"
+      "LD_LIBRARY_PATH; the machine is passed in ASCENDSIM_CONFIG.\n"
+      "Example: ascendsim exec --config atlas-800t-a2 -- ./my_app --input data.bin");
+  exec->callback([opts, &exitCode] { exitCode = runExec(*opts); });
+}
+
+}  // namespace ascendsim::tools
