@@ -20,7 +20,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
   return run("aclrtLaunchCallback", &ApiOverheads::event,
-             [&](HostThread& t) { rt().launchCallback(t, fn, userData, blockType, stream); });
+             [&](HostThread& t) { rt().launchCallback(t, fn, userData, rawEnum(blockType), stream); });
 }
 
 aclError aclrtProcessReport(int32_t timeout) {

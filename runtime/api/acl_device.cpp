@@ -62,7 +62,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return run("aclrtGetMemInfo", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(free, "free");
     needPointer(total, "total");
-    rt().memInfo(t, attr, free, total);
+    rt().memInfo(t, rawEnum(attr), free, total);
   });
 }
 

@@ -11,21 +11,21 @@ extern "C" {
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return run("aclrtMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
-    *devPtr = rt().malloc(t, size, policy, false);
+    *devPtr = rt().malloc(t, size, rawEnum(policy), false);
   });
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return run("aclrtMallocCached", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
-    *devPtr = rt().malloc(t, size, policy, false);
+    *devPtr = rt().malloc(t, size, rawEnum(policy), false);
   });
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return run("aclrtMallocAlign32", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
-    *devPtr = rt().malloc(t, size, policy, true);
+    *devPtr = rt().malloc(t, size, rawEnum(policy), true);
   });
 }
 
@@ -67,32 +67,32 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   return run("aclrtMemcpy", &ApiOverheads::memcpy,
-             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, std::nullopt); });
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), std::nullopt); });
 }
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync,
-             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, stream); });
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream); });
 }
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
   // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does here.
   return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync,
-             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, kind, stream); });
+             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream); });
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
   return run("aclrtMemcpy2d", &ApiOverheads::memcpy,
-             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, kind, std::nullopt); });
+             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), std::nullopt); });
 }
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
   return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync,
-             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, kind, stream); });
+             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream); });
 }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the C entry points: run a call on the Runtime and check required pointers.
 
+#include <cstring>
+
 #include "acl/acl.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
@@ -14,6 +16,16 @@ inline Runtime& rt() { return Runtime::instance(); }
 template <class Body>
 aclError run(const char* name, Overhead overhead, Body&& body) {
   return rt().call(name, overhead, true, std::forward<Body>(body));
+}
+
+// The integer a C caller passed for an enum parameter, read without loading it as the enum type:
+// C lets any int through, and a C++ load of an out-of-range enum value is undefined.
+template <class Enum>
+int32_t rawEnum(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "AscendCL enums are int-sized");
+  int32_t raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
 }
 
 inline void needPointer(const void* p, const char* what) {

@@ -396,7 +396,7 @@ void Runtime::disablePeerAccess(HostThread& t, int32_t peer) {
   }
 }
 
-void Runtime::memInfo(HostThread& t, aclrtMemAttr attr, size_t* free, size_t* total) {
+void Runtime::memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total) {
   Device& d = *requireContext(t).device;
   const bool hbmAttr = attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
                        attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL;

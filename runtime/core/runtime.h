@@ -55,7 +55,7 @@ class Runtime {
   bool canAccessPeer(int32_t dev, int32_t peer);
   void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
   void disablePeerAccess(HostThread& t, int32_t peer);
-  void memInfo(HostThread& t, aclrtMemAttr attr, size_t* free, size_t* total);
+  void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
 
   // ---- contexts
   Context* createContext(HostThread& t, int32_t deviceId);
@@ -80,21 +80,21 @@ class Runtime {
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
 
   // ---- memory
-  void* malloc(HostThread& t, size_t size, aclrtMemMallocPolicy policy, bool align32Only);
+  void* malloc(HostThread& t, size_t size, int32_t policy, bool align32Only);
   void* dvppMalloc(HostThread& t, size_t size);
   void* mallocHost(HostThread& t, size_t size);
   void free(HostThread& t, void* p, AllocationApi api);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
   void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
-              aclrtMemcpyKind kind, std::optional<aclrtStream> stream);
+              int32_t kind, std::optional<aclrtStream> stream);
   void memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                size_t height, aclrtMemcpyKind kind, std::optional<aclrtStream> stream);
+                size_t height, int32_t kind, std::optional<aclrtStream> stream);
 
   // ---- callbacks
   void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
   void unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
-  void launchCallback(HostThread& t, aclrtCallback fn, void* data, aclrtCallbackBlockType block,
+  void launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block,
                       aclrtStream s);
   void processReport(HostThread& t, int32_t timeoutMs);
 
@@ -134,7 +134,7 @@ class Runtime {
 
   struct CopyPlan;
   CopyPlan planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src, uint64_t srcBytes,
-                    aclrtMemcpyKind kind, bool async);
+                    int32_t kind, bool async);
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
                std::function<void()> effect, uint64_t bytes);
 

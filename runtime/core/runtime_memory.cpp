@@ -19,7 +19,7 @@ constexpr uint64_t kMaxDeviceCopyBytes = 4ull << 30;  // one D2D copy carries at
 
 uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
-const char* kindName(aclrtMemcpyKind kind) {
+const char* kindName(int32_t kind) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
     case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
@@ -58,7 +58,7 @@ struct Runtime::CopyPlan {
 
 // ---------------------------------------------------------------- allocation
 
-void* Runtime::malloc(HostThread& t, size_t size, aclrtMemMallocPolicy policy, bool align32Only) {
+void* Runtime::malloc(HostThread& t, size_t size, int32_t policy, bool align32Only) {
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   const uint32_t p = static_cast<uint32_t>(policy);
   const uint32_t base = p & 0xFFu;
@@ -107,10 +107,10 @@ void Runtime::free(HostThread&, void* p, AllocationApi api) {
 // ---------------------------------------------------------------- copies
 
 Runtime::CopyPlan Runtime::planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src,
-                                    uint64_t srcBytes, aclrtMemcpyKind kind, bool async) {
+                                    uint64_t srcBytes, int32_t kind, bool async) {
   if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-    fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(static_cast<int>(kind)));
+    fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(kind));
   }
   CopyPlan plan;
   plan.dst = memory_->resolve(dst, dstBytes, "dst");
@@ -212,14 +212,14 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
 }
 
 void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind, std::optional<aclrtStream> stream) {
+                     int32_t kind, std::optional<aclrtStream> stream) {
   if (count == 0) return;
   if (destMax == 0 || count > destMax) {
     fail(ACL_ERROR_RT_PARAM_INVALID, "count " + std::to_string(count) + " exceeds destMax " + std::to_string(destMax));
   }
   if (dst && dst == src) {
     if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-      fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(static_cast<int>(kind)));
+      fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(kind));
     }
     return;  // nothing to move
   }
@@ -229,7 +229,7 @@ void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, 
 }
 
 void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                       size_t height, aclrtMemcpyKind kind, std::optional<aclrtStream> stream) {
+                       size_t height, int32_t kind, std::optional<aclrtStream> stream) {
   if (width == 0 || height == 0) return;
   if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
   if (width > dpitch || width > spitch) {

@@ -207,7 +207,7 @@ void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh
   s.subscribedThread = 0;
 }
 
-void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, aclrtCallbackBlockType block, aclrtStream sh) {
+void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block, aclrtStream sh) {
   if (!fn) fail(ACL_ERROR_INVALID_PARAM, "callback function is NULL");
   if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtCallbackBlockType");
   Stream& s = resolveStream(t, sh);

@@ -76,7 +76,7 @@ TEST_F(Device, MemInfoMovesWithAllocations) {
   size_t ddrFree = 1, ddrTotal = 1;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &ddrFree, &ddrTotal));
   EXPECT_EQ(ddrTotal, 0u);  // an HBM part has no device DDR
-  EXPECT_ACL_ERROR(aclrtGetMemInfo(static_cast<aclrtMemAttr>(42), &ddrFree, &ddrTotal), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetMemInfo(static_cast<aclrtMemAttr>(13), &ddrFree, &ddrTotal), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &ddrTotal), ACL_ERROR_INVALID_PARAM);
 }
 
