@@ -1,4 +1,7 @@
 // Devices, run mode, peer access and memory information.
+#include <algorithm>
+#include <vector>
+
 #include "acl_fixture.h"
 
 class Device : public AclTest {};
@@ -114,4 +117,39 @@ TEST_F(EightNpuServer, PeerCopyNeedsEnabledAccess) {
   ASSERT_ACL_OK(aclrtMemcpy(host.data(), n, d0, n, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(std::count(host.begin(), host.end(), 0x5A), static_cast<long>(n));
   ASSERT_ACL_OK(aclrtResetDevice(1));
+}
+
+TEST_F(EightNpuServer, StreamsAndEventsOfAnotherDeviceAreRefused) {
+  aclrtStream s0 = nullptr;
+  aclrtEvent e0 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s0));
+  ASSERT_ACL_OK(aclrtCreateEvent(&e0));
+  void* d0 = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d0, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::vector<unsigned char> h(4096);
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  // Device 1 is current: a stream of device 0 cannot carry its copies.
+  EXPECT_ACL_ERROR(aclrtMemcpyAsync(d0, 4096, h.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, s0), ACL_ERROR_RT_STREAM_CONTEXT);
+  aclrtStream s1 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s1));
+  EXPECT_ACL_ERROR(aclrtRecordEvent(e0, s1), ACL_ERROR_RT_STREAM_CONTEXT);
+  ASSERT_ACL_OK(aclrtDestroyStream(s1));
+  ASSERT_ACL_OK(aclrtResetDevice(1));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e0));
+  ASSERT_ACL_OK(aclrtDestroyStream(s0));
+  ASSERT_ACL_OK(aclrtFree(d0));
+}
+
+TEST_F(Device, DeviceToDeviceCopiesCarryAtMost4GiB) {
+  // Sparse memory: these allocations cost nothing, and the refused copy moves nothing.
+  const size_t big = (4ull << 30) + 4096;
+  void *a = nullptr, *b = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&a, big, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&b, big, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(aclrtMemcpy(b, big, a, big, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(b, big, a, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  ASSERT_ACL_OK(aclrtFree(a));
+  ASSERT_ACL_OK(aclrtFree(b));
 }
