@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "spec/address_mapping.h"
 #include "spec/embedded_file.h"
 #include "spec/field_reader.h"
 #include "spec/spec_readers.h"
@@ -140,11 +141,15 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   readTimings(r, out, required);
   r.choice("page_policy", out.pagePolicy, {{"open", PagePolicy::Open}, {"closed", PagePolicy::Closed}});
   r.integer("queue_depth", out.queueDepth, 1, 1024);
-  r.choice("address_mapping", out.addressMapping,
-           {{"bank-group-interleaved", std::string("bank-group-interleaved")}, {"page", std::string("page")}});
+  r.integer("starvation_cap", out.starvationCap, 1, 1000000);
+  r.text("address_mapping", out.addressMapping);
   r.bytesPowerOfTwo("interleave", out.interleaveGranule, 16, 64 * 1024);
   checkTimingRelations(r, out);
   checkOrganisation(r, out);
+  if (diag.empty() && out.capacity > 0) {
+    std::string why;
+    if (!buildAddressMapping(out, why)) r.error("address_mapping", "address_mapping '" + out.addressMapping + "': " + why);
+  }
   r.finish();
 }
 

@@ -43,7 +43,8 @@ struct DramSpec {
   DramTimings timings;
   PagePolicy pagePolicy = PagePolicy::Open;
   uint32_t queueDepth = 32;      // request queue entries per channel
-  std::string addressMapping = "bank-group-interleaved";
+  uint32_t starvationCap = 16;   // times the oldest request may be passed over before it must go
+  std::string addressMapping = "interleaved";  // see spec/address_mapping.h
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next
 
   // Derived figures.

@@ -1,0 +1,58 @@
+#include "models/dram/address_decoder.h"
+
+#include <stdexcept>
+
+namespace ascendsim::models {
+namespace {
+int log2Exact(uint64_t v) {
+  if (v == 0 || (v & (v - 1)) != 0) return -1;
+  int s = 0;
+  while ((uint64_t{1} << s) < v) ++s;
+  return s;
+}
+}  // namespace
+
+AddressDecoder::AddressDecoder(const spec::DramSpec& m)
+    : burstBytes_(m.burstBytes()), channelsPerStack_(m.channels), pseudoChannels_(m.pseudoChannels) {
+  std::string why;
+  auto digits = spec::buildAddressMapping(m, why);
+  if (!digits) throw std::invalid_argument("address mapping: " + why);
+  burstShift_ = log2Exact(burstBytes_);
+  uint64_t columnWeight = 1;
+  for (const spec::MappingDigit& d : *digits) {
+    digits_.push_back({d.field, d.radix, log2Exact(d.radix), columnWeight});
+    if (d.field == spec::DramField::Column) columnWeight *= d.radix;
+  }
+}
+
+DramCoordinates AddressDecoder::decode(uint64_t offset) const {
+  uint64_t n = burstShift_ >= 0 ? offset >> burstShift_ : offset / burstBytes_;
+  DramCoordinates c;
+  uint32_t channel = 0, pc = 0, stack = 0;
+  for (const Digit& d : digits_) {
+    uint64_t v;
+    if (d.field == spec::DramField::Row) {
+      v = n;  // the most significant digit takes what is left
+    } else if (d.shift >= 0) {
+      v = n & (d.radix - 1);
+      n >>= d.shift;
+    } else {
+      v = n % d.radix;
+      n /= d.radix;
+    }
+    switch (d.field) {
+      case spec::DramField::Column: c.column += v * d.weight; break;
+      case spec::DramField::Channel: channel = static_cast<uint32_t>(v); break;
+      case spec::DramField::PseudoChannel: pc = static_cast<uint32_t>(v); break;
+      case spec::DramField::Stack: stack = static_cast<uint32_t>(v); break;
+      case spec::DramField::Rank: c.rank = static_cast<uint32_t>(v); break;
+      case spec::DramField::BankGroup: c.bankGroup = static_cast<uint32_t>(v); break;
+      case spec::DramField::Bank: c.bank = static_cast<uint32_t>(v); break;
+      case spec::DramField::Row: c.row = v; break;
+    }
+  }
+  c.channel = (stack * channelsPerStack_ + channel) * pseudoChannels_ + pc;
+  return c;
+}
+
+}  // namespace ascendsim::models

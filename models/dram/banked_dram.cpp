@@ -1,0 +1,55 @@
+#include "models/dram/banked_dram.h"
+
+#include <algorithm>
+
+namespace ascendsim::models {
+
+BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
+  const uint32_t n = m.independentChannels();
+  stats_.resize(n);
+  channels_.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) channels_.emplace_back(m, stats_[i]);
+  isTouched_.assign(n, false);
+}
+
+void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
+  const int64_t cycle = (arrival + tckPs_ - 1) / tckPs_;
+  const uint64_t burst = decoder_.burstBytes();
+  uint64_t at = offset / burst * burst;
+  const uint64_t end = offset + bytes;
+  for (; at < end; at += burst) {
+    const DramCoordinates c = decoder_.decode(at);
+    DramRequest r;
+    r.write = write;
+    r.rank = c.rank;
+    r.bankGroup = c.bankGroup;
+    r.bank = c.bank;
+    r.row = c.row;
+    r.arrival = cycle;
+    r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+    channels_[c.channel].enqueue(r);
+    if (!isTouched_[c.channel]) {
+      isTouched_[c.channel] = true;
+      touched_.push_back(c.channel);
+    }
+  }
+}
+
+Picoseconds BankedDram::drain() {
+  int64_t last = 0;
+  for (uint32_t ch : touched_) {
+    channels_[ch].drain();
+    last = std::max(last, channels_[ch].lastDataEnd());
+    isTouched_[ch] = false;
+  }
+  touched_.clear();
+  return last * tckPs_;
+}
+
+DramStats BankedDram::totalStats() const {
+  DramStats total;
+  for (const DramStats& s : stats_) total.add(s);
+  return total;
+}
+
+}  // namespace ascendsim::models

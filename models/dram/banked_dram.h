@@ -1,0 +1,32 @@
+#pragma once
+// "banked": every independent channel a DramChannel; accesses split into bursts by the address
+// mapping.
+
+#include <memory>
+#include <vector>
+
+#include "models/dram/address_decoder.h"
+#include "models/dram/dram_channel.h"
+#include "models/dram/memory_timing.h"
+
+namespace ascendsim::models {
+
+class BankedDram : public MemoryTiming {
+ public:
+  explicit BankedDram(const spec::DramSpec& memory);
+  void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
+  Picoseconds drain() override;
+  DramStats totalStats() const override;
+  std::vector<DramStats> channelStats() const override { return stats_; }
+  const char* name() const override { return "banked"; }
+
+ private:
+  AddressDecoder decoder_;
+  int64_t tckPs_;
+  std::vector<DramStats> stats_;  // one per channel; channels keep references into it
+  std::vector<DramChannel> channels_;
+  std::vector<uint32_t> touched_;
+  std::vector<bool> isTouched_;
+};
+
+}  // namespace ascendsim::models

@@ -1,0 +1,278 @@
+#include "models/dram/dram_channel.h"
+
+#include <algorithm>
+
+namespace ascendsim::models {
+namespace {
+constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint on it is met
+}
+
+DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(stats) {
+  const spec::DramTimings& t = m.timings;
+  tCL_ = t.tCL;
+  tCWL_ = t.tCWL;
+  tRCDRD_ = t.tRCDRD;
+  tRCDWR_ = t.tRCDWR;
+  tRP_ = t.tRP;
+  tRAS_ = t.tRAS;
+  tRC_ = t.tRC;
+  tCCD_S_ = t.tCCD_S;
+  tCCD_L_ = t.tCCD_L;
+  tRRD_S_ = t.tRRD_S;
+  tRRD_L_ = t.tRRD_L;
+  tFAW_ = t.tFAW;
+  tWR_ = t.tWR;
+  tWTR_S_ = t.tWTR_S;
+  tWTR_L_ = t.tWTR_L;
+  tRTW_ = t.tRTW;
+  tRTP_ = t.tRTP;
+  tREFI_ = t.tREFI;
+  tRFC_ = t.tRFC;
+  tRFCpb_ = t.tRFCpb;
+  const int64_t perClock = static_cast<int64_t>(m.dataRate / m.clock + 0.5);
+  burst_ = m.burstLength / perClock;
+  // HBM's ACT takes two cycles of the row command bus; other standards issue it in one.
+  const bool hbm = m.standard == spec::DramStandard::HBM2 || m.standard == spec::DramStandard::HBM2E ||
+                   m.standard == spec::DramStandard::HBM3;
+  actBusy_ = hbm ? 2 : 1;
+  closedPage_ = m.pagePolicy == spec::PagePolicy::Closed;
+  bankGroups_ = m.bankGroups;
+  banksPerGroup_ = m.banksPerGroup;
+  banksPerRank_ = m.bankGroups * m.banksPerGroup;
+  queueDepth_ = m.queueDepth;
+  starvationCap_ = m.starvationCap;
+  tckPs_ = m.tCK();
+  stats_.tckPs = tckPs_;
+
+  banks_.assign(size_t{m.ranks} * banksPerRank_, Bank{-1, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo});
+  groups_.assign(size_t{m.ranks} * bankGroups_, BankGroup{kLongAgo, kLongAgo, kLongAgo});
+  // With per-bank refresh (tRFCpb > 0) one bank at a time refreshes, each once per tREFI, while
+  // the others keep serving; otherwise all banks refresh together every tREFI.
+  refreshInterval_ = tRFCpb_ > 0 ? std::max<int64_t>(tREFI_ / banksPerRank_, 1) : tREFI_;
+  ranks_.assign(m.ranks, Rank{kLongAgo, kLongAgo, {kLongAgo, kLongAgo, kLongAgo, kLongAgo}, 0, refreshInterval_, kLongAgo, 0});
+  lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
+  refreshedThisRound_.assign(banks_.size(), 0);
+  seenStamp_.assign(banks_.size(), 0);
+  seenHit_.assign(banks_.size(), 0);
+  queue_.reserve(queueDepth_);
+}
+
+DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
+  const Bank& b = bank(r);
+  const BankGroup& g = groups_[groupIndex(r)];
+  const Rank& k = ranks_[r.rank];
+  const int64_t t0 = std::max(r.arrival, k.refreshEnd);
+  Plan p;
+  if (b.openRow == static_cast<int64_t>(r.row)) {
+    p.access = Access::Hit;
+    p.col = std::max(t0, r.write ? b.wrAllowed : b.rdAllowed);
+  } else {
+    int64_t actFrom = t0;
+    if (b.openRow < 0) {
+      p.access = Access::Miss;
+    } else {
+      p.access = Access::Conflict;
+      p.pre = std::max(t0, b.preAllowed);
+      actFrom = p.pre + tRP_;
+    }
+    // ACT-to-ACT spacing (at least tRRD, and the ACT's own row-bus cycles) also keeps the row
+    // command bus free; a PRE fits between ACTs, so it needs no bus bookkeeping of its own.
+    p.act = std::max({actFrom, b.actAllowed, k.lastAct + std::max(tRRD_S_, actBusy_), g.lastAct + tRRD_L_,
+                      k.faw[k.fawNext] + tFAW_});
+    p.col = p.act + (r.write ? tRCDWR_ : tRCDRD_);
+  }
+  p.col = std::max({p.col, g.lastCol + tCCD_L_, lastCol_ + tCCD_S_});
+  if (r.write) {
+    p.col = std::max(p.col, lastRdCmd_ + tRTW_);
+  } else {
+    p.col = std::max({p.col, k.lastWrDataEnd + tWTR_S_, g.lastWrDataEnd + tWTR_L_});
+  }
+  // Data bursts go out in order on the shared data bus.
+  p.col = std::max(p.col, dataBusFree_ - (r.write ? tCWL_ : tCL_));
+  return p;
+}
+
+void DramChannel::commit(const DramRequest& r, const Plan& p) {
+  Bank& b = bank(r);
+  BankGroup& g = groups_[groupIndex(r)];
+  Rank& k = ranks_[r.rank];
+  if (p.pre >= 0) {
+    ++stats_.rowConflicts;
+  } else if (p.act >= 0) {
+    ++stats_.rowMisses;
+  } else {
+    ++stats_.rowHits;
+  }
+  if (p.act >= 0) {
+    b.openRow = static_cast<int64_t>(r.row);
+    b.lastAct = p.act;
+    b.actAllowed = p.act + tRC_;
+    b.preAllowed = p.act + tRAS_;
+    b.rdAllowed = p.act + tRCDRD_;
+    b.wrAllowed = p.act + tRCDWR_;
+    k.lastAct = g.lastAct = p.act;
+    k.faw[k.fawNext] = p.act;
+    k.fawNext = (k.fawNext + 1) % 4;
+  }
+  g.lastCol = lastCol_ = p.col;
+  int64_t dataEnd;
+  if (r.write) {
+    dataEnd = p.col + tCWL_ + burst_;
+    k.lastWrDataEnd = g.lastWrDataEnd = dataEnd;
+    b.preAllowed = std::max(b.preAllowed, dataEnd + tWR_);
+    ++stats_.writes;
+    stats_.bytesWritten += r.bytes;
+  } else {
+    dataEnd = p.col + tCL_ + burst_;
+    lastRdCmd_ = p.col;
+    b.preAllowed = std::max(b.preAllowed, p.col + tRTP_);
+    ++stats_.reads;
+    stats_.bytesRead += r.bytes;
+    stats_.readLatencySumPs += static_cast<uint64_t>((dataEnd - r.arrival) * tckPs_);
+    stats_.recordReadLatency(dataEnd - r.arrival);
+  }
+  dataBusFree_ = dataEnd;
+  lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
+  if (closedPage_) {
+    // Auto-precharge with the column command: the row closes as soon as it may.
+    b.openRow = -1;
+    b.actAllowed = std::max(b.actAllowed, b.preAllowed + tRP_);
+  }
+  const int64_t arrivalPs = r.arrival * tckPs_;
+  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs) stats_.firstArrivalPs = arrivalPs;
+  stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, dataEnd * tckPs_);
+}
+
+void DramChannel::refresh(Rank& k, uint32_t rankIndex, int64_t start) {
+  // Refresh needs every bank of the rank precharged: close open rows first.
+  for (uint32_t i = 0; i < banksPerRank_; ++i) {
+    Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
+    start = std::max(start, b.openRow >= 0 ? std::max(b.preAllowed, b.lastAct + tRAS_) + tRP_ : b.actAllowed);
+  }
+  const int64_t end = start + tRFC_;
+  for (uint32_t i = 0; i < banksPerRank_; ++i) {
+    Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
+    b.openRow = -1;
+    b.actAllowed = std::max(b.actAllowed, end);
+  }
+  k.refreshEnd = end;
+  k.nextRefresh += tREFI_;
+  ++stats_.refreshes;
+  stats_.refreshPs += tRFC_ * tckPs_;
+}
+
+void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
+  // Any bank may take the next single-bank refresh as long as each gets one per round (tREFI):
+  // go round the banks, passing over those that queued requests want (postponed, as JEDEC allows,
+  // until they are the only ones left in the round).
+  const size_t first = size_t{rankIndex} * banksPerRank_;
+  uint32_t chosen = banksPerRank_, fallback = banksPerRank_;
+  for (uint32_t step = 0; step < banksPerRank_ && chosen == banksPerRank_; ++step) {
+    const uint32_t i = (k.nextBank + step) % banksPerRank_;
+    if (refreshedThisRound_[first + i]) continue;
+    if (fallback == banksPerRank_) fallback = i;
+    const bool wanted = std::any_of(queue_.begin(), queue_.end(), [&](const DramRequest& r) {
+      return r.rank == rankIndex && r.bankGroup * banksPerGroup_ + r.bank == i;
+    });
+    if (!wanted) chosen = i;
+  }
+  if (chosen == banksPerRank_) chosen = fallback;
+  k.nextBank = (chosen + 1) % banksPerRank_;
+  refreshedThisRound_[first + chosen] = 1;
+  if (++k.refreshedInRound == banksPerRank_) {
+    k.refreshedInRound = 0;
+    std::fill(refreshedThisRound_.begin() + static_cast<std::ptrdiff_t>(first),
+              refreshedThisRound_.begin() + static_cast<std::ptrdiff_t>(first + banksPerRank_), 0);
+  }
+  Bank& b = banks_[first + chosen];
+  start = std::max(start, b.openRow >= 0 ? b.preAllowed + tRP_ : b.actAllowed);
+  b.openRow = -1;
+  b.actAllowed = std::max(b.actAllowed, start + tRFCpb_);
+  k.nextRefresh += refreshInterval_;
+  ++stats_.refreshes;
+  // Counted as channel time: one bank of banksPerRank is away for tRFCpb.
+  stats_.refreshPs += tRFCpb_ * tckPs_ / banksPerRank_;
+}
+
+void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
+  Rank& k = ranks_[rankIndex];
+  // Refreshes that fell wholly in idle time cost nothing but are counted; skip them in bulk.
+  if (until > k.nextRefresh + 2 * tREFI_) {
+    const int64_t skipped = (until - k.nextRefresh) / refreshInterval_ - banksPerRank_;
+    if (skipped > 0) {
+      k.nextRefresh += skipped * refreshInterval_;
+      stats_.refreshes += static_cast<uint64_t>(skipped);
+      stats_.refreshPs += skipped * (tRFCpb_ > 0 ? tRFCpb_ / banksPerRank_ : tRFC_) * tckPs_;
+      for (uint32_t i = 0; i < banksPerRank_; ++i) banks_[size_t{rankIndex} * banksPerRank_ + i].openRow = -1;
+    }
+  }
+  while (until >= k.nextRefresh) {
+    if (tRFCpb_ > 0) {
+      refreshOneBank(k, rankIndex, k.nextRefresh);
+    } else {
+      refresh(k, rankIndex, k.nextRefresh);
+    }
+  }
+}
+
+void DramChannel::issueOne() {
+  for (;;) {
+    size_t best = 0;
+    Plan bestPlan = plan(queue_[0]);
+    if (oldestPassedOver_ < starvationCap_) {
+      // Only two requests per bank can be first ready: its oldest, and (when that one is not a
+      // row hit) its oldest hit. Younger ones of the same bank can never start earlier.
+      ++stamp_;
+      markSeen(queue_[0], bestPlan.access == Access::Hit);
+      for (size_t i = 1; i < queue_.size(); ++i) {
+        const DramRequest& r = queue_[i];
+        const size_t bi = bankIndex(r);
+        if (seenStamp_[bi] == stamp_) {
+          if (seenHit_[bi] || banks_[bi].openRow != static_cast<int64_t>(r.row)) continue;
+        }
+        const Plan p = plan(r);
+        markSeen(r, p.access == Access::Hit);
+        // First ready (earliest column command), then row hits, then the oldest.
+        if (p.col < bestPlan.col || (p.col == bestPlan.col && p.access == Access::Hit && bestPlan.access != Access::Hit)) {
+          best = i;
+          bestPlan = p;
+        }
+      }
+    }
+    const DramRequest& r = queue_[best];
+    if (bestPlan.first() >= ranks_[r.rank].nextRefresh) {
+      catchUpRefresh(r.rank, bestPlan.first());
+      continue;  // the refresh changed the banks: plan again
+    }
+    commit(r, bestPlan);
+    oldestPassedOver_ = best == 0 ? 0 : oldestPassedOver_ + 1;
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(best));
+    return;
+  }
+}
+
+void DramChannel::markSeen(const DramRequest& r, bool hit) {
+  const size_t bi = bankIndex(r);
+  if (seenStamp_[bi] != stamp_) {
+    seenStamp_[bi] = stamp_;
+    seenHit_[bi] = hit;
+  } else {
+    seenHit_[bi] = seenHit_[bi] || hit;
+  }
+}
+
+void DramChannel::enqueue(const DramRequest& request) {
+  DramRequest r = request;
+  if (queue_.size() >= queueDepth_) {
+    issueOne();
+    // A full queue takes the request when the issued one's column command freed a slot.
+    r.arrival = std::max(r.arrival, lastCol_);
+  }
+  queue_.push_back(r);
+}
+
+void DramChannel::drain() {
+  while (!queue_.empty()) issueOne();
+}
+
+}  // namespace ascendsim::models

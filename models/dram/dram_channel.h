@@ -1,0 +1,95 @@
+#pragma once
+// One independent DRAM channel (or pseudo-channel): per-bank state under the JEDEC constraints,
+// a request queue scheduled first-ready, first-come-first-served (FR-FCFS), and all-bank refresh.
+// It never ticks: for each request it computes when its commands can issue from the bank, bank
+// group, rank and bus state, in clock cycles, and commits the earliest.
+
+#include <cstdint>
+#include <vector>
+
+#include "models/dram/dram_stats.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+struct DramRequest {
+  bool write = false;
+  uint32_t rank = 0, bankGroup = 0, bank = 0;  // bank: index within its group
+  uint64_t row = 0;
+  int64_t arrival = 0;  // clock cycles
+  uint32_t bytes = 0;   // payload this burst carries for the caller (statistics)
+};
+
+class DramChannel {
+ public:
+  DramChannel(const spec::DramSpec& spec, DramStats& stats);
+
+  // Queues a request; when the queue is full, first issues the one FR-FCFS picks.
+  void enqueue(const DramRequest& request);
+  // Issues everything queued.
+  void drain();
+  bool idle() const { return queue_.empty(); }
+  // Data end (clock cycles) of the latest burst issued so far.
+  int64_t lastDataEnd() const { return lastDataEnd_; }
+
+ private:
+  enum class Access { Hit, Miss, Conflict };
+  struct Plan {
+    int64_t pre = -1, act = -1, col = 0;
+    Access access = Access::Hit;
+    int64_t first() const { return pre >= 0 ? pre : act >= 0 ? act : col; }
+  };
+  struct Bank {
+    int64_t openRow = -1;
+    int64_t actAllowed, preAllowed, rdAllowed, wrAllowed, lastAct;
+  };
+  struct BankGroup {
+    int64_t lastCol, lastAct, lastWrDataEnd;
+  };
+  struct Rank {
+    int64_t lastAct, lastWrDataEnd;
+    int64_t faw[4];  // the last four ACT times, oldest at fawNext
+    int fawNext = 0;
+    int64_t nextRefresh, refreshEnd;
+    uint32_t nextBank = 0;          // per-bank refresh: where the round-robin search starts
+    uint32_t refreshedInRound = 0;  // banks refreshed in the current tREFI round
+  };
+
+  Plan plan(const DramRequest& r) const;
+  void commit(const DramRequest& r, const Plan& p);
+  void issueOne();
+  void markSeen(const DramRequest& r, bool hit);
+  void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
+  void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
+  void catchUpRefresh(uint32_t rankIndex, int64_t until);
+
+  Bank& bank(const DramRequest& r) { return banks_[bankIndex(r)]; }
+  const Bank& bank(const DramRequest& r) const { return banks_[bankIndex(r)]; }
+  size_t bankIndex(const DramRequest& r) const {
+    return (size_t{r.rank} * bankGroups_ + r.bankGroup) * banksPerGroup_ + r.bank;
+  }
+  size_t groupIndex(const DramRequest& r) const { return size_t{r.rank} * bankGroups_ + r.bankGroup; }
+
+  // Timing in cycles.
+  int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_, tFAW_;
+  int64_t tWR_, tWTR_S_, tWTR_L_, tRTW_, tRTP_, tREFI_, tRFC_, tRFCpb_, burst_, actBusy_;
+  int64_t refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
+  bool closedPage_;
+  uint32_t bankGroups_, banksPerGroup_, banksPerRank_, queueDepth_, starvationCap_;
+  int64_t tckPs_;
+
+  std::vector<Bank> banks_;
+  std::vector<BankGroup> groups_;
+  std::vector<Rank> ranks_;
+  std::vector<char> refreshedThisRound_;
+  std::vector<uint32_t> seenStamp_;  // issueOne's per-bank bookkeeping, valid when == stamp_
+  std::vector<char> seenHit_;
+  uint32_t stamp_ = 0;  // per bank: already refreshed in its rank's current round
+  int64_t lastCol_, lastRdCmd_, dataBusFree_;
+  int64_t lastDataEnd_ = 0;
+  std::vector<DramRequest> queue_;
+  uint32_t oldestPassedOver_ = 0;
+  DramStats& stats_;
+};
+
+}  // namespace ascendsim::models

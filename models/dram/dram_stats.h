@@ -1,0 +1,29 @@
+#pragma once
+// Counters a DRAM model keeps per channel, and their sum.
+
+#include <array>
+#include <cstdint>
+
+namespace ascendsim::models {
+
+struct DramStats {
+  uint64_t reads = 0, writes = 0;            // bursts
+  uint64_t bytesRead = 0, bytesWritten = 0;
+  uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0;  // miss: bank closed; conflict: other row open
+  uint64_t refreshes = 0;
+  int64_t refreshPs = 0;                     // time the channel spent refreshing
+  int64_t firstArrivalPs = -1, lastCompletionPs = -1;
+  uint64_t readLatencySumPs = 0;
+  // Read latency histogram in clock cycles: exact below 4096, then one bucket per power of two.
+  std::array<uint64_t, 4096 + 32> readLatencyCycles{};
+  int64_t tckPs = 0;
+
+  void add(const DramStats& other);
+  double bandwidth() const;          // bytes/s between the first arrival and the last completion
+  double meanReadLatencyNs() const;
+  double readLatencyPercentileNs(double p) const;
+  double rowHitRate() const;
+  void recordReadLatency(int64_t cycles);
+};
+
+}  // namespace ascendsim::models

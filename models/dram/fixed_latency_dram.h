@@ -1,0 +1,27 @@
+#pragma once
+// "fixed-latency": every access waits for the memory to be free, moves its bytes at the peak
+// bandwidth, then pays a fixed latency (tRCDRD + tCL + one burst). No banks, no refresh: a quick
+// first-order model and a reference for the banked one.
+
+#include "models/dram/memory_timing.h"
+
+namespace ascendsim::models {
+
+class FixedLatencyDram : public MemoryTiming {
+ public:
+  explicit FixedLatencyDram(const spec::DramSpec& memory);
+  void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
+  Picoseconds drain() override;
+  DramStats totalStats() const override { return stats_; }
+  std::vector<DramStats> channelStats() const override { return {stats_}; }
+  const char* name() const override { return "fixed-latency"; }
+
+ private:
+  double peak_;
+  Picoseconds latency_;
+  Picoseconds busyUntil_ = 0;
+  Picoseconds lastEnd_ = 0;
+  DramStats stats_;
+};
+
+}  // namespace ascendsim::models

@@ -1,0 +1,38 @@
+#pragma once
+// The timing of one memory (a device's HBM or LPDDR, or the host's DDR). Implementations are
+// chosen by name in YAML (`memory.model`): "banked" (DRAM channels with bank state, FR-FCFS and
+// refresh) and "fixed-latency" (a latency plus bytes over the peak bandwidth).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/dram/dram_stats.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+using Picoseconds = spec::Picoseconds;
+
+class MemoryTiming {
+ public:
+  virtual ~MemoryTiming() = default;
+  // Queues an access of `bytes` at byte `offset` into the memory, arriving at `arrival`.
+  // Requests queued together are scheduled together (reordered within each channel's queue).
+  virtual void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) = 0;
+  // Issues everything queued; returns when the last byte of it moved.
+  virtual Picoseconds drain() = 0;
+  // One access on its own: enqueue + drain.
+  Picoseconds access(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
+    enqueue(offset, bytes, write, arrival);
+    return drain();
+  }
+  virtual DramStats totalStats() const = 0;
+  virtual std::vector<DramStats> channelStats() const = 0;
+  virtual const char* name() const = 0;
+};
+
+// Builds the implementation `memory.model` names.
+std::unique_ptr<MemoryTiming> makeMemoryTiming(const spec::DramSpec& memory);
+
+}  // namespace ascendsim::models
