@@ -6,34 +6,33 @@
 
 namespace ascendsim::models {
 
-FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys) : sys_(sys) {}
+FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys) : sys_(sys) {
+  host_ = sustainedSequentialRates(sys.host.memory);
+  for (const spec::DeviceSpec& d : sys.devices) devices_.push_back(sustainedSequentialRates(d.memory));
+}
 
-double FixedRateTiming::sideRate(const MemoryPlace& place) const {
-  const bool rc = sys_.runMode == spec::RunMode::Device;
-  if (place.kind == MemoryPlace::Kind::Device) {
-    const spec::DeviceSpec& d = sys_.devices.at(static_cast<size_t>(place.device));
-    // A device crossing PCIe is bounded by its link; on-chip it is bounded by its memory.
-    return d.memory.peakBandwidth();
-  }
-  double r = rc ? sys_.devices.at(0).memory.peakBandwidth() : sys_.host.memory.peakBandwidth();
-  if (place.kind == MemoryPlace::Kind::HostPageable && !rc) r = std::min(r, sys_.host.cpuCopyBandwidth);
-  return r;
+const SustainedRates& FixedRateTiming::memoryOf(const MemoryPlace& place) const {
+  // In run mode device the "host" is the device's own memory.
+  if (place.kind == MemoryPlace::Kind::Device) return devices_.at(static_cast<size_t>(place.device));
+  return sys_.runMode == spec::RunMode::Device ? devices_.at(0) : host_;
 }
 
 double FixedRateTiming::rate(int device, const Task& task) const {
-  const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
   const bool rc = sys_.runMode == spec::RunMode::Device;
-  if (task.kind == TaskKind::Memset) return dev.memory.peakBandwidth();
+  if (task.kind == TaskKind::Memset) return memoryOf(task.dst).write;
   const bool srcDev = task.src.kind == MemoryPlace::Kind::Device;
   const bool dstDev = task.dst.kind == MemoryPlace::Kind::Device;
-  double r = std::min(sideRate(task.src), sideRate(task.dst));
-  if (rc || (srcDev && dstDev && task.src.device == task.dst.device)) {
-    // Local copy: the same memory is read and written, so it carries the bytes twice.
-    return std::min(r, dev.memory.peakBandwidth() / 2);
+  const bool sameMemory = rc || (srcDev && dstDev && task.src.device == task.dst.device);
+  // A copy within one memory reads and writes it: the two share its bus.
+  if (sameMemory) return memoryOf(task.src).copy();
+  double r = std::min(memoryOf(task.src).read, memoryOf(task.dst).write);
+  if (task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable) {
+    r = std::min(r, sys_.host.cpuCopyBandwidth);  // staged by a CPU core through a pinned buffer
   }
   // Host <-> device, or peer to peer: every crossing link bounds it.
   if (srcDev) r = std::min(r, sys_.devices.at(static_cast<size_t>(task.src.device)).link.lineBandwidth());
   if (dstDev) r = std::min(r, sys_.devices.at(static_cast<size_t>(task.dst.device)).link.lineBandwidth());
+  (void)device;
   return r;
 }
 

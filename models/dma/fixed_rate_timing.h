@@ -1,9 +1,13 @@
 #pragma once
-// Interim copy timing: setup latency plus bytes over the narrowest rate on the path (link line
-// rate, memory peak, and for pageable memory the CPU's staging copy). No protocol overheads or
-// contention between channels; the PCIe/DMA models replace it behind TransferTiming.
+// Interim copy timing: setup latency plus bytes over the narrowest rate on the path: the PCIe
+// link's line rate, each memory's sustained sequential rate as its DRAM model measures it, and
+// for pageable memory the CPU's staging copy. No protocol overheads or contention between
+// channels; the PCIe/DMA models replace it behind TransferTiming.
+
+#include <vector>
 
 #include "models/dma/transfer_timing.h"
+#include "models/dram/sustained_bandwidth.h"
 
 namespace ascendsim::models {
 
@@ -17,8 +21,10 @@ class FixedRateTiming : public TransferTiming {
   double rate(int device, const Task& task) const;
 
  private:
-  double sideRate(const MemoryPlace& place) const;
+  const SustainedRates& memoryOf(const MemoryPlace& place) const;
   const spec::SystemSpec& sys_;
+  SustainedRates host_;
+  std::vector<SustainedRates> devices_;
 };
 
 }  // namespace ascendsim::models

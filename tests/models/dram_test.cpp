@@ -1,0 +1,240 @@
+// DRAM model validation. Each test states the figure it expects and the arithmetic behind it.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "models/dram/address_decoder.h"
+#include "models/dram/memory_timing.h"
+#include "spec/system_loader.h"
+
+namespace ascendsim::models {
+namespace {
+
+// A memory from a preset with overrides, read through the real config loader.
+spec::DramSpec memory(const std::string& preset, const std::string& overrides = "") {
+  const std::string yaml = "host: { memory: { preset: ddr4-3200 } }\n"
+                           "devices: [ { port: rc.0, memory: { preset: " + preset + overrides + " } } ]\n";
+  return spec::loadSystemSpecFromText(yaml, "test.yaml").devices[0].memory;
+}
+
+// The reference HBM2 device of hardware-facts.md (Ramulator 2's HBM2 2 Gb/s preset): tCK 1 ns.
+spec::DramSpec referenceHbm2(const std::string& more = "") {
+  return memory("hbm2", ", capacity: 16GiB" + more);
+}
+
+double sequentialEfficiency(const spec::DramSpec& m, uint64_t requests, bool write = false) {
+  auto t = makeMemoryTiming(m);
+  for (uint64_t i = 0; i < requests; ++i) t->enqueue(i * 64, 64, write, 0);
+  t->drain();
+  return t->totalStats().bandwidth() / m.peakBandwidth();
+}
+
+TEST(Dram, IsolatedReadToAClosedRowTakesRcdPlusClPlusBurst) {
+  // tRCDRD 14 + tCL 14 + burst (BL4 at 2 transfers per clock = 2 cycles) = 30 cycles of 1 ns.
+  auto t = makeMemoryTiming(referenceHbm2());
+  EXPECT_EQ(t->access(0, 32, false, 0), 30000);
+}
+
+// The first address after 0 in the same bank as address 0, in the same row or another one.
+uint64_t sameBankAs0(const spec::DramSpec& m, bool sameRow) {
+  const AddressDecoder d(m);
+  const auto c0 = d.decode(0);
+  for (uint64_t a = m.burstBytes(); a < (1ull << 32); a += m.burstBytes()) {
+    const auto c = d.decode(a);
+    if (c.channel == c0.channel && c.bankGroup == c0.bankGroup && c.bank == c0.bank && c.rank == c0.rank &&
+        (c.row == c0.row) == sameRow) {
+      return a;
+    }
+  }
+  return 0;
+}
+
+TEST(Dram, IsolatedReadToAnOpenRowTakesClPlusBurst) {
+  // After the first read leaves the row open, a read at 1 us to another column of that row:
+  // tCL 14 + 2 = 16 ns.
+  const spec::DramSpec m = referenceHbm2();
+  auto t = makeMemoryTiming(m);
+  t->access(0, 32, false, 0);
+  const uint64_t other = sameBankAs0(m, true);
+  ASSERT_NE(other, 0u);
+  EXPECT_EQ(t->access(other, 32, false, 1000000) - 1000000, 16000);
+}
+
+TEST(Dram, IsolatedReadToAnotherRowPaysPrechargeToo) {
+  // A row conflict: tRP 14 + tRCDRD 14 + tCL 14 + 2 = 44 ns (tRAS has long passed at 1 us).
+  const spec::DramSpec m = referenceHbm2();
+  auto t = makeMemoryTiming(m);
+  t->access(0, 32, false, 0);
+  const uint64_t other = sameBankAs0(m, false);
+  ASSERT_NE(other, 0u);
+  EXPECT_EQ(t->access(other, 32, false, 1000000) - 1000000, 44000);
+}
+
+TEST(Dram, SequentialReadsReachNinetyPercentOfPeakOnHbm2e) {
+  // 409.6 GB/s per HBM2E stack; all-bank refresh alone takes tRFC / tREFI = 350 / 3900 = 9 %.
+  const double e = sequentialEfficiency(memory("hbm2e"), 200000);
+  EXPECT_GE(e, 0.90);
+  EXPECT_LE(e, 1.0 - 350.0 / 3900.0 + 0.005);  // never better than refresh allows
+}
+
+TEST(Dram, SequentialReadsReachNinetyPercentOfPeakOnDdr4) {
+  // 25.6 GB/s per DDR4-3200 channel; refresh takes 560 / 12480 = 4.5 %.
+  const double e = sequentialEfficiency(memory("ddr4-3200"), 200000);
+  EXPECT_GE(e, 0.90);
+  EXPECT_LE(e, 1.0 - 560.0 / 12480.0 + 0.005);
+}
+
+TEST(Dram, SequentialWritesToo) {
+  EXPECT_GE(sequentialEfficiency(memory("hbm2e"), 200000, true), 0.88);
+  EXPECT_GE(sequentialEfficiency(memory("ddr4-3200"), 200000, true), 0.90);
+}
+
+// Uniformly random 64 B reads over 1 GiB nearly always open a new row. Each needs an ACT, and ACTs
+// of a rank are at least max(tRRD_S, tFAW / 4, tRC / banks) apart, while its data takes
+// bytes / burst x burst cycles of the bus; refresh takes a further tRFC / tREFI.
+double randomBound(const spec::DramSpec& m) {
+  const double burstCycles = static_cast<double>(m.burstLength) / (m.dataRate / m.clock);
+  const double dataCycles = 64.0 / static_cast<double>(m.burstBytes()) * burstCycles;
+  const spec::DramTimings& t = m.timings;
+  const double actCycles = std::max({double(t.tRRD_S), t.tFAW / 4.0, double(t.tRC) / (m.bankGroups * m.banksPerGroup)});
+  return std::min(1.0, dataCycles / actCycles) * (1.0 - double(t.tRFC) / t.tREFI);
+}
+
+double randomEfficiency(const spec::DramSpec& m, uint64_t requests) {
+  auto t = makeMemoryTiming(m);
+  std::mt19937_64 rng(7);
+  for (uint64_t i = 0; i < requests; ++i) t->enqueue((rng() % ((1ull << 30) / 64)) * 64, 64, false, 0);
+  t->drain();
+  return t->totalStats().bandwidth() / m.peakBandwidth();
+}
+
+TEST(Dram, RandomReadsLandAtTheActivateLimitOnDdr4) {
+  // DDR4-3200: one 4-cycle burst per request; ACTs 34 / 4 = 8.5 cycles apart (tFAW): 47 %, less
+  // 4.5 % refresh = 45.0 % of 25.6 GB/s. Queued requests to a busy bank cost a little more.
+  const spec::DramSpec m = memory("ddr4-3200");
+  const double bound = randomBound(m);
+  EXPECT_NEAR(bound, 4.0 / 8.5 * (1 - 560.0 / 12480), 1e-9);
+  const double e = randomEfficiency(m, 100000);
+  EXPECT_LE(e, bound * 1.01);
+  EXPECT_GE(e, bound * 0.90);
+}
+
+TEST(Dram, RandomReadsLandAtTheActivateLimitOnHbm2e) {
+  // HBM2E: two 2-cycle bursts per request; ACTs tRRD_S = 7 cycles (4 ns) apart: 57 %, less 9 %
+  // refresh = 52 %. With 16 banks and a 32-entry queue, two requests for one bank are common
+  // and wait tRC for each other, so it lands between 75 % and 100 % of that bound.
+  const spec::DramSpec m = memory("hbm2e");
+  const double bound = randomBound(m);
+  EXPECT_NEAR(bound, 4.0 / 7.0 * (1 - 350.0 / 3900), 0.01);
+  const double e = randomEfficiency(m, 100000);
+  EXPECT_LE(e, bound * 1.01);
+  EXPECT_GE(e, bound * 0.75);
+  EXPECT_LT(e, 0.6);  // nowhere near the sequential figure: rows are what random traffic pays for
+}
+
+TEST(Dram, ReadWriteAlternationPaysTurnarounds) {
+  // DDR4-3200, one queue entry so nothing is reordered, refresh off, one column read and
+  // written in turn. RD -> WR: tRTW = CL 22 + 4 + 2 - CWL 16 = 12 cycles. WR -> RD (same bank
+  // group): CWL 16 + burst 4 + tWTR_L 12 = 32 cycles. So a pair takes 44 cycles (27.5 ns) where
+  // two reads take 2 x tCCD_L = 16.
+  const spec::DramSpec m = memory("ddr4-3200", ", queue_depth: 1, tREFI: 1000000");
+  auto alternating = makeMemoryTiming(m);
+  auto readsOnly = makeMemoryTiming(m);
+  const int pairs = 1000;
+  for (int i = 0; i < 2 * pairs; ++i) {
+    alternating->enqueue(0, 64, i % 2 == 1, 0);
+    readsOnly->enqueue(0, 64, false, 0);
+  }
+  const Picoseconds alt = alternating->drain();
+  const Picoseconds reads = readsOnly->drain();
+  const Picoseconds tck = m.tCK();
+  const Picoseconds first = (22 + 22 + 4) * tck;  // ACT, tRCD, CL, burst of the first read
+  EXPECT_NEAR(static_cast<double>(alt - first), (pairs - 1) * 44.0 * tck + 12 * tck + (16 + 4 - 22 - 4) * tck, 2.0 * tck);
+  EXPECT_NEAR(static_cast<double>(reads - first), (2 * pairs - 1) * 8.0 * tck, 2.0 * tck);
+}
+
+TEST(Dram, RefreshTakesItsShareOfTime) {
+  // DDR4-3200 streaming reads with and without refresh: the bandwidth ratio is 1 - tRFC / tREFI
+  // = 1 - 560 / 12480 = 0.9551.
+  const double with = sequentialEfficiency(memory("ddr4-3200"), 400000);
+  const double without = sequentialEfficiency(memory("ddr4-3200", ", tREFI: 1000000, tRFC: 1"), 400000);
+  EXPECT_NEAR(with / without, 1.0 - 560.0 / 12480.0, 0.005);
+  auto t = makeMemoryTiming(memory("ddr4-3200"));
+  for (uint64_t i = 0; i < 400000; ++i) t->enqueue(i * 64, 64, false, 0);
+  t->drain();
+  const DramStats s = t->totalStats();
+  const double share = static_cast<double>(s.refreshPs) / static_cast<double>(s.lastCompletionPs - s.firstArrivalPs);
+  EXPECT_NEAR(share, 560.0 / 12480.0, 0.003);
+}
+
+TEST(Dram, ClosedPagePolicyMakesEveryAccessAMiss) {
+  auto t = makeMemoryTiming(memory("ddr4-3200", ", page_policy: closed"));
+  for (uint64_t i = 0; i < 1000; ++i) t->enqueue(i * 64, 64, false, 0);
+  t->drain();
+  const DramStats s = t->totalStats();
+  EXPECT_EQ(s.rowHits, 0u);
+  EXPECT_EQ(s.rowMisses, 1000u);
+}
+
+TEST(Dram, StatisticsAddUp) {
+  auto t = makeMemoryTiming(memory("hbm2e"));
+  for (uint64_t i = 0; i < 1000; ++i) t->enqueue(i * 100, 100, i % 4 == 0, 0);
+  t->drain();
+  const DramStats s = t->totalStats();
+  EXPECT_EQ(s.bytesRead + s.bytesWritten, 100000u);  // every byte once, however bursts split
+  EXPECT_EQ(s.bytesWritten, 250u * 100u);
+  EXPECT_EQ(s.rowHits + s.rowMisses + s.rowConflicts, s.reads + s.writes);
+  EXPECT_GT(s.meanReadLatencyNs(), 0);
+  EXPECT_GE(s.readLatencyPercentileNs(99), s.readLatencyPercentileNs(50));
+  EXPECT_EQ(t->channelStats().size(), 16u);  // one HBM2E stack: 8 channels x 2 pseudo-channels
+}
+
+TEST(Dram, FixedLatencyModelArithmetic) {
+  // fixed-latency: bytes at the peak (409.6 GB/s), then tRCDRD + tCL + burst = 23 + 23 + 2
+  // cycles of 625 ps = 30 ns. 4096 B: 10 ns of transfer + 30 ns.
+  auto t = makeMemoryTiming(memory("hbm2e", ", model: fixed-latency"));
+  EXPECT_STREQ(t->name(), "fixed-latency");
+  EXPECT_EQ(t->access(0, 4096, false, 0), 10000 + 30000);
+}
+
+TEST(AddressDecoder, InterleavedMappingWorkedExample) {
+  // The example of docs/configuration.md: one HBM2E stack, interleave 256 B, address 0x12345.
+  const AddressDecoder d(memory("hbm2e"));
+  const DramCoordinates c = d.decode(0x12345);
+  EXPECT_EQ(c.column, 2u);
+  EXPECT_EQ(c.channel, 3u * 2 + 0);  // channel 3, pseudo-channel 0
+  EXPECT_EQ(c.bankGroup, 2u);
+  EXPECT_EQ(c.bank, 1u);
+  EXPECT_EQ(c.row, 0u);
+}
+
+TEST(AddressDecoder, BankGroupInterleavedMatchesRamulatorBitPositions) {
+  // hardware-facts.md: byte [4:0], column bit 0 [5], bank group [7:6], pseudo-channel [8],
+  // bank [10:9], channel [13:11], column bits 4:1 [17:14], row [18+].
+  const AddressDecoder d(referenceHbm2(", address_mapping: bank-group-interleaved"));
+  EXPECT_EQ(d.decode(1u << 5).column, 1u);
+  EXPECT_EQ(d.decode(1u << 6).bankGroup, 1u);
+  EXPECT_EQ(d.decode(1u << 8).channel, 1u);           // pseudo-channel 1 of channel 0
+  EXPECT_EQ(d.decode(1u << 9).bank, 1u);
+  EXPECT_EQ(d.decode(1u << 11).channel, 2u);          // channel 1, pseudo-channel 0
+  EXPECT_EQ(d.decode(1u << 14).column, 2u);
+  EXPECT_EQ(d.decode(1u << 18).row, 1u);
+  EXPECT_EQ(d.decode((1u << 18) - 1).row, 0u);
+}
+
+TEST(AddressDecoder, NonPowerOfTwoCounts) {
+  // Six DDR4 channels (a six-channel socket): consecutive 256 B runs visit channels 0..5.
+  const AddressDecoder d(memory("ddr4-3200", ", channels: 6, capacity: 48GiB"));
+  for (uint64_t run = 0; run < 12; ++run) EXPECT_EQ(d.decode(run * 256).channel, run % 6);
+}
+
+TEST(AddressMapping, BadMappingsAreConfigErrors) {
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,pc,st,bg,ba,ra'"), spec::ConfigError);  // no ro
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co:3,ch,pc,st,bg,ba,ra,co,ro'"), spec::ConfigError);
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,ch,pc,st,bg,ba,ra,ro'"), spec::ConfigError);
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,xx,pc,st,bg,ba,ra,ro'"), spec::ConfigError);
+  EXPECT_NO_THROW(memory("hbm2e", ", address_mapping: 'co:2,ch,bg,ba,pc,st,ra,co,ro'"));
+}
+
+}  // namespace
+}  // namespace ascendsim::models
