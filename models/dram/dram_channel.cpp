@@ -52,9 +52,12 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   ranks_.assign(m.ranks, Rank{kLongAgo, kLongAgo, {kLongAgo, kLongAgo, kLongAgo, kLongAgo}, 0, refreshInterval_, kLongAgo, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
-  seenStamp_.assign(banks_.size(), 0);
-  seenHit_.assign(banks_.size(), 0);
-  queue_.reserve(queueDepth_);
+  slots_.resize(queueDepth_);
+  for (int32_t i = static_cast<int32_t>(queueDepth_) - 1; i >= 0; --i) freeSlots_.push_back(i);
+  bankHead_.assign(banks_.size(), -1);
+  bankTail_.assign(banks_.size(), -1);
+  bankQueued_.assign(banks_.size(), 0);
+  activePos_.assign(banks_.size(), -1);
 }
 
 DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
@@ -171,10 +174,7 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
     const uint32_t i = (k.nextBank + step) % banksPerRank_;
     if (refreshedThisRound_[first + i]) continue;
     if (fallback == banksPerRank_) fallback = i;
-    const bool wanted = std::any_of(queue_.begin(), queue_.end(), [&](const DramRequest& r) {
-      return r.rank == rankIndex && r.bankGroup * banksPerGroup_ + r.bank == i;
-    });
-    if (!wanted) chosen = i;
+    if (bankQueued_[first + i] == 0) chosen = i;
   }
   if (chosen == banksPerRank_) chosen = fallback;
   k.nextBank = (chosen + 1) % banksPerRank_;
@@ -217,62 +217,101 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
 
 void DramChannel::issueOne() {
   for (;;) {
-    size_t best = 0;
-    Plan bestPlan = plan(queue_[0]);
+    // The oldest queued request heads one of the busy banks' lists.
+    int32_t oldest = -1;
+    for (uint32_t bi : activeBanks_) {
+      const int32_t h = bankHead_[bi];
+      if (oldest < 0 || slots_[h].seq < slots_[oldest].seq) oldest = h;
+    }
+    int32_t best = oldest;
+    Plan bestPlan = plan(slots_[oldest].request);
+    auto consider = [&](int32_t slot) {
+      const Plan p = plan(slots_[slot].request);
+      // First ready (earliest column command), then row hits, then the oldest.
+      const bool better = p.col < bestPlan.col ||
+                          (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
+                                                         ? p.access == Access::Hit
+                                                         : slots_[slot].seq < slots_[best].seq));
+      if (better) {
+        best = slot;
+        bestPlan = p;
+      }
+      return p.access == Access::Hit;
+    };
     if (oldestPassedOver_ < starvationCap_) {
-      // Only two requests per bank can be first ready: its oldest, and (when that one is not a
-      // row hit) its oldest hit. Younger ones of the same bank can never start earlier.
-      ++stamp_;
-      markSeen(queue_[0], bestPlan.access == Access::Hit);
-      for (size_t i = 1; i < queue_.size(); ++i) {
-        const DramRequest& r = queue_[i];
-        const size_t bi = bankIndex(r);
-        if (seenStamp_[bi] == stamp_) {
-          if (seenHit_[bi] || banks_[bi].openRow != static_cast<int64_t>(r.row)) continue;
-        }
-        const Plan p = plan(r);
-        markSeen(r, p.access == Access::Hit);
-        // First ready (earliest column command), then row hits, then the oldest.
-        if (p.col < bestPlan.col || (p.col == bestPlan.col && p.access == Access::Hit && bestPlan.access != Access::Hit)) {
-          best = i;
-          bestPlan = p;
+      for (uint32_t bi : activeBanks_) {
+        // Per bank only its oldest request, and its oldest row hit, can be first ready.
+        const int32_t h = bankHead_[bi];
+        const bool headHit = h == oldest ? bestPlan.access == Access::Hit : consider(h);
+        if (headHit || banks_[bi].openRow < 0) continue;
+        for (int32_t s = slots_[h].next; s >= 0; s = slots_[s].next) {
+          if (static_cast<int64_t>(slots_[s].request.row) == banks_[bi].openRow) {
+            consider(s);
+            break;
+          }
         }
       }
     }
-    const DramRequest& r = queue_[best];
+    const DramRequest r = slots_[best].request;
     if (bestPlan.first() >= ranks_[r.rank].nextRefresh) {
       catchUpRefresh(r.rank, bestPlan.first());
       continue;  // the refresh changed the banks: plan again
     }
     commit(r, bestPlan);
-    oldestPassedOver_ = best == 0 ? 0 : oldestPassedOver_ + 1;
-    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(best));
+    oldestPassedOver_ = best == oldest ? 0 : oldestPassedOver_ + 1;
+    removeFromBank(static_cast<uint32_t>(bankIndex(r)), best);
     return;
   }
 }
 
-void DramChannel::markSeen(const DramRequest& r, bool hit) {
-  const size_t bi = bankIndex(r);
-  if (seenStamp_[bi] != stamp_) {
-    seenStamp_[bi] = stamp_;
-    seenHit_[bi] = hit;
+void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
+  int32_t prev = -1;
+  for (int32_t s = bankHead_[bi]; s != slot; s = slots_[s].next) prev = s;
+  if (prev < 0) {
+    bankHead_[bi] = slots_[slot].next;
   } else {
-    seenHit_[bi] = seenHit_[bi] || hit;
+    slots_[prev].next = slots_[slot].next;
+  }
+  if (bankTail_[bi] == slot) bankTail_[bi] = prev;
+  freeSlots_.push_back(slot);
+  --queued_;
+  if (--bankQueued_[bi] == 0) {
+    // Swap-remove from the busy list.
+    const int32_t pos = activePos_[bi];
+    const uint32_t last = activeBanks_.back();
+    activeBanks_[static_cast<size_t>(pos)] = last;
+    activePos_[last] = pos;
+    activeBanks_.pop_back();
+    activePos_[bi] = -1;
   }
 }
 
 void DramChannel::enqueue(const DramRequest& request) {
   DramRequest r = request;
-  if (queue_.size() >= queueDepth_) {
+  if (queued_ >= queueDepth_) {
     issueOne();
     // A full queue takes the request when the issued one's column command freed a slot.
     r.arrival = std::max(r.arrival, lastCol_);
   }
-  queue_.push_back(r);
+  const int32_t slot = freeSlots_.back();
+  freeSlots_.pop_back();
+  slots_[slot] = Slot{r, nextSeq_++, -1};
+  const uint32_t bi = static_cast<uint32_t>(bankIndex(r));
+  if (bankTail_[bi] >= 0) {
+    slots_[bankTail_[bi]].next = slot;
+  } else {
+    bankHead_[bi] = slot;
+  }
+  bankTail_[bi] = slot;
+  if (bankQueued_[bi]++ == 0) {
+    activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
+    activeBanks_.push_back(bi);
+  }
+  ++queued_;
 }
 
 void DramChannel::drain() {
-  while (!queue_.empty()) issueOne();
+  while (queued_ > 0) issueOne();
 }
 
 }  // namespace ascendsim::models

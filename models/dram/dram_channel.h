@@ -28,7 +28,7 @@ class DramChannel {
   void enqueue(const DramRequest& request);
   // Issues everything queued.
   void drain();
-  bool idle() const { return queue_.empty(); }
+  bool idle() const { return queued_ == 0; }
   // Data end (clock cycles) of the latest burst issued so far.
   int64_t lastDataEnd() const { return lastDataEnd_; }
 
@@ -58,7 +58,7 @@ class DramChannel {
   Plan plan(const DramRequest& r) const;
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
-  void markSeen(const DramRequest& r, bool hit);
+  void removeFromBank(uint32_t bankIdx, int32_t slot);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
@@ -82,12 +82,24 @@ class DramChannel {
   std::vector<BankGroup> groups_;
   std::vector<Rank> ranks_;
   std::vector<char> refreshedThisRound_;
-  std::vector<uint32_t> seenStamp_;  // issueOne's per-bank bookkeeping, valid when == stamp_
-  std::vector<char> seenHit_;
-  uint32_t stamp_ = 0;  // per bank: already refreshed in its rank's current round
+  // per bank: already refreshed in its rank's current round
   int64_t lastCol_, lastRdCmd_, dataBusFree_;
   int64_t lastDataEnd_ = 0;
-  std::vector<DramRequest> queue_;
+  // The queue: requests in a pool of slots, chained per bank in arrival order. Only banks with
+  // queued requests are scheduling candidates, so choosing costs per busy bank, not per request.
+  struct Slot {
+    DramRequest request;
+    uint64_t seq = 0;    // arrival order
+    int32_t next = -1;   // next slot of the same bank
+  };
+  std::vector<Slot> slots_;
+  std::vector<int32_t> freeSlots_;
+  std::vector<int32_t> bankHead_, bankTail_;
+  std::vector<uint32_t> bankQueued_;
+  std::vector<uint32_t> activeBanks_;   // banks with queued requests
+  std::vector<int32_t> activePos_;      // position of a bank in activeBanks_, or -1
+  uint32_t queued_ = 0;
+  uint64_t nextSeq_ = 0;
   uint32_t oldestPassedOver_ = 0;
   DramStats& stats_;
 };
