@@ -115,6 +115,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "root_complex" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "ports" << YAML::Value << sys.rootComplex.ports;
   out << YAML::Key << "latency" << YAML::Value << formatDuration(sys.rootComplex.latency);
+  out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
   out << YAML::EndMap;
   out << YAML::Key << "switches" << YAML::Value << YAML::BeginSeq;
   for (const PcieSwitchSpec& sw : sys.switches) {

@@ -49,6 +49,7 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   FieldReader r(node, "pcie.root_complex", diag);
   r.integer("ports", rc.ports, 1, 64);
   r.duration("latency", rc.latency, 0, 100000000);
+  r.boolean("completions_at_rcb", rc.completionsAtRcb);
   r.finish();
 }
 
@@ -87,7 +88,7 @@ void readScheduler(const ConfigNode& node, const std::string& path, Diagnostics&
 
 void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag, DmaSpec& d) {
   FieldReader r(node, path, diag);
-  r.choice("model", d.model, {{"fixed-rate", std::string("fixed-rate")}});
+  r.choice("model", d.model, {{"pcie", std::string("pcie")}, {"fixed-rate", std::string("fixed-rate")}});
   r.integer("engines", d.engines, 1, 64);
   r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
   r.integer("outstanding_reads", d.outstandingReads, 1, 4096);

@@ -74,6 +74,7 @@ struct PcieLinkSpec {
 struct RootComplexSpec {
   uint32_t ports = 4;
   Picoseconds latency = 100000;  // from the root port to host memory, one way
+  bool completionsAtRcb = false; // split read completions at the RCB instead of at MPS (older chipsets)
 };
 
 struct PcieSwitchSpec {
@@ -116,7 +117,7 @@ struct HostSpec {
 
 // ---------------------------------------------------------------- devices
 struct DmaSpec {
-  std::string model = "fixed-rate";  // copy timing implementation, chosen by name
+  std::string model = "pcie";  // copy timing implementation, chosen by name: "pcie" or "fixed-rate"
   uint32_t engines = 4;
   uint32_t channelsPerEngine = 4;
   uint32_t outstandingReads = 64;  // read requests in flight per channel

@@ -1,4 +1,5 @@
 #include "models/dma/fixed_rate_timing.h"
+#include "models/dma/pcie_dma_timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,14 +37,16 @@ double FixedRateTiming::rate(int device, const Task& task) const {
   return r;
 }
 
-Picoseconds FixedRateTiming::duration(int device, const Task& task) const {
-  const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
-  const double seconds = static_cast<double>(task.bytes) / rate(device, task);
-  return dev.dma.setupLatency + static_cast<Picoseconds>(std::llround(seconds * 1e12));
+ChunkTiming FixedRateTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+  // The whole remainder is one chunk: nothing it crosses is shared with other channels.
+  const uint64_t bytes = task.bytes - offset;
+  const Picoseconds end = ready + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / rate(device, task) * 1e12));
+  return {bytes, end, end};
 }
 
 std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys) {
   if (name == "fixed-rate") return std::make_unique<FixedRateTiming>(sys);
+  if (name == "pcie") return std::make_unique<PcieDmaTiming>(sys);
   throw std::invalid_argument("unknown transfer timing model '" + name + "'");
 }
 

@@ -14,7 +14,7 @@ namespace ascendsim::models {
 class FixedRateTiming : public TransferTiming {
  public:
   explicit FixedRateTiming(const spec::SystemSpec& sys);
-  Picoseconds duration(int device, const Task& task) const override;
+  ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
   const char* name() const override { return "fixed-rate"; }
 
   // Bytes per second a transfer of this kind gets (exposed for tests).

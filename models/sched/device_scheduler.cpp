@@ -12,12 +12,12 @@ sc_core::sc_time toScTime(Picoseconds ps) {
 }
 
 DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec,
-                                 int deviceIndex, const TransferTiming& timing)
+                                 int deviceIndex, TransferTiming& timing)
     : sc_core::sc_module(name),
       spec_(spec),
       index_(deviceIndex),
       timing_(timing),
-      channelBusy_(spec.dma.engines * spec.dma.channelsPerEngine, false) {
+      channels_(spec.dma.engines * spec.dma.channelsPerEngine) {
   SC_METHOD(dispatch);
   sensitive << wake_;
   dont_initialize();
@@ -51,7 +51,7 @@ void DeviceScheduler::wakeAt(Picoseconds when) {
 }
 
 unsigned DeviceScheduler::busyChannels() const {
-  return static_cast<unsigned>(std::count(channelBusy_.begin(), channelBusy_.end(), true));
+  return static_cast<unsigned>(std::count_if(channels_.begin(), channels_.end(), [](const Channel& c) { return c.task; }));
 }
 
 bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
@@ -62,14 +62,16 @@ bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
 
 void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
   task.startTime = now;
-  Picoseconds busy = spec_.scheduler.taskLaunch;
+  task.endTime = now + spec_.scheduler.taskLaunch;
   if (task.kind == TaskKind::Copy || task.kind == TaskKind::Memset) {
-    const auto free = std::find(channelBusy_.begin(), channelBusy_.end(), false);
-    task.channel = static_cast<int>(free - channelBusy_.begin());
-    *free = true;
-    busy += timing_.duration(index_, task);
+    const auto free = std::find_if(channels_.begin(), channels_.end(), [](const Channel& c) { return !c.task; });
+    task.channel = static_cast<int>(free - channels_.begin());
+    // The channel fetches the descriptor and sets up, then moves the bytes chunk by chunk; the
+    // task's end is known once its last chunk is issued.
+    const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
+    *free = Channel{&task, 0, first, first};
+    task.endTime = task.bytes == 0 ? first : -1;
   }
-  task.endTime = now + busy;
   if (task.onStart) task.onStart();
   if (listener_) listener_->taskStarted(index_, stream, task);
 }
@@ -82,9 +84,9 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
   for (size_t i = 0; i < streams_.size(); ++i) {
     StreamQueue& s = *streams_[i];
     Task* t = s.head();
-    if (!t || t->startTime < 0 || t->completesExternally || t->endTime > now) continue;
+    if (!t || t->startTime < 0 || t->completesExternally || t->endTime < 0 || t->endTime > now) continue;
     std::unique_ptr<Task> done = s.popHead(t->endTime);
-    if (done->channel >= 0) channelBusy_[static_cast<size_t>(done->channel)] = false;
+    if (done->channel >= 0) channels_[static_cast<size_t>(done->channel)].task = nullptr;
     if (done->kind == TaskKind::EventRecord) {
       done->sync->recordsCompleted++;
       done->sync->lastRecordTime = done->endTime;
@@ -113,18 +115,37 @@ bool DeviceScheduler::startReady(Picoseconds now) {
   return any;
 }
 
+// Issues every chunk whose time has come; returns whether any was.
+bool DeviceScheduler::pumpChannels(Picoseconds now) {
+  bool any = false;
+  for (Channel& c : channels_) {
+    while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
+      const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
+      c.offset += chunk.bytes;
+      c.lastDone = std::max(c.lastDone, chunk.done);
+      c.nextIssue = chunk.nextIssue;
+      if (c.offset >= c.task->bytes) c.task->endTime = c.lastDone;
+      any = true;
+    }
+  }
+  return any;
+}
+
 void DeviceScheduler::dispatch() {
   const Picoseconds now = simNow();
   // Zero-length tasks (records, waits with no launch latency) can end at once and free the way
   // for the next; repeat until nothing changes at this instant.
-  while (completeFinished(now) | startReady(now)) {
+  while (completeFinished(now) | startReady(now) | pumpChannels(now)) {
   }
   Picoseconds next = std::numeric_limits<Picoseconds>::max();
   for (StreamQueue* s : streams_) {
     const Task* t = s->head();
     if (!t) continue;
-    if (t->startTime >= 0 && !t->completesExternally) next = std::min(next, t->endTime);
+    if (t->startTime >= 0 && !t->completesExternally && t->endTime >= 0) next = std::min(next, t->endTime);
     if (t->startTime < 0 && t->submitTime > now) next = std::min(next, t->submitTime);
+  }
+  for (const Channel& c : channels_) {
+    if (c.task && c.task->endTime < 0) next = std::min(next, c.nextIssue);
   }
   if (next != std::numeric_limits<Picoseconds>::max()) wakeAt(next);
 }

@@ -1,7 +1,8 @@
 #pragma once
-// The task scheduler of one device: in-order stream queues dispatched onto DMA channels.
-// It never ticks: after every change it computes the next instant something can happen (a task
-// arrives, a task ends) and sleeps until then.
+// The task scheduler of one device: in-order stream queues dispatched onto DMA channels, which
+// move each copy chunk by chunk through the transfer timing model. It never ticks: after every
+// change it computes the next instant something can happen (a task arrives, a channel may start
+// its next chunk, a task ends) and sleeps until then.
 
 #include <systemc>
 #include <functional>
@@ -26,7 +27,7 @@ class DeviceScheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(DeviceScheduler);
   DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec, int deviceIndex,
-                  const TransferTiming& timing);
+                  TransferTiming& timing);
 
   void attach(StreamQueue& stream);
   void detach(StreamQueue& stream);  // the stream must be idle
@@ -39,22 +40,29 @@ class DeviceScheduler : public sc_core::sc_module {
 
   void setListener(TaskListener* listener) { listener_ = listener; }
   void setRecordObserver(std::function<void()> f) { onRecordCompleted_ = std::move(f); }
-  unsigned channels() const { return static_cast<unsigned>(channelBusy_.size()); }
+  unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   unsigned busyChannels() const;
 
  private:
   void dispatch();
   bool completeFinished(Picoseconds now);
   bool startReady(Picoseconds now);
+  bool pumpChannels(Picoseconds now);
   bool ready(const Task& task, Picoseconds now) const;
   void start(StreamQueue& stream, Task& task, Picoseconds now);
   void wakeAt(Picoseconds when);
 
   const spec::DeviceSpec& spec_;
   int index_;
-  const TransferTiming& timing_;
+  TransferTiming& timing_;
   std::vector<StreamQueue*> streams_;
-  std::vector<bool> channelBusy_;
+  struct Channel {
+    Task* task = nullptr;     // the copy or memset it is moving
+    uint64_t offset = 0;      // bytes of it already issued
+    Picoseconds nextIssue = 0;
+    Picoseconds lastDone = 0;
+  };
+  std::vector<Channel> channels_;
   sc_core::sc_event wake_;
   TaskListener* listener_ = nullptr;
   std::function<void()> onRecordCompleted_;

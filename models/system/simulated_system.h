@@ -21,7 +21,7 @@ class SimulatedSystem {
   const spec::SystemSpec& spec() const { return spec_; }
   DeviceScheduler& device(size_t index) { return *devices_.at(index); }
   size_t deviceCount() const { return devices_.size(); }
-  const TransferTiming& transferTiming() const { return *timing_; }
+  TransferTiming& transferTiming() { return *timing_; }
   void setListener(TaskListener* listener);
 
   Picoseconds now() const { return simNow(); }

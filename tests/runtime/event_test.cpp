@@ -2,13 +2,17 @@
 #include "acl_fixture.h"
 
 class Event : public AclTest {};
+class FixedRateEvent : public AclTest {
+ protected:
+  FixedRateEvent() : AclTest(testData("fixed-rate.yaml")) {}
+};
 class SmallDevice : public AclTest {
  protected:
   SmallDevice() : AclTest(testData("small-device.yaml")) {}
 };
 
-TEST_F(Event, ElapsedTimeOfACopyIsItsSimulatedDuration) {
-  // 64 MiB H2D on the default machine with the fixed-rate model. The start record ends 1 us
+TEST_F(FixedRateEvent, ElapsedTimeOfACopyIsItsSimulatedDuration) {
+  // 64 MiB H2D on the default machine with the fixed-rate model (the link's line rate bounds it). The start record ends 1 us
   // (task launch) after it is submitted; the copy is submitted 3 us (memcpy_async overhead)
   // after the record and takes 1 us launch + 1 us DMA setup + 67108864 B / (16 GT/s x 16 lanes
   // x 128/130 / 8 = 31.5077 GB/s) = 2129.9 us; the end record adds 1 us launch. So the two

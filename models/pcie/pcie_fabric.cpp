@@ -1,0 +1,196 @@
+#include "models/pcie/pcie_fabric.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/dram/sustained_bandwidth.h"
+#include "models/pcie/pcie_protocol.h"
+#include "spec/pcie_topology.h"
+
+namespace ascendsim::models::pcie {
+namespace {
+
+// Idle read latency of a memory: ACT, column read and one burst.
+Picoseconds idleLatency(const spec::DramSpec& m) {
+  const int64_t perClock = static_cast<int64_t>(m.dataRate / m.clock + 0.5);
+  return (m.timings.tRCDRD + m.timings.tCL + m.burstLength / perClock) * m.tCK();
+}
+
+}  // namespace
+
+Picoseconds transferTime(uint64_t bytes, double rate) {
+  return static_cast<Picoseconds>(std::ceil(static_cast<double>(bytes) / rate * 1e12));
+}
+
+size_t PcieFabric::add(std::string name) {
+  resources_.push_back(Resource{std::move(name)});
+  return resources_.size() - 1;
+}
+
+PcieFabric::PcieFabric(const spec::SystemSpec& sys) : sys_(sys) {
+  const SustainedRates host = sustainedSequentialRates(sys.host.memory);
+  hostRead_ = host.read;
+  hostWrite_ = host.write;
+  hostLatency_ = idleLatency(sys.host.memory);
+  hostMemory_ = add("host.memory");
+  hostCpu_ = add("host.cpu-copy");
+
+  // One up and one down resource per switch upstream link, shared by every device below it.
+  std::vector<std::pair<size_t, size_t>> switchLinks;
+  for (const spec::PcieSwitchSpec& sw : sys.switches) {
+    switchLinks.emplace_back(add(sw.name + ".uplink.up"), add(sw.name + ".uplink.down"));
+  }
+  for (const spec::DeviceSpec& d : sys.devices) {
+    const SustainedRates mem = sustainedSequentialRates(d.memory);
+    deviceRead_.push_back(mem.read);
+    deviceWrite_.push_back(mem.write);
+    deviceLatency_.push_back(idleLatency(d.memory));
+    DevicePath p;
+    p.memory = add(d.name + ".memory");
+    p.tags = add(d.name + ".read-tags");
+    p.ecrc = d.link.ecrc;
+    p.mps = d.link.mps;
+    p.mrrs = d.link.mrrs;
+    if (!d.port.empty()) {
+      const size_t up = add(d.name + ".link.up"), down = add(d.name + ".link.down");
+      auto ref = spec::parsePortRef(d.port);
+      const spec::PcieSwitchSpec* above = ref ? sys.findSwitch(ref->owner) : nullptr;
+      p.hops.push_back({&d.link, up, down, above ? above->latency : 0});
+      while (above) {
+        const size_t index = static_cast<size_t>(above - sys.switches.data());
+        ref = spec::parsePortRef(above->upstream);
+        const spec::PcieSwitchSpec* next = ref ? sys.findSwitch(ref->owner) : nullptr;
+        p.hops.push_back({&above->link, switchLinks[index].first, switchLinks[index].second, next ? next->latency : 0});
+        p.mps = std::min(p.mps, above->link.mps);  // a path carries the smallest payload size on it
+        above = next;
+      }
+    }
+    p.split = sys.rootComplex.completionsAtRcb ? std::min(d.link.rcb, p.mps) : p.mps;
+    // Read tags bound throughput to tags x MRRS per round trip (request up, memory, completion down).
+    Picoseconds roundTrip = 2 * sys.rootComplex.latency + hostLatency_;
+    for (const Hop& h : p.hops) roundTrip += 2 * (h.link->latency + h.switchLatency);
+    p.tagRate = static_cast<double>(std::min<uint64_t>(d.link.tags, d.dma.outstandingReads)) *
+                static_cast<double>(p.mrrs) / (static_cast<double>(roundTrip) * 1e-12);
+    paths_.push_back(std::move(p));
+  }
+}
+
+Stage PcieFabric::memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency) const {
+  return Stage{&resources_[resource], transferTime(bytes, rate), latency, bytes};
+}
+
+void PcieFabric::upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const {
+  for (size_t i = 0; i < hopCount; ++i) {
+    const Hop& h = p.hops[i];
+    out.push_back({&resources_[h.up], transferTime(wireBytes, tlpBandwidth(*h.link, p.mps)),
+                   h.link->latency + h.switchLatency, wireBytes});
+  }
+}
+
+void PcieFabric::downStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const {
+  for (size_t i = hopCount; i-- > 0;) {
+    const Hop& h = p.hops[i];
+    out.push_back({&resources_[h.down], transferTime(wireBytes, tlpBandwidth(*h.link, p.mps)),
+                   h.link->latency + h.switchLatency, wireBytes});
+  }
+}
+
+std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t bytes) const {
+  std::vector<Stage> out;
+  const bool rc = sys_.runMode == spec::RunMode::Device;
+  const auto isDevice = [](const MemoryPlace& m) { return m.kind == MemoryPlace::Kind::Device; };
+  const DevicePath& engine = paths_.at(static_cast<size_t>(device));
+  if (task.kind == TaskKind::Memset) {
+    const size_t d = static_cast<size_t>(task.dst.device);
+    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0));
+    return out;
+  }
+  const bool srcDev = isDevice(task.src), dstDev = isDevice(task.dst);
+  if (rc || (srcDev && dstDev && task.src.device == task.dst.device)) {
+    // A copy inside one memory reads and writes it: both take its bus.
+    const size_t d = static_cast<size_t>(rc ? 0 : task.src.device);
+    const double copyRate = 1.0 / (1.0 / deviceRead_[d] + 1.0 / deviceWrite_[d]);
+    out.push_back(memoryStage(paths_[d].memory, bytes, copyRate, deviceLatency_[d]));
+    return out;
+  }
+  const bool pageable = task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable;
+  if (!srcDev) {
+    // Host to device: the CPU first stages pageable data into the pinned buffer; the device's DMA
+    // then reads it: requests go up, the host's memory answers, completions come down.
+    if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
+    out.push_back({&resources_[engine.tags], transferTime(bytes, engine.tagRate), 0, bytes});
+    upStages(engine, requestWireBytes(bytes, engine.mrrs, engine.ecrc), engine.hops.size(), out);
+    out.push_back(memoryStage(hostMemory_, bytes, hostRead_, sys_.rootComplex.latency * 2 + hostLatency_));
+    downStages(engine, completionWireBytes(bytes, engine.split, engine.ecrc), engine.hops.size(), out);
+    const size_t d = static_cast<size_t>(task.dst.device);
+    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0));
+    return out;
+  }
+  const size_t s = static_cast<size_t>(task.src.device);
+  out.push_back(memoryStage(paths_[s].memory, bytes, deviceRead_[s], deviceLatency_[s]));
+  if (!dstDev) {
+    // Device to host: posted writes up to the root complex, into host memory, then (pageable)
+    // the CPU copies them out of the pinned buffer.
+    upStages(paths_[s], writeWireBytes(bytes, paths_[s].mps, paths_[s].ecrc), paths_[s].hops.size(), out);
+    out.push_back(memoryStage(hostMemory_, bytes, hostWrite_, sys_.rootComplex.latency));
+    if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
+    return out;
+  }
+  // Peer to peer: posted writes up to the switch both devices share, and down to the peer.
+  const size_t t = static_cast<size_t>(task.dst.device);
+  const auto srcAbove = spec::switchesAbove(sys_, sys_.devices[s]);
+  const auto common = spec::commonSwitch(sys_, sys_.devices[s], sys_.devices[t]);
+  const size_t upHops = common ? static_cast<size_t>(std::find(srcAbove.begin(), srcAbove.end(), *common) - srcAbove.begin()) + 1
+                               : paths_[s].hops.size();
+  const auto dstAbove = spec::switchesAbove(sys_, sys_.devices[t]);
+  const size_t downHops = common ? static_cast<size_t>(std::find(dstAbove.begin(), dstAbove.end(), *common) - dstAbove.begin()) + 1
+                                 : paths_[t].hops.size();
+  const uint64_t mps = std::min(paths_[s].mps, paths_[t].mps);
+  const uint64_t wire = writeWireBytes(bytes, mps, paths_[s].ecrc);
+  upStages(paths_[s], wire, upHops, out);
+  if (!common) out.push_back({&resources_[hostMemory_], 0, 2 * sys_.rootComplex.latency, 0});  // turns at the root
+  downStages(paths_[t], wire, downHops, out);
+  out.push_back(memoryStage(paths_[t].memory, bytes, deviceWrite_[t], 0));
+  return out;
+}
+
+std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& stages, Picoseconds ready) {
+  Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
+  Picoseconds tail = ready;  // when its last byte has left the previous stage
+  Picoseconds firstFree = ready;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const Stage& st = stages[i];
+    const Picoseconds start = std::max(st.wholeChunk ? tail : head, st.resource->busyUntil);
+    const Picoseconds end = std::max(start + st.occupancy, tail);
+    st.resource->busyUntil = end;
+    st.resource->bytes += st.bytes;
+    st.resource->busy += end - start;
+    if (i == 0) firstFree = end;
+    head = (st.wholeChunk ? end : start) + st.latency;
+    tail = end + st.latency;
+  }
+  return {firstFree, tail};
+}
+
+double PcieFabric::hostReadRate(int device, uint64_t chunk) const {
+  const DevicePath& p = paths_.at(static_cast<size_t>(device));
+  double rate = std::min({p.tagRate, hostRead_, deviceWrite_[static_cast<size_t>(device)]});
+  for (const Hop& h : p.hops) {
+    const double bw = tlpBandwidth(*h.link, p.mps);
+    rate = std::min(rate, bw * static_cast<double>(chunk) / static_cast<double>(completionWireBytes(chunk, p.split, p.ecrc)));
+    rate = std::min(rate, bw * static_cast<double>(chunk) / static_cast<double>(requestWireBytes(chunk, p.mrrs, p.ecrc)));
+  }
+  return rate;
+}
+
+double PcieFabric::hostWriteRate(int device, uint64_t chunk) const {
+  const DevicePath& p = paths_.at(static_cast<size_t>(device));
+  double rate = std::min(hostWrite_, deviceRead_[static_cast<size_t>(device)]);
+  for (const Hop& h : p.hops) {
+    rate = std::min(rate, tlpBandwidth(*h.link, p.mps) * static_cast<double>(chunk) /
+                              static_cast<double>(writeWireBytes(chunk, p.mps, p.ecrc)));
+  }
+  return rate;
+}
+
+}  // namespace ascendsim::models::pcie

@@ -1,0 +1,83 @@
+#pragma once
+// The machine's PCIe fabric and memories as resources a DMA chunk occupies: each link direction,
+// each switch's upstream port, the root complex, host memory, each device's memory and each
+// device's pool of read tags. A resource serves one chunk at a time; contention is resolved by
+// each resource's busy-until time, chunk by chunk.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/sched/task.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models::pcie {
+
+struct Resource {
+  std::string name;       // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
+  Picoseconds busyUntil = 0;
+  uint64_t bytes = 0;     // bytes it carried (wire bytes for links)
+  Picoseconds busy = 0;   // time it was occupied
+};
+
+// One step of a chunk's way: occupy `resource` for `occupancy`, then the head of the chunk moves
+// on after `latency` (cut-through), while its tail follows.
+struct Stage {
+  Resource* resource;
+  Picoseconds occupancy;
+  Picoseconds latency;
+  uint64_t bytes;
+  bool wholeChunk = false;  // store and forward: starts after the whole chunk arrived, and hands
+                            // it on only when done (the CPU's copy through the staging buffer)
+};
+
+class PcieFabric {
+ public:
+  explicit PcieFabric(const spec::SystemSpec& sys);
+
+  // The stages one chunk of `bytes` crosses for a copy from `src` to `dst` run by `device`'s DMA
+  // (a memset has no source), in order.
+  std::vector<Stage> stages(int device, const Task& task, uint64_t bytes) const;
+  // Runs a chunk through its stages from `ready` on, reserving each resource. Returns when the
+  // first stage frees (the channel may start its next chunk) and when the chunk's last byte lands.
+  static std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready);
+
+  const std::vector<Resource>& resources() const { return resources_; }
+  // Payload bytes per second of a long transfer of `chunk`-byte pieces on `device`'s path to
+  // the host, as the protocol arithmetic gives it (for reports and tests).
+  double hostReadRate(int device, uint64_t chunk) const;
+  double hostWriteRate(int device, uint64_t chunk) const;
+
+ private:
+  struct Hop {  // one link on a device's way up to the root complex
+    const spec::PcieLinkSpec* link;
+    size_t up, down;          // resource indices of its two directions
+    Picoseconds switchLatency;  // of the switch at its upper end (0 at the root complex)
+  };
+  struct DevicePath {
+    std::vector<Hop> hops;    // the device's own link first
+    uint64_t mps, mrrs, split;
+    bool ecrc;
+    size_t memory, tags;
+    double tagRate;           // bytes/s its read tags sustain: tags x MRRS / round trip
+  };
+
+  size_t add(std::string name);
+  void upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const;
+  void downStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const;
+  Stage memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency) const;
+
+  const spec::SystemSpec& sys_;
+  mutable std::vector<Resource> resources_;
+  std::vector<DevicePath> paths_;
+  size_t hostMemory_, hostCpu_;
+  double hostRead_, hostWrite_;
+  std::vector<double> deviceRead_, deviceWrite_;
+  Picoseconds hostLatency_;
+  std::vector<Picoseconds> deviceLatency_;
+};
+
+// Time for `bytes` at `rate` bytes/s, in whole picoseconds (rounded up).
+Picoseconds transferTime(uint64_t bytes, double rate);
+
+}  // namespace ascendsim::models::pcie
