@@ -18,12 +18,39 @@ Picoseconds idleLatency(const spec::DramSpec& m) {
 
 }  // namespace
 
+Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseconds now) {
+  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().second) {  // the common case: after everything
+    if (length > 0) reserved.emplace_back(earliest, earliest + length);
+    return earliest;
+  }
+  // Bookings are sorted and disjoint, so their ends are sorted too: skip those over before `earliest`.
+  auto it = std::partition_point(reserved.begin(), reserved.end(),
+                                 [earliest](const std::pair<Picoseconds, Picoseconds>& b) { return b.second <= earliest; });
+  Picoseconds start = earliest;
+  for (; it != reserved.end(); ++it) {
+    if (start + length <= it->first) break;  // fits in the gap before it
+    start = std::max(start, it->second);
+  }
+  if (length > 0) reserved.insert(it, {start, start + length});
+  return start;
+}
+
+Picoseconds Resource::interleave(Picoseconds earliest, Picoseconds length, Picoseconds now) {
+  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().second) return reserve(earliest, length, now);
+  reserved.back().second += length;
+  return earliest;
+}
+
 Picoseconds transferTime(uint64_t bytes, double rate) {
   return static_cast<Picoseconds>(std::ceil(static_cast<double>(bytes) / rate * 1e12));
 }
 
 size_t PcieFabric::add(std::string name) {
-  resources_.push_back(Resource{std::move(name)});
+  Resource r;
+  r.name = std::move(name);
+  resources_.push_back(std::move(r));
   return resources_.size() - 1;
 }
 
@@ -79,11 +106,12 @@ Stage PcieFabric::memoryStage(size_t resource, uint64_t bytes, double rate, Pico
   return Stage{&resources_[resource], transferTime(bytes, rate), latency, bytes};
 }
 
-void PcieFabric::upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const {
+void PcieFabric::upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out,
+                          bool requests) const {
   for (size_t i = 0; i < hopCount; ++i) {
     const Hop& h = p.hops[i];
     out.push_back({&resources_[h.up], transferTime(wireBytes, tlpBandwidth(*h.link, p.mps)),
-                   h.link->latency + h.switchLatency, wireBytes});
+                   h.link->latency + h.switchLatency, wireBytes, false, requests});
   }
 }
 
@@ -119,7 +147,7 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
     // then reads it: requests go up, the host's memory answers, completions come down.
     if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
     out.push_back({&resources_[engine.tags], transferTime(bytes, engine.tagRate), 0, bytes});
-    upStages(engine, requestWireBytes(bytes, engine.mrrs, engine.ecrc), engine.hops.size(), out);
+    upStages(engine, requestWireBytes(bytes, engine.mrrs, engine.ecrc), engine.hops.size(), out, true);
     out.push_back(memoryStage(hostMemory_, bytes, hostRead_, sys_.rootComplex.latency * 2 + hostLatency_));
     downStages(engine, completionWireBytes(bytes, engine.split, engine.ecrc), engine.hops.size(), out);
     const size_t d = static_cast<size_t>(task.dst.device);
@@ -160,11 +188,14 @@ std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& s
   Picoseconds firstFree = ready;
   for (size_t i = 0; i < stages.size(); ++i) {
     const Stage& st = stages[i];
-    const Picoseconds start = std::max(st.wholeChunk ? tail : head, st.resource->busyUntil);
-    const Picoseconds end = std::max(start + st.occupancy, tail);
-    st.resource->busyUntil = end;
+    // Cut-through: a stage may start as soon as the head arrives, but cannot finish before the
+    // tail has; store-and-forward stages wait for the whole chunk.
+    const Picoseconds earliest = st.wholeChunk ? tail : std::max(head, tail - st.occupancy);
+    const Picoseconds start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready)
+                                             : st.resource->reserve(earliest, st.occupancy, ready);
+    const Picoseconds end = start + st.occupancy;
     st.resource->bytes += st.bytes;
-    st.resource->busy += end - start;
+    st.resource->busy += st.occupancy;
     if (i == 0) firstFree = end;
     head = (st.wholeChunk ? end : start) + st.latency;
     tail = end + st.latency;

@@ -5,6 +5,7 @@
 // each resource's busy-until time, chunk by chunk.
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,16 @@ namespace ascendsim::models::pcie {
 
 struct Resource {
   std::string name;       // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
-  Picoseconds busyUntil = 0;
   uint64_t bytes = 0;     // bytes it carried (wire bytes for links)
   Picoseconds busy = 0;   // time it was occupied
+  std::deque<std::pair<Picoseconds, Picoseconds>> reserved;  // [start, end), sorted, none before `now`
+
+  // Books the earliest [start, start + length) with start >= earliest that overlaps nothing booked;
+  // forgets bookings that ended by `now` (nothing earlier can be asked for any more).
+  Picoseconds reserve(Picoseconds earliest, Picoseconds length, Picoseconds now);
+  // Small TLPs (read requests) interleave with the bulk traffic TLP by TLP: they go at `earliest`
+  // and push the end of the bookings back by their length, so the bulk flows absorb their share.
+  Picoseconds interleave(Picoseconds earliest, Picoseconds length, Picoseconds now);
 };
 
 // One step of a chunk's way: occupy `resource` for `occupancy`, then the head of the chunk moves
@@ -29,6 +37,7 @@ struct Stage {
   uint64_t bytes;
   bool wholeChunk = false;  // store and forward: starts after the whole chunk arrived, and hands
                             // it on only when done (the CPU's copy through the staging buffer)
+  bool interleaved = false; // small TLPs that slip in between other traffic (read requests)
 };
 
 class PcieFabric {
@@ -63,7 +72,8 @@ class PcieFabric {
   };
 
   size_t add(std::string name);
-  void upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const;
+  void upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out,
+                bool requests = false) const;
   void downStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const;
   Stage memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency) const;
 

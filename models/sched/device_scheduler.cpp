@@ -17,6 +17,9 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
       spec_(spec),
       index_(deviceIndex),
       timing_(timing),
+      // A channel keeps as many bytes in flight as its outstanding reads cover, and at least four
+      // chunks (its buffers), enough to keep a link busy across a round trip.
+      window_(std::max<uint64_t>(uint64_t{spec.dma.outstandingReads} * spec.link.mrrs, 4 * spec.dma.chunkSize)),
       channels_(spec.dma.engines * spec.dma.channelsPerEngine) {
   SC_METHOD(dispatch);
   sensitive << wake_;
@@ -69,7 +72,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // The channel fetches the descriptor and sets up, then moves the bytes chunk by chunk; the
     // task's end is known once its last chunk is issued.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
-    *free = Channel{&task, 0, first, first};
+    *free = Channel{&task, 0, first, first, {}, 0};
     task.endTime = task.bytes == 0 ? first : -1;
   }
   if (task.onStart) task.onStart();
@@ -115,6 +118,17 @@ bool DeviceScheduler::startReady(Picoseconds now) {
   return any;
 }
 
+Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, uint64_t bytes) const {
+  for (;;) {
+    while (!c.inFlight.empty() && c.inFlight.front().first <= t) {
+      c.inFlightBytes -= c.inFlight.front().second;
+      c.inFlight.pop_front();
+    }
+    if (c.inFlight.empty() || c.inFlightBytes + bytes <= window_) return t;
+    t = c.inFlight.front().first;
+  }
+}
+
 // Issues every chunk whose time has come; returns whether any was.
 bool DeviceScheduler::pumpChannels(Picoseconds now) {
   bool any = false;
@@ -123,8 +137,15 @@ bool DeviceScheduler::pumpChannels(Picoseconds now) {
       const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
       c.offset += chunk.bytes;
       c.lastDone = std::max(c.lastDone, chunk.done);
-      c.nextIssue = chunk.nextIssue;
-      if (c.offset >= c.task->bytes) c.task->endTime = c.lastDone;
+      c.inFlight.emplace_back(chunk.done, chunk.bytes);
+      c.inFlightBytes += chunk.bytes;
+      if (c.offset >= c.task->bytes) {
+        c.task->endTime = c.lastDone;
+        c.inFlight.clear();
+        c.inFlightBytes = 0;
+      } else {
+        c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(spec_.dma.chunkSize, c.task->bytes - c.offset));
+      }
       any = true;
     }
   }

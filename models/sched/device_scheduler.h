@@ -5,6 +5,7 @@
 // its next chunk, a task ends) and sleeps until then.
 
 #include <systemc>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -61,7 +62,12 @@ class DeviceScheduler : public sc_core::sc_module {
     uint64_t offset = 0;      // bytes of it already issued
     Picoseconds nextIssue = 0;
     Picoseconds lastDone = 0;
+    std::deque<std::pair<Picoseconds, uint64_t>> inFlight;  // (done, bytes) of issued chunks
+    uint64_t inFlightBytes = 0;
   };
+  // When a channel with `c.inFlightBytes` in flight may issue `bytes` more, at `t` or later.
+  Picoseconds windowOpens(Channel& c, Picoseconds t, uint64_t bytes) const;
+  uint64_t window_;  // bytes a channel may have in flight
   std::vector<Channel> channels_;
   sc_core::sc_event wake_;
   TaskListener* listener_ = nullptr;

@@ -1,0 +1,133 @@
+// Whole-machine PCIe behaviour through the SystemC device schedulers: shared switch uplinks,
+// peer-to-peer under a switch, and both directions of one link at once.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "models/dma/pcie_dma_timing.h"
+#include "models/pcie/pcie_protocol.h"
+#include "models/system/simulated_system.h"
+#include "spec/system_loader.h"
+
+namespace ascendsim::models {
+namespace {
+
+// Submits copies at time 0, one per device stream, and simulates until all are done.
+class Machine {
+ public:
+  explicit Machine(const std::string& preset) : sys_(spec::loadSystemSpec(preset)), system_(sys_) {}
+
+  // A copy of `bytes` on its own stream of `device` (host side pinned).
+  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes) {
+    streams_.push_back(std::make_unique<StreamQueue>(static_cast<uint32_t>(streams_.size()), 1024));
+    StreamQueue& q = *streams_.back();
+    system_.device(static_cast<size_t>(device)).attach(q);
+    auto t = std::make_unique<Task>();
+    t->kind = TaskKind::Copy;
+    t->src = src;
+    t->dst = dst;
+    t->bytes = bytes;
+    Task* raw = t.get();
+    ends_.push_back(-1);
+    const size_t slot = ends_.size() - 1;
+    t->effect = [this, raw, slot] { ends_[slot] = raw->endTime; };
+    system_.device(static_cast<size_t>(device)).submit(q, std::move(t));
+    return raw;
+  }
+  void run() {
+    system_.runUntil([this] {
+      for (auto& s : streams_) if (!s->idle()) return false;
+      return true;
+    });
+  }
+  Picoseconds end(size_t i) const { return ends_.at(i); }
+  const pcie::Resource& resource(const std::string& name) {
+    for (const pcie::Resource& r : dynamic_cast<PcieDmaTiming&>(system_.transferTiming()).fabric().resources()) {
+      if (r.name == name) return r;
+    }
+    throw std::out_of_range(name);
+  }
+  const spec::SystemSpec& spec() const { return sys_; }
+
+ private:
+  spec::SystemSpec sys_;
+  SimulatedSystem system_;
+  std::vector<std::unique_ptr<StreamQueue>> streams_;
+  std::vector<Picoseconds> ends_;
+};
+
+MemoryPlace host() { return {MemoryPlace::Kind::HostPinned, -1, 0}; }
+MemoryPlace dev(int d) { return {MemoryPlace::Kind::Device, d, 0}; }
+
+// D2H payload rate of a Gen4 x16 link at MPS 256: TLP rate x 256 / (256 + 24).
+double gen4WriteRate(const spec::PcieLinkSpec& l) { return pcie::tlpBandwidth(l, 256) * 256.0 / 280.0; }
+
+void devicesShareTheUplink(int devices) {
+  // atlas-800t-a2: npu0..npu3 under sw0, whose Gen4 x16 uplink equals each NPU's own link, so
+  // N NPUs writing to the host at once share it: together they get one link's D2H rate, and the
+  // last finishes N times later than one NPU alone would.
+  Machine m("atlas-800t-a2");
+  const uint64_t bytes = 256ull << 20;
+  for (int d = 0; d < devices; ++d) m.copy(d, dev(d), host(), bytes);
+  m.run();
+  Picoseconds last = 0;
+  for (int d = 0; d < devices; ++d) last = std::max(last, m.end(static_cast<size_t>(d)));
+  const double aggregate = static_cast<double>(bytes) * devices / (static_cast<double>(last) * 1e-12);
+  EXPECT_NEAR(aggregate / gen4WriteRate(m.spec().devices[0].link), 1.0, 0.03) << aggregate / 1e9 << " GB/s";
+  EXPECT_EQ(m.resource("sw0.uplink.up").bytes, pcie::writeWireBytes(64 * 1024, 256, false) * devices * (bytes / (64 * 1024)));
+  // Each NPU progressed alongside the others (chunks interleave), so all end close together.
+  for (int d = 0; d < devices; ++d) EXPECT_GT(m.end(static_cast<size_t>(d)), last * 9 / 10);
+}
+
+TEST(Fabric, TwoDevicesBehindOneSwitchShareItsUplink) { devicesShareTheUplink(2); }
+TEST(Fabric, FourDevicesBehindOneSwitchShareItsUplink) { devicesShareTheUplink(4); }
+
+TEST(Fabric, DevicesUnderDifferentSwitchesDoNotShare) {
+  // npu0 (sw0) and npu4 (sw1) each get a full link's rate.
+  Machine m("atlas-800t-a2");
+  const uint64_t bytes = 256ull << 20;
+  m.copy(0, dev(0), host(), bytes);
+  m.copy(4, dev(4), host(), bytes);
+  m.run();
+  for (size_t i = 0; i < 2; ++i) {
+    const double rate = static_cast<double>(bytes) / (static_cast<double>(m.end(i)) * 1e-12);
+    EXPECT_NEAR(rate / gen4WriteRate(m.spec().devices[0].link), 1.0, 0.03);
+  }
+}
+
+TEST(Fabric, PeerToPeerUnderOneSwitchLeavesTheUplinkIdle) {
+  Machine m("atlas-800t-a2");
+  m.copy(0, dev(0), dev(1), 64ull << 20);
+  m.run();
+  EXPECT_EQ(m.resource("sw0.uplink.up").bytes, 0u);
+  EXPECT_EQ(m.resource("sw0.uplink.down").bytes, 0u);
+  EXPECT_EQ(m.resource("host.memory").bytes, 0u);
+  EXPECT_GT(m.resource("npu0.link.up").bytes, 64ull << 20);
+  EXPECT_GT(m.resource("npu1.link.down").bytes, 64ull << 20);
+  // And it runs at the write rate of the links it crosses.
+  const double rate = static_cast<double>(64ull << 20) / (static_cast<double>(m.end(0)) * 1e-12);
+  EXPECT_NEAR(rate / gen4WriteRate(m.spec().devices[0].link), 1.0, 0.03);
+}
+
+TEST(Fabric, BothDirectionsOfOneLinkAtOnce) {
+  // The default machine: H2D and D2H at once on npu0's Gen4 x16 link. Completions have the down
+  // direction to themselves: 256 / 276 of the TLP rate. The up direction carries the D2H writes
+  // and the H2D read requests (24 B per 512 B read), so D2H gets the rest:
+  // (TLP - H2D x 24 / 512) x 256 / 280.
+  Machine m("default");
+  const uint64_t bytes = 256ull << 20;
+  m.copy(0, host(), dev(0), bytes);
+  m.copy(0, dev(0), host(), bytes);
+  m.run();
+  const spec::PcieLinkSpec& l = m.spec().devices[0].link;
+  const double tlp = pcie::tlpBandwidth(l, 256);
+  const double h2d = static_cast<double>(bytes) / (static_cast<double>(m.end(0)) * 1e-12);
+  const double d2h = static_cast<double>(bytes) / (static_cast<double>(m.end(1)) * 1e-12);
+  const double expectedH2d = tlp * 256 / 276;
+  const double expectedD2h = (tlp - expectedH2d * 24 / 512) * 256 / 280;
+  EXPECT_NEAR(h2d / expectedH2d, 1.0, 0.03) << h2d / 1e9;
+  EXPECT_NEAR(d2h / expectedD2h, 1.0, 0.03) << d2h / 1e9;
+}
+
+}  // namespace
+}  // namespace ascendsim::models
