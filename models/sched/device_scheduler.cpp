@@ -124,7 +124,9 @@ Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, uint64_t byt
       c.inFlightBytes -= c.inFlight.front().second;
       c.inFlight.pop_front();
     }
-    if (c.inFlight.empty() || c.inFlightBytes + bytes <= window_) return t;
+    // Two chunks may always be in flight, whatever their size: the runtime double-buffers its
+    // pinned staging buffer, and a channel moves one chunk while it sets up the next.
+    if (c.inFlight.size() < 2 || c.inFlightBytes + bytes <= window_) return t;
     t = c.inFlight.front().first;
   }
 }
@@ -144,7 +146,7 @@ bool DeviceScheduler::pumpChannels(Picoseconds now) {
         c.inFlight.clear();
         c.inFlightBytes = 0;
       } else {
-        c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(spec_.dma.chunkSize, c.task->bytes - c.offset));
+        c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(chunk.bytes, c.task->bytes - c.offset));
       }
       any = true;
     }
