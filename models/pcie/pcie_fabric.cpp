@@ -146,7 +146,7 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
     // Host to device: the CPU first stages pageable data into the pinned buffer; the device's DMA
     // then reads it: requests go up, the host's memory answers, completions come down.
     if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
-    out.push_back({&resources_[engine.tags], transferTime(bytes, engine.tagRate), 0, bytes});
+    out.push_back({&resources_[engine.tags], transferTime(bytes, engine.tagRate), 0, bytes, false, false, true});
     upStages(engine, requestWireBytes(bytes, engine.mrrs, engine.ecrc), engine.hops.size(), out, true);
     out.push_back(memoryStage(hostMemory_, bytes, hostRead_, sys_.rootComplex.latency * 2 + hostLatency_));
     downStages(engine, completionWireBytes(bytes, engine.split, engine.ecrc), engine.hops.size(), out);
@@ -193,10 +193,11 @@ std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& s
     const Picoseconds earliest = st.wholeChunk ? tail : std::max(head, tail - st.occupancy);
     const Picoseconds start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready)
                                              : st.resource->reserve(earliest, st.occupancy, ready);
-    const Picoseconds end = start + st.occupancy;
+    const Picoseconds end = start + (st.rateOnly ? 0 : st.occupancy);
     st.resource->bytes += st.bytes;
     st.resource->busy += st.occupancy;
-    if (i == 0) firstFree = end;
+    st.resource->chunks++;
+    if (i == 0) firstFree = start + st.occupancy;
     head = (st.wholeChunk ? end : start) + st.latency;
     tail = end + st.latency;
   }

@@ -17,6 +17,7 @@ namespace ascendsim::models::pcie {
 struct Resource {
   std::string name;       // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
   uint64_t bytes = 0;     // bytes it carried (wire bytes for links)
+  uint64_t chunks = 0;    // chunks that crossed it (simulation events at this hop)
   Picoseconds busy = 0;   // time it was occupied
   std::deque<std::pair<Picoseconds, Picoseconds>> reserved;  // [start, end), sorted, none before `now`
 
@@ -38,6 +39,8 @@ struct Stage {
   bool wholeChunk = false;  // store and forward: starts after the whole chunk arrived, and hands
                             // it on only when done (the CPU's copy through the staging buffer)
   bool interleaved = false; // small TLPs that slip in between other traffic (read requests)
+  bool rateOnly = false;    // a budget, not a pipe (read tags): bookings space chunks out at its
+                            // rate, but a chunk's bytes do not wait for its occupancy
 };
 
 class PcieFabric {

@@ -121,3 +121,55 @@ TEST_F(SmallDevice, EventLimit) {
   ASSERT_ACL_OK(aclrtDestroyEvent(e[0]));
   ASSERT_ACL_OK(aclrtCreateEvent(&e[3]));
 }
+
+TEST_F(Event, A4KiBCopyTakesOverheadSetupRoundTripAndTransfer) {
+  // Default machine, pinned 4 KiB H2D between two records. Records: the start record ends 1 us
+  // (launch) after it is queued; the copy is queued 3 us (memcpy_async) after it and waits 1 us
+  // launch + 1 us DMA setup; the end record takes 1 us launch after the copy. The copy itself is a
+  // read round trip, 2 x 20 ns link + 2 x 250 ns root complex + 30 ns DDR4 (tRCD + CL + burst) =
+  // 570 ns, plus its completions on the link, 4096 + 16 x 20 B at 28.43 GB/s (Gen4 x16 TLP rate)
+  // = 155 ns, plus the host memory's 42 ns for 4 KiB at 97 GB/s: (3 - 1 + 1 + 1 + 1) us + 0.77 us.
+  const size_t n = 4096;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent start = nullptr, end = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&start));
+  ASSERT_ACL_OK(aclrtCreateEvent(&end));
+  ASSERT_ACL_OK(aclrtRecordEvent(start, nullptr));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(end, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(end));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
+  EXPECT_NEAR(ms * 1000.0, 5.0 + 0.570 + 0.155 + 0.042, 0.05);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Event, LargePinnedCopyRunsAtTheProtocolLimitedRate) {
+  // 256 MiB H2D on the default Gen4 x16 link at MPS 256: completions carry 20 B per 256 B, so
+  // 28.43 GB/s x 256 / 276 = 26.37 GB/s: 10.18 ms. D2H: 24 B per 256 B, 25.99 GB/s: 10.33 ms.
+  const size_t n = 256 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent a = nullptr, b = nullptr, c = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&a));
+  ASSERT_ACL_OK(aclrtCreateEvent(&b));
+  ASSERT_ACL_OK(aclrtCreateEvent(&c));
+  ASSERT_ACL_OK(aclrtRecordEvent(a, nullptr));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(b, nullptr));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(c, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(c));
+  float h2d = 0, d2h = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&h2d, a, b));
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&d2h, b, c));
+  const double tlp = 16e9 * 16 * 128 / 130 / 8 * (1 - 16.0 / 168 - 4.0 / 1538);
+  EXPECT_NEAR(h2d, n / (tlp * 256 / 276) * 1e3, 0.01 * h2d);
+  EXPECT_NEAR(d2h, n / (tlp * 256 / 280) * 1e3, 0.01 * d2h);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}

@@ -1,0 +1,85 @@
+// Copy benchmark: wall time and simulated throughput of 1 GiB H2D copies through the PCIe/DMA
+// model, on one device or on several at once, with per-hop chunk counts and peak memory.
+//
+//   build/release/bench/copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]
+//   bash bench/copy_bench.sh        (the matrix of docs/performance.md)
+//
+// SystemC elaborates one machine per process, so each configuration is its own run.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/dma/pcie_dma_timing.h"
+#include "models/system/simulated_system.h"
+#include "spec/system_loader.h"
+
+using namespace ascendsim;
+
+int main(int argc, char** argv) {
+  int devices = 1;
+  uint64_t chunk = 0;  // 0: the machine's default
+  uint64_t gib = 1;
+  std::string preset = "atlas-800t-a2";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--devices")) devices = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--chunk")) chunk = std::stoull(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--gib")) gib = std::stoull(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--machine")) preset = argv[i + 1];
+  }
+  spec::SystemSpec sys = spec::loadSystemSpec(preset);
+  if (devices > static_cast<int>(sys.devices.size())) devices = static_cast<int>(sys.devices.size());
+  for (auto& d : sys.devices) {
+    if (chunk) d.dma.chunkSize = chunk;
+  }
+  const auto wall0 = std::chrono::steady_clock::now();
+  models::SimulatedSystem system(sys);
+  const uint64_t bytes = gib << 30;
+  std::vector<std::unique_ptr<models::StreamQueue>> streams;
+  std::vector<models::Picoseconds> ends(static_cast<size_t>(devices), -1);
+  // The runtime splits H2D copies into 64 MiB tasks; do the same.
+  for (int d = 0; d < devices; ++d) {
+    streams.push_back(std::make_unique<models::StreamQueue>(static_cast<uint32_t>(d), 1024));
+    system.device(static_cast<size_t>(d)).attach(*streams.back());
+    for (uint64_t off = 0; off < bytes; off += 64ull << 20) {
+      auto t = std::make_unique<models::Task>();
+      t->kind = models::TaskKind::Copy;
+      t->src = {models::MemoryPlace::Kind::HostPinned, -1, off};
+      t->dst = {models::MemoryPlace::Kind::Device, d, off};
+      t->bytes = std::min<uint64_t>(64ull << 20, bytes - off);
+      models::Task* raw = t.get();
+      t->effect = [&ends, d, raw] { ends[static_cast<size_t>(d)] = raw->endTime; };
+      system.device(static_cast<size_t>(d)).submit(*streams.back(), std::move(t));
+    }
+  }
+  system.runUntil([&] {
+    for (auto& s : streams) if (!s->idle()) return false;
+    return true;
+  });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  models::Picoseconds last = 0;
+  for (auto e : ends) last = std::max(last, e);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double simulated = static_cast<double>(last) * 1e-12;
+  std::printf("%s: %d device(s) x %llu GiB H2D, chunk %llu B\n", preset.c_str(), devices,
+              static_cast<unsigned long long>(gib), static_cast<unsigned long long>(sys.devices[0].dma.chunkSize));
+  std::printf("  simulated time %.3f ms, aggregate %.2f GB/s (%.2f GB/s per device)\n", simulated * 1e3,
+              static_cast<double>(bytes) * devices / simulated / 1e9, static_cast<double>(bytes) / simulated / 1e9);
+  std::printf("  wall time %.3f s, peak resident memory %ld MiB\n", wall, usage.ru_maxrss / 1024);
+  auto& fabric = dynamic_cast<models::PcieDmaTiming&>(system.transferTiming()).fabric();
+  uint64_t events = 0;
+  std::printf("  chunks per hop:");
+  for (const auto& r : fabric.resources()) {
+    if (r.chunks == 0) continue;
+    events += r.chunks;
+    std::printf(" %s=%llu", r.name.c_str(), static_cast<unsigned long long>(r.chunks));
+  }
+  std::printf("\n  hop events %llu, %.2f million per second of wall time\n", static_cast<unsigned long long>(events),
+              static_cast<double>(events) / wall / 1e6);
+  return 0;
+}
