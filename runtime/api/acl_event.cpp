@@ -27,7 +27,10 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-  return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) { rt().recordEvent(t, event, stream); });
+  return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) {
+    t.callArgs = streamArg(stream);
+    rt().recordEvent(t, event, stream);
+  });
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {

@@ -12,6 +12,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   return run("aclrtCreateStream", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, 0, 0);
+    t.callArgs = streamArg(*stream);
   });
 }
 
@@ -27,8 +28,10 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().synchronizeStream(t, stream, -1); });
+  return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = streamArg(stream);
+    rt().synchronizeStream(t, stream, -1);
+  });
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -44,7 +47,10 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-  return run("aclrtStreamWaitEvent", &ApiOverheads::event, [&](HostThread& t) { rt().streamWaitEvent(t, stream, event); });
+  return run("aclrtStreamWaitEvent", &ApiOverheads::event, [&](HostThread& t) {
+    t.callArgs = streamArg(stream);
+    rt().streamWaitEvent(t, stream, event);
+  });
 }
 
 }  // extern "C"

@@ -28,6 +28,14 @@ int32_t rawEnum(const Enum& value) {
   return raw;
 }
 
+// Trace arguments, as JSON object members.
+inline std::string arg(const char* key, uint64_t value) { return "\"" + std::string(key) + "\":" + std::to_string(value); }
+inline std::string arg(const char* key, const std::string& value) {
+  return "\"" + std::string(key) + "\":\"" + value + "\"";
+}
+inline std::string ptrArg(const char* key, const void* p) { return arg(key, rt().pointerName(p)); }
+inline std::string streamArg(aclrtStream s) { return arg("stream", rt().streamName(s)); }
+
 inline void needPointer(const void* p, const char* what) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, std::string(what) + " is NULL");
 }

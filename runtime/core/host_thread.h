@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "spec/units.h"
@@ -37,6 +38,8 @@ struct HostThread {
   bool exited = false;
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
+  std::string callArgs;             // the current API call's arguments, for the trace
+  std::vector<uint64_t> callTasks;  // tasks the current API call submitted
 };
 
 }  // namespace ascendsim::runtime

@@ -1,5 +1,6 @@
 #include "runtime/core/memory_manager.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,7 +65,7 @@ void* MemoryManager::allocatePinnedHost(uint64_t size) {
   if (posix_memalign(&p, 64, rounded) != 0) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
-  pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size};
+  pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size, pinnedCount_++};
   pinnedBytes_ += size;
   return p;
 }
@@ -111,6 +112,26 @@ void MemoryManager::releaseAll() {
   for (auto& [address, alloc] : pinned_) std::free(reinterpret_cast<void*>(address));
   pinned_.clear();
   pinnedBytes_ = 0;
+}
+
+std::string MemoryManager::stableName(const void* p) const {
+  const uint64_t address = reinterpret_cast<uint64_t>(p);
+  char buf[64];
+  if (!p) return "NULL";
+  if (Device* d = deviceOwning(address)) {
+    std::snprintf(buf, sizeof buf, "npu%d+0x%llx", d->id, static_cast<unsigned long long>(address - d->memory->base()));
+    return buf;
+  }
+  auto it = pinned_.upper_bound(address);
+  if (it != pinned_.begin()) {
+    --it;
+    if (address < it->first + std::max<uint64_t>(it->second.size, 1)) {
+      std::snprintf(buf, sizeof buf, "pinned#%llu+0x%llx", static_cast<unsigned long long>(it->second.number),
+                    static_cast<unsigned long long>(address - it->first));
+      return buf;
+    }
+  }
+  return "pageable";
 }
 
 size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinned_.size(); }

@@ -36,12 +36,15 @@ class MemoryManager {
   void fill(const models::MemoryPlace& dst, uint8_t value, uint64_t n);
 
   size_t liveAllocations() const;
+  std::string stableName(const void* p) const;
   uint64_t pinnedBytes() const { return pinnedBytes_; }
 
  private:
   struct HostAllocation {
     uint64_t size;
+    uint64_t number;  // order of allocation, for names that do not depend on addresses
   };
+  uint64_t pinnedCount_ = 0;
   Device* deviceOwning(uint64_t address) const;
 
   std::vector<Device*> devices_;

@@ -5,6 +5,8 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <csignal>
+#include <signal.h>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -59,6 +61,9 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   tActiveLock = &lock;
   HostThread& t = thread();
   aclError code = ACL_SUCCESS;
+  const spec::Picoseconds start = t.now;
+  t.callArgs.clear();
+  t.callTasks.clear();
   try {
     if (needsInit && !initialized_) fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
     t.now += spec_.host.apiOverhead.*overhead;
@@ -73,6 +78,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
     t.error = std::string(api) + ": internal error: " + e.what();
     code = ACL_ERROR_RT_INTERNAL_ERROR;
   }
+  trace_.apiCall(t.index, api, start, t.now, code, t.callArgs, t.callTasks);
   changed_.notify_all();
   tActiveLock = nullptr;
   return code;
@@ -145,6 +151,7 @@ void Runtime::init(const char* configPath) {
     memory_ = std::make_unique<MemoryManager>(raw);
   }
   for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
+  openTrace();
   initialized_ = true;
   everInitialized_ = true;
 }
@@ -176,6 +183,47 @@ void Runtime::finalize(HostThread& t) {
   for (auto& [id, th] : threads_) th.current = nullptr;
   initialized_ = false;
 }
+
+// ---------------------------------------------------------------- trace
+
+namespace {
+void closeTraceAtExit() { Runtime::instance().closeTrace(); }
+
+void closeTraceOnSignal(int sig) {
+  Runtime::instance().closeTraceFromSignal();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+}  // namespace
+
+void Runtime::openTrace() {
+  const char* path = std::getenv("ASCENDSIM_TRACE");
+  if (trace_.active() || !path || !*path) return;
+  std::string why;
+  if (!trace_.open(path, spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
+  system_->setListener(&trace_);
+  // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
+  static bool hooked = false;
+  if (!hooked) {
+    hooked = true;
+    std::atexit(closeTraceAtExit);
+    for (int sig : {SIGINT, SIGTERM}) {
+      struct sigaction old {};
+      sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_DFL) std::signal(sig, closeTraceOnSignal);
+    }
+  }
+}
+
+void Runtime::closeTrace() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  trace_.close();
+}
+
+// Only write(2) inside: the lock may be held by the interrupted thread.
+void Runtime::closeTraceFromSignal() { trace_.closeFromSignal(); }
+
+std::string Runtime::pointerName(const void* p) const { return memory_ ? memory_->stableName(p) : "?"; }
 
 // ---------------------------------------------------------------- waiting
 
@@ -245,6 +293,7 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
   }
   task->id = nextTaskId_++;
   task->submitTime = std::max(t.now, system_->now());
+  t.callTasks.push_back(task->id);
   s.device->scheduler->submit(s.queue, std::move(task));
 }
 

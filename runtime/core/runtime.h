@@ -19,6 +19,7 @@
 #include "runtime/core/host_thread.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
+#include "runtime/trace/trace_recorder.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
@@ -98,6 +99,12 @@ class Runtime {
                       aclrtStream s);
   void processReport(HostThread& t, int32_t timeoutMs);
 
+  // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
+  std::string pointerName(const void* p) const;
+  std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
+  void closeTrace();
+  void closeTraceFromSignal();
+
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
   const spec::SystemSpec& system() const { return spec_; }
@@ -151,6 +158,8 @@ class Runtime {
   std::unordered_map<const void*, std::unique_ptr<Event>> events_;
   std::map<std::thread::id, HostThread> threads_;
   std::vector<RuntimeWarning> warnings_;
+  TraceRecorder trace_;
+  void openTrace();
   uint64_t nextTaskId_ = 1;
 };
 

@@ -20,6 +20,12 @@ Event* Runtime::lookupEvent(aclrtEvent e) const {
   return it == events_.end() ? nullptr : it->second.get();
 }
 
+std::string Runtime::streamName(aclrtStream s) const {
+  if (!s) return "default";
+  const Stream* st = lookupStream(s);
+  return st ? st->device->spec->name + "/" + std::to_string(st->queue.id()) : "invalid";
+}
+
 Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
   if (!handle) return *requireContext(t).defaultStream;
   Stream* s = lookupStream(handle);

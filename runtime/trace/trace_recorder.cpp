@@ -1,0 +1,95 @@
+#include "runtime/trace/trace_recorder.h"
+
+namespace ascendsim::runtime {
+namespace {
+constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
+}
+
+bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, std::string& why) {
+  if (!writer_.open(path, why)) return false;
+  sys_ = &sys;
+  threads_.clear();
+  streams_.clear();
+  channels_.clear();
+  writer_.processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
+  for (size_t d = 0; d < sys.devices.size(); ++d) {
+    const spec::DeviceSpec& dev = sys.devices[d];
+    writer_.processName(static_cast<int>(d) + 1, dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
+                        static_cast<int>(d) + 1);
+  }
+  return true;
+}
+
+void TraceRecorder::nameThread(uint32_t thread) {
+  if (!threads_.insert(thread).second) return;
+  writer_.threadName(0, static_cast<int>(thread) + 1,
+                     thread == 0 ? std::string("Thread 0 (main)") : "Thread " + std::to_string(thread),
+                     static_cast<int>(thread));
+}
+
+void TraceRecorder::nameStream(int device, uint32_t streamId) {
+  if (!streams_.insert({device, streamId}).second) return;
+  writer_.threadName(device + 1, streamTrack(streamId), "Stream " + std::to_string(streamId), streamTrack(streamId));
+}
+
+void TraceRecorder::nameChannel(int device, int channel) {
+  if (!channels_.insert({device, channel}).second) return;
+  writer_.threadName(device + 1, channelTrack(channel), "DMA channel " + std::to_string(channel), channelTrack(channel));
+}
+
+void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start, spec::Picoseconds end,
+                            int code, const std::string& args, const std::vector<uint64_t>& tasks) {
+  if (!active()) return;
+  nameThread(thread);
+  std::string all = args;
+  if (!all.empty()) all += ",";
+  all += "\"return\":" + std::to_string(code);
+  const int tid = static_cast<int>(thread) + 1;
+  writer_.complete(0, tid, name, "api", start, end - start, all);
+  for (uint64_t id : tasks) writer_.flowStart(0, tid, id, end > start ? end - 1 : end);
+}
+
+std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
+  switch (p.kind) {
+    case models::MemoryPlace::Kind::Device: return sys_->devices.at(static_cast<size_t>(p.device)).name;
+    case models::MemoryPlace::Kind::HostPinned: return "host (pinned)";
+    case models::MemoryPlace::Kind::HostPageable: return "host (pageable)";
+  }
+  return "?";
+}
+
+void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) {
+  if (!active()) return;
+  nameStream(device, stream.id());
+  writer_.flowEnd(device + 1, streamTrack(stream.id()), task.id, task.startTime);
+}
+
+void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
+  if (!active()) return;
+  nameStream(device, stream.id());
+  const int pid = device + 1;
+  std::string args = "\"task_id\":" + std::to_string(task.id) + ",\"stream\":" + std::to_string(stream.id());
+  const bool transfer = task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
+  if (transfer) {
+    args += ",\"bytes\":" + std::to_string(task.bytes) + ",\"dst\":\"" + placeText(task.dst) + "\"";
+    if (task.kind == models::TaskKind::Copy) args += ",\"src\":\"" + placeText(task.src) + "\"";
+    const double seconds = static_cast<double>(task.endTime - task.startTime) * 1e-12;
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3f", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0);
+    args += ",\"GB/s\":" + std::string(rate);
+  }
+  writer_.complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", task.startTime,
+                   task.endTime - task.startTime, args);
+  if (transfer && task.channel >= 0) {
+    nameChannel(device, task.channel);
+    const spec::Picoseconds begin = task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;
+    const std::string what = task.kind == models::TaskKind::Memset ? "memset " + placeText(task.dst)
+                                                                    : placeText(task.src) + " -> " + placeText(task.dst);
+    writer_.flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
+    writer_.complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
+                     "\"task_id\":" + std::to_string(task.id) + ",\"bytes\":" + std::to_string(task.bytes));
+    writer_.flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
+  }
+}
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,141 @@
+#include "runtime/trace/trace_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace ascendsim::runtime {
+namespace {
+constexpr size_t kFlushAt = 1 << 16;
+
+void writeAll(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+}  // namespace
+
+TraceWriter::~TraceWriter() { close(); }
+
+bool TraceWriter::open(const std::string& path, std::string& why) {
+  close();
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    why = "cannot write the trace to '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  path_ = path;
+  buffer_ = "[\n";
+  complete_ = buffer_.size();
+  first_ = true;
+  events_ = 0;
+  return true;
+}
+
+void TraceWriter::emit(const std::string& event) {
+  if (fd_ < 0) return;
+  if (!first_) buffer_ += ",\n";
+  first_ = false;
+  buffer_ += event;
+  complete_ = buffer_.size();
+  ++events_;
+  if (buffer_.size() >= kFlushAt) flush();
+}
+
+void TraceWriter::flush() {
+  const size_t n = complete_;
+  writeAll(fd_, buffer_.data(), n);
+  buffer_.erase(0, n);
+  complete_ = buffer_.size();
+}
+
+void TraceWriter::close() {
+  if (fd_ < 0) return;
+  buffer_ += "\n]\n";
+  complete_ = buffer_.size();
+  flush();
+  ::close(fd_);
+  fd_ = -1;
+}
+
+void TraceWriter::closeFromSignal() {
+  if (fd_ < 0) return;
+  writeAll(fd_, buffer_.data(), complete_);
+  writeAll(fd_, "\n]\n", 3);
+  fd_ = -1;  // the process is about to end: leave the descriptor to the kernel
+}
+
+std::string TraceWriter::escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string TraceWriter::micros(spec::Picoseconds ps) {
+  char buf[48];
+  const long long ns = static_cast<long long>(ps / 1000);
+  std::snprintf(buf, sizeof buf, "%lld.%03lld", ns / 1000, ns % 1000);
+  return buf;
+}
+
+void TraceWriter::processName(int pid, const std::string& name, int sortIndex) {
+  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) + ",\"name\":\"process_name\",\"args\":{\"name\":\"" + escape(name) + "\"}}");
+  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) + ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
+       std::to_string(sortIndex) + "}}");
+}
+
+void TraceWriter::threadName(int pid, int tid, const std::string& name, int sortIndex) {
+  const std::string ids = "\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
+  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" + escape(name) + "\"}}");
+  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + std::to_string(sortIndex) + "}}");
+}
+
+void TraceWriter::complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
+                           spec::Picoseconds duration, const std::string& args) {
+  emit("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"name\":\"" +
+       escape(name) + "\",\"cat\":\"" + category + "\",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) +
+       ",\"args\":{" + args + "}}");
+}
+
+void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {
+  emit("{\"ph\":\"s\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" +
+       std::to_string(id) + ",\"ts\":" + micros(at) + "}");
+}
+
+void TraceWriter::flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) {
+  emit("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+       ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) + ",\"ts\":" + micros(at) + "}");
+}
+
+void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  emit("{\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"name\":\"" + escape(name) + "\",\"ts\":" + micros(at) +
+       ",\"args\":{\"" + escape(series) + "\":" + buf + "}}");
+}
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,59 @@
+#pragma once
+// Chrome Trace Event JSON (the array format, which Perfetto and chrome://tracing open), streamed
+// to a file while the simulation runs, so memory stays flat for any length of run.
+//
+// The file is always well-formed at the end of an event: events are appended to a buffer that is
+// written out whole events at a time; close() (at aclFinalize, at exit, or from a SIGINT/SIGTERM
+// handler, which may only use write(2)) ends the array.
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "spec/units.h"
+
+namespace ascendsim::runtime {
+
+class TraceWriter {
+ public:
+  TraceWriter() = default;
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  bool open(const std::string& path, std::string& why);
+  bool isOpen() const { return fd_ >= 0; }
+  const std::string& path() const { return path_; }
+  // Ends the JSON array and closes the file; safe to call more than once.
+  void close();
+  // For signal handlers: writes what is complete and the closing bracket, using only write(2).
+  void closeFromSignal();
+
+  void processName(int pid, const std::string& name, int sortIndex);
+  void threadName(int pid, int tid, const std::string& name, int sortIndex);
+  // A complete ("X") event; `args` is a JSON object's members ("\"bytes\":4096,...") or empty.
+  void complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
+                spec::Picoseconds duration, const std::string& args);
+  // Flow arrows: start on one track, end (binding to the enclosing slice) on another.
+  void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at);
+  void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at);
+  void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series, double value);
+  uint64_t events() const { return events_; }
+
+  static std::string escape(const std::string& text);
+  // Microseconds with nanosecond precision: "1234.567".
+  static std::string micros(spec::Picoseconds ps);
+
+ private:
+  void emit(const std::string& event);
+  void flush();
+
+  int fd_ = -1;
+  std::string path_;
+  std::string buffer_;
+  std::atomic<size_t> complete_{0};  // bytes of buffer_ that hold whole events
+  bool first_ = true;
+  uint64_t events_ = 0;
+};
+
+}  // namespace ascendsim::runtime

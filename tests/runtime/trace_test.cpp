@@ -1,0 +1,124 @@
+// The timing trace: tracks, events, flows and durations of a small fixed program (a golden
+// summary), byte-identical output for identical runs, and a well-formed file after SIGINT.
+// Each run is a child process: SystemC elaborates once per process, and the trace is completed
+// when the process ends.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "acl_fixture.h"
+
+namespace {
+
+// The fixed program: 64 MiB up and back down on one stream of the default machine.
+void fixedProgram(bool interrupt) {
+  const size_t n = 64 << 20;
+  void *h = nullptr, *d = nullptr;
+  aclrtStream s = nullptr;
+  if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtCreateStream(&s)) std::exit(2);
+  if (aclrtMallocHost(&h, n) || aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
+  if (aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s)) std::exit(2);
+  if (aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s)) std::exit(2);
+  if (aclrtSynchronizeStream(s)) std::exit(2);
+  if (interrupt) std::raise(SIGINT);  // never calls aclFinalize
+  aclrtFree(d);
+  aclrtFreeHost(h);
+  aclrtDestroyStream(s);
+  aclrtResetDevice(0);
+  aclFinalize();
+}
+
+// Runs the fixed program in a child with its trace going to `path`; returns the wait status.
+int runChild(const std::string& path, bool interrupt) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+    unsetenv("ASCENDSIM_CONFIG");
+    fixedProgram(interrupt);
+    std::exit(0);  // runs the exit handlers that end the trace
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Trace, GoldenSummaryOfAFixedProgram) {
+  const std::string path = ::testing::TempDir() + "/golden-trace.json";
+  const int status = runChild(path, false);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const nlohmann::json trace = nlohmann::json::parse(slurp(path));
+  ASSERT_TRUE(trace.is_array());
+  std::map<std::string, int> names, phases;
+  std::map<std::pair<int, int>, std::string> tracks;
+  std::map<uint64_t, int> flowStarts, flowEnds;
+  double h2dMicros = 0;
+  for (const auto& e : trace) {
+    phases[e["ph"]]++;
+    if (e["ph"] == "M" && e["name"] == "thread_name") tracks[{e["pid"], e["tid"]}] = e["args"]["name"];
+    if (e["ph"] == "M" && e["name"] == "process_name") names["process " + e["args"]["name"].get<std::string>()]++;
+    if (e["ph"] == "X") names[e["name"]]++;
+    if (e["ph"] == "s") flowStarts[e["id"]]++;
+    if (e["ph"] == "f") flowEnds[e["id"]]++;
+    if (e["ph"] == "X" && e["name"] == "host (pinned) -> npu0") h2dMicros = e["dur"];
+  }
+  EXPECT_EQ(names["process Host (single-npu)"], 1);
+  EXPECT_EQ(names["process npu0 (Ascend 910B4)"], 1);
+  EXPECT_EQ((tracks[{0, 1}]), "Thread 0 (main)");
+  // Stream ids count the runtime's synchronous-copy stream (0) and the default stream (1) first.
+  EXPECT_EQ((tracks[{1, 1002}]), "Stream 2");
+  EXPECT_EQ((tracks[{1, 100000}]), "DMA channel 0");
+  EXPECT_EQ(names["MEMCPY_ASYNC"], 2);
+  EXPECT_EQ(names["aclrtMemcpyAsync"], 2);
+  EXPECT_EQ(names["npu0 -> host (pinned)"], 1);
+  EXPECT_EQ(names["aclFinalize"], 1);
+  // Every arrow has both ends: call -> task and task -> transfer for both copies.
+  EXPECT_EQ(flowStarts.size(), 4u);
+  EXPECT_EQ(flowStarts, flowEnds);
+  // The H2D transfer: 64 MiB at Gen4 x16's completion-limited 26.37 GB/s = 2545 us, plus the
+  // DMA setup and a round trip.
+  EXPECT_NEAR(h2dMicros, 67108864.0 / 26.365e9 * 1e6, 0.01 * h2dMicros);
+  // Complete events on one track never overlap (they nest, here: follow one another).
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
+  for (const auto& e : trace) {
+    if (e["ph"] == "X") slices[{e["pid"], e["tid"]}].push_back({e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
+  }
+  for (auto& [track, v] : slices) {
+    std::sort(v.begin(), v.end());
+    for (size_t i = 1; i < v.size(); ++i) EXPECT_LE(v[i - 1].second, v[i].first + 1e-6) << track.first << "/" << track.second;
+  }
+}
+
+TEST(Trace, IdenticalRunsGiveByteIdenticalTraces) {
+  const std::string a = ::testing::TempDir() + "/trace-a.json", b = ::testing::TempDir() + "/trace-b.json";
+  ASSERT_EQ(runChild(a, false), 0);
+  ASSERT_EQ(runChild(b, false), 0);
+  const std::string ta = slurp(a), tb = slurp(b);
+  EXPECT_GT(ta.size(), 1000u);
+  EXPECT_EQ(ta, tb);
+}
+
+TEST(Trace, WellFormedWhenTheProgramIsInterrupted) {
+  const std::string path = ::testing::TempDir() + "/interrupted-trace.json";
+  const int status = runChild(path, true);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  nlohmann::json trace;
+  ASSERT_NO_THROW(trace = nlohmann::json::parse(slurp(path)));
+  int copies = 0;
+  for (const auto& e : trace) copies += e["ph"] == "X" && e["name"] == "MEMCPY_ASYNC";
+  EXPECT_EQ(copies, 2);
+}
+
+}  // namespace
