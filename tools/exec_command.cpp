@@ -18,6 +18,8 @@ namespace {
 
 struct ExecOptions {
   std::string config;
+  std::string trace;
+  std::string report;
   std::vector<std::string> command;
 };
 
@@ -46,6 +48,8 @@ int runExec(const ExecOptions& o) {
     if (fs::exists(machine, ec)) machine = fs::absolute(machine).string();
     setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
   }
+  if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
+  if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   std::string path = libraryDirectory();
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", path.c_str(), 1);
@@ -64,11 +68,13 @@ void addExecCommand(CLI::App& app, int& exitCode) {
   auto opts = std::make_shared<ExecOptions>();
   CLI::App* exec = app.add_subcommand("exec", "Run an AscendCL program (linked against libascendcl.so) on the simulator");
   exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  exec->add_option("--trace,-t", opts->trace, "Write the timing trace (Chrome Trace Event JSON, for Perfetto) to this file");
+  exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
   exec->add_option("command", opts->command, "The program and its arguments, after --")->required();
   exec->footer(
       "The program's exit code is ascendsim's. Its libascendcl.so is AscendSim's, found through\n"
       "LD_LIBRARY_PATH; the machine is passed in ASCENDSIM_CONFIG.\n"
-      "Example: ascendsim exec --config atlas-800t-a2 -- ./my_app --input data.bin");
+      "Example: ascendsim exec --config atlas-800t-a2 --trace app.json -- ./my_app --input data.bin");
   exec->callback([opts, &exitCode] { exitCode = runExec(*opts); });
 }
 

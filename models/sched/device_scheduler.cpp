@@ -76,7 +76,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     task.endTime = task.bytes == 0 ? first : -1;
   }
   if (task.onStart) task.onStart();
-  if (listener_) listener_->taskStarted(index_, stream, task);
+  for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);
 }
 
 // Ends every running task whose time has come; returns whether any did.
@@ -98,7 +98,7 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
       done->sync->recorded = false;
     }
     if (done->effect) done->effect();
-    if (listener_) listener_->taskEnded(index_, s, *done);
+    for (TaskListener* l : listeners_) l->taskEnded(index_, s, *done);
     if (done->kind == TaskKind::EventRecord && onRecordCompleted_) onRecordCompleted_();
     any = true;
   }

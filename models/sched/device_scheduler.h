@@ -39,7 +39,7 @@ class DeviceScheduler : public sc_core::sc_module {
   // Re-examines the queues: something outside (an event record elsewhere) may have unblocked one.
   void wake();
 
-  void setListener(TaskListener* listener) { listener_ = listener; }
+  void addListener(TaskListener* listener) { listeners_.push_back(listener); }
   void setRecordObserver(std::function<void()> f) { onRecordCompleted_ = std::move(f); }
   unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   unsigned busyChannels() const;
@@ -70,7 +70,7 @@ class DeviceScheduler : public sc_core::sc_module {
   uint64_t window_;  // bytes a channel may have in flight
   std::vector<Channel> channels_;
   sc_core::sc_event wake_;
-  TaskListener* listener_ = nullptr;
+  std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;
 };
 

@@ -31,8 +31,8 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration; the kernel now waits for work
 }
 
-void SimulatedSystem::setListener(TaskListener* listener) {
-  for (auto& d : devices_) d->setListener(listener);
+void SimulatedSystem::addListener(TaskListener* listener) {
+  for (auto& d : devices_) d->addListener(listener);
 }
 
 bool SimulatedSystem::runUntil(const std::function<bool()>& done) {

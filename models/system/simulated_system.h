@@ -22,7 +22,7 @@ class SimulatedSystem {
   DeviceScheduler& device(size_t index) { return *devices_.at(index); }
   size_t deviceCount() const { return devices_.size(); }
   TransferTiming& transferTiming() { return *timing_; }
-  void setListener(TaskListener* listener);
+  void addListener(TaskListener* listener);
 
   Picoseconds now() const { return simNow(); }
   // Simulates until `done()` holds. Returns false when nothing is left to simulate first: the

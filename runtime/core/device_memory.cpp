@@ -102,11 +102,12 @@ void DeviceMemory::dropPages(uint64_t begin, uint64_t end) {
   }
 }
 
-void DeviceMemory::read(uint64_t address, void* out, uint64_t n) const {
+bool DeviceMemory::read(uint64_t address, void* out, uint64_t n) const {
   if (direct_) {
     std::memmove(out, reinterpret_cast<const void*>(address), n);
-    return;
+    return false;
   }
+  bool unwritten = false;
   auto* dst = static_cast<uint8_t*>(out);
   uint64_t offset = address - base_;
   while (n > 0) {
@@ -116,11 +117,13 @@ void DeviceMemory::read(uint64_t address, void* out, uint64_t n) const {
       std::memcpy(dst, p + offset % kPage, inPage);
     } else {
       std::memset(dst, 0, inPage);
+      unwritten = true;
     }
     dst += inPage;
     offset += inPage;
     n -= inPage;
   }
+  return unwritten;
 }
 
 void DeviceMemory::write(uint64_t address, const void* in, uint64_t n) {

@@ -42,8 +42,8 @@ class DeviceMemory {
   void releaseAll();
   size_t allocationCount() const { return allocations_.size(); }
 
-  // Functional contents. Never-written bytes read as zero.
-  void read(uint64_t address, void* out, uint64_t n) const;
+  // Functional contents. Never-written bytes read as zero; read() says whether it met any.
+  bool read(uint64_t address, void* out, uint64_t n) const;
   void write(uint64_t address, const void* in, uint64_t n);
   void fill(uint64_t address, uint8_t value, uint64_t n);
   uint64_t residentBytes() const;

@@ -183,7 +183,9 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
   } else if (!srcDev) {
     devices_.at(static_cast<size_t>(dst.device))->memory->write(dst.address, hostPointer(src), n);
   } else if (!dstDev) {
-    devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, hostPointer(dst), n);
+    if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, hostPointer(dst), n) && onUnwrittenRead) {
+      onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
+    }
   } else {
     // Device to device, possibly overlapping: stage through a bounded buffer, in the direction
     // that does not overwrite bytes still to be read.
@@ -192,13 +194,15 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
     const uint64_t chunk = 1 << 20;
     std::vector<uint8_t> buffer(std::min(n, chunk));
     const bool backwards = src.device == dst.device && dst.address > src.address && dst.address < src.address + n;
+    bool unwritten = false;
     for (uint64_t done = 0; done < n;) {
       const uint64_t len = std::min(chunk, n - done);
       const uint64_t offset = backwards ? n - done - len : done;
-      from.read(src.address + offset, buffer.data(), len);
+      unwritten = from.read(src.address + offset, buffer.data(), len) || unwritten;
       to.write(dst.address + offset, buffer.data(), len);
       done += len;
     }
+    if (unwritten && onUnwrittenRead) onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
   }
 }
 

@@ -4,6 +4,7 @@
 // a copy touches, refuses ranges that leave their allocation, and applies copies' data effects.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ class MemoryManager {
   void fill(const models::MemoryPlace& dst, uint8_t value, uint64_t n);
 
   size_t liveAllocations() const;
+  // Called when a copy reads device memory that was never written (its bytes read as zero).
+  std::function<void(const std::string&)> onUnwrittenRead;
   std::string stableName(const void* p) const;
   uint64_t pinnedBytes() const { return pinnedBytes_; }
 

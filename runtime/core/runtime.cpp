@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "runtime/core/errors.h"
+#include "models/dma/pcie_dma_timing.h"
 #include "spec/pcie_topology.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
@@ -53,6 +54,7 @@ void Runtime::threadExited(std::thread::id id) {
 
 namespace {
 thread_local std::unique_lock<std::mutex>* tActiveLock = nullptr;
+void closeTraceAtExit();
 }
 
 aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
@@ -149,8 +151,19 @@ void Runtime::init(const char* configPath) {
       devices_.push_back(std::move(d));
     }
     memory_ = std::make_unique<MemoryManager>(raw);
+    memory_->onUnwrittenRead = [this](const std::string& where) {
+      warnings_.push_back({"unwritten-read", "a copy read device memory at " + where +
+                                                 " that was never written (it reads as zero)", system_->now()});
+    };
+    report_ = std::make_unique<RunReport>(spec_);
+    system_->addListener(report_.get());
   }
   for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
+  static bool exitHooked = false;
+  if (!exitHooked) {
+    exitHooked = true;
+    std::atexit(closeTraceAtExit);  // report and trace of programs that exit without aclFinalize
+  }
   openTrace();
   initialized_ = true;
   everInitialized_ = true;
@@ -178,6 +191,7 @@ void Runtime::finalize(HostThread& t) {
     warn(t, "memory-not-freed", std::to_string(memory_->liveAllocations()) + " allocation(s) were not freed before aclFinalize");
   }
   memory_->releaseAll();
+  writeReport();
   events_.clear();
   for (auto& d : devices_) d->events = 0;
   for (auto& [id, th] : threads_) th.current = nullptr;
@@ -187,7 +201,7 @@ void Runtime::finalize(HostThread& t) {
 // ---------------------------------------------------------------- trace
 
 namespace {
-void closeTraceAtExit() { Runtime::instance().closeTrace(); }
+void closeTraceAtExit() { Runtime::instance().endOfProcess(); }
 
 void closeTraceOnSignal(int sig) {
   Runtime::instance().closeTraceFromSignal();
@@ -201,12 +215,11 @@ void Runtime::openTrace() {
   if (trace_.active() || !path || !*path) return;
   std::string why;
   if (!trace_.open(path, spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
-  system_->setListener(&trace_);
+  system_->addListener(&trace_);
   // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
   static bool hooked = false;
   if (!hooked) {
     hooked = true;
-    std::atexit(closeTraceAtExit);
     for (int sig : {SIGINT, SIGTERM}) {
       struct sigaction old {};
       sigaction(sig, nullptr, &old);
@@ -218,6 +231,35 @@ void Runtime::openTrace() {
 void Runtime::closeTrace() {
   std::lock_guard<std::mutex> lock(mutex_);
   trace_.close();
+}
+
+void Runtime::endOfProcess() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (initialized_) writeReport();  // the program never called aclFinalize
+  trace_.close();
+}
+
+const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
+  static const std::vector<models::pcie::Resource> none;
+  auto* pcie = system_ ? dynamic_cast<models::PcieDmaTiming*>(&system_->transferTiming()) : nullptr;
+  return pcie ? pcie->fabric().resources() : none;
+}
+
+// The JSON report to ASCENDSIM_REPORT, and the table to stderr (ASCENDSIM_SUMMARY=0 silences it,
+// any other value is a file to write it to).
+void Runtime::writeReport() {
+  if (!report_) return;
+  if (const char* path = std::getenv("ASCENDSIM_REPORT"); path && *path) {
+    std::ofstream out(path);
+    out << report_->json(warnings_, fabricResources());
+  }
+  const char* summary = std::getenv("ASCENDSIM_SUMMARY");
+  const std::string table = report_->table(warnings_, fabricResources());
+  if (!summary || !*summary) {
+    std::fputs(table.c_str(), stderr);
+  } else if (std::string(summary) != "0") {
+    std::ofstream(summary) << table;
+  }
 }
 
 // Only write(2) inside: the lock may be held by the interrupted thread.

@@ -19,16 +19,11 @@
 #include "runtime/core/host_thread.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
+#include "runtime/report/run_report.h"
 #include "runtime/trace/trace_recorder.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
-
-struct RuntimeWarning {
-  std::string kind;  // "pageable-async-copy", ...
-  std::string message;
-  spec::Picoseconds when;
-};
 
 class Runtime {
  public:
@@ -103,6 +98,7 @@ class Runtime {
   std::string pointerName(const void* p) const;
   std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
   void closeTrace();
+  void endOfProcess();  // exit handler: report and trace of a program that never finalized
   void closeTraceFromSignal();
 
   // ---- for reports and tests
@@ -159,7 +155,10 @@ class Runtime {
   std::map<std::thread::id, HostThread> threads_;
   std::vector<RuntimeWarning> warnings_;
   TraceRecorder trace_;
+  std::unique_ptr<RunReport> report_;
   void openTrace();
+  void writeReport();
+  const std::vector<models::pcie::Resource>& fabricResources() const;
   uint64_t nextTaskId_ = 1;
 };
 

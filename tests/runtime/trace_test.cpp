@@ -8,6 +8,8 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <set>
+#include <vector>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -122,3 +124,66 @@ TEST(Trace, WellFormedWhenTheProgramIsInterrupted) {
 }
 
 }  // namespace
+
+namespace {
+
+// A program that gives the report something to say: copies of each kind, an asynchronous copy
+// from pageable memory, a read of never-written device memory, and an allocation never freed.
+int runReportChild(const std::string& path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_REPORT", path.c_str(), 1);
+    setenv("ASCENDSIM_SUMMARY", "0", 1);
+    unsetenv("ASCENDSIM_TRACE");
+    unsetenv("ASCENDSIM_CONFIG");
+    const size_t n = 64 << 20;
+    void *h = nullptr, *d = nullptr, *leak = nullptr;
+    std::vector<unsigned char> pageable(4096);
+    if (aclInit(nullptr) || aclrtSetDevice(0)) std::exit(2);
+    if (aclrtMallocHost(&h, n) || aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST) ||
+        aclrtMalloc(&leak, 4096, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
+    if (aclrtMemcpyAsync(pageable.data(), 4096, leak, 4096, ACL_MEMCPY_DEVICE_TO_HOST, nullptr)) std::exit(2);
+    if (aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr)) std::exit(2);
+    if (aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr)) std::exit(2);
+    if (aclrtSynchronizeStream(nullptr)) std::exit(2);
+    aclrtFree(d);
+    aclrtFreeHost(h);
+    aclFinalize();  // without aclrtResetDevice and with `leak` still allocated
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+}  // namespace
+
+TEST(Report, JsonReportOfARun) {
+  const std::string path = ::testing::TempDir() + "/report.json";
+  ASSERT_EQ(runReportChild(path), 0);
+  const nlohmann::json r = nlohmann::json::parse(slurp(path));
+  EXPECT_EQ(r["schema"], "ascendsim-report/1");
+  EXPECT_EQ(r["machine"], "single-npu");
+  ASSERT_EQ(r["copies"].size(), 3u);
+  EXPECT_EQ(r["copies_total"], 3);
+  // The 64 MiB H2D: Gen4 x16 completion-limited, 28.43 GB/s x 256 / 276 = 26.37 GB/s.
+  const auto& h2d = r["copies"][1];
+  EXPECT_EQ(h2d["kind"], "H2D");
+  EXPECT_EQ(h2d["bytes"], 64 << 20);
+  EXPECT_NEAR(h2d["GBps"].get<double>(), 26.37, 0.3);
+  EXPECT_EQ(r["copy_totals"]["D2H"]["count"], 2);
+  bool linkSeen = false;
+  for (const auto& x : r["resources"]) {
+    if (x["name"] == "npu0.link.down") {
+      linkSeen = true;
+      EXPECT_GT(x["utilisation"].get<double>(), 0.4);
+      EXPECT_NEAR(x["busy_GBps"].get<double>(), 28.43, 0.1);  // the link's TLP rate while busy
+    }
+  }
+  EXPECT_TRUE(linkSeen);
+  std::set<std::string> kinds;
+  for (const auto& w : r["warnings"]) kinds.insert(w["kind"]);
+  EXPECT_TRUE(kinds.count("pageable-async-copy"));
+  EXPECT_TRUE(kinds.count("unwritten-read"));
+  EXPECT_TRUE(kinds.count("memory-not-freed"));
+}

@@ -1,0 +1,130 @@
+#include "runtime/report/run_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace ascendsim::runtime {
+namespace {
+
+double micros(spec::Picoseconds ps) { return static_cast<double>(ps) / 1e6; }
+double gbps(uint64_t bytes, spec::Picoseconds ps) { return ps > 0 ? static_cast<double>(bytes) / (static_cast<double>(ps) * 1e-12) / 1e9 : 0; }
+
+}  // namespace
+
+std::string RunReport::kindOf(const models::Task& t) const {
+  using K = models::MemoryPlace::Kind;
+  if (t.kind == models::TaskKind::Memset) return "memset";
+  const bool srcDev = t.src.kind == K::Device, dstDev = t.dst.kind == K::Device;
+  if (sys_.runMode == spec::RunMode::Device) return "local";
+  if (srcDev && dstDev) return t.src.device == t.dst.device ? "D2D" : "P2P";
+  return srcDev ? "D2H" : "H2D";
+}
+
+void RunReport::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
+  StreamStats& s = streams_[{device, stream.id()}];
+  s.tasks++;
+  s.busy += task.endTime - task.startTime;
+  if (s.first < 0) s.first = task.startTime;
+  s.last = std::max(s.last, task.endTime);
+  if (first_ < 0 || task.startTime < first_) first_ = task.startTime;
+  last_ = std::max(last_, task.endTime);
+  if (task.kind != models::TaskKind::Copy && task.kind != models::TaskKind::Memset) return;
+  const std::string kind = kindOf(task);
+  KindTotals& k = totals_[kind];
+  k.count++;
+  k.bytes += task.bytes;
+  k.time += task.endTime - task.startTime;
+  ++copiesSeen_;
+  if (copies_.size() < kMaxCopies) {
+    copies_.push_back({task.id, device, stream.id(), kind, task.bytes, task.submitTime, task.startTime, task.endTime});
+  }
+}
+
+std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
+                            const std::vector<models::pcie::Resource>& resources) const {
+  nlohmann::ordered_json r;
+  r["schema"] = "ascendsim-report/1";
+  r["machine"] = sys_.name;
+  r["simulated_span_us"] = micros(span());
+  nlohmann::ordered_json copies = nlohmann::ordered_json::array();
+  for (const Copy& c : copies_) {
+    copies.push_back({{"task", c.task},
+                      {"device", sys_.devices.at(static_cast<size_t>(c.device)).name},
+                      {"stream", c.stream},
+                      {"kind", c.kind},
+                      {"bytes", c.bytes},
+                      {"submit_us", micros(c.submit)},
+                      {"start_us", micros(c.start)},
+                      {"end_us", micros(c.end)},
+                      {"GBps", gbps(c.bytes, c.end - c.start)}});
+  }
+  r["copies"] = copies;
+  r["copies_total"] = copiesSeen_;
+  nlohmann::ordered_json totals = nlohmann::ordered_json::object();
+  for (const auto& [kind, k] : totals_) {
+    totals[kind] = {{"count", k.count}, {"bytes", k.bytes}, {"time_us", micros(k.time)}, {"GBps", gbps(k.bytes, k.time)}};
+  }
+  r["copy_totals"] = totals;
+  nlohmann::ordered_json streams = nlohmann::ordered_json::array();
+  for (const auto& [key, s] : streams_) {
+    streams.push_back({{"device", sys_.devices.at(static_cast<size_t>(key.first)).name},
+                       {"stream", key.second},
+                       {"tasks", s.tasks},
+                       {"busy_us", micros(s.busy)},
+                       {"first_us", micros(s.first)},
+                       {"last_us", micros(s.last)}});
+  }
+  r["streams"] = streams;
+  nlohmann::ordered_json res = nlohmann::ordered_json::array();
+  for (const models::pcie::Resource& x : resources) {
+    if (x.chunks == 0) continue;
+    res.push_back({{"name", x.name},
+                   {"bytes", x.bytes},
+                   {"busy_us", micros(x.busy)},
+                   {"utilisation", span() > 0 ? std::min(1.0, static_cast<double>(x.busy) / static_cast<double>(span())) : 0.0},
+                   {"mean_GBps", gbps(x.bytes, span())},
+                   {"busy_GBps", gbps(x.bytes, x.busy)}});
+  }
+  r["resources"] = res;
+  nlohmann::ordered_json warn = nlohmann::ordered_json::array();
+  for (const RuntimeWarning& w : warnings) warn.push_back({{"kind", w.kind}, {"message", w.message}, {"at_us", micros(w.when)}});
+  r["warnings"] = warn;
+  return r.dump(2) + "\n";
+}
+
+std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
+                             const std::vector<models::pcie::Resource>& resources) const {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "AscendSim report (%s): %llu copies and memsets over %.3f ms of simulated time\n",
+                sys_.name.c_str(), static_cast<unsigned long long>(copiesSeen_), micros(span()) / 1000);
+  out += line;
+  if (!totals_.empty()) {
+    out += "  kind        count          bytes     time (ms)   GB/s (bytes / summed time)\n";
+    for (const auto& [kind, k] : totals_) {
+      std::snprintf(line, sizeof line, "  %-8s %8llu %14llu %13.3f %8.2f\n", kind.c_str(), static_cast<unsigned long long>(k.count),
+                    static_cast<unsigned long long>(k.bytes), micros(k.time) / 1000, gbps(k.bytes, k.time));
+      out += line;
+    }
+  }
+  std::vector<const models::pcie::Resource*> busiest;
+  for (const auto& x : resources) {
+    if (x.chunks) busiest.push_back(&x);
+  }
+  std::sort(busiest.begin(), busiest.end(), [](auto* a, auto* b) { return a->busy > b->busy; });
+  if (!busiest.empty()) {
+    out += "  busiest resources        bytes   utilisation   GB/s while busy\n";
+    for (size_t i = 0; i < std::min<size_t>(5, busiest.size()); ++i) {
+      const auto* x = busiest[i];
+      std::snprintf(line, sizeof line, "  %-20s %12llu %12.1f%% %12.2f\n", x->name.c_str(), static_cast<unsigned long long>(x->bytes),
+                    span() > 0 ? 100.0 * std::min(1.0, static_cast<double>(x->busy) / static_cast<double>(span())) : 0.0,
+                    gbps(x->bytes, x->busy));
+      out += line;
+    }
+  }
+  for (const RuntimeWarning& w : warnings) out += "  warning (" + w.kind + "): " + w.message + "\n";
+  return out;
+}
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,61 @@
+#pragma once
+// The run report: what every copy got, how busy every stream and fabric resource was, and the
+// warnings the run raised. Written as JSON (schema: docs/report.md) and as a readable table.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/pcie/pcie_fabric.h"
+#include "models/sched/device_scheduler.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::runtime {
+
+struct RuntimeWarning {
+  std::string kind;  // "pageable-async-copy", "memory-not-freed", "tasks-dropped"
+  std::string message;
+  spec::Picoseconds when;
+};
+
+class RunReport : public models::TaskListener {
+ public:
+  explicit RunReport(const spec::SystemSpec& sys) : sys_(sys) {}
+  void taskStarted(int, const models::StreamQueue&, const models::Task&) override {}
+  void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
+
+  std::string json(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
+  std::string table(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
+
+  static constexpr size_t kMaxCopies = 100000;  // per-copy records kept; the totals count every copy
+
+ private:
+  struct Copy {
+    uint64_t task;
+    int device;
+    uint32_t stream;
+    std::string kind;
+    uint64_t bytes;
+    spec::Picoseconds submit, start, end;
+  };
+  struct StreamStats {
+    uint64_t tasks = 0;
+    spec::Picoseconds busy = 0, first = -1, last = 0;
+  };
+  struct KindTotals {
+    uint64_t count = 0, bytes = 0;
+    spec::Picoseconds time = 0;
+  };
+  std::string kindOf(const models::Task& task) const;
+  spec::Picoseconds span() const { return first_ < 0 ? 0 : last_ - first_; }
+
+  const spec::SystemSpec& sys_;
+  std::vector<Copy> copies_;
+  uint64_t copiesSeen_ = 0;
+  std::map<std::string, KindTotals> totals_;
+  std::map<std::pair<int, uint32_t>, StreamStats> streams_;
+  spec::Picoseconds first_ = -1, last_ = 0;
+};
+
+}  // namespace ascendsim::runtime
