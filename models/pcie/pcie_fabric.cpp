@@ -36,6 +36,20 @@ Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseco
   return start;
 }
 
+void Resource::sample(Picoseconds start, Picoseconds end, uint64_t n) {
+  if (binWidth <= 0 || n == 0) return;
+  if (end <= start) {
+    bins[start / binWidth] += static_cast<double>(n);
+    return;
+  }
+  // Spread the bytes evenly over the bins the interval covers.
+  const double perPs = static_cast<double>(n) / static_cast<double>(end - start);
+  for (int64_t b = start / binWidth; b * binWidth < end; ++b) {
+    const Picoseconds lo = std::max(start, b * binWidth), hi = std::min(end, (b + 1) * binWidth);
+    bins[b] += perPs * static_cast<double>(hi - lo);
+  }
+}
+
 Picoseconds Resource::interleave(Picoseconds earliest, Picoseconds length, Picoseconds now) {
   while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
   if (reserved.empty() || earliest >= reserved.back().second) return reserve(earliest, length, now);
@@ -197,6 +211,7 @@ std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& s
     st.resource->bytes += st.bytes;
     st.resource->busy += st.occupancy;
     st.resource->chunks++;
+    st.resource->sample(start, start + st.occupancy, st.bytes);
     if (i == 0) firstFree = start + st.occupancy;
     head = (st.wholeChunk ? end : start) + st.latency;
     tail = end + st.latency;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct Resource {
   uint64_t chunks = 0;    // chunks that crossed it (simulation events at this hop)
   Picoseconds busy = 0;   // time it was occupied
   std::deque<std::pair<Picoseconds, Picoseconds>> reserved;  // [start, end), sorted, none before `now`
+  // Bandwidth samples for the trace: bytes per bin of `binWidth` (0: not sampled), by bin index.
+  Picoseconds binWidth = 0;
+  std::map<int64_t, double> bins;
+  void sample(Picoseconds start, Picoseconds end, uint64_t bytes);
 
   // Books the earliest [start, start + length) with start >= earliest that overlaps nothing booked;
   // forgets bookings that ended by `now` (nothing earlier can be asked for any more).
@@ -55,6 +60,7 @@ class PcieFabric {
   static std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready);
 
   const std::vector<Resource>& resources() const { return resources_; }
+  std::vector<Resource>& resources() { return resources_; }
   // Payload bytes per second of a long transfer of `chunk`-byte pieces on `device`'s path to
   // the host, as the protocol arithmetic gives it (for reports and tests).
   double hostReadRate(int device, uint64_t chunk) const;

@@ -216,6 +216,15 @@ void Runtime::openTrace() {
   std::string why;
   if (!trace_.open(path, spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
   system_->addListener(&trace_);
+  spec::Picoseconds interval = 10000000;  // 10 us
+  if (const char* text = std::getenv("ASCENDSIM_TRACE_INTERVAL"); text && *text) {
+    auto parsed = spec::parseDuration(text, why);
+    if (!parsed || *parsed <= 0) fail(ACL_ERROR_INVALID_FILE, "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
+    interval = *parsed;
+  }
+  if (auto* pcie = dynamic_cast<models::PcieDmaTiming*>(&system_->transferTiming())) {
+    trace_.attachFabric(&pcie->fabric().resources(), interval);
+  }
   // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
   static bool hooked = false;
   if (!hooked) {

@@ -20,6 +20,46 @@ bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, s
   return true;
 }
 
+void TraceRecorder::attachFabric(std::vector<models::pcie::Resource>* resources, spec::Picoseconds interval) {
+  if (!active() || interval <= 0) return;
+  resources_ = resources;
+  lastBin_.assign(resources->size(), -2);
+  for (auto& r : *resources) r.binWidth = interval;
+  fabricPid_ = static_cast<int>(sys_->devices.size()) + 1;
+  writer_.processName(fabricPid_, "PCIe fabric", fabricPid_);
+}
+
+// Device resources show under their device, host memory and the CPU under the host, switch
+// uplinks under "PCIe fabric".
+int TraceRecorder::counterPid(const std::string& name) const {
+  for (size_t d = 0; d < sys_->devices.size(); ++d) {
+    if (name.rfind(sys_->devices[d].name + ".", 0) == 0) return static_cast<int>(d) + 1;
+  }
+  return name.rfind("host.", 0) == 0 ? 0 : fabricPid_;
+}
+
+void TraceRecorder::flushCounters(spec::Picoseconds now) {
+  if (!resources_ || !active()) return;
+  for (size_t i = 0; i < resources_->size(); ++i) {
+    models::pcie::Resource& r = (*resources_)[i];
+    while (!r.bins.empty()) {
+      const auto it = r.bins.begin();
+      if (now >= 0 && (it->first + 1) * r.binWidth > now) break;  // still filling
+      if (lastBin_[i] >= 0 && it->first > lastBin_[i] + 1) {
+        writer_.counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
+      }
+      writer_.counter(counterPid(r.name), r.name, it->first * r.binWidth, "GB/s",
+                      it->second / (static_cast<double>(r.binWidth) * 1e-12) / 1e9);
+      lastBin_[i] = it->first;
+      r.bins.erase(it);
+    }
+    if (now < 0 && lastBin_[i] >= 0) {
+      writer_.counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
+      lastBin_[i] = -2;
+    }
+  }
+}
+
 void TraceRecorder::nameThread(uint32_t thread) {
   if (!threads_.insert(thread).second) return;
   writer_.threadName(0, static_cast<int>(thread) + 1,
@@ -66,6 +106,7 @@ void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream, c
 
 void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
   if (!active()) return;
+  flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;
   std::string args = "\"task_id\":" + std::to_string(task.id) + ",\"stream\":" + std::to_string(stream.id());

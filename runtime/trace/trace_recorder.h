@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/pcie/pcie_fabric.h"
 #include "models/sched/device_scheduler.h"
 #include "runtime/trace/trace_writer.h"
 #include "spec/system_spec.h"
@@ -18,7 +19,14 @@ class TraceRecorder : public models::TaskListener {
  public:
   bool open(const std::string& path, const spec::SystemSpec& sys, std::string& why);
   bool active() const { return writer_.isOpen(); }
-  void close() { writer_.close(); }
+  void close() {
+    flushCounters(-1);
+    writer_.close();
+  }
+  // Samples the fabric's resources every `interval` as bandwidth counters.
+  void attachFabric(std::vector<models::pcie::Resource>* resources, spec::Picoseconds interval);
+  // Writes the counter samples of every bin that ended by `now` (all of them when now < 0).
+  void flushCounters(spec::Picoseconds now);
   void closeFromSignal() { writer_.closeFromSignal(); }
   const std::string& path() const { return writer_.path(); }
 
@@ -41,6 +49,10 @@ class TraceRecorder : public models::TaskListener {
   std::set<uint32_t> threads_;
   std::set<std::pair<int, uint32_t>> streams_;
   std::set<std::pair<int, int>> channels_;
+  std::vector<models::pcie::Resource>* resources_ = nullptr;
+  std::vector<int64_t> lastBin_;  // per resource: the last bin written, to close areas with a zero
+  int fabricPid_ = 0;
+  int counterPid(const std::string& resource) const;
 };
 
 }  // namespace ascendsim::runtime

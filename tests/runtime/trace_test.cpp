@@ -91,6 +91,17 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   // The H2D transfer: 64 MiB at Gen4 x16's completion-limited 26.37 GB/s = 2545 us, plus the
   // DMA setup and a round trip.
   EXPECT_NEAR(h2dMicros, 67108864.0 / 26.365e9 * 1e6, 0.01 * h2dMicros);
+  // Bandwidth counters: npu0's down link runs at its TLP rate, 28.43 GB/s of wire bytes, while busy.
+  double peakDown = 0;
+  int samples = 0;
+  for (const auto& e : trace) {
+    if (e["ph"] == "C" && e["name"] == "npu0.link.down") {
+      peakDown = std::max(peakDown, e["args"]["GB/s"].get<double>());
+      ++samples;
+    }
+  }
+  EXPECT_GT(samples, 400);  // 5 ms of traffic sampled every 10 us
+  EXPECT_NEAR(peakDown, 28.43, 0.05);
   // Complete events on one track never overlap (they nest, here: follow one another).
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
   for (const auto& e : trace) {
