@@ -100,7 +100,7 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
       ++samples;
     }
   }
-  EXPECT_GT(samples, 400);  // 5 ms of traffic sampled every 10 us
+  EXPECT_GE(samples, 255);  // the 2.55 ms H2D (D2H uses the up direction), sampled every 10 us
   EXPECT_NEAR(peakDown, 28.43, 0.05);
   // Complete events on one track never overlap (they nest, here: follow one another).
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
