@@ -5,6 +5,7 @@
 
 #include "tools/config_command.h"
 #include "tools/exec_command.h"
+#include "tools/view_command.h"
 #include "tools/exit_codes.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   int exitCode = ascendsim::tools::kExitOk;
   ascendsim::tools::addConfigCommand(app, exitCode);
   ascendsim::tools::addExecCommand(app, exitCode);
+  ascendsim::tools::addViewCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

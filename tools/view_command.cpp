@@ -1,0 +1,111 @@
+#include "tools/view_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "spec/embedded_file.h"
+#include "tools/exit_codes.h"
+
+namespace ascendsim::spec {
+const std::vector<EmbeddedFile>& viewerFiles();
+}
+
+namespace ascendsim::tools {
+namespace {
+
+struct ViewOptions {
+  std::string trace, report, output;
+};
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return true;
+}
+
+// JSON inside <script>: "</" would end the element early; "<\/" means the same to JSON.
+std::string scriptSafe(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
+      out += "<\\/";
+      ++i;
+    } else {
+      out += json[i];
+    }
+  }
+  return out;
+}
+
+void replace(std::string& text, const std::string& marker, const std::string& with) {
+  const auto at = text.find(marker);
+  if (at != std::string::npos) text.replace(at, marker.size(), with);
+}
+
+int runView(const ViewOptions& o) {
+  std::string trace, report;
+  if (!readFile(o.trace, trace)) {
+    std::cerr << "ascendsim view: cannot read '" << o.trace << "'\n";
+    return kExitFailure;
+  }
+  if (!nlohmann::json::accept(trace)) {
+    // A trace cut off by a crash still parses once its array is closed.
+    if (nlohmann::json::accept(trace + "\n]")) {
+      trace += "\n]";
+    } else {
+      std::cerr << "ascendsim view: '" << o.trace << "' is not Chrome Trace Event JSON\n";
+      return kExitFailure;
+    }
+  }
+  if (!o.report.empty()) {
+    if (!readFile(o.report, report) || !nlohmann::json::accept(report)) {
+      std::cerr << "ascendsim view: cannot read the report '" << o.report << "' as JSON\n";
+      return kExitFailure;
+    }
+  }
+  const std::string page = renderViewer(trace, report);
+  const std::string tmp = o.output + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << page;
+    if (!out) {
+      std::cerr << "ascendsim view: cannot write '" << o.output << "'\n";
+      return kExitFailure;
+    }
+  }
+  if (std::rename(tmp.c_str(), o.output.c_str()) != 0) {
+    std::cerr << "ascendsim view: cannot write '" << o.output << "'\n";
+    return kExitFailure;
+  }
+  std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB); open it in any browser, no network needed\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+std::string renderViewer(const std::string& traceJson, const std::string& reportJson) {
+  std::string page(spec::viewerFiles().at(0).text);
+  replace(page, "/*ASCENDSIM_TRACE*/", scriptSafe(traceJson));
+  replace(page, "/*ASCENDSIM_REPORT*/", reportJson.empty() ? "null" : scriptSafe(reportJson));
+  return page;
+}
+
+void addViewCommand(CLI::App& app, int& exitCode) {
+  auto opts = std::make_shared<ViewOptions>();
+  CLI::App* view = app.add_subcommand("view", "Turn a trace into one self-contained HTML file that draws it");
+  view->add_option("trace", opts->trace, "Trace file written by a run (ASCENDSIM_TRACE or exec --trace)")->required();
+  view->add_option("--report,-r", opts->report, "Report file of the same run, for the summary");
+  view->add_option("--output,-o", opts->output, "HTML file to write")->required();
+  view->footer("Example: ascendsim view app.json --report report.json -o app.html");
+  view->callback([opts, &exitCode] { exitCode = runView(*opts); });
+}
+
+}  // namespace ascendsim::tools
