@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "tools/bandwidth/bandwidth_command.h"
 #include "tools/config_command.h"
 #include "tools/exec_command.h"
 #include "tools/view_command.h"
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "ascendsim 0.1.0");
   int exitCode = ascendsim::tools::kExitOk;
+  ascendsim::tools::addBandwidthCommand(app, exitCode);
   ascendsim::tools::addConfigCommand(app, exitCode);
   ascendsim::tools::addExecCommand(app, exitCode);
   ascendsim::tools::addViewCommand(app, exitCode);

@@ -1,0 +1,21 @@
+# The CSV, JSON and SVG that cli.bandwidth.switch_tree wrote: 56 p2p pairs (24 measured, 32
+# refused) and 9 all-to-host rows; the JSON holds the same records; the SVG is a chart.
+file(STRINGS ${DIR}/bw.csv lines)
+list(LENGTH lines n)
+if(NOT n EQUAL 66)  # header + 56 + 9
+  message(FATAL_ERROR "bw.csv has ${n} lines, expected 66")
+endif()
+file(STRINGS ${DIR}/bw.csv refused REGEX "refused: no common PCIe switch")
+list(LENGTH refused r)
+if(NOT r EQUAL 32)
+  message(FATAL_ERROR "${r} refused pairs, expected 32")
+endif()
+file(READ ${DIR}/bw.json json)
+string(JSON records LENGTH "${json}" records)
+if(NOT records EQUAL 65)
+  message(FATAL_ERROR "bw.json has ${records} records, expected 65")
+endif()
+file(READ ${DIR}/bw.svg svg)
+if(NOT svg MATCHES "<svg" OR NOT svg MATCHES "polyline" OR NOT svg MATCHES "all-to-host")
+  message(FATAL_ERROR "bw.svg is not the chart")
+endif()

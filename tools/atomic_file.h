@@ -1,0 +1,11 @@
+#pragma once
+// Output files are written whole or not at all: to a temporary name, then renamed.
+
+#include <string>
+
+namespace ascendsim::tools {
+
+// Returns false (with `why`) when the file cannot be written.
+bool writeFileAtomically(const std::string& path, const std::string& content, std::string& why);
+
+}  // namespace ascendsim::tools
