@@ -6,6 +6,7 @@
 #include "tools/bandwidth/bandwidth_command.h"
 #include "tools/config_command.h"
 #include "tools/exec_command.h"
+#include "tools/run/run_command.h"
 #include "tools/view_command.h"
 #include "tools/exit_codes.h"
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   ascendsim::tools::addBandwidthCommand(app, exitCode);
   ascendsim::tools::addConfigCommand(app, exitCode);
   ascendsim::tools::addExecCommand(app, exitCode);
+  ascendsim::tools::addRunCommand(app, exitCode);
   ascendsim::tools::addViewCommand(app, exitCode);
   try {
     app.parse(argc, argv);

@@ -123,7 +123,14 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
       out += line;
     }
   }
-  for (const RuntimeWarning& w : warnings) out += "  warning (" + w.kind + "): " + w.message + "\n";
+  // Each kind of warning: its first three, then how many more (the JSON report has them all).
+  std::map<std::string, int> shown;
+  for (const RuntimeWarning& w : warnings) {
+    if (++shown[w.kind] <= 3) out += "  warning (" + w.kind + "): " + w.message + "\n";
+  }
+  for (const auto& [kind, n] : shown) {
+    if (n > 3) out += "  warning (" + kind + "): " + std::to_string(n - 3) + " more like these\n";
+  }
   return out;
 }
 

@@ -1,0 +1,56 @@
+#include "tools/run/run_command.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "spec/system_loader.h"
+#include "tools/exit_codes.h"
+#include "tools/run/workload_player.h"
+
+namespace ascendsim::tools {
+namespace {
+
+struct RunOptions {
+  std::string config, workload, trace, report;
+};
+
+int runWorkload(const RunOptions& o) {
+  Workload w;
+  try {
+    if (!o.config.empty()) spec::loadSystemSpec(o.config);
+    w = readWorkload(o.workload);
+  } catch (const spec::ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadConfig;
+  }
+  std::string machine = o.config;
+  std::error_code ec;
+  if (!machine.empty() && std::filesystem::exists(machine, ec)) machine = std::filesystem::absolute(machine).string();
+  if (!machine.empty()) setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
+  if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
+  if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
+  std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size() << " host thread(s))" << std::endl;
+  const std::string failure = playWorkload(w);
+  if (!failure.empty()) {
+    std::cerr << failure << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Replay a workload script through the AscendCL API (format: traces/README.md)");
+  cmd->add_option("--config,-c", o->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
+  cmd->add_option("--trace", o->trace, "Write the timing trace to this file");
+  cmd->add_option("--report", o->report, "Write the JSON run report to this file");
+  cmd->footer("Example: ascendsim run --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml --trace t.json");
+  cmd->callback([o, &exitCode] { exitCode = runWorkload(*o); });
+}
+
+}  // namespace ascendsim::tools

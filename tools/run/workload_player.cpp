@@ -1,0 +1,203 @@
+#include "tools/run/workload_player.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace ascendsim::tools {
+namespace {
+
+struct PlayError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string at(const spec::SourceLocation& where) {
+  return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
+}
+
+void check(aclError code, const char* call, const spec::SourceLocation& where) {
+  if (code == ACL_SUCCESS) return;
+  const char* msg = aclGetRecentErrMsg();
+  throw PlayError(at(where) + ": " + call + " returned " + std::to_string(code) + (msg ? std::string(": ") + msg : ""));
+}
+
+class Player {
+ public:
+  explicit Player(const Workload& w) : w_(w) {}
+
+  void run() {
+    check(aclInit(nullptr), "aclInit", {w_.source, 1, 1});
+    std::vector<int> devices;
+    for (const auto& b : w_.buffers) devices.push_back(b.device);
+    for (const auto& s : w_.streams) devices.push_back(s.device);
+    for (const auto& e : w_.events) devices.push_back(e.device);
+    for (const auto& t : w_.threads) devices.push_back(t.device);
+    std::sort(devices.begin(), devices.end());
+    devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+    for (int d : devices) check(aclrtSetDevice(d), "aclrtSetDevice", {w_.source, 1, 1});
+    for (const auto& s : w_.streams) {
+      check(aclrtSetDevice(s.device), "aclrtSetDevice", {w_.source, 1, 1});
+      check(aclrtCreateStream(&streams_[s.name]), "aclrtCreateStream", {w_.source, 1, 1});
+    }
+    for (const auto& e : w_.events) {
+      check(aclrtSetDevice(e.device), "aclrtSetDevice", {w_.source, 1, 1});
+      check(aclrtCreateEvent(&events_[e.name]), "aclrtCreateEvent", {w_.source, 1, 1});
+    }
+    for (const auto& b : w_.buffers) {
+      if (b.allocated) alloc(b, {w_.source, 1, 1});
+    }
+    std::string failure;
+    std::mutex failureMutex;
+    std::vector<std::thread> threads;
+    for (const WorkloadThread& t : w_.threads) {
+      threads.emplace_back([&, &t = t] {
+        try {
+          check(aclrtSetDevice(t.device), "aclrtSetDevice", {w_.source, 1, 1});
+          for (const WorkloadStep& s : t.steps) step(s, t.device);
+          check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", {w_.source, 1, 1});
+        } catch (const PlayError& e) {
+          std::lock_guard<std::mutex> lock(failureMutex);
+          if (failure.empty()) failure = e.what();
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    if (!failure.empty()) throw PlayError(failure);
+    for (auto& [name, p] : device_) aclrtFree(p);
+    for (auto& [name, p] : pinned_) aclrtFreeHost(p);
+    for (auto& [name, e] : events_) aclrtDestroyEvent(e);
+    for (const auto& s : w_.streams) {
+      aclrtSetDevice(s.device);
+      aclrtDestroyStream(streams_[s.name]);
+    }
+    for (int d : devices) aclrtResetDevice(d);
+    check(aclFinalize(), "aclFinalize", {w_.source, 1, 1});
+  }
+
+ private:
+  const WorkloadBuffer& buffer(const std::string& name) const {
+    for (const auto& b : w_.buffers) {
+      if (b.name == name) return b;
+    }
+    throw PlayError("no buffer " + name);
+  }
+
+  void alloc(const WorkloadBuffer& b, const spec::SourceLocation& where) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    switch (b.memory) {
+      case WorkloadBuffer::Memory::Device:
+        check(aclrtSetDevice(b.device), "aclrtSetDevice", where);
+        check(aclrtMalloc(&device_[b.name], b.size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", where);
+        break;
+      case WorkloadBuffer::Memory::Pinned: check(aclrtMallocHost(&pinned_[b.name], b.size), "aclrtMallocHost", where); break;
+      case WorkloadBuffer::Memory::Pageable: pageable_[b.name].assign(b.size, 0); break;
+    }
+  }
+
+  void free(const WorkloadBuffer& b, const spec::SourceLocation& where) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (b.memory == WorkloadBuffer::Memory::Device) {
+      check(aclrtFree(device_.at(b.name)), "aclrtFree", where);
+      device_.erase(b.name);
+    } else if (b.memory == WorkloadBuffer::Memory::Pinned) {
+      check(aclrtFreeHost(pinned_.at(b.name)), "aclrtFreeHost", where);
+      pinned_.erase(b.name);
+    } else {
+      pageable_.erase(b.name);
+    }
+  }
+
+  char* pointer(const std::string& name, const spec::SourceLocation& where) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = device_.find(name); it != device_.end()) return static_cast<char*>(it->second);
+    if (auto it = pinned_.find(name); it != pinned_.end()) return static_cast<char*>(it->second);
+    if (auto it = pageable_.find(name); it != pageable_.end()) return it->second.data();
+    throw PlayError(at(where) + ": buffer '" + name + "' is not allocated (freed, or `allocated: false` without an alloc step)");
+  }
+
+  aclrtStream stream(const std::string& name) { return name.empty() ? nullptr : streams_.at(name); }
+
+  void step(const WorkloadStep& s, int device) {
+    using Op = WorkloadStep::Op;
+    switch (s.op) {
+      case Op::Alloc: alloc(buffer(s.dst), s.where); break;
+      case Op::Free: free(buffer(s.dst), s.where); break;
+      case Op::Memcpy: {
+        const WorkloadBuffer& d = buffer(s.dst);
+        const WorkloadBuffer& src = buffer(s.src);
+        const uint64_t size = s.size ? s.size : std::min(d.size - std::min(d.size, s.dstOffset), src.size - std::min(src.size, s.srcOffset));
+        const bool toDevice = d.memory == WorkloadBuffer::Memory::Device;
+        const bool fromDevice = src.memory == WorkloadBuffer::Memory::Device;
+        const aclrtMemcpyKind kind = toDevice && fromDevice ? ACL_MEMCPY_DEVICE_TO_DEVICE
+                                     : toDevice             ? ACL_MEMCPY_HOST_TO_DEVICE
+                                     : fromDevice           ? ACL_MEMCPY_DEVICE_TO_HOST
+                                                            : ACL_MEMCPY_HOST_TO_HOST;
+        char* dp = pointer(s.dst, s.where) + s.dstOffset;
+        const char* sp = pointer(s.src, s.where) + s.srcOffset;
+        const size_t room = d.size > s.dstOffset ? d.size - s.dstOffset : 0;
+        if (s.async) {
+          check(aclrtMemcpyAsync(dp, room, sp, size, kind, stream(s.stream)), "aclrtMemcpyAsync", s.where);
+        } else {
+          check(aclrtMemcpy(dp, room, sp, size, kind), "aclrtMemcpy", s.where);
+        }
+        break;
+      }
+      case Op::Memset: {
+        const WorkloadBuffer& d = buffer(s.dst);
+        const uint64_t room = d.size > s.dstOffset ? d.size - s.dstOffset : 0;
+        char* dp = pointer(s.dst, s.where) + s.dstOffset;
+        const uint64_t size = s.size ? s.size : room;
+        if (s.async) {
+          check(aclrtMemsetAsync(dp, room, s.value, size, stream(s.stream)), "aclrtMemsetAsync", s.where);
+        } else {
+          check(aclrtMemset(dp, room, s.value, size), "aclrtMemset", s.where);
+        }
+        break;
+      }
+      case Op::Record: check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where); break;
+      case Op::Wait: check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent", s.where); break;
+      case Op::SyncStream: check(aclrtSynchronizeStream(stream(s.stream)), "aclrtSynchronizeStream", s.where); break;
+      case Op::SyncEvent: check(aclrtSynchronizeEvent(events_.at(s.event)), "aclrtSynchronizeEvent", s.where); break;
+      case Op::SyncDevice:
+        check(aclrtSetDevice(s.device >= 0 ? s.device : device), "aclrtSetDevice", s.where);
+        check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", s.where);
+        if (s.device >= 0) check(aclrtSetDevice(device), "aclrtSetDevice", s.where);
+        break;
+      case Op::PeerAccess:
+        check(aclrtDeviceEnablePeerAccess(s.device, 0), "aclrtDeviceEnablePeerAccess", s.where);
+        break;
+      case Op::Repeat:
+        for (uint32_t i = 0; i < s.times; ++i) {
+          for (const WorkloadStep& b : s.body) step(b, device);
+        }
+        break;
+    }
+  }
+
+  const Workload& w_;
+  std::mutex mutex_;
+  std::map<std::string, void*> device_, pinned_;
+  std::map<std::string, std::vector<char>> pageable_;
+  std::map<std::string, aclrtStream> streams_;
+  std::map<std::string, aclrtEvent> events_;
+};
+
+}  // namespace
+
+std::string playWorkload(const Workload& w) {
+  try {
+    Player(w).run();
+    return "";
+  } catch (const PlayError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("internal error: ") + e.what();
+  }
+}
+
+}  // namespace ascendsim::tools
