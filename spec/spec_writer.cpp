@@ -45,7 +45,8 @@ void writeMemory(YAML::Emitter& out, const DramSpec& m) {
 void writeLink(YAML::Emitter& out, const PcieLinkSpec& l) {
   out << YAML::BeginMap;
   out << YAML::Key << "generation" << YAML::Value << l.generation;
-  out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
+  // The speed follows the generation unless the link trained below it.
+  if (l.rate != pcieGenerationRate(l.generation)) out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
   out << YAML::Key << "lanes" << YAML::Value << l.lanes;
   out << YAML::Key << "mps" << YAML::Value << formatBytes(l.mps);
   out << YAML::Key << "mrrs" << YAML::Value << formatBytes(l.mrrs);

@@ -7,6 +7,7 @@
 #include "tools/config_command.h"
 #include "tools/exec_command.h"
 #include "tools/run/run_command.h"
+#include "tools/sweep/sweep_command.h"
 #include "tools/view_command.h"
 #include "tools/exit_codes.h"
 
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   ascendsim::tools::addConfigCommand(app, exitCode);
   ascendsim::tools::addExecCommand(app, exitCode);
   ascendsim::tools::addRunCommand(app, exitCode);
+  ascendsim::tools::addSweepCommand(app, exitCode);
   ascendsim::tools::addViewCommand(app, exitCode);
   try {
     app.parse(argc, argv);

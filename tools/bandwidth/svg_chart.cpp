@@ -22,7 +22,7 @@ std::string escape(const std::string& s) {
 }
 }  // namespace
 
-std::string svgChart(const std::string& title, const std::vector<ChartSeries>& series) {
+std::string svgChart(const std::string& title, const std::vector<ChartSeries>& series, const ChartAxes& axes) {
   const double W = 820, H = 480, L = 70, R = 170, T = 40, B = 50;
   double minX = 1e300, maxX = 0, maxY = 0;
   for (const auto& s : series) {
@@ -48,8 +48,9 @@ std::string svgChart(const std::string& title, const std::vector<ChartSeries>& s
   svg += buf;
   const int steps = std::max(1, static_cast<int>((maxX - minX) / 8));
   for (int e = static_cast<int>(std::ceil(minX)); e <= static_cast<int>(maxX); e += steps) {
+    const std::string label = axes.xBytes ? spec::formatBytes(uint64_t{1} << e) : std::to_string(uint64_t{1} << e);
     std::snprintf(buf, sizeof buf, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#ddd\"/><text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%s</text>\n",
-                  px(e), T, px(e), H - B, px(e), H - B + 16, spec::formatBytes(uint64_t{1} << e).c_str());
+                  px(e), T, px(e), H - B, px(e), H - B + 16, label.c_str());
     svg += buf;
   }
   // A 1, 2 or 5 times a power of ten step: about eight ticks.
@@ -60,8 +61,8 @@ std::string svgChart(const std::string& title, const std::vector<ChartSeries>& s
                   L, py(g), W - R, py(g), L - 6, py(g) + 4, g);
     svg += buf;
   }
-  std::snprintf(buf, sizeof buf, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">copy size</text>\n<text x=\"16\" y=\"%g\" transform=\"rotate(-90 16 %g)\" text-anchor=\"middle\">GB/s</text>\n",
-                (L + W - R) / 2, H - 12, (T + H - B) / 2, (T + H - B) / 2);
+  std::snprintf(buf, sizeof buf, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%s</text>\n<text x=\"16\" y=\"%g\" transform=\"rotate(-90 16 %g)\" text-anchor=\"middle\">%s</text>\n",
+                (L + W - R) / 2, H - 12, escape(axes.xTitle).c_str(), (T + H - B) / 2, (T + H - B) / 2, escape(axes.yTitle).c_str());
   svg += buf;
   for (size_t i = 0; i < series.size(); ++i) {
     const char* color = kColors[i % 8];

@@ -1,6 +1,7 @@
 #include "tools/run/workload_player.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -26,9 +27,38 @@ void check(aclError code, const char* call, const spec::SourceLocation& where) {
   throw PlayError(at(where) + ": " + call + " returned " + std::to_string(code) + (msg ? std::string(": ") + msg : ""));
 }
 
+// Host threads of a workload run concurrently: a thread enters a blocking step (a synchronisation,
+// a synchronous copy) only when every other thread is at a blocking step too, or done. So all
+// the work the threads queue before they wait is in the simulation together, as it would be on
+// real threads, whatever order the operating system runs them in.
+class BlockingGate {
+ public:
+  explicit BlockingGate(size_t threads) : total_(threads) {}
+  void arrive() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++arrived_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return arrived_ + finished_ >= total_; });
+  }
+  void leave() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --arrived_;
+  }
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++finished_;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  size_t total_, arrived_ = 0, finished_ = 0;
+};
+
 class Player {
  public:
-  explicit Player(const Workload& w) : w_(w) {}
+  explicit Player(const Workload& w) : w_(w), gate_(w.threads.size()) {}
 
   void run() {
     check(aclInit(nullptr), "aclInit", {w_.source, 1, 1});
@@ -59,11 +89,12 @@ class Player {
         try {
           check(aclrtSetDevice(t.device), "aclrtSetDevice", {w_.source, 1, 1});
           for (const WorkloadStep& s : t.steps) step(s, t.device);
-          check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", {w_.source, 1, 1});
+          blocking([&] { check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", {w_.source, 1, 1}); });
         } catch (const PlayError& e) {
           std::lock_guard<std::mutex> lock(failureMutex);
           if (failure.empty()) failure = e.what();
         }
+        gate_.finish();
       });
     }
     for (auto& th : threads) th.join();
@@ -122,6 +153,18 @@ class Player {
 
   aclrtStream stream(const std::string& name) { return name.empty() ? nullptr : streams_.at(name); }
 
+  template <class F>
+  void blocking(F&& call) {
+    gate_.arrive();
+    try {
+      call();
+    } catch (...) {
+      gate_.leave();
+      throw;
+    }
+    gate_.leave();
+  }
+
   void step(const WorkloadStep& s, int device) {
     using Op = WorkloadStep::Op;
     switch (s.op) {
@@ -143,7 +186,7 @@ class Player {
         if (s.async) {
           check(aclrtMemcpyAsync(dp, room, sp, size, kind, stream(s.stream)), "aclrtMemcpyAsync", s.where);
         } else {
-          check(aclrtMemcpy(dp, room, sp, size, kind), "aclrtMemcpy", s.where);
+          blocking([&] { check(aclrtMemcpy(dp, room, sp, size, kind), "aclrtMemcpy", s.where); });
         }
         break;
       }
@@ -155,17 +198,21 @@ class Player {
         if (s.async) {
           check(aclrtMemsetAsync(dp, room, s.value, size, stream(s.stream)), "aclrtMemsetAsync", s.where);
         } else {
-          check(aclrtMemset(dp, room, s.value, size), "aclrtMemset", s.where);
+          blocking([&] { check(aclrtMemset(dp, room, s.value, size), "aclrtMemset", s.where); });
         }
         break;
       }
       case Op::Record: check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where); break;
       case Op::Wait: check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent", s.where); break;
-      case Op::SyncStream: check(aclrtSynchronizeStream(stream(s.stream)), "aclrtSynchronizeStream", s.where); break;
-      case Op::SyncEvent: check(aclrtSynchronizeEvent(events_.at(s.event)), "aclrtSynchronizeEvent", s.where); break;
+      case Op::SyncStream:
+        blocking([&] { check(aclrtSynchronizeStream(stream(s.stream)), "aclrtSynchronizeStream", s.where); });
+        break;
+      case Op::SyncEvent:
+        blocking([&] { check(aclrtSynchronizeEvent(events_.at(s.event)), "aclrtSynchronizeEvent", s.where); });
+        break;
       case Op::SyncDevice:
         check(aclrtSetDevice(s.device >= 0 ? s.device : device), "aclrtSetDevice", s.where);
-        check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", s.where);
+        blocking([&] { check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", s.where); });
         if (s.device >= 0) check(aclrtSetDevice(device), "aclrtSetDevice", s.where);
         break;
       case Op::PeerAccess:
@@ -180,6 +227,7 @@ class Player {
   }
 
   const Workload& w_;
+  BlockingGate gate_;
   std::mutex mutex_;
   std::map<std::string, void*> device_, pinned_;
   std::map<std::string, std::vector<char>> pageable_;

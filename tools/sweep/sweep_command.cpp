@@ -1,0 +1,405 @@
+#include "tools/sweep/sweep_command.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "spec/spec_writer.h"
+#include "spec/system_loader.h"
+#include "tools/atomic_file.h"
+#include "tools/bandwidth/svg_chart.h"
+#include "tools/exit_codes.h"
+#include "tools/sweep/sweep_grid.h"
+
+namespace ascendsim::tools {
+namespace fs = std::filesystem;
+namespace {
+
+const std::vector<std::string> kFigures = {"status", "simulated_span_us", "copies", "H2D_GBps", "D2H_GBps", "D2D_GBps",
+                                           "P2P_GBps", "memset_GBps", "local_GBps", "busiest_resource", "busiest_utilisation"};
+
+struct SweepOptions {
+  std::string config, workload, out, json, shard, plot, against;
+  std::vector<std::string> sets;
+  int jobs = 2;
+};
+
+struct MergeOptions {
+  std::vector<std::string> inputs;
+  std::string out;
+};
+
+using Row = std::vector<std::string>;
+
+std::string csvField(const std::string& f) {
+  if (f.find_first_of(",\"\n") == std::string::npos) return f;
+  std::string q = "\"";
+  for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+Row parseCsvLine(const std::string& line) {
+  Row row;
+  std::string field;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(field);
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  row.push_back(field);
+  return row;
+}
+
+bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  header = parseCsvLine(line);
+  while (std::getline(in, line)) {
+    if (!line.empty()) rows.push_back(parseCsvLine(line));
+  }
+  return true;
+}
+
+std::string csvText(const Row& header, const std::vector<Row>& rows) {
+  std::string out;
+  auto line = [&](const Row& r) {
+    for (size_t i = 0; i < r.size(); ++i) out += (i ? "," : "") + csvField(r[i]);
+    out += "\n";
+  };
+  line(header);
+  for (const Row& r : rows) line(r);
+  return out;
+}
+
+std::string jsonText(const Row& header, const std::vector<Row>& rows) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const Row& r : rows) {
+    nlohmann::ordered_json o;
+    for (size_t i = 0; i < header.size() && i < r.size(); ++i) o[header[i]] = r[i];
+    j.push_back(o);
+  }
+  return j.dump(2) + "\n";
+}
+
+// The figures of one point's report, in kFigures order (after status).
+Row figuresOf(const std::string& reportPath) {
+  std::ifstream in(reportPath);
+  const nlohmann::json r = nlohmann::json::parse(in);
+  char buf[64];
+  auto num = [&](double v) {
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return std::string(buf);
+  };
+  Row row{"ok", num(r["simulated_span_us"].get<double>()), std::to_string(r["copies_total"].get<uint64_t>())};
+  for (const char* kind : {"H2D", "D2H", "D2D", "P2P", "memset", "local"}) {
+    row.push_back(r["copy_totals"].contains(kind) ? num(r["copy_totals"][kind]["GBps"].get<double>()) : "");
+  }
+  std::string busiest;
+  double util = -1;
+  for (const auto& x : r["resources"]) {
+    if (x["utilisation"].get<double>() > util) {
+      util = x["utilisation"].get<double>();
+      busiest = x["name"];
+    }
+  }
+  row.push_back(busiest);
+  row.push_back(util >= 0 ? num(util) : "");
+  return row;
+}
+
+std::string lastLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+struct Running {
+  size_t point;
+  std::chrono::steady_clock::time_point started;
+};
+
+int runSweep(const SweepOptions& o) {
+  std::string why;
+  std::vector<SweepParameter> params;
+  for (const std::string& s : o.sets) {
+    auto p = parseSet(s, why);
+    if (!p) {
+      std::cerr << "ascendsim sweep: --set: " << why << "\n";
+      return kExitUsage;
+    }
+    params.push_back(*p);
+  }
+  size_t shardIndex = 0, shardCount = 1;
+  if (!o.shard.empty()) {
+    if (std::sscanf(o.shard.c_str(), "%zu/%zu", &shardIndex, &shardCount) != 2 || shardCount == 0 || shardIndex >= shardCount) {
+      std::cerr << "ascendsim sweep: --shard: expected i/N with 0 <= i < N (e.g. 3/16), got '" << o.shard << "'\n";
+      return kExitUsage;
+    }
+  }
+  if (o.jobs < 1) {
+    std::cerr << "ascendsim sweep: --jobs must be 1 or more\n";
+    return kExitUsage;
+  }
+  std::string base;
+  try {
+    base = spec::writeSystemSpecYaml(o.config.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(o.config));
+  } catch (const spec::ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadConfig;
+  }
+  // Every point's machine, checked before anything runs.
+  const auto grid = crossProduct(params);
+  std::vector<size_t> mine;
+  for (size_t i = 0; i < grid.size(); ++i) {
+    if (i % shardCount == shardIndex) mine.push_back(i);
+  }
+  const fs::path dir = o.out + ".points";
+  fs::create_directories(dir);
+  std::vector<std::string> machines(grid.size());
+  for (size_t i : mine) {
+    std::string yaml = base;
+    for (size_t k = 0; k < params.size(); ++k) {
+      auto next = applyOverride(yaml, params[k].key, grid[i][k], why);
+      if (!next) {
+        std::cerr << "ascendsim sweep: --set " << params[k].key << ": " << why << "\n";
+        return kExitUsage;
+      }
+      yaml = *next;
+    }
+    const std::string path = (dir / ("point-" + std::to_string(i) + ".yaml")).string();
+    try {
+      spec::loadSystemSpecFromText(yaml, path);
+    } catch (const spec::ConfigError& e) {
+      std::cerr << "ascendsim sweep: point " << i << " is not a valid machine:\n" << e.what() << "\n";
+      return kExitBadConfig;
+    }
+    if (!writeFileAtomically(path, yaml, why)) {
+      std::cerr << "ascendsim sweep: " << why << "\n";
+      return kExitFailure;
+    }
+    machines[i] = path;
+  }
+  Row header;
+  for (const auto& p : params) header.push_back(p.key);
+  header.insert(header.end(), kFigures.begin(), kFigures.end());
+  // Resume: points already done in the output are kept and skipped.
+  std::map<Row, Row> done;
+  {
+    Row oldHeader;
+    std::vector<Row> oldRows;
+    if (readCsv(o.out, oldHeader, oldRows) && oldHeader == header) {
+      for (const Row& r : oldRows) {
+        if (r.size() == header.size() && r[params.size()] == "ok") done[Row(r.begin(), r.begin() + static_cast<long>(params.size()))] = r;
+      }
+    }
+  }
+  std::vector<size_t> todo;
+  for (size_t i : mine) {
+    if (!done.count(grid[i])) todo.push_back(i);
+  }
+  std::cerr << "sweep: " << grid.size() << " point(s)" << (shardCount > 1 ? ", shard " + o.shard + ": " + std::to_string(mine.size()) : "")
+            << ", " << mine.size() - todo.size() << " already done, " << todo.size() << " to run, " << o.jobs << " at a time\n";
+
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    std::cerr << "ascendsim sweep: cannot find its own executable\n";
+    return kExitFailure;
+  }
+  self[n] = '\0';
+  const auto t0 = std::chrono::steady_clock::now();
+  std::map<pid_t, Running> running;
+  size_t next = 0, finished = 0, failed = 0;
+  auto save = [&] {
+    std::vector<Row> rows;
+    for (const auto& [k, r] : done) rows.push_back(r);
+    return writeFileAtomically(o.out, csvText(header, rows), why) && (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
+  };
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && static_cast<int>(running.size()) < o.jobs) {
+      const size_t i = todo[next++];
+      const std::string report = (dir / ("point-" + std::to_string(i) + ".report.json")).string();
+      const std::string log = (dir / ("point-" + std::to_string(i) + ".log")).string();
+      const pid_t pid = fork();
+      if (pid == 0) {
+        std::freopen(log.c_str(), "w", stdout);
+        std::freopen(log.c_str(), "a", stderr);
+        setenv("ASCENDSIM_SUMMARY", "0", 1);
+        unsetenv("ASCENDSIM_TRACE");
+        execl(self, "ascendsim", "run", "--config", machines[i].c_str(), "--workload", o.workload.c_str(), "--report",
+              report.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      running[pid] = {i, std::chrono::steady_clock::now()};
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const size_t i = it->second.point;
+    running.erase(it);
+    ++finished;
+    Row row(grid[i]);
+    const std::string report = (dir / ("point-" + std::to_string(i) + ".report.json")).string();
+    Row figures;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      try {
+        figures = figuresOf(report);
+      } catch (const std::exception& e) {
+        figures = {std::string("failed: unreadable report: ") + e.what()};
+      }
+    } else {
+      figures = {"failed (exit " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + "): " +
+                 lastLine((dir / ("point-" + std::to_string(i) + ".log")).string())};
+    }
+    if (figures[0] != "ok") ++failed;
+    figures.resize(kFigures.size());
+    row.insert(row.end(), figures.begin(), figures.end());
+    done[grid[i]] = row;
+    if (!save()) {
+      std::cerr << "\nascendsim sweep: " << why << "\n";
+      return kExitFailure;
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double left = elapsed / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
+    const int width = 30, filled = static_cast<int>(width * finished / todo.size());
+    std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ", std::string(filled, '#').c_str(),
+                 std::string(width - filled, '.').c_str(), finished, todo.size(), running.size(), left);
+  }
+  std::fprintf(stderr, "\n");
+  if (!save()) {
+    std::cerr << "ascendsim sweep: " << why << "\n";
+    return kExitFailure;
+  }
+  if (!o.plot.empty()) {
+    const auto fig = std::find(header.begin(), header.end(), o.plot);
+    const auto key = std::find(header.begin(), header.end(), o.against);
+    if (fig == header.end() || key == header.end()) {
+      std::cerr << "ascendsim sweep: --plot needs a figure column and --against a --set key\n";
+      return kExitUsage;
+    }
+    const size_t fi = static_cast<size_t>(fig - header.begin()), ki = static_cast<size_t>(key - header.begin());
+    std::map<std::string, ChartSeries> lines;
+    for (const auto& [k, r] : done) {
+      if (r[params.size()] != "ok" || r[fi].empty()) continue;
+      std::string name;
+      for (size_t p = 0; p < params.size(); ++p) {
+        if (p != ki) name += (name.empty() ? "" : " ") + params[p].key + "=" + r[p];
+      }
+      if (name.empty()) name = o.plot;
+      lines[name].name = name;
+      lines[name].points.push_back({static_cast<uint64_t>(std::stod(r[ki])), std::stod(r[fi])});
+    }
+    std::vector<ChartSeries> series;
+    for (auto& [n2, s] : lines) {
+      std::sort(s.points.begin(), s.points.end());
+      series.push_back(s);
+    }
+    const std::string svgPath = fs::path(o.out).replace_extension(".svg").string();
+    if (!writeFileAtomically(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, false}), why)) {
+      std::cerr << "ascendsim sweep: " << why << "\n";
+      return kExitFailure;
+    }
+    std::cerr << "plot: " << svgPath << "\n";
+  }
+  std::cerr << "results: " << o.out << " (" << done.size() << " point(s), " << failed << " failed this run)\n";
+  return failed ? kExitFailure : kExitOk;
+}
+
+int runMerge(const MergeOptions& o) {
+  Row header;
+  std::map<Row, Row> all;
+  size_t keyColumns = 0;
+  for (const std::string& path : o.inputs) {
+    Row h;
+    std::vector<Row> rows;
+    if (!readCsv(path, h, rows)) {
+      std::cerr << "ascendsim sweep merge: cannot read '" << path << "'\n";
+      return kExitFailure;
+    }
+    if (header.empty()) {
+      header = h;
+      keyColumns = static_cast<size_t>(std::find(h.begin(), h.end(), "status") - h.begin());
+    } else if (h != header) {
+      std::cerr << "ascendsim sweep merge: '" << path << "' has other columns than the first file\n";
+      return kExitFailure;
+    }
+    for (const Row& r : rows) all[Row(r.begin(), r.begin() + static_cast<long>(std::min(keyColumns, r.size())))] = r;
+  }
+  std::vector<Row> rows;
+  for (const auto& [k, r] : all) rows.push_back(r);
+  std::string why;
+  if (!writeFileAtomically(o.out, csvText(header, rows), why)) {
+    std::cerr << "ascendsim sweep merge: " << why << "\n";
+    return kExitFailure;
+  }
+  std::cerr << "merged " << o.inputs.size() << " file(s): " << rows.size() << " point(s) in " << o.out << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void addSweepCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<SweepOptions>();
+  auto m = std::make_shared<MergeOptions>();
+  CLI::App* cmd = app.add_subcommand("sweep", "Run a workload over a grid of machine settings, each point in its own process");
+  cmd->add_option("--config,-c", o->config, "Base machine: a YAML file or a built-in preset (default: built-in default)");
+  cmd->add_option("--workload,-w", o->workload, "Workload script to run at every point");
+  cmd->add_option("--set", o->sets, "KEY=v1,v2,...: a machine setting as `config show` names it; [*] for every list item");
+  cmd->add_option("--jobs,-j", o->jobs, "Points run at once (default 2)");
+  cmd->add_option("--out,-o", o->out, "Results CSV (points already in it are skipped: rerun to resume)");
+  cmd->add_option("--json", o->json, "Results as JSON too");
+  cmd->add_option("--shard", o->shard, "i/N: run only points with index % N == i (0-based), for cluster job arrays");
+  cmd->add_option("--plot", o->plot, "Draw this result column ...");
+  cmd->add_option("--against", o->against, "... against this --set key, as OUT with .svg");
+  cmd->footer("Example: ascendsim sweep --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml \\\n"
+              "    --set 'pcie.switches[*].link.generation=3,4,5' --jobs 2 --out gen.csv --plot D2H_GBps --against 'pcie.switches[*].link.generation'\n"
+              "Merge shards: ascendsim sweep merge part-*.csv --out all.csv");
+  CLI::App* merge = cmd->add_subcommand("merge", "Join the result files of sweep shards");
+  merge->add_option("inputs", m->inputs, "Shard result CSVs")->required();
+  merge->add_option("--out,-o", m->out, "Merged CSV")->required();
+  merge->callback([m, &exitCode] { exitCode = runMerge(*m); });
+  cmd->callback([o, cmd, merge, &exitCode] {
+    if (merge->parsed()) return;
+    if (o->workload.empty() || o->out.empty() || o->sets.empty()) {
+      std::cerr << "ascendsim sweep: needs --workload, --out and at least one --set (see --help)\n";
+      exitCode = kExitUsage;
+      return;
+    }
+    (void)cmd;
+    exitCode = runSweep(*o);
+  });
+}
+
+}  // namespace ascendsim::tools

@@ -1,0 +1,146 @@
+#include "tools/sweep/sweep_grid.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <functional>
+#include <sstream>
+
+namespace ascendsim::tools {
+
+std::optional<SweepParameter> parseSet(const std::string& text, std::string& why) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    why = "expected KEY=v1,v2,... (e.g. devices[*].link.generation=3,4,5), got '" + text + "'";
+    return std::nullopt;
+  }
+  SweepParameter p{text.substr(0, eq), {}};
+  std::stringstream in(text.substr(eq + 1));
+  std::string v;
+  while (std::getline(in, v, ',')) {
+    if (!v.empty()) p.values.push_back(v);
+  }
+  if (p.values.empty()) {
+    why = "no values for " + p.key;
+    return std::nullopt;
+  }
+  return p;
+}
+
+std::vector<std::vector<std::string>> crossProduct(const std::vector<SweepParameter>& params) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const SweepParameter& p : params) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : points) {
+      for (const std::string& v : p.values) {
+        auto point = prefix;
+        point.push_back(v);
+        next.push_back(std::move(point));
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+namespace {
+
+struct Token {
+  std::string name;
+  bool indexed = false, all = false;
+  size_t index = 0;
+};
+
+bool tokenize(const std::string& key, std::vector<Token>& out, std::string& why) {
+  std::stringstream in(key);
+  std::string part;
+  while (std::getline(in, part, '.')) {
+    Token t;
+    const auto br = part.find('[');
+    t.name = part.substr(0, br);
+    if (br != std::string::npos) {
+      const auto close = part.find(']', br);
+      if (close == std::string::npos || close + 1 != part.size()) {
+        why = "bad index in '" + part + "'";
+        return false;
+      }
+      const std::string idx = part.substr(br + 1, close - br - 1);
+      t.indexed = true;
+      if (idx == "*") {
+        t.all = true;
+      } else {
+        try {
+          t.index = std::stoul(idx);
+        } catch (...) {
+          why = "bad index in '" + part + "'";
+          return false;
+        }
+      }
+    }
+    if (t.name.empty()) {
+      why = "empty name in key '" + key + "'";
+      return false;
+    }
+    out.push_back(t);
+  }
+  return !out.empty();
+}
+
+}  // namespace
+
+std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key, const std::string& value,
+                                         std::string& why) {
+  std::vector<Token> tokens;
+  if (!tokenize(key, tokens, why)) return std::nullopt;
+  YAML::Node root = YAML::Load(yaml);
+  int applied = 0;
+  std::function<bool(YAML::Node, size_t)> walk = [&](YAML::Node node, size_t i) -> bool {
+    const Token& t = tokens[i];
+    if (!node.IsMap() || !node[t.name]) {
+      why = "'" + key + "' names no key of the machine (see `ascendsim config show`): no '" + t.name + "'";
+      return false;
+    }
+    YAML::Node child = node[t.name];
+    std::vector<YAML::Node> targets;
+    if (t.indexed) {
+      if (!child.IsSequence()) {
+        why = "'" + t.name + "' in '" + key + "' is not a list";
+        return false;
+      }
+      if (t.all) {
+        for (size_t k = 0; k < child.size(); ++k) targets.push_back(child[k]);
+      } else if (t.index < child.size()) {
+        targets.push_back(child[t.index]);
+      } else {
+        why = "'" + key + "': index " + std::to_string(t.index) + " past the end of '" + t.name + "'";
+        return false;
+      }
+    }
+    const bool last = i + 1 == tokens.size();
+    if (!t.indexed) {
+      if (last) {
+        node[t.name] = value;
+        ++applied;
+        return true;
+      }
+      return walk(child, i + 1);
+    }
+    for (size_t k = 0; k < targets.size(); ++k) {
+      if (last) {
+        child[t.all ? k : t.index] = value;
+        ++applied;
+      } else if (!walk(targets[k], i + 1)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!walk(root, 0) || applied == 0) {
+    if (why.empty()) why = "'" + key + "' matched nothing";
+    return std::nullopt;
+  }
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace ascendsim::tools
