@@ -201,7 +201,11 @@ Workload readWorkloadText(const std::string& text, const std::string& fileName) 
 
 Workload readWorkload(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw spec::ConfigError({spec::Diagnostic{{path, 0, 0}, "", "cannot read the workload file"}});
+  if (!in) {
+    Diagnostics diag;
+    diag.error({path, 0, 0}, "", "cannot read the workload file");
+    throw spec::ConfigError(diag.items());
+  }
   std::stringstream text;
   text << in.rdbuf();
   return readWorkloadText(text.str(), path);
