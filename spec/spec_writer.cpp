@@ -130,6 +130,12 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;
+  out << YAML::Key << "trace" << YAML::Value << YAML::BeginMap;
+  if (!sys.trace.path.empty()) out << YAML::Key << "path" << YAML::Value << sys.trace.path;
+  if (!sys.trace.report.empty()) out << YAML::Key << "report" << YAML::Value << sys.trace.report;
+  out << YAML::Key << "counter_interval" << YAML::Value << formatDuration(sys.trace.counterInterval);
+  out << YAML::Key << "max_size" << YAML::Value << formatBytes(sys.trace.maxFileSize);
+  out << YAML::EndMap;
   out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
   for (const DeviceSpec& d : sys.devices) writeDevice(out, d);
   out << YAML::EndSeq;

@@ -145,6 +145,14 @@ struct DeviceSpec {
 
 enum class RunMode { Host, Device };
 
+// Where a run's outputs go unless the command line or ASCENDSIM_TRACE / ASCENDSIM_REPORT say.
+struct TraceSpec {
+  std::string path;                       // empty: no trace
+  std::string report;                     // empty: no JSON report
+  Picoseconds counterInterval = 10000000;  // 10 us between bandwidth counter samples
+  uint64_t maxFileSize = 1ull << 30;      // past this a trace continues in a numbered file
+};
+
 struct SystemSpec {
   std::string name;
   std::string description;
@@ -153,6 +161,7 @@ struct SystemSpec {
   RootComplexSpec rootComplex;
   std::vector<PcieSwitchSpec> switches;
   std::vector<DeviceSpec> devices;
+  TraceSpec trace;
   std::vector<std::string> sources;  // files it was read from, outermost first
 
   const PcieSwitchSpec* findSwitch(const std::string& name) const;

@@ -211,12 +211,13 @@ void closeTraceOnSignal(int sig) {
 }  // namespace
 
 void Runtime::openTrace() {
-  const char* path = std::getenv("ASCENDSIM_TRACE");
-  if (trace_.active() || !path || !*path) return;
+  const char* env = std::getenv("ASCENDSIM_TRACE");
+  const std::string path = env && *env ? env : spec_.trace.path;
+  if (trace_.active() || path.empty()) return;
   std::string why;
-  if (!trace_.open(path, spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
+  if (!trace_.open(path, spec_, why, spec_.trace.maxFileSize)) fail(ACL_ERROR_INVALID_FILE, why);
   system_->addListener(&trace_);
-  spec::Picoseconds interval = 10000000;  // 10 us
+  spec::Picoseconds interval = spec_.trace.counterInterval;
   if (const char* text = std::getenv("ASCENDSIM_TRACE_INTERVAL"); text && *text) {
     auto parsed = spec::parseDuration(text, why);
     if (!parsed || *parsed <= 0) fail(ACL_ERROR_INVALID_FILE, "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
@@ -258,7 +259,9 @@ const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
 // any other value is a file to write it to).
 void Runtime::writeReport() {
   if (!report_) return;
-  if (const char* path = std::getenv("ASCENDSIM_REPORT"); path && *path) {
+  const char* env = std::getenv("ASCENDSIM_REPORT");
+  const std::string path = env && *env ? env : spec_.trace.report;
+  if (!path.empty()) {
     std::ofstream out(path);
     out << report_->json(warnings_, fabricResources());
   }

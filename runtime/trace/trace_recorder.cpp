@@ -5,8 +5,8 @@ namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
 }
 
-bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, std::string& why) {
-  if (!writer_.open(path, why)) return false;
+bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes) {
+  if (!writer_.open(path, why, maxBytes)) return false;
   sys_ = &sys;
   threads_.clear();
   streams_.clear();

@@ -17,7 +17,7 @@ namespace ascendsim::runtime {
 
 class TraceRecorder : public models::TaskListener {
  public:
-  bool open(const std::string& path, const spec::SystemSpec& sys, std::string& why);
+  bool open(const std::string& path, const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes = 0);
   bool active() const { return writer_.isOpen(); }
   void close() {
     flushCounters(-1);

@@ -26,8 +26,12 @@ void writeAll(int fd, const char* data, size_t n) {
 
 TraceWriter::~TraceWriter() { close(); }
 
-bool TraceWriter::open(const std::string& path, std::string& why) {
+bool TraceWriter::open(const std::string& path, std::string& why, uint64_t maxBytes) {
   close();
+  maxBytes_ = maxBytes;
+  written_ = 0;
+  part_ = 0;
+  metadata_.clear();
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     why = "cannot write the trace to '" + path + "': " + std::strerror(errno);
@@ -43,6 +47,8 @@ bool TraceWriter::open(const std::string& path, std::string& why) {
 
 void TraceWriter::emit(const std::string& event) {
   if (fd_ < 0) return;
+  if (event.rfind("{\"ph\":\"M\"", 0) == 0) metadata_.push_back(event);
+  if (maxBytes_ > 0 && written_ + buffer_.size() + event.size() > maxBytes_ && events_ > metadata_.size()) rotate();
   if (!first_) buffer_ += ",\n";
   first_ = false;
   buffer_ += event;
@@ -51,8 +57,38 @@ void TraceWriter::emit(const std::string& event) {
   if (buffer_.size() >= kFlushAt) flush();
 }
 
+std::string TraceWriter::partPath(int part) const {
+  if (part == 0) return path_;
+  const auto dot = path_.rfind('.');
+  const bool ext = dot != std::string::npos && path_.find('/', dot) == std::string::npos;
+  return (ext ? path_.substr(0, dot) : path_) + "." + std::to_string(part) + (ext ? path_.substr(dot) : ".json");
+}
+
+// Ends this file well-formed and goes on in the next numbered one, track names first.
+void TraceWriter::rotate() {
+  buffer_ += "\n]\n";
+  complete_ = buffer_.size();
+  flush();
+  ::close(fd_);
+  const std::string next = partPath(++part_);
+  fd_ = ::open(next.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    std::fprintf(stderr, "ascendsim: cannot continue the trace in '%s': %s; tracing stops\n", next.c_str(), std::strerror(errno));
+    return;
+  }
+  std::fprintf(stderr, "ascendsim: the trace reached its %llu-byte limit; it continues in %s\n",
+               static_cast<unsigned long long>(maxBytes_), next.c_str());
+  written_ = 0;
+  buffer_ = "[\n";
+  first_ = true;
+  const std::vector<std::string> names = metadata_;
+  metadata_.clear();
+  for (const std::string& m : names) emit(m);
+}
+
 void TraceWriter::flush() {
   const size_t n = complete_;
+  written_ += n;
   writeAll(fd_, buffer_.data(), n);
   buffer_.erase(0, n);
   complete_ = buffer_.size();

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spec/units.h"
 
@@ -21,7 +22,8 @@ class TraceWriter {
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
-  bool open(const std::string& path, std::string& why);
+  // `maxBytes`: past this a file is closed and the trace continues in PATH.1.json, PATH.2.json, ...
+  bool open(const std::string& path, std::string& why, uint64_t maxBytes = 0);
   bool isOpen() const { return fd_ >= 0; }
   const std::string& path() const { return path_; }
   // Ends the JSON array and closes the file; safe to call more than once.
@@ -47,6 +49,8 @@ class TraceWriter {
  private:
   void emit(const std::string& event);
   void flush();
+  void rotate();
+  std::string partPath(int part) const;
 
   int fd_ = -1;
   std::string path_;
@@ -54,6 +58,9 @@ class TraceWriter {
   std::atomic<size_t> complete_{0};  // bytes of buffer_ that hold whole events
   bool first_ = true;
   uint64_t events_ = 0;
+  uint64_t maxBytes_ = 0, written_ = 0;
+  int part_ = 0;
+  std::vector<std::string> metadata_;  // replayed at the top of every continuation file
 };
 
 }  // namespace ascendsim::runtime

@@ -198,3 +198,42 @@ TEST(Report, JsonReportOfARun) {
   EXPECT_TRUE(kinds.count("unwritten-read"));
   EXPECT_TRUE(kinds.count("memory-not-freed"));
 }
+
+TEST(Trace, ContinuesInNumberedFilesPastItsLimit) {
+  // A 64 KiB limit from the machine's `trace` section: the fixed program's trace (about 200 KiB
+  // with its counters) goes on in NAME.1.json, NAME.2.json, ..., each well-formed and naming its
+  // tracks again.
+  const std::string dir = ::testing::TempDir();
+  const std::string machine = dir + "/limited.yaml";
+  std::ofstream(machine) << "extends: default\ntrace: { path: " << dir << "/limited-trace.json, max_size: 64KiB }\n";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
+    unsetenv("ASCENDSIM_TRACE");
+    setenv("ASCENDSIM_SUMMARY", "0", 1);
+    fixedProgram(false);
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_EQ(status, 0);
+  int files = 0, copies = 0;
+  for (int part = 0; part < 100; ++part) {
+    const std::string path = dir + (part == 0 ? "/limited-trace.json" : "/limited-trace." + std::to_string(part) + ".json");
+    std::ifstream in(path);
+    if (!in) break;
+    const std::string text = slurp(path);
+    EXPECT_LE(text.size(), 64u * 1024 + 4096) << path;
+    nlohmann::json part_json;
+    ASSERT_NO_THROW(part_json = nlohmann::json::parse(text)) << path;
+    bool named = false;
+    for (const auto& e : part_json) {
+      named = named || (e["ph"] == "M" && e["name"] == "process_name");
+      copies += e["ph"] == "X" && e["name"] == "MEMCPY_ASYNC";
+    }
+    EXPECT_TRUE(named) << path;
+    ++files;
+  }
+  EXPECT_GE(files, 3);
+  EXPECT_EQ(copies, 2);
+}
