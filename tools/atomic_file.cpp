@@ -27,4 +27,11 @@ bool writeFileAtomically(const std::string& path, const std::string& content, st
   return true;
 }
 
+bool writeOutput(const std::string& path, const std::string& content, const char* command) {
+  std::string why;
+  if (writeFileAtomically(path, content, why)) return true;
+  std::fprintf(stderr, "ascendsim %s: %s\n", command, why.c_str());
+  return false;
+}
+
 }  // namespace ascendsim::tools

@@ -7,5 +7,7 @@ namespace ascendsim::tools {
 
 // Returns false (with `why`) when the file cannot be written.
 bool writeFileAtomically(const std::string& path, const std::string& content, std::string& why);
+// The same, printing "ascendsim COMMAND: why" on stderr when it fails.
+bool writeOutput(const std::string& path, const std::string& content, const char* command);
 
 }  // namespace ascendsim::tools

@@ -238,10 +238,7 @@ int runBandwidth(const Options& o) {
                     static_cast<unsigned long long>(r.size), o.memory.c_str(), r.timeUs, r.gbps, r.status.c_str());
       csv << line;
     }
-    if (!writeFileAtomically(o.csv, csv.str(), why)) {
-      std::cerr << "ascendsim bandwidth: " << why << "\n";
-      return kExitFailure;
-    }
+    if (!writeOutput(o.csv, csv.str(), "bandwidth")) return kExitFailure;
   }
   if (!o.json.empty()) {
     nlohmann::ordered_json j;
@@ -253,18 +250,12 @@ int runBandwidth(const Options& o) {
       j["records"].push_back({{"test", r.test}, {"src", r.src}, {"dst", r.dst}, {"size_bytes", r.size},
                               {"time_us", r.timeUs}, {"GBps", r.gbps}, {"status", r.status}});
     }
-    if (!writeFileAtomically(o.json, j.dump(2) + "\n", why)) {
-      std::cerr << "ascendsim bandwidth: " << why << "\n";
-      return kExitFailure;
-    }
+    if (!writeOutput(o.json, j.dump(2) + "\n", "bandwidth")) return kExitFailure;
   }
   if (!o.svg.empty()) {
     std::vector<ChartSeries> lines;
     for (const auto& t : tests) lines.push_back({t, series[t]});
-    if (!writeFileAtomically(o.svg, svgChart("Bandwidth against copy size: " + sys.name, lines), why)) {
-      std::cerr << "ascendsim bandwidth: " << why << "\n";
-      return kExitFailure;
-    }
+    if (!writeOutput(o.svg, svgChart("Bandwidth against copy size: " + sys.name, lines), "bandwidth")) return kExitFailure;
   }
   return kExitOk;
 }

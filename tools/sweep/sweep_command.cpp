@@ -203,10 +203,7 @@ int runSweep(const SweepOptions& o) {
       std::cerr << "ascendsim sweep: point " << i << " is not a valid machine:\n" << e.what() << "\n";
       return kExitBadConfig;
     }
-    if (!writeFileAtomically(path, yaml, why)) {
-      std::cerr << "ascendsim sweep: " << why << "\n";
-      return kExitFailure;
-    }
+    if (!writeOutput(path, yaml, "sweep")) return kExitFailure;
     machines[i] = path;
   }
   Row header;
@@ -223,12 +220,12 @@ int runSweep(const SweepOptions& o) {
       }
     }
   }
-  std::vector<size_t> todo;
+  std::vector<size_t> pending;
   for (size_t i : mine) {
-    if (!done.count(grid[i])) todo.push_back(i);
+    if (!done.count(grid[i])) pending.push_back(i);
   }
   std::cerr << "sweep: " << grid.size() << " point(s)" << (shardCount > 1 ? ", shard " + o.shard + ": " + std::to_string(mine.size()) : "")
-            << ", " << mine.size() - todo.size() << " already done, " << todo.size() << " to run, " << o.jobs << " at a time\n";
+            << ", " << mine.size() - pending.size() << " already done, " << pending.size() << " to run, " << o.jobs << " at a time\n";
 
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -245,9 +242,9 @@ int runSweep(const SweepOptions& o) {
     for (const auto& [k, r] : done) rows.push_back(r);
     return writeFileAtomically(o.out, csvText(header, rows), why) && (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
   };
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && static_cast<int>(running.size()) < o.jobs) {
-      const size_t i = todo[next++];
+  while (next < pending.size() || !running.empty()) {
+    while (next < pending.size() && static_cast<int>(running.size()) < o.jobs) {
+      const size_t i = pending[next++];
       const std::string report = (dir / ("point-" + std::to_string(i) + ".report.json")).string();
       const std::string log = (dir / ("point-" + std::to_string(i) + ".log")).string();
       const pid_t pid = fork();
@@ -292,10 +289,10 @@ int runSweep(const SweepOptions& o) {
       return kExitFailure;
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double left = elapsed / static_cast<double>(finished) * static_cast<double>(todo.size() - finished);
-    const int width = 30, filled = static_cast<int>(width * finished / todo.size());
+    const double left = elapsed / static_cast<double>(finished) * static_cast<double>(pending.size() - finished);
+    const int width = 30, filled = static_cast<int>(width * finished / pending.size());
     std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ", std::string(filled, '#').c_str(),
-                 std::string(width - filled, '.').c_str(), finished, todo.size(), running.size(), left);
+                 std::string(width - filled, '.').c_str(), finished, pending.size(), running.size(), left);
   }
   std::fprintf(stderr, "\n");
   if (!save()) {
@@ -327,8 +324,7 @@ int runSweep(const SweepOptions& o) {
       series.push_back(s);
     }
     const std::string svgPath = fs::path(o.out).replace_extension(".svg").string();
-    if (!writeFileAtomically(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, false}), why)) {
-      std::cerr << "ascendsim sweep: " << why << "\n";
+    if (!writeOutput(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, false}), "sweep")) {
       return kExitFailure;
     }
     std::cerr << "plot: " << svgPath << "\n";
@@ -359,11 +355,7 @@ int runMerge(const MergeOptions& o) {
   }
   std::vector<Row> rows;
   for (const auto& [k, r] : all) rows.push_back(r);
-  std::string why;
-  if (!writeFileAtomically(o.out, csvText(header, rows), why)) {
-    std::cerr << "ascendsim sweep merge: " << why << "\n";
-    return kExitFailure;
-  }
+  if (!writeOutput(o.out, csvText(header, rows), "sweep merge")) return kExitFailure;
   std::cerr << "merged " << o.inputs.size() << " file(s): " << rows.size() << " point(s) in " << o.out << "\n";
   return kExitOk;
 }
