@@ -33,6 +33,14 @@ endif()
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 
+# 2b. The Python module from the prefix: `source set_env.sh; python3 -c "import acl; print(acl.init())"`.
+if(EXISTS "${prefix}/lib64/python" AND EXISTS /usr/bin/python3)
+  run(bash -c "source '${prefix}/set_env.sh' && ASCENDSIM_SUMMARY=0 /usr/bin/python3 -c 'print(__import__(\"acl\").init())'")
+  if(NOT last_output MATCHES "^0")
+    message(FATAL_ERROR "import acl from the prefix printed: ${last_output}")
+  endif()
+endif()
+
 # 3. find_package(AscendSim) gives an imported target.
 file(WRITE "${WORK_DIR}/pkg/CMakeLists.txt" "cmake_minimum_required(VERSION 3.16)\nproject(pkg CXX)\nfind_package(AscendSim REQUIRED)\nadd_executable(pkg_app ${SOURCE_DIR}/examples/cann_style_project/main.cpp)\ntarget_link_libraries(pkg_app AscendSim::ascendcl)\n")
 run(${CMAKE_COMMAND} -S "${WORK_DIR}/pkg" -B "${WORK_DIR}/pkg/build" -DCMAKE_PREFIX_PATH=${prefix})
