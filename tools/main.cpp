@@ -15,6 +15,13 @@ int main(int argc, char** argv) {
   CLI::App app{"AscendSim: a cycle-approximate simulator of the Ascend NPU memory and DMA subsystem"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ascendsim 0.1.0");
+  app.footer(
+      "Examples:\n"
+      "  ascendsim bandwidth --config atlas-800t-a2\n"
+      "  ascendsim config show atlas-800t-a2 --tree\n"
+      "  ascendsim exec --config atlas-800t-a2 --trace app.json -- ./my_acl_app\n"
+      "  ascendsim view app.json -o app.html\n"
+      "Each command's --help has more; docs/cli.md documents them all.");
   int exitCode = ascendsim::tools::kExitOk;
   ascendsim::tools::addBandwidthCommand(app, exitCode);
   ascendsim::tools::addConfigCommand(app, exitCode);
