@@ -3,13 +3,7 @@
 # Variables: ASCENDSIM, WORKLOAD, WORK_DIR.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
 set(sweep ${ASCENDSIM} sweep --workload ${WORKLOAD} --set "devices[*].link.lanes=8,16" --jobs 2)
 run(${sweep} --out ${WORK_DIR}/all.csv --json ${WORK_DIR}/all.json --plot H2D_GBps --against "devices[*].link.lanes")
@@ -35,8 +29,8 @@ if(NOT EXISTS ${WORK_DIR}/all.svg OR NOT EXISTS ${WORK_DIR}/all.json)
 endif()
 # Rerunning skips the points already done.
 run(${sweep} --out ${WORK_DIR}/all.csv)
-if(NOT last_output MATCHES "2 already done, 0 to run")
-  message(FATAL_ERROR "the rerun did not resume: ${last_output}")
+if(NOT "${last_output}${last_error}" MATCHES "2 already done, 0 to run")
+  message(FATAL_ERROR "the rerun did not resume: ${last_output}${last_error}")
 endif()
 # Shards: each runs one point; merged they are the whole grid.
 run(${sweep} --out ${WORK_DIR}/part0.csv --shard 0/2)

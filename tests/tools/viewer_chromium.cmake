@@ -10,13 +10,8 @@ endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}/profile")
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+set(RUN_TIMEOUT 120)
+include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
 run(${CMAKE_COMMAND} -E env ASCENDSIM_SUMMARY=0 ${ASCENDSIM} exec --trace ${WORK_DIR}/trace.json
     --report ${WORK_DIR}/report.json -- ${PROGRAM})
