@@ -70,6 +70,7 @@ void writeHost(YAML::Emitter& out, const HostSpec& h) {
       {"malloc_host", o.mallocHost}, {"memcpy", o.memcpy},        {"memcpy_async", o.memcpyAsync},
       {"memset", o.memset},       {"memset_async", o.memsetAsync}, {"event", o.event},
       {"synchronize", o.synchronize}, {"stream_create", o.streamCreate},
+      {"kernel_launch", o.kernelLaunch},
   };
   for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << formatDuration(value);
   out << YAML::EndMap << YAML::EndMap;
@@ -98,6 +99,15 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "max_events" << YAML::Value << d.scheduler.maxEvents;
   out << YAML::Key << "queue_depth" << YAML::Value << d.scheduler.queueDepth;
   out << YAML::Key << "task_launch" << YAML::Value << formatDuration(d.scheduler.taskLaunch);
+  out << YAML::EndMap;
+  out << YAML::Key << "aicore" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "cores" << YAML::Value << d.aicore.cores;
+  out << YAML::Key << "clock" << YAML::Value << formatFrequency(d.aicore.clock);
+  out << YAML::Key << "vector_bytes_per_cycle" << YAML::Value << d.aicore.vectorBytesPerCycle;
+  out << YAML::Key << "read_bytes_per_cycle" << YAML::Value << d.aicore.readBytesPerCycle;
+  out << YAML::Key << "write_bytes_per_cycle" << YAML::Value << d.aicore.writeBytesPerCycle;
+  out << YAML::Key << "tile_size" << YAML::Value << formatBytes(d.aicore.tileSize);
+  out << YAML::Key << "start_latency" << YAML::Value << formatDuration(d.aicore.startLatency);
   out << YAML::EndMap;
   out << YAML::EndMap;
 }

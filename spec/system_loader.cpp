@@ -33,6 +33,7 @@ void readApiOverheads(const ConfigNode& node, const std::string& path, Diagnosti
   r.duration("event", o.event, 0, max);
   r.duration("synchronize", o.synchronize, 0, max);
   r.duration("stream_create", o.streamCreate, 0, max);
+  r.duration("kernel_launch", o.kernelLaunch, 0, max);
   r.finish();
 }
 
@@ -99,6 +100,18 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.finish();
 }
 
+void readAiCore(const ConfigNode& node, const std::string& path, Diagnostics& diag, AiCoreSpec& a) {
+  FieldReader r(node, path, diag);
+  r.integer("cores", a.cores, 1, 1024);
+  r.frequency("clock", a.clock, 1e6, 10e9);
+  r.integer("vector_bytes_per_cycle", a.vectorBytesPerCycle, 1, 65536);
+  r.integer("read_bytes_per_cycle", a.readBytesPerCycle, 1, 65536);
+  r.integer("write_bytes_per_cycle", a.writeBytesPerCycle, 1, 65536);
+  r.bytes("tile_size", a.tileSize, 512, 64ull << 20);
+  r.duration("start_latency", a.startLatency, 0, 1000000000);
+  r.finish();
+}
+
 // One entry of `devices:` describes one device, or `count` identical ones on a list of `ports`.
 void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostics& diag,
                      SystemSpec& sys, std::vector<Located>& portAt) {
@@ -118,6 +131,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
   if (const ConfigNode* m = r.require("memory")) readMemory(*m, r.childPath("memory"), diag, proto.memory);
   if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);
   if (const ConfigNode* s = r.take("scheduler")) readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
+  if (const ConfigNode* a = r.take("aicore")) readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
 
   std::vector<std::string> ports;
   std::vector<Located> where;

@@ -106,6 +106,7 @@ struct ApiOverheads {
   Picoseconds event = 1000000;        // record / wait / reset
   Picoseconds synchronize = 2000000;  // wake-up after the awaited work completes
   Picoseconds streamCreate = 10000000;
+  Picoseconds kernelLaunch = 5000000;  // an operator's launch (aclnnAdd...): 2-7 us on GPU runtimes
 };
 
 struct HostSpec {
@@ -133,6 +134,20 @@ struct SchedulerSpec {
   Picoseconds taskLaunch = 1000000;  // from a task reaching the head of its queue to its start
 };
 
+// The AI Cores that run compute tasks (KERNEL_AICORE). A kernel spreads over all of them; each
+// core streams its share of the inputs from device memory into its on-chip buffer a tile at a
+// time, computes, and streams results back, so a kernel takes as long as the slowest of its
+// vector units, the cores' own load/store paths and the device memory it shares with DMA.
+struct AiCoreSpec {
+  uint32_t cores = 40;                 // cores an elementwise kernel runs on (910B: vector cores)
+  double clock = 1.65e9;               // Hz
+  uint32_t vectorBytesPerCycle = 256;  // vector unit width: 64 float32 or 128 float16 per cycle
+  uint32_t readBytesPerCycle = 64;     // per core, from device memory into the core's buffer
+  uint32_t writeBytesPerCycle = 64;    // per core, from the core's buffer to device memory
+  uint64_t tileSize = 32 * 1024;       // bytes of traffic one core moves per pipeline step
+  Picoseconds startLatency = 2000000;  // from a kernel's start to its cores running (dispatch)
+};
+
 struct DeviceSpec {
   std::string name;           // "npu0"
   std::string model;          // free text: "Ascend 910B"
@@ -141,6 +156,7 @@ struct DeviceSpec {
   DramSpec memory;
   DmaSpec dma;
   SchedulerSpec scheduler;
+  AiCoreSpec aicore;
 };
 
 enum class RunMode { Host, Device };

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/compute/ai_core_work.h"
+
 namespace ascendsim::models {
 
 FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys) : sys_(sys) {
@@ -40,6 +42,15 @@ double FixedRateTiming::rate(int device, const Task& task) const {
 ChunkTiming FixedRateTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
   // The whole remainder is one chunk: nothing it crosses is shared with other channels.
   const uint64_t bytes = task.bytes - offset;
+  if (task.kind == TaskKind::Kernel) {
+    // The slower of the cores and the device memory's own read and write time.
+    const KernelSlice s = sliceOf(task.kernel, offset, bytes);
+    const SustainedRates& m = devices_.at(static_cast<size_t>(device));
+    const double memory = static_cast<double>(s.bytesRead) / m.read + static_cast<double>(s.bytesWritten) / m.write;
+    const Picoseconds cores = coreTime(sys_.devices.at(static_cast<size_t>(device)).aicore, s, task.kernel.opBytes);
+    const Picoseconds end = ready + std::max(cores, static_cast<Picoseconds>(std::llround(memory * 1e12)));
+    return {bytes, end, end};
+  }
   const Picoseconds end = ready + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / rate(device, task) * 1e12));
   return {bytes, end, end};
 }

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "models/compute/ai_core_work.h"
+
 namespace ascendsim::models {
 
 PcieDmaTiming::PcieDmaTiming(const spec::SystemSpec& sys) : sys_(sys), fabric_(sys) {}
 
 ChunkTiming PcieDmaTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+  if (task.kind == TaskKind::Kernel) return kernelStep(device, task, offset, ready);
   const bool pageable = task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable;
   const uint64_t chunk = pageable && sys_.runMode == spec::RunMode::Host
                              ? sys_.host.stagingBufferSize
@@ -14,6 +17,16 @@ ChunkTiming PcieDmaTiming::moveChunk(int device, const Task& task, uint64_t offs
   const uint64_t bytes = std::min(chunk, task.bytes - offset);
   const auto [nextIssue, done] = pcie::PcieFabric::flow(fabric_.stages(device, task, bytes), ready);
   return {bytes, nextIssue, done};
+}
+
+// One step of a kernel: the AI Cores share device memory with the DMA channels chunk by chunk.
+ChunkTiming PcieDmaTiming::kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+  const spec::AiCoreSpec& cores = sys_.devices.at(static_cast<size_t>(device)).aicore;
+  const uint64_t length = std::min(kernelStepBytes(cores), task.bytes - offset);
+  const KernelSlice s = sliceOf(task.kernel, offset, length);
+  const auto stages = fabric_.kernelStages(device, s.bytesRead, s.bytesWritten, coreTime(cores, s, task.kernel.opBytes));
+  const auto [nextIssue, done] = pcie::PcieFabric::flow(stages, ready);
+  return {length, nextIssue, done};
 }
 
 }  // namespace ascendsim::models

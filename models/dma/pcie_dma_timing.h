@@ -18,6 +18,7 @@ class PcieDmaTiming : public TransferTiming {
   pcie::PcieFabric& fabric() { return fabric_; }
 
  private:
+  ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   const spec::SystemSpec& sys_;
   pcie::PcieFabric fabric_;
 };

@@ -89,6 +89,7 @@ PcieFabric::PcieFabric(const spec::SystemSpec& sys) : sys_(sys) {
     DevicePath p;
     p.memory = add(d.name + ".memory");
     p.tags = add(d.name + ".read-tags");
+    p.aicore = add(d.name + ".aicore");
     p.ecrc = d.link.ecrc;
     p.mps = d.link.mps;
     p.mrrs = d.link.mrrs;
@@ -193,6 +194,17 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
   if (!common) out.push_back({&resources_[hostMemory_], 0, 2 * sys_.rootComplex.latency, 0});  // turns at the root
   downStages(paths_[t], wire, downHops, out);
   out.push_back(memoryStage(paths_[t].memory, bytes, deviceWrite_[t], 0));
+  return out;
+}
+
+std::vector<Stage> PcieFabric::kernelStages(int device, uint64_t bytesRead, uint64_t bytesWritten,
+                                             Picoseconds cores) const {
+  const size_t d = static_cast<size_t>(device);
+  const DevicePath& p = paths_.at(d);
+  std::vector<Stage> out;
+  if (bytesRead > 0) out.push_back(memoryStage(p.memory, bytesRead, deviceRead_[d], deviceLatency_[d]));
+  out.push_back({&resources_[p.aicore], cores, 0, bytesRead + bytesWritten});
+  if (bytesWritten > 0) out.push_back(memoryStage(p.memory, bytesWritten, deviceWrite_[d], 0));
   return out;
 }
 

@@ -55,6 +55,9 @@ class PcieFabric {
   // The stages one chunk of `bytes` crosses for a copy from `src` to `dst` run by `device`'s DMA
   // (a memset has no source), in order.
   std::vector<Stage> stages(int device, const Task& task, uint64_t bytes) const;
+  // The stages of one step of a kernel on `device`: its inputs stream out of device memory, the AI
+  // Cores work for `cores`, its results stream back in.
+  std::vector<Stage> kernelStages(int device, uint64_t bytesRead, uint64_t bytesWritten, Picoseconds cores) const;
   // Runs a chunk through its stages from `ready` on, reserving each resource. Returns when the
   // first stage frees (the channel may start its next chunk) and when the chunk's last byte lands.
   static std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready);
@@ -76,7 +79,7 @@ class PcieFabric {
     std::vector<Hop> hops;    // the device's own link first
     uint64_t mps, mrrs, split;
     bool ecrc;
-    size_t memory, tags;
+    size_t memory, tags, aicore;
     double tagRate;           // bytes/s its read tags sustain: tags x MRRS / round trip
   };
 

@@ -74,6 +74,11 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
     *free = Channel{&task, 0, first, first, {}, 0};
     task.endTime = task.bytes == 0 ? first : -1;
+  } else if (task.kind == TaskKind::Kernel) {
+    // The cores receive their blocks, then work through the kernel step by step.
+    const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
+    aicore_ = Channel{&task, 0, first, first, {}, 0};
+    task.endTime = task.bytes == 0 && task.kernel.ops == 0 ? first : -1;
   }
   if (task.onStart) task.onStart();
   for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);
@@ -90,6 +95,7 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     if (!t || t->startTime < 0 || t->completesExternally || t->endTime < 0 || t->endTime > now) continue;
     std::unique_ptr<Task> done = s.popHead(t->endTime);
     if (done->channel >= 0) channels_[static_cast<size_t>(done->channel)].task = nullptr;
+    if (aicore_.task == done.get()) aicore_.task = nullptr;
     if (done->kind == TaskKind::EventRecord) {
       done->sync->recordsCompleted++;
       done->sync->lastRecordTime = done->endTime;
@@ -112,45 +118,51 @@ bool DeviceScheduler::startReady(Picoseconds now) {
     if (!t || t->startTime >= 0 || !ready(*t, now)) continue;
     const bool needsChannel = t->kind == TaskKind::Copy || t->kind == TaskKind::Memset;
     if (needsChannel && busyChannels() == channels()) continue;
+    if (t->kind == TaskKind::Kernel && aicore_.task) continue;  // kernels take the cores in turn
     start(*s, *t, now);
     any = true;
   }
   return any;
 }
 
-Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, uint64_t bytes) const {
+Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, uint64_t bytes, uint64_t window) {
   for (;;) {
     while (!c.inFlight.empty() && c.inFlight.front().first <= t) {
       c.inFlightBytes -= c.inFlight.front().second;
       c.inFlight.pop_front();
     }
     // Two chunks may always be in flight, whatever their size: the runtime double-buffers its
-    // pinned staging buffer, and a channel moves one chunk while it sets up the next.
-    if (c.inFlight.size() < 2 || c.inFlightBytes + bytes <= window_) return t;
+    // pinned staging buffer, a channel moves one chunk while it sets up the next, and a kernel's
+    // cores load one tile while they compute on the other.
+    if (c.inFlight.size() < 2 || c.inFlightBytes + bytes <= window) return t;
     t = c.inFlight.front().first;
   }
 }
 
-// Issues every chunk whose time has come; returns whether any was.
-bool DeviceScheduler::pumpChannels(Picoseconds now) {
+// Issues every chunk of `c` whose time has come; returns whether any was.
+bool DeviceScheduler::pump(Channel& c, uint64_t window, Picoseconds now) {
   bool any = false;
-  for (Channel& c : channels_) {
-    while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
-      const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
-      c.offset += chunk.bytes;
-      c.lastDone = std::max(c.lastDone, chunk.done);
-      c.inFlight.emplace_back(chunk.done, chunk.bytes);
-      c.inFlightBytes += chunk.bytes;
-      if (c.offset >= c.task->bytes) {
-        c.task->endTime = c.lastDone;
-        c.inFlight.clear();
-        c.inFlightBytes = 0;
-      } else {
-        c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(chunk.bytes, c.task->bytes - c.offset));
-      }
-      any = true;
+  while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
+    const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
+    c.offset += chunk.bytes;
+    c.lastDone = std::max(c.lastDone, chunk.done);
+    c.inFlight.emplace_back(chunk.done, chunk.bytes);
+    c.inFlightBytes += chunk.bytes;
+    if (c.offset >= c.task->bytes) {
+      c.task->endTime = c.lastDone;
+      c.inFlight.clear();
+      c.inFlightBytes = 0;
+    } else {
+      c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(chunk.bytes, c.task->bytes - c.offset), window);
     }
+    any = true;
   }
+  return any;
+}
+
+bool DeviceScheduler::pumpChannels(Picoseconds now) {
+  bool any = pump(aicore_, 0, now);
+  for (Channel& c : channels_) any = pump(c, window_, now) || any;
   return any;
 }
 
@@ -170,6 +182,7 @@ void DeviceScheduler::dispatch() {
   for (const Channel& c : channels_) {
     if (c.task && c.task->endTime < 0) next = std::min(next, c.nextIssue);
   }
+  if (aicore_.task && aicore_.task->endTime < 0) next = std::min(next, aicore_.nextIssue);
   if (next != std::numeric_limits<Picoseconds>::max()) wakeAt(next);
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // The task scheduler of one device: in-order stream queues dispatched onto DMA channels, which
-// move each copy chunk by chunk through the transfer timing model. It never ticks: after every
+// move each copy chunk by chunk through the transfer timing model, and onto the AI Cores, which
+// run one kernel at a time step by step through the same model (so kernels and copies share
+// device memory). It never ticks: after every
 // change it computes the next instant something can happen (a task arrives, a channel may start
 // its next chunk, a task ends) and sleeps until then.
 
@@ -43,6 +45,7 @@ class DeviceScheduler : public sc_core::sc_module {
   void setRecordObserver(std::function<void()> f) { onRecordCompleted_ = std::move(f); }
   unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   unsigned busyChannels() const;
+  bool aiCoresBusy() const { return aicore_.task != nullptr; }
 
  private:
   void dispatch();
@@ -65,10 +68,13 @@ class DeviceScheduler : public sc_core::sc_module {
     std::deque<std::pair<Picoseconds, uint64_t>> inFlight;  // (done, bytes) of issued chunks
     uint64_t inFlightBytes = 0;
   };
-  // When a channel with `c.inFlightBytes` in flight may issue `bytes` more, at `t` or later.
-  Picoseconds windowOpens(Channel& c, Picoseconds t, uint64_t bytes) const;
+  // When a channel with `c.inFlightBytes` in flight may issue `bytes` more, at `t` or later, with
+  // at most `window` bytes (but always two chunks) in flight.
+  static Picoseconds windowOpens(Channel& c, Picoseconds t, uint64_t bytes, uint64_t window);
+  bool pump(Channel& c, uint64_t window, Picoseconds now);
   uint64_t window_;  // bytes a channel may have in flight
   std::vector<Channel> channels_;
+  Channel aicore_;   // the kernel on the AI Cores: two steps in flight (double-buffered tiles)
   sc_core::sc_event wake_;
   std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;

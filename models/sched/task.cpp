@@ -10,6 +10,7 @@ const char* taskKindName(TaskKind kind) {
     case TaskKind::EventWait: return "EVENT_WAIT";
     case TaskKind::EventReset: return "EVENT_RESET";
     case TaskKind::Callback: return "HOST_FUNC_CALLBACK";
+    case TaskKind::Kernel: return "KERNEL_AICORE";
   }
   return "?";
 }

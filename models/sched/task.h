@@ -1,5 +1,6 @@
 #pragma once
-// A unit of work on a stream: a copy, a memset, an event record or wait, or a host callback.
+// A unit of work on a stream: a copy, a memset, a kernel, an event record or wait, or a host
+// callback.
 // Models move sizes and addresses; the bytes move in `effect`, applied at the completion instant.
 
 #include <cstdint>
@@ -21,7 +22,17 @@ struct MemoryPlace {
   uint64_t address = 0;  // simulated device address or host address
 };
 
-enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback };
+enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback, Kernel };
+
+// What a compute task (KERNEL_AICORE) asks of the AI Cores: the bytes it streams from and to
+// device memory and the element operations its vector units perform.
+struct KernelWork {
+  std::string name;           // "aclnnAdd", or a workload's label
+  uint64_t bytesRead = 0;
+  uint64_t bytesWritten = 0;
+  uint64_t ops = 0;           // element operations
+  uint32_t opBytes = 4;       // width of one operation's elements (float32: 4, float16: 2)
+};
 
 const char* taskKindName(TaskKind kind);  // Ascend profiler names: MEMCPY_ASYNC, EVENT_RECORD, ...
 
@@ -38,7 +49,8 @@ struct Task {
   TaskKind kind = TaskKind::Copy;
   Picoseconds submitTime = 0;  // when it entered its stream's queue (host virtual time)
   MemoryPlace src, dst;        // Copy: both; Memset: dst
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;           // Kernel: bytesRead + bytesWritten of `kernel`
+  KernelWork kernel;            // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
   uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
   bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
@@ -46,7 +58,7 @@ struct Task {
   std::function<void()> effect;      // data effect, applied when the task completes
   Picoseconds startTime = -1;
   Picoseconds endTime = -1;
-  int channel = -1;                  // DMA channel that ran it, or -1
+  int channel = -1;                  // DMA channel that ran it, or -1 (kernels run on the AI Cores)
 };
 
 }  // namespace ascendsim::models

@@ -214,4 +214,16 @@ void MemoryManager::fill(const MemoryPlace& dst, uint8_t value, uint64_t n) {
   }
 }
 
+std::vector<uint8_t> MemoryManager::readDevice(const MemoryPlace& src, uint64_t n) {
+  std::vector<uint8_t> bytes(n);
+  if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, bytes.data(), n) && onUnwrittenRead) {
+    onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
+  }
+  return bytes;
+}
+
+void MemoryManager::writeDevice(const MemoryPlace& dst, const std::vector<uint8_t>& bytes) {
+  devices_.at(static_cast<size_t>(dst.device))->memory->write(dst.address, bytes.data(), bytes.size());
+}
+
 }  // namespace ascendsim::runtime

@@ -35,6 +35,9 @@ class MemoryManager {
 
   void copy(const models::MemoryPlace& dst, const models::MemoryPlace& src, uint64_t n);
   void fill(const models::MemoryPlace& dst, uint8_t value, uint64_t n);
+  // Device bytes for kernels' data effects (never-written bytes read as zero, with a warning).
+  std::vector<uint8_t> readDevice(const models::MemoryPlace& src, uint64_t n);
+  void writeDevice(const models::MemoryPlace& dst, const std::vector<uint8_t>& bytes);
 
   size_t liveAllocations() const;
   // Called when a copy reads device memory that was never written (its bytes read as zero).

@@ -19,11 +19,27 @@
 #include "runtime/core/host_thread.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
+#include "runtime/ops/operator_objects.h"
 #include "runtime/report/run_report.h"
 #include "runtime/trace/trace_recorder.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
+
+// A compute task as the operator layer hands it over: its work for the timing model, the device
+// memory it reads and writes (checked to lie on the stream's device), and its data effect.
+struct KernelLaunch {
+  models::KernelWork work;
+  struct Range {
+    const void* p;
+    uint64_t bytes;
+    std::string role;  // for messages: "self", "out", ...
+  };
+  std::vector<Range> reads, writes;
+  // Runs when the kernel completes, over images of the ranges (reads, then writes, in order);
+  // what it leaves in the write images is stored back. Empty: a timing-only kernel.
+  std::function<void(std::vector<std::vector<uint8_t>>& images)> compute;
+};
 
 class Runtime {
  public:
@@ -86,6 +102,10 @@ class Runtime {
               int32_t kind, std::optional<aclrtStream> stream);
   void memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                 size_t height, int32_t kind, std::optional<aclrtStream> stream);
+
+  // ---- compute
+  void launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launch);
+  ops::OperatorObjects& operators() { return operators_; }
 
   // ---- callbacks
   void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
@@ -155,6 +175,7 @@ class Runtime {
   std::map<std::thread::id, HostThread> threads_;
   std::vector<RuntimeWarning> warnings_;
   TraceRecorder trace_;
+  ops::OperatorObjects operators_;
   std::unique_ptr<RunReport> report_;
   void openTrace();
   void writeReport();

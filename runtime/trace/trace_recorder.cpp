@@ -11,6 +11,7 @@ bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, s
   threads_.clear();
   streams_.clear();
   channels_.clear();
+  aicoreNamed_.clear();
   writer_.processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const spec::DeviceSpec& dev = sys.devices[d];
@@ -98,6 +99,12 @@ std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
   return "?";
 }
 
+std::string TraceRecorder::kernelArgs(const models::Task& task) {
+  const models::KernelWork& k = task.kernel;
+  return "\"kernel\":\"" + k.name + "\",\"bytes_read\":" + std::to_string(k.bytesRead) +
+         ",\"bytes_written\":" + std::to_string(k.bytesWritten) + ",\"ops\":" + std::to_string(k.ops);
+}
+
 void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) {
   if (!active()) return;
   nameStream(device, stream.id());
@@ -119,8 +126,20 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, con
     std::snprintf(rate, sizeof rate, "%.3f", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0);
     args += ",\"GB/s\":" + std::string(rate);
   }
+  const bool kernel = task.kind == models::TaskKind::Kernel;
+  if (kernel) args += "," + kernelArgs(task);
   writer_.complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", task.startTime,
                    task.endTime - task.startTime, args);
+  if (kernel) {
+    // The AI Cores' own track: when they were busy with which kernel.
+    if (aicoreNamed_.insert(device).second) writer_.threadName(pid, kAiCoreTrack, "AI Core", kAiCoreTrack);
+    const spec::DeviceSpec& d = sys_->devices.at(static_cast<size_t>(device));
+    const spec::Picoseconds begin = std::min(task.endTime, task.startTime + d.scheduler.taskLaunch);
+    writer_.flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
+    writer_.complete(pid, kAiCoreTrack, task.kernel.name, "kernel", begin, task.endTime - begin,
+                     "\"task_id\":" + std::to_string(task.id) + "," + kernelArgs(task));
+    writer_.flowEnd(pid, kAiCoreTrack, task.id + kTransferFlow, begin);
+  }
   if (transfer && task.channel >= 0) {
     nameChannel(device, task.channel);
     const spec::Picoseconds begin = task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;

@@ -37,6 +37,8 @@ class TraceRecorder : public models::TaskListener {
 
   static int streamTrack(uint32_t streamId) { return 1000 + static_cast<int>(streamId); }
   static int channelTrack(int channel) { return 100000 + channel; }
+  static constexpr int kAiCoreTrack = 50000;
+  static std::string kernelArgs(const models::Task& task);
 
  private:
   void nameThread(uint32_t thread);
@@ -49,6 +51,7 @@ class TraceRecorder : public models::TaskListener {
   std::set<uint32_t> threads_;
   std::set<std::pair<int, uint32_t>> streams_;
   std::set<std::pair<int, int>> channels_;
+  std::set<int> aicoreNamed_;  // devices whose AI Core track has its name
   std::vector<models::pcie::Resource>* resources_ = nullptr;
   std::vector<int64_t> lastBin_;  // per resource: the last bin written, to close areas with a zero
   int fabricPid_ = 0;

@@ -1,0 +1,43 @@
+#include "models/compute/ai_core_work.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ascendsim::models {
+namespace {
+
+__extension__ typedef unsigned __int128 Wide;
+
+// floor(total * part / whole) without overflow for any 64-bit sizes.
+uint64_t scaled(uint64_t total, uint64_t part, uint64_t whole) {
+  return static_cast<uint64_t>(static_cast<Wide>(total) * part / whole);
+}
+
+Picoseconds cyclesTime(double cycles, double clock) {
+  return static_cast<Picoseconds>(std::ceil(cycles / clock * 1e12));
+}
+
+}  // namespace
+
+uint64_t kernelStepBytes(const spec::AiCoreSpec& cores) { return uint64_t{cores.cores} * cores.tileSize; }
+
+KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
+  const uint64_t total = work.bytesRead + work.bytesWritten;
+  if (total == 0) return {0, 0, work.ops};  // pure arithmetic: one step
+  const uint64_t end = std::min(total, offset + length);
+  KernelSlice s;
+  s.bytesRead = scaled(work.bytesRead, end, total) - scaled(work.bytesRead, offset, total);
+  s.bytesWritten = scaled(work.bytesWritten, end, total) - scaled(work.bytesWritten, offset, total);
+  s.ops = scaled(work.ops, end, total) - scaled(work.ops, offset, total);
+  return s;
+}
+
+Picoseconds coreTime(const spec::AiCoreSpec& c, const KernelSlice& s, uint32_t opBytes) {
+  const double n = c.cores;
+  const double vector = static_cast<double>(s.ops) * opBytes / (n * c.vectorBytesPerCycle);
+  const double load = static_cast<double>(s.bytesRead) / (n * c.readBytesPerCycle);
+  const double store = static_cast<double>(s.bytesWritten) / (n * c.writeBytesPerCycle);
+  return cyclesTime(std::max({vector, load, store}), c.clock);
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,160 @@
+// aclnnAdd, aclnnMul, aclnnInplaceCopy and their in-place forms: the two-phase operator API.
+// The first phase checks the arguments and prepares an executor; the second launches a kernel
+// on the stream, timed by the AI Core model, whose data effect computes the result.
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_mul.h"
+#include "runtime/api/aclnn_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::runtime::ops::ElementwisePlan;
+using ascendsim::runtime::ops::Executor;
+
+namespace {
+
+ops::OperatorObjects& objects() { return rt().operators(); }
+
+// The tensor behind a handle, or nullptr for NULL (the plan reports NULL with its own wording).
+const ops::Tensor* tensorOrNull(const aclTensor* handle, const char* what) {
+  if (!handle) return nullptr;
+  const ops::Tensor* t = objects().tensors.find(handle);
+  if (!t) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " " + describePointer(handle) + " is not a live aclTensor");
+  return t;
+}
+
+const ops::Scalar* scalarOrNull(const aclScalar* handle) {
+  if (!handle) return nullptr;
+  const ops::Scalar* s = objects().scalars.find(handle);
+  if (!s) fail(ACLNN_ERR_PARAM_INVALID, "alpha " + describePointer(handle) + " is not a live aclScalar");
+  return s;
+}
+
+std::string tensorArg(const char* key, const ops::Tensor* t) {
+  return arg(key, t ? t->describe() + "@" + rt().pointerName(t->data) : std::string("NULL"));
+}
+
+void prepare(HostThread& t, ElementwisePlan plan, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  needOpPointer(workspaceSize, "workspaceSize");
+  needOpPointer(executor, "executor");
+  // Elementwise kernels stream straight between device memory and the cores: no workspace.
+  auto e = std::make_unique<Executor>();
+  e->plan = std::move(plan);
+  *workspaceSize = e->workspaceSize;
+  t.callArgs += "," + arg("workspaceSize", e->workspaceSize);
+  *executor = reinterpret_cast<aclOpExecutor*>(objects().executors.add(std::move(e)));
+}
+
+aclnnStatus binaryPhase1(const char* api, ops::Elementwise op, const char* kernel, const aclTensor* self,
+                         const aclTensor* other, const aclScalar* alpha, const aclTensor* out, bool inplace,
+                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return runHostOp(api, [&](HostThread& t) {
+    const ops::Tensor* a = tensorOrNull(self, inplace ? "selfRef" : "self");
+    const ops::Tensor* b = tensorOrNull(other, "other");
+    const ops::Tensor* o = inplace ? a : tensorOrNull(out, "out");
+    t.callArgs = tensorArg(inplace ? "selfRef" : "self", a) + "," + tensorArg("other", b);
+    if (!inplace) t.callArgs += "," + tensorArg("out", o);
+    prepare(t, ops::planBinary(op, kernel, a, b, scalarOrNull(alpha), o, inplace), workspaceSize, executor);
+  });
+}
+
+// The launch: one kernel that reads its inputs' storage and rewrites its output's.
+void launch(HostThread& t, const ElementwisePlan& plan, aclrtStream stream) {
+  KernelLaunch k;
+  k.work = ops::kernelWork(plan);
+  t.callArgs += "," + arg("kernel", plan.name) + "," + streamArg(stream);
+  if (plan.out.elements() == 0) {  // nothing to compute; the stream still orders the task
+    rt().launchKernel(t, stream, std::move(k));
+    return;
+  }
+  const bool hasSelf = plan.hasSelf;
+  if (hasSelf) k.reads.push_back({plan.self.data, plan.self.extentBytes(), "self"});
+  k.reads.push_back({plan.other.data, plan.other.extentBytes(), plan.op == ops::Elementwise::Copy ? "src" : "other"});
+  k.writes.push_back({plan.out.data, plan.out.extentBytes(), "out"});
+  k.compute = [plan, hasSelf](std::vector<std::vector<uint8_t>>& images) {
+    const uint8_t* self = hasSelf ? images[0].data() : nullptr;
+    ops::execute(plan, self, images[hasSelf ? 1 : 0].data(), images.back().data());
+  };
+  rt().launchKernel(t, stream, std::move(k));
+}
+
+aclnnStatus phase2(const char* api, const char* kernel, void* workspace, uint64_t workspaceSize,
+                   aclOpExecutor* executor, aclrtStream stream) {
+  return opStatus(rt().call(api, &ascendsim::spec::ApiOverheads::kernelLaunch, true, [&](HostThread& t) {
+    needOpPointer(executor, "executor");
+    Executor* e = objects().executors.find(executor);
+    if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live (each executor runs once)");
+    // The executor is spent whatever happens next, as CANN's are.
+    const ElementwisePlan plan = e->plan;
+    const uint64_t needed = e->workspaceSize;
+    objects().executors.remove(executor);
+    if (plan.name != kernel) fail(ACLNN_ERR_PARAM_INVALID, "executor was prepared for " + plan.name + ", not " + kernel);
+    if (workspaceSize < needed) {
+      fail(ACLNN_ERR_PARAM_INVALID, "workspaceSize " + std::to_string(workspaceSize) + " is less than the " + std::to_string(needed) + " bytes asked for");
+    }
+    if (needed > 0 && !workspace) fail(ACLNN_ERR_PARAM_NULLPTR, "workspace is NULL");
+    launch(t, plan, stream);
+  }));
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return binaryPhase1("aclnnAddGetWorkspaceSize", ops::Elementwise::Add, "aclnnAdd", self, other, alpha, out, false,
+                      workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnAdd", "aclnnAdd", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return binaryPhase1("aclnnInplaceAddGetWorkspaceSize", ops::Elementwise::Add, "aclnnInplaceAdd", selfRef, other, alpha,
+                      nullptr, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnInplaceAdd", "aclnnInplaceAdd", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                                     aclOpExecutor** executor) {
+  return binaryPhase1("aclnnMulGetWorkspaceSize", ops::Elementwise::Mul, "aclnnMul", self, other, nullptr, out, false,
+                      workspaceSize, executor);
+}
+
+aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnMul", "aclnnMul", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceMulGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return binaryPhase1("aclnnInplaceMulGetWorkspaceSize", ops::Elementwise::Mul, "aclnnInplaceMul", selfRef, other, nullptr,
+                      nullptr, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnInplaceMul", "aclnnInplaceMul", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return runHostOp("aclnnInplaceCopyGetWorkspaceSize", [&](HostThread& t) {
+    const ops::Tensor* dst = tensorOrNull(selfRef, "selfRef");
+    const ops::Tensor* from = tensorOrNull(src, "src");
+    t.callArgs = tensorArg("selfRef", dst) + "," + tensorArg("src", from);
+    prepare(t, ops::planCopy("aclnnInplaceCopy", dst, from), workspaceSize, executor);
+  });
+}
+
+aclnnStatus aclnnInplaceCopy(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnInplaceCopy", "aclnnInplaceCopy", workspace, workspaceSize, executor, stream);
+}
+
+}  // extern "C"

@@ -1,0 +1,161 @@
+// Operator-API tensors and scalars (aclnn/acl_meta.h), aclDataTypeSize and the float16 conversions.
+
+#include <cstring>
+
+#include "runtime/api/aclnn_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::runtime::ops::Scalar;
+using ascendsim::runtime::ops::Tensor;
+
+namespace {
+
+ops::OperatorObjects& objects() { return rt().operators(); }
+
+const Tensor& tensorOf(const aclTensor* handle, const char* what = "tensor") {
+  if (!handle) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  const Tensor* t = objects().tensors.find(handle);
+  if (!t) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " " + describePointer(handle) + " is not a live aclTensor (destroyed already?)");
+  return *t;
+}
+
+std::vector<int64_t> dims(const int64_t* values, uint64_t n, const char* what) {
+  if (n > 0 && !values) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL but its count is " + std::to_string(n));
+  if (n > 64) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " has " + std::to_string(n) + " entries");
+  std::vector<int64_t> out(values, values + n);
+  for (int64_t v : out) {
+    if (v < 0) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " has a negative entry " + std::to_string(v));
+  }
+  return out;
+}
+
+// Hands an array to the caller in memory it frees with delete[].
+void giveArray(const std::vector<int64_t>& v, int64_t** out, uint64_t* count, const char* what) {
+  needOpPointer(out, what);
+  needOpPointer(count, "count");
+  *out = new int64_t[v.size() ? v.size() : 1];
+  std::copy(v.begin(), v.end(), *out);
+  *count = v.size();
+}
+
+}  // namespace
+
+extern "C" {
+
+float aclFloat16ToFloat(aclFloat16 value) { return ops::halfToFloat(value); }
+
+aclFloat16 aclFloatToFloat16(float value) { return ops::floatToHalf(value); }
+
+size_t aclDataTypeSize(aclDataType dataType) { return ops::elementSize(static_cast<aclDataType>(rawEnum(dataType))); }
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData) {
+  aclTensor* handle = nullptr;
+  runHostOp("aclCreateTensor", [&](HostThread&) {
+    auto t = std::make_unique<Tensor>();
+    t->shape = dims(viewDims, viewDimsNum, "viewDims");
+    // A NULL stride means a contiguous view.
+    if (stride) {
+      t->strides = dims(stride, viewDimsNum, "stride");
+    } else {
+      t->strides.assign(viewDimsNum, 1);
+      for (size_t k = viewDimsNum; k-- > 1;) t->strides[k - 1] = t->strides[k] * t->shape[k];
+    }
+    if (offset < 0) fail(ACLNN_ERR_PARAM_INVALID, "offset " + std::to_string(offset) + " is negative");
+    t->offset = offset;
+    t->type = static_cast<aclDataType>(rawEnum(dataType));
+    if (ops::elementSize(t->type) == 0) fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(rawEnum(dataType)));
+    t->format = static_cast<aclFormat>(rawEnum(format));
+    t->storageShape = dims(storageDims, storageDimsNum, "storageDims");
+    uint64_t storage = 1;
+    for (int64_t d : t->storageShape) storage *= static_cast<uint64_t>(d);
+    if (!t->storageShape.empty() && t->extentElements() > storage) {
+      fail(ACLNN_ERR_PARAM_INVALID, "the view " + ops::shapeText(t->shape) + " with strides " + ops::shapeText(t->strides) +
+                                        " and offset " + std::to_string(offset) + " reaches element " +
+                                        std::to_string(t->extentElements() - 1) + ", past the storage of " +
+                                        std::to_string(storage) + " elements");
+    }
+    t->data = tensorData;
+    handle = reinterpret_cast<aclTensor*>(objects().tensors.add(std::move(t)));
+  });
+  return handle;
+}
+
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  aclScalar* handle = nullptr;
+  runHostOp("aclCreateScalar", [&](HostThread&) {
+    if (!value) fail(ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
+    auto s = std::make_unique<Scalar>();
+    s->type = static_cast<aclDataType>(rawEnum(dataType));
+    if (!ops::supported(s->type)) {
+      fail(ACLNN_ERR_PARAM_INVALID, std::string("scalars of type ") + ops::typeName(s->type) + " are not supported");
+    }
+    s->value = ops::load(s->type, static_cast<const uint8_t*>(value));
+    handle = reinterpret_cast<aclScalar*>(objects().scalars.add(std::move(s)));
+  });
+  return handle;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  return runHostOp("aclDestroyTensor", [&](HostThread&) {
+    // Destroying NULL is allowed and does nothing, as free(NULL) does.
+    if (tensor && !objects().tensors.remove(tensor)) {
+      fail(ACLNN_ERR_PARAM_INVALID, "tensor " + describePointer(tensor) + " is not a live aclTensor (destroyed twice?)");
+    }
+  });
+}
+
+aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  return runHostOp("aclDestroyScalar", [&](HostThread&) {
+    if (scalar && !objects().scalars.remove(scalar)) {
+      fail(ACLNN_ERR_PARAM_INVALID, "scalar " + describePointer(scalar) + " is not a live aclScalar (destroyed twice?)");
+    }
+  });
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  return runHostOp("aclDestroyAclOpExecutor", [&](HostThread&) {
+    if (executor && !objects().executors.remove(executor)) {
+      fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not a live aclOpExecutor (already run?)");
+    }
+  });
+}
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  return runHostOp("aclGetViewShape", [&](HostThread&) { giveArray(tensorOf(tensor).shape, viewDims, viewDimsNum, "viewDims"); });
+}
+
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+  return runHostOp("aclGetViewStrides", [&](HostThread&) { giveArray(tensorOf(tensor).strides, stridesValue, stridesNum, "stridesValue"); });
+}
+
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+  return runHostOp("aclGetStorageShape", [&](HostThread&) {
+    giveArray(tensorOf(tensor).storageShape, storageDims, storageDimsNum, "storageDims");
+  });
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  return runHostOp("aclGetViewOffset", [&](HostThread&) {
+    needOpPointer(offset, "offset");
+    *offset = tensorOf(tensor).offset;
+  });
+}
+
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  return runHostOp("aclGetFormat", [&](HostThread&) {
+    needOpPointer(format, "format");
+    *format = tensorOf(tensor).format;
+  });
+}
+
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  return runHostOp("aclGetDataType", [&](HostThread&) {
+    needOpPointer(dataType, "dataType");
+    *dataType = tensorOf(tensor).type;
+  });
+}
+
+}  // extern "C"
