@@ -10,7 +10,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
-          include/acl/error_codes/rt_error_codes.h lib64/libascendcl.so bin/ascendsim set_env.sh
+          include/acl/error_codes/rt_error_codes.h include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
+          lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_math.so bin/ascendsim set_env.sh
           share/cmake/AscendSim/AscendSimConfig.cmake)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "install is missing ${f}")
@@ -23,6 +24,16 @@ run(${CMAKE_COMMAND} --build "${WORK_DIR}/app")
 run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/app/cann_style_app")
 if(NOT last_output MATCHES "round trip ok")
   message(FATAL_ERROR "unexpected output: ${last_output}")
+endif()
+
+# 1b. The vendor's operator sample (aclnnAdd) with its unmodified CMake file, which finds the
+# toolkit through ASCEND_CUSTOM_PATH and links libascendcl, libnnopbase and libopapi by path.
+run(${CMAKE_COMMAND} -E env "ASCEND_CUSTOM_PATH=${prefix}"
+    ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/aclnn_add" -B "${WORK_DIR}/aclnn" -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build "${WORK_DIR}/aclnn")
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" ASCENDSIM_SUMMARY=0 "${WORK_DIR}/aclnn/bin/opapi_test")
+if(NOT last_output MATCHES "float16 aclnnAdd result\\[7\\] is: 10.601562" OR NOT last_output MATCHES "all elements checked")
+  message(FATAL_ERROR "the aclnnAdd sample printed: ${last_output}")
 endif()
 
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.

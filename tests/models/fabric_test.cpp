@@ -4,57 +4,11 @@
 
 #include <memory>
 
-#include "models/dma/pcie_dma_timing.h"
 #include "models/pcie/pcie_protocol.h"
-#include "models/system/simulated_system.h"
-#include "spec/system_loader.h"
+#include "scheduled_machine.h"
 
 namespace ascendsim::models {
 namespace {
-
-// Submits copies at time 0, one per device stream, and simulates until all are done.
-class Machine {
- public:
-  explicit Machine(const std::string& preset) : sys_(spec::loadSystemSpec(preset)), system_(sys_) {}
-
-  // A copy of `bytes` on its own stream of `device` (host side pinned).
-  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes) {
-    streams_.push_back(std::make_unique<StreamQueue>(static_cast<uint32_t>(streams_.size()), 1024));
-    StreamQueue& q = *streams_.back();
-    system_.device(static_cast<size_t>(device)).attach(q);
-    auto t = std::make_unique<Task>();
-    t->kind = TaskKind::Copy;
-    t->src = src;
-    t->dst = dst;
-    t->bytes = bytes;
-    Task* raw = t.get();
-    ends_.push_back(-1);
-    const size_t slot = ends_.size() - 1;
-    t->effect = [this, raw, slot] { ends_[slot] = raw->endTime; };
-    system_.device(static_cast<size_t>(device)).submit(q, std::move(t));
-    return raw;
-  }
-  void run() {
-    system_.runUntil([this] {
-      for (auto& s : streams_) if (!s->idle()) return false;
-      return true;
-    });
-  }
-  Picoseconds end(size_t i) const { return ends_.at(i); }
-  const pcie::Resource& resource(const std::string& name) {
-    for (const pcie::Resource& r : dynamic_cast<PcieDmaTiming&>(system_.transferTiming()).fabric().resources()) {
-      if (r.name == name) return r;
-    }
-    throw std::out_of_range(name);
-  }
-  const spec::SystemSpec& spec() const { return sys_; }
-
- private:
-  spec::SystemSpec sys_;
-  SimulatedSystem system_;
-  std::vector<std::unique_ptr<StreamQueue>> streams_;
-  std::vector<Picoseconds> ends_;
-};
 
 MemoryPlace host() { return {MemoryPlace::Kind::HostPinned, -1, 0}; }
 MemoryPlace dev(int d) { return {MemoryPlace::Kind::Device, d, 0}; }

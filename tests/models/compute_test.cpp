@@ -1,0 +1,129 @@
+// Kernels on the AI Cores: a kernel takes as long as the slowest of the vector units, the cores'
+// load/store paths and device memory, and it shares device memory with DMA traffic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "models/compute/ai_core_work.h"
+#include "models/dram/sustained_bandwidth.h"
+#include "scheduled_machine.h"
+
+namespace ascendsim::models {
+namespace {
+
+constexpr uint64_t MiB = 1ull << 20;
+
+double seconds(Picoseconds ps) { return static_cast<double>(ps) * 1e-12; }
+
+// A kernel's time from its start, less the launch and dispatch every kernel pays first.
+double busySeconds(const Machine& m, size_t i) {
+  const spec::DeviceSpec& d = m.spec().devices[0];
+  return seconds(m.end(i) - m.start(i) - d.scheduler.taskLaunch - d.aicore.startLatency);
+}
+
+KernelWork add32(uint64_t elements) {
+  // out = self + other in float32: read two inputs, write one output, one vector op per element.
+  return {"add", 8 * elements, 4 * elements, elements, 4};
+}
+
+TEST(KernelSlices, AddUpToTheWholeKernel) {
+  const KernelWork w{"k", 1000003, 499999, 777777, 4};
+  uint64_t r = 0, wr = 0, ops = 0;
+  for (uint64_t off = 0; off < w.bytesRead + w.bytesWritten; off += 4096) {
+    const KernelSlice s = sliceOf(w, off, 4096);
+    r += s.bytesRead;
+    wr += s.bytesWritten;
+    ops += s.ops;
+  }
+  EXPECT_EQ(r, w.bytesRead);
+  EXPECT_EQ(wr, w.bytesWritten);
+  EXPECT_EQ(ops, w.ops);
+}
+
+// float32 add of 16 Mi elements on the default 910B4-class device: 128 MiB read, 64 MiB written.
+// The cores could load at 40 x 64 B x 1.65 GHz = 4.2 TB/s, far above HBM, so memory sets the
+// time: 128 MiB / read rate + 64 MiB / write rate (the sustained rates of its DRAM model).
+TEST(Kernel, ElementwiseAddIsBoundByDeviceMemory) {
+  Machine m("default");
+  const uint64_t n = 16 * MiB;
+  m.kernel(0, add32(n));
+  m.run();
+  const SustainedRates hbm = sustainedSequentialRates(m.spec().devices[0].memory);
+  const double expected = 8.0 * n / hbm.read + 4.0 * n / hbm.write;
+  EXPECT_NEAR(busySeconds(m, 0), expected, 0.01 * expected);
+  EXPECT_EQ(m.resource("npu0.memory").bytes, 12 * n);
+  EXPECT_EQ(m.resource("npu0.aicore").bytes, 12 * n);
+}
+
+// Many operations per byte: 256 float32 ops per element over 4 Mi elements need
+// 4 Mi x 256 x 4 B / (40 cores x 256 B/cycle) = 104858 cycles, 254 us at 1.65 GHz, while its
+// 48 MiB of traffic need about 67 us of HBM time. The vector units set the time.
+TEST(Kernel, ArithmeticHeavyKernelIsBoundByTheVectorUnits) {
+  Machine m("default");
+  const uint64_t n = 4 * MiB;
+  m.kernel(0, {"heavy", 8 * n, 4 * n, 256 * n, 4});
+  m.run();
+  const spec::AiCoreSpec& c = m.spec().devices[0].aicore;
+  const double expected = 256.0 * n * 4 / (c.cores * c.vectorBytesPerCycle * c.clock);
+  EXPECT_NEAR(busySeconds(m, 0), expected, 0.005 * expected);
+}
+
+// Narrow cores: at 2 B/cycle each, 40 cores load 40 x 2 x 1.65 GHz = 132 GB/s, below HBM's read
+// rate, so 128 MiB of input take 128 MiB / 132 GB/s = 1.02 ms.
+TEST(Kernel, NarrowCoreLoadPathBoundsTheKernel) {
+  spec::SystemSpec sys = spec::loadSystemSpec("default");
+  sys.devices[0].aicore.readBytesPerCycle = 2;
+  Machine m(sys);
+  const uint64_t n = 16 * MiB;
+  m.kernel(0, add32(n));
+  m.run();
+  const spec::AiCoreSpec& c = m.spec().devices[0].aicore;
+  const double expected = 8.0 * n / (c.cores * 2.0 * c.clock);
+  EXPECT_NEAR(busySeconds(m, 0), expected, 0.01 * expected);
+}
+
+// A kernel and an on-device copy at once share HBM: together they take as long as their memory
+// traffic needs in sum (kernel 128 MiB read + 64 MiB written, copy 64 MiB read + 64 MiB written),
+// and each ends later than it would alone (kernel 8 n / read rate + 4 n / write rate, as the first
+// test shows; copy 4 n / read rate + 4 n / write rate).
+TEST(Kernel, SharesDeviceMemoryWithDma) {
+  const uint64_t n = 16 * MiB;
+  Machine both("default");
+  both.kernel(0, add32(n));
+  both.copy(0, {MemoryPlace::Kind::Device, 0, 0}, {MemoryPlace::Kind::Device, 0, 1ull << 30}, 4 * n);
+  both.run();
+  const SustainedRates hbm = sustainedSequentialRates(both.spec().devices[0].memory);
+  const double memory = (8.0 * n + 4.0 * n) / hbm.read + (4.0 * n + 4.0 * n) / hbm.write;
+  const double last = seconds(std::max(both.end(0), both.end(1)));
+  EXPECT_NEAR(last, memory, 0.02 * memory);
+  const double alone = 8.0 * n / hbm.read + 4.0 * n / hbm.write;
+  const double copyAlone = 4.0 * n / hbm.read + 4.0 * n / hbm.write;
+  EXPECT_GT(seconds(both.end(0)), 1.05 * alone);
+  EXPECT_GT(seconds(both.end(1)), 1.05 * copyAlone);
+}
+
+// The AI Cores run one kernel at a time: two vector-bound kernels on two streams end one
+// kernel-time apart.
+TEST(Kernel, KernelsOnTwoStreamsTakeTheCoresInTurn) {
+  Machine m("default");
+  const uint64_t n = MiB;
+  m.kernel(0, {"a", 8 * n, 4 * n, 256 * n, 4});
+  m.kernel(0, {"b", 8 * n, 4 * n, 256 * n, 4});
+  m.run();
+  const double one = seconds(m.end(0) - m.start(0));
+  const double gap = seconds(m.end(1) - m.end(0));
+  EXPECT_NEAR(gap, one, 0.01 * one);
+  EXPECT_GE(m.start(1), m.end(0));
+}
+
+// A kernel with nothing to do still pays its launch and dispatch.
+TEST(Kernel, EmptyKernelTakesItsLaunchLatency) {
+  Machine m("default");
+  m.kernel(0, {"empty", 0, 0, 0, 4});
+  m.run();
+  const spec::DeviceSpec& d = m.spec().devices[0];
+  EXPECT_EQ(m.end(0) - m.start(0), d.scheduler.taskLaunch + d.aicore.startLatency);
+}
+
+}  // namespace
+}  // namespace ascendsim::models
