@@ -1,0 +1,361 @@
+// The operator API: aclnnAdd, aclnnMul, aclnnInplaceCopy on device tensors. Results are checked
+// element by element (exact for integers and for float results that round once); every refusal
+// has the code CANN documents (161001 null pointer, 161002 invalid parameter, 361001 runtime).
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "acl_fixture.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_mul.h"
+
+namespace {
+
+std::vector<int64_t> contiguous(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;) s[k - 1] = s[k] * shape[k];
+  return s;
+}
+
+// A device tensor holding `values` (of host type T, element type `type`).
+struct DeviceTensor {
+  void* data = nullptr;
+  aclTensor* tensor = nullptr;
+  size_t bytes = 0;
+
+  template <class T>
+  DeviceTensor(const std::vector<T>& values, const std::vector<int64_t>& shape, aclDataType type,
+               std::vector<int64_t> strides = {}, int64_t offset = 0) {
+    bytes = std::max<size_t>(values.size() * sizeof(T), 1);
+    EXPECT_EQ(aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    if (!values.empty()) {
+      EXPECT_EQ(aclrtMemcpy(data, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    }
+    if (strides.empty()) strides = contiguous(shape);
+    const int64_t storage = static_cast<int64_t>(values.size());
+    tensor = aclCreateTensor(shape.data(), shape.size(), type, strides.data(), offset, ACL_FORMAT_ND, &storage, 1, data);
+    EXPECT_NE(tensor, nullptr) << aclGetRecentErrMsg();
+  }
+  ~DeviceTensor() {
+    aclDestroyTensor(tensor);
+    aclrtFree(data);
+  }
+  template <class T>
+  std::vector<T> read() const {
+    std::vector<T> out(bytes / sizeof(T));
+    EXPECT_EQ(aclrtMemcpy(out.data(), bytes, data, bytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return out;
+  }
+};
+
+class Aclnn : public AclTest {
+ protected:
+  aclrtStream stream = nullptr;
+  void SetUp() override {
+    AclTest::SetUp();
+    ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  }
+  void TearDown() override {
+    aclrtDestroyStream(stream);
+    AclTest::TearDown();
+  }
+  template <class T>
+  aclScalar* scalar(T v, aclDataType type) { return aclCreateScalar(&v, type); }
+
+  // Both phases of aclnnAdd, then a stream synchronisation.
+  aclnnStatus add(const DeviceTensor& a, const DeviceTensor& b, aclScalar* alpha, const DeviceTensor& out) {
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    aclnnStatus s = aclnnAddGetWorkspaceSize(a.tensor, b.tensor, alpha, out.tensor, &ws, &ex);
+    if (s != ACLNN_SUCCESS) return s;
+    EXPECT_EQ(ws, 0u);
+    s = aclnnAdd(nullptr, ws, ex, stream);
+    if (s == ACLNN_SUCCESS) {
+      EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    }
+    return s;
+  }
+};
+
+TEST_F(Aclnn, AddBroadcastsAndScalesByAlpha) {
+  // [4,1] + 2 x [3] -> [4,3]: out[i][j] = a[i] + 2 b[j].
+  DeviceTensor a(std::vector<float>{1, 2, 3, 4}, {4, 1}, ACL_FLOAT);
+  DeviceTensor b(std::vector<float>{10, 20, 30}, {3}, ACL_FLOAT);
+  DeviceTensor out(std::vector<float>(12, -1), {4, 3}, ACL_FLOAT);
+  aclScalar* alpha = scalar(2.0f, ACL_FLOAT);
+  ASSERT_EQ(add(a, b, alpha, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  const auto r = out.read<float>();
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(r[i * 3 + j], (i + 1) + 2.0f * 10 * (j + 1)) << i << "," << j;
+  }
+  aclDestroyScalar(alpha);
+}
+
+TEST_F(Aclnn, IntegerAddWrapsLikeTheHardware) {
+  // int8: 100 + 3 x 10 = 130 wraps to -126; int32 and int64 exact; uint8 255 + 1 = 0.
+  DeviceTensor a8(std::vector<int8_t>{100, -5}, {2}, ACL_INT8), b8(std::vector<int8_t>{10, 2}, {2}, ACL_INT8);
+  DeviceTensor o8(std::vector<int8_t>(2), {2}, ACL_INT8);
+  aclScalar* three = scalar(int32_t{3}, ACL_INT32);
+  ASSERT_EQ(add(a8, b8, three, o8), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(o8.read<int8_t>(), (std::vector<int8_t>{-126, 1}));
+
+  DeviceTensor a64(std::vector<int64_t>{1ll << 40, -7}, {2}, ACL_INT64), b64(std::vector<int64_t>{5, 7}, {2}, ACL_INT64);
+  DeviceTensor o64(std::vector<int64_t>(2), {2}, ACL_INT64);
+  ASSERT_EQ(add(a64, b64, three, o64), ACLNN_SUCCESS);
+  EXPECT_EQ(o64.read<int64_t>(), (std::vector<int64_t>{(1ll << 40) + 15, 14}));
+
+  DeviceTensor a32(std::vector<int32_t>{2147483647, 0}, {2}, ACL_INT32), b32(std::vector<int32_t>{1, -1}, {2}, ACL_INT32);
+  DeviceTensor o32(std::vector<int32_t>(2), {2}, ACL_INT32);
+  aclScalar* one = scalar(int64_t{1}, ACL_INT64);
+  ASSERT_EQ(add(a32, b32, one, o32), ACLNN_SUCCESS);
+  EXPECT_EQ(o32.read<int32_t>(), (std::vector<int32_t>{-2147483647 - 1, -1}));
+
+  DeviceTensor au(std::vector<uint8_t>{255, 7}, {2}, ACL_UINT8), bu(std::vector<uint8_t>{1, 8}, {2}, ACL_UINT8);
+  DeviceTensor ou(std::vector<uint8_t>(2), {2}, ACL_UINT8);
+  ASSERT_EQ(add(au, bu, one, ou), ACLNN_SUCCESS);
+  EXPECT_EQ(ou.read<uint8_t>(), (std::vector<uint8_t>{0, 15}));
+  aclDestroyScalar(three);
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, HalfAndBfloat16RoundToNearestEven) {
+  // float16: 2048 + 1 is exactly between 2048 and 2050: ties to even give 2048; 2048 + 3 -> 2052.
+  const std::vector<aclFloat16> h{aclFloatToFloat16(2048), aclFloatToFloat16(2048)};
+  const std::vector<aclFloat16> g{aclFloatToFloat16(1), aclFloatToFloat16(3)};
+  DeviceTensor a(h, {2}, ACL_FLOAT16), b(g, {2}, ACL_FLOAT16), out(std::vector<aclFloat16>(2), {2}, ACL_FLOAT16);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS);
+  const auto r = out.read<aclFloat16>();
+  EXPECT_EQ(aclFloat16ToFloat(r[0]), 2048.0f);
+  EXPECT_EQ(aclFloat16ToFloat(r[1]), 2052.0f);
+  // bfloat16 (8 mantissa bits): 256 + 1 ties to 256; 256 + 3 -> 260. 0x4380 is 256, 0x3F80 is 1.
+  DeviceTensor c(std::vector<uint16_t>{0x4380, 0x4380}, {2}, ACL_BF16), d(std::vector<uint16_t>{0x3F80, 0x4040}, {2}, ACL_BF16);
+  DeviceTensor o(std::vector<uint16_t>(2), {2}, ACL_BF16);
+  ASSERT_EQ(add(c, d, one, o), ACLNN_SUCCESS);
+  EXPECT_EQ(o.read<uint16_t>(), (std::vector<uint16_t>{0x4380, 0x4382}));  // 256, 260
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, MixedTypesPromoteAndCastToOut) {
+  // int32 + float16 computes in float16; the result is written to a float32 tensor.
+  DeviceTensor a(std::vector<int32_t>{3, -4}, {2}, ACL_INT32);
+  DeviceTensor b(std::vector<aclFloat16>{aclFloatToFloat16(0.5f), aclFloatToFloat16(0.25f)}, {2}, ACL_FLOAT16);
+  DeviceTensor out(std::vector<float>(2), {2}, ACL_FLOAT);
+  aclScalar* one = scalar(1.0, ACL_DOUBLE);
+  ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(out.read<float>(), (std::vector<float>{3.5f, -3.75f}));
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, StridedViewsReadAndWriteOnlyTheirElements) {
+  // self is the transpose of a 2x3 storage (shape [3,2], strides [1,3]); out is every other
+  // element of a 12-float buffer (shape [3,2], strides [4,2], offset 1); the rest stays -1.
+  DeviceTensor a(std::vector<float>{1, 2, 3, 4, 5, 6}, {3, 2}, ACL_FLOAT, {1, 3});
+  DeviceTensor b(std::vector<float>{100}, {1}, ACL_FLOAT);
+  DeviceTensor out(std::vector<float>(12, -1), {3, 2}, ACL_FLOAT, {4, 2}, 1);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(out.read<float>(), (std::vector<float>{-1, 101, -1, 104, -1, 102, -1, 105, -1, 103, -1, 106}));
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, MulAndInplaceForms) {
+  DeviceTensor a(std::vector<float>{1.5f, -2, 4}, {3}, ACL_FLOAT), b(std::vector<float>{2, 3, 0.25f}, {3}, ACL_FLOAT);
+  DeviceTensor out(std::vector<float>(3), {3}, ACL_FLOAT);
+  uint64_t ws = 1;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a.tensor, b.tensor, out.tensor, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnMul(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceMulGetWorkspaceSize(a.tensor, b.tensor, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceMul(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  aclScalar* half = scalar(0.5f, ACL_FLOAT);
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(a.tensor, b.tensor, half, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(out.read<float>(), (std::vector<float>{3, -6, 1}));
+  // a = (a * b) + 0.5 b, in stream order.
+  EXPECT_EQ(a.read<float>(), (std::vector<float>{4, -4.5f, 1.125f}));
+  aclDestroyScalar(half);
+}
+
+TEST_F(Aclnn, InplaceCopyBroadcastsAndCasts) {
+  DeviceTensor dst(std::vector<aclFloat16>(6), {2, 3}, ACL_FLOAT16);
+  DeviceTensor src(std::vector<float>{0.1f, 2.5f, -3}, {3}, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnInplaceCopyGetWorkspaceSize(dst.tensor, src.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnInplaceCopy(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  const auto r = dst.read<aclFloat16>();
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(r[i], aclFloatToFloat16(std::vector<float>{0.1f, 2.5f, -3}[i % 3])) << i;
+  EXPECT_EQ(aclFloat16ToFloat(aclFloatToFloat16(0.1f)), 0.0999755859375f);  // nearest half to 0.1
+}
+
+TEST_F(Aclnn, StreamsOrderKernelsWithCopies) {
+  // Upload, add, download on one stream, synchronised once: the add sees the uploaded data and
+  // the download sees the sum.
+  const size_t n = 1 << 16;
+  std::vector<float> x(n), y(n), z(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 0.5f * static_cast<float>(i % 7);
+  }
+  void *dx = nullptr, *dy = nullptr, *dz = nullptr, *hx = nullptr, *hy = nullptr, *hz = nullptr;
+  const size_t bytes = n * sizeof(float);
+  for (void** p : {&dx, &dy, &dz}) ASSERT_ACL_OK(aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (void** p : {&hx, &hy, &hz}) ASSERT_ACL_OK(aclrtMallocHost(p, bytes));
+  std::memcpy(hx, x.data(), bytes);
+  std::memcpy(hy, y.data(), bytes);
+  const int64_t shape = static_cast<int64_t>(n), stride = 1;
+  aclTensor* tx = aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, dx);
+  aclTensor* ty = aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, dy);
+  aclTensor* tz = aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, dz);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dx, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dy, bytes, hy, bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(tx, ty, one, tz, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(hz, bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  std::memcpy(z.data(), hz, bytes);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << i;
+  aclDestroyTensor(tx);
+  aclDestroyTensor(ty);
+  aclDestroyTensor(tz);
+  aclDestroyScalar(one);
+  for (void* p : {dx, dy, dz}) aclrtFree(p);
+  for (void* p : {hx, hy, hz}) aclrtFreeHost(p);
+}
+
+TEST_F(Aclnn, NullArgumentsAre161001) {
+  DeviceTensor a(std::vector<float>{1}, {1}, ACL_FLOAT);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(nullptr, a.tensor, one, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("[self]"), std::string::npos);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, nullptr, one, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnMulGetWorkspaceSize(a.tensor, nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnInplaceCopyGetWorkspaceSize(nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAdd(nullptr, 0, nullptr, stream), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, InvalidParametersAre161002) {
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  aclScalar* intOne = scalar(int32_t{1}, ACL_INT32);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  DeviceTensor f3(std::vector<float>(3), {3}, ACL_FLOAT), f4(std::vector<float>(4), {4}, ACL_FLOAT);
+  DeviceTensor i3(std::vector<int32_t>(3), {3}, ACL_INT32), f23(std::vector<float>(6), {2, 3}, ACL_FLOAT);
+  DeviceTensor c3(std::vector<double>(3), {3}, ACL_COMPLEX64);
+  // Shapes that do not broadcast, and an out that is not the broadcast shape.
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f4.tensor, one, f3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f23.tensor, one, f3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  // In place: the broadcast shape must be selfRef's own.
+  EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(f3.tensor, f23.tensor, one, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  // A float result cannot go to an int32 out; a float alpha cannot scale integers.
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, i3.tensor, one, i3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, one, i3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, intOne, i3.tensor, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  // Unsupported types.
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(c3.tensor, c3.tensor, one, c3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  // More than 8 dimensions.
+  const std::vector<int64_t> nine(9, 1);
+  const int64_t storage = 1;
+  aclTensor* t9 = aclCreateTensor(nine.data(), 9, ACL_FLOAT, nine.data(), 0, ACL_FORMAT_ND, &storage, 1, f3.data);
+  ASSERT_NE(t9, nullptr);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(t9, t9, one, t9, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyTensor(t9), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(t9), ACLNN_ERR_PARAM_INVALID);  // twice
+  aclDestroyScalar(one);
+  aclDestroyScalar(intOne);
+}
+
+TEST_F(Aclnn, BadTensorDescriptionsAreRefused) {
+  const int64_t shape[] = {2, 3}, negative[] = {2, -3}, strides[] = {3, 1}, small = 5;
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(aclCreateTensor(negative, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  // The view reaches element 5 (1 x 3 + 2 x 1), past a storage of 5 elements.
+  EXPECT_EQ(aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, &small, 1, d), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("past the storage"), std::string::npos);
+  EXPECT_EQ(aclCreateTensor(shape, 2, static_cast<aclDataType>(99), strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  aclTensor* ok = aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d);  // NULL stride: contiguous
+  ASSERT_NE(ok, nullptr);
+  int64_t* got = nullptr;
+  uint64_t count = 0;
+  ASSERT_EQ(aclGetViewStrides(ok, &got, &count), ACLNN_SUCCESS);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(got[0], 3);
+  EXPECT_EQ(got[1], 1);
+  delete[] got;
+  aclDataType type = ACL_DT_UNDEFINED;
+  EXPECT_EQ(aclGetDataType(ok, &type), ACLNN_SUCCESS);
+  EXPECT_EQ(type, ACL_FLOAT);
+  EXPECT_EQ(aclDataTypeSize(ACL_BF16), 2u);
+  EXPECT_EQ(aclDataTypeSize(ACL_INT64), 8u);
+  aclDestroyTensor(ok);
+  aclrtFree(d);
+}
+
+TEST_F(Aclnn, ExecutorsRunOnceAndOnlyForTheirOperator) {
+  DeviceTensor a(std::vector<float>{1}, {1}, ACL_FLOAT);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(nullptr, 0, ex, stream), ACLNN_ERR_PARAM_INVALID);  // spent
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a.tensor, a.tensor, a.tensor, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(nullptr, 0, ex, stream), ACLNN_ERR_PARAM_INVALID);  // prepared for aclnnMul
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnMul"), std::string::npos);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(a.read<float>()[0], 2.0f);
+  aclDestroyScalar(one);
+}
+
+TEST_F(Aclnn, TensorsOutsideTheStreamsDeviceAre361001) {
+  // Host memory behind a tensor: the kernel cannot reach it.
+  std::vector<float> host(4, 1);
+  const int64_t shape = 4, stride = 1;
+  aclTensor* h = aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, host.data());
+  DeviceTensor d(std::vector<float>(4), {4}, ACL_FLOAT);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(h, d.tensor, one, d.tensor, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(nullptr, 0, ex, stream), ACLNN_ERR_RUNTIME_ERROR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("is not memory of device 0"), std::string::npos);
+  aclDestroyTensor(h);
+  aclDestroyScalar(one);
+}
+
+// The first phase is host work and runs before aclInit, as in CANN; launching needs the runtime.
+TEST(AclnnWithoutInit, FirstPhaseWorksAndLaunchIsARuntimeError) {
+  float v = 1;
+  const int64_t shape = 1;
+  aclTensor* t = aclCreateTensor(&shape, 1, ACL_FLOAT, &shape, 0, ACL_FORMAT_ND, &shape, 1, &v);
+  aclScalar* s = aclCreateScalar(&v, ACL_FLOAT);
+  ASSERT_NE(t, nullptr);
+  uint64_t ws = 7;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(t, t, s, t, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(ws, 0u);
+  EXPECT_EQ(aclnnAdd(nullptr, 0, ex, nullptr), ACLNN_ERR_RUNTIME_ERROR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclInit"), std::string::npos);
+  EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyScalar(s), ACLNN_SUCCESS);
+}
+
+}  // namespace
