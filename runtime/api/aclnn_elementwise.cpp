@@ -64,7 +64,7 @@ aclnnStatus binaryPhase1(const char* api, ops::Elementwise op, const char* kerne
 void launch(HostThread& t, const ElementwisePlan& plan, aclrtStream stream) {
   KernelLaunch k;
   k.work = ops::kernelWork(plan);
-  t.callArgs += "," + arg("kernel", plan.name) + "," + streamArg(stream);
+  t.callArgs = arg("kernel", plan.name) + "," + streamArg(stream) + "," + arg("elements", plan.out.elements());
   if (plan.out.elements() == 0) {  // nothing to compute; the stream still orders the task
     rt().launchKernel(t, stream, std::move(k));
     return;
