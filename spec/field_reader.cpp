@@ -70,23 +70,33 @@ void FieldReader::errorAtMap(const std::string& message) {
   diag_.error(node_.where(), path_, message);
 }
 
-bool FieldReader::integer(const std::string& key, uint32_t& out, int64_t min, int64_t max,
-                          bool required) {
+std::optional<int64_t> FieldReader::integerIn(const std::string& key, int64_t min, int64_t max, bool required) {
   const ConfigNode* v = scalarValue(key, required);
-  if (!v) return false;
+  if (!v) return std::nullopt;
   std::string why;
   auto n = parseInteger(v->value(), why);
   if (!n) {
     badValue(*v, key, why);
-    return false;
+    return std::nullopt;
   }
   if (*n < min || *n > max) {
     badValue(*v, key, "expected " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
                           std::to_string(*n));
-    return false;
+    return std::nullopt;
   }
-  out = static_cast<uint32_t>(*n);
-  return true;
+  return n;
+}
+
+bool FieldReader::integer(const std::string& key, uint32_t& out, int64_t min, int64_t max, bool required) {
+  const auto n = integerIn(key, min, max, required);
+  if (n) out = static_cast<uint32_t>(*n);
+  return n.has_value();
+}
+
+bool FieldReader::integer(const std::string& key, uint64_t& out, int64_t min, int64_t max, bool required) {
+  const auto n = integerIn(key, min, max, required);
+  if (n) out = static_cast<uint64_t>(*n);
+  return n.has_value();
 }
 
 bool FieldReader::integerOneOf(const std::string& key, uint32_t& out,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -31,6 +32,7 @@ class FieldReader {
 
   // Each returns true when the key was present and valid (and `out` was set).
   bool integer(const std::string& key, uint32_t& out, int64_t min, int64_t max, bool required = false);
+  bool integer(const std::string& key, uint64_t& out, int64_t min, int64_t max, bool required = false);
   bool integerOneOf(const std::string& key, uint32_t& out, std::initializer_list<uint32_t> allowed);
   bool bytes(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, bool required = false);
   bool bytesPowerOfTwo(const std::string& key, uint64_t& out, uint64_t min, uint64_t max);
@@ -74,6 +76,7 @@ class FieldReader {
 
  private:
   const ConfigNode* scalarValue(const std::string& key, bool required);
+  std::optional<int64_t> integerIn(const std::string& key, int64_t min, int64_t max, bool required);
   void badValue(const ConfigNode& value, const std::string& key, const std::string& message);
 
   const ConfigNode& node_;

@@ -29,6 +29,16 @@ void RunReport::taskEnded(int device, const models::StreamQueue& stream, const m
   s.last = std::max(s.last, task.endTime);
   if (first_ < 0 || task.startTime < first_) first_ = task.startTime;
   last_ = std::max(last_, task.endTime);
+  if (task.kind == models::TaskKind::Kernel) {
+    KernelTotals& k = kernels_[task.kernel.name];
+    k.count++;
+    k.bytesRead += task.kernel.bytesRead;
+    k.bytesWritten += task.kernel.bytesWritten;
+    k.ops += task.kernel.ops;
+    k.time += task.endTime - task.startTime;
+    ++kernelsSeen_;
+    return;
+  }
   if (task.kind != models::TaskKind::Copy && task.kind != models::TaskKind::Memset) return;
   const std::string kind = kindOf(task);
   KindTotals& k = totals_[kind];
@@ -66,6 +76,13 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
     totals[kind] = {{"count", k.count}, {"bytes", k.bytes}, {"time_us", micros(k.time)}, {"GBps", gbps(k.bytes, k.time)}};
   }
   r["copy_totals"] = totals;
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
+  for (const auto& [name, k] : kernels_) {
+    kernels[name] = {{"count", k.count},         {"bytes_read", k.bytesRead},
+                     {"bytes_written", k.bytesWritten}, {"ops", k.ops},
+                     {"time_us", micros(k.time)}, {"GBps", gbps(k.bytesRead + k.bytesWritten, k.time)}};
+  }
+  r["kernel_totals"] = kernels;
   nlohmann::ordered_json streams = nlohmann::ordered_json::array();
   for (const auto& [key, s] : streams_) {
     streams.push_back({{"device", sys_.devices.at(static_cast<size_t>(key.first)).name},
@@ -97,14 +114,24 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
                              const std::vector<models::pcie::Resource>& resources) const {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "AscendSim report (%s): %llu copies and memsets over %.3f ms of simulated time\n",
-                sys_.name.c_str(), static_cast<unsigned long long>(copiesSeen_), micros(span()) / 1000);
+  std::snprintf(line, sizeof line, "AscendSim report (%s): %llu copies and memsets%s over %.3f ms of simulated time\n",
+                sys_.name.c_str(), static_cast<unsigned long long>(copiesSeen_),
+                kernelsSeen_ ? (", " + std::to_string(kernelsSeen_) + " kernels").c_str() : "", micros(span()) / 1000);
   out += line;
   if (!totals_.empty()) {
     out += "  kind        count          bytes     time (ms)   GB/s (bytes / summed time)\n";
     for (const auto& [kind, k] : totals_) {
       std::snprintf(line, sizeof line, "  %-8s %8llu %14llu %13.3f %8.2f\n", kind.c_str(), static_cast<unsigned long long>(k.count),
                     static_cast<unsigned long long>(k.bytes), micros(k.time) / 1000, gbps(k.bytes, k.time));
+      out += line;
+    }
+  }
+  if (!kernels_.empty()) {
+    out += "  kernel      count  traffic bytes     time (ms)   GB/s (traffic / summed time)\n";
+    for (const auto& [name, k] : kernels_) {
+      const uint64_t traffic = k.bytesRead + k.bytesWritten;
+      std::snprintf(line, sizeof line, "  %-10s %6llu %14llu %13.3f %8.2f\n", name.c_str(), static_cast<unsigned long long>(k.count),
+                    static_cast<unsigned long long>(traffic), micros(k.time) / 1000, gbps(traffic, k.time));
       out += line;
     }
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The run report: what every copy got, how busy every stream and fabric resource was, and the
+// The run report: what every copy got, what each kernel took, how busy every stream and fabric resource was, and the
 // warnings the run raised. Written as JSON (schema: docs/report.md) and as a readable table.
 
 #include <cstdint>
@@ -47,6 +47,10 @@ class RunReport : public models::TaskListener {
     uint64_t count = 0, bytes = 0;
     spec::Picoseconds time = 0;
   };
+  struct KernelTotals {
+    uint64_t count = 0, bytesRead = 0, bytesWritten = 0, ops = 0;
+    spec::Picoseconds time = 0;
+  };
   std::string kindOf(const models::Task& task) const;
   spec::Picoseconds span() const { return first_ < 0 ? 0 : last_ - first_; }
 
@@ -54,6 +58,8 @@ class RunReport : public models::TaskListener {
   std::vector<Copy> copies_;
   uint64_t copiesSeen_ = 0;
   std::map<std::string, KindTotals> totals_;
+  std::map<std::string, KernelTotals> kernels_;  // by kernel name
+  uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;
   spec::Picoseconds first_ = -1, last_ = 0;
 };

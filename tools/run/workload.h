@@ -25,7 +25,7 @@ struct WorkloadObject {  // a stream or an event
 };
 
 struct WorkloadStep {
-  enum class Op { Alloc, Free, Memcpy, Memset, Record, Wait, SyncStream, SyncEvent, SyncDevice, PeerAccess, Repeat };
+  enum class Op { Alloc, Free, Memcpy, Memset, Compute, Record, Wait, SyncStream, SyncEvent, SyncDevice, PeerAccess, Repeat };
   Op op = Op::SyncDevice;
   spec::SourceLocation where;
   std::string dst, src, event, stream;  // names; stream empty = the device's default stream
@@ -34,6 +34,10 @@ struct WorkloadStep {
   bool async = true;
   int device = -1;  // SyncDevice: -1 = the thread's device; PeerAccess: the peer
   uint32_t times = 1;
+  // Compute: a modelled kernel (ascendsim/compute.h) with `name`, bytes read and written, ops.
+  std::string name;
+  uint64_t bytesRead = 0, bytesWritten = 0, ops = 0;
+  uint32_t opBytes = 4;
   std::vector<WorkloadStep> body;  // Repeat
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "ascendsim/compute.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -202,6 +203,10 @@ class Player {
         }
         break;
       }
+      case Op::Compute:
+        check(ascendsimLaunchComputeTask(s.name.c_str(), s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
+              "ascendsimLaunchComputeTask", s.where);
+        break;
       case Op::Record: check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where); break;
       case Op::Wait: check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent", s.where); break;
       case Op::SyncStream:

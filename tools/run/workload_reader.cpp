@@ -29,7 +29,7 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
   WorkloadStep s;
   s.where = node.where();
   if (!node.isMap() || node.entries().size() != 1) {
-    diag.error(node.where(), path, "a step is one of: alloc, free, memcpy, memset, record, wait, sync, peer_access, repeat, "
+    diag.error(node.where(), path, "a step is one of: alloc, free, memcpy, memset, compute, record, wait, sync, peer_access, repeat, "
                                    "written as `memcpy: { dst: d0, src: h0 }`");
     return s;
   }
@@ -67,6 +67,16 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     r.boolean("async", s.async);
     r.text("stream", s.stream);
     checkName(r, "stream", s.stream, names.streams, "stream");
+  } else if (e.key == "compute") {
+    s.op = WorkloadStep::Op::Compute;
+    s.name = "compute";
+    r.text("name", s.name);
+    r.bytes("read", s.bytesRead, 0, uint64_t{1} << 50);
+    r.bytes("written", s.bytesWritten, 0, uint64_t{1} << 50);
+    r.integer("ops", s.ops, 0, int64_t{1} << 60);
+    r.integerOneOf("op_bytes", s.opBytes, {1, 2, 4, 8});
+    r.text("stream", s.stream);
+    checkName(r, "stream", s.stream, names.streams, "stream");
   } else if (e.key == "record" || e.key == "wait") {
     s.op = e.key == "record" ? WorkloadStep::Op::Record : WorkloadStep::Op::Wait;
     r.text("event", s.event, true);
@@ -92,7 +102,7 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     r.integer("times", s.times, 1, 1000000, true);
     if (const ConfigNode* body = r.require("steps")) s.body = readSteps(*body, step + ".steps", diag, names);
   } else {
-    const std::vector<std::string> ops{"alloc", "free", "memcpy", "memset", "record", "wait", "sync", "peer_access", "repeat"};
+    const std::vector<std::string> ops{"alloc", "free", "memcpy", "memset", "compute", "record", "wait", "sync", "peer_access", "repeat"};
     diag.error(e.keyWhere, step, "unknown step" + FieldReader::suggestion(e.key, ops) + "; steps: " + FieldReader::join(ops));
     return s;
   }
