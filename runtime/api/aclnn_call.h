@@ -15,6 +15,8 @@ inline aclnnStatus opStatus(aclError code) {
   return ACLNN_ERR_RUNTIME_ERROR;
 }
 
+inline ops::OperatorObjects& objects() { return rt().operators(); }
+
 inline void needOpPointer(const void* p, const char* what) {
   if (!p) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
 }

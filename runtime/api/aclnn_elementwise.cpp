@@ -15,8 +15,6 @@ using ascendsim::runtime::ops::Executor;
 
 namespace {
 
-ops::OperatorObjects& objects() { return rt().operators(); }
-
 // The tensor behind a handle, or nullptr for NULL (the plan reports NULL with its own wording).
 const ops::Tensor* tensorOrNull(const aclTensor* handle, const char* what) {
   if (!handle) return nullptr;

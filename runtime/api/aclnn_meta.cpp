@@ -11,8 +11,6 @@ using ascendsim::runtime::ops::Tensor;
 
 namespace {
 
-ops::OperatorObjects& objects() { return rt().operators(); }
-
 const Tensor& tensorOf(const aclTensor* handle, const char* what = "tensor") {
   if (!handle) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
   const Tensor* t = objects().tensors.find(handle);
@@ -56,26 +54,35 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   runHostOp("aclCreateTensor", [&](HostThread&) {
     auto t = std::make_unique<Tensor>();
     t->shape = dims(viewDims, viewDimsNum, "viewDims");
+    // Sizes no device memory could hold are refused before they overflow the arithmetic below.
+    long double elements = 1;
+    for (int64_t d : t->shape) elements *= static_cast<long double>(d);
+    if (elements > 0x1p56L) fail(ACLNN_ERR_PARAM_INVALID, "the view has more than 2^56 elements");
     // A NULL stride means a contiguous view.
     if (stride) {
       t->strides = dims(stride, viewDimsNum, "stride");
     } else {
       t->strides.assign(viewDimsNum, 1);
-      for (size_t k = viewDimsNum; k-- > 1;) t->strides[k - 1] = t->strides[k] * t->shape[k];
+      for (size_t k = viewDimsNum; k-- > 1;) t->strides[k - 1] = t->strides[k] * std::max<int64_t>(t->shape[k], 1);
     }
     if (offset < 0) fail(ACLNN_ERR_PARAM_INVALID, "offset " + std::to_string(offset) + " is negative");
     t->offset = offset;
+    long double extent = static_cast<long double>(offset);
+    for (size_t k = 0; k < t->shape.size(); ++k) {
+      extent += static_cast<long double>(std::max<int64_t>(t->shape[k] - 1, 0)) * static_cast<long double>(t->strides[k]);
+    }
+    if (extent > 0x1p56L) fail(ACLNN_ERR_PARAM_INVALID, "the view reaches past element 2^56 of its storage");
     t->type = static_cast<aclDataType>(rawEnum(dataType));
     if (ops::elementSize(t->type) == 0) fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(rawEnum(dataType)));
     t->format = static_cast<aclFormat>(rawEnum(format));
     t->storageShape = dims(storageDims, storageDimsNum, "storageDims");
-    uint64_t storage = 1;
-    for (int64_t d : t->storageShape) storage *= static_cast<uint64_t>(d);
-    if (!t->storageShape.empty() && t->extentElements() > storage) {
+    long double storage = 1;
+    for (int64_t d : t->storageShape) storage *= static_cast<long double>(d);
+    if (!t->storageShape.empty() && static_cast<long double>(t->extentElements()) > storage) {
       fail(ACLNN_ERR_PARAM_INVALID, "the view " + ops::shapeText(t->shape) + " with strides " + ops::shapeText(t->strides) +
                                         " and offset " + std::to_string(offset) + " reaches element " +
                                         std::to_string(t->extentElements() - 1) + ", past the storage of " +
-                                        std::to_string(storage) + " elements");
+                                        std::to_string(static_cast<uint64_t>(std::min(storage, 0x1p63L))) + " elements");
     }
     t->data = tensorData;
     handle = reinterpret_cast<aclTensor*>(objects().tensors.add(std::move(t)));

@@ -291,6 +291,9 @@ TEST_F(Aclnn, BadTensorDescriptionsAreRefused) {
   EXPECT_EQ(aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, &small, 1, d), nullptr);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("past the storage"), std::string::npos);
   EXPECT_EQ(aclCreateTensor(shape, 2, static_cast<aclDataType>(99), strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  // 2^40 x 2^40 elements: more than any memory holds, refused before its size overflows.
+  const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
+  EXPECT_EQ(aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
   aclTensor* ok = aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d);  // NULL stride: contiguous
   ASSERT_NE(ok, nullptr);
   int64_t* got = nullptr;
