@@ -238,7 +238,11 @@ void DramChannel::issueOne() {
       }
       return p.access == Access::Hit;
     };
-    if (oldestPassedOver_ < starvationCap_) {
+    // No request can issue its column command before this; an oldest request that is a row hit
+    // and can go then is FR-FCFS's choice without looking further (the common case of streams).
+    const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
+    const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
+    if (oldestPassedOver_ < starvationCap_ && !settled) {
       for (uint32_t bi : activeBanks_) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = bankHead_[bi];

@@ -45,7 +45,10 @@ float aclFloat16ToFloat(aclFloat16 value) { return ops::halfToFloat(value); }
 
 aclFloat16 aclFloatToFloat16(float value) { return ops::floatToHalf(value); }
 
-size_t aclDataTypeSize(aclDataType dataType) { return ops::elementSize(static_cast<aclDataType>(rawEnum(dataType))); }
+size_t aclDataTypeSize(aclDataType dataType) {
+  const int32_t raw = rawEnum(dataType);
+  return ops::isDataType(raw) ? ops::elementSize(static_cast<aclDataType>(raw)) : 0;
+}
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
@@ -72,9 +75,12 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
       extent += static_cast<long double>(std::max<int64_t>(t->shape[k] - 1, 0)) * static_cast<long double>(t->strides[k]);
     }
     if (extent > 0x1p56L) fail(ACLNN_ERR_PARAM_INVALID, "the view reaches past element 2^56 of its storage");
-    t->type = static_cast<aclDataType>(rawEnum(dataType));
-    if (ops::elementSize(t->type) == 0) fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(rawEnum(dataType)));
-    t->format = static_cast<aclFormat>(rawEnum(format));
+    const int32_t type = rawEnum(dataType);
+    if (!ops::isDataType(type) || ops::elementSize(static_cast<aclDataType>(type)) == 0) {
+      fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(type));
+    }
+    t->type = static_cast<aclDataType>(type);
+    t->format = rawEnum(format);
     t->storageShape = dims(storageDims, storageDimsNum, "storageDims");
     long double storage = 1;
     for (int64_t d : t->storageShape) storage *= static_cast<long double>(d);
@@ -95,10 +101,11 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   runHostOp("aclCreateScalar", [&](HostThread&) {
     if (!value) fail(ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
     auto s = std::make_unique<Scalar>();
-    s->type = static_cast<aclDataType>(rawEnum(dataType));
-    if (!ops::supported(s->type)) {
-      fail(ACLNN_ERR_PARAM_INVALID, std::string("scalars of type ") + ops::typeName(s->type) + " are not supported");
+    const int32_t type = rawEnum(dataType);
+    if (!ops::isDataType(type) || !ops::supported(static_cast<aclDataType>(type))) {
+      fail(ACLNN_ERR_PARAM_INVALID, "scalars of aclDataType " + std::to_string(type) + " are not supported");
     }
+    s->type = static_cast<aclDataType>(type);
     s->value = ops::load(s->type, static_cast<const uint8_t*>(value));
     handle = reinterpret_cast<aclScalar*>(objects().scalars.add(std::move(s)));
   });
@@ -154,7 +161,8 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
   return runHostOp("aclGetFormat", [&](HostThread&) {
     needOpPointer(format, "format");
-    *format = tensorOf(tensor).format;
+    const int32_t raw = tensorOf(tensor).format;
+    std::memcpy(format, &raw, sizeof raw);  // whatever the caller created it with, unchanged
   });
 }
 

@@ -26,6 +26,17 @@ int category(aclDataType t) {
 
 }  // namespace
 
+bool isDataType(int32_t raw) {
+  switch (raw) {
+    case ACL_FLOAT: case ACL_FLOAT16: case ACL_INT8: case ACL_INT32: case ACL_UINT8: case ACL_INT16: case ACL_UINT16:
+    case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_BOOL: case ACL_STRING: case ACL_COMPLEX64:
+    case ACL_COMPLEX128: case ACL_BF16: case ACL_INT4: case ACL_UINT1: case ACL_COMPLEX32:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool supported(aclDataType t) {
   switch (t) {
     case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:

@@ -11,6 +11,8 @@
 
 namespace ascendsim::runtime::ops {
 
+// Whether `raw` is one of aclDataType's values (only those may be converted to the enum).
+bool isDataType(int32_t raw);
 // Every type the elementwise operators compute on.
 bool supported(aclDataType t);
 bool isFloating(aclDataType t);

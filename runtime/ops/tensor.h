@@ -18,7 +18,7 @@ struct Tensor {
   std::vector<int64_t> strides;  // in elements, one per view dimension
   int64_t offset = 0;            // in elements, from `data`
   aclDataType type = ACL_FLOAT;
-  aclFormat format = ACL_FORMAT_ND;
+  int32_t format = ACL_FORMAT_ND;  // as the caller passed it: any value may arrive from C
   std::vector<int64_t> storageShape;
   void* data = nullptr;          // device address of the storage
 

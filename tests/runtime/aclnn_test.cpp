@@ -291,6 +291,18 @@ TEST_F(Aclnn, BadTensorDescriptionsAreRefused) {
   EXPECT_EQ(aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, &small, 1, d), nullptr);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("past the storage"), std::string::npos);
   EXPECT_EQ(aclCreateTensor(shape, 2, static_cast<aclDataType>(99), strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  // Values outside the enums arrive from C: refused (type) or kept and refused by the operator (format).
+  EXPECT_EQ(aclCreateScalar(d, static_cast<aclDataType>(99)), nullptr);
+  aclTensor* odd = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, static_cast<aclFormat>(99), nullptr, 0, d);
+  ASSERT_NE(odd, nullptr);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  float oneValue = 1;
+  aclScalar* one = aclCreateScalar(&oneValue, ACL_FLOAT);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(odd, odd, one, odd, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("private format (99)"), std::string::npos);
+  aclDestroyScalar(one);
+  aclDestroyTensor(odd);
   // 2^40 x 2^40 elements: more than any memory holds, refused before its size overflows.
   const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
   EXPECT_EQ(aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
