@@ -5,6 +5,7 @@
 namespace ascendsim::models {
 namespace {
 constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint on it is met
+constexpr uint64_t kIssued = ~uint64_t{0};          // the seq of a free slot
 }
 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(stats) {
@@ -217,12 +218,9 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
 
 void DramChannel::issueOne() {
   for (;;) {
-    // The oldest queued request heads one of the busy banks' lists.
-    int32_t oldest = -1;
-    for (uint32_t bi : activeBanks_) {
-      const int32_t h = bankHead_[bi];
-      if (oldest < 0 || slots_[h].seq < slots_[oldest].seq) oldest = h;
-    }
+    // The oldest queued request: the front of the arrival order, once issued ones are dropped.
+    while (slots_[arrivals_.front().second].seq != arrivals_.front().first) arrivals_.pop_front();
+    const int32_t oldest = arrivals_.front().second;
     int32_t best = oldest;
     Plan bestPlan = plan(slots_[oldest].request);
     auto consider = [&](int32_t slot) {
@@ -278,6 +276,7 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   }
   if (bankTail_[bi] == slot) bankTail_[bi] = prev;
   freeSlots_.push_back(slot);
+  slots_[slot].seq = kIssued;
   --queued_;
   if (--bankQueued_[bi] == 0) {
     // Swap-remove from the busy list.
@@ -299,7 +298,8 @@ void DramChannel::enqueue(const DramRequest& request) {
   }
   const int32_t slot = freeSlots_.back();
   freeSlots_.pop_back();
-  slots_[slot] = Slot{r, nextSeq_++, -1};
+  slots_[slot] = Slot{r, nextSeq_, -1};
+  arrivals_.emplace_back(nextSeq_++, slot);
   const uint32_t bi = static_cast<uint32_t>(bankIndex(r));
   if (bankTail_[bi] >= 0) {
     slots_[bankTail_[bi]].next = slot;

@@ -5,6 +5,7 @@
 // group, rank and bus state, in clock cycles, and commits the earliest.
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "models/dram/dram_stats.h"
@@ -97,6 +98,9 @@ class DramChannel {
   std::vector<int32_t> bankHead_, bankTail_;
   std::vector<uint32_t> bankQueued_;
   std::vector<uint32_t> activeBanks_;   // banks with queued requests
+  // Queued requests in arrival order, as (seq, slot); entries whose slot was issued since (its seq
+  // no longer matches) are skipped when they reach the front.
+  std::deque<std::pair<uint64_t, int32_t>> arrivals_;
   std::vector<int32_t> activePos_;      // position of a bank in activeBanks_, or -1
   uint32_t queued_ = 0;
   uint64_t nextSeq_ = 0;
