@@ -59,6 +59,7 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   bankTail_.assign(banks_.size(), -1);
   bankQueued_.assign(banks_.size(), 0);
   activePos_.assign(banks_.size(), -1);
+  openRowQueued_.assign(banks_.size(), 0);
 }
 
 DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
@@ -108,7 +109,7 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     ++stats_.rowHits;
   }
   if (p.act >= 0) {
-    b.openRow = static_cast<int64_t>(r.row);
+    setOpenRow(bankIndex(r), static_cast<int64_t>(r.row));
     b.lastAct = p.act;
     b.actAllowed = p.act + tRC_;
     b.preAllowed = p.act + tRAS_;
@@ -139,7 +140,7 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
   lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
   if (closedPage_) {
     // Auto-precharge with the column command: the row closes as soon as it may.
-    b.openRow = -1;
+    setOpenRow(bankIndex(r), -1);
     b.actAllowed = std::max(b.actAllowed, b.preAllowed + tRP_);
   }
   const int64_t arrivalPs = r.arrival * tckPs_;
@@ -156,7 +157,7 @@ void DramChannel::refresh(Rank& k, uint32_t rankIndex, int64_t start) {
   const int64_t end = start + tRFC_;
   for (uint32_t i = 0; i < banksPerRank_; ++i) {
     Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
-    b.openRow = -1;
+    setOpenRow(size_t{rankIndex} * banksPerRank_ + i, -1);
     b.actAllowed = std::max(b.actAllowed, end);
   }
   k.refreshEnd = end;
@@ -187,7 +188,7 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
   }
   Bank& b = banks_[first + chosen];
   start = std::max(start, b.openRow >= 0 ? b.preAllowed + tRP_ : b.actAllowed);
-  b.openRow = -1;
+  setOpenRow(first + chosen, -1);
   b.actAllowed = std::max(b.actAllowed, start + tRFCpb_);
   k.nextRefresh += refreshInterval_;
   ++stats_.refreshes;
@@ -204,7 +205,7 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
       k.nextRefresh += skipped * refreshInterval_;
       stats_.refreshes += static_cast<uint64_t>(skipped);
       stats_.refreshPs += skipped * (tRFCpb_ > 0 ? tRFCpb_ / banksPerRank_ : tRFC_) * tckPs_;
-      for (uint32_t i = 0; i < banksPerRank_; ++i) banks_[size_t{rankIndex} * banksPerRank_ + i].openRow = -1;
+      for (uint32_t i = 0; i < banksPerRank_; ++i) setOpenRow(size_t{rankIndex} * banksPerRank_ + i, -1);
     }
   }
   while (until >= k.nextRefresh) {
@@ -245,7 +246,7 @@ void DramChannel::issueOne() {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = bankHead_[bi];
         const bool headHit = h == oldest ? bestPlan.access == Access::Hit : consider(h);
-        if (headHit || banks_[bi].openRow < 0) continue;
+        if (headHit || openRowQueued_[bi] == 0) continue;
         for (int32_t s = slots_[h].next; s >= 0; s = slots_[s].next) {
           if (static_cast<int64_t>(slots_[s].request.row) == banks_[bi].openRow) {
             consider(s);
@@ -266,6 +267,15 @@ void DramChannel::issueOne() {
   }
 }
 
+void DramChannel::setOpenRow(size_t bi, int64_t row) {
+  banks_[bi].openRow = row;
+  uint32_t n = 0;
+  if (row >= 0) {
+    for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next) n += static_cast<int64_t>(slots_[s].request.row) == row;
+  }
+  openRowQueued_[bi] = n;
+}
+
 void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   int32_t prev = -1;
   for (int32_t s = bankHead_[bi]; s != slot; s = slots_[s].next) prev = s;
@@ -277,6 +287,7 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   if (bankTail_[bi] == slot) bankTail_[bi] = prev;
   freeSlots_.push_back(slot);
   slots_[slot].seq = kIssued;
+  if (static_cast<int64_t>(slots_[slot].request.row) == banks_[bi].openRow) --openRowQueued_[bi];
   --queued_;
   if (--bankQueued_[bi] == 0) {
     // Swap-remove from the busy list.
@@ -307,6 +318,7 @@ void DramChannel::enqueue(const DramRequest& request) {
     bankHead_[bi] = slot;
   }
   bankTail_[bi] = slot;
+  if (static_cast<int64_t>(r.row) == banks_[bi].openRow) ++openRowQueued_[bi];
   if (bankQueued_[bi]++ == 0) {
     activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
     activeBanks_.push_back(bi);

@@ -60,6 +60,8 @@ class DramChannel {
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
   void removeFromBank(uint32_t bankIdx, int32_t slot);
+  // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
+  void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
@@ -97,6 +99,7 @@ class DramChannel {
   std::vector<int32_t> freeSlots_;
   std::vector<int32_t> bankHead_, bankTail_;
   std::vector<uint32_t> bankQueued_;
+  std::vector<uint32_t> openRowQueued_;  // per bank: queued requests to its open row
   std::vector<uint32_t> activeBanks_;   // banks with queued requests
   // Queued requests in arrival order, as (seq, slot); entries whose slot was issued since (its seq
   // no longer matches) are skipped when they reach the front.
