@@ -64,8 +64,11 @@ void run(const std::string& preset, const Pattern& p, uint64_t n) {
 
 int main(int argc, char** argv) {
   std::vector<uint64_t> sizes;
+  std::string onlyMemory, onlyPattern;  // --memory hbm2e, --pattern "random read": a subset
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--requests") == 0) sizes.push_back(std::stoull(argv[++i]));
+    else if (std::strcmp(argv[i], "--memory") == 0) onlyMemory = argv[++i];
+    else if (std::strcmp(argv[i], "--pattern") == 0) onlyPattern = argv[++i];
   }
   if (sizes.empty()) sizes = {1000000, 4000000};
   const Pattern patterns[] = {
@@ -78,7 +81,9 @@ int main(int argc, char** argv) {
   std::printf("%-10s %-22s %9s %10s %8s %9s %9s %9s %10s\n", "memory", "pattern", "requests", "GB/s",
               "of peak", "mean ns", "p99 ns", "row hits", "Mreq/s");
   for (const char* preset : {"hbm2e", "ddr4-3200"}) {
+    if (!onlyMemory.empty() && onlyMemory != preset) continue;
     for (const Pattern& p : patterns) {
+      if (!onlyPattern.empty() && onlyPattern != p.name) continue;
       for (uint64_t n : sizes) run(preset, p, n);
     }
   }
