@@ -55,4 +55,12 @@ DramCoordinates AddressDecoder::decode(uint64_t offset) const {
   return c;
 }
 
+uint64_t AddressDecoder::burstsSharingCoordinates(uint64_t offset) const {
+  if (burstShift_ < 0 || digits_.empty()) return 1;
+  const Digit& low = digits_.front();
+  if (low.field != spec::DramField::Column || low.shift < 0) return 1;
+  const uint64_t n = offset >> burstShift_;
+  return low.radix - (n & (low.radix - 1));
+}
+
 }  // namespace ascendsim::models

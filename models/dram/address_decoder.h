@@ -19,6 +19,9 @@ class AddressDecoder {
   explicit AddressDecoder(const spec::DramSpec& memory);
   DramCoordinates decode(uint64_t offset) const;
   uint64_t burstBytes() const { return burstBytes_; }
+  // How many bursts from the one at `offset` on (itself included) differ only in their lowest
+  // column digit: they share channel, bank and row, so one decode serves them all.
+  uint64_t burstsSharingCoordinates(uint64_t offset) const;
 
  private:
   struct Digit {

@@ -17,7 +17,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
   const uint64_t burst = decoder_.burstBytes();
   uint64_t at = offset / burst * burst;
   const uint64_t end = offset + bytes;
-  for (; at < end; at += burst) {
+  while (at < end) {
     const DramCoordinates c = decoder_.decode(at);
     DramRequest r;
     r.write = write;
@@ -26,8 +26,11 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     r.bank = c.bank;
     r.row = c.row;
     r.arrival = cycle;
-    r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-    channels_[c.channel].enqueue(r);
+    // The bursts that differ only in the lowest column digit go to the same bank and row.
+    for (uint64_t same = decoder_.burstsSharingCoordinates(at); same > 0 && at < end; --same, at += burst) {
+      r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+      channels_[c.channel].enqueue(r);
+    }
     if (!isTouched_[c.channel]) {
       isTouched_[c.channel] = true;
       touched_.push_back(c.channel);
