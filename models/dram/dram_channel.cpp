@@ -302,6 +302,8 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
 
 void DramChannel::enqueue(const DramRequest& request) {
   DramRequest r = request;
+  r.groupIndex = r.rank * bankGroups_ + r.bankGroup;
+  r.bankIndex = r.groupIndex * banksPerGroup_ + r.bank;
   if (queued_ >= queueDepth_) {
     issueOne();
     // A full queue takes the request when the issued one's column command freed a slot.

@@ -19,6 +19,7 @@ struct DramRequest {
   uint64_t row = 0;
   int64_t arrival = 0;  // clock cycles
   uint32_t bytes = 0;   // payload this burst carries for the caller (statistics)
+  uint32_t bankIndex = 0, groupIndex = 0;  // within the channel; the channel fills them in
 };
 
 class DramChannel {
@@ -66,12 +67,10 @@ class DramChannel {
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
 
-  Bank& bank(const DramRequest& r) { return banks_[bankIndex(r)]; }
-  const Bank& bank(const DramRequest& r) const { return banks_[bankIndex(r)]; }
-  size_t bankIndex(const DramRequest& r) const {
-    return (size_t{r.rank} * bankGroups_ + r.bankGroup) * banksPerGroup_ + r.bank;
-  }
-  size_t groupIndex(const DramRequest& r) const { return size_t{r.rank} * bankGroups_ + r.bankGroup; }
+  Bank& bank(const DramRequest& r) { return banks_[r.bankIndex]; }
+  const Bank& bank(const DramRequest& r) const { return banks_[r.bankIndex]; }
+  static size_t bankIndex(const DramRequest& r) { return r.bankIndex; }
+  static size_t groupIndex(const DramRequest& r) { return r.groupIndex; }
 
   // Timing in cycles.
   int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_, tFAW_;
