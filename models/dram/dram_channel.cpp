@@ -62,7 +62,7 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   openRowQueued_.assign(banks_.size(), 0);
 }
 
-DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
+[[gnu::always_inline]] inline DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
   const Bank& b = bank(r);
   const BankGroup& g = groups_[groupIndex(r)];
   const Rank& k = ranks_[r.rank];
