@@ -233,7 +233,11 @@ void DramChannel::issueOne() {
                                                          : slots_[slot].seq < slots_[best].seq));
       if (better) {
         best = slot;
-        bestPlan = p;
+        // Field by field: a struct copy of the just-built plan stalls on store forwarding.
+        bestPlan.pre = p.pre;
+        bestPlan.act = p.act;
+        bestPlan.col = p.col;
+        bestPlan.access = p.access;
       }
       return p.access == Access::Hit;
     };
