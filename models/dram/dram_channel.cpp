@@ -60,6 +60,10 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   bankQueued_.assign(banks_.size(), 0);
   activePos_.assign(banks_.size(), -1);
   openRowQueued_.assign(banks_.size(), 0);
+  uint64_t ring = 1;
+  while (ring < 2 * uint64_t{queueDepth_}) ring *= 2;
+  arrivals_.assign(ring, -1);
+  arrivalMask_ = ring - 1;
 }
 
 [[gnu::always_inline]] inline DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
@@ -220,8 +224,8 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
 void DramChannel::issueOne() {
   for (;;) {
     // The oldest queued request: the front of the arrival order, once issued ones are dropped.
-    while (slots_[arrivals_.front().second].seq != arrivals_.front().first) arrivals_.pop_front();
-    const int32_t oldest = arrivals_.front().second;
+    while (slots_[arrivals_[frontSeq_ & arrivalMask_]].seq != frontSeq_) ++frontSeq_;
+    const int32_t oldest = arrivals_[frontSeq_ & arrivalMask_];
     int32_t best = oldest;
     Plan bestPlan = plan(slots_[oldest].request);
     auto consider = [&](int32_t slot) {
@@ -326,7 +330,8 @@ void DramChannel::enqueue(const DramRequest& request) {
   if (wasFull) r.arrival = std::max(r.arrival, lastCol_);
   entry.seq = nextSeq_;
   entry.next = -1;
-  arrivals_.emplace_back(nextSeq_++, slot);
+  if (nextSeq_ - frontSeq_ > arrivalMask_) growArrivals();
+  arrivals_[nextSeq_++ & arrivalMask_] = slot;
   const uint32_t bi = static_cast<uint32_t>(bankIndex(r));
   if (bankTail_[bi] >= 0) {
     slots_[bankTail_[bi]].next = slot;
@@ -340,6 +345,13 @@ void DramChannel::enqueue(const DramRequest& request) {
     activeBanks_.push_back(bi);
   }
   ++queued_;
+}
+
+void DramChannel::growArrivals() {
+  std::vector<int32_t> bigger(arrivals_.size() * 2);
+  for (uint64_t q = frontSeq_; q < nextSeq_; ++q) bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
+  arrivals_ = std::move(bigger);
+  arrivalMask_ = arrivals_.size() - 1;
 }
 
 void DramChannel::drain() {

@@ -5,7 +5,6 @@
 // group, rank and bus state, in clock cycles, and commits the earliest.
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "models/dram/dram_stats.h"
@@ -100,9 +99,11 @@ class DramChannel {
   std::vector<uint32_t> bankQueued_;
   std::vector<uint32_t> openRowQueued_;  // per bank: queued requests to its open row
   std::vector<uint32_t> activeBanks_;   // banks with queued requests
-  // Queued requests in arrival order, as (seq, slot); entries whose slot was issued since (its seq
-  // no longer matches) are skipped when they reach the front.
-  std::deque<std::pair<uint64_t, int32_t>> arrivals_;
+  // The slot of each request by arrival (seq) in a ring; from frontSeq_ on, entries whose slot was
+  // issued since (its seq no longer matches) are skipped when they reach the front.
+  std::vector<int32_t> arrivals_;
+  uint64_t arrivalMask_ = 0, frontSeq_ = 0;
+  void growArrivals();
   std::vector<int32_t> activePos_;      // position of a bank in activeBanks_, or -1
   uint32_t queued_ = 0;
   uint64_t nextSeq_ = 0;
