@@ -324,22 +324,26 @@ void DramChannel::enqueue(const DramRequest& request) {
   r.row = request.row;
   r.arrival = request.arrival;
   r.bytes = request.bytes;
-  r.groupIndex = r.rank * bankGroups_ + r.bankGroup;
-  r.bankIndex = r.groupIndex * banksPerGroup_ + r.bank;
+  // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
+  // reading them back from the slot would wait for every store before.
+  const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
+  const uint32_t bi = gi * banksPerGroup_ + request.bank;
+  const int64_t row = static_cast<int64_t>(request.row);
+  r.groupIndex = gi;
+  r.bankIndex = bi;
   // A full queue takes the request when the issued one's column command freed a slot.
   if (wasFull) r.arrival = std::max(r.arrival, lastCol_);
   entry.seq = nextSeq_;
   entry.next = -1;
   if (nextSeq_ - frontSeq_ > arrivalMask_) growArrivals();
   arrivals_[nextSeq_++ & arrivalMask_] = slot;
-  const uint32_t bi = static_cast<uint32_t>(bankIndex(r));
   if (bankTail_[bi] >= 0) {
     slots_[bankTail_[bi]].next = slot;
   } else {
     bankHead_[bi] = slot;
   }
   bankTail_[bi] = slot;
-  if (static_cast<int64_t>(r.row) == banks_[bi].openRow) ++openRowQueued_[bi];
+  if (row == banks_[bi].openRow) ++openRowQueued_[bi];
   if (bankQueued_[bi]++ == 0) {
     activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
     activeBanks_.push_back(bi);
