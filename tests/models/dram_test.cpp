@@ -222,6 +222,29 @@ TEST(AddressDecoder, BankGroupInterleavedMatchesRamulatorBitPositions) {
   EXPECT_EQ(d.decode((1u << 18) - 1).row, 0u);
 }
 
+TEST(AddressDecoder, BurstsSharingCoordinatesFollowTheLowestColumnDigit) {
+  // Bank-group interleaved: the lowest digit is column bit 0 (bit 5), so a burst at an even
+  // column shares channel, bank and row with the next one, a burst at an odd column with none.
+  const AddressDecoder d(referenceHbm2(", address_mapping: bank-group-interleaved"));
+  EXPECT_EQ(d.burstsSharingCoordinates(0), 2u);
+  EXPECT_EQ(d.burstsSharingCoordinates(32), 1u);
+  EXPECT_EQ(d.burstsSharingCoordinates(64), 2u);
+  for (uint64_t a : {0u, 64u, 4096u}) {
+    const DramCoordinates x = d.decode(a), y = d.decode(a + 32);
+    EXPECT_EQ(x.channel, y.channel);
+    EXPECT_EQ(x.bank, y.bank);
+    EXPECT_EQ(x.bankGroup, y.bankGroup);
+    EXPECT_EQ(x.row, y.row);
+  }
+  // The default HBM2E mapping interleaves 256 B: 8 bursts of 32 B per run, counted from the offset.
+  const AddressDecoder h(memory("hbm2e"));
+  EXPECT_EQ(h.burstsSharingCoordinates(0), 8u);
+  EXPECT_EQ(h.burstsSharingCoordinates(3 * 32), 5u);
+  // Six DDR4 channels: the lowest digit is the column within a 256 B run (4 bursts of 64 B).
+  const AddressDecoder six(memory("ddr4-3200", ", channels: 6, capacity: 48GiB"));
+  EXPECT_EQ(six.burstsSharingCoordinates(64), 3u);
+}
+
 TEST(AddressDecoder, NonPowerOfTwoCounts) {
   // Six DDR4 channels (a six-channel socket): consecutive 256 B runs visit channels 0..5.
   const AddressDecoder d(memory("ddr4-3200", ", channels: 6, capacity: 48GiB"));
