@@ -1,6 +1,7 @@
 #include "tools/config_command.h"
 
 #include <iostream>
+#include <sstream>
 #include <memory>
 
 #include "spec/spec_writer.h"
@@ -46,9 +47,13 @@ int runShow(const ConfigOptions& o) {
                 << " (presets expanded, defaults written out)\n";
       std::cout << spec::writeSystemSpecYaml(sys);
     }
-    if (!o.yamlOnly) {
-      if (!o.treeOnly) std::cout << "\n# PCIe topology\n";
+    if (o.treeOnly) {
       std::cout << drawTopologyTree(sys);
+    } else if (!o.yamlOnly) {
+      // Under the YAML the tree is a comment, so the whole output still loads back as a machine.
+      std::cout << "\n# PCIe topology\n";
+      std::istringstream tree(drawTopologyTree(sys));
+      for (std::string line; std::getline(tree, line);) std::cout << "# " << line << "\n";
     }
     return kExitOk;
   } catch (const spec::ConfigError& e) {

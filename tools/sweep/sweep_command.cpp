@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kFigures = {"status", "simulated_span_us", "copies", "H2D_GBps", "D2H_GBps", "D2D_GBps",
-                                           "P2P_GBps", "memset_GBps", "local_GBps", "busiest_resource", "busiest_utilisation"};
+                                           "P2P_GBps", "memset_GBps", "local_GBps", "busiest_resource", "busiest_utilisation",
+                                           "kernels", "kernel_time_us"};
 
 struct SweepOptions {
   std::string config, workload, out, json, shard, plot, against;
@@ -131,6 +132,17 @@ Row figuresOf(const std::string& reportPath) {
   }
   row.push_back(busiest);
   row.push_back(util >= 0 ? num(util) : "");
+  // Kernels (operators and workload `compute` steps): how many, and their summed task time.
+  uint64_t kernels = 0;
+  double kernelUs = 0;
+  if (r.contains("kernel_totals")) {
+    for (const auto& [name, k] : r["kernel_totals"].items()) {
+      kernels += k["count"].get<uint64_t>();
+      kernelUs += k["time_us"].get<double>();
+    }
+  }
+  row.push_back(std::to_string(kernels));
+  row.push_back(num(kernelUs));
   return row;
 }
 
