@@ -19,7 +19,9 @@ Picoseconds cyclesTime(double cycles, double clock) {
 
 }  // namespace
 
-uint64_t kernelStepBytes(const spec::AiCoreSpec& cores) { return uint64_t{cores.cores} * cores.tileSize; }
+uint64_t kernelStepBytes(const spec::AiCoreSpec& cores) { return cores.tileSize; }
+
+uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores) { return 2 * uint64_t{cores.cores} * cores.tileSize; }
 
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
   const uint64_t total = work.bytesRead + work.bytesWritten;

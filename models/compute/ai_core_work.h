@@ -1,8 +1,10 @@
 #pragma once
-// The arithmetic of a kernel on the AI Cores. A kernel is cut into steps: in each step every core
-// moves one tile of traffic (`aicore.tile_size`) between device memory and its on-chip buffer and
-// runs its vector unit over it. The copy models stream these steps through device memory, where
-// they meet DMA traffic; this file says how big a step is and how long the cores need for it.
+// The arithmetic of a kernel on the AI Cores. A kernel's traffic moves in tiles (`aicore.tile_size`
+// bytes between device memory and a core's on-chip buffer); every core double-buffers, so up to
+// two tiles per core are in flight, and the vector units work on the tiles that have arrived. The
+// copy models stream the tiles through device memory one by one, where they interleave with DMA
+// chunks at a comparable grain; this file says how big a step is, how many may be in flight, and
+// how long the cores need for one.
 
 #include <cstdint>
 
@@ -18,15 +20,17 @@ struct KernelSlice {
   uint64_t ops = 0;
 };
 
-// Traffic bytes of one step: every core moves one tile.
+// Traffic bytes of one step: one tile.
 uint64_t kernelStepBytes(const spec::AiCoreSpec& cores);
+// Traffic bytes in flight at most: two tiles per core.
+uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores);
 
 // The part of `work` in traffic bytes [offset, offset + length) of its total (read + written),
 // with operations spread in proportion; consecutive slices add up exactly to the whole.
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length);
 
-// Time the cores need for `slice` on their own: the slowest of the vector units and the cores'
-// load and store paths (which overlap, as the double-buffered kernels do).
+// Time the cores together need for `slice`, spread over all of them: the slowest of the vector
+// units and the cores' load and store paths (which overlap, as the double-buffered kernels do).
 Picoseconds coreTime(const spec::AiCoreSpec& cores, const KernelSlice& slice, uint32_t opBytes);
 
 }  // namespace ascendsim::models

@@ -201,10 +201,15 @@ std::vector<Stage> PcieFabric::kernelStages(int device, uint64_t bytesRead, uint
                                              Picoseconds cores) const {
   const size_t d = static_cast<size_t>(device);
   const DevicePath& p = paths_.at(d);
+  // One booking of the memory for a tile's reads and writes together: the cores double-buffer, so
+  // a tile's results stream out while the next tile streams in, and the memory serves both back
+  // to back. (Booking the writes apart, behind the cores' time, would leave gaps too short for
+  // the next tile at this grain: idle memory that the hardware does not have.)
+  const double occupancy = static_cast<double>(bytesRead) / deviceRead_[d] + static_cast<double>(bytesWritten) / deviceWrite_[d];
   std::vector<Stage> out;
-  if (bytesRead > 0) out.push_back(memoryStage(p.memory, bytesRead, deviceRead_[d], deviceLatency_[d]));
+  out.push_back({&resources_[p.memory], static_cast<Picoseconds>(std::ceil(occupancy * 1e12)), deviceLatency_[d],
+                 bytesRead + bytesWritten});
   out.push_back({&resources_[p.aicore], cores, 0, bytesRead + bytesWritten});
-  if (bytesWritten > 0) out.push_back(memoryStage(p.memory, bytesWritten, deviceWrite_[d], 0));
   return out;
 }
 

@@ -55,8 +55,8 @@ class PcieFabric {
   // The stages one chunk of `bytes` crosses for a copy from `src` to `dst` run by `device`'s DMA
   // (a memset has no source), in order.
   std::vector<Stage> stages(int device, const Task& task, uint64_t bytes) const;
-  // The stages of one step of a kernel on `device`: its inputs stream out of device memory, the AI
-  // Cores work for `cores`, its results stream back in.
+  // The stages of one tile of a kernel on `device`: device memory serves its reads and writes, and
+  // the AI Cores work for `cores`.
   std::vector<Stage> kernelStages(int device, uint64_t bytesRead, uint64_t bytesWritten, Picoseconds cores) const;
   // Runs a chunk through its stages from `ready` on, reserving each resource. Returns when the
   // first stage frees (the channel may start its next chunk) and when the chunk's last byte lands.

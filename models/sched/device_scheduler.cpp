@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "models/compute/ai_core_work.h"
+
 namespace ascendsim::models {
 
 Picoseconds simNow() { return static_cast<Picoseconds>(sc_core::sc_time_stamp().value()); }
@@ -161,7 +163,7 @@ bool DeviceScheduler::pump(Channel& c, uint64_t window, Picoseconds now) {
 }
 
 bool DeviceScheduler::pumpChannels(Picoseconds now) {
-  bool any = pump(aicore_, 0, now);
+  bool any = pump(aicore_, kernelWindowBytes(spec_.aicore), now);
   for (Channel& c : channels_) any = pump(c, window_, now) || any;
   return any;
 }

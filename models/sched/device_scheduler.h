@@ -74,7 +74,7 @@ class DeviceScheduler : public sc_core::sc_module {
   bool pump(Channel& c, uint64_t window, Picoseconds now);
   uint64_t window_;  // bytes a channel may have in flight
   std::vector<Channel> channels_;
-  Channel aicore_;   // the kernel on the AI Cores: two steps in flight (double-buffered tiles)
+  Channel aicore_;   // the kernel on the AI Cores: two tiles per core in flight (double buffering)
   sc_core::sc_event wake_;
   std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;
