@@ -36,4 +36,35 @@ class AddressDecoder {
   uint32_t channelsPerStack_, pseudoChannels_;
 };
 
+// Defined here so that the per-burst caller can inline it.
+inline DramCoordinates AddressDecoder::decode(uint64_t offset) const {
+  uint64_t n = burstShift_ >= 0 ? offset >> burstShift_ : offset / burstBytes_;
+  DramCoordinates c;
+  uint32_t channel = 0, pc = 0, stack = 0;
+  for (const Digit& d : digits_) {
+    uint64_t v;
+    if (d.field == spec::DramField::Row) {
+      v = n;  // the most significant digit takes what is left
+    } else if (d.shift >= 0) {
+      v = n & (d.radix - 1);
+      n >>= d.shift;
+    } else {
+      v = n % d.radix;
+      n /= d.radix;
+    }
+    switch (d.field) {
+      case spec::DramField::Column: c.column += v * d.weight; break;
+      case spec::DramField::Channel: channel = static_cast<uint32_t>(v); break;
+      case spec::DramField::PseudoChannel: pc = static_cast<uint32_t>(v); break;
+      case spec::DramField::Stack: stack = static_cast<uint32_t>(v); break;
+      case spec::DramField::Rank: c.rank = static_cast<uint32_t>(v); break;
+      case spec::DramField::BankGroup: c.bankGroup = static_cast<uint32_t>(v); break;
+      case spec::DramField::Bank: c.bank = static_cast<uint32_t>(v); break;
+      case spec::DramField::Row: c.row = v; break;
+    }
+  }
+  c.channel = (stack * channelsPerStack_ + channel) * pseudoChannels_ + pc;
+  return c;
+}
+
 }  // namespace ascendsim::models
