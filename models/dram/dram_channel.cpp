@@ -253,7 +253,8 @@ void DramChannel::issueOne() {
       for (uint32_t bi : activeBanks_) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = bankHead_[bi];
-        const bool headHit = h == oldest ? bestPlan.access == Access::Hit : consider(h);
+        // (For the oldest, ask its own row: bestPlan may be another bank's by now.)
+        const bool headHit = h == oldest ? static_cast<int64_t>(slots_[h].request.row) == banks_[bi].openRow : consider(h);
         if (headHit || openRowQueued_[bi] == 0) continue;
         for (int32_t s = slots_[h].next; s >= 0; s = slots_[s].next) {
           if (static_cast<int64_t>(slots_[s].request.row) == banks_[bi].openRow) {
