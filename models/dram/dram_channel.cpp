@@ -309,49 +309,6 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   }
 }
 
-void DramChannel::enqueue(const DramRequest& request) {
-  const bool wasFull = queued_ >= queueDepth_;
-  if (wasFull) issueOne();
-  const int32_t slot = freeSlots_.back();
-  freeSlots_.pop_back();
-  // Filled field by field: a whole-struct copy of a request the caller has just built reads it
-  // with wide loads that stall on store-to-load forwarding (a third of the time of streams).
-  Slot& entry = slots_[slot];
-  DramRequest& r = entry.request;
-  r.write = request.write;
-  r.rank = request.rank;
-  r.bankGroup = request.bankGroup;
-  r.bank = request.bank;
-  r.row = request.row;
-  r.arrival = request.arrival;
-  r.bytes = request.bytes;
-  // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
-  // reading them back from the slot would wait for every store before.
-  const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
-  const uint32_t bi = gi * banksPerGroup_ + request.bank;
-  const int64_t row = static_cast<int64_t>(request.row);
-  r.groupIndex = gi;
-  r.bankIndex = bi;
-  // A full queue takes the request when the issued one's column command freed a slot.
-  if (wasFull) r.arrival = std::max(r.arrival, lastCol_);
-  entry.seq = nextSeq_;
-  entry.next = -1;
-  if (nextSeq_ - frontSeq_ > arrivalMask_) growArrivals();
-  arrivals_[nextSeq_++ & arrivalMask_] = slot;
-  if (bankTail_[bi] >= 0) {
-    slots_[bankTail_[bi]].next = slot;
-  } else {
-    bankHead_[bi] = slot;
-  }
-  bankTail_[bi] = slot;
-  if (row == banks_[bi].openRow) ++openRowQueued_[bi];
-  if (bankQueued_[bi]++ == 0) {
-    activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
-    activeBanks_.push_back(bi);
-  }
-  ++queued_;
-}
-
 void DramChannel::growArrivals() {
   std::vector<int32_t> bigger(arrivals_.size() * 2);
   for (uint64_t q = frontSeq_; q < nextSeq_; ++q) bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
