@@ -1,5 +1,7 @@
 #include "runtime/ops/elementwise.h"
 
+#include <algorithm>
+
 #include "aclnn/aclnn_base.h"
 #include "runtime/core/errors.h"
 
