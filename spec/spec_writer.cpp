@@ -145,6 +145,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   if (!sys.trace.report.empty()) out << YAML::Key << "report" << YAML::Value << sys.trace.report;
   out << YAML::Key << "counter_interval" << YAML::Value << formatDuration(sys.trace.counterInterval);
   out << YAML::Key << "max_size" << YAML::Value << formatBytes(sys.trace.maxFileSize);
+  out << YAML::Key << "dram_stats" << YAML::Value << sys.trace.dramStats;
   out << YAML::EndMap;
   out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
   for (const DeviceSpec& d : sys.devices) writeDevice(out, d);

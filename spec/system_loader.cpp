@@ -314,6 +314,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     tr.text("report", sys.trace.report);
     tr.duration("counter_interval", sys.trace.counterInterval, 1000, 1000000000000);
     tr.bytes("max_size", sys.trace.maxFileSize, 64 * 1024, 1ull << 50);
+    tr.boolean("dram_stats", sys.trace.dramStats);
     tr.finish();
   }
 

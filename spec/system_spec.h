@@ -167,6 +167,7 @@ struct TraceSpec {
   std::string report;                     // empty: no JSON report
   Picoseconds counterInterval = 10000000;  // 10 us between bandwidth counter samples
   uint64_t maxFileSize = 1ull << 30;      // past this a trace continues in a numbered file
+  bool dramStats = false;                 // replay memory traffic through the DRAM models for statistics
 };
 
 struct SystemSpec {

@@ -10,6 +10,7 @@
 namespace ascendsim::models {
 
 FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys) : sys_(sys) {
+  runsOnDevice_ = sys.runMode == spec::RunMode::Device;
   host_ = sustainedSequentialRates(sys.host.memory);
   for (const spec::DeviceSpec& d : sys.devices) devices_.push_back(sustainedSequentialRates(d.memory));
 }
@@ -49,9 +50,11 @@ ChunkTiming FixedRateTiming::moveChunk(int device, const Task& task, uint64_t of
     const double memory = static_cast<double>(s.bytesRead) / m.read + static_cast<double>(s.bytesWritten) / m.write;
     const Picoseconds cores = coreTime(sys_.devices.at(static_cast<size_t>(device)).aicore, s, task.kernel.opBytes);
     const Picoseconds end = ready + std::max(cores, static_cast<Picoseconds>(std::llround(memory * 1e12)));
+    reportKernel(device, task.kernel, offset, bytes, ready, end);
     return {bytes, end, end};
   }
   const Picoseconds end = ready + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / rate(device, task) * 1e12));
+  reportTransfer(task, offset, bytes, true, true, ready, end);
   return {bytes, end, end};
 }
 

@@ -6,7 +6,9 @@
 
 namespace ascendsim::models {
 
-PcieDmaTiming::PcieDmaTiming(const spec::SystemSpec& sys) : sys_(sys), fabric_(sys) {}
+PcieDmaTiming::PcieDmaTiming(const spec::SystemSpec& sys) : sys_(sys), fabric_(sys) {
+  runsOnDevice_ = sys.runMode == spec::RunMode::Device;
+}
 
 ChunkTiming PcieDmaTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
   if (task.kind == TaskKind::Kernel) return kernelStep(device, task, offset, ready);
@@ -15,7 +17,14 @@ ChunkTiming PcieDmaTiming::moveChunk(int device, const Task& task, uint64_t offs
                              ? sys_.host.stagingBufferSize
                              : sys_.devices.at(static_cast<size_t>(device)).dma.chunkSize;
   const uint64_t bytes = std::min(chunk, task.bytes - offset);
-  const auto [nextIssue, done] = pcie::PcieFabric::flow(fabric_.stages(device, task, bytes), ready);
+  const std::vector<pcie::Stage> stages = fabric_.stages(device, task, bytes);
+  const auto [nextIssue, done] = pcie::PcieFabric::flow(stages, ready, observer_ ? &spans_ : nullptr);
+  if (observer_) {
+    for (size_t i = 0; i < stages.size(); ++i) {
+      if (stages[i].memory == pcie::Stage::kNotMemory) continue;
+      reportTransfer(task, offset, bytes, stages[i].reads, stages[i].writes, spans_[i].first, spans_[i].second);
+    }
+  }
   return {bytes, nextIssue, done};
 }
 
@@ -25,7 +34,8 @@ ChunkTiming PcieDmaTiming::kernelStep(int device, const Task& task, uint64_t off
   const uint64_t length = std::min(kernelStepBytes(cores), task.bytes - offset);
   const KernelSlice s = sliceOf(task.kernel, offset, length);
   const auto stages = fabric_.kernelStages(device, s.bytesRead, s.bytesWritten, coreTime(cores, s, task.kernel.opBytes));
-  const auto [nextIssue, done] = pcie::PcieFabric::flow(stages, ready);
+  const auto [nextIssue, done] = pcie::PcieFabric::flow(stages, ready, observer_ ? &spans_ : nullptr);
+  if (observer_) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
   return {length, nextIssue, done};
 }
 

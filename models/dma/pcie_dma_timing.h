@@ -21,6 +21,7 @@ class PcieDmaTiming : public TransferTiming {
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   const spec::SystemSpec& sys_;
   pcie::PcieFabric fabric_;
+  std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last chunk
 };
 
 }  // namespace ascendsim::models

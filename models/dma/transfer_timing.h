@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "models/dram/memory_traffic.h"
 #include "models/sched/task.h"
 #include "spec/system_spec.h"
 
@@ -23,6 +24,21 @@ class TransferTiming {
   // channels, starting no earlier than `ready`.
   virtual ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) = 0;
   virtual const char* name() const = 0;
+  // Who hears about every access to a memory (the DRAM statistics); nullptr: nobody.
+  void setTrafficObserver(MemoryTrafficObserver* observer) { observer_ = observer; }
+
+ protected:
+  // Reports bytes [offset, offset + bytes) of a copy or memset read from its source and/or written
+  // to its destination over [start, end).
+  void reportTransfer(const Task& task, uint64_t offset, uint64_t bytes, bool reads, bool writes, Picoseconds start,
+                      Picoseconds end) const;
+  // Reports the reads and writes of a kernel's traffic bytes [offset, offset + length) on `device`.
+  void reportKernel(int device, const KernelWork& work, uint64_t offset, uint64_t length, Picoseconds start,
+                    Picoseconds end) const;
+  // The observer's index of the memory `place` is in.
+  int memoryIndex(const MemoryPlace& place) const;
+  MemoryTrafficObserver* observer_ = nullptr;
+  bool runsOnDevice_ = false;  // run mode device: "host" memory is device 0's
 };
 
 // Registered implementations: "pcie" and "fixed-rate".

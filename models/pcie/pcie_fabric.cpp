@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/dram/memory_traffic.h"
 #include "models/dram/sustained_bandwidth.h"
 #include "models/pcie/pcie_protocol.h"
 #include "spec/pcie_topology.h"
@@ -117,8 +118,13 @@ PcieFabric::PcieFabric(const spec::SystemSpec& sys) : sys_(sys) {
   }
 }
 
-Stage PcieFabric::memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency) const {
-  return Stage{&resources_[resource], transferTime(bytes, rate), latency, bytes};
+Stage PcieFabric::memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency, int memory,
+                              bool reads, bool writes) const {
+  Stage st{&resources_[resource], transferTime(bytes, rate), latency, bytes};
+  st.memory = memory;
+  st.reads = reads;
+  st.writes = writes;
+  return st;
 }
 
 void PcieFabric::upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out,
@@ -145,7 +151,7 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
   const DevicePath& engine = paths_.at(static_cast<size_t>(device));
   if (task.kind == TaskKind::Memset) {
     const size_t d = static_cast<size_t>(task.dst.device);
-    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0));
+    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0, static_cast<int>(d), false, true));
     return out;
   }
   const bool srcDev = isDevice(task.src), dstDev = isDevice(task.dst);
@@ -153,7 +159,7 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
     // A copy inside one memory reads and writes it: both take its bus.
     const size_t d = static_cast<size_t>(rc ? 0 : task.src.device);
     const double copyRate = 1.0 / (1.0 / deviceRead_[d] + 1.0 / deviceWrite_[d]);
-    out.push_back(memoryStage(paths_[d].memory, bytes, copyRate, deviceLatency_[d]));
+    out.push_back(memoryStage(paths_[d].memory, bytes, copyRate, deviceLatency_[d], static_cast<int>(d), true, true));
     return out;
   }
   const bool pageable = task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable;
@@ -163,19 +169,21 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
     if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
     out.push_back({&resources_[engine.tags], transferTime(bytes, engine.tagRate), 0, bytes, false, false, true});
     upStages(engine, requestWireBytes(bytes, engine.mrrs, engine.ecrc), engine.hops.size(), out, true);
-    out.push_back(memoryStage(hostMemory_, bytes, hostRead_, sys_.rootComplex.latency * 2 + hostLatency_));
+    out.push_back(memoryStage(hostMemory_, bytes, hostRead_, sys_.rootComplex.latency * 2 + hostLatency_,
+                              MemoryTrafficObserver::kHostMemory, true, false));
     downStages(engine, completionWireBytes(bytes, engine.split, engine.ecrc), engine.hops.size(), out);
     const size_t d = static_cast<size_t>(task.dst.device);
-    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0));
+    out.push_back(memoryStage(paths_[d].memory, bytes, deviceWrite_[d], 0, static_cast<int>(d), false, true));
     return out;
   }
   const size_t s = static_cast<size_t>(task.src.device);
-  out.push_back(memoryStage(paths_[s].memory, bytes, deviceRead_[s], deviceLatency_[s]));
+  out.push_back(memoryStage(paths_[s].memory, bytes, deviceRead_[s], deviceLatency_[s], static_cast<int>(s), true, false));
   if (!dstDev) {
     // Device to host: posted writes up to the root complex, into host memory, then (pageable)
     // the CPU copies them out of the pinned buffer.
     upStages(paths_[s], writeWireBytes(bytes, paths_[s].mps, paths_[s].ecrc), paths_[s].hops.size(), out);
-    out.push_back(memoryStage(hostMemory_, bytes, hostWrite_, sys_.rootComplex.latency));
+    out.push_back(memoryStage(hostMemory_, bytes, hostWrite_, sys_.rootComplex.latency, MemoryTrafficObserver::kHostMemory,
+                              false, true));
     if (pageable) out.push_back({&resources_[hostCpu_], transferTime(bytes, sys_.host.cpuCopyBandwidth), 0, bytes, true});
     return out;
   }
@@ -193,7 +201,7 @@ std::vector<Stage> PcieFabric::stages(int device, const Task& task, uint64_t byt
   upStages(paths_[s], wire, upHops, out);
   if (!common) out.push_back({&resources_[hostMemory_], 0, 2 * sys_.rootComplex.latency, 0});  // turns at the root
   downStages(paths_[t], wire, downHops, out);
-  out.push_back(memoryStage(paths_[t].memory, bytes, deviceWrite_[t], 0));
+  out.push_back(memoryStage(paths_[t].memory, bytes, deviceWrite_[t], 0, static_cast<int>(t), false, true));
   return out;
 }
 
@@ -207,13 +215,19 @@ std::vector<Stage> PcieFabric::kernelStages(int device, uint64_t bytesRead, uint
   // the next tile at this grain: idle memory that the hardware does not have.)
   const double occupancy = static_cast<double>(bytesRead) / deviceRead_[d] + static_cast<double>(bytesWritten) / deviceWrite_[d];
   std::vector<Stage> out;
-  out.push_back({&resources_[p.memory], static_cast<Picoseconds>(std::ceil(occupancy * 1e12)), deviceLatency_[d],
-                 bytesRead + bytesWritten});
+  Stage memory{&resources_[p.memory], static_cast<Picoseconds>(std::ceil(occupancy * 1e12)), deviceLatency_[d],
+               bytesRead + bytesWritten};
+  memory.memory = static_cast<int>(d);
+  memory.reads = bytesRead > 0;
+  memory.writes = bytesWritten > 0;
+  out.push_back(memory);
   out.push_back({&resources_[p.aicore], cores, 0, bytesRead + bytesWritten});
   return out;
 }
 
-std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& stages, Picoseconds ready) {
+std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& stages, Picoseconds ready,
+                                                     std::vector<std::pair<Picoseconds, Picoseconds>>* spans) {
+  if (spans) spans->clear();
   Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
   Picoseconds tail = ready;  // when its last byte has left the previous stage
   Picoseconds firstFree = ready;
@@ -225,6 +239,7 @@ std::pair<Picoseconds, Picoseconds> PcieFabric::flow(const std::vector<Stage>& s
     const Picoseconds start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready)
                                              : st.resource->reserve(earliest, st.occupancy, ready);
     const Picoseconds end = start + (st.rateOnly ? 0 : st.occupancy);
+    if (spans) spans->emplace_back(start, start + st.occupancy);
     st.resource->bytes += st.bytes;
     st.resource->busy += st.occupancy;
     st.resource->chunks++;

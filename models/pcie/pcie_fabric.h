@@ -46,6 +46,9 @@ struct Stage {
   bool interleaved = false; // small TLPs that slip in between other traffic (read requests)
   bool rateOnly = false;    // a budget, not a pipe (read tags): bookings space chunks out at its
                             // rate, but a chunk's bytes do not wait for its occupancy
+  int memory = kNotMemory;  // for memory stages: MemoryTrafficObserver's index of the memory
+  bool reads = false, writes = false;  // what a memory stage does to it
+  static constexpr int kNotMemory = -2;
 };
 
 class PcieFabric {
@@ -60,7 +63,9 @@ class PcieFabric {
   std::vector<Stage> kernelStages(int device, uint64_t bytesRead, uint64_t bytesWritten, Picoseconds cores) const;
   // Runs a chunk through its stages from `ready` on, reserving each resource. Returns when the
   // first stage frees (the channel may start its next chunk) and when the chunk's last byte lands.
-  static std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready);
+  // `spans`, when given, receives each stage's booked [start, end).
+  static std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
+                                                  std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr);
 
   const std::vector<Resource>& resources() const { return resources_; }
   std::vector<Resource>& resources() { return resources_; }
@@ -87,7 +92,8 @@ class PcieFabric {
   void upStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out,
                 bool requests = false) const;
   void downStages(const DevicePath& p, uint64_t wireBytes, size_t hopCount, std::vector<Stage>& out) const;
-  Stage memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency) const;
+  Stage memoryStage(size_t resource, uint64_t bytes, double rate, Picoseconds latency, int memory, bool reads,
+                    bool writes) const;
 
   const spec::SystemSpec& sys_;
   mutable std::vector<Resource> resources_;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "spec/units.h"
 
@@ -32,6 +33,12 @@ struct KernelWork {
   uint64_t bytesWritten = 0;
   uint64_t ops = 0;           // element operations
   uint32_t opBytes = 4;       // width of one operation's elements (float32: 4, float16: 2)
+  // Where in device memory the reads and writes go, in order (empty for timing-only kernels): only
+  // the DRAM statistics use them.
+  struct Range {
+    uint64_t address, bytes;
+  };
+  std::vector<Range> readRanges, writeRanges;
 };
 
 const char* taskKindName(TaskKind kind);  // Ascend profiler names: MEMCPY_ASYNC, EVENT_RECORD, ...

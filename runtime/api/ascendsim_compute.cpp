@@ -17,7 +17,11 @@ aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64
     t.callArgs = arg("kernel", std::string(name)) + "," + arg("bytes_read", bytesRead) + "," +
                  arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," + streamArg(stream);
     KernelLaunch k;
-    k.work = {name, bytesRead, bytesWritten, ops, opBytes};
+    k.work.name = name;
+    k.work.bytesRead = bytesRead;
+    k.work.bytesWritten = bytesWritten;
+    k.work.ops = ops;
+    k.work.opBytes = opBytes;
     rt().launchKernel(t, stream, std::move(k));
   });
 }

@@ -214,9 +214,10 @@ void MemoryManager::fill(const MemoryPlace& dst, uint8_t value, uint64_t n) {
   }
 }
 
-std::vector<uint8_t> MemoryManager::readDevice(const MemoryPlace& src, uint64_t n) {
+std::vector<uint8_t> MemoryManager::readDevice(const MemoryPlace& src, uint64_t n, bool warnUnwritten) {
   std::vector<uint8_t> bytes(n);
-  if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, bytes.data(), n) && onUnwrittenRead) {
+  if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, bytes.data(), n) && warnUnwritten &&
+      onUnwrittenRead) {
     onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
   }
   return bytes;

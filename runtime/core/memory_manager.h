@@ -35,8 +35,9 @@ class MemoryManager {
 
   void copy(const models::MemoryPlace& dst, const models::MemoryPlace& src, uint64_t n);
   void fill(const models::MemoryPlace& dst, uint8_t value, uint64_t n);
-  // Device bytes for kernels' data effects (never-written bytes read as zero, with a warning).
-  std::vector<uint8_t> readDevice(const models::MemoryPlace& src, uint64_t n);
+  // Device bytes for kernels' data effects. Never-written bytes read as zero; reading them warns
+  // when `warnUnwritten` (inputs), not for an output's old contents.
+  std::vector<uint8_t> readDevice(const models::MemoryPlace& src, uint64_t n, bool warnUnwritten);
   void writeDevice(const models::MemoryPlace& dst, const std::vector<uint8_t>& bytes);
 
   size_t liveAllocations() const;

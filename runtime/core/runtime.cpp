@@ -152,11 +152,19 @@ void Runtime::init(const char* configPath) {
     }
     memory_ = std::make_unique<MemoryManager>(raw);
     memory_->onUnwrittenRead = [this](const std::string& where) {
-      warnings_.push_back({"unwritten-read", "a copy read device memory at " + where +
+      warnings_.push_back({"unwritten-read", "a copy or kernel read device memory at " + where +
                                                  " that was never written (it reads as zero)", system_->now()});
     };
     report_ = std::make_unique<RunReport>(spec_);
     system_->addListener(report_.get());
+    // DRAM statistics replay every memory access through the DRAM models: asked for in the
+    // machine's `trace.dram_stats` or by ASCENDSIM_DRAM_STATS (1 or 0 overrides the machine).
+    const char* dram = std::getenv("ASCENDSIM_DRAM_STATS");
+    if (dram && *dram ? std::string(dram) != "0" : spec_.trace.dramStats) {
+      memoryStats_ = std::make_unique<models::MemoryStatistics>(spec_);
+      system_->transferTiming().setTrafficObserver(memoryStats_.get());
+      report_->setMemoryStatistics(memoryStats_.get());
+    }
   }
   for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
   static bool exitHooked = false;
@@ -259,6 +267,11 @@ const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
 // any other value is a file to write it to).
 void Runtime::writeReport() {
   if (!report_) return;
+  if (memoryStats_) {
+    memoryStats_->finish();
+    const spec::Picoseconds end = system_->now();
+    for (const auto& m : report_->memoryStatisticsArgs()) trace_.memoryStatistics(m.index, m.name, end, m.args);
+  }
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_.trace.report;
   if (!path.empty()) {

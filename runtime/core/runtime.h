@@ -176,6 +176,7 @@ class Runtime {
   std::vector<RuntimeWarning> warnings_;
   TraceRecorder trace_;
   ops::OperatorObjects operators_;
+  std::unique_ptr<models::MemoryStatistics> memoryStats_;  // when DRAM statistics are asked for
   std::unique_ptr<RunReport> report_;
   void openTrace();
   void writeReport();

@@ -30,13 +30,15 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   task->kind = models::TaskKind::Kernel;
   task->dst = {MemoryPlace::Kind::Device, device, writes.empty() ? 0 : writes.front().first.address};
   task->kernel = std::move(launch.work);
+  for (const auto& [p, n] : reads) task->kernel.readRanges.push_back({p.address, n});
+  for (const auto& [p, n] : writes) task->kernel.writeRanges.push_back({p.address, n});
   task->bytes = task->kernel.bytesRead + task->kernel.bytesWritten;
   if (launch.compute) {
     MemoryManager* mm = memory_.get();
     task->effect = [mm, reads, writes, compute = std::move(launch.compute)] {
       std::vector<std::vector<uint8_t>> images;
-      for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n));
-      for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n));
+      for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
+      for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));
       compute(images);
       for (size_t i = 0; i < writes.size(); ++i) mm->writeDevice(writes[i].first, images[reads.size() + i]);
     };

@@ -10,7 +10,36 @@ namespace {
 double micros(spec::Picoseconds ps) { return static_cast<double>(ps) / 1e6; }
 double gbps(uint64_t bytes, spec::Picoseconds ps) { return ps > 0 ? static_cast<double>(bytes) / (static_cast<double>(ps) * 1e-12) / 1e9 : 0; }
 
+nlohmann::ordered_json statsJson(const models::DramStats& d) {
+  return {{"bytes_read", d.bytesRead},
+          {"bytes_written", d.bytesWritten},
+          {"GBps", d.bandwidth() / 1e9},
+          {"row_hits", d.rowHits},
+          {"row_misses", d.rowMisses},
+          {"row_conflicts", d.rowConflicts},
+          {"row_hit_rate", d.rowHitRate()},
+          {"refreshes", d.refreshes},
+          {"refresh_us", micros(d.refreshPs)},
+          {"mean_read_latency_ns", d.meanReadLatencyNs()},
+          {"p99_read_latency_ns", d.readLatencyPercentileNs(99)}};
+}
+
+bool sawTraffic(const models::DramStats& d) { return d.reads + d.writes > 0; }
+
 }  // namespace
+
+std::vector<RunReport::MemoryArgs> RunReport::memoryStatisticsArgs() const {
+  std::vector<MemoryArgs> out;
+  if (!memoryStats_) return out;
+  const auto& memories = memoryStats_->memories();
+  for (size_t i = 0; i < memories.size(); ++i) {
+    const models::DramStats total = memories[i].timing->totalStats();
+    if (!sawTraffic(total)) continue;
+    const std::string members = statsJson(total).dump();
+    out.push_back({static_cast<int>(i), memories[i].name, members.substr(1, members.size() - 2)});  // no braces
+  }
+  return out;
+}
 
 std::string RunReport::kindOf(const models::Task& t) const {
   using K = models::MemoryPlace::Kind;
@@ -104,6 +133,20 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
                    {"busy_GBps", gbps(x.bytes, x.busy)}});
   }
   r["resources"] = res;
+  if (memoryStats_) {
+    nlohmann::ordered_json memories = nlohmann::ordered_json::array();
+    for (const auto& m : memoryStats_->memories()) {
+      const models::DramStats total = m.timing->totalStats();
+      if (!sawTraffic(total)) continue;
+      nlohmann::ordered_json entry = {{"name", m.name}, {"model", m.timing->name()}};
+      entry.update(statsJson(total));
+      nlohmann::ordered_json channels = nlohmann::ordered_json::array();
+      for (const models::DramStats& c : m.timing->channelStats()) channels.push_back(statsJson(c));
+      entry["channels"] = channels;
+      memories.push_back(entry);
+    }
+    r["memories"] = memories;
+  }
   nlohmann::ordered_json warn = nlohmann::ordered_json::array();
   for (const RuntimeWarning& w : warnings) warn.push_back({{"kind", w.kind}, {"message", w.message}, {"at_us", micros(w.when)}});
   r["warnings"] = warn;
@@ -147,6 +190,18 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
       std::snprintf(line, sizeof line, "  %-20s %12llu %12.1f%% %12.2f\n", x->name.c_str(), static_cast<unsigned long long>(x->bytes),
                     span() > 0 ? 100.0 * std::min(1.0, static_cast<double>(x->busy) / static_cast<double>(span())) : 0.0,
                     gbps(x->bytes, x->busy));
+      out += line;
+    }
+  }
+  if (memoryStats_) {
+    out += "  DRAM statistics   GB/s   row hits  misses  conflicts  refresh (us)  read latency mean / p99 (ns)\n";
+    for (const auto& m : memoryStats_->memories()) {
+      const models::DramStats d = m.timing->totalStats();
+      if (!sawTraffic(d)) continue;
+      std::snprintf(line, sizeof line, "  %-14s %8.2f %9.1f%% %7llu %10llu %13.1f %12.1f / %.1f\n", m.name.c_str(),
+                    d.bandwidth() / 1e9, 100.0 * d.rowHitRate(), static_cast<unsigned long long>(d.rowMisses),
+                    static_cast<unsigned long long>(d.rowConflicts), micros(d.refreshPs), d.meanReadLatencyNs(),
+                    d.readLatencyPercentileNs(99));
       out += line;
     }
   }

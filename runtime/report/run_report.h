@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/dram/memory_statistics.h"
 #include "models/pcie/pcie_fabric.h"
 #include "models/sched/device_scheduler.h"
 #include "spec/system_spec.h"
@@ -27,6 +28,16 @@ class RunReport : public models::TaskListener {
 
   std::string json(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
   std::string table(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
+
+  // DRAM statistics to include (finished: nothing still queued), or nullptr.
+  void setMemoryStatistics(const models::MemoryStatistics* stats) { memoryStats_ = stats; }
+  // Per memory that saw traffic: its place in MemoryStatistics::memories() (0 the host's, d + 1
+  // device d's: the trace's process ids), its name and its statistics as JSON object members.
+  struct MemoryArgs {
+    int index;
+    std::string name, args;
+  };
+  std::vector<MemoryArgs> memoryStatisticsArgs() const;
 
   static constexpr size_t kMaxCopies = 100000;  // per-copy records kept; the totals count every copy
 
@@ -62,6 +73,7 @@ class RunReport : public models::TaskListener {
   uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;
   spec::Picoseconds first_ = -1, last_ = 0;
+  const models::MemoryStatistics* memoryStats_ = nullptr;
 };
 
 }  // namespace ascendsim::runtime

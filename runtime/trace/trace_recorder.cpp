@@ -152,4 +152,10 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, con
   }
 }
 
+void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const std::string& args) {
+  if (!active()) return;
+  writer_.threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
+  writer_.complete(pid, kDramTrack, memory, "dram", 0, end, args);
+}
+
 }  // namespace ascendsim::runtime

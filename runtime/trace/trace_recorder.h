@@ -34,10 +34,14 @@ class TraceRecorder : public models::TaskListener {
                const std::string& args, const std::vector<uint64_t>& tasks);
   void taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) override;
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
+  // The DRAM statistics of one memory (process `pid`: 0 the host, d + 1 device d), as one slice
+  // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
+  void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const std::string& args);
 
   static int streamTrack(uint32_t streamId) { return 1000 + static_cast<int>(streamId); }
   static int channelTrack(int channel) { return 100000 + channel; }
   static constexpr int kAiCoreTrack = 50000;
+  static constexpr int kDramTrack = 60000;
   static std::string kernelArgs(const models::Task& task);
 
  private:

@@ -21,13 +21,23 @@ double busySeconds(const Machine& m, size_t i) {
   return seconds(m.end(i) - m.start(i) - d.scheduler.taskLaunch - d.aicore.startLatency);
 }
 
+KernelWork work(const char* name, uint64_t read, uint64_t written, uint64_t ops, uint32_t opBytes = 4) {
+  KernelWork w;
+  w.name = name;
+  w.bytesRead = read;
+  w.bytesWritten = written;
+  w.ops = ops;
+  w.opBytes = opBytes;
+  return w;
+}
+
 KernelWork add32(uint64_t elements) {
   // out = self + other in float32: read two inputs, write one output, one vector op per element.
-  return {"add", 8 * elements, 4 * elements, elements, 4};
+  return work("add", 8 * elements, 4 * elements, elements);
 }
 
 TEST(KernelSlices, AddUpToTheWholeKernel) {
-  const KernelWork w{"k", 1000003, 499999, 777777, 4};
+  const KernelWork w = work("k", 1000003, 499999, 777777);
   uint64_t r = 0, wr = 0, ops = 0;
   for (uint64_t off = 0; off < w.bytesRead + w.bytesWritten; off += 4096) {
     const KernelSlice s = sliceOf(w, off, 4096);
@@ -61,7 +71,7 @@ TEST(Kernel, ElementwiseAddIsBoundByDeviceMemory) {
 TEST(Kernel, ArithmeticHeavyKernelIsBoundByTheVectorUnits) {
   Machine m("default");
   const uint64_t n = 4 * MiB;
-  m.kernel(0, {"heavy", 8 * n, 4 * n, 256 * n, 4});
+  m.kernel(0, work("heavy", 8 * n, 4 * n, 256 * n));
   m.run();
   const spec::AiCoreSpec& c = m.spec().devices[0].aicore;
   const double expected = 256.0 * n * 4 / (c.cores * c.vectorBytesPerCycle * c.clock);
@@ -107,8 +117,8 @@ TEST(Kernel, SharesDeviceMemoryWithDma) {
 TEST(Kernel, KernelsOnTwoStreamsTakeTheCoresInTurn) {
   Machine m("default");
   const uint64_t n = MiB;
-  m.kernel(0, {"a", 8 * n, 4 * n, 256 * n, 4});
-  m.kernel(0, {"b", 8 * n, 4 * n, 256 * n, 4});
+  m.kernel(0, work("a", 8 * n, 4 * n, 256 * n));
+  m.kernel(0, work("b", 8 * n, 4 * n, 256 * n));
   m.run();
   const double one = seconds(m.end(0) - m.start(0));
   const double gap = seconds(m.end(1) - m.end(0));
@@ -119,7 +129,7 @@ TEST(Kernel, KernelsOnTwoStreamsTakeTheCoresInTurn) {
 // A kernel with nothing to do still pays its launch and dispatch.
 TEST(Kernel, EmptyKernelTakesItsLaunchLatency) {
   Machine m("default");
-  m.kernel(0, {"empty", 0, 0, 0, 4});
+  m.kernel(0, work("empty", 0, 0, 0));
   m.run();
   const spec::DeviceSpec& d = m.spec().devices[0];
   EXPECT_EQ(m.end(0) - m.start(0), d.scheduler.taskLaunch + d.aicore.startLatency);

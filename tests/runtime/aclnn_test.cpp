@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "acl_fixture.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_copy.h"
@@ -371,6 +373,78 @@ TEST(AclnnWithoutInit, FirstPhaseWorksAndLaunchIsARuntimeError) {
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclInit"), std::string::npos);
   EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
   EXPECT_EQ(aclDestroyScalar(s), ACLNN_SUCCESS);
+}
+
+}  // namespace
+
+namespace {
+
+std::string slurpFile(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  std::string text;
+  if (!f) return text;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+// The run report of a small add: its kernel in `kernel_totals`, no warning for the output's
+// never-written old contents, and (with ASCENDSIM_DRAM_STATS=1) the DRAM statistics of both
+// memories with exactly the bytes the program moved: 128 KiB up, 64 KiB down, and the kernel's
+// 128 KiB read and 64 KiB written in device memory.
+TEST(AclnnReport, KernelsAndDramStatistics) {
+  const std::string report = ::testing::TempDir() + "/aclnn-report.json";
+  setenv("ASCENDSIM_REPORT", report.c_str(), 1);
+  setenv("ASCENDSIM_DRAM_STATS", "1", 1);
+  setenv("ASCENDSIM_SUMMARY", "0", 1);
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  const size_t n = 16384, bytes = n * sizeof(float);
+  void *hx = nullptr, *hz = nullptr, *dx = nullptr, *dy = nullptr, *dz = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&hx, bytes), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&hz, bytes), ACL_SUCCESS);
+  for (void** p : {&dx, &dy, &dz}) ASSERT_EQ(aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(dx, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(dy, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  const int64_t shape = static_cast<int64_t>(n);
+  aclTensor* x = aclCreateTensor(&shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &shape, 1, dx);
+  aclTensor* y = aclCreateTensor(&shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &shape, 1, dy);
+  aclTensor* z = aclCreateTensor(&shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &shape, 1, dz);
+  float one = 1;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(x, y, alpha, z, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, nullptr), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(hz, bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  for (aclTensor* t : {x, y, z}) aclDestroyTensor(t);
+  aclDestroyScalar(alpha);
+  for (void* p : {dx, dy, dz}) aclrtFree(p);
+  aclrtFreeHost(hx);
+  aclrtFreeHost(hz);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+
+  const std::string text = slurpFile(report);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.find("unwritten-read"), std::string::npos) << "the output's old contents are no read of the program's";
+  const nlohmann::json r = nlohmann::json::parse(text);
+  const auto field = [&](const std::string& memory, const std::string& key) {
+    for (const auto& m : r["memories"]) {
+      if (m["name"] == memory) return m[key].get<double>();
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(r["kernel_totals"]["aclnnAdd"]["count"], 1);
+  EXPECT_EQ(r["kernel_totals"]["aclnnAdd"]["bytes_read"], 2 * bytes);
+  EXPECT_EQ(field("host.memory", "bytes_read"), 2.0 * bytes);
+  EXPECT_EQ(field("host.memory", "bytes_written"), 1.0 * bytes);
+  EXPECT_EQ(field("npu0.memory", "bytes_read"), 2.0 * bytes + bytes);   // kernel inputs + download
+  EXPECT_EQ(field("npu0.memory", "bytes_written"), 2.0 * bytes + bytes);  // uploads + kernel output
+  EXPECT_GT(field("npu0.memory", "row_hit_rate"), 0.5);  // streams: mostly row hits
+  EXPECT_GT(field("npu0.memory", "mean_read_latency_ns"), 0.0);
 }
 
 }  // namespace
