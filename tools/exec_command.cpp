@@ -20,6 +20,7 @@ struct ExecOptions {
   std::string config;
   std::string trace;
   std::string report;
+  bool dramStats = false;
   std::vector<std::string> command;
 };
 
@@ -50,6 +51,7 @@ int runExec(const ExecOptions& o) {
   }
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
+  if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   std::string path = libraryDirectory();
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", path.c_str(), 1);
@@ -70,6 +72,8 @@ void addExecCommand(CLI::App& app, int& exitCode) {
   exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
   exec->add_option("--trace,-t", opts->trace, "Write the timing trace (Chrome Trace Event JSON, for Perfetto) to this file");
   exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
+  exec->add_flag("--dram-stats", opts->dramStats,
+                 "Replay memory traffic through the DRAM models: row hits, refresh, read latency in the report and trace");
   exec->add_option("command", opts->command, "The program and its arguments, after --")->required();
   exec->footer(
       "The program's exit code is ascendsim's. Its libascendcl.so is AscendSim's, found through\n"

@@ -14,6 +14,7 @@ namespace {
 
 struct RunOptions {
   std::string config, workload, trace, report;
+  bool dramStats = false;
 };
 
 int runWorkload(const RunOptions& o) {
@@ -31,6 +32,7 @@ int runWorkload(const RunOptions& o) {
   if (!machine.empty()) setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
+  if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size() << " host thread(s))" << std::endl;
   const std::string failure = playWorkload(w);
   if (!failure.empty()) {
@@ -49,6 +51,8 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
   cmd->add_option("--trace", o->trace, "Write the timing trace to this file");
   cmd->add_option("--report", o->report, "Write the JSON run report to this file");
+  cmd->add_flag("--dram-stats", o->dramStats,
+                "Replay memory traffic through the DRAM models: row hits, refresh, read latency in the report and trace");
   cmd->footer("Example: ascendsim run --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml --trace t.json");
   cmd->callback([o, &exitCode] { exitCode = runWorkload(*o); });
 }
