@@ -1,6 +1,8 @@
 #include "runtime/ops/elementwise.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "aclnn/aclnn_base.h"
 #include "runtime/core/errors.h"
@@ -111,7 +113,72 @@ ElementwisePlan planCopy(const std::string& name, const Tensor* selfRef, const T
   return p;
 }
 
+namespace {
+
+// The common case, element by element in one type over whole contiguous tensors of one shape:
+// typed loops, the same arithmetic as the general path (float32 lanes; integers wrap).
+template <class T>
+void sameTypeLoop(const ElementwisePlan& p, const T* a, const T* b, T* out, uint64_t n) {
+  if (p.op == Elementwise::Copy) {
+    std::memcpy(out, b, n * sizeof(T));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const T alpha = static_cast<T>(p.alpha.f);
+    if (p.op == Elementwise::Mul) {
+      for (uint64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+    } else {
+      for (uint64_t i = 0; i < n; ++i) out[i] = a[i] + alpha * b[i];
+    }
+  } else {
+    using U = std::make_unsigned_t<T>;
+    const U alpha = static_cast<U>(p.alpha.i);
+    if (p.op == Elementwise::Mul) {
+      for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) * static_cast<U>(b[i]));
+    } else {
+      for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) + alpha * static_cast<U>(b[i]));
+    }
+  }
+}
+
+bool wholeAndContiguous(const Tensor& t, const std::vector<int64_t>& shape) { return t.shape == shape && t.contiguous(); }
+
+// Runs the plan with a typed loop if it is the common case; returns whether it did.
+bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage, uint8_t* outImage) {
+  const aclDataType t = p.out.type;
+  if (p.other.type != t || p.compute != t || (p.hasSelf && p.self.type != t)) return false;
+  if (!wholeAndContiguous(p.other, p.shape) || !wholeAndContiguous(p.out, p.shape)) return false;
+  if (p.hasSelf && !wholeAndContiguous(p.self, p.shape)) return false;
+  const uint64_t n = p.out.elements();
+  const size_t z = elementSize(t);
+  // Images hold each tensor's storage from its data pointer; elements start at its offset.
+  const uint8_t* a = p.hasSelf ? selfImage + static_cast<size_t>(p.self.offset) * z : nullptr;
+  const uint8_t* b = otherImage + static_cast<size_t>(p.other.offset) * z;
+  uint8_t* o = outImage + static_cast<size_t>(p.out.offset) * z;
+  // memcpy-free reinterpretation is fine: images are vectors of bytes allocated by new, aligned for
+  // any scalar, and offsets are whole elements; but a view's offset may misalign, so copy then.
+  const auto aligned = [z](const void* q) { return reinterpret_cast<uintptr_t>(q) % z == 0; };
+  if ((a && !aligned(a)) || !aligned(b) || !aligned(o)) return false;
+  switch (t) {
+    case ACL_FLOAT:
+      sameTypeLoop(p, reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b), reinterpret_cast<float*>(o), n);
+      return true;
+    case ACL_DOUBLE:
+      sameTypeLoop(p, reinterpret_cast<const double*>(a), reinterpret_cast<const double*>(b), reinterpret_cast<double*>(o), n);
+      return true;
+    case ACL_INT32:
+      sameTypeLoop(p, reinterpret_cast<const int32_t*>(a), reinterpret_cast<const int32_t*>(b), reinterpret_cast<int32_t*>(o), n);
+      return true;
+    case ACL_INT64:
+      sameTypeLoop(p, reinterpret_cast<const int64_t*>(a), reinterpret_cast<const int64_t*>(b), reinterpret_cast<int64_t*>(o), n);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage, uint8_t* outImage) {
+  if (fastPath(p, selfImage, otherImage, outImage)) return;
   const size_t n = p.shape.size();
   const std::vector<int64_t> zero(n, 0);
   const std::vector<int64_t> sa = p.hasSelf ? broadcastStrides(p.self, p.shape) : zero;
