@@ -116,25 +116,38 @@ ElementwisePlan planCopy(const std::string& name, const Tensor* selfRef, const T
 namespace {
 
 // The common case, element by element in one type over whole contiguous tensors of one shape:
-// typed loops, the same arithmetic as the general path (float32 lanes; integers wrap).
+// typed loops, the same arithmetic as the general path (float32 lanes; integers wrap). Elements
+// move by memcpy, which compiles to plain loads and stores without breaking aliasing rules.
+template <class T, class Op>
+void sameTypeLoop(const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n, Op op) {
+  for (uint64_t i = 0; i < n; ++i) {
+    T x, y;
+    std::memcpy(&x, a + i * sizeof(T), sizeof(T));
+    std::memcpy(&y, b + i * sizeof(T), sizeof(T));
+    const T r = op(x, y);
+    std::memcpy(out + i * sizeof(T), &r, sizeof(T));
+  }
+}
+
 template <class T>
-void sameTypeLoop(const ElementwisePlan& p, const T* a, const T* b, T* out, uint64_t n) {
+void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
   if (p.op == Elementwise::Copy) {
     std::memcpy(out, b, n * sizeof(T));
   } else if constexpr (std::is_floating_point_v<T>) {
     const T alpha = static_cast<T>(p.alpha.f);
     if (p.op == Elementwise::Mul) {
-      for (uint64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+      sameTypeLoop<T>(a, b, out, n, [](T x, T y) { return x * y; });
     } else {
-      for (uint64_t i = 0; i < n; ++i) out[i] = a[i] + alpha * b[i];
+      sameTypeLoop<T>(a, b, out, n, [alpha](T x, T y) { return x + alpha * y; });
     }
   } else {
     using U = std::make_unsigned_t<T>;
     const U alpha = static_cast<U>(p.alpha.i);
     if (p.op == Elementwise::Mul) {
-      for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) * static_cast<U>(b[i]));
+      sameTypeLoop<T>(a, b, out, n, [](T x, T y) { return static_cast<T>(static_cast<U>(x) * static_cast<U>(y)); });
     } else {
-      for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) + alpha * static_cast<U>(b[i]));
+      sameTypeLoop<T>(a, b, out, n,
+                      [alpha](T x, T y) { return static_cast<T>(static_cast<U>(x) + alpha * static_cast<U>(y)); });
     }
   }
 }
@@ -153,23 +166,11 @@ bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t*
   const uint8_t* a = p.hasSelf ? selfImage + static_cast<size_t>(p.self.offset) * z : nullptr;
   const uint8_t* b = otherImage + static_cast<size_t>(p.other.offset) * z;
   uint8_t* o = outImage + static_cast<size_t>(p.out.offset) * z;
-  // memcpy-free reinterpretation is fine: images are vectors of bytes allocated by new, aligned for
-  // any scalar, and offsets are whole elements; but a view's offset may misalign, so copy then.
-  const auto aligned = [z](const void* q) { return reinterpret_cast<uintptr_t>(q) % z == 0; };
-  if ((a && !aligned(a)) || !aligned(b) || !aligned(o)) return false;
   switch (t) {
-    case ACL_FLOAT:
-      sameTypeLoop(p, reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b), reinterpret_cast<float*>(o), n);
-      return true;
-    case ACL_DOUBLE:
-      sameTypeLoop(p, reinterpret_cast<const double*>(a), reinterpret_cast<const double*>(b), reinterpret_cast<double*>(o), n);
-      return true;
-    case ACL_INT32:
-      sameTypeLoop(p, reinterpret_cast<const int32_t*>(a), reinterpret_cast<const int32_t*>(b), reinterpret_cast<int32_t*>(o), n);
-      return true;
-    case ACL_INT64:
-      sameTypeLoop(p, reinterpret_cast<const int64_t*>(a), reinterpret_cast<const int64_t*>(b), reinterpret_cast<int64_t*>(o), n);
-      return true;
+    case ACL_FLOAT: sameType<float>(p, a, b, o, n); return true;
+    case ACL_DOUBLE: sameType<double>(p, a, b, o, n); return true;
+    case ACL_INT32: sameType<int32_t>(p, a, b, o, n); return true;
+    case ACL_INT64: sameType<int64_t>(p, a, b, o, n); return true;
     default:
       return false;
   }
