@@ -18,7 +18,14 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
   uint64_t at = offset / burst * burst;
   const uint64_t end = offset + bytes;
   while (at < end) {
-    const DramCoordinates c = decoder_.decode(at);
+    // Consecutive accesses often stay in one run of bursts that share channel, bank and row:
+    // decode a run once.
+    if (at < runBegin_ || at >= runEnd_) {
+      runCoordinates_ = decoder_.decode(at);
+      runBegin_ = at;
+      runEnd_ = at + decoder_.burstsSharingCoordinates(at) * burst;
+    }
+    const DramCoordinates& c = runCoordinates_;
     DramRequest r;
     r.write = write;
     r.rank = c.rank;
@@ -26,8 +33,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     r.bank = c.bank;
     r.row = c.row;
     r.arrival = cycle;
-    // The bursts that differ only in the lowest column digit go to the same bank and row.
-    for (uint64_t same = decoder_.burstsSharingCoordinates(at); same > 0 && at < end; --same, at += burst) {
+    for (; at < runEnd_ && at < end; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
       channels_[c.channel].enqueue(r);
     }

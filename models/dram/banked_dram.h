@@ -26,6 +26,9 @@ class BankedDram : public MemoryTiming {
   std::vector<DramStats> stats_;  // one per channel; channels keep references into it
   std::vector<DramChannel> channels_;
   std::vector<uint32_t> touched_;
+  // The run of bursts last decoded: [runBegin_, runEnd_) share runCoordinates_ but the column.
+  uint64_t runBegin_ = 1, runEnd_ = 0;
+  DramCoordinates runCoordinates_;
   std::vector<bool> isTouched_;
 };
 
