@@ -20,12 +20,17 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
   while (at < end) {
     // Consecutive accesses often stay in one run of bursts that share channel, bank and row:
     // decode a run once.
-    if (at < runBegin_ || at >= runEnd_) {
-      runCoordinates_ = decoder_.decode(at);
+    DramCoordinates c;
+    if (at >= runBegin_ && at < runEnd_) {
+      c = runCoordinates_;
+    } else {
+      c = decoder_.decode(at);
+      runCoordinates_ = c;
       runBegin_ = at;
       runEnd_ = at + decoder_.burstsSharingCoordinates(at) * burst;
     }
-    const DramCoordinates& c = runCoordinates_;
+    // A local copy and a local end: the channel's stores cannot alias them, so they stay in registers.
+    const uint64_t runEnd = runEnd_;
     DramRequest r;
     r.write = write;
     r.rank = c.rank;
@@ -33,7 +38,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     r.bank = c.bank;
     r.row = c.row;
     r.arrival = cycle;
-    for (; at < runEnd_ && at < end; at += burst) {
+    for (; at < runEnd && at < end; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
       channels_[c.channel].enqueue(r);
     }
