@@ -1,6 +1,7 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ascendsim::models {
 namespace {
@@ -245,11 +246,31 @@ void DramChannel::issueOne() {
       }
       return p.access == Access::Hit;
     };
+    // With a single bank holding row hits (typical of random traffic: the second burst of a request
+    // whose first just opened the row), every other candidate is a row miss and needs an ACT, which
+    // the ranks' last ACT and tFAW window hold back. If the best of the oldest and that bank's
+    // first hit is a hit no later than that bound, nothing else can be first ready.
+    auto onlyHitWins = [&](int64_t floorCol) {
+      if (banksWithHits_ != 1 || hitBank_ < 0) return false;
+      const size_t hb = static_cast<size_t>(hitBank_);
+      int32_t x = bankHead_[hb];
+      while (x >= 0 && static_cast<int64_t>(slots_[x].request.row) != banks_[hb].openRow) x = slots_[x].next;
+      if (x < 0) return false;
+      if (x != oldest) consider(x);
+      if (bestPlan.access != Access::Hit) return false;
+      int64_t missBound = std::numeric_limits<int64_t>::max();
+      for (const Rank& k : ranks_) {
+        missBound = std::min(missBound, std::max(k.lastAct + std::max(tRRD_S_, actBusy_), k.faw[k.fawNext] + tFAW_) +
+                                            std::min(tRCDRD_, tRCDWR_));
+      }
+      return bestPlan.col <= std::max(floorCol, missBound);
+    };
     // No request can issue its column command before this; an oldest request that is a row hit
     // and can go then is FR-FCFS's choice without looking further (the common case of streams).
     const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
     const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
-    if (oldestPassedOver_ < starvationCap_ && !settled) {
+    const bool scan = oldestPassedOver_ < starvationCap_ && !settled && !onlyHitWins(floor);
+    if (scan) {
       for (uint32_t bi : activeBanks_) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = bankHead_[bi];
@@ -282,7 +303,7 @@ void DramChannel::setOpenRow(size_t bi, int64_t row) {
   if (row >= 0) {
     for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next) n += static_cast<int64_t>(slots_[s].request.row) == row;
   }
-  openRowQueued_[bi] = n;
+  setHitCount(bi, n);
 }
 
 void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
@@ -296,7 +317,7 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   if (bankTail_[bi] == slot) bankTail_[bi] = prev;
   freeSlots_.push_back(slot);
   slots_[slot].seq = kIssued;
-  if (static_cast<int64_t>(slots_[slot].request.row) == banks_[bi].openRow) --openRowQueued_[bi];
+  if (static_cast<int64_t>(slots_[slot].request.row) == banks_[bi].openRow) setHitCount(bi, openRowQueued_[bi] - 1);
   --queued_;
   if (--bankQueued_[bi] == 0) {
     // Swap-remove from the busy list.

@@ -99,6 +99,20 @@ class DramChannel {
   std::vector<int32_t> bankHead_, bankTail_;
   std::vector<uint32_t> bankQueued_;
   std::vector<uint32_t> openRowQueued_;  // per bank: queued requests to its open row
+  uint32_t banksWithHits_ = 0;  // banks with openRowQueued_ > 0
+  int64_t hitBank_ = -1;        // when banksWithHits_ is 1, that bank if known, else -1
+  // Sets a bank's count of queued open-row hits, keeping banksWithHits_ and hitBank_ current.
+  void setHitCount(size_t bankIdx, uint32_t n) {
+    const uint32_t before = openRowQueued_[bankIdx];
+    openRowQueued_[bankIdx] = n;
+    if ((before == 0) == (n == 0)) return;
+    if (n > 0) {
+      hitBank_ = ++banksWithHits_ == 1 ? static_cast<int64_t>(bankIdx) : -1;
+    } else {
+      --banksWithHits_;
+      hitBank_ = -1;  // which one is left (if one) is not known without a search
+    }
+  }
   std::vector<uint32_t> activeBanks_;   // banks with queued requests
   // The slot of each request by arrival (seq) in a ring; from frontSeq_ on, entries whose slot was
   // issued since (its seq no longer matches) are skipped when they reach the front.
@@ -148,7 +162,7 @@ inline void DramChannel::enqueue(const DramRequest& request) {
     bankHead_[bi] = slot;
   }
   bankTail_[bi] = slot;
-  if (row == banks_[bi].openRow) ++openRowQueued_[bi];
+  if (row == banks_[bi].openRow) setHitCount(bi, openRowQueued_[bi] + 1);
   if (bankQueued_[bi]++ == 0) {
     activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
     activeBanks_.push_back(bi);
