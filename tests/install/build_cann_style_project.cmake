@@ -27,11 +27,9 @@ if(NOT last_output MATCHES "round trip ok")
 endif()
 
 # 1b. The vendor's operator sample (aclnnAdd) with its unmodified CMake file, which finds the
-# toolkit through ASCEND_CUSTOM_PATH and links libascendcl, libnnopbase and libopapi by path.
-run(${CMAKE_COMMAND} -E env "ASCEND_CUSTOM_PATH=${prefix}"
-    ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/aclnn_add" -B "${WORK_DIR}/aclnn" -DCMAKE_BUILD_TYPE=Release)
-run(${CMAKE_COMMAND} --build "${WORK_DIR}/aclnn")
-run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" ASCENDSIM_SUMMARY=0 "${WORK_DIR}/aclnn/bin/opapi_test")
+# toolkit through ASCEND_CUSTOM_PATH (set_env.sh sets it) and links libascendcl, libnnopbase and
+# libopapi by path.
+run(bash -c "source '${prefix}/set_env.sh' && cmake -S '${SOURCE_DIR}/examples/aclnn_add' -B '${WORK_DIR}/aclnn' -DCMAKE_BUILD_TYPE=Release && cmake --build '${WORK_DIR}/aclnn' && ASCENDSIM_SUMMARY=0 '${WORK_DIR}/aclnn/bin/opapi_test'")
 if(NOT last_output MATCHES "float16 aclnnAdd result\\[7\\] is: 10.601562" OR NOT last_output MATCHES "all elements checked")
   message(FATAL_ERROR "the aclnnAdd sample printed: ${last_output}")
 endif()
