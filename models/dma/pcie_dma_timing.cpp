@@ -35,7 +35,7 @@ ChunkTiming PcieDmaTiming::kernelStep(int device, const Task& task, uint64_t off
   const KernelSlice s = sliceOf(task.kernel, offset, length);
   const auto stages = fabric_.kernelStages(device, s.bytesRead, s.bytesWritten, coreTime(cores, s, task.kernel.opBytes));
   const auto [nextIssue, done] = pcie::PcieFabric::flow(stages, ready, observer_ ? &spans_ : nullptr);
-  if (observer_) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
+  if (observer_ && length > 0) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
   return {length, nextIssue, done};
 }
 

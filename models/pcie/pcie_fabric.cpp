@@ -215,12 +215,14 @@ std::vector<Stage> PcieFabric::kernelStages(int device, uint64_t bytesRead, uint
   // the next tile at this grain: idle memory that the hardware does not have.)
   const double occupancy = static_cast<double>(bytesRead) / deviceRead_[d] + static_cast<double>(bytesWritten) / deviceWrite_[d];
   std::vector<Stage> out;
-  Stage memory{&resources_[p.memory], static_cast<Picoseconds>(std::ceil(occupancy * 1e12)), deviceLatency_[d],
-               bytesRead + bytesWritten};
-  memory.memory = static_cast<int>(d);
-  memory.reads = bytesRead > 0;
-  memory.writes = bytesWritten > 0;
-  out.push_back(memory);
+  if (bytesRead + bytesWritten > 0) {  // pure arithmetic does not wait for the memory
+    Stage memory{&resources_[p.memory], static_cast<Picoseconds>(std::ceil(occupancy * 1e12)), deviceLatency_[d],
+                 bytesRead + bytesWritten};
+    memory.memory = static_cast<int>(d);
+    memory.reads = bytesRead > 0;
+    memory.writes = bytesWritten > 0;
+    out.push_back(memory);
+  }
   out.push_back({&resources_[p.aicore], cores, 0, bytesRead + bytesWritten});
   return out;
 }
