@@ -14,9 +14,9 @@ if(NOT n EQUAL 3)
 endif()
 # H2D per copy: Gen4 x16 = 15.75 GB/s x 2 x (1 - 16/168 - 4/1538) x 256/276 = 26.37 GB/s; x8 =
 # 15.75 x (1 - 16/203 - 4/1538) x 256/276 = 13.42 GB/s (the spec's ACK/FC interval is 203 symbols
-# at x8, 168 at x16). Rows are ordered by their key text: "16" before "8".
-list(GET rows 1 x16)
-list(GET rows 2 x8)
+# at x8, 168 at x16). Rows are in the grid's order: x8, then x16.
+list(GET rows 1 x8)
+list(GET rows 2 x16)
 string(REPLACE "," ";" x8 "${x8}")
 string(REPLACE "," ";" x16 "${x16}")
 list(GET x8 4 h2d8)
@@ -40,4 +40,9 @@ file(STRINGS ${WORK_DIR}/merged.csv merged)
 list(LENGTH merged m)
 if(NOT m EQUAL 3)
   message(FATAL_ERROR "merged shards have ${m} lines, expected 3")
+endif()
+# Merged rows are ordered by value, numbers as numbers: 8 before 16.
+list(GET merged 1 first)
+if(NOT first MATCHES "^8,")
+  message(FATAL_ERROR "merged rows out of order: ${merged}")
 endif()

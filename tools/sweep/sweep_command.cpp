@@ -3,12 +3,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -250,8 +253,17 @@ int runSweep(const SweepOptions& o) {
   std::map<pid_t, Running> running;
   size_t next = 0, finished = 0, failed = 0;
   auto save = [&] {
+    // Rows in the grid's order (the first --set varying slowest), not the values' text order
+    // ("2, 4, 8, 64", never "2, 4, 64, 8"); rows of an older table that are not on the grid last.
     std::vector<Row> rows;
-    for (const auto& [k, r] : done) rows.push_back(r);
+    std::set<Row> listed;
+    for (const Row& point : grid) {
+      auto it = done.find(point);
+      if (it != done.end() && listed.insert(point).second) rows.push_back(it->second);
+    }
+    for (const auto& [k, r] : done) {
+      if (!listed.count(k)) rows.push_back(r);
+    }
     return writeFileAtomically(o.out, csvText(header, rows), why) && (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
   };
   while (next < pending.size() || !running.empty()) {
@@ -367,6 +379,20 @@ int runMerge(const MergeOptions& o) {
   }
   std::vector<Row> rows;
   for (const auto& [k, r] : all) rows.push_back(r);
+  // By value, numbers as numbers ("8" before "16", "250ns" before "1us" only if written alike):
+  // the shards' grid is not known here.
+  std::stable_sort(rows.begin(), rows.end(), [keyColumns](const Row& a, const Row& b) {
+    for (size_t k = 0; k < keyColumns && k < a.size() && k < b.size(); ++k) {
+      if (a[k] == b[k]) continue;
+      char* endA = nullptr;
+      char* endB = nullptr;
+      const double x = std::strtod(a[k].c_str(), &endA), y = std::strtod(b[k].c_str(), &endB);
+      const bool numbers = endA != a[k].c_str() && endB != b[k].c_str() && std::string(endA) == std::string(endB);
+      if (numbers && x != y) return x < y;
+      return a[k] < b[k];
+    }
+    return false;
+  });
   if (!writeOutput(o.out, csvText(header, rows), "sweep merge")) return kExitFailure;
   std::cerr << "merged " << o.inputs.size() << " file(s): " << rows.size() << " point(s) in " << o.out << "\n";
   return kExitOk;
