@@ -448,3 +448,134 @@ TEST(AclnnReport, KernelsAndDramStatistics) {
 }
 
 }  // namespace
+
+namespace {
+
+// Differential test of the elementwise engine: 150 random cases (fixed seed) of broadcast shapes
+// up to rank 4, inputs as permuted (non-contiguous) or plain views, float32 and int32, Add with an
+// alpha and Mul, each element compared with the same arithmetic done here on the host.
+class AclnnRandom : public AclTest {};
+
+TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  for (int c = 0; c < 150; ++c) {
+    const bool integer = next(2) == 0, mul = next(3) == 0;
+    const size_t rank = 1 + next(4);
+    std::vector<int64_t> shape(rank), sa(rank), sb(rank);
+    for (size_t k = 0; k < rank; ++k) {
+      shape[k] = 1 + static_cast<int64_t>(next(4));
+      sa[k] = next(4) == 0 ? 1 : shape[k];  // some dimensions broadcast from 1
+      sb[k] = next(4) == 0 ? 1 : shape[k];
+      if (sa[k] == 1 && sb[k] == 1) sb[k] = shape[k];  // the output has the broadcast shape
+    }
+    // An input view: its shape, laid out in storage in a random dimension order (a permutation
+    // of a contiguous buffer), so most views are not contiguous.
+    struct View {
+      std::vector<int64_t> shape, strides;
+      int64_t elements = 1;
+    };
+    auto makeView = [&](const std::vector<int64_t>& s) {
+      View v{s, std::vector<int64_t>(s.size()), 1};
+      std::vector<size_t> order(s.size());
+      for (size_t k = 0; k < s.size(); ++k) order[k] = k;
+      for (size_t k = s.size(); k > 1; --k) std::swap(order[k - 1], order[next(k)]);
+      for (size_t k : order) {
+        v.strides[k] = v.elements;
+        v.elements *= s[k];
+      }
+      return v;
+    };
+    const View va = makeView(sa), vb = makeView(sb);
+    std::vector<int64_t> outStrides(rank, 1);
+    for (size_t k = rank; k-- > 1;) outStrides[k - 1] = outStrides[k] * shape[k];
+    const int64_t outElements = outStrides[0] * shape[0];
+    const aclDataType type = integer ? ACL_INT32 : ACL_FLOAT;
+    const size_t z = 4;
+    std::vector<uint8_t> ha(static_cast<size_t>(va.elements) * z), hb(static_cast<size_t>(vb.elements) * z);
+    for (int64_t i = 0; i < va.elements; ++i) {
+      if (integer) {
+        const int32_t v = static_cast<int32_t>(next(2001)) - 1000;
+        std::memcpy(&ha[static_cast<size_t>(i) * z], &v, z);
+      } else {
+        const float v = static_cast<float>(next(20001)) / 64.0f - 150.0f;
+        std::memcpy(&ha[static_cast<size_t>(i) * z], &v, z);
+      }
+    }
+    for (int64_t i = 0; i < vb.elements; ++i) {
+      if (integer) {
+        const int32_t v = static_cast<int32_t>(next(2001)) - 1000;
+        std::memcpy(&hb[static_cast<size_t>(i) * z], &v, z);
+      } else {
+        const float v = static_cast<float>(next(20001)) / 128.0f - 75.0f;
+        std::memcpy(&hb[static_cast<size_t>(i) * z], &v, z);
+      }
+    }
+    void *da = nullptr, *db = nullptr, *dout = nullptr;
+    ASSERT_EQ(aclrtMalloc(&da, ha.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&db, hb.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&dout, static_cast<size_t>(outElements) * z, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(da, ha.size(), ha.data(), ha.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(db, hb.size(), hb.data(), hb.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    aclTensor* ta = aclCreateTensor(va.shape.data(), rank, type, va.strides.data(), 0, ACL_FORMAT_ND, &va.elements, 1, da);
+    aclTensor* tb = aclCreateTensor(vb.shape.data(), rank, type, vb.strides.data(), 0, ACL_FORMAT_ND, &vb.elements, 1, db);
+    aclTensor* to = aclCreateTensor(shape.data(), rank, type, outStrides.data(), 0, ACL_FORMAT_ND, &outElements, 1, dout);
+    ASSERT_TRUE(ta && tb && to) << aclGetRecentErrMsg();
+    const int32_t alphaInt = static_cast<int32_t>(next(7)) - 3;
+    const float alphaFloat = static_cast<float>(alphaInt) * 0.75f;
+    aclScalar* alpha = integer ? aclCreateScalar(const_cast<int32_t*>(&alphaInt), ACL_INT32)
+                               : aclCreateScalar(const_cast<float*>(&alphaFloat), ACL_FLOAT);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    if (mul) {
+      ASSERT_EQ(aclnnMulGetWorkspaceSize(ta, tb, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnMul(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+    } else {
+      ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    std::vector<uint8_t> result(static_cast<size_t>(outElements) * z);
+    ASSERT_EQ(aclrtMemcpy(result.data(), result.size(), dout, result.size(), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    // The reference: walk the output's multi-index; a broadcast dimension reads index 0.
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t e = 0; e < outElements; ++e) {
+      int64_t ia = 0, ib = 0;
+      for (size_t k = 0; k < rank; ++k) {
+        ia += (va.shape[k] == 1 ? 0 : idx[k]) * va.strides[k];
+        ib += (vb.shape[k] == 1 ? 0 : idx[k]) * vb.strides[k];
+      }
+      if (integer) {
+        int32_t a, b, got;
+        std::memcpy(&a, &ha[static_cast<size_t>(ia) * z], z);
+        std::memcpy(&b, &hb[static_cast<size_t>(ib) * z], z);
+        std::memcpy(&got, &result[static_cast<size_t>(e) * z], z);
+        const int32_t want = mul ? a * b : a + alphaInt * b;
+        ASSERT_EQ(got, want) << "case " << c << " element " << e;
+      } else {
+        float a, b, got;
+        std::memcpy(&a, &ha[static_cast<size_t>(ia) * z], z);
+        std::memcpy(&b, &hb[static_cast<size_t>(ib) * z], z);
+        std::memcpy(&got, &result[static_cast<size_t>(e) * z], z);
+        const float scaled = alphaFloat * b;  // rounded to float, as the device's lanes do
+        const float want = mul ? a * b : a + scaled;
+        ASSERT_EQ(got, want) << "case " << c << " element " << e;
+      }
+      for (size_t k = rank; k-- > 0;) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    aclDestroyScalar(alpha);
+    for (aclTensor* t : {ta, tb, to}) aclDestroyTensor(t);
+    for (void* p : {da, db, dout}) aclrtFree(p);
+  }
+  aclrtDestroyStream(stream);
+}
+
+}  // namespace
