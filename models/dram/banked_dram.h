@@ -18,6 +18,11 @@ class BankedDram : public MemoryTiming {
   Picoseconds drain() override;
   DramStats totalStats() const override;
   std::vector<DramStats> channelStats() const override { return stats_; }
+  DramCounters counters() const override {
+    DramCounters sum;
+    for (const DramStats& s : stats_) sum.add(s.counters());
+    return sum;
+  }
   const char* name() const override { return "banked"; }
 
  private:

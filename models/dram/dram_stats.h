@@ -6,6 +6,23 @@
 
 namespace ascendsim::models {
 
+// The scalar counters of DramStats, cheap to sum and subtract (for statistics over time).
+struct DramCounters {
+  uint64_t reads = 0, writes = 0, rowHits = 0, rowMisses = 0, rowConflicts = 0, readLatencySumPs = 0;
+  void add(const DramCounters& o) {
+    reads += o.reads;
+    writes += o.writes;
+    rowHits += o.rowHits;
+    rowMisses += o.rowMisses;
+    rowConflicts += o.rowConflicts;
+    readLatencySumPs += o.readLatencySumPs;
+  }
+  DramCounters since(const DramCounters& before) const {
+    return {reads - before.reads, writes - before.writes, rowHits - before.rowHits, rowMisses - before.rowMisses,
+            rowConflicts - before.rowConflicts, readLatencySumPs - before.readLatencySumPs};
+  }
+};
+
 struct DramStats {
   uint64_t reads = 0, writes = 0;            // bursts
   uint64_t bytesRead = 0, bytesWritten = 0;
@@ -24,6 +41,7 @@ struct DramStats {
   double readLatencyPercentileNs(double p) const;
   double rowHitRate() const;
   void recordReadLatency(int64_t cycles);
+  DramCounters counters() const { return {reads, writes, rowHits, rowMisses, rowConflicts, readLatencySumPs}; }
 };
 
 }  // namespace ascendsim::models

@@ -14,6 +14,7 @@ class FixedLatencyDram : public MemoryTiming {
   Picoseconds drain() override;
   DramStats totalStats() const override { return stats_; }
   std::vector<DramStats> channelStats() const override { return {stats_}; }
+  DramCounters counters() const override { return stats_.counters(); }
   const char* name() const override { return "fixed-latency"; }
 
  private:

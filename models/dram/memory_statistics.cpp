@@ -8,9 +8,9 @@ constexpr uint64_t kPiece = 64;  // the replay's request size: one cache line, a
 }
 
 MemoryStatistics::MemoryStatistics(const spec::SystemSpec& sys) {
-  memories_.push_back({"host.memory", &sys.host.memory, makeMemoryTiming(sys.host.memory)});
+  memories_.push_back({"host.memory", &sys.host.memory, makeMemoryTiming(sys.host.memory), {}, {}, 0});
   for (const spec::DeviceSpec& d : sys.devices) {
-    memories_.push_back({d.name + ".memory", &d.memory, makeMemoryTiming(d.memory)});
+    memories_.push_back({d.name + ".memory", &d.memory, makeMemoryTiming(d.memory), {}, {}, 0});
   }
 }
 
@@ -28,10 +28,22 @@ void MemoryStatistics::memoryAccess(int index, uint64_t address, uint64_t bytes,
     const Picoseconds arrival = start + static_cast<Picoseconds>(spacing * static_cast<double>(i));
     m.timing->enqueue((base + at) % m.spec->capacity, std::min(kPiece, bytes - at), write, arrival);
   }
+  bin(m, start / binWidth_);
+}
+
+void MemoryStatistics::bin(Memory& m, int64_t b) {
+  const DramCounters now = m.timing->counters();
+  const DramCounters delta = now.since(m.seen);
+  if (delta.reads + delta.writes > 0) m.bins[b].add(delta);
+  m.seen = now;
+  m.lastBin = b;
 }
 
 void MemoryStatistics::finish() {
-  for (Memory& m : memories_) m.timing->drain();
+  for (Memory& m : memories_) {
+    m.timing->drain();
+    bin(m, m.lastBin);
+  }
 }
 
 }  // namespace ascendsim::models

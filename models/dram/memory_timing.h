@@ -29,6 +29,8 @@ class MemoryTiming {
   }
   virtual DramStats totalStats() const = 0;
   virtual std::vector<DramStats> channelStats() const = 0;
+  // The scalar counters summed over channels, without copying histograms.
+  virtual DramCounters counters() const = 0;
   virtual const char* name() const = 0;
 };
 

@@ -234,6 +234,7 @@ void Runtime::openTrace() {
   if (auto* pcie = dynamic_cast<models::PcieDmaTiming*>(&system_->transferTiming())) {
     trace_.attachFabric(&pcie->fabric().resources(), interval);
   }
+  if (memoryStats_) memoryStats_->setBinWidth(interval);
   // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
   static bool hooked = false;
   if (!hooked) {
@@ -270,7 +271,11 @@ void Runtime::writeReport() {
   if (memoryStats_) {
     memoryStats_->finish();
     const spec::Picoseconds end = system_->now();
-    for (const auto& m : report_->memoryStatisticsArgs()) trace_.memoryStatistics(m.index, m.name, end, m.args);
+    for (const auto& m : report_->memoryStatisticsArgs()) {
+      trace_.memoryStatistics(m.index, m.name, end, m.args);
+      const auto& memory = memoryStats_->memories()[static_cast<size_t>(m.index)];
+      trace_.memoryCounters(m.index, m.name, memory.bins, memoryStats_->binWidth());
+    }
   }
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_.trace.report;

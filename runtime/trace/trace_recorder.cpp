@@ -158,4 +158,19 @@ void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::P
   writer_.complete(pid, kDramTrack, memory, "dram", 0, end, args);
 }
 
+void TraceRecorder::memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
+                                   spec::Picoseconds width) {
+  if (!active()) return;
+  for (const auto& [bin, c] : bins) {
+    const uint64_t accesses = c.rowHits + c.rowMisses + c.rowConflicts;
+    if (accesses > 0) {
+      writer_.counter(pid, memory + " row hits", bin * width, "%", 100.0 * static_cast<double>(c.rowHits) / static_cast<double>(accesses));
+    }
+    if (c.reads > 0) {
+      writer_.counter(pid, memory + " read latency", bin * width, "ns",
+                      static_cast<double>(c.readLatencySumPs) / static_cast<double>(c.reads) / 1000.0);
+    }
+  }
+}
+
 }  // namespace ascendsim::runtime

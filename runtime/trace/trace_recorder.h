@@ -4,10 +4,12 @@
 // (pid 0) and each device (pid 1 + index); tracks: one per host thread, stream and DMA channel.
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "models/dram/dram_stats.h"
 #include "models/pcie/pcie_fabric.h"
 #include "models/sched/device_scheduler.h"
 #include "runtime/trace/trace_writer.h"
@@ -37,6 +39,9 @@ class TraceRecorder : public models::TaskListener {
   // The DRAM statistics of one memory (process `pid`: 0 the host, d + 1 device d), as one slice
   // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
   void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const std::string& args);
+  // Its row-hit rate and mean read latency over time, one sample per bin of `width`.
+  void memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
+                      spec::Picoseconds width);
 
   static int streamTrack(uint32_t streamId) { return 1000 + static_cast<int>(streamId); }
   static int channelTrack(int channel) { return 100000 + channel; }
