@@ -29,12 +29,14 @@ namespace {
 
 const std::vector<std::string> kFigures = {"status", "simulated_span_us", "copies", "H2D_GBps", "D2H_GBps", "D2D_GBps",
                                            "P2P_GBps", "memset_GBps", "local_GBps", "busiest_resource", "busiest_utilisation",
-                                           "kernels", "kernel_time_us"};
+                                           "kernels", "kernel_time_us", "host_row_hit_rate", "device_row_hit_rate",
+                                           "device_read_latency_ns"};
 
 struct SweepOptions {
   std::string config, workload, out, json, shard, plot, against;
   std::vector<std::string> sets;
   int jobs = 2;
+  bool dramStats = false;
 };
 
 struct MergeOptions {
@@ -146,6 +148,29 @@ Row figuresOf(const std::string& reportPath) {
   }
   row.push_back(std::to_string(kernels));
   row.push_back(num(kernelUs));
+  // With --dram-stats: the host memory's row-hit rate, and over all device memories the row-hit
+  // rate and mean read latency, weighted by their traffic.
+  std::string hostHits, deviceHits, deviceLatency;
+  if (r.contains("memories")) {
+    double hits = 0, accesses = 0, latencySum = 0, reads = 0;
+    for (const auto& m : r["memories"]) {
+      const double n = m["row_hits"].get<double>() + m["row_misses"].get<double>() + m["row_conflicts"].get<double>();
+      if (m["name"] == "host.memory") {
+        hostHits = num(m["row_hit_rate"].get<double>());
+        continue;
+      }
+      hits += m["row_hits"].get<double>();
+      accesses += n;
+      const double bytesRead = m["bytes_read"].get<double>();
+      latencySum += m["mean_read_latency_ns"].get<double>() * bytesRead;
+      reads += bytesRead;
+    }
+    if (accesses > 0) deviceHits = num(hits / accesses);
+    if (reads > 0) deviceLatency = num(latencySum / reads);
+  }
+  row.push_back(hostHits);
+  row.push_back(deviceHits);
+  row.push_back(deviceLatency);
   return row;
 }
 
@@ -277,6 +302,7 @@ int runSweep(const SweepOptions& o) {
         std::freopen(log.c_str(), "a", stderr);
         setenv("ASCENDSIM_SUMMARY", "0", 1);
         unsetenv("ASCENDSIM_TRACE");
+        if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
         execl(self, "ascendsim", "run", "--config", machines[i].c_str(), "--workload", o.workload.c_str(), "--report",
               report.c_str(), static_cast<char*>(nullptr));
         _exit(127);
@@ -410,6 +436,7 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--jobs,-j", o->jobs, "Points run at once (default 2)");
   cmd->add_option("--out,-o", o->out, "Results CSV (points already in it are skipped: rerun to resume)");
   cmd->add_option("--json", o->json, "Results as JSON too");
+  cmd->add_flag("--dram-stats", o->dramStats, "Replay each point's memory traffic through the DRAM models: row-hit and latency columns");
   cmd->add_option("--shard", o->shard, "i/N: run only points with index % N == i (0-based), for cluster job arrays");
   cmd->add_option("--plot", o->plot, "Draw this result column ...");
   cmd->add_option("--against", o->against, "... against this --set key, as OUT with .svg");
