@@ -6,7 +6,6 @@
 namespace ascendsim::models {
 namespace {
 constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint on it is met
-constexpr uint64_t kIssued = ~uint64_t{0};          // the seq of a free slot
 }
 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(stats) {
@@ -225,7 +224,7 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
 void DramChannel::issueOne() {
   for (;;) {
     // The oldest queued request: the front of the arrival order, once issued ones are dropped.
-    while (slots_[arrivals_[frontSeq_ & arrivalMask_]].seq != frontSeq_) ++frontSeq_;
+    while (arrivals_[frontSeq_ & arrivalMask_] < 0) ++frontSeq_;
     const int32_t oldest = arrivals_[frontSeq_ & arrivalMask_];
     int32_t best = oldest;
     Plan bestPlan = plan(slots_[oldest].request);
@@ -316,7 +315,7 @@ void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
   }
   if (bankTail_[bi] == slot) bankTail_[bi] = prev;
   freeSlots_.push_back(slot);
-  slots_[slot].seq = kIssued;
+  arrivals_[slots_[slot].seq & arrivalMask_] = -1;  // issued: the front skips it
   if (static_cast<int64_t>(slots_[slot].request.row) == banks_[bi].openRow) setHitCount(bi, openRowQueued_[bi] - 1);
   --queued_;
   if (--bankQueued_[bi] == 0) {

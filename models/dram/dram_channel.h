@@ -114,8 +114,8 @@ class DramChannel {
     }
   }
   std::vector<uint32_t> activeBanks_;   // banks with queued requests
-  // The slot of each request by arrival (seq) in a ring; from frontSeq_ on, entries whose slot was
-  // issued since (its seq no longer matches) are skipped when they reach the front.
+  // The slot of each request by arrival (seq) in a ring, -1 once issued; from frontSeq_ on, issued
+  // entries are skipped when they reach the front.
   std::vector<int32_t> arrivals_;
   uint64_t arrivalMask_ = 0, frontSeq_ = 0;
   void growArrivals();
