@@ -1,11 +1,14 @@
-// aclnnAdd, aclnnMul, aclnnInplaceCopy and their in-place forms: the two-phase operator API.
+// aclnnAdd, aclnnSub, aclnnMul, aclnnDiv, aclnnInplaceCopy and the in-place forms: the two-phase
+// operator API.
 // The first phase checks the arguments and prepares an executor; the second launches a kernel
 // on the stream, timed by the AI Core model, whose data effect computes the result.
 
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_sub.h"
 #include "runtime/api/aclnn_call.h"
 
 using namespace ascendsim::runtime;
@@ -139,6 +142,46 @@ aclnnStatus aclnnInplaceMulGetWorkspaceSize(const aclTensor* selfRef, const aclT
 
 aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
   return phase2("aclnnInplaceMul", "aclnnInplaceMul", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return binaryPhase1("aclnnSubGetWorkspaceSize", ops::Elementwise::Sub, "aclnnSub", self, other, alpha, out, false,
+                      workspaceSize, executor);
+}
+
+aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnSub", "aclnnSub", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return binaryPhase1("aclnnInplaceSubGetWorkspaceSize", ops::Elementwise::Sub, "aclnnInplaceSub", selfRef, other, alpha,
+                      nullptr, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnInplaceSub", "aclnnInplaceSub", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
+                                     aclOpExecutor** executor) {
+  return binaryPhase1("aclnnDivGetWorkspaceSize", ops::Elementwise::Div, "aclnnDiv", self, other, nullptr, out, false,
+                      workspaceSize, executor);
+}
+
+aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnDiv", "aclnnDiv", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceDivGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return binaryPhase1("aclnnInplaceDivGetWorkspaceSize", ops::Elementwise::Div, "aclnnInplaceDiv", selfRef, other, nullptr,
+                      nullptr, true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  return phase2("aclnnInplaceDiv", "aclnnInplaceDiv", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize,

@@ -52,7 +52,8 @@ ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor
                            const Scalar* alpha, const Tensor* out, bool inplace) {
   needTensor(self, inplace ? "selfRef" : "self");
   needTensor(other, "other");
-  if (op == Elementwise::Add && !alpha) {
+  const bool scaled = op == Elementwise::Add || op == Elementwise::Sub;
+  if (scaled && !alpha) {
     fail(ACLNN_ERR_PARAM_NULLPTR, "Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.");
   }
   needTensor(out, "out");
@@ -70,6 +71,9 @@ ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor
   const auto promoted = promote(self->type, other->type);
   if (!promoted) invalid(std::string("the types of ") + selfName + " (" + typeName(self->type) + ") and other (" + typeName(other->type) + ") cannot be promoted");
   p.compute = *promoted;
+  // Division is true division: integer operands divide in float32.
+  if (op == Elementwise::Div && !isFloating(p.compute)) p.compute = ACL_FLOAT;
+  if (op == Elementwise::Sub && p.compute == ACL_BOOL) invalid("subtraction of two BOOL tensors is not supported");
   if (!canCast(p.compute, out->type)) {
     invalid(std::string("the promoted type ") + typeName(p.compute) + " cannot be cast to the type of " +
             (inplace ? "selfRef" : "out") + " (" + typeName(out->type) + ")");
@@ -115,6 +119,32 @@ ElementwisePlan planCopy(const std::string& name, const Tensor* selfRef, const T
 
 namespace {
 
+// One element of a binary operator in floating type T, rounded as T rounds.
+template <class T>
+T arithmetic(Elementwise op, T x, T y, T alpha) {
+  switch (op) {
+    case Elementwise::Add: return x + alpha * y;
+    case Elementwise::Sub: return x - alpha * y;
+    case Elementwise::Mul: return x * y;
+    case Elementwise::Div: return x / y;
+    case Elementwise::Copy: break;
+  }
+  return y;
+}
+
+// The same in integers, which wrap like the hardware's: modulo 2^bits of U.
+template <class U>
+U wrapping(Elementwise op, U x, U y, U alpha) {
+  switch (op) {
+    case Elementwise::Add: return x + alpha * y;
+    case Elementwise::Sub: return x - alpha * y;
+    case Elementwise::Mul: return x * y;
+    case Elementwise::Div:  // never: division computes in float32
+    case Elementwise::Copy: break;
+  }
+  return y;
+}
+
 // The common case, element by element in one type over whole contiguous tensors of one shape:
 // typed loops, the same arithmetic as the general path (float32 lanes; integers wrap). Elements
 // move by memcpy, which compiles to plain loads and stores without breaking aliasing rules.
@@ -131,24 +161,18 @@ void sameTypeLoop(const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n, 
 
 template <class T>
 void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
-  if (p.op == Elementwise::Copy) {
+  const Elementwise op = p.op;
+  if (op == Elementwise::Copy) {
     std::memcpy(out, b, n * sizeof(T));
   } else if constexpr (std::is_floating_point_v<T>) {
     const T alpha = static_cast<T>(p.alpha.f);
-    if (p.op == Elementwise::Mul) {
-      sameTypeLoop<T>(a, b, out, n, [](T x, T y) { return x * y; });
-    } else {
-      sameTypeLoop<T>(a, b, out, n, [alpha](T x, T y) { return x + alpha * y; });
-    }
+    sameTypeLoop<T>(a, b, out, n, [op, alpha](T x, T y) { return arithmetic<T>(op, x, y, alpha); });
   } else {
     using U = std::make_unsigned_t<T>;
     const U alpha = static_cast<U>(p.alpha.i);
-    if (p.op == Elementwise::Mul) {
-      sameTypeLoop<T>(a, b, out, n, [](T x, T y) { return static_cast<T>(static_cast<U>(x) * static_cast<U>(y)); });
-    } else {
-      sameTypeLoop<T>(a, b, out, n,
-                      [alpha](T x, T y) { return static_cast<T>(static_cast<U>(x) + alpha * static_cast<U>(y)); });
-    }
+    sameTypeLoop<T>(a, b, out, n, [op, alpha](T x, T y) {
+      return static_cast<T>(wrapping<U>(op, static_cast<U>(x), static_cast<U>(y), alpha));
+    });
   }
 }
 
@@ -203,16 +227,16 @@ void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* 
       if (floating && single) {
         // The vector units work in float32 (float16 and bfloat16 results round once more at the store).
         const float x = static_cast<float>(a.f), y = static_cast<float>(b.f);
-        const float r = p.op == Elementwise::Mul ? x * y : x + static_cast<float>(p.alpha.f) * y;
-        store(p.out.type, dst, r);
+        store(p.out.type, dst, arithmetic<float>(p.op, x, y, static_cast<float>(p.alpha.f)));
       } else if (floating) {
-        store(p.out.type, dst, p.op == Elementwise::Mul ? a.f * b.f : a.f + p.alpha.f * b.f);
+        store(p.out.type, dst, arithmetic<double>(p.op, a.f, b.f, p.alpha.f));
+      } else if (p.compute == ACL_BOOL) {
+        storeInt(p.out.type, dst, p.op == Elementwise::Mul ? (a.i && b.i) : (a.i || (p.alpha.i && b.i)));
       } else {
         // Integers wrap like the hardware's: compute modulo 2^64, store the low bits.
-        const uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);
-        const uint64_t r = p.op == Elementwise::Mul ? x * y : x + static_cast<uint64_t>(p.alpha.i) * y;
-        if (p.compute == ACL_BOOL) storeInt(p.out.type, dst, p.op == Elementwise::Mul ? (a.i && b.i) : (a.i || (p.alpha.i && b.i)));
-        else storeInt(p.out.type, dst, static_cast<int64_t>(r));
+        const uint64_t r = wrapping<uint64_t>(p.op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i),
+                                              static_cast<uint64_t>(p.alpha.i));
+        storeInt(p.out.type, dst, static_cast<int64_t>(r));
       }
     }
     // Advance the multi-index, last dimension fastest.
@@ -240,7 +264,8 @@ models::KernelWork kernelWork(const ElementwisePlan& p) {
   // of the computing type. float16 and bfloat16 go through float32 lanes, except float16 Add/Mul,
   // which the vector unit does natively.
   uint64_t perElement = p.op == Elementwise::Copy ? (p.other.type != p.out.type ? 1 : 0) : 1;
-  if (p.op == Elementwise::Add && !(isFloating(p.compute) ? p.alpha.f == 1.0 : p.alpha.i == 1)) ++perElement;
+  const bool scaled = p.op == Elementwise::Add || p.op == Elementwise::Sub;
+  if (scaled && !(isFloating(p.compute) ? p.alpha.f == 1.0 : p.alpha.i == 1)) ++perElement;
   if (p.op != Elementwise::Copy) {
     if (p.self.type != p.compute) ++perElement;
     if (p.other.type != p.compute) ++perElement;

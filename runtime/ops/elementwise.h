@@ -1,5 +1,5 @@
 #pragma once
-// Elementwise operators (Add, Mul, Copy): argument checks with CANN's codes, the arithmetic on
+// Elementwise operators (Add, Sub, Mul, Div, Copy): argument checks with CANN's codes, the arithmetic on
 // byte images of the tensors' storage, and the work a kernel does for the AI Core model.
 
 #include <string>
@@ -9,7 +9,7 @@
 
 namespace ascendsim::runtime::ops {
 
-enum class Elementwise { Add, Mul, Copy };
+enum class Elementwise { Add, Sub, Mul, Div, Copy };
 
 struct ElementwisePlan {
   Elementwise op = Elementwise::Add;
@@ -17,7 +17,7 @@ struct ElementwisePlan {
   Tensor self, other, out;       // descriptors as they were when planned (Copy: other is the source)
   bool hasSelf = true;           // Copy reads only its source
   aclDataType compute = ACL_FLOAT;  // the type the arithmetic runs in
-  Value alpha;                   // Add: out = self + alpha * other
+  Value alpha;                   // Add, Sub: out = self +/- alpha * other
   std::vector<int64_t> shape;    // the broadcast shape (= out's)
 };
 

@@ -10,7 +10,9 @@
 #include "acl_fixture.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_sub.h"
 
 namespace {
 
@@ -178,6 +180,44 @@ TEST_F(Aclnn, MulAndInplaceForms) {
   EXPECT_EQ(out.read<float>(), (std::vector<float>{3, -6, 1}));
   // a = (a * b) + 0.5 b, in stream order.
   EXPECT_EQ(a.read<float>(), (std::vector<float>{4, -4.5f, 1.125f}));
+  aclDestroyScalar(half);
+}
+
+TEST_F(Aclnn, SubScalesOtherByAlphaAndDivIsTrueDivision) {
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  // Sub: 10 - 3 x [1, 2] = [7, 4] in int32; in place on float: [1.5, -2] - 0.5 x [1, 4] = [1, -4].
+  DeviceTensor a(std::vector<int32_t>{10, 10}, {2}, ACL_INT32), b(std::vector<int32_t>{1, 2}, {2}, ACL_INT32);
+  DeviceTensor o(std::vector<int32_t>(2), {2}, ACL_INT32);
+  aclScalar* three = scalar(int32_t{3}, ACL_INT32);
+  ASSERT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, three, o.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  DeviceTensor f(std::vector<float>{1.5f, -2}, {2}, ACL_FLOAT), g(std::vector<float>{1, 4}, {2}, ACL_FLOAT);
+  aclScalar* half = scalar(0.5f, ACL_FLOAT);
+  ASSERT_EQ(aclnnInplaceSubGetWorkspaceSize(f.tensor, g.tensor, half, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  // Div: int32 7 / 2 = 3.5 in float32 (true division); x / 0 = inf; in place 1 / 4 = 0.25.
+  DeviceTensor n(std::vector<int32_t>{7, 1}, {2}, ACL_INT32), d(std::vector<int32_t>{2, 0}, {2}, ACL_INT32);
+  DeviceTensor q(std::vector<float>(2), {2}, ACL_FLOAT);
+  ASSERT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, q.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnDiv(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  DeviceTensor r(std::vector<float>{1}, {1}, ACL_FLOAT), four(std::vector<float>{4}, {1}, ACL_FLOAT);
+  ASSERT_EQ(aclnnInplaceDivGetWorkspaceSize(r.tensor, four.tensor, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceDiv(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(o.read<int32_t>(), (std::vector<int32_t>{7, 4}));
+  EXPECT_EQ(f.read<float>(), (std::vector<float>{1, -4}));
+  const auto quotient = q.read<float>();
+  EXPECT_EQ(quotient[0], 3.5f);
+  EXPECT_TRUE(std::isinf(quotient[1]) && quotient[1] > 0);
+  EXPECT_EQ(r.read<float>()[0], 0.25f);
+  // Refusals: integer division into an int32 out (the float result cannot be cast back), Sub of
+  // two BOOL tensors, a NULL alpha for Sub.
+  DeviceTensor bools(std::vector<uint8_t>{1, 0}, {2}, ACL_BOOL);
+  EXPECT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, o.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnSubGetWorkspaceSize(bools.tensor, bools.tensor, three, bools.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, nullptr, o.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  aclDestroyScalar(three);
   aclDestroyScalar(half);
 }
 
@@ -452,8 +492,8 @@ TEST(AclnnReport, KernelsAndDramStatistics) {
 namespace {
 
 // Differential test of the elementwise engine: 150 random cases (fixed seed) of broadcast shapes
-// up to rank 4, inputs as permuted (non-contiguous) or plain views, float32 and int32, Add with an
-// alpha and Mul, each element compared with the same arithmetic done here on the host.
+// up to rank 4, inputs as permuted (non-contiguous) or plain views, float32 and int32, Add and Sub
+// with an alpha and Mul, each element compared with the same arithmetic done here on the host.
 class AclnnRandom : public AclTest {};
 
 TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
@@ -465,7 +505,9 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
     return (state >> 33) % n;
   };
   for (int c = 0; c < 150; ++c) {
-    const bool integer = next(2) == 0, mul = next(3) == 0;
+    const bool integer = next(2) == 0;
+    const int op = static_cast<int>(next(3));  // 0 Add, 1 Sub, 2 Mul
+    const bool mul = op == 2;
     const size_t rank = 1 + next(4);
     std::vector<int64_t> shape(rank), sa(rank), sb(rank);
     for (size_t k = 0; k < rank; ++k) {
@@ -535,6 +577,9 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
     if (mul) {
       ASSERT_EQ(aclnnMulGetWorkspaceSize(ta, tb, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
       ASSERT_EQ(aclnnMul(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+    } else if (op == 1) {
+      ASSERT_EQ(aclnnSubGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
     } else {
       ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
       ASSERT_EQ(aclnnAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
@@ -555,7 +600,7 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
         std::memcpy(&a, &ha[static_cast<size_t>(ia) * z], z);
         std::memcpy(&b, &hb[static_cast<size_t>(ib) * z], z);
         std::memcpy(&got, &result[static_cast<size_t>(e) * z], z);
-        const int32_t want = mul ? a * b : a + alphaInt * b;
+        const int32_t want = mul ? a * b : op == 1 ? a - alphaInt * b : a + alphaInt * b;
         ASSERT_EQ(got, want) << "case " << c << " element " << e;
       } else {
         float a, b, got;
@@ -563,7 +608,7 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
         std::memcpy(&b, &hb[static_cast<size_t>(ib) * z], z);
         std::memcpy(&got, &result[static_cast<size_t>(e) * z], z);
         const float scaled = alphaFloat * b;  // rounded to float, as the device's lanes do
-        const float want = mul ? a * b : a + scaled;
+        const float want = mul ? a * b : op == 1 ? a - scaled : a + scaled;
         ASSERT_EQ(got, want) << "case " << c << " element " << e;
       }
       for (size_t k = rank; k-- > 0;) {
