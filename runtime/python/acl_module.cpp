@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "acl/acl.h"
+#include "ascendsim/compute.h"
 
 namespace py = pybind11;
 
@@ -241,6 +242,16 @@ PYBIND11_MODULE(acl, m) {
   util.def("ptr_to_bytes", &ptrToBytes, py::arg("ptr"), py::arg("size"));
   util.def("numpy_to_ptr", &numpyToPtr);
   util.def("ptr_to_numpy", &ptrToNumpy, py::arg("ptr"), py::arg("shape"), py::arg("npy_type"));
+
+  // AscendSim's extension: a timing-only kernel on a stream (docs/compute.md).
+  py::module_ sim = m.def_submodule("ascendsim", "AscendSim extensions: modelled compute tasks");
+  sim.def(
+      "launch_compute_task",
+      [](const std::string& name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops, uint32_t opBytes, uint64_t stream) {
+        return static_cast<int>(ascendsimLaunchComputeTask(name.c_str(), bytesRead, bytesWritten, ops, opBytes, ptr(stream)));
+      },
+      py::arg("name"), py::arg("bytes_read"), py::arg("bytes_written"), py::arg("ops"), py::arg("op_bytes") = 4,
+      py::arg("stream") = 0);
 
   // Constants pyACL programs use.
   m.attr("ACL_SUCCESS") = ACL_SUCCESS;
