@@ -86,11 +86,14 @@ aclnnStatus phase2(const char* api, const char* kernel, void* workspace, uint64_
   return opStatus(rt().call(api, &ascendsim::spec::ApiOverheads::kernelLaunch, true, [&](HostThread& t) {
     needOpPointer(executor, "executor");
     Executor* e = objects().executors.find(executor);
-    if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live (each executor runs once)");
-    // The executor is spent whatever happens next, as CANN's are.
+    if (!e) {
+      fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) +
+                                        " is not live (an executor runs once unless made repeatable)");
+    }
+    // The executor is spent whatever happens next, as CANN's are, unless it was made repeatable.
     const ElementwisePlan plan = e->plan;
     const uint64_t needed = e->workspaceSize;
-    objects().executors.remove(executor);
+    if (!e->repeatable) objects().executors.remove(executor);
     if (plan.name != kernel) fail(ACLNN_ERR_PARAM_INVALID, "executor was prepared for " + plan.name + ", not " + kernel);
     if (workspaceSize < needed) {
       fail(ACLNN_ERR_PARAM_INVALID, "workspaceSize " + std::to_string(workspaceSize) + " is less than the " + std::to_string(needed) + " bytes asked for");

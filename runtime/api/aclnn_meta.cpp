@@ -37,6 +37,33 @@ void giveArray(const std::vector<int64_t>& v, int64_t** out, uint64_t* count, co
   *count = v.size();
 }
 
+// Re-points one of a repeatable executor's tensors (and the aclTensor itself) at `addr`.
+aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr, bool input) {
+  return runHostOp(api, [&](HostThread&) {
+    if (!executor || !tensor) fail(ACLNN_ERR_INNER_NULLPTR, std::string(!executor ? "executor" : "tensor") + " is NULL");
+    ops::Executor* e = objects().executors.find(executor);
+    if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live");
+    ops::Tensor* t = objects().tensors.find(tensor);
+    if (!t) fail(ACLNN_ERR_PARAM_INVALID, "tensor " + describePointer(tensor) + " is not a live aclTensor");
+    ops::ElementwisePlan& p = e->plan;
+    std::vector<ops::Tensor*> slots;
+    if (input) {
+      if (p.hasSelf) slots.push_back(&p.self);
+      slots.push_back(&p.other);
+    } else {
+      slots.push_back(&p.out);
+    }
+    if (index >= slots.size()) {
+      fail(ACLNN_ERR_PARAM_INVALID, std::string(input ? "input" : "output") + " index " + std::to_string(index) + " is out of range: " +
+                                        p.name + " has " + std::to_string(slots.size()));
+    }
+    t->data = addr;
+    slots[index]->data = addr;
+    // In place, self and out are one tensor.
+    if (p.inplace && (slots[index] == &p.self || slots[index] == &p.out)) p.self.data = p.out.data = addr;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -135,6 +162,23 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
       fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not a live aclOpExecutor (already run?)");
     }
   });
+}
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  return runHostOp("aclSetAclOpExecutorRepeatable", [&](HostThread&) {
+    if (!executor) fail(ACLNN_ERR_INNER_NULLPTR, "executor is NULL");
+    ops::Executor* e = objects().executors.find(executor);
+    if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live (already run?)");
+    e->repeatable = true;
+  });
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return setTensorAddr("aclSetInputTensorAddr", executor, index, tensor, addr, true);
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  return setTensorAddr("aclSetOutputTensorAddr", executor, index, tensor, addr, false);
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {

@@ -65,6 +65,7 @@ ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor
   ElementwisePlan p;
   p.op = op;
   p.name = name;
+  p.inplace = inplace;
   p.self = *self;
   p.other = *other;
   p.out = *out;

@@ -16,6 +16,7 @@ struct ElementwisePlan {
   std::string name;              // "aclnnAdd", "aclnnInplaceMul", ...
   Tensor self, other, out;       // descriptors as they were when planned (Copy: other is the source)
   bool hasSelf = true;           // Copy reads only its source
+  bool inplace = false;          // out is self (the in-place forms)
   aclDataType compute = ACL_FLOAT;  // the type the arithmetic runs in
   Value alpha;                   // Add, Sub: out = self +/- alpha * other
   std::vector<int64_t> shape;    // the broadcast shape (= out's)

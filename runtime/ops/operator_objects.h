@@ -9,10 +9,12 @@
 
 namespace ascendsim::runtime::ops {
 
-// What a first-phase call prepared for its second phase; used once, then freed.
+// What a first-phase call prepared for its second phase; used once, then freed (unless made
+// repeatable).
 struct Executor {
   ElementwisePlan plan;
   uint64_t workspaceSize = 0;
+  bool repeatable = false;  // aclSetAclOpExecutorRepeatable: runs until aclDestroyAclOpExecutor
 };
 
 template <class T>

@@ -382,6 +382,31 @@ TEST_F(Aclnn, ExecutorsRunOnceAndOnlyForTheirOperator) {
   aclDestroyScalar(one);
 }
 
+TEST_F(Aclnn, RepeatableExecutorsRunUntilDestroyedAndFollowNewAddresses) {
+  // In place x += y, prepared once and run three times: 1 + 3 x 2 = 7.
+  DeviceTensor x(std::vector<float>{1}, {1}, ACL_FLOAT), y(std::vector<float>{2}, {1}, ACL_FLOAT);
+  aclScalar* one = scalar(1.0f, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(x.tensor, y.tensor, one, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS) << i;
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(x.read<float>()[0], 7.0f);
+  // The other operand moves: input 1 now reads z = 10, so x becomes 17.
+  DeviceTensor z(std::vector<float>{10}, {1}, ACL_FLOAT);
+  ASSERT_EQ(aclSetInputTensorAddr(ex, 1, y.tensor, z.data), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(x.read<float>()[0], 17.0f);
+  EXPECT_EQ(aclSetInputTensorAddr(ex, 2, y.tensor, z.data), ACLNN_ERR_PARAM_INVALID);  // two inputs
+  EXPECT_EQ(aclSetOutputTensorAddr(ex, 0, nullptr, z.data), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(nullptr), ACLNN_ERR_INNER_NULLPTR);
+  ASSERT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_ERR_PARAM_INVALID);  // destroyed
+  aclDestroyScalar(one);
+}
+
 TEST_F(Aclnn, TensorsOutsideTheStreamsDeviceAre361001) {
   // Host memory behind a tensor: the kernel cannot reach it.
   std::vector<float> host(4, 1);
