@@ -120,27 +120,20 @@ ElementwisePlan planCopy(const std::string& name, const Tensor* selfRef, const T
 
 namespace {
 
-// One element of a binary operator in floating type T, rounded as T rounds.
+// One element of a binary operator in type T: floating types round as T rounds; unsigned integers
+// wrap modulo 2^bits, as the hardware's integers do (callers pass signed values as unsigned).
 template <class T>
 T arithmetic(Elementwise op, T x, T y, T alpha) {
   switch (op) {
     case Elementwise::Add: return x + alpha * y;
     case Elementwise::Sub: return x - alpha * y;
     case Elementwise::Mul: return x * y;
-    case Elementwise::Div: return x / y;
-    case Elementwise::Copy: break;
-  }
-  return y;
-}
-
-// The same in integers, which wrap like the hardware's: modulo 2^bits of U.
-template <class U>
-U wrapping(Elementwise op, U x, U y, U alpha) {
-  switch (op) {
-    case Elementwise::Add: return x + alpha * y;
-    case Elementwise::Sub: return x - alpha * y;
-    case Elementwise::Mul: return x * y;
-    case Elementwise::Div:  // never: division computes in float32
+    case Elementwise::Div:
+      if constexpr (std::is_integral_v<T>) {
+        return T{};  // never: division computes in float32
+      } else {
+        return x / y;
+      }
     case Elementwise::Copy: break;
   }
   return y;
@@ -172,7 +165,7 @@ void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint
     using U = std::make_unsigned_t<T>;
     const U alpha = static_cast<U>(p.alpha.i);
     sameTypeLoop<T>(a, b, out, n, [op, alpha](T x, T y) {
-      return static_cast<T>(wrapping<U>(op, static_cast<U>(x), static_cast<U>(y), alpha));
+      return static_cast<T>(arithmetic<U>(op, static_cast<U>(x), static_cast<U>(y), alpha));
     });
   }
 }
@@ -235,8 +228,8 @@ void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* 
         storeInt(p.out.type, dst, p.op == Elementwise::Mul ? (a.i && b.i) : (a.i || (p.alpha.i && b.i)));
       } else {
         // Integers wrap like the hardware's: compute modulo 2^64, store the low bits.
-        const uint64_t r = wrapping<uint64_t>(p.op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i),
-                                              static_cast<uint64_t>(p.alpha.i));
+        const uint64_t r = arithmetic<uint64_t>(p.op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i),
+                                                static_cast<uint64_t>(p.alpha.i));
         storeInt(p.out.type, dst, static_cast<int64_t>(r));
       }
     }
