@@ -21,7 +21,7 @@ namespace {
 
 using models::MemoryPlace;
 
-const std::vector<std::string> kAllTests = {"h2d", "d2h", "d2d", "p2p", "bidir", "all-to-host", "host-to-all"};
+const std::vector<std::string> kAllTests = {"h2d", "d2h", "d2d", "p2p", "bidir", "all-to-host", "host-to-all", "add"};
 
 struct Options {
   std::vector<std::string> sizeWords{"64KiB..256MiB", "x4"};
@@ -59,6 +59,18 @@ class Bandwidth {
       for (int d = 0; d < devices(); ++d) one(test, "host", name(d), {d, host(), dev(d), size});
     } else if (test == "d2h") {
       for (int d = 0; d < devices(); ++d) one(test, name(d), "host", {d, dev(d), host(), size});
+    } else if (test == "add") {
+      // A STREAM-style add on the AI Cores: c = a + b over float32 arrays of `size` bytes each; its
+      // rate counts all three arrays' traffic (3 x size), as STREAM does.
+      for (int d = 0; d < devices(); ++d) {
+        CopyRequest k{d, dev(d), dev(d), 0};
+        k.kernel.name = "add";
+        k.kernel.bytesRead = 2 * size;
+        k.kernel.bytesWritten = size;
+        k.kernel.ops = size / 4;
+        const spec::Picoseconds time = runner_.runTogether({k})[0];
+        out.push_back({test, name(d), name(d), size, static_cast<double>(time) / 1e6, rate(3 * size, time), "ok"});
+      }
     } else if (test == "d2d") {
       for (int d = 0; d < devices(); ++d) one(test, name(d), name(d), {d, dev(d), dev(d), size});
     } else if (test == "p2p") {
@@ -153,7 +165,8 @@ int runBandwidth(const Options& o) {
     std::string t;
     while (std::getline(in, t, ',')) {
       if (std::find(kAllTests.begin(), kAllTests.end(), t) == kAllTests.end()) {
-        std::cerr << "ascendsim bandwidth: --tests: unknown test '" << t << "'; choose from h2d, d2h, d2d, p2p, bidir, all-to-host, host-to-all\n";
+        std::cerr << "ascendsim bandwidth: --tests: unknown test '" << t
+                  << "'; choose from h2d, d2h, d2d, p2p, bidir, all-to-host, host-to-all, add\n";
         return kExitUsage;
       }
       tests.push_back(t);
@@ -317,7 +330,9 @@ void addBandwidthCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--sizes,-s", o->sizeWords, "Copy sizes: a range FROM..TO xFACTOR or a list (default 64KiB..256MiB x4)")
       ->expected(1, 2);
   cmd->add_option("--memory,-m", o->memory, "Host memory: pinned (aclrtMallocHost) or pageable")->check(CLI::IsMember({"pinned", "pageable"}));
-  cmd->add_option("--tests,-t", o->tests, "Comma-separated: h2d, d2h, d2d, p2p, bidir, all-to-host, host-to-all (default: all)");
+  cmd->add_option("--tests,-t", o->tests,
+                  "Comma-separated: h2d, d2h, d2d, p2p, bidir, all-to-host, host-to-all (the default), and add (a STREAM-style "
+                  "add on each device's AI Cores)");
   cmd->add_option("--matrix-size", o->matrixSize, "Size for the device matrices (default: the largest size)");
   cmd->add_option("--csv", o->csv, "Write every measurement as CSV");
   cmd->add_option("--json", o->json, "Write every measurement as JSON");

@@ -30,6 +30,19 @@ std::vector<spec::Picoseconds> BandwidthRunner::runTogether(const std::vector<Co
     models::DeviceScheduler& dev = system_.device(static_cast<size_t>(c.engine));
     dev.attach(q);
     used.push_back(&q);
+    if (!c.kernel.name.empty()) {
+      auto t = std::make_unique<models::Task>();
+      t->id = nextTask_++;
+      t->kind = models::TaskKind::Kernel;
+      t->dst = {models::MemoryPlace::Kind::Device, c.engine, 0};
+      t->kernel = c.kernel;
+      t->bytes = c.kernel.bytesRead + c.kernel.bytesWritten;
+      t->submitTime = start;
+      models::Task* raw = t.get();
+      t->effect = [&ends, i, raw] { ends[i] = std::max(ends[i], raw->endTime); };
+      dev.submit(q, std::move(t));
+      continue;
+    }
     // As the runtime does: host copies go in tasks of at most 64 MiB, device copies in one.
     const bool host = c.src.kind != models::MemoryPlace::Kind::Device || c.dst.kind != models::MemoryPlace::Kind::Device;
     const uint64_t piece = host ? (64ull << 20) : c.bytes;

@@ -1,5 +1,6 @@
 #pragma once
-// Measures copies on the simulated machine, as nvbandwidth or bandwidthTest do on a real one.
+// Measures copies (and device kernels) on the simulated machine, as nvbandwidth or bandwidthTest
+// do on a real one.
 // Copies of one measurement start together; each is timed from its submission to its last byte
 // (task launch and DMA setup included, so small copies show their latency).
 
@@ -14,9 +15,10 @@
 namespace ascendsim::tools {
 
 struct CopyRequest {
-  int engine;  // the device whose DMA moves it
+  int engine;  // the device whose DMA moves it (or whose AI Cores run `kernel`)
   models::MemoryPlace src, dst;
   uint64_t bytes;
+  models::KernelWork kernel = {};  // named: a kernel on the engine's AI Cores instead of a copy
 };
 
 class BandwidthRunner {
