@@ -77,7 +77,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     *free = Channel{&task, 0, first, first, {}, 0};
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
-    // The cores receive their blocks, then work through the kernel step by step.
+    // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
     aicore_ = Channel{&task, 0, first, first, {}, 0};
     task.endTime = task.bytes == 0 && task.kernel.ops == 0 ? first : -1;

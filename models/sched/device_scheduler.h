@@ -1,7 +1,7 @@
 #pragma once
 // The task scheduler of one device: in-order stream queues dispatched onto DMA channels, which
 // move each copy chunk by chunk through the transfer timing model, and onto the AI Cores, which
-// run one kernel at a time step by step through the same model (so kernels and copies share
+// run one kernel at a time tile by tile through the same model (so kernels and copies share
 // device memory). It never ticks: after every
 // change it computes the next instant something can happen (a task arrives, a channel may start
 // its next chunk, a task ends) and sleeps until then.
