@@ -249,13 +249,28 @@ void Runtime::openTrace() {
 
 void Runtime::closeTrace() {
   std::lock_guard<std::mutex> lock(mutex_);
+  traceMemoryStatistics();
   trace_.close();
 }
 
 void Runtime::endOfProcess() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (initialized_) writeReport();  // the program never called aclFinalize
+  traceMemoryStatistics();
   trace_.close();
+}
+
+// Once, as the trace ends, with the figures of the whole process (a program may initialise and
+// finalise more than once).
+void Runtime::traceMemoryStatistics() {
+  if (!memoryStats_ || !trace_.active()) return;
+  memoryStats_->finish();
+  const spec::Picoseconds end = system_->now();
+  for (const auto& m : report_->memoryStatisticsArgs()) {
+    trace_.memoryStatistics(m.index, m.name, end, m.args);
+    const auto& memory = memoryStats_->memories()[static_cast<size_t>(m.index)];
+    trace_.memoryCounters(m.index, m.name, memory.bins, memoryStats_->binWidth());
+  }
 }
 
 const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
@@ -268,15 +283,7 @@ const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
 // any other value is a file to write it to).
 void Runtime::writeReport() {
   if (!report_) return;
-  if (memoryStats_) {
-    memoryStats_->finish();
-    const spec::Picoseconds end = system_->now();
-    for (const auto& m : report_->memoryStatisticsArgs()) {
-      trace_.memoryStatistics(m.index, m.name, end, m.args);
-      const auto& memory = memoryStats_->memories()[static_cast<size_t>(m.index)];
-      trace_.memoryCounters(m.index, m.name, memory.bins, memoryStats_->binWidth());
-    }
-  }
+  if (memoryStats_) memoryStats_->finish();
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_.trace.report;
   if (!path.empty()) {

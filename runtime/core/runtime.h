@@ -180,6 +180,7 @@ class Runtime {
   std::unique_ptr<RunReport> report_;
   void openTrace();
   void writeReport();
+  void traceMemoryStatistics();
   const std::vector<models::pcie::Resource>& fabricResources() const;
   uint64_t nextTaskId_ = 1;
 };
