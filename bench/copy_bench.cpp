@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "models/dma/pcie_dma_timing.h"
 #include "models/system/simulated_system.h"
 #include "spec/system_loader.h"
 
@@ -71,10 +70,9 @@ int main(int argc, char** argv) {
   std::printf("  simulated time %.3f ms, aggregate %.2f GB/s (%.2f GB/s per device)\n", simulated * 1e3,
               static_cast<double>(bytes) * devices / simulated / 1e9, static_cast<double>(bytes) / simulated / 1e9);
   std::printf("  wall time %.3f s, peak resident memory %ld MiB\n", wall, usage.ru_maxrss / 1024);
-  auto& fabric = dynamic_cast<models::PcieDmaTiming&>(system.transferTiming()).fabric();
   uint64_t events = 0;
   std::printf("  chunks per hop:");
-  for (const auto& r : fabric.resources()) {
+  for (const auto& r : system.graph().resources()) {
     if (r.chunks == 0) continue;
     events += r.chunks;
     std::printf(" %s=%llu", r.name.c_str(), static_cast<unsigned long long>(r.chunks));

@@ -62,7 +62,13 @@ void writeHost(YAML::Emitter& out, const HostSpec& h) {
   out << YAML::BeginMap;
   out << YAML::Key << "memory" << YAML::Value;
   writeMemory(out, h.memory);
+  out << YAML::Key << "memory_socket" << YAML::Value << h.memorySocket;
+  out << YAML::Key << "socket_link" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "bandwidth" << YAML::Value << formatBandwidth(h.socketLink.bandwidth);
+  out << YAML::Key << "latency" << YAML::Value << formatDuration(h.socketLink.latency);
+  out << YAML::EndMap;
   out << YAML::Key << "cpu_copy_bandwidth" << YAML::Value << formatBandwidth(h.cpuCopyBandwidth);
+  out << YAML::Key << "cpu_copy_engines" << YAML::Value << h.cpuCopyEngines;
   out << YAML::Key << "staging_buffer" << YAML::Value << formatBytes(h.stagingBufferSize);
   out << YAML::Key << "api_overhead" << YAML::Value << YAML::BeginMap;
   const std::pair<const char*, Picoseconds> fields[] = {
@@ -89,7 +95,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "model" << YAML::Value << d.dma.model;
   out << YAML::Key << "engines" << YAML::Value << d.dma.engines;
   out << YAML::Key << "channels_per_engine" << YAML::Value << d.dma.channelsPerEngine;
-  out << YAML::Key << "outstanding_reads" << YAML::Value << d.dma.outstandingReads;
+  out << YAML::Key << "outstanding_reads" << YAML::Value;
+  if (d.dma.outstandingReads == 0) {
+    out << "auto";
+  } else {
+    out << d.dma.outstandingReads;
+  }
   out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
   out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
   out << YAML::Key << "descriptor_size" << YAML::Value << d.dma.descriptorSize;
@@ -127,6 +138,13 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "ports" << YAML::Value << sys.rootComplex.ports;
   out << YAML::Key << "latency" << YAML::Value << formatDuration(sys.rootComplex.latency);
   out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
+  out << YAML::Key << "efficiency" << YAML::Value << sys.rootComplex.efficiency;
+  out << YAML::Key << "peer_to_peer" << YAML::Value << sys.rootComplex.peerToPeer;
+  if (!sys.rootComplex.portSockets.empty()) {
+    out << YAML::Key << "sockets" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (uint32_t s : sys.rootComplex.portSockets) out << s;
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
   out << YAML::Key << "switches" << YAML::Value << YAML::BeginSeq;
   for (const PcieSwitchSpec& sw : sys.switches) {
@@ -150,6 +168,21 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
   for (const DeviceSpec& d : sys.devices) writeDevice(out, d);
   out << YAML::EndSeq;
+  if (!sys.deviceLinks.empty()) {
+    out << YAML::Key << "device_links" << YAML::Value << YAML::BeginSeq;
+    for (const DeviceLinkSpec& l : sys.deviceLinks) {
+      out << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "model" << YAML::Value << l.model;
+      out << YAML::Key << "devices" << YAML::Value << YAML::Flow << YAML::BeginSeq << l.a << l.b << YAML::EndSeq;
+      out << YAML::Key << "lanes" << YAML::Value << l.lanes;
+      out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
+      out << YAML::Key << "packet_payload" << YAML::Value << formatBytes(l.packetPayload);
+      out << YAML::Key << "packet_overhead" << YAML::Value << l.packetOverhead;
+      out << YAML::Key << "latency" << YAML::Value << formatDuration(l.latency);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

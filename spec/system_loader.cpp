@@ -2,6 +2,8 @@
 
 #include "spec/system_loader.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -41,6 +43,14 @@ void readHost(const ConfigNode& node, Diagnostics& diag, HostSpec& host) {
   FieldReader r(node, "host", diag);
   if (const ConfigNode* m = r.require("memory")) readMemory(*m, "host.memory", diag, host.memory);
   r.bandwidth("cpu_copy_bandwidth", host.cpuCopyBandwidth, 1e6, 1e13);
+  r.integer("cpu_copy_engines", host.cpuCopyEngines, 0, 1024);
+  r.integer("memory_socket", host.memorySocket, 0, 63);
+  if (const ConfigNode* l = r.take("socket_link")) {
+    FieldReader lr(*l, r.childPath("socket_link"), diag);
+    lr.bandwidth("bandwidth", host.socketLink.bandwidth, 1e6, 1e13);
+    lr.duration("latency", host.socketLink.latency, 0, 100000000);
+    lr.finish();
+  }
   r.bytes("staging_buffer", host.stagingBufferSize, 4096, 1ull << 30);
   if (const ConfigNode* o = r.take("api_overhead")) readApiOverheads(*o, "host.api_overhead", diag, host.apiOverhead);
   r.finish();
@@ -51,6 +61,36 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   r.integer("ports", rc.ports, 1, 64);
   r.duration("latency", rc.latency, 0, 100000000);
   r.boolean("completions_at_rcb", rc.completionsAtRcb);
+  if (const ConfigNode* e = r.take("efficiency")) {
+    char* end = nullptr;
+    const double v = e->isScalar() ? std::strtod(e->value().c_str(), &end) : 0;
+    if (!e->isScalar() || end == e->value().c_str() || *end || !(v >= 0.05 && v <= 1.0)) {
+      r.error("efficiency", "expected a fraction between 0.05 and 1 (the share of each root port's TLP rate the host sustains)");
+    } else {
+      rc.efficiency = v;
+    }
+  }
+  r.boolean("peer_to_peer", rc.peerToPeer);
+  if (const ConfigNode* s = r.take("sockets")) {
+    if (!s->isList()) {
+      r.error("sockets", "expected a list with the CPU socket of each root port, e.g. [0, 0, 1, 1]");
+    } else {
+      rc.portSockets.clear();
+      for (const ConfigNode& item : s->items()) {
+        char* end = nullptr;
+        const unsigned long v = item.isScalar() ? std::strtoul(item.value().c_str(), &end, 10) : 64;
+        if (!item.isScalar() || item.value().empty() || *end || v > 63) {
+          diag.error(item.where(), r.childPath("sockets"), "a socket number from 0 to 63");
+          return;
+        }
+        rc.portSockets.push_back(static_cast<uint32_t>(v));
+      }
+      if (rc.portSockets.size() != rc.ports) {
+        r.error("sockets", std::to_string(rc.portSockets.size()) + " socket(s) listed for " + std::to_string(rc.ports) +
+                               " root port(s); give one per port");
+      }
+    }
+  }
   r.finish();
 }
 
@@ -92,7 +132,12 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.choice("model", d.model, {{"pcie", std::string("pcie")}, {"fixed-rate", std::string("fixed-rate")}});
   r.integer("engines", d.engines, 1, 64);
   r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
-  r.integer("outstanding_reads", d.outstandingReads, 1, 4096);
+  if (const ConfigNode* o = r.take("outstanding_reads"); o && o->isScalar() && o->value() == "auto") {
+    d.outstandingReads = 0;
+  } else if (o) {
+    // Re-read it as a number (take() above only marked it as known).
+    r.integer("outstanding_reads", d.outstandingReads, 1, 4096);
+  }
   r.bytes("chunk_size", d.chunkSize, 64, 64ull << 20);
   if (d.chunkSize % 64 != 0) r.error("chunk_size", "chunk_size must be a multiple of 64B");
   r.duration("setup_latency", d.setupLatency, 0, 1000000000);
@@ -251,6 +296,118 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
   }
 }
 
+// One entry of `device_links:`: a kind of link and the pairs it joins, given as two devices or
+// as a pattern over all devices (`pattern: full-mesh`, or `groups-of: N`, a full mesh inside each
+// run of N consecutive devices).
+void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostics& diag, SystemSpec& sys,
+                     std::map<std::pair<int, int>, std::string>& seen) {
+  FieldReader r(node, path, diag);
+  if (!r.isMap()) {
+    diag.error(node.where(), path, "expected a map such as { model: hccs, pattern: full-mesh, lanes: 8, speed: 56GT/s }");
+    return;
+  }
+  DeviceLinkSpec proto;
+  std::vector<std::pair<const char*, std::string>> kinds;
+  for (const DeviceLinkKind& k : deviceLinkKinds()) kinds.emplace_back(k.name, k.name);
+  {
+    const ConfigNode* m = r.take("model");
+    if (!m) {
+      r.errorAtMap("missing 'model': the kind of link (hccs)");
+    } else {
+      std::vector<std::string> names;
+      for (const DeviceLinkKind& k : deviceLinkKinds()) names.emplace_back(k.name);
+      if (!m->isScalar() || std::find(names.begin(), names.end(), m->value()) == names.end()) {
+        diag.error(m->where(), r.childPath("model"), "'" + (m->isScalar() ? m->value() : std::string("?")) +
+                   "' is not a kind of device link; expected one of " + FieldReader::join(names) +
+                   (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
+      } else {
+        proto.model = m->value();
+      }
+    }
+  }
+  double maxRate = 0;
+  for (const DeviceLinkKind& k : deviceLinkKinds()) {
+    if (proto.model == k.name) maxRate = k.maxLaneRate;
+  }
+  r.integerOneOf("lanes", proto.lanes, {1, 2, 4, 8, 16});
+  if (r.transferRate("speed", proto.rate, 1e9, 1e12) && proto.rate > maxRate) {
+    r.error("speed", formatTransferRate(proto.rate) + " per lane is faster than any " + proto.model + " link runs (" +
+                         formatTransferRate(maxRate) + " per lane at most)");
+  }
+  r.bytes("packet_payload", proto.packetPayload, 16, 4096);
+  r.integer("packet_overhead", proto.packetOverhead, 0, 256);
+  r.duration("latency", proto.latency, 0, 100000000);
+
+  const ConfigNode* pattern = r.take("pattern");
+  const ConfigNode* groups = r.take("groups-of");
+  const ConfigNode* pair = r.take("devices");
+  const int given = (pattern != nullptr) + (groups != nullptr) + (pair != nullptr);
+  std::vector<std::pair<int, int>> pairs;
+  const int n = static_cast<int>(sys.devices.size());
+  auto mesh = [&](int from, int to) {
+    for (int i = from; i < to; ++i) {
+      for (int j = i + 1; j < to; ++j) pairs.emplace_back(i, j);
+    }
+  };
+  if (given != 1) {
+    r.errorAtMap("give exactly one of 'pattern: full-mesh', 'groups-of: N' or 'devices: [A, B]'");
+  } else if (pattern) {
+    if (!pattern->isScalar() || pattern->value() != "full-mesh") {
+      diag.error(pattern->where(), r.childPath("pattern"), "the pattern is 'full-mesh' (or use 'groups-of: N' or 'devices: [A, B]')");
+    } else {
+      mesh(0, n);
+    }
+  } else if (groups) {
+    uint32_t size = 0;
+    if (r.integer("groups-of", size, 2, 1024)) {
+      if (n % static_cast<int>(size) != 0) {
+        r.error("groups-of", "the machine's " + std::to_string(n) + " devices do not split into groups of " + std::to_string(size));
+      } else {
+        for (int g = 0; g < n; g += static_cast<int>(size)) mesh(g, g + static_cast<int>(size));
+      }
+    }
+  } else {
+    if (!pair->isList() || pair->items().size() != 2 || !pair->items()[0].isScalar() || !pair->items()[1].isScalar()) {
+      diag.error(pair->where(), r.childPath("devices"), "expected the two devices the link joins, e.g. [npu0, npu1]");
+    } else {
+      int ends[2];
+      bool ok = true;
+      std::vector<std::string> names;
+      for (const DeviceSpec& d : sys.devices) names.push_back(d.name);
+      for (int e = 0; e < 2; ++e) {
+        const ConfigNode& item = pair->items()[static_cast<size_t>(e)];
+        ends[e] = sys.findDevice(item.value());
+        if (ends[e] < 0) {
+          diag.error(item.where(), r.childPath("devices") + "[" + std::to_string(e) + "]",
+                     "no device is called '" + item.value() + "'" + FieldReader::suggestion(item.value(), names) +
+                         "; devices: " + FieldReader::join(names));
+          ok = false;
+        }
+      }
+      if (ok && ends[0] == ends[1]) {
+        diag.error(pair->where(), r.childPath("devices"), "a link joins two different devices, not " + pair->items()[0].value() + " to itself");
+        ok = false;
+      }
+      if (ok) pairs.emplace_back(std::min(ends[0], ends[1]), std::max(ends[0], ends[1]));
+    }
+  }
+  r.finish();
+  for (const auto& [i, j] : pairs) {
+    const std::string here = path;
+    auto [it, fresh] = seen.emplace(std::make_pair(i, j), here);
+    if (!fresh) {
+      diag.error(node.where(), path, "devices " + sys.devices[static_cast<size_t>(i)].name + " and " +
+                                         sys.devices[static_cast<size_t>(j)].name + " are already linked by " + it->second +
+                                         "; one link per pair (give it more lanes instead)");
+      return;
+    }
+    DeviceLinkSpec l = proto;
+    l.a = sys.devices[static_cast<size_t>(i)].name;
+    l.b = sys.devices[static_cast<size_t>(j)].name;
+    sys.deviceLinks.push_back(l);
+  }
+}
+
 }  // namespace
 
 void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag, PcieLinkSpec& link) {
@@ -268,6 +425,8 @@ void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag
     }
   }
   r.integerOneOf("lanes", link.lanes, {1, 2, 4, 8, 16});
+  // Gen4 brought 10-bit tags (768 outstanding reads); before it 8-bit extended tags (256).
+  if (genGiven) link.tags = link.generation >= 4 ? 768 : 256;
   r.bytesPowerOfTwo("mps", link.mps, 128, 4096);
   r.bytesPowerOfTwo("mrrs", link.mrrs, 128, 4096);
   uint32_t rcb = static_cast<uint32_t>(link.rcb);
@@ -329,7 +488,21 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
       if (devs->items().empty()) r.error("devices", "a machine needs at least one device");
     }
   }
+  if (const ConfigNode* links = r.take("device_links")) {
+    std::map<std::pair<int, int>, std::string> seen;
+    if (!links->isList()) {
+      r.error("device_links", "expected a list of links, e.g. [ { model: hccs, pattern: full-mesh } ]");
+    } else {
+      for (size_t i = 0; i < links->items().size(); ++i) {
+        readDeviceLinks(links->items()[i], "device_links[" + std::to_string(i) + "]", diag, sys, seen);
+      }
+    }
+  }
   r.finish();
+  if (sys.host.memorySocket >= sys.rootComplex.sockets()) {
+    r.error("host", "host.memory_socket " + std::to_string(sys.host.memorySocket) + " names no socket: the root ports are on " +
+                        std::to_string(sys.rootComplex.sockets()) + " socket(s) (pcie.root_complex.sockets)");
+  }
   if (sys.runMode == RunMode::Device && sys.devices.size() > 1) {
     r.error("run_mode", "run mode device (RC) runs the program on one device's CPU; this config has " +
                             std::to_string(sys.devices.size()) + " devices");

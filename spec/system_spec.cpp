@@ -1,5 +1,7 @@
 #include "spec/system_spec.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace ascendsim::spec {
@@ -47,6 +49,28 @@ const PcieSwitchSpec* SystemSpec::findSwitch(const std::string& switchName) cons
     if (s.name == switchName) return &s;
   }
   return nullptr;
+}
+
+int SystemSpec::findDevice(const std::string& deviceName) const {
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].name == deviceName) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+uint32_t RootComplexSpec::sockets() const {
+  uint32_t n = 1;
+  for (uint32_t s : portSockets) n = std::max(n, s + 1);
+  return n;
+}
+
+const std::vector<DeviceLinkKind>& deviceLinkKinds() {
+  // HCCS on the Ascend 910B runs 56 Gb/s lanes (x8: the quoted 56 GB/s per direction per link);
+  // the 910's ports were 240 Gb/s (8 x 30 Gb/s); Kunpeng's CPU-to-CPU HCCS runs 30 GT/s lanes.
+  static const std::vector<DeviceLinkKind> kinds{
+      {"hccs", 56e9, "Huawei Cache Coherence System between Ascend NPUs"},
+  };
+  return kinds;
 }
 
 const char* toString(DramStandard s) {

@@ -64,7 +64,8 @@ struct PcieLinkSpec {
   uint64_t mrrs = 512;           // max read request size, bytes
   uint64_t rcb = 64;             // read completion boundary, bytes
   bool ecrc = false;
-  uint32_t tags = 256;           // outstanding non-posted (read) requests
+  uint32_t tags = 768;           // outstanding non-posted (read) requests the requester may have:
+                                 // 256 (8-bit extended tags) up to Gen3, 768 (10-bit tags) from Gen4
   Picoseconds latency = 0;       // one-way propagation and PHY latency
 
   // Bytes/s of the raw line after encoding (128b/130b from Gen3 on, FLIT for Gen6).
@@ -75,6 +76,17 @@ struct RootComplexSpec {
   uint32_t ports = 4;
   Picoseconds latency = 100000;  // from the root port to host memory, one way
   bool completionsAtRcb = false; // split read completions at the RCB instead of at MPS (older chipsets)
+  // Share of each root port's TLP bandwidth the host bridge sustains (1: the link is the limit).
+  // Real hosts lose a few percent to the IOMMU, coherence and ordering; `ascendsim calibrate` fits it.
+  double efficiency = 1.0;
+  // Whether the host bridge forwards peer-to-peer traffic between its root ports (devices under
+  // different switches of one socket); many chipsets do not, and then only a shared switch or a
+  // device link makes two devices peers.
+  bool peerToPeer = false;
+  // The CPU socket (NUMA node) each root port belongs to; empty: all on socket 0.
+  std::vector<uint32_t> portSockets;
+  uint32_t socketOfPort(uint32_t port) const { return port < portSockets.size() ? portSockets[port] : 0; }
+  uint32_t sockets() const;  // how many sockets the ports name (at least 1)
 };
 
 struct PcieSwitchSpec {
@@ -109,9 +121,21 @@ struct ApiOverheads {
   Picoseconds kernelLaunch = 5000000;  // an operator's launch (aclnnAdd...): 2-7 us on GPU runtimes
 };
 
+// The link between two CPU sockets (UPI, Kunpeng's Hydra/HCCS): a device's traffic to the other
+// socket's memory crosses it.
+struct SocketLinkSpec {
+  double bandwidth = 30e9;        // bytes/s per direction
+  Picoseconds latency = 110000;   // one way; remote NUMA reads pay it twice
+};
+
 struct HostSpec {
-  DramSpec memory;
+  DramSpec memory;                 // all sockets together; split evenly between their NUMA nodes
+  uint32_t memorySocket = 0;       // the NUMA node host buffers are allocated on
+  SocketLinkSpec socketLink;
   double cpuCopyBandwidth = 10e9;  // bytes/s one core copies (pageable staging)
+  // CPU cores that stage pageable copies at once: 0 gives each host thread its own (the thread
+  // that calls the copy does it), N shares N between all threads.
+  uint32_t cpuCopyEngines = 0;
   uint64_t stagingBufferSize = 2ull << 20;  // pinned bounce buffer chunk for pageable copies
   ApiOverheads apiOverhead;
 };
@@ -121,7 +145,9 @@ struct DmaSpec {
   std::string model = "pcie";  // copy timing implementation, chosen by name: "pcie" or "fixed-rate"
   uint32_t engines = 4;
   uint32_t channelsPerEngine = 4;
-  uint32_t outstandingReads = 64;  // read requests in flight per channel
+  // Read requests (each at most MRRS) one channel keeps in flight; 0: derived by Little's law,
+  // enough to cover the round trip to host memory at the link's rate.
+  uint32_t outstandingReads = 0;
   uint64_t chunkSize = 64 * 1024;  // bytes per DMA chunk
   Picoseconds setupLatency = 1000000;
   uint32_t descriptorSize = 64;  // bytes per memcpy descriptor (32 or 64)
@@ -159,6 +185,28 @@ struct DeviceSpec {
   AiCoreSpec aicore;
 };
 
+// ---------------------------------------------------------------- links between devices
+// A point-to-point link between two devices (HCCS between Ascend NPUs). Its kind picks the
+// implementation (`model`); each kind has a highest lane rate (see deviceLinkKinds()).
+struct DeviceLinkSpec {
+  std::string model = "hccs";
+  std::string a, b;               // the two devices' names
+  uint32_t lanes = 8;
+  double rate = 56e9;             // transfers/s per lane (one bit per transfer)
+  uint64_t packetPayload = 256;   // data bytes per packet
+  uint32_t packetOverhead = 16;   // header, CRC and framing bytes per packet
+  Picoseconds latency = 300000;   // one way, port to port
+  double bandwidth() const { return static_cast<double>(lanes) * rate / 8; }  // raw bytes/s per direction
+};
+
+// The kinds of device link the loader accepts, with the highest per-lane rate each has shipped at.
+struct DeviceLinkKind {
+  const char* name;
+  double maxLaneRate;
+  const char* note;
+};
+const std::vector<DeviceLinkKind>& deviceLinkKinds();
+
 enum class RunMode { Host, Device };
 
 // Where a run's outputs go unless the command line or ASCENDSIM_TRACE / ASCENDSIM_REPORT say.
@@ -178,10 +226,12 @@ struct SystemSpec {
   RootComplexSpec rootComplex;
   std::vector<PcieSwitchSpec> switches;
   std::vector<DeviceSpec> devices;
+  std::vector<DeviceLinkSpec> deviceLinks;
   TraceSpec trace;
   std::vector<std::string> sources;  // files it was read from, outermost first
 
   const PcieSwitchSpec* findSwitch(const std::string& name) const;
+  int findDevice(const std::string& name) const;  // index, or -1
 };
 
 const char* toString(DramStandard s);

@@ -1,5 +1,5 @@
 #include "models/dma/fixed_rate_timing.h"
-#include "models/dma/pcie_dma_timing.h"
+#include "models/dma/path_timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 namespace ascendsim::models {
 
-FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys) : sys_(sys) {
+FixedRateTiming::FixedRateTiming(const spec::SystemSpec& sys, Router& router) : sys_(sys), router_(router) {
   runsOnDevice_ = sys.runMode == spec::RunMode::Device;
   host_ = sustainedSequentialRates(sys.host.memory);
   for (const spec::DeviceSpec& d : sys.devices) devices_.push_back(sustainedSequentialRates(d.memory));
@@ -21,7 +21,7 @@ const SustainedRates& FixedRateTiming::memoryOf(const MemoryPlace& place) const 
   return sys_.runMode == spec::RunMode::Device ? devices_.at(0) : host_;
 }
 
-double FixedRateTiming::rate(int device, const Task& task) const {
+double FixedRateTiming::rate(int device, const Task& task) {
   const bool rc = sys_.runMode == spec::RunMode::Device;
   if (task.kind == TaskKind::Memset) return memoryOf(task.dst).write;
   const bool srcDev = task.src.kind == MemoryPlace::Kind::Device;
@@ -33,10 +33,10 @@ double FixedRateTiming::rate(int device, const Task& task) const {
   if (task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable) {
     r = std::min(r, sys_.host.cpuCopyBandwidth);  // staged by a CPU core through a pinned buffer
   }
-  // Host <-> device, or peer to peer: every crossing link bounds it.
-  if (srcDev) r = std::min(r, sys_.devices.at(static_cast<size_t>(task.src.device)).link.lineBandwidth());
-  if (dstDev) r = std::min(r, sys_.devices.at(static_cast<size_t>(task.dst.device)).link.lineBandwidth());
-  (void)device;
+  // Host <-> device, or peer to peer: every link on the route bounds it at its raw rate.
+  const Endpoint from = srcDev ? Endpoint::of(task.src.device) : Endpoint::host();
+  const Endpoint to = dstDev ? Endpoint::of(task.dst.device) : Endpoint::host();
+  for (const Crossing& c : router_.route(from, to, device).crossings) r = std::min(r, c.link->bandwidth());
   return r;
 }
 
@@ -58,9 +58,10 @@ ChunkTiming FixedRateTiming::moveChunk(int device, const Task& task, uint64_t of
   return {bytes, end, end};
 }
 
-std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys) {
-  if (name == "fixed-rate") return std::make_unique<FixedRateTiming>(sys);
-  if (name == "pcie") return std::make_unique<PcieDmaTiming>(sys);
+std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
+                                                   MachineGraph& graph, Router& router) {
+  if (name == "fixed-rate") return std::make_unique<FixedRateTiming>(sys, router);
+  if (name == "pcie") return std::make_unique<PathTiming>(sys, graph, router);
   throw std::invalid_argument("unknown transfer timing model '" + name + "'");
 }
 

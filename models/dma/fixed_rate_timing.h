@@ -8,21 +8,24 @@
 
 #include "models/dma/transfer_timing.h"
 #include "models/dram/sustained_bandwidth.h"
+#include "models/machine/router.h"
 
 namespace ascendsim::models {
 
 class FixedRateTiming : public TransferTiming {
  public:
-  explicit FixedRateTiming(const spec::SystemSpec& sys);
+  FixedRateTiming(const spec::SystemSpec& sys, Router& router);
   ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
   const char* name() const override { return "fixed-rate"; }
+  uint32_t readWindow(int) const override { return 1u << 30; }  // no protocol: nothing to bound
 
   // Bytes per second a transfer of this kind gets (exposed for tests).
-  double rate(int device, const Task& task) const;
+  double rate(int device, const Task& task);
 
  private:
   const SustainedRates& memoryOf(const MemoryPlace& place) const;
   const spec::SystemSpec& sys_;
+  Router& router_;
   SustainedRates host_;
   std::vector<SustainedRates> devices_;
 };

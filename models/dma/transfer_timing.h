@@ -15,6 +15,10 @@ struct ChunkTiming {
   uint64_t bytes = 0;           // payload this chunk moved
   Picoseconds nextIssue = 0;    // when the channel may start its next chunk
   Picoseconds done = 0;         // when this chunk's last byte landed
+  uint32_t requests = 0;        // read requests it keeps outstanding until `done` (0: none, a write)
+  // When the channel's buffer for it frees: a posted write's once its data has left the device on
+  // the link (no completion comes back); otherwise `done`. 0: at `done`.
+  Picoseconds released = 0;
 };
 
 class TransferTiming {
@@ -24,6 +28,8 @@ class TransferTiming {
   // channels, starting no earlier than `ready`.
   virtual ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) = 0;
   virtual const char* name() const = 0;
+  // Read requests one of `device`'s DMA channels may keep outstanding.
+  virtual uint32_t readWindow(int device) const = 0;
   // Who hears about every access to a memory (the DRAM statistics); nullptr: nobody.
   void setTrafficObserver(MemoryTrafficObserver* observer) { observer_ = observer; }
 
@@ -41,7 +47,10 @@ class TransferTiming {
   bool runsOnDevice_ = false;  // run mode device: "host" memory is device 0's
 };
 
-// Registered implementations: "pcie" and "fixed-rate".
-std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys);
+class MachineGraph;
+class Router;
+// Registered implementations: "pcie" (through the machine graph) and "fixed-rate".
+std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
+                                                   MachineGraph& graph, Router& router);
 
 }  // namespace ascendsim::models

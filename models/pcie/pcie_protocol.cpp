@@ -65,12 +65,16 @@ double tlpBandwidth(const spec::PcieLinkSpec& link, uint64_t mps) {
   return link.lineBandwidth() * (1.0 - dataLinkOverhead(link.generation, link.lanes, mps));
 }
 
+// TLP payloads are whole doublewords (PCIe Base Specification 2.2.2: Length counts DW, byte
+// enables mark the bytes that count), so a 1-byte write still carries 4 bytes of data.
+uint64_t payloadWireBytes(uint64_t bytes) { return ceilDiv(bytes, 4) * 4; }
+
 uint64_t writeWireBytes(uint64_t bytes, uint64_t mps, bool ecrc) {
-  return bytes + ceilDiv(bytes, mps) * memoryWriteOverhead(ecrc);
+  return payloadWireBytes(bytes) + ceilDiv(bytes, mps) * memoryWriteOverhead(ecrc);
 }
 
 uint64_t completionWireBytes(uint64_t bytes, uint64_t split, bool ecrc) {
-  return bytes + ceilDiv(bytes, split) * completionOverhead(ecrc);
+  return payloadWireBytes(bytes) + ceilDiv(bytes, split) * completionOverhead(ecrc);
 }
 
 uint64_t requestWireBytes(uint64_t bytes, uint64_t mrrs, bool ecrc) {

@@ -22,6 +22,9 @@ double dataLinkOverhead(uint32_t generation, uint32_t lanes, uint64_t mps);
 // Bytes per second left for TLPs in one direction of `link` at payload size `mps`.
 double tlpBandwidth(const spec::PcieLinkSpec& link, uint64_t mps);
 
+// Data bytes on the wire for `bytes` of payload starting on a doubleword boundary.
+uint64_t payloadWireBytes(uint64_t bytes);
+
 // Wire bytes of moving `bytes` of payload: as posted writes split at `mps`; as completions split
 // at `mps` (or at `rcb` when the completer splits at the read completion boundary); and the read
 // requests for it split at `mrrs`.

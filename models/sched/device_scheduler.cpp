@@ -19,9 +19,9 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
       spec_(spec),
       index_(deviceIndex),
       timing_(timing),
-      // A channel keeps as many bytes in flight as its outstanding reads cover, and at least four
-      // chunks (its buffers), enough to keep a link busy across a round trip.
-      window_(std::max<uint64_t>(uint64_t{spec.dma.outstandingReads} * spec.link.mrrs, 4 * spec.dma.chunkSize)),
+      // Posted writes need no tags: a channel streams them from four chunk buffers.
+      byteWindow_(4 * spec.dma.chunkSize),
+      readWindow_(timing.readWindow(deviceIndex)),
       channels_(spec.dma.engines * spec.dma.channelsPerEngine) {
   SC_METHOD(dispatch);
   sensitive << wake_;
@@ -74,12 +74,12 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // The channel fetches the descriptor and sets up, then moves the bytes chunk by chunk; the
     // task's end is known once its last chunk is issued.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
-    *free = Channel{&task, 0, first, first, {}, 0};
+    *free = Channel{&task, 0, first, first, {}, 0, 0};
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
-    aicore_ = Channel{&task, 0, first, first, {}, 0};
+    aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
     task.endTime = task.bytes == 0 && task.kernel.ops == 0 ? first : -1;
   }
   if (task.onStart) task.onStart();
@@ -127,35 +127,46 @@ bool DeviceScheduler::startReady(Picoseconds now) {
   return any;
 }
 
-Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, uint64_t bytes, uint64_t window) {
+Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next, uint64_t byteWindow) const {
   for (;;) {
-    while (!c.inFlight.empty() && c.inFlight.front().first <= t) {
-      c.inFlightBytes -= c.inFlight.front().second;
+    // Pieces land in issue order closely enough that the oldest frees first.
+    while (!c.inFlight.empty() && c.inFlight.front().done <= t) {
+      c.inFlightBytes -= c.inFlight.front().bytes;
+      c.inFlightRequests -= c.inFlight.front().requests;
       c.inFlight.pop_front();
     }
-    // Two chunks may always be in flight, whatever their size: the runtime double-buffers its
-    // pinned staging buffer, a channel moves one chunk while it sets up the next, and a kernel's
-    // cores load one tile while they compute on the other.
-    if (c.inFlight.size() < 2 || c.inFlightBytes + bytes <= window) return t;
-    t = c.inFlight.front().first;
+    if (next.requests > 0) {
+      // Reads: the channel's request queue holds `readWindow_` requests.
+      if (c.inFlight.empty() || c.inFlightRequests + next.requests <= readWindow_) return t;
+    } else if (c.inFlight.size() < 2 || c.inFlightBytes + next.bytes <= byteWindow) {
+      // Two pieces may always be in flight, whatever their size: the runtime double-buffers its
+      // pinned staging buffer, a channel moves one chunk while it sets up the next, and a kernel's
+      // cores load one tile while they compute on the other.
+      return t;
+    }
+    t = c.inFlight.front().done;
   }
 }
 
 // Issues every chunk of `c` whose time has come; returns whether any was.
-bool DeviceScheduler::pump(Channel& c, uint64_t window, Picoseconds now) {
+bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
   bool any = false;
   while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
     const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
     c.offset += chunk.bytes;
     c.lastDone = std::max(c.lastDone, chunk.done);
-    c.inFlight.emplace_back(chunk.done, chunk.bytes);
+    c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes, chunk.requests});
     c.inFlightBytes += chunk.bytes;
+    c.inFlightRequests += chunk.requests;
     if (c.offset >= c.task->bytes) {
       c.task->endTime = c.lastDone;
       c.inFlight.clear();
       c.inFlightBytes = 0;
+      c.inFlightRequests = 0;
     } else {
-      c.nextIssue = windowOpens(c, chunk.nextIssue, std::min(chunk.bytes, c.task->bytes - c.offset), window);
+      // The next piece is about as large as this one (the last may be smaller).
+      const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests};
+      c.nextIssue = windowOpens(c, chunk.nextIssue, next, byteWindow);
     }
     any = true;
   }
@@ -164,7 +175,7 @@ bool DeviceScheduler::pump(Channel& c, uint64_t window, Picoseconds now) {
 
 bool DeviceScheduler::pumpChannels(Picoseconds now) {
   bool any = pump(aicore_, kernelWindowBytes(spec_.aicore), now);
-  for (Channel& c : channels_) any = pump(c, window_, now) || any;
+  for (Channel& c : channels_) any = pump(c, byteWindow_, now) || any;
   return any;
 }
 

@@ -65,14 +65,22 @@ class DeviceScheduler : public sc_core::sc_module {
     uint64_t offset = 0;      // bytes of it already issued
     Picoseconds nextIssue = 0;
     Picoseconds lastDone = 0;
-    std::deque<std::pair<Picoseconds, uint64_t>> inFlight;  // (done, bytes) of issued chunks
+    struct Piece {
+      Picoseconds done;  // when its buffer frees
+      uint64_t bytes;
+      uint32_t requests;
+    };
+    std::deque<Piece> inFlight;  // issued pieces that have not landed
     uint64_t inFlightBytes = 0;
+    uint64_t inFlightRequests = 0;
   };
-  // When a channel with `c.inFlightBytes` in flight may issue `bytes` more, at `t` or later, with
-  // at most `window` bytes (but always two chunks) in flight.
-  static Picoseconds windowOpens(Channel& c, Picoseconds t, uint64_t bytes, uint64_t window);
-  bool pump(Channel& c, uint64_t window, Picoseconds now);
-  uint64_t window_;  // bytes a channel may have in flight
+  // When channel `c` may issue its next piece (of about `next`'s size and read requests), at `t`
+  // or later. Reads: at most `readWindow` requests in flight (one piece always may go). Writes and
+  // kernel tiles: at most `byteWindow` bytes, but always two pieces (double buffering).
+  Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next, uint64_t byteWindow) const;
+  bool pump(Channel& c, uint64_t byteWindow, Picoseconds now);
+  uint64_t byteWindow_;   // bytes of posted writes a channel may have in flight
+  uint32_t readWindow_;   // read requests a channel may have outstanding
   std::vector<Channel> channels_;
   Channel aicore_;   // the kernel on the AI Cores: two tiles per core in flight (double buffering)
   sc_core::sc_event wake_;

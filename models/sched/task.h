@@ -57,6 +57,11 @@ struct Task {
   Picoseconds submitTime = 0;  // when it entered its stream's queue (host virtual time)
   MemoryPlace src, dst;        // Copy: both; Memset: dst
   uint64_t bytes = 0;           // Kernel: bytesRead + bytesWritten of `kernel`
+  // A shaped copy (aclrtMemcpy2d): `bytes` is `rows` rows of `rowBytes`, each its own run of
+  // packets; rowBytes 0 means one contiguous row.
+  uint64_t rowBytes = 0;
+  uint64_t rows = 1;
+  int hostThread = 0;           // the host thread that submitted it (stages its pageable copies)
   KernelWork kernel;            // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
   uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this

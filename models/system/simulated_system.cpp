@@ -16,7 +16,9 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
   // The banner would mix into the simulated program's own output.
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-  timing_ = makeTransferTiming(spec_.devices.empty() ? "pcie" : spec_.devices[0].dma.model, spec_);
+  graph_ = std::make_unique<MachineGraph>(spec_);
+  router_ = std::make_unique<Router>(*graph_);
+  timing_ = makeTransferTiming(spec_.devices.empty() ? "pcie" : spec_.devices[0].dma.model, spec_, *graph_, *router_);
   for (size_t i = 0; i < spec_.devices.size(); ++i) {
     const std::string name = spec_.devices[i].name + "_scheduler";
     devices_.push_back(std::make_unique<DeviceScheduler>(name.c_str(), spec_.devices[i],

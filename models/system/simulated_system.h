@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "models/dma/transfer_timing.h"
+#include "models/machine/machine_graph.h"
+#include "models/machine/router.h"
 #include "models/sched/device_scheduler.h"
 #include "spec/system_spec.h"
 
@@ -22,6 +24,9 @@ class SimulatedSystem {
   DeviceScheduler& device(size_t index) { return *devices_.at(index); }
   size_t deviceCount() const { return devices_.size(); }
   TransferTiming& transferTiming() { return *timing_; }
+  // The machine's components and the way between them: topology questions go to the router.
+  MachineGraph& graph() { return *graph_; }
+  Router& router() { return *router_; }
   void addListener(TaskListener* listener);
 
   Picoseconds now() const { return simNow(); }
@@ -36,6 +41,8 @@ class SimulatedSystem {
 
  private:
   spec::SystemSpec spec_;
+  std::unique_ptr<MachineGraph> graph_;
+  std::unique_ptr<Router> router_;
   std::unique_ptr<TransferTiming> timing_;
   std::vector<std::unique_ptr<DeviceScheduler>> devices_;
 };

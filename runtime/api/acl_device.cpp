@@ -48,6 +48,15 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   });
 }
 
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+  return run("aclrtGetDevicesTopo", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(value, "value");
+    // Ids past INT32_MAX name no device; the range check in devicesTopology() reports them.
+    const auto id = [](uint32_t v) { return v > 0x7FFFFFFFu ? -1 : static_cast<int32_t>(v); };
+    *value = rt().devicesTopology(id(deviceId), id(otherDeviceId));
+  });
+}
+
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   return run("aclrtDeviceEnablePeerAccess", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().enablePeerAccess(t, peerDeviceId, flags); });

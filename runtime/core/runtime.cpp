@@ -14,8 +14,6 @@
 #include <sstream>
 
 #include "runtime/core/errors.h"
-#include "models/dma/pcie_dma_timing.h"
-#include "spec/pcie_topology.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
@@ -231,9 +229,7 @@ void Runtime::openTrace() {
     if (!parsed || *parsed <= 0) fail(ACL_ERROR_INVALID_FILE, "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
     interval = *parsed;
   }
-  if (auto* pcie = dynamic_cast<models::PcieDmaTiming*>(&system_->transferTiming())) {
-    trace_.attachFabric(&pcie->fabric().resources(), interval);
-  }
+  trace_.attachFabric(&system_->graph().resources(), interval);
   if (memoryStats_) memoryStats_->setBinWidth(interval);
   // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
   static bool hooked = false;
@@ -273,10 +269,9 @@ void Runtime::traceMemoryStatistics() {
   }
 }
 
-const std::vector<models::pcie::Resource>& Runtime::fabricResources() const {
-  static const std::vector<models::pcie::Resource> none;
-  auto* pcie = system_ ? dynamic_cast<models::PcieDmaTiming*>(&system_->transferTiming()) : nullptr;
-  return pcie ? pcie->fabric().resources() : none;
+const models::ResourceTable& Runtime::fabricResources() const {
+  static const models::ResourceTable none;
+  return system_ ? system_->graph().resources() : none;
 }
 
 // The JSON report to ASCENDSIM_REPORT, and the table to stderr (ASCENDSIM_SUMMARY=0 silences it,
@@ -372,6 +367,7 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
   }
   task->id = nextTaskId_++;
   task->submitTime = std::max(t.now, system_->now());
+  task->hostThread = static_cast<int>(t.index);
   t.callTasks.push_back(task->id);
   s.device->scheduler->submit(s.queue, std::move(task));
 }
@@ -494,7 +490,16 @@ bool Runtime::canAccessPeer(int32_t dev, int32_t peer) {
   Device& a = device(dev);
   Device& b = device(peer);
   if (dev == peer) fail(ACL_ERROR_INVALID_PARAM, "a device is not its own peer (deviceId == peerDeviceId)");
-  return spec::commonSwitch(spec_, *a.spec, *b.spec).has_value();
+  (void)a;
+  (void)b;
+  return system_->router().peersAllowed(dev, peer);
+}
+
+uint64_t Runtime::devicesTopology(int32_t dev, int32_t other) {
+  device(dev);
+  device(other);
+  if (dev == other) fail(ACL_ERROR_INVALID_PARAM, "deviceId and otherDeviceId are the same device");
+  return static_cast<uint64_t>(system_->router().topology(dev, other));
 }
 
 void Runtime::enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags) {
@@ -502,15 +507,10 @@ void Runtime::enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags) {
   Device& d = *requireContext(t).device;
   Device& p = device(peer);
   if (&d == &p) fail(ACL_ERROR_INVALID_PARAM, "peerDeviceId is the current device");
-  if (!spec::commonSwitch(spec_, *d.spec, *p.spec)) {
-    const auto above = [&](Device& x) {
-      auto path = spec::switchesAbove(spec_, *x.spec);
-      return path.empty() ? std::string("on a root port") : "under switch " + path.front();
-    };
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-         "devices " + std::to_string(d.id) + " and " + std::to_string(p.id) +
-             " are not under one PCIe switch (" + d.spec->name + " is " + above(d) + ", " + p.spec->name +
-             " is " + above(p) + "); peer-to-peer access needs a common switch");
+  std::string why;
+  if (!system_->router().peersAllowed(d.id, peer, &why)) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "devices " + std::to_string(d.id) + " and " + std::to_string(p.id) +
+                                               " cannot be peers: " + why);
   }
   d.peersEnabled.insert(peer);
 }

@@ -65,6 +65,7 @@ class Runtime {
   void synchronizeDevice(HostThread& t);
   aclrtRunMode runMode() const;
   bool canAccessPeer(int32_t dev, int32_t peer);
+  uint64_t devicesTopology(int32_t dev, int32_t other);  // ACL_RT_DEVS_TOPOLOGY_* bits
   void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
   void disablePeerAccess(HostThread& t, int32_t peer);
   void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
@@ -181,7 +182,7 @@ class Runtime {
   void openTrace();
   void writeReport();
   void traceMemoryStatistics();
-  const std::vector<models::pcie::Resource>& fabricResources() const;
+  const models::ResourceTable& fabricResources() const;
   uint64_t nextTaskId_ = 1;
 };
 

@@ -54,6 +54,7 @@ struct Runtime::CopyPlan {
   Device* engine = nullptr;  // whose DMA runs it; nullptr: the host CPU copies
   bool pageable = false;     // a host side is pageable memory
   uint64_t maxTaskBytes = kMaxHostTaskBytes;
+  uint64_t rowBytes = 0;     // a 2D copy of rows that are not contiguous: each row's width
 };
 
 // ---------------------------------------------------------------- allocation
@@ -199,6 +200,10 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
     task->src = offsetPlace(plan.src, offset);
     task->dst = offsetPlace(plan.dst, offset);
     task->bytes = std::min(plan.maxTaskBytes, bytes - offset);
+    if (plan.rowBytes > 0) {
+      task->rowBytes = plan.rowBytes;
+      task->rows = task->bytes / plan.rowBytes;
+    }
     // The bytes move when the last task ends, so a reader never sees a half-applied copy.
     if (i + 1 == pieces) task->effect = effect;
     submit(t, s, std::move(task));
@@ -245,6 +250,8 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
   const uint64_t srcSpan = uint64_t{spitch} * (height - 1) + width;
   CopyPlan plan = planCopy(t, dst, dstSpan, src, srcSpan, kind, stream.has_value());
   plan.maxTaskBytes = uint64_t{width} * height;
+  // Rows with gaps between them (on either side) move as separate runs of packets.
+  if (height > 1 && (spitch != width || dpitch != width)) plan.rowBytes = width;
   MemoryManager* mm = memory_.get();
   auto effect = [mm, d = plan.dst, s = plan.src, dpitch, spitch, width, height] {
     for (size_t row = 0; row < height; ++row) {

@@ -81,7 +81,7 @@ void RunReport::taskEnded(int device, const models::StreamQueue& stream, const m
 }
 
 std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
-                            const std::vector<models::pcie::Resource>& resources) const {
+                            const models::ResourceTable& resources) const {
   nlohmann::ordered_json r;
   r["schema"] = "ascendsim-report/1";
   r["machine"] = sys_.name;
@@ -123,7 +123,7 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
   }
   r["streams"] = streams;
   nlohmann::ordered_json res = nlohmann::ordered_json::array();
-  for (const models::pcie::Resource& x : resources) {
+  for (const models::Resource& x : resources) {
     if (x.chunks == 0) continue;
     res.push_back({{"name", x.name},
                    {"bytes", x.bytes},
@@ -154,7 +154,7 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
 }
 
 std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
-                             const std::vector<models::pcie::Resource>& resources) const {
+                             const models::ResourceTable& resources) const {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "AscendSim report (%s): %llu copies and memsets%s over %.3f ms of simulated time\n",
@@ -178,7 +178,7 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
       out += line;
     }
   }
-  std::vector<const models::pcie::Resource*> busiest;
+  std::vector<const models::Resource*> busiest;
   for (const auto& x : resources) {
     if (x.chunks) busiest.push_back(&x);
   }

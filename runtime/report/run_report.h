@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/dram/memory_statistics.h"
-#include "models/pcie/pcie_fabric.h"
+#include "models/machine/resource.h"
 #include "models/sched/device_scheduler.h"
 #include "spec/system_spec.h"
 
@@ -26,8 +26,8 @@ class RunReport : public models::TaskListener {
   void taskStarted(int, const models::StreamQueue&, const models::Task&) override {}
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
 
-  std::string json(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
-  std::string table(const std::vector<RuntimeWarning>& warnings, const std::vector<models::pcie::Resource>& resources) const;
+  std::string json(const std::vector<RuntimeWarning>& warnings, const models::ResourceTable& resources) const;
+  std::string table(const std::vector<RuntimeWarning>& warnings, const models::ResourceTable& resources) const;
 
   // DRAM statistics to include (finished: nothing still queued), or nullptr.
   void setMemoryStatistics(const models::MemoryStatistics* stats) { memoryStats_ = stats; }

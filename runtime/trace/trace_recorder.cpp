@@ -21,17 +21,17 @@ bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, s
   return true;
 }
 
-void TraceRecorder::attachFabric(std::vector<models::pcie::Resource>* resources, spec::Picoseconds interval) {
+void TraceRecorder::attachFabric(models::ResourceTable* resources, spec::Picoseconds interval) {
   if (!active() || interval <= 0) return;
   resources_ = resources;
   lastBin_.assign(resources->size(), -2);
-  for (auto& r : *resources) r.binWidth = interval;
+  resources->sampleEvery(interval);
   fabricPid_ = static_cast<int>(sys_->devices.size()) + 1;
-  writer_.processName(fabricPid_, "PCIe fabric", fabricPid_);
+  writer_.processName(fabricPid_, "Interconnect", fabricPid_);
 }
 
 // Device resources show under their device, host memory and the CPU under the host, switch
-// uplinks under "PCIe fabric".
+// uplinks and device links under "Interconnect".
 int TraceRecorder::counterPid(const std::string& name) const {
   for (size_t d = 0; d < sys_->devices.size(); ++d) {
     if (name.rfind(sys_->devices[d].name + ".", 0) == 0) return static_cast<int>(d) + 1;
@@ -41,8 +41,9 @@ int TraceRecorder::counterPid(const std::string& name) const {
 
 void TraceRecorder::flushCounters(spec::Picoseconds now) {
   if (!resources_ || !active()) return;
+  if (lastBin_.size() < resources_->size()) lastBin_.resize(resources_->size(), -2);  // added while running
   for (size_t i = 0; i < resources_->size(); ++i) {
-    models::pcie::Resource& r = (*resources_)[i];
+    models::Resource& r = (*resources_)[i];
     while (!r.bins.empty()) {
       const auto it = r.bins.begin();
       if (now >= 0 && (it->first + 1) * r.binWidth > now) break;  // still filling

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/dram/dram_stats.h"
-#include "models/pcie/pcie_fabric.h"
+#include "models/machine/resource.h"
 #include "models/sched/device_scheduler.h"
 #include "runtime/trace/trace_writer.h"
 #include "spec/system_spec.h"
@@ -26,7 +26,7 @@ class TraceRecorder : public models::TaskListener {
     writer_.close();
   }
   // Samples the fabric's resources every `interval` as bandwidth counters.
-  void attachFabric(std::vector<models::pcie::Resource>* resources, spec::Picoseconds interval);
+  void attachFabric(models::ResourceTable* resources, spec::Picoseconds interval);
   // Writes the counter samples of every bin that ended by `now` (all of them when now < 0).
   void flushCounters(spec::Picoseconds now);
   void closeFromSignal() { writer_.closeFromSignal(); }
@@ -61,7 +61,7 @@ class TraceRecorder : public models::TaskListener {
   std::set<std::pair<int, uint32_t>> streams_;
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;  // devices whose AI Core track has its name
-  std::vector<models::pcie::Resource>* resources_ = nullptr;
+  models::ResourceTable* resources_ = nullptr;
   std::vector<int64_t> lastBin_;  // per resource: the last bin written, to close areas with a zero
   int fabricPid_ = 0;
   int counterPid(const std::string& resource) const;

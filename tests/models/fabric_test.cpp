@@ -50,17 +50,37 @@ TEST(Fabric, DevicesUnderDifferentSwitchesDoNotShare) {
 }
 
 TEST(Fabric, PeerToPeerUnderOneSwitchLeavesTheUplinkIdle) {
-  Machine m("atlas-800t-a2");
+  // atlas-300i-duo: the two chips of card0 talk through the card's switch, never its uplink.
+  Machine m("atlas-300i-duo");
   m.copy(0, dev(0), dev(1), 64ull << 20);
   m.run();
-  EXPECT_EQ(m.resource("sw0.uplink.up").bytes, 0u);
-  EXPECT_EQ(m.resource("sw0.uplink.down").bytes, 0u);
+  EXPECT_EQ(m.resource("card0.uplink.up").bytes, 0u);
+  EXPECT_EQ(m.resource("card0.uplink.down").bytes, 0u);
   EXPECT_EQ(m.resource("host.memory").bytes, 0u);
   EXPECT_GT(m.resource("npu0.link.up").bytes, 64ull << 20);
   EXPECT_GT(m.resource("npu1.link.down").bytes, 64ull << 20);
   // And it runs at the write rate of the links it crosses.
   const double rate = static_cast<double>(64ull << 20) / (static_cast<double>(m.end(0)) * 1e-12);
   EXPECT_NEAR(rate / gen4WriteRate(m.spec().devices[0].link), 1.0, 0.03);
+}
+
+TEST(Fabric, HccsPeerCopiesLeavePcieIdleAndRunAtTheLinkRate) {
+  // atlas-800t-a2: npu0 copies 64 MiB to each of its seven HCCS peers at once. Each link carries
+  // 8 lanes x 56 Gb/s = 56 GB/s of packets with 256 B of data and 16 B of overhead: 52.71 GB/s of
+  // payload, and the seven links do not share: 7 x 52.71 = 368.9 GB/s out of npu0.
+  Machine m("atlas-800t-a2");
+  const uint64_t bytes = 64ull << 20;
+  for (int d = 1; d < 8; ++d) m.copy(0, dev(0), dev(d), bytes);
+  m.run();
+  const double perLink = 56e9 * 256 / 272;
+  for (size_t i = 0; i < 7; ++i) {
+    const double rate = static_cast<double>(bytes) / (static_cast<double>(m.end(i) - m.start(i)) * 1e-12);
+    EXPECT_NEAR(rate / perLink, 1.0, 0.05) << "npu0 -> npu" << i + 1 << ": " << rate / 1e9 << " GB/s";
+  }
+  EXPECT_EQ(m.resource("npu0.link.up").bytes, 0u);
+  EXPECT_EQ(m.resource("sw0.uplink.up").bytes, 0u);
+  EXPECT_EQ(m.resource("hccs.npu0>npu1").bytes, bytes + bytes / 256 * 16);
+  EXPECT_EQ(m.resource("hccs.npu1>npu0").bytes, 0u);
 }
 
 TEST(Fabric, BothDirectionsOfOneLinkAtOnce) {

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "models/dma/pcie_dma_timing.h"
 #include "models/system/simulated_system.h"
 #include "spec/system_loader.h"
 
@@ -50,13 +49,14 @@ class Machine {
   // End time of the i-th task submitted (in order of submission).
   Picoseconds end(size_t i) const { return ends_.at(i); }
   Picoseconds start(size_t i) const { return starts_.at(i); }
-  const pcie::Resource& resource(const std::string& name) {
-    for (const pcie::Resource& r : dynamic_cast<PcieDmaTiming&>(system_.transferTiming()).fabric().resources()) {
+  const Resource& resource(const std::string& name) {
+    for (const Resource& r : system_.graph().resources()) {
       if (r.name == name) return r;
     }
     throw std::out_of_range(name);
   }
   const spec::SystemSpec& spec() const { return sys_; }
+  SimulatedSystem& system() { return system_; }
 
  private:
   const Task* submit(int device, StreamQueue& q, std::unique_ptr<Task> t) {

@@ -83,22 +83,76 @@ TEST_F(Device, MemInfoMovesWithAllocations) {
   EXPECT_ACL_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &ddrTotal), ACL_ERROR_INVALID_PARAM);
 }
 
-TEST_F(EightNpuServer, PeerAccessFollowsTheSwitchTree) {
+TEST_F(EightNpuServer, EveryPairIsAnHccsPeer) {
+  // atlas-800t-a2: the eight 910Bs form an HCCS full mesh, so every pair is a peer, and
+  // aclrtGetDevicesTopo says HCCS (0x01) for each.
+  for (int32_t a = 0; a < 8; ++a) {
+    for (int32_t b = 0; b < 8; ++b) {
+      if (a == b) continue;
+      int32_t can = -1;
+      uint64_t topo = 0;
+      ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, a, b));
+      ASSERT_ACL_OK(aclrtGetDevicesTopo(static_cast<uint32_t>(a), static_cast<uint32_t>(b), &topo));
+      EXPECT_EQ(can, 1) << a << " -> " << b;
+      EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_HCCS) << a << " -> " << b;
+    }
+  }
   int32_t can = -1;
-  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 3));
-  EXPECT_EQ(can, 1);  // both under sw0
-  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 4));
-  EXPECT_EQ(can, 0);  // sw0 and sw1 meet only at the root complex
+  uint64_t topo = 0;
   EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(&can, 2, 2), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(&can, 0, 8), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_ACL_ERROR(aclrtDeviceCanAccessPeer(nullptr, 0, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetDevicesTopo(0, 8, &topo), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtGetDevicesTopo(0xFFFFFFFFu, 1, &topo), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtGetDevicesTopo(3, 3, &topo), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetDevicesTopo(0, 1, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED);
   EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(4, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_ACL_ERROR(aclrtDeviceEnablePeerAccess(9, 0), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_ACL_ERROR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM);  // never enabled
-  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
-  ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(4, 0));
+  ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(4));
+}
+
+class GroupsOfFour : public AclTest {
+ protected:
+  GroupsOfFour() : AclTest("atlas-800-9000") {}
+};
+
+TEST_F(GroupsOfFour, HccsInsideAGroupASwitchBetweenGroups) {
+  // atlas-800-9000: HCCS joins npu0..3 and npu4..7; the groups meet at the top PCIe switch sw0.
+  uint64_t topo = 0;
+  int32_t can = -1;
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 3, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_HCCS);
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(1, 6, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_PIX);
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 1, 6));
+  EXPECT_EQ(can, 1);
+}
+
+class DuoCards : public AclTest {
+ protected:
+  DuoCards() : AclTest("atlas-300i-duo") {}
+};
+
+TEST_F(DuoCards, PeersOnlyOnOneCard) {
+  // atlas-300i-duo: two 310P3 chips per card behind the card's switch (PIX), cards on separate
+  // root ports of one host bridge (PHB), which does not forward peer traffic: refused.
+  uint64_t topo = 0;
+  int32_t can = -1;
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 1, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_PIX);
+  ASSERT_ACL_OK(aclrtGetDevicesTopo(0, 2, &topo));
+  EXPECT_EQ(topo, ACL_RT_DEVS_TOPOLOGY_PHB);
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 1));
+  EXPECT_EQ(can, 1);
+  ASSERT_ACL_OK(aclrtDeviceCanAccessPeer(&can, 0, 2));
+  EXPECT_EQ(can, 0);
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(2, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  const char* why = aclGetRecentErrMsg();
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(std::string(why).find("peer_to_peer: false"), std::string::npos) << why;
 }
 
 TEST_F(EightNpuServer, PeerCopyNeedsEnabledAccess) {

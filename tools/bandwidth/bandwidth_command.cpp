@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "spec/pcie_topology.h"
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
 #include "tools/bandwidth/bandwidth_runner.h"
@@ -77,8 +76,9 @@ class Bandwidth {
       for (int a = 0; a < devices(); ++a) {
         for (int b = 0; b < devices(); ++b) {
           if (a == b) continue;
-          if (!spec::commonSwitch(sys_, sys_.devices[static_cast<size_t>(a)], sys_.devices[static_cast<size_t>(b)])) {
-            out.push_back({test, name(a), name(b), size, 0, 0, "refused: no common PCIe switch"});
+          std::string why;
+          if (!runner_.system().router().peersAllowed(a, b, &why)) {
+            out.push_back({test, name(a), name(b), size, 0, 0, "refused: " + why});
           } else {
             one(test, name(a), name(b), {a, dev(a), dev(b), size});
           }
@@ -138,7 +138,7 @@ std::string matrixTable(const std::string& test, const std::vector<Record>& recs
       }
       out << "\n";
     }
-    out << "  (rows: source, columns: destination; n/a: no common PCIe switch, peer access refused)\n";
+    out << "  (rows: source, columns: destination; n/a: peer access refused, see aclrtGetDevicesTopo)\n";
     return out.str();
   }
   for (const auto& r : recs) {

@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "models/dma/pcie_dma_timing.h"
 
 namespace ascendsim::tools {
 
@@ -11,9 +10,7 @@ BandwidthRunner::BandwidthRunner(const spec::SystemSpec& sys, const std::string&
     std::string why;
     if (!trace_.open(tracePath, sys_, why)) throw std::runtime_error(why);
     system_.addListener(&trace_);
-    if (auto* pcie = dynamic_cast<models::PcieDmaTiming*>(&system_.transferTiming())) {
-      trace_.attachFabric(&pcie->fabric().resources(), 10000000);
-    }
+    trace_.attachFabric(&system_.graph().resources(), 10000000);
   }
 }
 

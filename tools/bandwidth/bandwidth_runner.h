@@ -23,6 +23,7 @@ struct CopyRequest {
 
 class BandwidthRunner {
  public:
+  models::SimulatedSystem& system() { return system_; }
   BandwidthRunner(const spec::SystemSpec& sys, const std::string& tracePath);
   ~BandwidthRunner();
   // Runs the copies at once; returns how long each took.

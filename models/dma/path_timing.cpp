@@ -1,0 +1,180 @@
+#include "models/dma/path_timing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/compute/ai_core_work.h"
+#include "models/pcie/pcie_protocol.h"
+
+namespace ascendsim::models {
+namespace {
+bool isPageable(const Task& t) {
+  return t.src.kind == MemoryPlace::Kind::HostPageable || t.dst.kind == MemoryPlace::Kind::HostPageable;
+}
+Endpoint endpoint(const MemoryPlace& m) {
+  return m.kind == MemoryPlace::Kind::Device ? Endpoint::of(m.device) : Endpoint::host();
+}
+}  // namespace
+
+PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router& router)
+    : sys_(sys), graph_(graph), router_(router) {
+  runsOnDevice_ = sys.runMode == spec::RunMode::Device;
+  for (size_t d = 0; d < sys.devices.size(); ++d) {
+    const spec::DeviceSpec& dev = sys.devices[d];
+    const int i = static_cast<int>(d);
+    const Picoseconds rtt = router.hostReadRoundTrip(i);
+    roundTrip_.push_back(rtt);
+    uint32_t window = dev.dma.outstandingReads;
+    if (window == 0) {
+      // Little's law: requests in flight = read rate x round trip / request size, with a quarter
+      // more so that the completions still streaming in do not hold the link back.
+      const Route& down = router.route(Endpoint::host(), Endpoint::of(i), i);
+      double rate = 1e15;
+      for (const Crossing& c : down.crossings) rate = std::min(rate, c.link->payloadRate(Traffic::Completion, dev.link.mrrs, down.framing));
+      if (down.crossings.empty()) rate = graph.hostMemory(sys.host.memorySocket).readRate();
+      const double needed = rate * static_cast<double>(rtt) * 1e-12 / static_cast<double>(dev.link.mrrs);
+      window = static_cast<uint32_t>(std::ceil(needed * 1.25));
+    }
+    window_.push_back(std::max<uint32_t>(1, std::min(window, dev.link.tags)));
+  }
+}
+
+// A piece: the staging buffer for pageable copies, else a DMA chunk; reads from host memory also
+// at most an eighth of the channel's request window, so requests stream rather than wait for a
+// whole chunk (a piece holds its requests until its last byte lands). Shaped copies move whole rows.
+uint64_t PathTiming::pieceBytes(int device, const Task& task, uint64_t offset) const {
+  const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
+  uint64_t piece = isPageable(task) && !runsOnDevice_ ? sys_.host.stagingBufferSize : dev.dma.chunkSize;
+  const bool readsHost = !runsOnDevice_ && task.kind == TaskKind::Copy && task.src.kind != MemoryPlace::Kind::Device;
+  if (readsHost && !isPageable(task)) {
+    piece = std::min<uint64_t>(piece, std::max<uint64_t>(1, window_[static_cast<size_t>(device)] / 8) * dev.link.mrrs);
+  }
+  const uint64_t left = task.bytes - offset;
+  if (task.rowBytes == 0) return std::min(piece, left);
+  const uint64_t rows = std::max<uint64_t>(1, piece / task.rowBytes);
+  return std::min(rows * task.rowBytes, left);
+}
+
+ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+  if (task.kind == TaskKind::Kernel) return kernelStep(device, task, offset, ready);
+  const uint64_t bytes = pieceBytes(device, task, offset);
+  const Shape shape = task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
+  uint32_t requests = 0;
+  const std::vector<Stage> st = stages(device, task, shape, requests);
+  const auto [nextIssue, done] = flow(st, ready, &spans_);
+  if (observer_) {
+    for (size_t i = 0; i < st.size(); ++i) {
+      if (st[i].memory == Stage::kNotMemory) continue;
+      reportTransfer(task, offset, bytes, st[i].reads, st[i].writes, spans_[i].first, spans_[i].second);
+    }
+  }
+  // Posted writes free the channel's buffer once they are out on the device's link: the stage
+  // after the source memory's read.
+  Picoseconds released = done;
+  if (requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 && st[1].memory == Stage::kNotMemory) {
+    released = spans_[1].second;
+  }
+  return {bytes, nextIssue, done, requests, released};
+}
+
+// The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
+// whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
+// copy's read and write alongside.
+void PathTiming::stagingCopy(const Task& task, const Shape& shape, std::vector<Stage>& out) {
+  HostCpu& cpu = graph_.hostCpu();
+  out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()), 0, shape.bytes(), true});
+  Stage memory = graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
+  memory.rateOnly = true;
+  memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
+  out.push_back(memory);
+}
+
+// The device's DMA reads host memory: read requests go up, memory answers, completions come down.
+void PathTiming::hostRead(int device, const Task& task, const Shape& shape, std::vector<Stage>& out, uint32_t& requests) {
+  const int target = task.dst.device;
+  const Route& up = router_.route(Endpoint::of(target), Endpoint::host(), device);
+  const Route& down = router_.route(Endpoint::host(), Endpoint::of(target), device);
+  requests = static_cast<uint32_t>(std::min<uint64_t>(shape.rows * pcie::ceilDiv(shape.rowBytes, down.framing.request), 1u << 30));
+  // The device's read tags: each request holds one for a round trip.
+  const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
+  const Picoseconds tagTime = static_cast<Picoseconds>(
+      std::ceil(static_cast<double>(requests) * static_cast<double>(roundTrip_[static_cast<size_t>(device)]) / dev.link.tags));
+  Stage tags{&graph_.readTags(device), tagTime, 0, shape.bytes()};
+  tags.rateOnly = true;
+  out.push_back(tags);
+  for (const Crossing& c : up.crossings) {
+    Stage s = c.link->carry(c.direction, Traffic::ReadRequest, shape, up.framing);
+    s.latency = c.latency;
+    out.push_back(s);
+  }
+  out.push_back(graph_.hostMemory(sys_.host.memorySocket).access(shape, true, false, graph_.hostMemory(sys_.host.memorySocket).readLatency()));
+  for (const Crossing& c : down.crossings) {
+    Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
+    s.latency = c.latency;
+    out.push_back(s);
+  }
+  out.push_back(graph_.deviceMemory(target).access(shape, false, true, 0));
+}
+
+std::vector<Stage> PathTiming::stages(int device, const Task& task, const Shape& shape, uint32_t& requests) {
+  std::vector<Stage> out;
+  requests = 0;
+  const bool srcDev = task.src.kind == MemoryPlace::Kind::Device, dstDev = task.dst.kind == MemoryPlace::Kind::Device;
+  if (task.kind == TaskKind::Memset) {
+    out.push_back(graph_.deviceMemory(task.dst.device).access(shape, false, true, 0));
+    return out;
+  }
+  if (runsOnDevice_ || (srcDev && dstDev && task.src.device == task.dst.device)) {
+    // A copy inside one memory reads and writes it: both take its bus.
+    Memory& m = graph_.deviceMemory(runsOnDevice_ ? 0 : task.src.device);
+    out.push_back(m.access(shape, true, true, m.readLatency()));
+    return out;
+  }
+  if (!srcDev) {
+    if (isPageable(task)) stagingCopy(task, shape, out);
+    hostRead(device, task, shape, out, requests);
+    return out;
+  }
+  // Device memory is read, and the data travels as posted writes to host memory or to the peer.
+  Memory& source = graph_.deviceMemory(task.src.device);
+  out.push_back(source.access(shape, true, false, source.readLatency()));
+  const Route& r = router_.route(Endpoint::of(task.src.device), endpoint(task.dst), device);
+  for (const Crossing& c : r.crossings) {
+    Stage s = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
+    s.latency = c.latency;
+    out.push_back(s);
+  }
+  if (dstDev) {
+    out.push_back(graph_.deviceMemory(task.dst.device).access(shape, false, true, 0));
+  } else {
+    out.push_back(graph_.hostMemory(sys_.host.memorySocket).access(shape, false, true, 0));
+    if (isPageable(task)) stagingCopy(task, shape, out);
+  }
+  return out;
+}
+
+// One step of a kernel: the AI Cores share device memory with the DMA channels piece by piece.
+// One booking of the memory for a tile's reads and writes together: the cores double-buffer, so a
+// tile's results stream out while the next tile streams in.
+ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+  const spec::AiCoreSpec& cores = sys_.devices.at(static_cast<size_t>(device)).aicore;
+  const uint64_t length = std::min(kernelStepBytes(cores), task.bytes - offset);
+  const KernelSlice s = sliceOf(task.kernel, offset, length);
+  std::vector<Stage> st;
+  if (s.bytesRead + s.bytesWritten > 0) {  // pure arithmetic does not wait for the memory
+    Memory& m = graph_.deviceMemory(device);
+    Stage reads = m.access({s.bytesRead, 1}, true, false, m.readLatency());
+    const Stage writes = m.access({s.bytesWritten, 1}, false, true, 0);
+    reads.occupancy += writes.occupancy;
+    reads.bytes += writes.bytes;
+    reads.reads = s.bytesRead > 0;
+    reads.writes = s.bytesWritten > 0;
+    st.push_back(reads);
+  }
+  st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0, s.bytesRead + s.bytesWritten});
+  const auto [nextIssue, done] = flow(st, ready, observer_ ? &spans_ : nullptr);
+  if (observer_ && length > 0) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
+  return {length, nextIssue, done, 0};
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,41 @@
+#pragma once
+// "pcie": the DMA engine moves a copy in pieces through the components on its route in the
+// machine graph. Host reads send MRRS-sized read requests up and get completions back, so a piece
+// holds read requests until its data lands, and a channel keeps at most `dma.outstanding_reads`
+// of them in flight (the device's read tags bound all its channels together). Posted writes
+// (device to host, peer to peer) and memsets stream without requests. Pageable copies are staged
+// by the calling thread's CPU core through the pinned buffer, `host.staging_buffer` at a time.
+
+#include <vector>
+
+#include "models/dma/transfer_timing.h"
+#include "models/machine/machine_graph.h"
+#include "models/machine/router.h"
+
+namespace ascendsim::models {
+
+class PathTiming : public TransferTiming {
+ public:
+  PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router& router);
+  ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
+  uint32_t readWindow(int device) const override { return window_.at(static_cast<size_t>(device)); }
+  const char* name() const override { return "pcie"; }
+
+  // The stages one piece of `shape` crosses for `task` run by `device`'s DMA, in order, and the
+  // read requests it sends (exposed for tests).
+  std::vector<Stage> stages(int device, const Task& task, const Shape& shape, uint32_t& requests);
+
+ private:
+  ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
+  uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
+  void hostRead(int device, const Task& task, const Shape& shape, std::vector<Stage>& out, uint32_t& requests);
+  void stagingCopy(const Task& task, const Shape& shape, std::vector<Stage>& out);
+  const spec::SystemSpec& sys_;
+  MachineGraph& graph_;
+  Router& router_;
+  std::vector<uint32_t> window_;          // read requests per channel, per device
+  std::vector<Picoseconds> roundTrip_;    // of a read to host memory, per device
+  std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
+};
+
+}  // namespace ascendsim::models

@@ -1,0 +1,20 @@
+#include "models/host/host_cpu.h"
+
+namespace ascendsim::models {
+
+HostCpu::HostCpu(const spec::HostSpec& spec, ResourceTable& table)
+    : table_(table), rate_(spec.cpuCopyBandwidth), cap_(spec.cpuCopyEngines) {
+  // Thread 0's engine exists from the start, so a trace lists it even before any pageable copy.
+  stagingEngine(0);
+}
+
+Resource& HostCpu::stagingEngine(int thread) {
+  const size_t index = cap_ == 0 ? static_cast<size_t>(thread < 0 ? 0 : thread) : static_cast<size_t>(thread < 0 ? 0 : thread) % cap_;
+  while (engines_.size() <= index) {
+    const size_t n = engines_.size();
+    engines_.push_back(&table_.add(n == 0 ? std::string("host.cpu-copy") : "host.cpu-copy." + std::to_string(n)));
+  }
+  return *engines_[index];
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,28 @@
+#pragma once
+// The host CPU as the machine graph sees it: the cores that stage pageable copies through the
+// runtime's pinned bounce buffer. The thread that calls a pageable copy does its staging, so each
+// host thread has its own copy engine, unless `host.cpu_copy_engines` caps how many work at once.
+
+#include <string>
+#include <vector>
+
+#include "models/machine/resource.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+class HostCpu {
+ public:
+  HostCpu(const spec::HostSpec& spec, ResourceTable& table);
+  // The core that stages copies for host thread `thread` (0 is the main thread).
+  Resource& stagingEngine(int thread);
+  double copyRate() const { return rate_; }
+
+ private:
+  ResourceTable& table_;
+  double rate_;
+  uint32_t cap_;  // 0: one engine per thread
+  std::vector<Resource*> engines_;
+};
+
+}  // namespace ascendsim::models

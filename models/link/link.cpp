@@ -1,0 +1,28 @@
+#include "models/link/link.h"
+
+namespace ascendsim::models {
+
+Link::Link(std::string name, int endA, int endB, ResourceTable& table, const std::string& abName, const std::string& baName)
+    : name_(std::move(name)), ends_{endA, endB}, wires_{&table.add(abName), &table.add(baName)} {}
+
+Stage Link::carry(int direction, Traffic traffic, const Shape& shape, const Framing& framing) {
+  const uint64_t wire = shape.rows * wireBytes(traffic, shape.rowBytes, framing);
+  Stage st{wires_[direction], transferTime(wire, wireRate(framing)), latency(), wire};
+  st.interleaved = traffic == Traffic::ReadRequest;  // small request packets slip between data
+  return st;
+}
+
+double Link::payloadRate(Traffic traffic, uint64_t piece, const Framing& framing) const {
+  return wireRate(framing) * static_cast<double>(piece) / static_cast<double>(wireBytes(traffic, piece, framing));
+}
+
+std::map<std::string, DeviceLinkFactory>& deviceLinkRegistry() {
+  static std::map<std::string, DeviceLinkFactory> registry;
+  return registry;
+}
+
+RegisterDeviceLink::RegisterDeviceLink(const char* kind, DeviceLinkFactory factory) {
+  deviceLinkRegistry()[kind] = std::move(factory);
+}
+
+}  // namespace ascendsim::models

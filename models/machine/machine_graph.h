@@ -1,0 +1,70 @@
+#pragma once
+// The machine as a graph: nodes are CPU sockets (each with its root ports and its NUMA node of
+// host DDR), PCIe switches and devices (each with its memory, DMA read tags and AI Cores); edges
+// are links (PCIe, device links such as HCCS, the sockets' link). Built once from the spec; the
+// Router finds paths in it and the transfer timing charges what lies on them.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/host/host_cpu.h"
+#include "models/link/link.h"
+#include "models/machine/resource.h"
+#include "models/memory/memory.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+struct GraphNode {
+  enum class Kind { Socket, Switch, Device };
+  Kind kind;
+  std::string name;    // "cpu0", "sw0", "npu3"
+  int index;           // socket number, switch index or device index
+  int parent = -1;     // the node its PCIe link goes up to (-1 for sockets and unplugged devices)
+  int uplink = -1;     // index in links() of that link
+  Picoseconds latency = 0;  // crossing the node: a switch's cut-through, a socket's root complex
+};
+
+class MachineGraph {
+ public:
+  explicit MachineGraph(const spec::SystemSpec& sys);
+  MachineGraph(const MachineGraph&) = delete;
+  MachineGraph& operator=(const MachineGraph&) = delete;
+
+  const spec::SystemSpec& spec() const { return sys_; }
+  const std::vector<GraphNode>& nodes() const { return nodes_; }
+  Link& link(int index) { return *links_[static_cast<size_t>(index)]; }
+  const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  int socketNode(uint32_t socket) const { return static_cast<int>(socket); }
+  int deviceNode(int device) const { return deviceNodes_[static_cast<size_t>(device)]; }
+  // The device link joining two devices, or nullptr.
+  Link* deviceLink(int a, int b) const;
+  // The socket link between two sockets.
+  Link& socketLink(uint32_t a, uint32_t b) const;
+
+  Memory& hostMemory(uint32_t socket) { return *hostMemories_[socket]; }
+  Memory& deviceMemory(int device) { return *deviceMemories_[static_cast<size_t>(device)]; }
+  Resource& readTags(int device) { return *readTags_[static_cast<size_t>(device)]; }
+  Resource& aiCores(int device) { return *aiCores_[static_cast<size_t>(device)]; }
+  HostCpu& hostCpu() { return *cpu_; }
+  ResourceTable& resources() { return resources_; }
+  const ResourceTable& resources() const { return resources_; }
+
+ private:
+  int addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency);
+  void plug(int child, const std::string& port, const spec::PcieLinkSpec& link, const std::string& linkName);
+
+  const spec::SystemSpec& sys_;
+  ResourceTable resources_;
+  std::vector<GraphNode> nodes_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::vector<int> deviceNodes_;
+  std::vector<std::vector<int>> deviceLinkIndex_;  // [a][b] -> link index or -1
+  std::vector<std::vector<int>> socketLinkIndex_;
+  std::vector<std::unique_ptr<Memory>> hostMemories_, deviceMemories_;
+  std::vector<Resource*> readTags_, aiCores_;
+  std::unique_ptr<HostCpu> cpu_;
+};
+
+}  // namespace ascendsim::models

@@ -1,0 +1,106 @@
+#include "models/machine/resource.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ascendsim::models {
+
+Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseconds now) {
+  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().second) {  // the common case: after everything
+    if (length > 0) reserved.emplace_back(earliest, earliest + length);
+    return earliest;
+  }
+  // Bookings are sorted and disjoint, so their ends are sorted too: skip those over before `earliest`.
+  auto it = std::partition_point(reserved.begin(), reserved.end(),
+                                 [earliest](const std::pair<Picoseconds, Picoseconds>& b) { return b.second <= earliest; });
+  Picoseconds start = earliest;
+  for (; it != reserved.end(); ++it) {
+    if (start + length <= it->first) break;  // fits in the gap before it
+    start = std::max(start, it->second);
+  }
+  if (length > 0) reserved.insert(it, {start, start + length});
+  return start;
+}
+
+void Resource::sample(Picoseconds start, Picoseconds end, uint64_t n) {
+  if (binWidth <= 0 || n == 0) return;
+  if (end <= start) {
+    bins[start / binWidth] += static_cast<double>(n);
+    return;
+  }
+  // Spread the bytes evenly over the bins the interval covers.
+  const double perPs = static_cast<double>(n) / static_cast<double>(end - start);
+  for (int64_t b = start / binWidth; b * binWidth < end; ++b) {
+    const Picoseconds lo = std::max(start, b * binWidth), hi = std::min(end, (b + 1) * binWidth);
+    bins[b] += perPs * static_cast<double>(hi - lo);
+  }
+}
+
+Picoseconds Resource::interleave(Picoseconds earliest, Picoseconds length, Picoseconds now) {
+  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().second) return reserve(earliest, length, now);
+  reserved.back().second += length;
+  return earliest;
+}
+
+Picoseconds transferTime(uint64_t bytes, double rate) {
+  return static_cast<Picoseconds>(std::ceil(static_cast<double>(bytes) / rate * 1e12));
+}
+
+Resource& ResourceTable::add(std::string name) {
+  Resource& r = items_.emplace_back();
+  r.name = std::move(name);
+  r.binWidth = binWidth_;
+  return r;
+}
+
+void ResourceTable::sampleEvery(Picoseconds width) {
+  binWidth_ = width;
+  for (Resource& r : items_) r.binWidth = width;
+}
+
+std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
+                                                     std::vector<std::pair<Picoseconds, Picoseconds>>* spans) {
+  if (spans) spans->clear();
+  Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
+  Picoseconds tail = ready;  // when its last byte has left the previous stage
+  Picoseconds firstFree = ready;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const Stage& st = stages[i];
+    // Cut-through: a stage may start as soon as the head arrives, but cannot finish before the
+    // tail has; store-and-forward stages wait for the whole chunk.
+    const Picoseconds earliest = st.wholeChunk ? tail : std::max(head, tail - st.occupancy);
+    Picoseconds start = earliest, end = earliest;
+    if (st.parts > 1 && !st.wholeChunk && !st.interleaved && !st.rateOnly) {
+      // The bytes arrive spread over [head, tail]: part k may start when its first byte is in and
+      // cannot end before its last one is.
+      const Picoseconds spread = std::max<Picoseconds>(0, tail - head);
+      const Picoseconds part = (st.occupancy + st.parts - 1) / st.parts;
+      Picoseconds done = 0;
+      for (uint32_t k = 0; k < st.parts; ++k) {
+        const Picoseconds in = head + spread * (k + 1) / st.parts;
+        const Picoseconds at = std::max({head + spread * k / st.parts, in - part, done});
+        const Picoseconds s = st.resource->reserve(at, part, ready);
+        if (k == 0) start = s;
+        done = s + part;
+      }
+      end = done;
+    } else {
+      start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready)
+                             : st.resource->reserve(earliest, st.occupancy, ready);
+      end = start + (st.rateOnly ? 0 : st.occupancy);
+    }
+    if (spans) spans->emplace_back(start, std::max(end, start + st.occupancy));
+    st.resource->bytes += st.bytes;
+    st.resource->busy += st.occupancy;
+    st.resource->chunks++;
+    st.resource->sample(start, std::max(end, start + st.occupancy), st.bytes);
+    if (i == 0) firstFree = std::max(end, start + st.occupancy);
+    head = (st.wholeChunk ? end : start) + st.latency;
+    tail = end + st.latency;
+  }
+  return {firstFree, tail};
+}
+
+}  // namespace ascendsim::models

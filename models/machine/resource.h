@@ -1,0 +1,86 @@
+#pragma once
+// What a chunk of a transfer occupies on its way: a Resource is anything that serves one piece of
+// traffic at a time (a link direction, a memory's bus, a CPU core copying, a DMA read-tag budget).
+// Contention is resolved by each resource's booked intervals: a piece takes the earliest gap that
+// fits, so nothing ticks.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spec/units.h"
+
+namespace ascendsim::models {
+
+using spec::Picoseconds;
+
+struct Resource {
+  std::string name;       // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
+  uint64_t bytes = 0;     // bytes it carried (wire bytes for links)
+  uint64_t chunks = 0;    // pieces that crossed it (simulation events at this hop)
+  Picoseconds busy = 0;   // time it was occupied
+  std::deque<std::pair<Picoseconds, Picoseconds>> reserved;  // [start, end), sorted, none before `now`
+  // Bandwidth samples for the trace: bytes per bin of `binWidth` (0: not sampled), by bin index.
+  Picoseconds binWidth = 0;
+  std::map<int64_t, double> bins;
+  void sample(Picoseconds start, Picoseconds end, uint64_t bytes);
+
+  // Books the earliest [start, start + length) with start >= earliest that overlaps nothing booked;
+  // forgets bookings that ended by `now` (nothing earlier can be asked for any more).
+  Picoseconds reserve(Picoseconds earliest, Picoseconds length, Picoseconds now);
+  // Small TLPs (read requests) interleave with the bulk traffic TLP by TLP: they go at `earliest`
+  // and push the end of the bookings back by their length, so the bulk flows absorb their share.
+  Picoseconds interleave(Picoseconds earliest, Picoseconds length, Picoseconds now);
+};
+
+// Every resource of a machine, in a stable order and at stable addresses (resources may be added
+// while it runs: a host thread's CPU copy engine appears with its first pageable copy).
+class ResourceTable {
+ public:
+  Resource& add(std::string name);
+  size_t size() const { return items_.size(); }
+  Resource& operator[](size_t i) { return items_[i]; }
+  const Resource& operator[](size_t i) const { return items_[i]; }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+  // Bandwidth samples in bins of `width` for every resource, now and added later.
+  void sampleEvery(Picoseconds width);
+
+ private:
+  std::deque<Resource> items_;
+  Picoseconds binWidth_ = 0;
+};
+
+// One step of a piece's way: occupy `resource` for `occupancy`, then the head of the piece moves
+// on after `latency` (cut-through), while its tail follows.
+struct Stage {
+  Resource* resource;
+  Picoseconds occupancy;
+  Picoseconds latency;
+  uint64_t bytes;
+  bool wholeChunk = false;  // store and forward: starts after the whole piece arrived, and hands
+                            // it on only when done (the CPU's copy through the staging buffer)
+  bool interleaved = false; // small TLPs that slip in between other traffic (read requests)
+  bool rateOnly = false;    // a budget, not a pipe (read tags, a CPU copy's memory traffic):
+                            // bookings space pieces out at its rate, but bytes do not wait for it
+  // Booked in this many equal parts, each as its bytes arrive, so that other traffic to the same
+  // resource fits between them (a memory controller interleaves streams request by request).
+  uint32_t parts = 1;
+  int memory = kNotMemory;  // for memory stages: MemoryTrafficObserver's index of the memory
+  bool reads = false, writes = false;  // what a memory stage does to it
+  static constexpr int kNotMemory = -2;
+};
+
+// Runs a piece through its stages from `ready` on, reserving each resource. Returns when the
+// first stage frees (the channel may start its next piece) and when the piece's last byte lands.
+// `spans`, when given, receives each stage's booked [start, end).
+std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
+                                         std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr);
+
+// Time for `bytes` at `rate` bytes/s, in whole picoseconds (rounded up).
+Picoseconds transferTime(uint64_t bytes, double rate);
+
+}  // namespace ascendsim::models

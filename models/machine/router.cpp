@@ -1,0 +1,145 @@
+#include "models/machine/router.h"
+
+#include <algorithm>
+
+
+namespace ascendsim::models {
+
+const char* topologyName(Topology t) {
+  switch (t) {
+    case Topology::Same: return "SELF";
+    case Topology::Hccs: return "HCCS";
+    case Topology::Pix: return "PIX";
+    case Topology::Phb: return "PHB";
+    case Topology::Sys: return "SYS";
+  }
+  return "?";
+}
+
+Router::Router(MachineGraph& graph) : graph_(graph) {}
+
+std::vector<int> Router::ancestors(int node) const {
+  std::vector<int> out;
+  for (int p = graph_.nodes()[static_cast<size_t>(node)].parent; p >= 0; p = graph_.nodes()[static_cast<size_t>(p)].parent) {
+    out.push_back(p);
+  }
+  return out;
+}
+
+Crossing Router::crossing(int linkIndex, int fromNode) const {
+  Link& l = graph_.link(linkIndex);
+  const int upper = l.end(1);  // PCIe links: end B is the upstream node
+  return {&l, l.directionFrom(fromNode), l.latency() + graph_.nodes()[static_cast<size_t>(upper)].latency};
+}
+
+std::vector<Crossing> Router::upward(int node, int stopAt) const {
+  std::vector<Crossing> out;
+  for (int n = node; n != stopAt && n >= 0; n = graph_.nodes()[static_cast<size_t>(n)].parent) {
+    const GraphNode& g = graph_.nodes()[static_cast<size_t>(n)];
+    if (g.uplink < 0) break;
+    out.push_back(crossing(g.uplink, n));
+  }
+  return out;
+}
+
+Topology Router::topology(int a, int b) const {
+  if (a == b) return Topology::Same;
+  if (graph_.deviceLink(a, b)) return Topology::Hccs;
+  const std::vector<int> up = ancestors(graph_.deviceNode(a)), other = ancestors(graph_.deviceNode(b));
+  for (int n : up) {
+    if (std::find(other.begin(), other.end(), n) == other.end()) continue;
+    return graph_.nodes()[static_cast<size_t>(n)].kind == GraphNode::Kind::Switch ? Topology::Pix : Topology::Phb;
+  }
+  return Topology::Sys;
+}
+
+bool Router::peersAllowed(int a, int b, std::string* why) const {
+  const auto& devs = graph_.spec().devices;
+  const std::string pair = devs[static_cast<size_t>(a)].name + " and " + devs[static_cast<size_t>(b)].name;
+  switch (topology(a, b)) {
+    case Topology::Same:
+      if (why) *why = "a device is not its own peer";
+      return false;
+    case Topology::Hccs:
+    case Topology::Pix: return true;
+    case Topology::Phb:
+      if (graph_.spec().rootComplex.peerToPeer) return true;
+      if (why) *why = pair + " share no device link and no PCIe switch, and this root complex does not forward peer-to-peer traffic (pcie.root_complex.peer_to_peer: false)";
+      return false;
+    case Topology::Sys:
+      if (why) *why = pair + " hang off different CPU sockets; peer-to-peer traffic does not cross the socket link";
+      return false;
+  }
+  return false;
+}
+
+Framing Router::framing(const std::vector<Crossing>& crossings, int engine) const {
+  const spec::SystemSpec& sys = graph_.spec();
+  const spec::PcieLinkSpec& own = sys.devices[static_cast<size_t>(engine)].link;
+  Framing f;
+  f.payload = own.mps;
+  for (const Crossing& c : crossings) {
+    if (c.link->payloadLimit() > 0) f.payload = std::min(f.payload, c.link->payloadLimit());
+  }
+  f.request = own.mrrs;
+  f.completionSplit = sys.rootComplex.completionsAtRcb ? std::min(own.rcb, f.payload) : f.payload;
+  f.ecrc = own.ecrc;
+  return f;
+}
+
+const Route& Router::route(Endpoint from, Endpoint to, int engine) {
+  const auto key = std::make_tuple(from.device, to.device, engine);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  Route r;
+  const uint32_t memorySocket = graph_.spec().host.memorySocket;
+  // A device's way up to the socket whose memory host buffers live on (crossing the socket link
+  // when its root port is on another socket).
+  auto toHost = [&](int device) {
+    std::vector<Crossing> up = upward(graph_.deviceNode(device), -1);
+    const std::vector<int> chain = ancestors(graph_.deviceNode(device));
+    const int socket = chain.empty() ? graph_.socketNode(memorySocket) : chain.back();
+    if (socket != graph_.socketNode(memorySocket)) {
+      Link& l = graph_.socketLink(static_cast<uint32_t>(socket), memorySocket);
+      up.push_back({&l, l.directionFrom(socket), l.latency()});
+    }
+    return up;
+  };
+  auto reversed = [](std::vector<Crossing> c) {
+    std::reverse(c.begin(), c.end());
+    for (Crossing& x : c) x.direction = 1 - x.direction;
+    return c;
+  };
+  if (!from.isHost() && to.isHost()) {
+    r.crossings = toHost(from.device);
+  } else if (from.isHost() && !to.isHost()) {
+    r.crossings = reversed(toHost(to.device));
+  } else if (!from.isHost() && !to.isHost() && from.device != to.device) {
+    if (Link* l = graph_.deviceLink(from.device, to.device)) {
+      r.crossings.push_back({l, l->directionFrom(graph_.deviceNode(from.device)), l->latency()});
+    } else {
+      // Up to the nearest node both sit under (a switch, or the socket's root complex), and down.
+      const int a = graph_.deviceNode(from.device), b = graph_.deviceNode(to.device);
+      const std::vector<int> up = ancestors(a), other = ancestors(b);
+      int meet = -1;
+      for (int n : up) {
+        if (std::find(other.begin(), other.end(), n) != other.end()) {
+          meet = n;
+          break;
+        }
+      }
+      r.crossings = upward(a, meet);
+      const std::vector<Crossing> down = reversed(upward(b, meet));
+      r.crossings.insert(r.crossings.end(), down.begin(), down.end());
+    }
+  }
+  r.framing = framing(r.crossings, engine);
+  return cache_.emplace(key, std::move(r)).first->second;
+}
+
+Picoseconds Router::hostReadRoundTrip(int device) {
+  Picoseconds rtt = graph_.hostMemory(graph_.spec().host.memorySocket).readLatency();
+  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings) rtt += 2 * c.latency;
+  return rtt;
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,72 @@
+#pragma once
+// The one place that knows topology rules: which way a transfer goes through the machine graph,
+// how two devices are related (aclrtGetDevicesTopo's classes) and whether they may be peers.
+// A device-to-device transfer takes the device link when the two share one, else the PCIe switch
+// they share, else the host bridge (root complex) of their socket; devices on different sockets
+// are never peers.
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "models/link/link.h"
+#include "models/machine/machine_graph.h"
+
+namespace ascendsim::models {
+
+// How two devices are connected, as CANN's ACL_RT_DEVS_TOPOLOGY_* bits name it.
+enum class Topology : uint64_t {
+  Same = 0,
+  Hccs = 0x01,  // a device link between them
+  Pix = 0x02,   // the same PCIe switch
+  Phb = 0x08,   // the same PCIe host bridge (root complex)
+  Sys = 0x10,   // across CPU sockets
+};
+const char* topologyName(Topology t);  // "HCCS", "PIX", "PHB", "SYS", "SELF"
+
+// One link of a route, crossed in `direction`; `latency` is the link's plus that of the node at
+// its upstream end (a switch's cut-through, the root complex), paid in either direction.
+struct Crossing {
+  Link* link;
+  int direction;
+  Picoseconds latency;
+};
+
+struct Route {
+  std::vector<Crossing> crossings;  // in order, from the source to the destination
+  Framing framing;                  // how the PCIe links on it split traffic into TLPs
+};
+
+// One end of a transfer: host memory (on the NUMA node host buffers live on) or a device's memory.
+struct Endpoint {
+  int device = -1;  // -1: host memory
+  static Endpoint host() { return {}; }
+  static Endpoint of(int d) { return {d}; }
+  bool isHost() const { return device < 0; }
+};
+
+class Router {
+ public:
+  explicit Router(MachineGraph& graph);
+
+  Topology topology(int a, int b) const;
+  // Whether `a` may copy to and from `b` directly; when not, `why` says what is missing.
+  bool peersAllowed(int a, int b, std::string* why = nullptr) const;
+
+  // The way from `from` to `to`, with framing for a transfer run by `engine`'s DMA.
+  const Route& route(Endpoint from, Endpoint to, int engine);
+  // The round trip of a read `device` makes to host memory: request and completion latency on
+  // every crossing both ways, plus the memory's own.
+  Picoseconds hostReadRoundTrip(int device);
+
+ private:
+  std::vector<int> ancestors(int node) const;  // node's parent, grandparent, ... up to its socket
+  std::vector<Crossing> upward(int node, int stopAt) const;  // from node up to (not past) stopAt
+  Crossing crossing(int linkIndex, int fromNode) const;
+  Framing framing(const std::vector<Crossing>& crossings, int engine) const;
+  MachineGraph& graph_;
+  std::map<std::tuple<int, int, int>, Route> cache_;  // (from, to, engine), filled on first use
+};
+
+}  // namespace ascendsim::models
