@@ -54,10 +54,27 @@ class TreeDrawer {
     for (const DeviceSpec& d : sys_.devices) {
       if (d.port.empty()) out_ += "(on chip) " + deviceText(d) + "\n";
     }
+    drawDeviceLinks();
     return out_;
   }
 
  private:
+  // Device links, one line per device: its peers and each link's rate.
+  void drawDeviceLinks() {
+    if (sys_.deviceLinks.empty()) return;
+    out_ += "device links\n";
+    for (const DeviceSpec& d : sys_.devices) {
+      std::string line;
+      for (const spec::DeviceLinkSpec& l : sys_.deviceLinks) {
+        if (l.a != d.name && l.b != d.name) continue;
+        char rate[64];
+        std::snprintf(rate, sizeof rate, " %s x%u %.1f GB/s", l.model.c_str(), l.lanes, l.bandwidth() / 1e9);
+        line += (line.empty() ? "" : ",") + std::string(" ") + (l.a == d.name ? l.b : l.a) + rate;
+      }
+      if (!line.empty()) out_ += "  " + d.name + " ══" + line + "\n";
+    }
+  }
+
   void add(const std::string& portText, Child c) {
     auto ref = spec::parsePortRef(portText);
     if (!ref) return;
