@@ -18,8 +18,9 @@ class Machine {
   explicit Machine(spec::SystemSpec sys) : sys_(std::move(sys)), system_(sys_) {}
 
   // A copy of `bytes` on its own stream of `device` (host side pinned).
-  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes) {
+  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes, int hostThread = 0) {
     auto t = std::make_unique<Task>();
+    t->hostThread = hostThread;
     t->kind = TaskKind::Copy;
     t->src = src;
     t->dst = dst;
