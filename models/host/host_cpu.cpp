@@ -1,5 +1,7 @@
 #include "models/host/host_cpu.h"
 
+#include <algorithm>
+
 namespace ascendsim::models {
 
 HostCpu::HostCpu(const spec::HostSpec& spec, ResourceTable& table)
@@ -9,7 +11,8 @@ HostCpu::HostCpu(const spec::HostSpec& spec, ResourceTable& table)
 }
 
 Resource& HostCpu::stagingEngine(int thread) {
-  const size_t index = cap_ == 0 ? static_cast<size_t>(thread < 0 ? 0 : thread) : static_cast<size_t>(thread < 0 ? 0 : thread) % cap_;
+  const size_t t = static_cast<size_t>(std::max(thread, 0));
+  const size_t index = cap_ == 0 ? t : t % cap_;
   while (engines_.size() <= index) {
     const size_t n = engines_.size();
     engines_.push_back(&table_.add(n == 0 ? std::string("host.cpu-copy") : "host.cpu-copy." + std::to_string(n)));

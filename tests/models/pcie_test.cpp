@@ -10,7 +10,6 @@
 #include "models/dma/path_timing.h"
 #include "models/machine/machine_graph.h"
 #include "models/machine/router.h"
-#include "scheduled_machine.h"
 #include "models/pcie/pcie_protocol.h"
 #include "spec/system_loader.h"
 
