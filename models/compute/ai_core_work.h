@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "models/sched/task.h"
+#include "models/task/task.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "models/dram/memory_traffic.h"
-#include "models/sched/task.h"
+#include "models/task/memory_traffic.h"
+#include "models/task/task.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

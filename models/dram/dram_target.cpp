@@ -1,6 +1,6 @@
 #include "models/dram/dram_target.h"
 
-#include "models/sched/device_scheduler.h"
+#include "models/task/sim_time.h"
 
 namespace ascendsim::models {
 

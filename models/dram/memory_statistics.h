@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/dram/memory_timing.h"
-#include "models/dram/memory_traffic.h"
+#include "models/task/memory_traffic.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "models/dram/memory_traffic.h"
+#include "models/task/memory_traffic.h"
 #include "models/link/pcie_link.h"
 #include "models/link/socket_link.h"
 

@@ -10,7 +10,7 @@
 
 #include "models/host/host_cpu.h"
 #include "models/link/link.h"
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "models/memory/memory.h"
 #include "spec/system_spec.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "models/link/link.h"
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {

@@ -7,12 +7,6 @@
 
 namespace ascendsim::models {
 
-Picoseconds simNow() { return static_cast<Picoseconds>(sc_core::sc_time_stamp().value()); }
-
-sc_core::sc_time toScTime(Picoseconds ps) {
-  return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
-}
-
 DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec,
                                  int deviceIndex, TransferTiming& timing)
     : sc_core::sc_module(name),

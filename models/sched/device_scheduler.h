@@ -14,6 +14,7 @@
 
 #include "models/dma/transfer_timing.h"
 #include "models/sched/stream_queue.h"
+#include "models/task/sim_time.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -87,8 +88,5 @@ class DeviceScheduler : public sc_core::sc_module {
   std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;
 };
-
-Picoseconds simNow();
-sc_core::sc_time toScTime(Picoseconds ps);
 
 }  // namespace ascendsim::models

@@ -5,7 +5,7 @@
 #include <deque>
 #include <memory>
 
-#include "models/sched/task.h"
+#include "models/task/task.h"
 
 namespace ascendsim::models {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/sched/task.h"
+#include "models/task/task.h"
 #include "runtime/core/objects.h"
 
 namespace ascendsim::runtime {

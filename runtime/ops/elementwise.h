@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "models/sched/task.h"
+#include "models/task/task.h"
 #include "runtime/ops/tensor.h"
 
 namespace ascendsim::runtime::ops {

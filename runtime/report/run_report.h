@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/dram/memory_statistics.h"
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "models/sched/device_scheduler.h"
 #include "spec/system_spec.h"
 

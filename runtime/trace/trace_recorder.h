@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/dram/dram_stats.h"
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 #include "models/sched/device_scheduler.h"
 #include "runtime/trace/trace_writer.h"
 #include "spec/system_spec.h"

@@ -1,4 +1,4 @@
-#include "models/sched/task.h"
+#include "models/task/task.h"
 
 namespace ascendsim::models {
 

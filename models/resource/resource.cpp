@@ -1,4 +1,4 @@
-#include "models/machine/resource.h"
+#include "models/resource/resource.h"
 
 #include <algorithm>
 #include <cmath>
