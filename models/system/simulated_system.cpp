@@ -18,11 +18,13 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   graph_ = std::make_unique<MachineGraph>(spec_);
   router_ = std::make_unique<Router>(*graph_);
-  timing_ = makeTransferTiming(spec_.devices.empty() ? "pcie" : spec_.devices[0].dma.model, spec_, *graph_, *router_);
   for (size_t i = 0; i < spec_.devices.size(); ++i) {
+    const std::string& model = spec_.devices[i].dma.model;
+    auto& timing = timings_[model];
+    if (!timing) timing = makeTransferTiming(model, spec_, *graph_, *router_);
     const std::string name = spec_.devices[i].name + "_scheduler";
     devices_.push_back(std::make_unique<DeviceScheduler>(name.c_str(), spec_.devices[i],
-                                                         static_cast<int>(i), *timing_));
+                                                         static_cast<int>(i), *timing));
   }
   // An event recorded on one device may release a wait on any device.
   for (auto& d : devices_) {
@@ -31,6 +33,10 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
     });
   }
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration; the kernel now waits for work
+}
+
+void SimulatedSystem::setTrafficObserver(MemoryTrafficObserver* observer) {
+  for (auto& [model, timing] : timings_) timing->setTrafficObserver(observer);
 }
 
 void SimulatedSystem::addListener(TaskListener* listener) {

@@ -3,7 +3,9 @@
 // behalf of host threads. SystemC elaborates once per process, so there is at most one.
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/dma/transfer_timing.h"
@@ -23,7 +25,8 @@ class SimulatedSystem {
   const spec::SystemSpec& spec() const { return spec_; }
   DeviceScheduler& device(size_t index) { return *devices_.at(index); }
   size_t deviceCount() const { return devices_.size(); }
-  TransferTiming& transferTiming() { return *timing_; }
+  // Who hears about every memory access of every device's copies and kernels.
+  void setTrafficObserver(MemoryTrafficObserver* observer);
   // The machine's components and the way between them: topology questions go to the router.
   MachineGraph& graph() { return *graph_; }
   Router& router() { return *router_; }
@@ -43,7 +46,8 @@ class SimulatedSystem {
   spec::SystemSpec spec_;
   std::unique_ptr<MachineGraph> graph_;
   std::unique_ptr<Router> router_;
-  std::unique_ptr<TransferTiming> timing_;
+  // One timing object per `dma.model` in use; each device's scheduler uses its own device's.
+  std::map<std::string, std::unique_ptr<TransferTiming>> timings_;
   std::vector<std::unique_ptr<DeviceScheduler>> devices_;
 };
 

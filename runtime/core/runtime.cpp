@@ -160,7 +160,7 @@ void Runtime::init(const char* configPath) {
     const char* dram = std::getenv("ASCENDSIM_DRAM_STATS");
     if (dram && *dram ? std::string(dram) != "0" : spec_.trace.dramStats) {
       memoryStats_ = std::make_unique<models::MemoryStatistics>(spec_);
-      system_->transferTiming().setTrafficObserver(memoryStats_.get());
+      system_->setTrafficObserver(memoryStats_.get());
       report_->setMemoryStatistics(memoryStats_.get());
     }
   }

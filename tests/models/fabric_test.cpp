@@ -131,5 +131,40 @@ TEST(Fabric, BothDirectionsOfOneLinkAtOnce) {
   EXPECT_NEAR(d2h / expectedD2h, 1.0, 0.03) << d2h / 1e9;
 }
 
+
+TEST(Fabric, EachDeviceIsTimedByItsOwnCopyModel) {
+  // Two NPUs on root ports of their own, one with `dma.model: fixed-rate`, one with `pcie`; each
+  // copies 64 MiB H2D at the same time. The fixed-rate device takes the task launch (1 us, the
+  // default), its DMA setup (1 us) and the bytes at the Gen4 x16 line rate, 16 GT/s x 16 x 128/130
+  // / 8 = 31.508 GB/s: 2131.9 us. The
+  // pcie device pays TLP headers and read round trips and must come out slower than the line rate
+  // (pcie-bench's Gen4 x16 MPS 256 read-limited figure is about 26 GB/s).
+  spec::SystemSpec sys = spec::loadSystemSpecFromText(R"(
+extends: default
+devices:
+  - model: Ascend 910B4
+    port: rc.0
+    link: { generation: 4, lanes: 16, mps: 256, mrrs: 512 }
+    memory: { preset: hbm2e, stacks: 2, capacity: 32GiB }
+    dma: { model: fixed-rate, setup_latency: 1us }
+  - model: Ascend 910B4
+    port: rc.1
+    link: { generation: 4, lanes: 16, mps: 256, mrrs: 512 }
+    memory: { preset: hbm2e, stacks: 2, capacity: 32GiB }
+    dma: { model: pcie, setup_latency: 1us }
+)",
+                                                      "two-models.yaml");
+  Machine m(sys);
+  const uint64_t bytes = 64ull << 20;
+  m.copy(0, {MemoryPlace::Kind::HostPinned, -1, 0}, dev(0), bytes);
+  m.copy(1, {MemoryPlace::Kind::HostPinned, -1, 0}, dev(1), bytes);
+  m.run();
+  const double fixedUs = static_cast<double>(m.end(0) - m.start(0)) * 1e-6;
+  EXPECT_NEAR(fixedUs, 2.0 + 67108864.0 / (16e9 * 16 * 128 / 130 / 8) * 1e6, 0.5);
+  const double pcieRate = static_cast<double>(bytes) / (static_cast<double>(m.end(1) - m.start(1)) * 1e-12);
+  EXPECT_LT(pcieRate, 0.9 * 16e9 * 16 * 128 / 130 / 8);
+  EXPECT_GT(pcieRate, 0.7 * 16e9 * 16 * 128 / 130 / 8);
+}
+
 }  // namespace
 }  // namespace ascendsim::models
