@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +15,22 @@
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
 
+std::string ascendclLibraryDirectory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "lib64";
+    if (fs::exists(installed / "libascendcl.so")) return installed.string();
+  }
+  return ASCENDSIM_BUILD_LIBDIR;
+}
+
+void useSimulatorLibrary() {
+  std::string path = ascendclLibraryDirectory();
+  if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+}
+
 namespace {
 
 struct ExecOptions {
@@ -23,18 +40,6 @@ struct ExecOptions {
   bool dramStats = false;
   std::vector<std::string> command;
 };
-
-// Where libascendcl.so is: beside an installed ascendsim (<prefix>/bin/../lib64), else the
-// build tree this ascendsim was built in.
-std::string libraryDirectory() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = self.parent_path().parent_path() / "lib64";
-    if (fs::exists(installed / "libascendcl.so")) return installed.string();
-  }
-  return ASCENDSIM_BUILD_LIBDIR;
-}
 
 int runExec(const ExecOptions& o) {
   std::string machine = o.config;
@@ -52,9 +57,7 @@ int runExec(const ExecOptions& o) {
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
-  std::string path = libraryDirectory();
-  if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) path += std::string(":") + old;
-  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+  useSimulatorLibrary();
 
   std::vector<char*> argv;
   for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "tools/bandwidth/bandwidth_command.h"
+#include "tools/calibrate/calibrate_command.h"
 #include "tools/config_command.h"
 #include "tools/exec_command.h"
 #include "tools/run/run_command.h"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
       "Each command's --help has more; docs/cli.md documents them all.");
   int exitCode = ascendsim::tools::kExitOk;
   ascendsim::tools::addBandwidthCommand(app, exitCode);
+  ascendsim::tools::addCalibrateCommand(app, exitCode);
   ascendsim::tools::addConfigCommand(app, exitCode);
   ascendsim::tools::addExecCommand(app, exitCode);
   ascendsim::tools::addRunCommand(app, exitCode);

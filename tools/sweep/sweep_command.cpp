@@ -20,6 +20,7 @@
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
 #include "tools/bandwidth/svg_chart.h"
+#include "tools/csv_table.h"
 #include "tools/exit_codes.h"
 #include "tools/sweep/sweep_grid.h"
 
@@ -43,66 +44,6 @@ struct MergeOptions {
   std::vector<std::string> inputs;
   std::string out;
 };
-
-using Row = std::vector<std::string>;
-
-std::string csvField(const std::string& f) {
-  if (f.find_first_of(",\"\n") == std::string::npos) return f;
-  std::string q = "\"";
-  for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-Row parseCsvLine(const std::string& line) {
-  Row row;
-  std::string field;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      row.push_back(field);
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  row.push_back(field);
-  return row;
-}
-
-bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::string line;
-  if (!std::getline(in, line)) return false;
-  header = parseCsvLine(line);
-  while (std::getline(in, line)) {
-    if (!line.empty()) rows.push_back(parseCsvLine(line));
-  }
-  return true;
-}
-
-std::string csvText(const Row& header, const std::vector<Row>& rows) {
-  std::string out;
-  auto line = [&](const Row& r) {
-    for (size_t i = 0; i < r.size(); ++i) out += (i ? "," : "") + csvField(r[i]);
-    out += "\n";
-  };
-  line(header);
-  for (const Row& r : rows) line(r);
-  return out;
-}
 
 std::string jsonText(const Row& header, const std::vector<Row>& rows) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();

@@ -1,0 +1,289 @@
+#include "tools/calibrate/calibrate_command.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "spec/spec_writer.h"
+#include "spec/system_loader.h"
+#include "spec/units.h"
+#include "tools/atomic_file.h"
+#include "tools/calibrate/calibration_fit.h"
+#include "tools/calibrate/copy_times.h"
+#include "tools/exec_command.h"
+#include "tools/exit_codes.h"
+
+namespace ascendsim::tools {
+namespace fs = std::filesystem;
+namespace {
+
+struct CalibrateOptions {
+  std::string measured, config, out, probe;
+  int device = 0;
+  int iterations = 8;
+};
+
+// The two settings being fitted.
+struct Fitted {
+  double efficiency = 1;
+  spec::Picoseconds setup = 0;
+};
+
+void apply(const Fitted& f, spec::SystemSpec& sys) {
+  sys.rootComplex.efficiency = f.efficiency;
+  for (spec::DeviceSpec& d : sys.devices) d.dma.setupLatency = f.setup;
+}
+
+std::string fittedText(const Fitted& f) {
+  std::ostringstream s;
+  s << "efficiency " << std::setprecision(4) << f.efficiency << ", setup_latency " << spec::formatDuration(f.setup);
+  return s.str();
+}
+
+// The probe beside an installed ascendsim, else the one in this build tree.
+std::string defaultProbe() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::exists(self.parent_path() / "ascendsim-calibration-probe")) {
+    return (self.parent_path() / "ascendsim-calibration-probe").string();
+  }
+  return ASCENDSIM_BUILD_PROBE;
+}
+
+// Runs the probe program on a candidate machine in a child process (SystemC elaborates one
+// machine per process) and reads back its table.
+class ProbeRunner {
+ public:
+  ProbeRunner(std::string probe, int device, const std::vector<CopyTime>& measured, fs::path dir)
+      : probe_(std::move(probe)), device_(std::to_string(device)), dir_(std::move(dir)) {
+    std::set<uint64_t> sizes;
+    for (const CopyTime& m : measured) sizes.insert(m.size);
+    for (uint64_t s : sizes) sizes_ += (sizes_.empty() ? "" : ",") + std::to_string(s);
+  }
+
+  // The simulated time of each measured row, in order.
+  bool run(const spec::SystemSpec& machine, const std::vector<CopyTime>& measured, std::vector<double>& simulated,
+           std::string& why) {
+    const std::string n = std::to_string(++runs_);
+    const fs::path yaml = dir_ / ("candidate-" + n + ".yaml");
+    const fs::path csv = dir_ / ("probe-" + n + ".csv");
+    const fs::path log = dir_ / ("probe-" + n + ".log");
+    if (!writeFileAtomically(yaml.string(), spec::writeSystemSpecYaml(machine), why)) return false;
+    const pid_t pid = fork();
+    if (pid < 0) {
+      why = "cannot start the probe: fork failed";
+      return false;
+    }
+    if (pid == 0) {
+      if (!std::freopen(log.c_str(), "w", stdout) || !std::freopen(log.c_str(), "a", stderr)) _exit(126);
+      setenv("ASCENDSIM_CONFIG", yaml.c_str(), 1);
+      setenv("ASCENDSIM_SUMMARY", "0", 1);
+      unsetenv("ASCENDSIM_TRACE");
+      unsetenv("ASCENDSIM_REPORT");
+      useSimulatorLibrary();
+      execl(probe_.c_str(), probe_.c_str(), "--device", device_.c_str(), "--sizes", sizes_.c_str(), "--repeat", "1",
+            "--out", csv.c_str(), static_cast<char*>(nullptr));
+      std::fprintf(stderr, "cannot run %s\n", probe_.c_str());
+      _exit(127);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      why = "the probe " + probe_ + " failed on the simulated machine (" + yaml.string() + "); its output:\n" +
+            tail(log);
+      return false;
+    }
+    std::vector<CopyTime> got;
+    if (!readCopyTimes(csv.string(), got, why)) return false;
+    std::map<std::pair<uint64_t, std::string>, double> bySize;
+    for (const CopyTime& g : got) bySize[{g.size, g.direction}] = g.seconds;
+    simulated.clear();
+    for (const CopyTime& m : measured) {
+      auto it = bySize.find({m.size, m.direction});
+      if (it == bySize.end()) {
+        why = "the probe gave no time for " + std::to_string(m.size) + " B " + m.direction;
+        return false;
+      }
+      simulated.push_back(it->second);
+    }
+    return true;
+  }
+
+ private:
+  static std::string tail(const fs::path& log) {
+    std::ifstream in(log);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::string out;
+    for (size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) out += "  " + lines[i] + "\n";
+    return out;
+  }
+
+  std::string probe_, device_, sizes_;
+  fs::path dir_;
+  int runs_ = 0;
+};
+
+std::string residualTable(const std::vector<CopyTime>& measured, const std::vector<double>& simulated,
+                          const Residuals& r) {
+  std::ostringstream s;
+  char line[160];
+  std::snprintf(line, sizeof line, "%14s  %-4s %15s %15s %9s\n", "size (B)", "dir", "measured (us)", "simulated (us)",
+                "error");
+  s << line;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    std::snprintf(line, sizeof line, "%14llu  %-4s %15.3f %15.3f %+8.2f%%\n",
+                  static_cast<unsigned long long>(measured[i].size), measured[i].direction.c_str(),
+                  measured[i].seconds * 1e6, simulated[i] * 1e6, r.relative[i] * 100);
+    s << line;
+  }
+  return s.str();
+}
+
+std::string commented(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string l; std::getline(in, l);) out += "#   " + l + "\n";
+  return out;
+}
+
+int calibrate(const CalibrateOptions& o) {
+  std::vector<CopyTime> measured;
+  std::string why;
+  if (!readCopyTimes(o.measured, measured, why)) {
+    std::cerr << "ascendsim calibrate: " << why << "\n";
+    return kExitUsage;
+  }
+  spec::SystemSpec sys;
+  try {
+    sys = o.config.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(o.config);
+  } catch (const spec::ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadConfig;
+  }
+  if (o.device < 0 || static_cast<size_t>(o.device) >= sys.devices.size()) {
+    std::cerr << "ascendsim calibrate: --device " << o.device << ": the machine has " << sys.devices.size()
+              << " device(s)\n";
+    return kExitUsage;
+  }
+  const std::string probe = o.probe.empty() ? defaultProbe() : o.probe;
+  if (access(probe.c_str(), X_OK) != 0) {
+    std::cerr << "ascendsim calibrate: the probe program " << probe << " is not there (give it with --probe)\n";
+    return kExitUsage;
+  }
+  char dirTemplate[] = "/tmp/ascendsim-calibrate-XXXXXX";
+  if (!mkdtemp(dirTemplate)) {
+    std::cerr << "ascendsim calibrate: cannot make a working directory in /tmp\n";
+    return kExitFailure;
+  }
+  const fs::path dir = dirTemplate;
+  ProbeRunner runner(probe, o.device, measured, dir);
+
+  const Fitted start{sys.rootComplex.efficiency, sys.devices[static_cast<size_t>(o.device)].dma.setupLatency};
+  Fitted f = start;
+  std::vector<double> simulated;
+  bool rateFixed = false;  // efficiency cannot move the rate (at 1 and still too slow, or not the bottleneck)
+  std::string rateNote;
+  double lastSlopeRatio = 0;
+  for (int iteration = 1;; ++iteration) {
+    spec::SystemSpec candidate = sys;
+    apply(f, candidate);
+    if (!runner.run(candidate, measured, simulated, why)) {
+      std::cerr << "ascendsim calibrate: " << why;
+      return kExitFailure;
+    }
+    double ratio = 1;
+    if (!slopeRatio(measured, simulated, ratio)) {
+      rateFixed = true;
+      rateNote = "one size per direction: the rate is not fitted (measure at least two sizes)";
+    }
+    const double shift = bestShift(measured, simulated);
+    const Residuals r = residualsOf(measured, simulated);
+    char step[200];
+    std::snprintf(step, sizeof step, ": time per byte x%.4f to match, every copy %+.3f us; rms error %.2f %%\n", ratio,
+                  shift * 1e6, r.rms * 100);
+    std::cerr << "calibrate: step " << iteration << ": " << fittedText(f) << step;
+    const bool rateDone = rateFixed || std::fabs(ratio - 1) < 2e-3;
+    const bool setupDone = std::fabs(shift) < 5e-9 || (f.setup == 0 && shift < 0);
+    if ((rateDone && setupDone) || iteration >= o.iterations) break;
+    if (!rateFixed) {
+      if (iteration > 1 && std::fabs(std::log(ratio / lastSlopeRatio)) < 1e-4 && f.efficiency < 1) {
+        rateFixed = true;
+        rateNote = "the root complex does not limit these copies: efficiency does not move their rate";
+      } else {
+        const double next = std::clamp(std::round(f.efficiency / ratio * 1e4) / 1e4, 0.05, 1.0);
+        if (next == f.efficiency) {
+          rateFixed = true;
+          rateNote = ratio < 1 ? "the measured copies are faster than the model at efficiency 1: check the links' "
+                                 "generation, lanes, mps, mrrs and tags"
+                               : "efficiency is at its lower limit (0.05)";
+        }
+        f.efficiency = next;
+      }
+      lastSlopeRatio = ratio;
+    }
+    const double setup = std::max(0.0, static_cast<double>(f.setup) + shift * 1e12);
+    f.setup = static_cast<spec::Picoseconds>(std::llround(setup / 1000) * 1000);  // whole nanoseconds
+  }
+
+  const Residuals r = residualsOf(measured, simulated);
+  const std::string table = residualTable(measured, simulated, r);
+  std::cout << table;
+  std::ostringstream summary;
+  summary << std::fixed << std::setprecision(2);
+  summary << "fitted " << fittedText(f) << " (from " << fittedText(start) << "); rms error " << r.rms * 100
+          << " %, worst " << r.relative[r.worst] * 100 << " % (" << measured[r.worst].size << " B "
+          << measured[r.worst].direction << ", line " << measured[r.worst].line << ")";
+  std::cout << summary.str() << "\n";
+  if (!rateNote.empty()) std::cout << "note: " << rateNote << "\n";
+
+  if (!o.out.empty()) {
+    spec::SystemSpec result = sys;
+    apply(f, result);
+    const std::string header = "# Calibrated by `ascendsim calibrate " + o.measured +
+                               (o.config.empty() ? "" : " --config " + o.config) + "`: " +
+                               "pcie.root_complex.efficiency and every device's dma.setup_latency\n# were fitted to "
+                               "the measured copy times; " +
+                               summary.str() + ".\n" + (rateNote.empty() ? "" : "# Note: " + rateNote + ".\n") +
+                               commented(table);
+    if (!writeOutput(o.out, header + spec::writeSystemSpecYaml(result), "calibrate")) return kExitFailure;
+    std::cout << "wrote " << o.out << "\n";
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return kExitOk;
+}
+
+}  // namespace
+
+void addCalibrateCommand(CLI::App& app, int& exitCode) {
+  auto o = std::make_shared<CalibrateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Fit the root-complex efficiency and DMA setup latency to copy times measured on a real machine");
+  cmd->add_option("measured", o->measured, "CSV of measured copies: size,direction,seconds (the calibration probe's output)")
+      ->required();
+  cmd->add_option("--config,-c", o->config, "Machine to calibrate: a YAML file or a built-in preset (default: built-in default)");
+  cmd->add_option("--out,-o", o->out, "Write the calibrated machine (YAML) to this file");
+  cmd->add_option("--device,-d", o->device, "The device the probe measured (default 0)");
+  cmd->add_option("--probe", o->probe, "The probe program to run on the simulator (default: ascendsim-calibration-probe)");
+  cmd->add_option("--iterations", o->iterations, "Most probe runs on the simulator (default 8)")->check(CLI::Range(1, 50));
+  cmd->footer(
+      "Measure on the real machine with the probe (examples/calibration_probe, built against CANN):\n"
+      "  ascendsim-calibration-probe --out measured.csv\n"
+      "then: ascendsim calibrate measured.csv --config atlas-800t-a2 -o calibrated.yaml\n"
+      "The probe runs again on the simulated machine for each trial; docs/calibration.md explains the fit.");
+  cmd->callback([o, &exitCode] { exitCode = calibrate(*o); });
+}
+
+}  // namespace ascendsim::tools
