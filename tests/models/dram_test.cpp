@@ -17,7 +17,7 @@ spec::DramSpec memory(const std::string& preset, const std::string& overrides = 
   return spec::loadSystemSpecFromText(yaml, "test.yaml").devices[0].memory;
 }
 
-// The reference HBM2 device of hardware-facts.md (Ramulator 2's HBM2 2 Gb/s preset): tCK 1 ns.
+// The reference HBM2 device (Ramulator 2's HBM2 2 Gb/s preset): tCK 1 ns.
 spec::DramSpec referenceHbm2(const std::string& more = "") {
   return memory("hbm2", ", capacity: 16GiB" + more);
 }
@@ -209,7 +209,7 @@ TEST(AddressDecoder, InterleavedMappingWorkedExample) {
 }
 
 TEST(AddressDecoder, BankGroupInterleavedMatchesRamulatorBitPositions) {
-  // hardware-facts.md: byte [4:0], column bit 0 [5], bank group [7:6], pseudo-channel [8],
+  // Ramulator 2's HBM2 mapping: byte [4:0], column bit 0 [5], bank group [7:6], pseudo-channel [8],
   // bank [10:9], channel [13:11], column bits 4:1 [17:14], row [18+].
   const AddressDecoder d(referenceHbm2(", address_mapping: bank-group-interleaved"));
   EXPECT_EQ(d.decode(1u << 5).column, 1u);

@@ -86,7 +86,7 @@ double pcieBenchRead(const spec::PcieLinkSpec& link, uint64_t size) {
 
 TEST(PcieProtocol, DataLinkOverheadMatchesTheSpecTables) {
   // Gen4 x16: ACK and FC every 168 symbols at MPS 256 (8 B each) plus SKP 4/1538 = 9.78 %;
-  // every 144 at MPS 128 = 11.37 % (hardware-facts.md: about 9.8 % and 11.4 %).
+  // every 144 at MPS 128 = 11.37 % (the PCIe Base Specification's ACK/FC latency tables; about 9.8 % and 11.4 %).
   EXPECT_NEAR(pcie::dataLinkOverhead(4, 16, 256), 16.0 / 168 + 4.0 / 1538, 1e-12);
   EXPECT_NEAR(pcie::dataLinkOverhead(4, 16, 128), 16.0 / 144 + 4.0 / 1538, 1e-12);
   EXPECT_NEAR(pcie::dataLinkOverhead(1, 1, 4096), 16.0 / 4143 + 4.0 / 1538, 1e-12);
