@@ -16,12 +16,13 @@
 
 #include "acl/acl_rt.h"
 #include "models/system/simulated_system.h"
-#include "runtime/core/host_thread.h"
+#include "runtime/core/copy_planner.h"
+#include "runtime/core/handle_table.h"
+#include "runtime/core/host_threads.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 #include "runtime/ops/operator_objects.h"
-#include "runtime/report/run_report.h"
-#include "runtime/trace/trace_recorder.h"
+#include "runtime/core/run_outputs.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
@@ -118,7 +119,6 @@ class Runtime {
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
   std::string pointerName(const void* p) const;
   std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
-  void closeTrace();
   void endOfProcess();  // exit handler: report and trace of a program that never finalized
   void closeTraceFromSignal();
 
@@ -134,9 +134,6 @@ class Runtime {
   friend struct ThreadExitGuard;
 
   Device& device(int32_t id);
-  Context* lookupContext(aclrtContext ctx) const;
-  Stream* lookupStream(aclrtStream s) const;
-  Event* lookupEvent(aclrtEvent e) const;
   Context& requireContext(HostThread& t);
   Stream& resolveStream(HostThread& t, aclrtStream s);
   Stream& newStream(Device& d, Context* ctx, bool isDefault);
@@ -146,43 +143,33 @@ class Runtime {
 
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
-  bool waitFor(HostThread& t, const std::function<bool()>& done, const std::string& what);
-  bool othersMayAct(const HostThread& t) const;
+  bool waitFor(HostThread& t, const std::function<bool()>& done);
   // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline);
   void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
   void catchUp(HostThread& t);
-  void runUnlocked(const std::function<void()>& fn);  // user code (callbacks) may call back in  // simulate up to the thread's present before a query
   void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
   void warn(HostThread& t, std::string kind, std::string message);
 
-  struct CopyPlan;
-  CopyPlan planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src, uint64_t srcBytes,
-                    int32_t kind, bool async);
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
                std::function<void()> effect, uint64_t bytes);
 
   std::mutex mutex_;
-  std::condition_variable changed_;  // a thread submitted work, blocked, or exited
   bool initialized_ = false;
   bool everInitialized_ = false;
   spec::SystemSpec spec_;
   std::unique_ptr<models::SimulatedSystem> system_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<MemoryManager> memory_;
-  std::unordered_map<const void*, std::unique_ptr<Context>> contexts_;
-  std::unordered_map<const void*, std::unique_ptr<Stream>> streams_;
-  std::unordered_map<const void*, std::unique_ptr<Event>> events_;
-  std::map<std::thread::id, HostThread> threads_;
+  std::unique_ptr<CopyPlanner> copyPlanner_;
+  HandleTable<Context> contexts_;
+  HandleTable<Stream> streams_;
+  HandleTable<Event> events_;
+  HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
-  TraceRecorder trace_;
+  RunOutputs outputs_;
   ops::OperatorObjects operators_;
-  std::unique_ptr<models::MemoryStatistics> memoryStats_;  // when DRAM statistics are asked for
-  std::unique_ptr<RunReport> report_;
   void openTrace();
-  void writeReport();
-  void traceMemoryStatistics();
-  const models::ResourceTable& fabricResources() const;
   uint64_t nextTaskId_ = 1;
 };
 

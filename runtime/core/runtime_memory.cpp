@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/core/copy_planner.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 
@@ -14,33 +15,7 @@ using models::TaskKind;
 
 namespace {
 
-constexpr uint64_t kMaxHostTaskBytes = 64ull << 20;  // the runtime splits H2D/D2H into 64 MiB tasks
-constexpr uint64_t kMaxDeviceCopyBytes = 4ull << 30;  // one D2D copy carries at most 4 GiB
-
 uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
-
-const char* kindName(int32_t kind) {
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
-    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
-    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
-    default: return "unknown kind";
-  }
-}
-
-bool isDevice(const MemoryPlace& p) { return p.kind == MemoryPlace::Kind::Device; }
-
-const char* placeName(const MemoryPlace& p) {
-  switch (p.kind) {
-    case MemoryPlace::Kind::Device: return "device memory";
-    case MemoryPlace::Kind::HostPinned: return "pinned host memory";
-    case MemoryPlace::Kind::HostPageable: return "pageable host memory";
-  }
-  return "?";
-}
 
 MemoryPlace offsetPlace(MemoryPlace p, uint64_t offset) {
   p.address += offset;
@@ -48,14 +23,6 @@ MemoryPlace offsetPlace(MemoryPlace p, uint64_t offset) {
 }
 
 }  // namespace
-
-struct Runtime::CopyPlan {
-  MemoryPlace dst, src;
-  Device* engine = nullptr;  // whose DMA runs it; nullptr: the host CPU copies
-  bool pageable = false;     // a host side is pageable memory
-  uint64_t maxTaskBytes = kMaxHostTaskBytes;
-  uint64_t rowBytes = 0;     // a 2D copy of rows that are not contiguous: each row's width
-};
 
 // ---------------------------------------------------------------- allocation
 
@@ -106,72 +73,6 @@ void Runtime::free(HostThread&, void* p, AllocationApi api) {
 }
 
 // ---------------------------------------------------------------- copies
-
-Runtime::CopyPlan Runtime::planCopy(HostThread& t, void* dst, uint64_t dstBytes, const void* src,
-                                    uint64_t srcBytes, int32_t kind, bool async) {
-  if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-    fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(kind));
-  }
-  CopyPlan plan;
-  plan.dst = memory_->resolve(dst, dstBytes, "dst");
-  plan.src = memory_->resolve(src, srcBytes, "src");
-  const uint64_t count = std::max(dstBytes, srcBytes);
-
-  if (spec_.runMode == spec::RunMode::Device) {
-    // RC mode: host and device share the device's memory; every copy is a local device copy.
-    Device& d = t.current ? *t.current->device : *devices_.front();
-    for (MemoryPlace* side : {&plan.dst, &plan.src}) {
-      if (!isDevice(*side)) *side = MemoryPlace{MemoryPlace::Kind::HostPinned, -1, side->address};
-    }
-    plan.engine = &d;
-    plan.maxTaskBytes = kMaxDeviceCopyBytes;
-    return plan;
-  }
-
-  const bool dstDev = isDevice(plan.dst), srcDev = isDevice(plan.src);
-  bool kindOk = true;
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: kindOk = !dstDev && !srcDev; break;
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: kindOk = dstDev && !srcDev; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: kindOk = !dstDev && srcDev; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: kindOk = dstDev && srcDev; break;
-    default: break;  // ACL_MEMCPY_DEFAULT: the direction follows the addresses
-  }
-  if (!kindOk) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(kindName(kind)) + " does not match the pointers: src is " +
-                                         placeName(plan.src) + ", dst is " + placeName(plan.dst));
-  }
-  if (!dstDev && !srcDev) {
-    if (async) fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "asynchronous host-to-host copies are not supported in run mode host");
-    return plan;  // the CPU copies
-  }
-  plan.pageable = plan.dst.kind == MemoryPlace::Kind::HostPageable || plan.src.kind == MemoryPlace::Kind::HostPageable;
-  if (dstDev && srcDev) {
-    if (count > kMaxDeviceCopyBytes) {
-      fail(ACL_ERROR_RT_PARAM_INVALID, "a device-to-device copy carries at most 4 GiB; split it");
-    }
-    plan.maxTaskBytes = kMaxDeviceCopyBytes;
-    Device& a = *devices_[static_cast<size_t>(plan.src.device)];
-    Device& b = *devices_[static_cast<size_t>(plan.dst.device)];
-    Device* current = t.current ? t.current->device : nullptr;
-    Device& engine = (current == &b) ? b : a;
-    if (&a != &b) {
-      Device& other = &engine == &a ? b : a;
-      if (!engine.peersEnabled.count(other.id)) {
-        fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-             "copy between device " + std::to_string(a.id) + " and device " + std::to_string(b.id) +
-                 " needs peer access: call aclrtDeviceEnablePeerAccess(" + std::to_string(other.id) +
-                 ", 0) with device " + std::to_string(engine.id) + " current");
-      }
-    }
-    plan.engine = &engine;
-    return plan;
-  }
-  plan.engine = devices_[static_cast<size_t>(dstDev ? plan.dst.device : plan.src.device)].get();
-  return plan;
-}
 
 void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
                       std::function<void()> effect, uint64_t bytes) {
@@ -228,7 +129,7 @@ void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, 
     }
     return;  // nothing to move
   }
-  CopyPlan plan = planCopy(t, dst, count, src, count, kind, stream.has_value());
+  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, count, src, count, kind, stream.has_value());
   MemoryManager* mm = memory_.get();
   runCopy(t, plan, stream, [mm, d = plan.dst, s = plan.src, count] { mm->copy(d, s, count); }, count);
 }
@@ -243,12 +144,12 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
   }
   if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
       kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
-    fail(ACL_ERROR_INVALID_PARAM, std::string(kindName(kind)) + " is not supported by 2D copies");
+    fail(ACL_ERROR_INVALID_PARAM, std::string(copyKindName(kind)) + " is not supported by 2D copies");
   }
   // Check the whole footprint of both sides, then move row by row.
   const uint64_t dstSpan = uint64_t{dpitch} * (height - 1) + width;
   const uint64_t srcSpan = uint64_t{spitch} * (height - 1) + width;
-  CopyPlan plan = planCopy(t, dst, dstSpan, src, srcSpan, kind, stream.has_value());
+  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, dstSpan, src, srcSpan, kind, stream.has_value());
   plan.maxTaskBytes = uint64_t{width} * height;
   // Rows with gaps between them (on either side) move as separate runs of packets.
   if (height > 1 && (spitch != width || dpitch != width)) plan.rowBytes = width;

@@ -10,25 +10,15 @@ namespace ascendsim::runtime {
 using models::Task;
 using models::TaskKind;
 
-Stream* Runtime::lookupStream(aclrtStream s) const {
-  auto it = streams_.find(s);
-  return it == streams_.end() ? nullptr : it->second.get();
-}
-
-Event* Runtime::lookupEvent(aclrtEvent e) const {
-  auto it = events_.find(e);
-  return it == events_.end() ? nullptr : it->second.get();
-}
-
 std::string Runtime::streamName(aclrtStream s) const {
   if (!s) return "default";
-  const Stream* st = lookupStream(s);
+  const Stream* st = streams_.find(s);
   return st ? st->device->spec->name + "/" + std::to_string(st->queue.id()) : "invalid";
 }
 
 Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
   if (!handle) return *requireContext(t).defaultStream;
-  Stream* s = lookupStream(handle);
+  Stream* s = streams_.find(handle);
   // Internal streams are not handles a program ever received.
   if (!s || !s->context) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describePointer(handle) + " does not exist (destroyed already?)");
   return *s;
@@ -84,7 +74,7 @@ bool Runtime::streamIdle(HostThread& t, aclrtStream handle) {
 void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   Stream& s = resolveStream(t, sh);
-  Event* e = lookupEvent(eh);
+  Event* e = events_.find(eh);
   if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventWait;
@@ -107,19 +97,18 @@ Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
   auto e = std::make_unique<Event>();
   e->device = &d;
   e->flags = flags;
-  Event* ref = e.get();
-  events_[ref] = std::move(e);
+  Event& ref = events_.add(std::move(e));
   d.events++;
-  return ref;
+  return &ref;
 }
 
 void Runtime::destroyEvent(HostThread&, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  Event* e = lookupEvent(eh);
+  Event* e = events_.find(eh);
   if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
   // Does not block: queued records and waits keep the event's sync point alive.
   e->device->events--;
-  events_.erase(eh);
+  events_.erase(e);
 }
 
 namespace {
@@ -131,7 +120,7 @@ Event& checkedEvent(Event* e, aclrtEvent eh) {
 
 void Runtime::recordEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Event& e = checkedEvent(events_.find(eh), eh);
   Stream& s = resolveStream(t, sh);
   if (s.device != e.device) {
     fail(ACL_ERROR_RT_STREAM_CONTEXT, "event of device " + std::to_string(e.device->id) +
@@ -146,7 +135,7 @@ void Runtime::recordEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
 
 void Runtime::resetEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Event& e = checkedEvent(events_.find(eh), eh);
   Stream& s = resolveStream(t, sh);
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventReset;
@@ -156,7 +145,7 @@ void Runtime::resetEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
 
 bool Runtime::eventComplete(HostThread& t, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Event& e = checkedEvent(events_.find(eh), eh);
   catchUp(t);
   return e.sync->recorded && e.sync->recordsCompleted == e.sync->recordsSubmitted;
 }
@@ -164,12 +153,12 @@ bool Runtime::eventComplete(HostThread& t, aclrtEvent eh) {
 void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever");
-  Event& e = checkedEvent(lookupEvent(eh), eh);
+  Event& e = checkedEvent(events_.find(eh), eh);
   std::shared_ptr<models::SyncPoint> sync = e.sync;
   const uint64_t target = std::max<uint64_t>(sync->recordsSubmitted, 1);
   auto done = [sync, target] { return sync->recordsCompleted >= target; };
   if (timeoutMs == -1) {
-    if (!waitFor(t, done, "event")) {
+    if (!waitFor(t, done)) {
       fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
            "deadlock: the event was never recorded and no stream has a record of it queued, so "
            "aclrtSynchronizeEvent would wait forever");
@@ -187,8 +176,8 @@ void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) 
 
 float Runtime::elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end) {
   if (!start || !end) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  Event& a = checkedEvent(lookupEvent(start), start);
-  Event& b = checkedEvent(lookupEvent(end), end);
+  Event& a = checkedEvent(events_.find(start), start);
+  Event& b = checkedEvent(events_.find(end), end);
   catchUp(t);
   for (Event* e : {&a, &b}) {
     if (!e->sync->recorded || e->sync->recordsCompleted != e->sync->recordsSubmitted) {
@@ -226,12 +215,13 @@ void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_
   const uint64_t target = s.subscribedThread;
   Stream* stream = &s;
   task->onStart = [this, fn, data, stream, target, block] {
-    for (auto& [id, th] : threads_) {
-      if (th.pthreadId == target) {
-        th.reports.push_back({fn, data, stream, block == ACL_CALLBACK_BLOCK, system_->now()});
-        return;
-      }
-    }
+    bool delivered = false;
+    threads_.forEach([&](HostThread& th) {
+      if (delivered || th.pthreadId != target) return;
+      th.reports.push_back({fn, data, stream, block == ACL_CALLBACK_BLOCK, system_->now()});
+      delivered = true;
+    });
+    if (delivered) return;
     // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
     if (block == ACL_CALLBACK_BLOCK) stream->device->scheduler->finishExternal(stream->queue, system_->now());
   };
@@ -242,12 +232,10 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   if (timeoutMs < -1 || timeoutMs == 0) {
     fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1 (wait forever) or more than 0 ms");
   }
-  const bool subscribed = std::any_of(streams_.begin(), streams_.end(), [&](const auto& kv) {
-    return kv.second->subscribedThread == t.pthreadId;
-  });
+  const bool subscribed = streams_.any([&](const Stream& s) { return s.subscribedThread == t.pthreadId; });
   if (!subscribed && t.reports.empty()) fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
   auto ready = [&t] { return !t.reports.empty(); };
-  const bool got = timeoutMs == -1 ? waitFor(t, ready, "report")
+  const bool got = timeoutMs == -1 ? waitFor(t, ready)
                                    : waitUntilDeadline(t, ready, t.now + spec::Picoseconds{timeoutMs} * 1000000000);
   if (!got) {
     if (timeoutMs != -1) t.now += spec::Picoseconds{timeoutMs} * 1000000000;
@@ -257,10 +245,10 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   t.reports.pop_front();
   t.now = std::max(t.now, report.readyAt);
   // Run the user's function without the lock: it may call AscendCL itself.
-  runUnlocked([&] { report.fn(report.userData); });
+  threads_.runUnlocked([&] { report.fn(report.userData); });
   // The callback's own run time is not simulated: the stream resumes one call overhead after the
   // report, however long this thread polled before it picked the report up.
-  if (report.blocking && streams_.count(report.stream)) {
+  if (report.blocking && streams_.find(report.stream)) {
     report.stream->device->scheduler->finishExternal(report.stream->queue, report.readyAt + overheads().defaultCall);
   }
 }

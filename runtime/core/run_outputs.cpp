@@ -1,0 +1,81 @@
+#include "runtime/core/run_outputs.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "runtime/core/errors.h"
+
+namespace ascendsim::runtime {
+
+void RunOutputs::attach(const spec::SystemSpec& spec, models::SimulatedSystem& system) {
+  spec_ = &spec;
+  system_ = &system;
+  report_ = std::make_unique<RunReport>(spec);
+  system.addListener(report_.get());
+  const char* dram = std::getenv("ASCENDSIM_DRAM_STATS");
+  if (dram && *dram ? std::string(dram) != "0" : spec.trace.dramStats) {
+    memoryStats_ = std::make_unique<models::MemoryStatistics>(spec);
+    system.setTrafficObserver(memoryStats_.get());
+    report_->setMemoryStatistics(memoryStats_.get());
+  }
+}
+
+bool RunOutputs::openTrace() {
+  const char* env = std::getenv("ASCENDSIM_TRACE");
+  const std::string path = env && *env ? env : spec_->trace.path;
+  if (trace_.active() || path.empty()) return trace_.active();
+  std::string why;
+  if (!trace_.open(path, *spec_, why, spec_->trace.maxFileSize)) fail(ACL_ERROR_INVALID_FILE, why);
+  system_->addListener(&trace_);
+  spec::Picoseconds interval = spec_->trace.counterInterval;
+  if (const char* text = std::getenv("ASCENDSIM_TRACE_INTERVAL"); text && *text) {
+    auto parsed = spec::parseDuration(text, why);
+    if (!parsed || *parsed <= 0) fail(ACL_ERROR_INVALID_FILE, "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
+    interval = *parsed;
+  }
+  trace_.attachFabric(&system_->graph().resources(), interval);
+  if (memoryStats_) memoryStats_->setBinWidth(interval);
+  return true;
+}
+
+const models::ResourceTable& RunOutputs::resources() const {
+  static const models::ResourceTable none;
+  return system_ ? system_->graph().resources() : none;
+}
+
+void RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
+  if (!report_) return;
+  if (memoryStats_) memoryStats_->finish();
+  const char* env = std::getenv("ASCENDSIM_REPORT");
+  const std::string path = env && *env ? env : spec_->trace.report;
+  if (!path.empty()) {
+    std::ofstream out(path);
+    out << report_->json(warnings, resources());
+  }
+  const char* summary = std::getenv("ASCENDSIM_SUMMARY");
+  const std::string table = report_->table(warnings, resources());
+  if (!summary || !*summary) {
+    std::fputs(table.c_str(), stderr);
+  } else if (std::string(summary) != "0") {
+    std::ofstream(summary) << table;
+  }
+}
+
+// Once, as the trace ends, with the figures of the whole process (a program may initialise and
+// finalise more than once).
+void RunOutputs::closeTrace() {
+  if (memoryStats_ && trace_.active()) {
+    memoryStats_->finish();
+    const spec::Picoseconds end = system_->now();
+    for (const auto& m : report_->memoryStatisticsArgs()) {
+      trace_.memoryStatistics(m.index, m.name, end, m.args);
+      const auto& memory = memoryStats_->memories()[static_cast<size_t>(m.index)];
+      trace_.memoryCounters(m.index, m.name, memory.bins, memoryStats_->binWidth());
+    }
+  }
+  trace_.close();
+}
+
+}  // namespace ascendsim::runtime

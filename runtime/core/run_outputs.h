@@ -1,0 +1,45 @@
+#pragma once
+// What a run leaves behind: the timing trace, the JSON report with its summary table, and the DRAM
+// statistics both include. Attached to the machine at the first aclInit; the report is written
+// at every aclFinalize (or at exit), the trace closed once as the process ends.
+
+#include <memory>
+#include <vector>
+
+#include "models/dram/memory_statistics.h"
+#include "models/system/simulated_system.h"
+#include "runtime/report/run_report.h"
+#include "runtime/trace/trace_recorder.h"
+#include "spec/system_spec.h"
+
+namespace ascendsim::runtime {
+
+class RunOutputs {
+ public:
+  // The report hears every task; DRAM statistics replay every memory access when the machine's
+  // `trace.dram_stats` or ASCENDSIM_DRAM_STATS (1 or 0 overrides the machine) asks for them.
+  void attach(const spec::SystemSpec& spec, models::SimulatedSystem& system);
+  // Opens the trace ASCENDSIM_TRACE or `trace.path` names, if any and not open yet; returns
+  // whether one is open. Throws AclFailure for a path or interval it cannot use.
+  bool openTrace();
+  TraceRecorder& trace() { return trace_; }
+
+  // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the table to stderr
+  // (ASCENDSIM_SUMMARY=0 silences it, any other value is a file to write it to).
+  void writeReport(const std::vector<RuntimeWarning>& warnings);
+  // The DRAM statistics of the whole process into the trace, then the trace's end.
+  void closeTrace();
+  // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
+  void closeTraceFromSignal() { trace_.closeFromSignal(); }
+
+ private:
+  const models::ResourceTable& resources() const;
+
+  const spec::SystemSpec* spec_ = nullptr;
+  models::SimulatedSystem* system_ = nullptr;
+  TraceRecorder trace_;
+  std::unique_ptr<models::MemoryStatistics> memoryStats_;
+  std::unique_ptr<RunReport> report_;
+};
+
+}  // namespace ascendsim::runtime

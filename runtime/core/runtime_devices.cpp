@@ -1,0 +1,213 @@
+// Devices, peer access and contexts.
+
+#include <algorithm>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+
+// ---------------------------------------------------------------- devices
+
+Device& Runtime::device(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= devices_.size()) {
+    fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id " + std::to_string(id) + " is out of range; this machine has " +
+                                            std::to_string(devices_.size()) + " device(s), 0 to " +
+                                            std::to_string(static_cast<int>(devices_.size()) - 1));
+  }
+  return *devices_[static_cast<size_t>(id)];
+}
+
+Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
+  if (d.streams >= d.spec->scheduler.maxStreams) {
+    fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device " + std::to_string(d.id) + " has no stream left (max_streams " +
+                                              std::to_string(d.spec->scheduler.maxStreams) + ")");
+  }
+  auto s = std::make_unique<Stream>(d.nextStreamId++, d.spec->scheduler.queueDepth);
+  s->device = &d;
+  s->context = ctx;
+  s->isDefault = isDefault;
+  Stream& ref = streams_.add(std::move(s));
+  d.scheduler->attach(ref.queue);
+  d.streams++;
+  if (ctx) ctx->streams.push_back(&ref);
+  return ref;
+}
+
+void Runtime::deleteStream(Stream& s) {
+  s.device->scheduler->detach(s.queue);
+  s.device->streams--;
+  if (s.context) {
+    auto& v = s.context->streams;
+    v.erase(std::remove(v.begin(), v.end(), &s), v.end());
+  }
+  streams_.erase(&s);
+}
+
+void Runtime::releaseContext(HostThread& t, Context& ctx) {
+  const std::vector<Stream*> streams = ctx.streams;
+  for (Stream* s : streams) {
+    if (!waitFor(t, [s] { return s->queue.idle(); })) {
+      warn(t, "tasks-dropped", std::to_string(s->queue.pending()) + " task(s) of stream " +
+                                   std::to_string(s->queue.id()) + " could never run and were dropped");
+      while (!s->queue.idle()) s->queue.popHead(system_->now());
+    }
+    t.now = std::max(t.now, s->queue.lastCompletion());
+    deleteStream(*s);
+  }
+  threads_.forEach([&](HostThread& th) {
+    if (th.current == &ctx) th.current = nullptr;
+  });
+  Device& d = *ctx.device;
+  if (d.defaultContext == &ctx) d.defaultContext = nullptr;
+  contexts_.erase(&ctx);
+}
+
+void Runtime::releaseDeviceIfUnused(Device& d) {
+  if (d.defaultContext || d.explicitContexts > 0) return;
+  if (d.memory->allocationCount() > 0) {
+    warn(thread(), "memory-not-freed", std::to_string(d.memory->allocationCount()) +
+                                          " allocation(s) on device " + std::to_string(d.id) +
+                                          " were released by aclrtResetDevice without aclrtFree");
+  }
+  memory_->releaseDevice(d);
+  d.peersEnabled.clear();
+}
+
+void Runtime::setDevice(HostThread& t, int32_t id) {
+  Device& d = device(id);
+  if (!d.defaultContext) {
+    auto ctx = std::make_unique<Context>();
+    ctx->device = &d;
+    ctx->isDefault = true;
+    Context& ref = contexts_.add(std::move(ctx));
+    ref.defaultStream = &newStream(d, &ref, true);
+    d.defaultContext = &ref;
+  }
+  d.setBy.insert(t.id);
+  t.current = d.defaultContext;
+}
+
+void Runtime::resetDevice(HostThread& t, int32_t id) {
+  Device& d = device(id);
+  d.setBy.erase(t.id);
+  if (!d.setBy.empty() || !d.defaultContext) return;
+  releaseContext(t, *d.defaultContext);
+  releaseDeviceIfUnused(d);
+}
+
+Context& Runtime::requireContext(HostThread& t) {
+  if (!t.current) fail(ACL_ERROR_RT_CONTEXT_NULL, "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
+  return *t.current;
+}
+
+int32_t Runtime::currentDevice(HostThread& t) { return requireContext(t).device->id; }
+
+void Runtime::synchronizeDevice(HostThread& t) {
+  Device& d = *requireContext(t).device;
+  // Waiting lets other threads create and destroy streams: go over a snapshot, skipping the gone.
+  for (Stream* s : streams_.all()) {
+    if (streams_.find(s) && s->device == &d) waitStream(t, *s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  }
+  t.now += overheads().synchronize;
+}
+
+aclrtRunMode Runtime::runMode() const {
+  return spec_.runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
+}
+
+bool Runtime::canAccessPeer(int32_t dev, int32_t peer) {
+  Device& a = device(dev);
+  Device& b = device(peer);
+  if (dev == peer) fail(ACL_ERROR_INVALID_PARAM, "a device is not its own peer (deviceId == peerDeviceId)");
+  (void)a;
+  (void)b;
+  return system_->router().peersAllowed(dev, peer);
+}
+
+uint64_t Runtime::devicesTopology(int32_t dev, int32_t other) {
+  device(dev);
+  device(other);
+  if (dev == other) fail(ACL_ERROR_INVALID_PARAM, "deviceId and otherDeviceId are the same device");
+  return static_cast<uint64_t>(system_->router().topology(dev, other));
+}
+
+void Runtime::enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags) {
+  if (flags != 0) fail(ACL_ERROR_FEATURE_UNSUPPORTED, "flags must be 0");
+  Device& d = *requireContext(t).device;
+  Device& p = device(peer);
+  if (&d == &p) fail(ACL_ERROR_INVALID_PARAM, "peerDeviceId is the current device");
+  std::string why;
+  if (!system_->router().peersAllowed(d.id, peer, &why)) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "devices " + std::to_string(d.id) + " and " + std::to_string(p.id) +
+                                               " cannot be peers: " + why);
+  }
+  d.peersEnabled.insert(peer);
+}
+
+void Runtime::disablePeerAccess(HostThread& t, int32_t peer) {
+  Device& d = *requireContext(t).device;
+  device(peer);
+  if (!d.peersEnabled.erase(peer)) {
+    fail(ACL_ERROR_INVALID_PARAM, "peer access from device " + std::to_string(d.id) + " to device " +
+                                      std::to_string(peer) + " was not enabled");
+  }
+}
+
+void Runtime::memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total) {
+  Device& d = *requireContext(t).device;
+  const bool hbmAttr = attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
+                       attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL;
+  const bool ddrAttr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
+                       attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
+  if (!hbmAttr && !ddrAttr) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemAttr " + std::to_string(attr));
+  const spec::DramStandard std = d.spec->memory.standard;
+  const bool isHbm = std == spec::DramStandard::HBM2 || std == spec::DramStandard::HBM2E || std == spec::DramStandard::HBM3;
+  if (hbmAttr == isHbm) {
+    *total = d.memory->capacity();
+    *free = d.memory->capacity() - d.memory->used();
+  } else {
+    *total = 0;  // the device has no memory of that kind
+    *free = 0;
+  }
+}
+
+// ---------------------------------------------------------------- contexts
+
+Context* Runtime::createContext(HostThread& t, int32_t deviceId) {
+  Device& d = device(deviceId);
+  auto ctx = std::make_unique<Context>();
+  ctx->device = &d;
+  Context& ref = contexts_.add(std::move(ctx));
+  try {
+    ref.defaultStream = &newStream(d, &ref, true);
+  } catch (...) {
+    contexts_.erase(&ref);
+    throw;
+  }
+  d.explicitContexts++;
+  t.current = &ref;
+  return &ref;
+}
+
+void Runtime::destroyContext(HostThread& t, aclrtContext handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+  Context* ctx = contexts_.find(handle);
+  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (ctx->isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default context of a device is released by aclrtResetDevice, not aclrtDestroyContext");
+  Device& d = *ctx->device;
+  releaseContext(t, *ctx);
+  d.explicitContexts--;
+  releaseDeviceIfUnused(d);
+}
+
+void Runtime::setCurrentContext(HostThread& t, aclrtContext handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+  Context* ctx = contexts_.find(handle);
+  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  t.current = ctx;
+}
+
+Context* Runtime::currentContext(HostThread& t) { return &requireContext(t); }
+
+}  // namespace ascendsim::runtime
