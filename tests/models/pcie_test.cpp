@@ -40,9 +40,10 @@ Task copyTask(bool toDevice, uint64_t bytes, bool pageable = false) {
 }
 
 // Streams `count` transfers of `size` bytes back to back through the fabric (each one chunk, as
-// pcie-bench's per-transfer model has it), keeping 32 KiB in flight (a DMA channel's default 64
-// reads of 512 B; at least four transfers), and returns the payload bytes per second. At 64 B that
-// is 512 transfers, more than the 262 a 0.6 us round trip at 28 GB/s needs, so the link limits.
+// pcie-bench's per-transfer model has it), keeping 128 KiB in flight (256 reads of 512 B; at least
+// four transfers), and returns the payload bytes per second. pcie-bench assumes latency never
+// limits: Gen5 x16 needs about 63 GB/s x 0.6 us = 38 KiB in flight over the round trip, so 128 KiB
+// leaves the link the limit at every generation (at 64 B: 2048 transfers in flight).
 // The graph, router and path timing of one machine, for driving pieces by hand.
 struct Paths {
   explicit Paths(const spec::SystemSpec& sys) : graph(sys), router(graph), timing(sys, graph, router) {}
@@ -58,7 +59,7 @@ struct Paths {
 double streamRate(const spec::SystemSpec& sys, bool toDevice, uint64_t size, uint64_t count) {
   Paths paths(sys);
   const Task t = copyTask(toDevice, size);
-  const uint64_t inFlight = std::max<uint64_t>(4, 64 * 512 / size);
+  const uint64_t inFlight = std::max<uint64_t>(4, 256 * 512 / size);
   std::deque<Picoseconds> ends;
   Picoseconds ready = 0, done = 0;
   for (uint64_t i = 0; i < count; ++i) {
@@ -116,13 +117,17 @@ INSTANTIATE_TEST_SUITE_P(GenAndMps, LargeCopies,
                            return "Gen" + std::to_string(std::get<0>(p.param)) + "_MPS" + std::to_string(std::get<1>(p.param));
                          });
 
-TEST(PcieBandwidthVersusSize, FollowsThePerTlpArithmeticWithItsSawtooth) {
-  // From 64 B to 64 MiB, including sizes just past each MPS multiple (257 B needs a second TLP
-  // and drops to 257 / (257 + 48) of the TLP rate): within 3 % of pcie-bench.
-  const spec::SystemSpec sys = machine(4, 256);
+class BandwidthVersusSize : public ::testing::TestWithParam<std::tuple<uint32_t, uint64_t>> {};
+
+TEST_P(BandwidthVersusSize, FollowsThePerTlpArithmeticWithItsSawtooth) {
+  // From 64 B to 256 MiB, including sizes just past each MPS multiple (257 B at MPS 256 needs a
+  // second TLP and drops to 257 / (260 + 48) of the TLP rate): within 3 % of pcie-bench, for
+  // Gen3, Gen4 and Gen5 x16 at MPS 128, 256 and 512.
+  const auto [gen, mps] = GetParam();
+  const spec::SystemSpec sys = machine(gen, mps);
   const spec::PcieLinkSpec& link = sys.devices[0].link;
-  for (uint64_t size : {64ull, 128ull, 200ull, 256ull, 257ull, 384ull, 512ull, 513ull, 768ull, 769ull, 1024ull,
-                        1500ull, 4096ull, 4097ull, 65536ull, 1ull << 20, 64ull << 20}) {
+  for (uint64_t size : {64ull, 128ull, 129ull, 200ull, 256ull, 257ull, 384ull, 512ull, 513ull, 768ull, 769ull, 1024ull,
+                        1500ull, 4096ull, 4097ull, 65536ull, 1ull << 20, 64ull << 20, 256ull << 20}) {
     const uint64_t count = std::max<uint64_t>(4, (256ull << 20) / size / 8);
     const double w = streamRate(sys, false, size, std::min<uint64_t>(count, 20000));
     const double r = streamRate(sys, true, size, std::min<uint64_t>(count, 20000));
@@ -130,10 +135,17 @@ TEST(PcieBandwidthVersusSize, FollowsThePerTlpArithmeticWithItsSawtooth) {
     EXPECT_NEAR(r / pcieBenchRead(link, size), 1.0, 0.03) << size << " B reads";
   }
   // The sawtooth itself: one byte past MPS costs a whole TLP header and a doubleword of payload,
-  // 257 / (260 + 2 x 24) against 256 / (256 + 24) of the TLP rate: a drop to 0.9127.
-  EXPECT_NEAR(streamRate(sys, false, 257, 20000) / streamRate(sys, false, 256, 20000),
-              (257.0 / 308.0) / (256.0 / 280.0), 0.005);
+  // (MPS + 1) / (MPS + 4 + 2 x 24) against MPS / (MPS + 24) of the TLP rate.
+  const double m = static_cast<double>(mps);
+  EXPECT_NEAR(streamRate(sys, false, mps + 1, 20000) / streamRate(sys, false, mps, 20000),
+              ((m + 1) / (m + 4 + 48)) / (m / (m + 24)), 0.005);
 }
+
+INSTANTIATE_TEST_SUITE_P(GenAndMps, BandwidthVersusSize,
+                         ::testing::Combine(::testing::Values(3u, 4u, 5u), ::testing::Values(128u, 256u, 512u)),
+                         [](const auto& p) {
+                           return "Gen" + std::to_string(std::get<0>(p.param)) + "_MPS" + std::to_string(std::get<1>(p.param));
+                         });
 
 TEST(PcieLatencyBound, FewTagsAndALongRoundTripGiveTagsTimesSizeOverRoundTrip) {
   // 2 tags, MRRS 512, root complex 5 us away: round trip = 2 x 5 us + 2 x 20 ns (link) + 30 ns
