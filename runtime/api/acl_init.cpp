@@ -1,6 +1,28 @@
-// aclInit, aclFinalize, aclrtGetVersion, aclGetRecentErrMsg.
+// aclInit, aclFinalize, aclrtGetVersion, aclGetRecentErrMsg, aclsysGetVersionStr/Num.
 
 #include "runtime/api/api_call.h"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct PackageVersion {
+  int majorPart, minorPart, patchPart;
+};
+
+// The packages AscendSim stands in for. Its runtime implements the API of CANN's runtime 9.1.0
+// (whose headers say ACL 1.17.0); CANN also accepts '-' and '_' for each other in names.
+const PackageVersion& installedPackage(const char* name) {
+  static const PackageVersion runtime{9, 1, 0};
+  std::string n(name);
+  for (char& c : n) c = c == '_' ? '-' : c;
+  if (n == "runtime" || n == "npu-runtime") return runtime;
+  ascendsim::runtime::fail(ACL_ERROR_INVALID_FILE, "no version information for package '" + std::string(name) +
+                                                       "': AscendSim provides the 'runtime' package only");
+}
+
+}  // namespace
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -28,5 +50,23 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 
 const char* aclGetRecentErrMsg(void) { return rt().takeRecentError(); }
+
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+  return rt().call("aclsysGetVersionStr", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(pkgName, "pkgName");
+    needPointer(versionStr, "versionStr");
+    const PackageVersion& v = installedPackage(pkgName);
+    std::snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%d.%d.%d", v.majorPart, v.minorPart, v.patchPart);
+  });
+}
+
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  return rt().call("aclsysGetVersionNum", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(pkgName, "pkgName");
+    needPointer(versionNum, "versionNum");
+    const PackageVersion& v = installedPackage(pkgName);
+    *versionNum = v.majorPart * 10000000 + v.minorPart * 100000 + v.patchPart * 1000;
+  });
+}
 
 }  // extern "C"

@@ -243,12 +243,25 @@ void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
 
 void Runtime::catchUp(HostThread& t) { system_->runTo(t.now); }
 
-void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
-  if (s.queue.full()) {
-    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "stream " + std::to_string(s.queue.id()) + " already holds " +
-                                            std::to_string(s.queue.pending()) + " pending tasks (queue_depth " +
-                                            std::to_string(s.device->spec->scheduler.queueDepth) + ")");
+void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
+  if (!s.queue.full()) return;
+  // The queue also holds tasks the model has not simulated yet: retire those that ended by the
+  // caller's present before deciding the stream is full.
+  catchUp(t);
+  if (!s.queue.full()) return;
+  // Full at the caller's present: the call waits until the head task ends, as CANN's task
+  // sender retries until the stream has room.
+  if (!waitFor(t, [&s] { return !s.queue.full(); })) {
+    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "deadlock: stream " + std::to_string(s.queue.id()) + " holds " +
+                                            std::to_string(s.queue.pending()) + " tasks (queue_depth " +
+                                            std::to_string(s.device->spec->scheduler.queueDepth) +
+                                            ") and its head can never run, so no slot will free");
   }
+  t.now = std::max(t.now, system_->now());
+}
+
+void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  waitForQueueSlot(t, s);
   task->id = nextTaskId_++;
   task->submitTime = std::max(t.now, system_->now());
   task->hostThread = static_cast<int>(t.index);

@@ -148,7 +148,10 @@ class Runtime {
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline);
   void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
   void catchUp(HostThread& t);
+  // Queues `task` on `s` at the thread's present, first waiting (in simulated time) for a slot
+  // if the stream holds `queue_depth` tasks that have not ended by then.
   void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
+  void waitForQueueSlot(HostThread& t, Stream& s);
   void warn(HostThread& t, std::string kind, std::string message);
 
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,

@@ -89,11 +89,6 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
                                           std::to_string(requireContext(t).device->id));
   }
   const uint64_t pieces = std::max<uint64_t>(1, (bytes + plan.maxTaskBytes - 1) / plan.maxTaskBytes);
-  if (s.queue.pending() + pieces > s.device->spec->scheduler.queueDepth) {
-    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "the copy needs " + std::to_string(pieces) + " task(s) but stream " +
-                                            std::to_string(s.queue.id()) + " has room for " +
-                                            std::to_string(s.device->spec->scheduler.queueDepth - s.queue.pending()));
-  }
   for (uint64_t i = 0; i < pieces; ++i) {
     const uint64_t offset = i * plan.maxTaskBytes;
     auto task = std::make_unique<Task>();

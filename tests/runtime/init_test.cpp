@@ -42,8 +42,11 @@ TEST(Init, InvalidMachineConfigIsReported) {
 TEST(Init, VersionAndRecentErrorMessage) {
   int32_t major = 0, minor = 0, patch = 0;
   ASSERT_ACL_OK(aclrtGetVersion(&major, &minor, &patch));
-  EXPECT_EQ(major, ACL_MAJOR_VERSION);
-  EXPECT_EQ(minor, ACL_MINOR_VERSION);
+  // The headers of CANN's runtime 9.1.0 (github:hicann/runtime, include/external/acl/acl_rt.h)
+  // say ACL 1.17.0.
+  EXPECT_EQ(major, 1);
+  EXPECT_EQ(minor, 17);
+  EXPECT_EQ(patch, 0);
   EXPECT_ACL_ERROR(aclrtGetVersion(nullptr, &minor, &patch), ACL_ERROR_INVALID_PARAM);
   // The message was read (and cleared) by EXPECT_ACL_ERROR; it is cleared on read.
   EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
@@ -51,4 +54,25 @@ TEST(Init, VersionAndRecentErrorMessage) {
   const char* msg = aclGetRecentErrMsg();
   ASSERT_NE(msg, nullptr);
   EXPECT_NE(std::string(msg).find("minorVersion is NULL"), std::string::npos) << msg;
+}
+
+TEST(Init, PackageVersionAsTextAndNumber) {
+  // The samples' 2_system_info and 3_cross_version ask for "runtime" into a buffer of
+  // ACL_PKG_VERSION_MAX_SIZE (128 in CANN); the number weighs major 10^7, minor 10^5, patch 10^3
+  // (CANN's compatibility guide: 8.5.1 is 80501000), so 9.1.0 is 90100000. No aclInit needed.
+  static_assert(ACL_PKG_VERSION_MAX_SIZE == 128, "CANN's value");
+  char name[] = "runtime";
+  char text[ACL_PKG_VERSION_MAX_SIZE] = {};
+  int32_t number = 0;
+  ASSERT_ACL_OK(aclsysGetVersionStr(name, text));
+  ASSERT_ACL_OK(aclsysGetVersionNum(name, &number));
+  EXPECT_STREQ(text, "9.1.0");
+  EXPECT_EQ(number, 90100000);
+  char alias[] = "npu_runtime";  // '_' and '-' stand for each other, as in CANN
+  ASSERT_ACL_OK(aclsysGetVersionNum(alias, &number));
+  EXPECT_EQ(number, 90100000);
+  char unknown[] = "toolkit";
+  EXPECT_ACL_ERROR(aclsysGetVersionStr(unknown, text), ACL_ERROR_INVALID_FILE);
+  EXPECT_ACL_ERROR(aclsysGetVersionNum(name, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclsysGetVersionStr(nullptr, text), ACL_ERROR_INVALID_PARAM);
 }

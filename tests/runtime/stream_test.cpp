@@ -103,7 +103,9 @@ TEST_F(SmallDevice, QueueDepthAndStreamLimit) {
   ASSERT_ACL_OK(aclrtCreateEvent(&e));
   ASSERT_ACL_OK(aclrtStreamWaitEvent(s, e));  // blocks the queue until e is recorded
   for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclrtRecordEvent(e, s));
-  EXPECT_ACL_ERROR(aclrtRecordEvent(e, s), ACL_ERROR_RT_STREAM_TASK_FULL);  // queue_depth 4
+  // queue_depth 4 and the head can never run: CANN's sender would retry forever; the simulator
+  // sees that no slot can free and says so.
+  EXPECT_ACL_ERROR(aclrtRecordEvent(e, s), ACL_ERROR_RT_STREAM_TASK_FULL);
   // max_streams 4: the default stream, the runtime's copy stream and s leave one.
   aclrtStream more = nullptr, tooMany = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&more));
@@ -113,4 +115,60 @@ TEST_F(SmallDevice, QueueDepthAndStreamLimit) {
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   ASSERT_ACL_OK(aclrtDestroyStream(more));
   ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+TEST_F(Stream, ThousandsOfLaunchesWithoutSynchronisingAllRunInOrder) {
+  // 100000 asynchronous memsets of one byte on one stream (queue_depth 1024): each enqueue costs
+  // 3 us of host time and each memset about 1 us on the device, so at any simulated moment almost
+  // none are pending and every launch succeeds (the vendor's 0_simple_stream sample expects this).
+  // The byte ends as the last value written: 99999 % 251 = 99999 - 398 x 251 = 101, so the tasks
+  // ran in order.
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  for (int i = 0; i < 100000; ++i) {
+    ASSERT_EQ(aclrtMemsetAsync(d, 64, i % 251, 1, s), ACL_SUCCESS) << "launch " << i;
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  uint8_t back = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, 101);
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(SmallDevice, AFullQueueMakesTheSubmitterWait) {
+  // queue_depth 4. Four 1 MiB H2D copies fill stream s; the fifth launch must wait until the
+  // first ends. An event recorded on idle stream s2 right after the fifth launch therefore ends
+  // after the first copy: at least 1 MiB / 26.4 GB/s (Gen4 x16's read-limited rate) = 39.7 us
+  // after the start event, where without the wait it would be 5 launches x 3 us later. It ends
+  // before the second copy does: under 2 x 39.7 us + 20 us of launches and setup.
+  const size_t n = 1 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = nullptr, s2 = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateStream(&s2));
+  aclrtEvent start = nullptr, after = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&start));
+  ASSERT_ACL_OK(aclrtCreateEvent(&after));
+  ASSERT_ACL_OK(aclrtRecordEvent(start, s2));
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS) << "copy " << i;
+  }
+  ASSERT_ACL_OK(aclrtRecordEvent(after, s2));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, after));
+  EXPECT_GT(ms * 1000, 1048576 / 26.4e9 * 1e6);
+  EXPECT_LT(ms * 1000, 2 * 1048576 / 26.4e9 * 1e6 + 20);
+  ASSERT_ACL_OK(aclrtDestroyEvent(start));
+  ASSERT_ACL_OK(aclrtDestroyEvent(after));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtDestroyStream(s2));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
 }

@@ -14,6 +14,15 @@
 extern "C" {
 #endif
 
+/* The AscendCL API version AscendSim implements: that of CANN's runtime 9.1.0 (ACL 1.17.0). */
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* Buffers for aclsysGetVersionStr and the parts of a package version. */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
 #define ACL_EVENT_SYNC 0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
 #define ACL_EVENT_TIME_LINE 0x00000008U
@@ -190,6 +199,10 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                              int32_t *patchVersion);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+/* The version of an installed CANN package by name ("runtime"), as text ("9.1.0") or as
+ * major x 10000000 + minor x 100000 + patch x 1000. Unknown package: ACL_ERROR_INVALID_FILE. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
 
 #ifdef __cplusplus
 }
