@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -536,5 +537,27 @@ SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fi
 }
 
 SystemSpec defaultSystemSpec() { return loadSystemSpec("<builtin>/default.yaml"); }
+
+DramSpec loadMemorySpec(const std::string& ref, const std::string& overrides) {
+  Diagnostics diag;
+  ConfigNode node;
+  const std::vector<std::string> presets = builtinMemoryPresets();
+  if (std::find(presets.begin(), presets.end(), ref) != presets.end()) {
+    node = parseYaml("preset: " + ref + "\n", "<command line>", diag);
+  } else if (std::filesystem::exists(ref)) {
+    std::vector<std::string> sources;
+    node = loadConfigDocument(ref, diag, sources);
+  } else {
+    std::string names;
+    for (const std::string& p : presets) names += (names.empty() ? "" : ", ") + p;
+    diag.error({"<command line>", 0, 0}, "memory", "'" + ref + "' is neither a built-in memory preset (" + names +
+                                                       ") nor a file");
+  }
+  if (diag.empty() && !overrides.empty()) node.mergeFrom(parseYaml(overrides, "<command line>", diag));
+  DramSpec out;
+  if (diag.empty()) readMemory(node, "memory", diag, out);
+  if (!diag.empty()) throw ConfigError(diag.items());
+  return out;
+}
 
 }  // namespace ascendsim::spec

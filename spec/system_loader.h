@@ -17,6 +17,11 @@ SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fi
 // The built-in default machine: a small single-NPU server.
 SystemSpec defaultSystemSpec();
 
+// One memory on its own (the DRAM benchmark, tests): a built-in memory preset's name or a YAML
+// file holding one memory section (which may name a `preset` and override it), with `overrides`
+// (YAML text of memory fields, or empty) laid over it. Throws ConfigError with every problem.
+DramSpec loadMemorySpec(const std::string& ref, const std::string& overrides = "");
+
 // Names of the built-in machine presets and memory presets.
 std::vector<std::string> builtinMachinePresets();
 std::vector<std::string> builtinMemoryPresets();
