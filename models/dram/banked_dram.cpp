@@ -13,7 +13,10 @@ BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
 }
 
 void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
-  const int64_t cycle = (arrival + tckPs_ - 1) / tckPs_;
+  // Requests are admitted in the order they are offered: one that waits for a slot in a full
+  // channel queue holds back every later one, whichever channel it is for (as the reference
+  // simulators' front ends do, and as an in-order request port does).
+  const int64_t cycle = std::max((arrival + tckPs_ - 1) / tckPs_, admitted_);
   const uint64_t burst = decoder_.burstBytes();
   uint64_t at = offset / burst * burst;
   const uint64_t end = offset + bytes;
@@ -40,7 +43,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     r.arrival = cycle;
     for (; at < runEnd && at < end; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      channels_[c.channel].enqueue(r);
+      r.arrival = admitted_ = std::max(r.arrival, channels_[c.channel].enqueue(r));
     }
     if (!isTouched_[c.channel]) {
       isTouched_[c.channel] = true;
@@ -57,6 +60,7 @@ Picoseconds BankedDram::drain() {
     isTouched_[ch] = false;
   }
   touched_.clear();
+  admitted_ = 0;  // a new batch comes with its own arrival times
   return last * tckPs_;
 }
 

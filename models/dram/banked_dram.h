@@ -35,6 +35,8 @@ class BankedDram : public MemoryTiming {
   uint64_t runBegin_ = 1, runEnd_ = 0;
   DramCoordinates runCoordinates_;
   std::vector<bool> isTouched_;
+  int64_t admitted_ = 0;  // cycle the latest request of this batch was admitted
+
 };
 
 }  // namespace ascendsim::models

@@ -26,8 +26,9 @@ class DramChannel {
  public:
   DramChannel(const spec::DramSpec& spec, DramStats& stats);
 
-  // Queues a request; when the queue is full, first issues the one FR-FCFS picks.
-  void enqueue(const DramRequest& request);
+  // Queues a request; when the queue is full, first issues the one FR-FCFS picks. Returns the
+  // cycle the queue took it: its arrival, or later when it had to wait for a slot.
+  int64_t enqueue(const DramRequest& request);
   // Issues everything queued.
   void drain();
   bool idle() const { return queued_ == 0; }
@@ -127,7 +128,7 @@ class DramChannel {
 };
 
 // Defined here so that the per-burst caller can inline it.
-inline void DramChannel::enqueue(const DramRequest& request) {
+inline int64_t DramChannel::enqueue(const DramRequest& request) {
   const bool wasFull = queued_ >= queueDepth_;
   if (wasFull) issueOne();
   const int32_t slot = freeSlots_.back();
@@ -168,6 +169,7 @@ inline void DramChannel::enqueue(const DramRequest& request) {
     activeBanks_.push_back(bi);
   }
   ++queued_;
+  return r.arrival;
 }
 
 }  // namespace ascendsim::models

@@ -122,13 +122,15 @@ TEST(Dram, RandomReadsLandAtTheActivateLimitOnDdr4) {
 TEST(Dram, RandomReadsLandAtTheActivateLimitOnHbm2e) {
   // HBM2E: two 2-cycle bursts per request; ACTs tRRD_S = 7 cycles (4 ns) apart: 57 %, less 9 %
   // refresh = 52 %. With 16 banks and a 32-entry queue, two requests for one bank are common
-  // and wait tRC for each other, so it lands between 75 % and 100 % of that bound.
+  // and wait tRC for each other, and requests are admitted in order, so one that waits for a
+  // full channel queue holds back the others: it lands between 60 % and 100 % of that bound
+  // (the reference simulators' figures are checked in ReferenceSimulators.*).
   const spec::DramSpec m = memory("hbm2e");
   const double bound = randomBound(m);
   EXPECT_NEAR(bound, 4.0 / 7.0 * (1 - 350.0 / 3900), 0.01);
   const double e = randomEfficiency(m, 100000);
   EXPECT_LE(e, bound * 1.01);
-  EXPECT_GE(e, bound * 0.75);
+  EXPECT_GE(e, bound * 0.60);
   EXPECT_LT(e, 0.6);  // nowhere near the sequential figure: rows are what random traffic pays for
 }
 
