@@ -6,9 +6,14 @@ namespace ascendsim::models {
 
 BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
   const uint32_t n = m.independentChannels();
+  // An HBM channel's pseudo-channels share its command bus; DDR5 sub-channels each have their own.
+  const bool hbm = m.standard == spec::DramStandard::HBM2 || m.standard == spec::DramStandard::HBM2E ||
+                   m.standard == spec::DramStandard::HBM3;
+  const uint32_t perBus = hbm ? std::max<uint32_t>(1, m.pseudoChannels) : 1;
+  buses_ = std::vector<CommandBus>((n + perBus - 1) / perBus);
   stats_.resize(n);
   channels_.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) channels_.emplace_back(m, stats_[i]);
+  for (uint32_t i = 0; i < n; ++i) channels_.emplace_back(m, stats_[i], buses_[i / perBus]);
   isTouched_.assign(n, false);
 }
 

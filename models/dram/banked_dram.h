@@ -28,6 +28,7 @@ class BankedDram : public MemoryTiming {
  private:
   AddressDecoder decoder_;
   int64_t tckPs_;
+  std::vector<CommandBus> buses_;  // one per channel (pseudo-channels share it); channels refer to it
   std::vector<DramStats> stats_;  // one per channel; channels keep references into it
   std::vector<DramChannel> channels_;
   std::vector<uint32_t> touched_;

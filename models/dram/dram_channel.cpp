@@ -8,7 +8,8 @@ namespace {
 constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint on it is met
 }
 
-DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(stats) {
+DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
+    : commands_(CommandLengths::of(m.standard)), bus_(bus), stats_(stats) {
   const spec::DramTimings& t = m.timings;
   tCL_ = t.tCL;
   tCWL_ = t.tCWL;
@@ -32,10 +33,6 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   tRFCpb_ = t.tRFCpb;
   const int64_t perClock = static_cast<int64_t>(m.dataRate / m.clock + 0.5);
   burst_ = m.burstLength / perClock;
-  // HBM's ACT takes two cycles of the row command bus; other standards issue it in one.
-  const bool hbm = m.standard == spec::DramStandard::HBM2 || m.standard == spec::DramStandard::HBM2E ||
-                   m.standard == spec::DramStandard::HBM3;
-  actBusy_ = hbm ? 2 : 1;
   closedPage_ = m.pagePolicy == spec::PagePolicy::Closed;
   bankGroups_ = m.bankGroups;
   banksPerGroup_ = m.banksPerGroup;
@@ -66,6 +63,7 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   arrivalMask_ = ring - 1;
 }
 
+template <bool withBus>
 [[gnu::always_inline]] inline DramChannel::Plan DramChannel::plan(const DramRequest& r) const {
   const Bank& b = bank(r);
   const BankGroup& g = groups_[groupIndex(r)];
@@ -82,12 +80,11 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
     } else {
       p.access = Access::Conflict;
       p.pre = std::max(t0, b.preAllowed);
+      if (withBus) p.pre = bus_.row.firstFree(p.pre, commands_.pre);
       actFrom = p.pre + tRP_;
     }
-    // ACT-to-ACT spacing (at least tRRD, and the ACT's own row-bus cycles) also keeps the row
-    // command bus free; a PRE fits between ACTs, so it needs no bus bookkeeping of its own.
-    p.act = std::max({actFrom, b.actAllowed, k.lastAct + std::max(tRRD_S_, actBusy_), g.lastAct + tRRD_L_,
-                      k.faw[k.fawNext] + tFAW_});
+    p.act = std::max({actFrom, b.actAllowed, k.lastAct + tRRD_S_, g.lastAct + tRRD_L_, k.faw[k.fawNext] + tFAW_});
+    if (withBus) p.act = bus_.row.firstFree(p.act, commands_.act);
     p.col = p.act + (r.write ? tRCDWR_ : tRCDRD_);
   }
   p.col = std::max({p.col, g.lastCol + tCCD_L_, lastCol_ + tCCD_S_});
@@ -98,6 +95,7 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats) : stats_(sta
   }
   // Data bursts go out in order on the shared data bus.
   p.col = std::max(p.col, dataBusFree_ - (r.write ? tCWL_ : tCL_));
+  if (withBus) p.col = columnBus().firstFree(p.col, commands_.column);
   return p;
 }
 
@@ -112,6 +110,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
   } else {
     ++stats_.rowHits;
   }
+  if (p.pre >= 0) bus_.row.book(p.pre, commands_.pre);
+  if (p.act >= 0) bus_.row.book(p.act, commands_.act);
+  columnBus().book(p.col, commands_.column);
   if (p.act >= 0) {
     setOpenRow(bankIndex(r), static_cast<int64_t>(r.row));
     b.lastAct = p.act;
@@ -158,6 +159,8 @@ void DramChannel::refresh(Rank& k, uint32_t rankIndex, int64_t start) {
     Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
     start = std::max(start, b.openRow >= 0 ? std::max(b.preAllowed, b.lastAct + tRAS_) + tRP_ : b.actAllowed);
   }
+  start = bus_.row.firstFree(start, commands_.ref);
+  bus_.row.book(start, commands_.ref);
   const int64_t end = start + tRFC_;
   for (uint32_t i = 0; i < banksPerRank_; ++i) {
     Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
@@ -192,6 +195,8 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
   }
   Bank& b = banks_[first + chosen];
   start = std::max(start, b.openRow >= 0 ? b.preAllowed + tRP_ : b.actAllowed);
+  start = bus_.row.firstFree(start, commands_.ref);
+  bus_.row.book(start, commands_.ref);
   setOpenRow(first + chosen, -1);
   b.actAllowed = std::max(b.actAllowed, start + tRFCpb_);
   k.nextRefresh += refreshInterval_;
@@ -227,9 +232,9 @@ void DramChannel::issueOne() {
     while (arrivals_[frontSeq_ & arrivalMask_] < 0) ++frontSeq_;
     const int32_t oldest = arrivals_[frontSeq_ & arrivalMask_];
     int32_t best = oldest;
-    Plan bestPlan = plan(slots_[oldest].request);
+    Plan bestPlan = plan<false>(slots_[oldest].request);
     auto consider = [&](int32_t slot) {
-      const Plan p = plan(slots_[slot].request);
+      const Plan p = plan<false>(slots_[slot].request);
       // First ready (earliest column command), then row hits, then the oldest.
       const bool better = p.col < bestPlan.col ||
                           (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
@@ -259,7 +264,7 @@ void DramChannel::issueOne() {
       if (bestPlan.access != Access::Hit) return false;
       int64_t missBound = std::numeric_limits<int64_t>::max();
       for (const Rank& k : ranks_) {
-        missBound = std::min(missBound, std::max(k.lastAct + std::max(tRRD_S_, actBusy_), k.faw[k.fawNext] + tFAW_) +
+        missBound = std::min(missBound, std::max(k.lastAct + tRRD_S_, k.faw[k.fawNext] + tFAW_) +
                                             std::min(tRCDRD_, tRCDWR_));
       }
       return bestPlan.col <= std::max(floorCol, missBound);
@@ -285,6 +290,13 @@ void DramChannel::issueOne() {
       }
     }
     const DramRequest r = slots_[best].request;
+    // The choice ignores the command bus (it moves a command by a cycle or two at most, and
+    // checking it for every candidate would double the cost of choosing); the chosen request's
+    // commands take the bus's first free cycles.
+    const bool busFree = columnBus().firstFree(bestPlan.col, commands_.column) == bestPlan.col &&
+                         (bestPlan.act < 0 || bus_.row.firstFree(bestPlan.act, commands_.act) == bestPlan.act) &&
+                         (bestPlan.pre < 0 || bus_.row.firstFree(bestPlan.pre, commands_.pre) == bestPlan.pre);
+    if (!busFree) bestPlan = plan<true>(r);
     if (bestPlan.first() >= ranks_[r.rank].nextRefresh) {
       catchUpRefresh(r.rank, bestPlan.first());
       continue;  // the refresh changed the banks: plan again

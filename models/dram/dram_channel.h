@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/dram/command_bus.h"
 #include "models/dram/dram_stats.h"
 #include "spec/system_spec.h"
 
@@ -24,7 +25,8 @@ struct DramRequest {
 
 class DramChannel {
  public:
-  DramChannel(const spec::DramSpec& spec, DramStats& stats);
+  // `bus`: the channel's command bus, shared with the other pseudo-channel(s) of an HBM channel.
+  DramChannel(const spec::DramSpec& spec, DramStats& stats, CommandBus& bus);
 
   // Queues a request; when the queue is full, first issues the one FR-FCFS picks. Returns the
   // cycle the queue took it: its arrival, or later when it had to wait for a slot.
@@ -58,6 +60,8 @@ class DramChannel {
     uint32_t refreshedInRound = 0;  // banks refreshed in the current tREFI round
   };
 
+  // When the request's commands can issue; `withBus`: also waiting for free command-bus cycles.
+  template <bool withBus>
   Plan plan(const DramRequest& r) const;
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
@@ -75,7 +79,10 @@ class DramChannel {
 
   // Timing in cycles.
   int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_, tFAW_;
-  int64_t tWR_, tWTR_S_, tWTR_L_, tRTW_, tRTP_, tREFI_, tRFC_, tRFCpb_, burst_, actBusy_;
+  int64_t tWR_, tWTR_S_, tWTR_L_, tRTW_, tRTP_, tREFI_, tRFC_, tRFCpb_, burst_;
+  CommandLengths commands_;
+  CommandBus& bus_;
+  CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
   int64_t refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
   bool closedPage_;
   uint32_t bankGroups_, banksPerGroup_, banksPerRank_, queueDepth_, starvationCap_;

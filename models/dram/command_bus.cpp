@@ -1,0 +1,49 @@
+#include "models/dram/command_bus.h"
+
+#include <algorithm>
+
+namespace ascendsim::models {
+
+CommandLengths CommandLengths::of(spec::DramStandard standard) {
+  CommandLengths c;
+  switch (standard) {
+    case spec::DramStandard::HBM2:
+    case spec::DramStandard::HBM2E:
+    case spec::DramStandard::HBM3:
+      c.act = 2;  // ACT is a two-cycle row command
+      c.separateColumnBus = true;
+      break;
+    case spec::DramStandard::DDR5:
+      c.act = c.column = 2;  // ACT, RD and WR are two-cycle commands; PRE and REF one
+      break;
+    case spec::DramStandard::LPDDR4X:
+      c.act = c.column = 4;  // ACT-1 + ACT-2, RD/WR + CAS-2: two 2-cycle commands each
+      c.pre = c.ref = 2;
+      break;
+    case spec::DramStandard::DDR4:
+      break;
+  }
+  return c;
+}
+
+void CycleWindow::book(int64_t at, int length) {
+  const int64_t end = at + length;
+  bookedUntil_ = std::max(bookedUntil_, end);
+  if (end > base_ + kCycles) {
+    // Slide the window forward, freeing the cycles that fall out of it.
+    // (Whole words at a time: the base moves in multiples of 64 cycles.)
+    const int64_t newBase = (end - kCycles / 2) & ~int64_t{63};
+    if (newBase - base_ >= kCycles) {
+      bits_.fill(0);
+    } else {
+      for (int64_t c = base_; c < newBase; c += 64) bits_[(static_cast<uint64_t>(c) & (kCycles - 1)) >> 6] = 0;
+    }
+    base_ = newBase;
+  }
+  for (int64_t c = std::max(at, base_); c < end; ++c) {
+    const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+    bits_[slot >> 6] |= uint64_t{1} << (slot & 63);
+  }
+}
+
+}  // namespace ascendsim::models

@@ -1,0 +1,58 @@
+#pragma once
+// The command/address bus of one DRAM channel: which clock cycles its commands occupy. HBM has a
+// row bus (ACT, PRE, REF) and a column bus (RD, WR) per channel, shared by the channel's two
+// pseudo-channels (JESD235 / JESD238 "row and column command interfaces"); DDR and LPDDR have one
+// command bus per channel (or DDR5 sub-channel) for all commands. Commands of several lengths:
+// HBM ACT 2 cycles, DDR5 ACT/RD/WR 2, LPDDR4 ACT/RD/WR 4 and PRE/REF 2 (two-part commands).
+//
+// Bookings may come out of time order (the pseudo-channels are scheduled one after the other),
+// so each bus keeps a window of booked cycles rather than a "free from" time. Cycles older than
+// the window count as free: the pseudo-channels stay within it of each other in practice.
+
+#include <array>
+#include <cstdint>
+
+#include "spec/system_spec.h"
+
+namespace ascendsim::models {
+
+// Cycles one command holds its bus.
+struct CommandLengths {
+  int act = 1, pre = 1, ref = 1, column = 1;
+  bool separateColumnBus = false;  // HBM: RD/WR on their own bus
+  static CommandLengths of(spec::DramStandard standard);
+};
+
+class CycleWindow {
+ public:
+  // The first cycle at or after `from` that starts `length` free cycles.
+  int64_t firstFree(int64_t from, int length) const {
+    if (from >= bookedUntil_) return from;  // past every booking (the usual case)
+    int64_t at = from;
+    for (int i = 0; i < length; ++i) {
+      if (busy(at + i)) {
+        at += i + 1;
+        i = -1;
+      }
+    }
+    return at;
+  }
+  void book(int64_t at, int length);
+
+ private:
+  static constexpr int64_t kCycles = 4096;  // a power of two: the slot is the cycle's low bits
+  bool busy(int64_t cycle) const {
+    if (static_cast<uint64_t>(cycle - base_) >= static_cast<uint64_t>(kCycles)) return false;
+    const uint64_t slot = static_cast<uint64_t>(cycle) & (kCycles - 1);
+    return (bits_[slot >> 6] >> (slot & 63)) & 1u;
+  }
+  std::array<uint64_t, kCycles / 64> bits_{};
+  int64_t base_ = 0;  // the window is [base_, base_ + kCycles)
+  int64_t bookedUntil_ = 0;  // end of the latest booked cycle
+};
+
+struct CommandBus {
+  CycleWindow row, column;  // column unused when the standard has one bus
+};
+
+}  // namespace ascendsim::models
