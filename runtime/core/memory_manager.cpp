@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <vector>
 
 #include "acl/acl_base.h"
@@ -61,6 +62,9 @@ void* MemoryManager::allocateDevice(Device& device, uint64_t size, uint64_t rese
 
 void* MemoryManager::allocatePinnedHost(uint64_t size) {
   void* p = nullptr;
+  if (size > UINT64_MAX - 63) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
+  }
   const uint64_t rounded = (size + 63) / 64 * 64;
   if (posix_memalign(&p, 64, rounded) != 0) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
@@ -138,6 +142,11 @@ size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinne
 
 MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) const {
   const uint64_t address = reinterpret_cast<uint64_t>(p);
+  // Every range check below compares sizes, never address + n: a size near 2^64 must not wrap.
+  if (n > UINT64_MAX - address) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+                                         " bytes runs past the end of the address space");
+  }
   if (Device* d = deviceOwning(address)) {
     const DeviceMemory::Allocation* a = d->memory->allocationContaining(address);
     if (!a) {
@@ -145,12 +154,12 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
                                            " is device memory of device " + std::to_string(d->id) +
                                            " but lies in no live allocation (freed, or never allocated)");
     }
-    if (address + n > a->base + a->size) {
+    if (n > a->base + a->size - address) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
            std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
                " bytes overruns its allocation of " + std::to_string(a->size) + " bytes at " +
                describePointer(reinterpret_cast<void*>(a->base)) + " by " +
-               std::to_string(address + n - (a->base + a->size)) + " bytes");
+               std::to_string(n - (a->base + a->size - address)) + " bytes");
     }
     return {MemoryPlace::Kind::Device, d->id, address};
   }
@@ -158,14 +167,31 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
   if (it != pinned_.begin()) {
     --it;
     const uint64_t end = it->first + it->second.size;
-    if (address < end) {
-      if (address + n > end) {
+    // One past the end still belongs to the buffer (as C's pointer rules have it): a range that
+    // starts there runs off the buffer, it is not someone's pageable memory.
+    if (address <= end && (address < end || n > 0)) {
+      if (n > end - address) {
         fail(ACL_ERROR_RT_PARAM_INVALID,
              std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
                  " bytes overruns its aclrtMallocHost allocation of " + std::to_string(it->second.size) +
-                 " bytes by " + std::to_string(address + n - end) + " bytes");
+                 " bytes by " + std::to_string(n - (end - address)) + " bytes");
       }
       return {MemoryPlace::Kind::HostPinned, -1, address};
+    }
+  }
+  // Pageable memory is the program's own: it may be anywhere but in the simulator's memories.
+  auto next = pinned_.upper_bound(address);
+  if (next != pinned_.end() && n > next->first - address) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+                                         " bytes runs into an aclrtMallocHost allocation at " +
+                                         describePointer(reinterpret_cast<void*>(next->first)));
+  }
+  for (Device* d : devices_) {
+    const uint64_t base = d->memory->base();
+    if (base > address && n > base - address) {
+      fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " +
+                                           std::to_string(n) + " bytes runs into the memory of device " +
+                                           std::to_string(d->id));
     }
   }
   return {MemoryPlace::Kind::HostPageable, -1, address};

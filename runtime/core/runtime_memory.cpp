@@ -60,7 +60,7 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
     if (size > d.memory->capacity()) fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
     return memory_->allocateDevice(d, size, roundUp(size, 64), 64, AllocationApi::MallocHost);
   }
-  if (memory_->pinnedBytes() + size > spec_.host.memory.capacity) {
+  if (size > spec_.host.memory.capacity - std::min(memory_->pinnedBytes(), spec_.host.memory.capacity)) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host memory (" + std::to_string(spec_.host.memory.capacity) +
                                              " bytes) cannot pin " + std::to_string(size) + " more bytes");
   }
@@ -142,8 +142,14 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
     fail(ACL_ERROR_INVALID_PARAM, std::string(copyKindName(kind)) + " is not supported by 2D copies");
   }
   // Check the whole footprint of both sides, then move row by row.
-  const uint64_t dstSpan = uint64_t{dpitch} * (height - 1) + width;
-  const uint64_t srcSpan = uint64_t{spitch} * (height - 1) + width;
+  uint64_t dstSpan = 0, srcSpan = 0;
+  if (__builtin_mul_overflow(uint64_t{dpitch}, uint64_t{height - 1}, &dstSpan) ||
+      __builtin_add_overflow(dstSpan, uint64_t{width}, &dstSpan) ||
+      __builtin_mul_overflow(uint64_t{spitch}, uint64_t{height - 1}, &srcSpan) ||
+      __builtin_add_overflow(srcSpan, uint64_t{width}, &srcSpan)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "pitch x height (" + std::to_string(std::max(dpitch, spitch)) + " x " +
+                                         std::to_string(height) + ") runs past the end of the address space");
+  }
   CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, dstSpan, src, srcSpan, kind, stream.has_value());
   plan.maxTaskBytes = uint64_t{width} * height;
   // Rows with gaps between them (on either side) move as separate runs of packets.

@@ -262,3 +262,34 @@ TEST_F(Memory, NarrowRowsPayPerRowPacketOverhead) {
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
 }
+
+TEST_F(Memory, SizesNearTheTopOfTheAddressSpaceAreRefusedNotWrapped) {
+  // Issue #16 (1, 3, 4): sizes near 2^64 used to wrap in `pinned + size` and `address + n`,
+  // giving false successes and later heap overflows.
+  void* p = nullptr;
+  EXPECT_ACL_ERROR(aclrtMallocHost(&p, SIZE_MAX), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_ACL_ERROR(aclrtMallocHost(&p, SIZE_MAX - 62), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, 4096));
+  ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  // Copies and memsets of SIZE_MAX bytes (destMax as large) from and to real allocations.
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX, h, SIZE_MAX, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(h, SIZE_MAX, d, SIZE_MAX, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemset(d, SIZE_MAX, 0, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemset(h, SIZE_MAX, 0, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID);  // was a segfault
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX - 8, h, SIZE_MAX - 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  // A copy that starts one past the end of a pinned buffer runs off that buffer.
+  char* end = static_cast<char*>(h) + 4096;
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 64, end, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(end, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  // 2D copies whose pitch x height does not fit in 64 bits.
+  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, SIZE_MAX / 2, h, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  // Nothing was touched: the buffers still work.
+  std::vector<uint8_t> bytes(4096, 7), back(4096, 0);
+  std::memcpy(h, bytes.data(), 4096);
+  ASSERT_ACL_OK(aclrtMemcpy(d, 4096, h, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, bytes);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
