@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -94,6 +95,9 @@ class Player {
         } catch (const PlayError& e) {
           std::lock_guard<std::mutex> lock(failureMutex);
           if (failure.empty()) failure = e.what();
+        } catch (const std::exception& e) {
+          std::lock_guard<std::mutex> lock(failureMutex);
+          if (failure.empty()) failure = std::string("internal error: ") + e.what();
         }
         gate_.finish();
       });
@@ -127,29 +131,52 @@ class Player {
         check(aclrtMalloc(&device_[b.name], b.size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", where);
         break;
       case WorkloadBuffer::Memory::Pinned: check(aclrtMallocHost(&pinned_[b.name], b.size), "aclrtMallocHost", where); break;
-      case WorkloadBuffer::Memory::Pageable: pageable_[b.name].assign(b.size, 0); break;
+      case WorkloadBuffer::Memory::Pageable: pageable_[b.name] = std::make_shared<std::vector<char>>(b.size, 0); break;
     }
+  }
+
+  [[noreturn]] static void notAllocated(const std::string& name, const spec::SourceLocation& where) {
+    throw PlayError(at(where) + ": buffer '" + name + "' is not allocated (freed, or `allocated: false` without an alloc step)");
   }
 
   void free(const WorkloadBuffer& b, const spec::SourceLocation& where) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (b.memory == WorkloadBuffer::Memory::Device) {
-      check(aclrtFree(device_.at(b.name)), "aclrtFree", where);
-      device_.erase(b.name);
+      auto it = device_.find(b.name);
+      if (it == device_.end()) notAllocated(b.name, where);
+      check(aclrtFree(it->second), "aclrtFree", where);
+      device_.erase(it);
     } else if (b.memory == WorkloadBuffer::Memory::Pinned) {
-      check(aclrtFreeHost(pinned_.at(b.name)), "aclrtFreeHost", where);
-      pinned_.erase(b.name);
+      auto it = pinned_.find(b.name);
+      if (it == pinned_.end()) notAllocated(b.name, where);
+      check(aclrtFreeHost(it->second), "aclrtFreeHost", where);
+      pinned_.erase(it);
     } else {
-      pageable_.erase(b.name);
+      // A step of another thread that is using it keeps it alive until that step ends.
+      if (pageable_.erase(b.name) == 0) notAllocated(b.name, where);
     }
   }
 
-  char* pointer(const std::string& name, const spec::SourceLocation& where) {
+  // A buffer's address for one step. `keep` holds a pageable buffer alive for the step, should
+  // another thread free it meanwhile.
+  char* pointer(const std::string& name, const spec::SourceLocation& where, std::shared_ptr<std::vector<char>>& keep) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = device_.find(name); it != device_.end()) return static_cast<char*>(it->second);
     if (auto it = pinned_.find(name); it != pinned_.end()) return static_cast<char*>(it->second);
-    if (auto it = pageable_.find(name); it != pageable_.end()) return it->second.data();
-    throw PlayError(at(where) + ": buffer '" + name + "' is not allocated (freed, or `allocated: false` without an alloc step)");
+    if (auto it = pageable_.find(name); it != pageable_.end()) {
+      keep = it->second;
+      return keep->data();
+    }
+    notAllocated(name, where);
+  }
+
+  // The runtime cannot bound pageable memory (it is the program's own): the player does.
+  static void checkHostRange(const WorkloadBuffer& b, uint64_t offset, uint64_t size, const spec::SourceLocation& where) {
+    if (b.memory != WorkloadBuffer::Memory::Pageable) return;
+    if (offset > b.size || size > b.size - offset) {
+      throw PlayError(at(where) + ": " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                      " run past the end of buffer '" + b.name + "' (" + std::to_string(b.size) + " bytes)");
+    }
   }
 
   aclrtStream stream(const std::string& name) { return name.empty() ? nullptr : streams_.at(name); }
@@ -181,8 +208,11 @@ class Player {
                                      : toDevice             ? ACL_MEMCPY_HOST_TO_DEVICE
                                      : fromDevice           ? ACL_MEMCPY_DEVICE_TO_HOST
                                                             : ACL_MEMCPY_HOST_TO_HOST;
-        char* dp = pointer(s.dst, s.where) + s.dstOffset;
-        const char* sp = pointer(s.src, s.where) + s.srcOffset;
+        checkHostRange(d, s.dstOffset, size, s.where);
+        checkHostRange(src, s.srcOffset, size, s.where);
+        std::shared_ptr<std::vector<char>> keepDst, keepSrc;
+        char* dp = pointer(s.dst, s.where, keepDst) + s.dstOffset;
+        const char* sp = pointer(s.src, s.where, keepSrc) + s.srcOffset;
         const size_t room = d.size > s.dstOffset ? d.size - s.dstOffset : 0;
         if (s.async) {
           check(aclrtMemcpyAsync(dp, room, sp, size, kind, stream(s.stream)), "aclrtMemcpyAsync", s.where);
@@ -194,8 +224,10 @@ class Player {
       case Op::Memset: {
         const WorkloadBuffer& d = buffer(s.dst);
         const uint64_t room = d.size > s.dstOffset ? d.size - s.dstOffset : 0;
-        char* dp = pointer(s.dst, s.where) + s.dstOffset;
         const uint64_t size = s.size ? s.size : room;
+        checkHostRange(d, s.dstOffset, size, s.where);
+        std::shared_ptr<std::vector<char>> keep;
+        char* dp = pointer(s.dst, s.where, keep) + s.dstOffset;
         if (s.async) {
           check(aclrtMemsetAsync(dp, room, s.value, size, stream(s.stream)), "aclrtMemsetAsync", s.where);
         } else {
@@ -235,7 +267,7 @@ class Player {
   BlockingGate gate_;
   std::mutex mutex_;
   std::map<std::string, void*> device_, pinned_;
-  std::map<std::string, std::vector<char>> pageable_;
+  std::map<std::string, std::shared_ptr<std::vector<char>>> pageable_;
   std::map<std::string, aclrtStream> streams_;
   std::map<std::string, aclrtEvent> events_;
 };
