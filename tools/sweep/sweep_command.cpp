@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
+#include "spec/units.h"
 #include "tools/atomic_file.h"
 #include "tools/bandwidth/svg_chart.h"
 #include "tools/csv_table.h"
@@ -298,7 +300,23 @@ int runSweep(const SweepOptions& o) {
       return kExitUsage;
     }
     const size_t fi = static_cast<size_t>(fig - header.begin()), ki = static_cast<size_t>(key - header.begin());
+    // x: sizes with units (1MiB plots at 1048576 and is labelled so) or plain numbers; y: numbers.
+    // Anything else cannot go on these axes: said, not a crash.
+    auto number = [](const std::string& text, double& out) {
+      char* end = nullptr;
+      out = std::strtod(text.c_str(), &end);
+      return !text.empty() && end && *end == '\0' && std::isfinite(out);
+    };
+    bool xBytes = true, anyUnit = false;  // sizes when every value is one and some carry a unit
+    for (const auto& [k, r] : done) {
+      if (r[params.size()] != "ok") continue;
+      std::string unitWhy;
+      if (!spec::parseBytes(r[ki], unitWhy)) xBytes = false;
+      anyUnit = anyUnit || r[ki].find_first_not_of("0123456789. ") != std::string::npos;
+    }
+    xBytes = xBytes && anyUnit;
     std::map<std::string, ChartSeries> lines;
+    std::string unplottable;
     for (const auto& [k, r] : done) {
       if (r[params.size()] != "ok" || r[fi].empty()) continue;
       std::string name;
@@ -306,8 +324,24 @@ int runSweep(const SweepOptions& o) {
         if (p != ki) name += (name.empty() ? "" : " ") + params[p].key + "=" + r[p];
       }
       if (name.empty()) name = o.plot;
+      double x = 0, y = 0;
+      std::string unitWhy;
+      if (xBytes) {
+        x = static_cast<double>(*spec::parseBytes(r[ki], unitWhy));
+      } else if (!number(r[ki], x) || x < 0) {
+        unplottable = o.against + " = '" + r[ki] + "' is not a number or a size";
+        break;
+      }
+      if (!number(r[fi], y)) {
+        unplottable = o.plot + " = '" + r[fi] + "' is not a number";
+        break;
+      }
       lines[name].name = name;
-      lines[name].points.push_back({static_cast<uint64_t>(std::stod(r[ki])), std::stod(r[fi])});
+      lines[name].points.push_back({static_cast<uint64_t>(x), y});
+    }
+    if (!unplottable.empty()) {
+      std::cerr << "ascendsim sweep: cannot plot: " << unplottable << " (results: " << o.out << ")\n";
+      return kExitUsage;
     }
     std::vector<ChartSeries> series;
     for (auto& [n2, s] : lines) {
@@ -315,7 +349,7 @@ int runSweep(const SweepOptions& o) {
       series.push_back(s);
     }
     const std::string svgPath = fs::path(o.out).replace_extension(".svg").string();
-    if (!writeOutput(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, false}), "sweep")) {
+    if (!writeOutput(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, xBytes}), "sweep")) {
       return kExitFailure;
     }
     std::cerr << "plot: " << svgPath << "\n";
