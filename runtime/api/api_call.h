@@ -6,6 +6,7 @@
 #include "acl/acl.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/trace/trace_writer.h"
 
 namespace ascendsim::runtime::api {
 
@@ -31,7 +32,7 @@ int32_t rawEnum(const Enum& value) {
 // Trace arguments, as JSON object members.
 inline std::string arg(const char* key, uint64_t value) { return "\"" + std::string(key) + "\":" + std::to_string(value); }
 inline std::string arg(const char* key, const std::string& value) {
-  return "\"" + std::string(key) + "\":\"" + value + "\"";
+  return "\"" + std::string(key) + "\":\"" + TraceWriter::escape(value) + "\"";
 }
 inline std::string ptrArg(const char* key, const void* p) { return arg(key, rt().pointerName(p)); }
 inline std::string streamArg(aclrtStream s) { return arg("stream", rt().streamName(s)); }

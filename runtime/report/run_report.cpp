@@ -150,7 +150,8 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
   nlohmann::ordered_json warn = nlohmann::ordered_json::array();
   for (const RuntimeWarning& w : warnings) warn.push_back({{"kind", w.kind}, {"message", w.message}, {"at_us", micros(w.when)}});
   r["warnings"] = warn;
-  return r.dump(2) + "\n";
+  // Names come from the program (kernel names): bytes that are not UTF-8 become U+FFFD.
+  return r.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,

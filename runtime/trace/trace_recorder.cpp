@@ -102,7 +102,7 @@ std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
 
 std::string TraceRecorder::kernelArgs(const models::Task& task) {
   const models::KernelWork& k = task.kernel;
-  return "\"kernel\":\"" + k.name + "\",\"bytes_read\":" + std::to_string(k.bytesRead) +
+  return "\"kernel\":\"" + TraceWriter::escape(k.name) + "\",\"bytes_read\":" + std::to_string(k.bytesRead) +
          ",\"bytes_written\":" + std::to_string(k.bytesWritten) + ",\"ops\":" + std::to_string(k.ops);
 }
 

@@ -110,9 +110,52 @@ void TraceWriter::closeFromSignal() {
   fd_ = -1;  // the process is about to end: leave the descriptor to the kernel
 }
 
+namespace {
+// Length of the valid UTF-8 sequence starting at text[i], or 0 if there is none (overlong forms,
+// surrogates and code points past U+10FFFF are invalid too).
+size_t utf8Length(const std::string& text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  size_t n;
+  uint32_t cp;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
+  return n;
+}
+}  // namespace
+
 std::string TraceWriter::escape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const size_t n = utf8Length(text, i);
+    if (n == 0) {
+      out += "\\ufffd";  // not UTF-8: the replacement character, so the file stays valid JSON
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out.append(text, i, n);
+      i += n;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -127,6 +170,7 @@ std::string TraceWriter::escape(const std::string& text) {
           out += c;
         }
     }
+    ++i;
   }
   return out;
 }

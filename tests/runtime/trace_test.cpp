@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "acl_fixture.h"
+#include "ascendsim/compute.h"
 
 namespace {
 
@@ -236,4 +237,40 @@ TEST(Trace, ContinuesInNumberedFilesPastItsLimit) {
   }
   EXPECT_GE(files, 3);
   EXPECT_EQ(copies, 2);
+}
+
+TEST(Trace, NamesAreEscapedAndMadeValidUtf8) {
+  // A kernel name with a quote, a backslash, a control character, an invalid byte and a valid
+  // two-byte character (e9 in UTF-8: c3 a9). The trace must stay JSON (nlohmann's parser also
+  // refuses invalid UTF-8) and carry the name with U+FFFD for the invalid byte.
+  const std::string path = ::testing::TempDir() + "/escaped-trace.json";
+  const std::string report = ::testing::TempDir() + "/escaped-report.json";
+  const std::string name = std::string("k\"a\\b\x01") + "\xff" + "\xc3\xa9";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+    setenv("ASCENDSIM_REPORT", report.c_str(), 1);
+    unsetenv("ASCENDSIM_CONFIG");
+    if (aclInit(nullptr) || aclrtSetDevice(0)) std::exit(2);
+    if (ascendsimLaunchComputeTask(name.c_str(), 4096, 4096, 1024, 4, nullptr)) std::exit(3);
+    if (aclrtSynchronizeDevice()) std::exit(4);
+    aclrtResetDevice(0);
+    aclFinalize();
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const nlohmann::json trace = nlohmann::json::parse(slurp(path));
+  bool found = false;
+  for (const auto& e : trace) {  // the trace is a JSON array of events
+    if (e.contains("args") && e["args"].contains("kernel")) {
+      EXPECT_EQ(e["args"]["kernel"].get<std::string>(), std::string("k\"a\\b\x01") + "\xef\xbf\xbd" + "\xc3\xa9");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  // The JSON report names the kernel too.
+  EXPECT_NE(slurp(report).find("\xef\xbf\xbd"), std::string::npos);  // U+FFFD, in UTF-8
+  EXPECT_NO_THROW(nlohmann::json::parse(slurp(report)));
 }
