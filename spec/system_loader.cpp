@@ -186,7 +186,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
   if (port && portList) {
     r.error("ports", "give either 'port' (one device) or 'ports' (a group), not both");
   } else if (port) {
-    if (!port->isScalar()) {
+    if (!port->isScalar() || port->value().empty()) {
       r.error("port", "expected a port such as sw0.1");
     } else {
       ports.push_back(port->value());
@@ -200,6 +200,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
         const ConfigNode& p = portList->items()[i];
         ports.push_back(p.isScalar() ? p.value() : "");
         where.push_back({p.where(), r.childPath("ports") + "[" + std::to_string(i) + "]"});
+        if (ports.back().empty()) diag.error(p.where(), where.back().path, "expected a port such as sw0.1");
       }
     }
   }

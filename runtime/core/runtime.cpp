@@ -6,6 +6,7 @@
 #include <csignal>
 #include <signal.h>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -90,6 +91,10 @@ spec::Picoseconds Runtime::simulatedNow() const { return system_ ? system_->now(
 namespace {
 void checkAclJson(const char* configPath) {
   if (!configPath || !*configPath) return;
+  std::error_code ec;
+  if (std::filesystem::is_directory(configPath, ec)) {
+    fail(ACL_ERROR_INVALID_FILE, std::string("the config file '") + configPath + "' is a directory");
+  }
   std::ifstream in(configPath);
   if (!in) fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
   std::stringstream text;

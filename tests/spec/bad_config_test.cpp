@@ -54,6 +54,12 @@ const BadConfig kCases[] = {
     {"memory_socket_missing",
      "host:\n  memory: { preset: ddr4-3200 }\n  memory_socket: 1\npcie:\n  root_complex: { ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
      "host.memory_socket 1 names no socket"},
+    {"empty_port",  // issue #16 item 15: accepted, and `config show` did not load back
+     MACHINE_HEAD "devices:\n  - port: \"\"\n    memory: { preset: hbm2e }\n",
+     "bad.yaml:6:11: error: devices[0].port: expected a port such as sw0.1"},
+    {"empty_port_in_list",
+     MACHINE_HEAD "devices:\n  - count: 2\n    ports: [rc.0, \"\"]\n    memory: { preset: hbm2e }\n",
+     "devices[0].ports[1]: expected a port such as sw0.1"},
     {"misspelt_top_level_key", MACHINE_HEAD "devise: []\n",
      "bad.yaml:5:1: error: devise: unknown key (did you mean 'devices'?)"},
     {"misspelt_nested_key",

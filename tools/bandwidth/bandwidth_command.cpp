@@ -1,6 +1,7 @@
 #include "tools/bandwidth/bandwidth_command.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -187,6 +188,26 @@ int runBandwidth(const Options& o) {
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;
+  }
+  // Every copy needs its buffers: a size no device (or the host) can hold is refused, as a run on
+  // the real machine would fail to allocate it. Device-to-device copies hold source and destination.
+  {
+    uint64_t smallest = UINT64_MAX;
+    for (const auto& d : sys.devices) smallest = std::min(smallest, d.memory.capacity);
+    const bool d2d = std::find(tests.begin(), tests.end(), "d2d") != tests.end() ||
+                     std::find(tests.begin(), tests.end(), "add") != tests.end();
+    const uint64_t largest = std::max(*std::max_element(sizes->begin(), sizes->end()), matrixSize);
+    const uint64_t deviceNeed = d2d ? (largest > UINT64_MAX / 2 ? UINT64_MAX : 2 * largest) : largest;
+    if (!sys.devices.empty() && deviceNeed > smallest) {
+      std::cerr << "ascendsim bandwidth: " << spec::describeBytes(largest) << " copies do not fit: the smallest device has "
+                << spec::describeBytes(smallest) << (d2d ? " and device-to-device copies hold two buffers" : "") << "\n";
+      return kExitUsage;
+    }
+    if (largest > sys.host.memory.capacity) {
+      std::cerr << "ascendsim bandwidth: " << spec::describeBytes(largest) << " copies do not fit in the host's "
+                << spec::describeBytes(sys.host.memory.capacity) << "\n";
+      return kExitUsage;
+    }
   }
   std::unique_ptr<Bandwidth> bw;
   try {
