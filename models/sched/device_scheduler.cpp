@@ -98,6 +98,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
       done->sync->recorded = true;
     } else if (done->kind == TaskKind::EventReset) {
       done->sync->recorded = false;
+    } else if (done->kind == TaskKind::EventWait) {
+      done->sync->waitsCompleted++;
     }
     if (done->effect) done->effect();
     for (TaskListener* l : listeners_) l->taskEnded(index_, s, *done);

@@ -49,6 +49,8 @@ struct SyncPoint {
   uint64_t recordsCompleted = 0;
   Picoseconds lastRecordTime = -1;  // completion time of the latest completed record
   bool recorded = false;            // cleared by a reset task
+  uint64_t waitsSubmitted = 0;      // stream waits on it (aclrtStreamWaitEvent) queued
+  uint64_t waitsCompleted = 0;      // and the ones that have ended
 };
 
 struct Task {

@@ -54,7 +54,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
   return run("aclrtQueryEventWaitStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    *status = rt().eventWaitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   });
 }
 

@@ -90,6 +90,8 @@ class Runtime {
   void recordEvent(HostThread& t, aclrtEvent e, aclrtStream s);
   void resetEvent(HostThread& t, aclrtEvent e, aclrtStream s);
   bool eventComplete(HostThread& t, aclrtEvent e);
+  // Whether every aclrtStreamWaitEvent queued on `e` has ended (aclrtQueryEventWaitStatus).
+  bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
 

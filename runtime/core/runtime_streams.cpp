@@ -81,7 +81,9 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
   task->sync = e->sync;
   // The record issued most recently; an event not yet recorded is waited for until it is.
   task->waitForRecord = std::max<uint64_t>(e->sync->recordsSubmitted, 1);
+  std::shared_ptr<models::SyncPoint> sync = e->sync;
   submit(t, s, std::move(task));
+  sync->waitsSubmitted++;
 }
 
 // ---------------------------------------------------------------- events
@@ -148,6 +150,13 @@ bool Runtime::eventComplete(HostThread& t, aclrtEvent eh) {
   Event& e = checkedEvent(events_.find(eh), eh);
   catchUp(t);
   return e.sync->recorded && e.sync->recordsCompleted == e.sync->recordsSubmitted;
+}
+
+bool Runtime::eventWaitsComplete(HostThread& t, aclrtEvent eh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& e = checkedEvent(events_.find(eh), eh);
+  catchUp(t);
+  return e.sync->waitsCompleted == e.sync->waitsSubmitted;
 }
 
 void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) {

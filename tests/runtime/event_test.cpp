@@ -173,3 +173,36 @@ TEST_F(Event, LargePinnedCopyRunsAtTheProtocolLimitedRate) {
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
 }
+
+TEST_F(Event, WaitStatusIsAboutTheWaitsNotTheRecord) {
+  // aclrtQueryEventWaitStatus: whether the stream waits queued on the event have run (CANN's API
+  // reference, event management). A wait on a stream still busy with a 64 MiB copy has not run,
+  // though the event's record has completed long ago; it runs once the copy ends.
+  const size_t n = 64 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent e = nullptr;
+  aclrtStream busy = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&e));
+  ASSERT_ACL_OK(aclrtCreateStream(&busy));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
+  aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventWaitStatus(e, &ws));
+  EXPECT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);  // no wait queued
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, busy));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(busy, e));
+  ASSERT_ACL_OK(aclrtQueryEventWaitStatus(e, &ws));
+  EXPECT_EQ(ws, ACL_EVENT_WAIT_STATUS_NOT_READY);  // behind 2.5 ms of copy
+  aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+  EXPECT_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);  // (what the old answer reported)
+  ASSERT_ACL_OK(aclrtSynchronizeStream(busy));
+  ASSERT_ACL_OK(aclrtQueryEventWaitStatus(e, &ws));
+  EXPECT_EQ(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyStream(busy));
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
