@@ -104,12 +104,18 @@ class Player {
     }
     for (auto& th : threads) th.join();
     if (!failure.empty()) throw PlayError(failure);
+    // Work a thread left queued on a stream of another device is still running: let every stream
+    // finish before anything it may use is released.
+    for (const auto& st : w_.streams) {
+      check(aclrtSetDevice(st.device), "aclrtSetDevice", {w_.source, 1, 1});
+      check(aclrtSynchronizeStream(streams_[st.name]), "aclrtSynchronizeStream", {w_.source, 1, 1});
+    }
     for (auto& [name, p] : device_) aclrtFree(p);
     for (auto& [name, p] : pinned_) aclrtFreeHost(p);
     for (auto& [name, e] : events_) aclrtDestroyEvent(e);
-    for (const auto& s : w_.streams) {
-      aclrtSetDevice(s.device);
-      aclrtDestroyStream(streams_[s.name]);
+    for (const auto& st : w_.streams) {
+      aclrtSetDevice(st.device);
+      aclrtDestroyStream(streams_[st.name]);
     }
     for (int d : devices) aclrtResetDevice(d);
     check(aclFinalize(), "aclFinalize", {w_.source, 1, 1});
