@@ -51,6 +51,16 @@ bool SimulatedSystem::runUntil(const std::function<bool()>& done) {
   return true;
 }
 
+bool SimulatedSystem::runUntil(const std::function<bool()>& done, Picoseconds deadline) {
+  while (!done()) {
+    if (!sc_core::sc_pending_activity()) return false;
+    const Picoseconds next = simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
+    if (next > deadline) return false;
+    sc_core::sc_start(sc_core::sc_time_to_pending_activity());
+  }
+  return true;
+}
+
 void SimulatedSystem::runTo(Picoseconds t) {
   while (sc_core::sc_pending_activity()) {
     const Picoseconds next = simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());

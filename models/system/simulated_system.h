@@ -36,6 +36,9 @@ class SimulatedSystem {
   // Simulates until `done()` holds. Returns false when nothing is left to simulate first: the
   // condition can then only change through the host (or never: a deadlock).
   bool runUntil(const std::function<bool()>& done);
+  // As runUntil, but stops before anything later than `deadline`: returns false if `done()` does
+  // not hold by then (nothing after the moment it holds is simulated).
+  bool runUntil(const std::function<bool()>& done, Picoseconds deadline);
   // Simulates everything that happens up to and including time `t`.
   void runTo(Picoseconds t);
 

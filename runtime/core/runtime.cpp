@@ -231,9 +231,9 @@ bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done) { return
 
 bool Runtime::waitUntilDeadline(HostThread&, const std::function<bool()>& done, spec::Picoseconds deadline) {
   // A timed wait ends in simulated time alone: when nothing queued can satisfy it before the
-  // deadline, it times out, whatever other host threads might submit later.
-  system_->runTo(deadline);
-  return done();
+  // deadline, it times out, whatever other host threads might submit later. It simulates no
+  // further than the moment it is satisfied, so work queued behind is not pulled forward.
+  return system_->runUntil(done, deadline);
 }
 
 void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {

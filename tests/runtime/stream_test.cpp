@@ -52,6 +52,43 @@ TEST_F(Stream, TimeoutsAreInSimulatedTime) {
   ASSERT_ACL_OK(aclrtFreeHost(h));
 }
 
+TEST_F(Stream, ATimedWaitOnlyWaits) {
+  // #16 item 9: a successful timed wait used to simulate everything queued up to its deadline,
+  // so the next launch started where that work ended. A 4 KiB copy ends within some 10 us, while
+  // another stream moves 256 MiB (about 10 ms); after a wait with a 100 ms timeout, an event
+  // recorded next on the first stream must end a few us later, not 10 ms.
+  const size_t n = 4096, big = 256ull << 20;
+  void *h = nullptr, *d = nullptr, *hb = nullptr, *db = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMallocHost(&hb, big));
+  ASSERT_ACL_OK(aclrtMalloc(&db, big, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = nullptr, other = nullptr;
+  aclrtEvent start = nullptr, end = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&other));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(db, big, hb, big, ACL_MEMCPY_HOST_TO_DEVICE, other));
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateEvent(&start));
+  ASSERT_ACL_OK(aclrtCreateEvent(&end));
+  ASSERT_ACL_OK(aclrtRecordEvent(start, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 100));
+  ASSERT_ACL_OK(aclrtRecordEvent(end, s));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(end));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
+  EXPECT_LT(ms, 0.1) << "the record after the wait ended " << ms << " ms after the start";
+  ASSERT_ACL_OK(aclrtSynchronizeStream(other));
+  ASSERT_ACL_OK(aclrtDestroyEvent(start));
+  ASSERT_ACL_OK(aclrtDestroyEvent(end));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtDestroyStream(other));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+  ASSERT_ACL_OK(aclrtFree(db));
+  ASSERT_ACL_OK(aclrtFreeHost(hb));
+}
+
 TEST_F(Stream, WaitOnAnEventNobodyRecordsIsADeadlockNotAHang) {
   aclrtStream s = nullptr;
   aclrtEvent e = nullptr;
