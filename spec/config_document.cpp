@@ -103,6 +103,8 @@ ConfigNode loadChain(const Source& source, Diagnostics& diag, std::vector<std::s
     } else if (std::find(stack.begin(), stack.end(), parent.key) != stack.end()) {
       diag.error(ext->value.where(), "extends",
                  "'" + ref + "' extends itself through a cycle of files");
+    } else if (stack.size() >= 32) {
+      diag.error(ext->value.where(), "extends", "more than 32 files extend each other in a chain");
     } else {
       base = loadChain(parent, diag, sources, stack);
     }

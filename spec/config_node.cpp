@@ -1,5 +1,7 @@
 #include "spec/config_node.h"
 
+#include <vector>
+
 #include <yaml-cpp/yaml.h>
 
 namespace ascendsim::spec {
@@ -100,12 +102,23 @@ SourceLocation locate(const YAML::Mark& mark, const std::string& file) {
   return {file, mark.line + 1, mark.column + 1};
 }
 
+// Aliases make a small file stand for a huge tree ("billion laughs"), or for an infinite one when
+// an alias refers to a node that contains it. Conversion expands aliases, so it counts what it
+// builds, bounds the nesting, and refuses a node inside itself.
+struct Expansion {
+  static constexpr size_t kMaxNodes = 500000;  // far above any machine or workload file
+  static constexpr size_t kMaxDepth = 64;
+  size_t nodes = 0;
+  std::vector<YAML::Node> open;  // the nodes being converted, outermost first
+  bool stopped = false;          // a limit was hit: reported once, nothing more is built
+};
+
 ConfigNode convert(const YAML::Node& node, const std::string& file, const std::string& path,
-                   Diagnostics& diag);
+                   Diagnostics& diag, Expansion& ex);
 
 // YAML merge keys ("<<: *anchor"): keys written in the map itself win over merged ones.
 void applyMergeKey(ConfigNode& target, const YAML::Node& source, const std::string& file,
-                   const std::string& path, Diagnostics& diag) {
+                   const std::string& path, Diagnostics& diag, Expansion& ex) {
   std::vector<YAML::Node> sources;
   if (source.IsSequence()) {
     for (const auto& s : source) sources.push_back(s);
@@ -113,7 +126,8 @@ void applyMergeKey(ConfigNode& target, const YAML::Node& source, const std::stri
     sources.push_back(source);
   }
   for (const YAML::Node& s : sources) {
-    ConfigNode merged = convert(s, file, path, diag);
+    ConfigNode merged = convert(s, file, path, diag, ex);
+    if (ex.stopped) return;
     if (!merged.isMap()) {
       diag.error(locate(s.Mark(), file), path, "a merge key '<<' must refer to a map");
       continue;
@@ -125,8 +139,37 @@ void applyMergeKey(ConfigNode& target, const YAML::Node& source, const std::stri
 }
 
 ConfigNode convert(const YAML::Node& node, const std::string& file, const std::string& path,
-                   Diagnostics& diag) {
+                   Diagnostics& diag, Expansion& ex) {
   SourceLocation where = locate(node.Mark(), file);
+  if (ex.stopped) return ConfigNode();
+  if (++ex.nodes > Expansion::kMaxNodes) {
+    diag.error(where, path, "the document expands to more than " + std::to_string(Expansion::kMaxNodes) +
+                                " nodes (aliases repeating aliases?); refusing to build it");
+    ex.stopped = true;
+    return ConfigNode();
+  }
+  if (node.IsSequence() || node.IsMap()) {
+    for (const YAML::Node& outer : ex.open) {
+      if (outer.is(node)) {
+        diag.error(where, path, "an alias refers to a node that contains it: the tree would be infinite");
+        ex.stopped = true;
+        return ConfigNode();
+      }
+    }
+    if (ex.open.size() >= Expansion::kMaxDepth) {
+      diag.error(where, path, "nested more than " + std::to_string(Expansion::kMaxDepth) + " levels deep");
+      ex.stopped = true;
+      return ConfigNode();
+    }
+  }
+  struct Opened {  // keeps `ex.open` the stack of the nodes being converted
+    Expansion& ex;
+    bool pushed;
+    ~Opened() {
+      if (pushed) ex.open.pop_back();
+    }
+  } opened{ex, node.IsSequence() || node.IsMap()};
+  if (opened.pushed) ex.open.push_back(node);
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -137,7 +180,7 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
       ConfigNode list = ConfigNode::list(where);
       size_t index = 0;
       for (const auto& item : node) {
-        list.append(convert(item, file, path + "[" + std::to_string(index++) + "]", diag));
+        list.append(convert(item, file, path + "[" + std::to_string(index++) + "]", diag, ex));
       }
       return list;
     }
@@ -164,9 +207,9 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
                          ")");
           continue;
         }
-        map.set(key, keyWhere, convert(kv.second, file, childPath, diag));
+        map.set(key, keyWhere, convert(kv.second, file, childPath, diag, ex));
       }
-      if (mergeSource) applyMergeKey(map, *mergeSource, file, path, diag);
+      if (mergeSource) applyMergeKey(map, *mergeSource, file, path, diag, ex);
       return map;
     }
   }
@@ -178,7 +221,8 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
 ConfigNode parseYaml(const std::string& text, const std::string& fileName, Diagnostics& diag) {
   try {
     YAML::Node root = YAML::Load(text);
-    return convert(root, fileName, "", diag);
+    Expansion ex;
+    return convert(root, fileName, "", diag, ex);
   } catch (const YAML::Exception& e) {
     diag.error(locate(e.mark, fileName), "", "YAML syntax error: " + e.msg);
     return ConfigNode();

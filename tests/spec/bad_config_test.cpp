@@ -2,6 +2,9 @@
 // exact file:line:column, the key path and a message saying what was expected.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "spec/system_loader.h"
 
 namespace ascendsim::spec {
@@ -247,4 +250,67 @@ TEST(BadConfig, ErrorInsidePresetNamesTheUserKeyPath) {
 }
 
 }  // namespace
+}  // namespace ascendsim::spec
+
+namespace ascendsim::spec {
+
+namespace {
+// Loads `yaml` and returns the error text, or "" if it was accepted.
+std::string errorOf(const std::string& yaml) {
+  try {
+    loadSystemSpecFromText(yaml, "bad.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(HostileYaml, AliasesInsideThemselvesAreAnError) {
+  // #16 item 5: these overflowed the stack.
+  for (const char* yaml : {"a: &a [*a]\n", "a: &a { b: *a }\n", "a: &a { <<: *a }\n", "a: &a [1, [2, *a]]\n"}) {
+    EXPECT_NE(errorOf(yaml).find("an alias refers to a node that contains it"), std::string::npos) << yaml;
+  }
+}
+
+TEST(HostileYaml, BillionLaughsIsRefusedQuickly) {
+  // Nine levels of ten aliases each: 10^9 nodes from a file of some 450 bytes (it used to
+  // allocate 8 GB). Refused once 500000 nodes are built.
+  std::string yaml = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    yaml += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) yaml += prev + (k < 9 ? ", " : "]\n");
+  }
+  EXPECT_LT(yaml.size(), 1000u);
+  EXPECT_NE(errorOf(yaml).find("expands to more than 500000 nodes"), std::string::npos);
+}
+
+TEST(HostileYaml, MergeKeyBombIsRefusedQuickly) {
+  // Each level merges the previous one through two keys: 2^30 conversions of level 0 (it ran
+  // past 60 s). The node budget stops it.
+  std::string yaml = "m0: &m0 { a: 1, b: 2 }\n";
+  for (int i = 1; i <= 30; ++i) {
+    const std::string prev = "*m" + std::to_string(i - 1);
+    yaml += "m" + std::to_string(i) + ": &m" + std::to_string(i) + " { x: " + prev + ", y: " + prev + " }\n";
+  }
+  EXPECT_NE(errorOf(yaml).find("expands to more than 500000 nodes"), std::string::npos);
+}
+
+TEST(HostileYaml, LongExtendsChainsAreRefused) {
+  // 40 files, each extending the next (8000 used to overflow the stack).
+  const std::string dir = ::testing::TempDir() + "/extends-chain";
+  std::filesystem::create_directories(dir);
+  for (int i = 0; i < 40; ++i) {
+    std::ofstream(dir + "/f" + std::to_string(i) + ".yaml") << "extends: f" << i + 1 << ".yaml\n";
+  }
+  std::ofstream(dir + "/f40.yaml") << "extends: default\n";
+  try {
+    loadSystemSpec(dir + "/f0.yaml");
+    FAIL() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 32 files extend each other"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace ascendsim::spec
