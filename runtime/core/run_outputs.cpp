@@ -1,6 +1,8 @@
 #include "runtime/core/run_outputs.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -45,27 +47,55 @@ const models::ResourceTable& RunOutputs::resources() const {
   return system_ ? system_->graph().resources() : none;
 }
 
-void RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
-  if (!report_) return;
+namespace {
+// Writes `text` to `path` through PATH.partial and a rename, so `path` is complete or absent.
+bool writeWhole(const std::string& path, const std::string& text, std::string& why) {
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      why = std::strerror(errno ? errno : EIO);
+      std::remove(partial.c_str());
+      return false;
+    }
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    why = std::strerror(errno);
+    std::remove(partial.c_str());
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
+  if (!report_) return true;
   if (memoryStats_) memoryStats_->finish();
+  bool ok = true;
+  std::string why;
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_->trace.report;
-  if (!path.empty()) {
-    std::ofstream out(path);
-    out << report_->json(warnings, resources());
+  if (!path.empty() && !writeWhole(path, report_->json(warnings, resources()), why)) {
+    std::fprintf(stderr, "ascendsim: the report could not be written to %s: %s\n", path.c_str(), why.c_str());
+    ok = false;
   }
   const char* summary = std::getenv("ASCENDSIM_SUMMARY");
   const std::string table = report_->table(warnings, resources());
   if (!summary || !*summary) {
     std::fputs(table.c_str(), stderr);
-  } else if (std::string(summary) != "0") {
-    std::ofstream(summary) << table;
+  } else if (std::string(summary) != "0" && !writeWhole(summary, table, why)) {
+    std::fprintf(stderr, "ascendsim: the summary could not be written to %s: %s\n", summary, why.c_str());
+    ok = false;
   }
+  failed_ = failed_ || !ok;
+  return ok;
 }
 
 // Once, as the trace ends, with the figures of the whole process (a program may initialise and
 // finalise more than once).
-void RunOutputs::closeTrace() {
+bool RunOutputs::closeTrace() {
   if (memoryStats_ && trace_.active()) {
     memoryStats_->finish();
     const spec::Picoseconds end = system_->now();
@@ -75,7 +105,9 @@ void RunOutputs::closeTrace() {
       trace_.memoryCounters(m.index, m.name, memory.bins, memoryStats_->binWidth());
     }
   }
-  trace_.close();
+  const bool ok = trace_.close();
+  failed_ = failed_ || !ok;
+  return ok;
 }
 
 }  // namespace ascendsim::runtime

@@ -25,10 +25,13 @@ class RunOutputs {
   TraceRecorder& trace() { return trace_; }
 
   // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the table to stderr
-  // (ASCENDSIM_SUMMARY=0 silences it, any other value is a file to write it to).
-  void writeReport(const std::vector<RuntimeWarning>& warnings);
+  // (ASCENDSIM_SUMMARY=0 silences it, any other value is a file to write it to). Files are
+  // written whole or not at all; false (said on stderr) when one could not be written.
+  bool writeReport(const std::vector<RuntimeWarning>& warnings);
   // The DRAM statistics of the whole process into the trace, then the trace's end.
-  void closeTrace();
+  bool closeTrace();
+  // Whether any output could not be written: the process then exits with 1.
+  bool failed() const { return failed_; }
   // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
   void closeTraceFromSignal() { trace_.closeFromSignal(); }
 
@@ -40,6 +43,7 @@ class RunOutputs {
   TraceRecorder trace_;
   std::unique_ptr<models::MemoryStatistics> memoryStats_;
   std::unique_ptr<RunReport> report_;
+  bool failed_ = false;
 };
 
 }  // namespace ascendsim::runtime

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <csignal>
 #include <signal.h>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -219,6 +220,11 @@ void Runtime::endOfProcess() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (initialized_) outputs_.writeReport(warnings_);  // the program never called aclFinalize
   outputs_.closeTrace();
+  if (outputs_.failed()) {
+    // An output the user asked for is missing (a full disk): the run must not look successful.
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
 }
 
 void Runtime::closeTraceFromSignal() { outputs_.closeTraceFromSignal(); }

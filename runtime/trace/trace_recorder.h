@@ -21,9 +21,10 @@ class TraceRecorder : public models::TaskListener {
  public:
   bool open(const std::string& path, const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes = 0);
   bool active() const { return writer_.isOpen(); }
-  void close() {
-    flushCounters(-1);
-    writer_.close();
+  // False if the trace could not be written (reported on stderr).
+  bool close() {
+    if (writer_.isOpen()) flushCounters(-1);
+    return writer_.close();
   }
   // Samples the fabric's resources every `interval` as bandwidth counters.
   void attachFabric(models::ResourceTable* resources, spec::Picoseconds interval);

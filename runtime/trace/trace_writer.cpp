@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,33 +14,71 @@ namespace ascendsim::runtime {
 namespace {
 constexpr size_t kFlushAt = 1 << 16;
 
-void writeAll(int fd, const char* data, size_t n) {
+// False (with errno) when the file system refuses the bytes (a full disk).
+bool writeAll(int fd, const char* data, size_t n) {
   while (n > 0) {
     const ssize_t w = ::write(fd, data, n);
     if (w < 0) {
       if (errno == EINTR) continue;
-      return;
+      return false;
     }
     data += w;
     n -= static_cast<size_t>(w);
   }
+  return true;
 }
+
+// While a thread changes the file or the buffer's written part, SIGINT and SIGTERM wait on that
+// thread, and a handler on another thread waits for it (see closeFromSignal).
+class SignalsHeld {
+ public:
+  explicit SignalsHeld(std::atomic<bool>& busy) : busy_(busy) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+    busy_.store(true);
+  }
+  ~SignalsHeld() {
+    busy_.store(false);
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  std::atomic<bool>& busy_;
+  sigset_t old_;
+};
 }  // namespace
 
 TraceWriter::~TraceWriter() { close(); }
 
+bool TraceWriter::openPart(std::string& why) {
+  const std::string temporary = partPath(part_) + ".partial";
+  std::snprintf(partialPath_, sizeof partialPath_, "%s", temporary.c_str());
+  std::snprintf(finalPath_, sizeof finalPath_, "%s", partPath(part_).c_str());
+  fd_ = ::open(partialPath_, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    why = "cannot write the trace to '" + temporary + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
 bool TraceWriter::open(const std::string& path, std::string& why, uint64_t maxBytes) {
   close();
+  if (path.size() + 32 > sizeof finalPath_) {
+    why = "the trace path is too long";
+    return false;
+  }
   maxBytes_ = maxBytes;
   written_ = 0;
   part_ = 0;
+  failed_ = 0;
   metadata_.clear();
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    why = "cannot write the trace to '" + path + "': " + std::strerror(errno);
-    return false;
-  }
   path_ = path;
+  if (!openPart(why)) return false;
+  buffer_.reserve(2 * kFlushAt);
   buffer_ = "[\n";
   complete_ = buffer_.size();
   first_ = true;
@@ -49,6 +90,14 @@ void TraceWriter::emit(const std::string& event) {
   if (fd_ < 0) return;
   if (event.rfind("{\"ph\":\"M\"", 0) == 0) metadata_.push_back(event);
   if (maxBytes_ > 0 && written_ + buffer_.size() + event.size() > maxBytes_ && events_ > metadata_.size()) rotate();
+  if (fd_ < 0) return;
+  const size_t grow = event.size() + 2;
+  if (buffer_.size() + grow > buffer_.capacity()) {
+    // The buffer moves: no signal handler may read it meanwhile.
+    SignalsHeld held(busy_);
+    buffer_.reserve(2 * (buffer_.size() + grow));
+  }
+  // Appending past complete_ leaves the bytes a signal handler would write untouched.
   if (!first_) buffer_ += ",\n";
   first_ = false;
   buffer_ += event;
@@ -66,48 +115,99 @@ std::string TraceWriter::partPath(int part) const {
 
 // Ends this file well-formed and goes on in the next numbered one, track names first.
 void TraceWriter::rotate() {
-  buffer_ += "\n]\n";
-  complete_ = buffer_.size();
-  flush();
-  ::close(fd_);
-  const std::string next = partPath(++part_);
-  fd_ = ::open(next.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    std::fprintf(stderr, "ascendsim: cannot continue the trace in '%s': %s; tracing stops\n", next.c_str(), std::strerror(errno));
-    return;
+  {
+    SignalsHeld held(busy_);
+    buffer_ += "\n]\n";
+    complete_ = buffer_.size();
+    if (!finishPart()) return;
+    ++part_;
+    std::string why;
+    if (!openPart(why)) {
+      std::fprintf(stderr, "ascendsim: %s; tracing stops\n", why.c_str());
+      failed_ = errno ? errno : EIO;
+      return;
+    }
+    buffer_ = "[\n";
+    complete_ = buffer_.size();
   }
   std::fprintf(stderr, "ascendsim: the trace reached its %llu-byte limit; it continues in %s\n",
-               static_cast<unsigned long long>(maxBytes_), next.c_str());
+               static_cast<unsigned long long>(maxBytes_), partPath(part_).c_str());
   written_ = 0;
-  buffer_ = "[\n";
   first_ = true;
   const std::vector<std::string> names = metadata_;
   metadata_.clear();
   for (const std::string& m : names) emit(m);
 }
 
+// Writes out what is complete; a write the file system refuses ends tracing (reported at close).
 void TraceWriter::flush() {
+  SignalsHeld held(busy_);
   const size_t n = complete_;
+  if (!writeAll(fd_, buffer_.data(), n)) {
+    failed_ = errno;
+    abandon();
+    return;
+  }
   written_ += n;
-  writeAll(fd_, buffer_.data(), n);
   buffer_.erase(0, n);
   complete_ = buffer_.size();
 }
 
-void TraceWriter::close() {
-  if (fd_ < 0) return;
-  buffer_ += "\n]\n";
+// The current part is complete in the buffer: write it, and give it its final name.
+bool TraceWriter::finishPart() {
+  const size_t n = complete_;
+  if (!writeAll(fd_, buffer_.data(), n) || ::fsync(fd_) != 0) {
+    failed_ = errno;
+    abandon();
+    return false;
+  }
+  buffer_.erase(0, n);
   complete_ = buffer_.size();
-  flush();
   ::close(fd_);
   fd_ = -1;
+  if (::rename(partialPath_, finalPath_) != 0) {
+    failed_ = errno;
+    ::unlink(partialPath_);
+    return false;
+  }
+  return true;
+}
+
+// Gives up the part being written: nothing invalid is left under the trace's name.
+void TraceWriter::abandon() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(partialPath_);
+}
+
+bool TraceWriter::close() {
+  if (fd_ >= 0) {
+    SignalsHeld held(busy_);
+    buffer_ += "\n]\n";
+    complete_ = buffer_.size();
+    finishPart();
+  }
+  if (failed_ == 0) return true;
+  if (!reported_) {
+    std::fprintf(stderr, "ascendsim: the trace could not be written to %s: %s; it was removed\n", finalPath_,
+                 std::strerror(failed_));
+    reported_ = true;
+  }
+  return false;
 }
 
 void TraceWriter::closeFromSignal() {
+  // Another thread may be writing the file or moving the buffer: it finishes quickly.
+  for (long spin = 0; busy_.load() && spin < 200000000; ++spin) {
+  }
   if (fd_ < 0) return;
-  writeAll(fd_, buffer_.data(), complete_);
-  writeAll(fd_, "\n]\n", 3);
-  fd_ = -1;  // the process is about to end: leave the descriptor to the kernel
+  const int fd = fd_;
+  fd_ = -1;
+  if (failed_ != 0 || !writeAll(fd, buffer_.data(), complete_) || !writeAll(fd, "\n]\n", 3)) {
+    ::unlink(partialPath_);
+    return;
+  }
+  ::rename(partialPath_, finalPath_);  // the process is about to end: the descriptor goes with it
 }
 
 namespace {

@@ -2,9 +2,11 @@
 // Chrome Trace Event JSON (the array format, which Perfetto and chrome://tracing open), streamed
 // to a file while the simulation runs, so memory stays flat for any length of run.
 //
-// The file is always well-formed at the end of an event: events are appended to a buffer that is
-// written out whole events at a time; close() (at aclFinalize, at exit, or from a SIGINT/SIGTERM
-// handler, which may only use write(2)) ends the array.
+// Events are appended to a buffer that is written out whole events at a time, to PATH.partial;
+// close() (at exit, or from a SIGINT/SIGTERM handler, which may only use write(2) and rename(2))
+// ends the array and renames the file to PATH, so a file under the trace's name is always
+// complete JSON. If the file system refuses a write (a full disk), tracing stops, the partial file
+// is removed and close() says so and returns false.
 
 #include <atomic>
 #include <cstdint>
@@ -26,9 +28,11 @@ class TraceWriter {
   bool open(const std::string& path, std::string& why, uint64_t maxBytes = 0);
   bool isOpen() const { return fd_ >= 0; }
   const std::string& path() const { return path_; }
-  // Ends the JSON array and closes the file; safe to call more than once.
-  void close();
-  // For signal handlers: writes what is complete and the closing bracket, using only write(2).
+  // Ends the JSON array and closes the file; safe to call more than once. False if the trace
+  // could not be written (reported on stderr once).
+  bool close();
+  // For signal handlers: writes what is complete and the closing bracket, and renames the file,
+  // using only write(2) and rename(2).
   void closeFromSignal();
 
   void processName(int pid, const std::string& name, int sortIndex);
@@ -50,9 +54,17 @@ class TraceWriter {
   void emit(const std::string& event);
   void flush();
   void rotate();
+  bool openPart(std::string& why);
+  bool finishPart();
+  void abandon();
   std::string partPath(int part) const;
 
   int fd_ = -1;
+  char partialPath_[4096] = {};  // fixed buffers: the signal handler reads them
+  char finalPath_[4096] = {};
+  int failed_ = 0;               // errno of a refused write; tracing stopped
+  bool reported_ = false;
+  std::atomic<bool> busy_{false};  // a thread is writing the file or moving the buffer
   std::string path_;
   std::string buffer_;
   std::atomic<size_t> complete_{0};  // bytes of buffer_ that hold whole events

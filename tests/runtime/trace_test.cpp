@@ -2,6 +2,7 @@
 // summary), byte-identical output for identical runs, and a well-formed file after SIGINT.
 // Each run is a child process: SystemC elaborates once per process, and the trace is completed
 // when the process ends.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,15 +37,18 @@ void fixedProgram(bool interrupt) {
   aclFinalize();
 }
 
+// In a child: the fixed program with its trace going to `path`; never returns.
+[[noreturn]] void runChildBody(const std::string& path, bool interrupt = false) {
+  setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+  unsetenv("ASCENDSIM_CONFIG");
+  fixedProgram(interrupt);
+  std::exit(0);  // runs the exit handlers that end the trace
+}
+
 // Runs the fixed program in a child with its trace going to `path`; returns the wait status.
 int runChild(const std::string& path, bool interrupt) {
   const pid_t pid = fork();
-  if (pid == 0) {
-    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
-    unsetenv("ASCENDSIM_CONFIG");
-    fixedProgram(interrupt);
-    std::exit(0);  // runs the exit handlers that end the trace
-  }
+  if (pid == 0) runChildBody(path, interrupt);
   int status = 0;
   waitpid(pid, &status, 0);
   return status;
@@ -273,4 +277,26 @@ TEST(Trace, NamesAreEscapedAndMadeValidUtf8) {
   // The JSON report names the kernel too.
   EXPECT_NE(slurp(report).find("\xef\xbf\xbd"), std::string::npos);  // U+FFFD, in UTF-8
   EXPECT_NO_THROW(nlohmann::json::parse(slurp(report)));
+}
+
+TEST(Trace, AFullDiskLeavesNoInvalidFileAndFailsTheRun) {
+  // #16 item 12: the file system refuses writes past 64 KiB (RLIMIT_FSIZE, as a full disk would);
+  // the fixed program's trace is about 200 KiB. The run must exit non-zero, say why, and leave no
+  // file under the trace's name (nor the partial one), where it used to exit 0 with cut JSON.
+  const std::string path = ::testing::TempDir() + "/full-disk-trace.json";
+  std::remove(path.c_str());
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);  // a refused write then fails with EFBIG instead of killing
+    struct rlimit limit = {64 * 1024, 64 * 1024};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    setenv("ASCENDSIM_SUMMARY", "0", 1);
+    runChildBody(path);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_FALSE(std::ifstream(path).good());
+  EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
