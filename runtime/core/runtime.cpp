@@ -2,7 +2,12 @@
 
 #include "runtime/core/runtime.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <signal.h>
 #include <cstdio>
@@ -12,6 +17,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "runtime/core/errors.h"
 #include "spec/spec_writer.h"
@@ -156,6 +162,7 @@ void Runtime::init(const char* configPath) {
     exitHooked = true;
     std::atexit(closeTraceAtExit);  // report and trace of programs that exit without aclFinalize
   }
+  hookSignals();
   openTrace();
   initialized_ = true;
   everInitialized_ = true;
@@ -195,26 +202,66 @@ void Runtime::finalize(HostThread& t) {
 namespace {
 void closeTraceAtExit() { Runtime::instance().endOfProcess(); }
 
-void closeTraceOnSignal(int sig) {
-  Runtime::instance().closeTraceFromSignal();
+// SIGINT and SIGTERM end a simulated program as they end a real one, but its report and trace
+// are finished first. A handler may do almost nothing, so it wakes a watcher thread through a
+// pipe and waits; the watcher finishes the outputs under the runtime's lock, as at exit, and then
+// lets the signal end the process. A process forked after aclInit has no watcher: its handler
+// closes the trace with write(2) and rename(2) alone.
+int gWake[2] = {-1, -1};
+pid_t gWatcherPid = 0;
+
+void onSignal(int sig) {
+  if (getpid() != gWatcherPid) {
+    Runtime::instance().closeTraceFromSignal();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  const int saved = errno;
+  while (::write(gWake[1], &sig, sizeof sig) < 0 && errno == EINTR) {
+  }
+  errno = saved;
+  for (;;) pause();  // the watcher ends the process
+}
+
+void watchSignals() {
+  int sig = 0;
+  while (::read(gWake[0], &sig, sizeof sig) != static_cast<ssize_t>(sizeof sig)) {
+  }
+  Runtime::instance().finishOnSignal();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
 }  // namespace
 
-void Runtime::openTrace() {
-  if (!outputs_.openTrace()) return;
-  // The trace must end well-formed however the program ends: at exit, or on SIGINT / SIGTERM.
+void Runtime::hookSignals() {
   static bool hooked = false;
-  if (!hooked) {
-    hooked = true;
-    for (int sig : {SIGINT, SIGTERM}) {
-      struct sigaction old {};
-      sigaction(sig, nullptr, &old);
-      if (old.sa_handler == SIG_DFL) std::signal(sig, closeTraceOnSignal);
-    }
+  if (hooked || pipe2(gWake, O_CLOEXEC) != 0) return;
+  hooked = true;
+  gWatcherPid = getpid();
+  std::thread(watchSignals).detach();
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_DFL) std::signal(sig, onSignal);
   }
 }
+
+bool Runtime::finishOnSignal() {
+  // The signal may have stopped a thread inside the runtime, holding the lock: give it 2 s (a
+  // thread waiting in simulated time does not hold it), then fall back to the safe close-out.
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  for (int i = 0; i < 2000 && !lock.try_lock(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!lock.owns_lock()) {
+    outputs_.closeTraceFromSignal();
+    return false;
+  }
+  if (initialized_) outputs_.writeReport(warnings_);
+  outputs_.closeTrace();
+  return true;
+}
+
+void Runtime::openTrace() { outputs_.openTrace(); }
 
 void Runtime::endOfProcess() {
   std::lock_guard<std::mutex> lock(mutex_);

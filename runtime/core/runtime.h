@@ -122,6 +122,8 @@ class Runtime {
   std::string pointerName(const void* p) const;
   std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
   void endOfProcess();  // exit handler: report and trace of a program that never finalized
+  // On the signal watcher's thread: the report and trace, as at exit, if the lock comes free.
+  bool finishOnSignal();
   void closeTraceFromSignal();
 
   // ---- for reports and tests
@@ -175,6 +177,7 @@ class Runtime {
   RunOutputs outputs_;
   ops::OperatorObjects operators_;
   void openTrace();
+  void hookSignals();
   uint64_t nextTaskId_ = 1;
 };
 

@@ -300,3 +300,33 @@ TEST(Trace, AFullDiskLeavesNoInvalidFileAndFailsTheRun) {
   EXPECT_FALSE(std::ifstream(path).good());
   EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
+
+TEST(Report, WrittenWhenTheProgramIsTerminated) {
+  // #16 item 11: SIGTERM (or SIGINT) used to leave no report. The process still ends by the
+  // signal, after the report and the trace are written.
+  const std::string trace = ::testing::TempDir() + "/terminated-trace.json";
+  const std::string report = ::testing::TempDir() + "/terminated-report.json";
+  std::remove(report.c_str());
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_REPORT", report.c_str(), 1);
+    setenv("ASCENDSIM_SUMMARY", "0", 1);
+    setenv("ASCENDSIM_TRACE", trace.c_str(), 1);
+    unsetenv("ASCENDSIM_CONFIG");
+    const size_t n = 1 << 20;
+    void *h = nullptr, *d = nullptr;
+    if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMallocHost(&h, n) ||
+        aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
+    if (aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE)) std::exit(2);
+    std::raise(SIGTERM);
+    std::exit(3);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  nlohmann::json r;
+  ASSERT_NO_THROW(r = nlohmann::json::parse(slurp(report)));
+  EXPECT_EQ(r["machine"], "single-npu");
+  ASSERT_NO_THROW(nlohmann::json::parse(slurp(trace)));
+}
