@@ -74,8 +74,9 @@ void* MemoryManager::allocatePinnedHost(uint64_t size) {
   return p;
 }
 
-void MemoryManager::free(void* p, AllocationApi api) {
+bool MemoryManager::free(void* p, AllocationApi api) {
   const uint64_t address = reinterpret_cast<uint64_t>(p);
+  const bool held = holds_.count(address) > 0;
   if (Device* d = deviceOwning(address)) {
     auto it = deviceApi_.find(address);
     if (it == deviceApi_.end() || !d->memory->allocationAt(address)) {
@@ -86,16 +87,24 @@ void MemoryManager::free(void* p, AllocationApi api) {
       fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by " + apiName(it->second) +
                                          "; release it with " + freeName(it->second));
     }
-    d->memory->release(address);
     deviceApi_.erase(it);
-    return;
+    if (held) {
+      freedDevice_[address] = d;
+    } else {
+      d->memory->release(address);
+    }
+    return held;
   }
   auto it = pinned_.find(address);
   if (it != pinned_.end() && api == AllocationApi::MallocHost) {
-    pinnedBytes_ -= it->second.size;
+    if (held) {
+      freedPinned_[address] = it->second;
+    } else {
+      pinnedBytes_ -= it->second.size;
+      std::free(p);
+    }
     pinned_.erase(it);
-    std::free(p);
-    return;
+    return held;
   }
   if (it != pinned_.end()) {
     fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by aclrtMallocHost; release it with aclrtFreeHost");
@@ -104,9 +113,52 @@ void MemoryManager::free(void* p, AllocationApi api) {
                                      " (freed twice, or never allocated)");
 }
 
+uint64_t MemoryManager::allocationStart(const MemoryPlace& place) const {
+  if (place.kind == MemoryPlace::Kind::Device) {
+    const Device* d = devices_.at(static_cast<size_t>(place.device));
+    const DeviceMemory::Allocation* a = d->memory->allocationContaining(place.address);
+    return a ? a->base : 0;
+  }
+  if (place.kind != MemoryPlace::Kind::HostPinned) return 0;
+  auto it = pinned_.upper_bound(place.address);
+  if (it == pinned_.begin()) return 0;
+  --it;
+  return place.address <= it->first + it->second.size ? it->first : 0;
+}
+
+uint64_t MemoryManager::hold(const MemoryPlace& place) {
+  const uint64_t start = allocationStart(place);
+  if (start) ++holds_[start];
+  return start;
+}
+
+void MemoryManager::drop(uint64_t start) {
+  auto it = holds_.find(start);
+  if (it == holds_.end()) return;
+  if (--it->second == 0) {
+    holds_.erase(it);
+    releaseNow(start);
+  }
+}
+
+// Releases an allocation the program freed while tasks held it, now that the last has ended.
+void MemoryManager::releaseNow(uint64_t start) {
+  if (auto d = freedDevice_.find(start); d != freedDevice_.end()) {
+    d->second->memory->release(start);
+    freedDevice_.erase(d);
+  } else if (auto p = freedPinned_.find(start); p != freedPinned_.end()) {
+    pinnedBytes_ -= p->second.size;
+    std::free(reinterpret_cast<void*>(start));
+    freedPinned_.erase(p);
+  }
+}
+
 void MemoryManager::releaseDevice(Device& device) {
   for (auto it = deviceApi_.begin(); it != deviceApi_.end();) {
     it = device.memory->contains(it->first) ? deviceApi_.erase(it) : std::next(it);
+  }
+  for (auto it = freedDevice_.begin(); it != freedDevice_.end();) {
+    it = it->second == &device ? freedDevice_.erase(it) : std::next(it);
   }
   device.memory->releaseAll();
 }
@@ -114,7 +166,11 @@ void MemoryManager::releaseDevice(Device& device) {
 void MemoryManager::releaseAll() {
   for (Device* d : devices_) releaseDevice(*d);
   for (auto& [address, alloc] : pinned_) std::free(reinterpret_cast<void*>(address));
+  for (auto& [address, alloc] : freedPinned_) std::free(reinterpret_cast<void*>(address));
   pinned_.clear();
+  freedPinned_.clear();
+  freedDevice_.clear();
+  holds_.clear();
   pinnedBytes_ = 0;
 }
 
@@ -149,7 +205,7 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
   }
   if (Device* d = deviceOwning(address)) {
     const DeviceMemory::Allocation* a = d->memory->allocationContaining(address);
-    if (!a) {
+    if (!a || !deviceApi_.count(a->base)) {  // (freed, though queued tasks still hold it)
       fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " " + describePointer(p) +
                                            " is device memory of device " + std::to_string(d->id) +
                                            " but lies in no live allocation (freed, or never allocated)");

@@ -24,8 +24,14 @@ class MemoryManager {
   void* allocateDevice(Device& device, uint64_t size, uint64_t reserved, uint64_t alignment,
                        AllocationApi api);
   void* allocatePinnedHost(uint64_t size);
-  // Frees what `api` allocated; fails with ACL_ERROR_RT_MEMORY_FREE otherwise.
-  void free(void* p, AllocationApi api);
+  // Frees what `api` allocated; fails with ACL_ERROR_RT_MEMORY_FREE otherwise. An allocation that
+  // queued copies or memsets still use lives on until the last of them ends (as the driver keeps
+  // it): returns true when the release was deferred so.
+  bool free(void* p, AllocationApi api);
+  // A queued task's data effect will touch the allocation holding `place` (pinned or device;
+  // pageable memory is the program's own): keep it alive until drop() of the start returned.
+  uint64_t hold(const models::MemoryPlace& place);
+  void drop(uint64_t start);
   void releaseDevice(Device& device);
   void releaseAll();
 
@@ -53,6 +59,13 @@ class MemoryManager {
   };
   uint64_t pinnedCount_ = 0;
   Device* deviceOwning(uint64_t address) const;
+  // The start of the pinned or device allocation holding `place`, or 0.
+  uint64_t allocationStart(const models::MemoryPlace& place) const;
+  void releaseNow(uint64_t start);
+
+  std::map<uint64_t, uint32_t> holds_;    // allocation start -> queued tasks that touch it
+  std::map<uint64_t, HostAllocation> freedPinned_;  // freed by the program, held by tasks
+  std::map<uint64_t, Device*> freedDevice_;         // likewise
 
   std::vector<Device*> devices_;
   std::map<uint64_t, HostAllocation> pinned_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/errors.h"
@@ -67,9 +68,13 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
   return memory_->allocatePinnedHost(size);
 }
 
-void Runtime::free(HostThread&, void* p, AllocationApi api) {
+void Runtime::free(HostThread& t, void* p, AllocationApi api) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "pointer is NULL");
-  memory_->free(p, api);
+  const std::string name = pointerName(p);
+  if (memory_->free(p, api)) {
+    warn(t, "freed-while-in-use", name + " was freed while a queued copy or memset still uses it; "
+                                  "it is released when the last of them ends");
+  }
 }
 
 // ---------------------------------------------------------------- copies
@@ -100,9 +105,20 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
       task->rowBytes = plan.rowBytes;
       task->rows = task->bytes / plan.rowBytes;
     }
-    // The bytes move when the last task ends, so a reader never sees a half-applied copy.
-    if (i + 1 == pieces) task->effect = effect;
+    // The bytes move when the last task ends, so a reader never sees a half-applied copy; the
+    // memories live until then, even if the program frees them meanwhile.
+    const bool last = i + 1 == pieces;
+    MemoryManager* mm = memory_.get();
+    auto holds = std::make_shared<std::pair<uint64_t, uint64_t>>(0, 0);
+    if (last) {
+      task->effect = [mm, effect, holds] {
+        effect();
+        mm->drop(holds->first);
+        mm->drop(holds->second);
+      };
+    }
     submit(t, s, std::move(task));
+    if (last) *holds = {mm->hold(plan.dst), mm->hold(plan.src)};  // (it runs no earlier than the next step)
   }
   const bool synchronous = !stream || plan.pageable;
   if (stream && plan.pageable) {
@@ -184,8 +200,13 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
   task->kind = TaskKind::Memset;
   task->dst = place;
   task->bytes = count;
-  task->effect = [mm, place, byte, count] { mm->fill(place, byte, count); };
+  auto held = std::make_shared<uint64_t>(0);
+  task->effect = [mm, place, byte, count, held] {
+    mm->fill(place, byte, count);
+    mm->drop(*held);
+  };
   submit(t, s, std::move(task));
+  *held = mm->hold(place);  // (queued now; it runs no earlier than the next simulation step)
   if (!stream) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
 }
 

@@ -1,6 +1,7 @@
 // Memory: allocation rules, argument checks and byte-exact copies in every direction.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -292,4 +293,36 @@ TEST_F(Memory, SizesNearTheTopOfTheAddressSpaceAreRefusedNotWrapped) {
   EXPECT_EQ(back, bytes);
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
+  // #16 item 2: the program frees the source of a queued asynchronous copy, and allocates and
+  // fills a new buffer (which could reuse the freed address). The copy still delivers the bytes
+  // the source held, as the driver keeps memory alive until its tasks end; likewise for a device
+  // buffer freed under a queued copy from it.
+  const size_t n = 1 << 20;
+  void *h = nullptr, *d = nullptr, *back = nullptr;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMallocHost(&back, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::memset(h, 0x5a, n);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtFreeHost(h));  // the copy has not run yet
+  EXPECT_ACL_ERROR(aclrtFreeHost(h), ACL_ERROR_RT_MEMORY_FREE);  // still a double free
+  void* reused = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&reused, n));
+  std::memset(reused, 0x11, n);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(back, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclrtFree(d));  // the copy back has not run yet either
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, n, 0, n, s), ACL_ERROR_RT_PARAM_INVALID);  // freed for the program
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  const auto* bytes = static_cast<const unsigned char*>(back);
+  EXPECT_EQ(bytes[0], 0x5a);
+  EXPECT_EQ(bytes[n - 1], 0x5a);
+  EXPECT_EQ(std::count(bytes, bytes + n, 0x5a), static_cast<std::ptrdiff_t>(n));
+  ASSERT_ACL_OK(aclrtFreeHost(reused));
+  ASSERT_ACL_OK(aclrtFreeHost(back));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
