@@ -28,11 +28,15 @@ class HostThreads {
   // Brackets one API call of the calling thread, which holds `lock`.
   void beginCall(std::unique_lock<std::mutex>& lock);
   void endCall();
+  // Threads the runtime itself runs (the signal watcher), never AscendCL callers.
+  void addInternalThread() { ++internalThreads_; }
   // Wakes waiting threads: something they wait for may have changed.
   void changed() { changed_.notify_all(); }
 
   // Blocks `t` until `done()` holds, simulating `system` when it can. Returns false on a deadlock:
-  // nothing left to simulate and no other host thread that could still act.
+  // nothing left to simulate and no other thread of the process that could still act (every
+  // AscendCL thread blocked in a wait that cannot end, and no other thread showing a sign of
+  // life, a call or CPU time, for ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default).
   bool waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done);
   // Runs user code (a callback) without the lock: it may call AscendCL itself.
   void runUnlocked(const std::function<void()>& fn);
@@ -42,6 +46,7 @@ class HostThreads {
 
   std::map<std::thread::id, HostThread> threads_;
   std::condition_variable changed_;  // a thread submitted work, blocked, or exited
+  size_t internalThreads_ = 0;
 };
 
 }  // namespace ascendsim::runtime

@@ -240,6 +240,7 @@ void Runtime::hookSignals() {
   hooked = true;
   gWatcherPid = getpid();
   std::thread(watchSignals).detach();
+  threads_.addInternalThread();
   for (int sig : {SIGINT, SIGTERM}) {
     struct sigaction old {};
     sigaction(sig, nullptr, &old);

@@ -1,5 +1,7 @@
 // Several host threads: one device per thread, and threads sharing a device's default stream.
+#include <chrono>
 #include <cstring>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -95,6 +97,65 @@ TEST(Threads, AWaitOnAnotherThreadsRecordCompletes) {
   EXPECT_EQ(waiterResult, ACL_SUCCESS);
   ASSERT_ACL_OK(aclrtDestroyStream(waiting));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, AWaitOnAThreadThatHasNotCalledYetIsNotADeadlock) {
+  // #16 item 8: the worker makes its first AscendCL call 100 ms after it starts; until then the
+  // runtime had not seen it and called the main thread's wait a deadlock.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext ctx = nullptr;
+  aclrtEvent gate = nullptr;
+  aclrtStream waiting = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  ASSERT_ACL_OK(aclrtCreateEvent(&gate));
+  ASSERT_ACL_OK(aclrtCreateStream(&waiting));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(waiting, gate));
+  std::thread worker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    aclrtSetCurrentContext(ctx);
+    aclrtRecordEvent(gate, nullptr);
+  });
+  EXPECT_EQ(aclrtSynchronizeStream(waiting), ACL_SUCCESS);
+  worker.join();
+  ASSERT_ACL_OK(aclrtDestroyStream(waiting));
+  ASSERT_ACL_OK(aclrtDestroyEvent(gate));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, AnIdleThreadDoesNotHideADeadlock) {
+  // #16 item 8: a worker that made a call and then sits idle outside AscendCL (here on a future
+  // the main thread sets only afterwards, as a thread in join() would) used to make a wait that
+  // nobody can end hang forever. With 0.3 s of patience it is a deadlock error within a second.
+  unsetenv("ASCENDSIM_CONFIG");
+  setenv("ASCENDSIM_DEADLOCK_PATIENCE", "0.3", 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtEvent never = nullptr;
+  aclrtStream stuck = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&never));
+  ASSERT_ACL_OK(aclrtCreateStream(&stuck));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stuck, never));
+  std::promise<void> release;
+  std::thread idle([&, f = release.get_future()]() mutable {
+    aclrtSetDevice(0);
+    f.wait();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // (it has made its call)
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(aclrtSynchronizeStream(stuck), ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  release.set_value();
+  idle.join();
+  unsetenv("ASCENDSIM_DEADLOCK_PATIENCE");
+  ASSERT_ACL_OK(aclrtRecordEvent(never, nullptr));  // releases the stream
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stuck));
+  ASSERT_ACL_OK(aclrtDestroyStream(stuck));
+  ASSERT_ACL_OK(aclrtDestroyEvent(never));
   ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }
