@@ -26,7 +26,7 @@ CommandLengths CommandLengths::of(spec::DramStandard standard) {
   return c;
 }
 
-void CycleWindow::book(int64_t at, int length) {
+void CycleWindow::bookSlow(int64_t at, int length) {
   const int64_t end = at + length;
   bookedUntil_ = std::max(bookedUntil_, end);
   if (end > base_ + kCycles) {

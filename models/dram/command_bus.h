@@ -37,9 +37,18 @@ class CycleWindow {
     }
     return at;
   }
-  void book(int64_t at, int length);
+  void book(int64_t at, int length) {
+    const int64_t end = at + length;
+    if (end > base_ + kCycles || at < base_) return bookSlow(at, length);
+    if (end > bookedUntil_) bookedUntil_ = end;
+    for (int64_t c = at; c < end; ++c) {
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      bits_[slot >> 6] |= uint64_t{1} << (slot & 63);
+    }
+  }
 
  private:
+  void bookSlow(int64_t at, int length);
   static constexpr int64_t kCycles = 4096;  // a power of two: the slot is the cycle's low bits
   bool busy(int64_t cycle) const {
     if (static_cast<uint64_t>(cycle - base_) >= static_cast<uint64_t>(kCycles)) return false;
