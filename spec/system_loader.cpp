@@ -539,6 +539,8 @@ SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fi
 
 SystemSpec defaultSystemSpec() { return loadSystemSpec("<builtin>/default.yaml"); }
 
+SystemSpec loadSystemSpecOrDefault(const std::string& ref) { return ref.empty() ? defaultSystemSpec() : loadSystemSpec(ref); }
+
 DramSpec loadMemorySpec(const std::string& ref, const std::string& overrides) {
   Diagnostics diag;
   ConfigNode node;

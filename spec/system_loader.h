@@ -16,6 +16,9 @@ SystemSpec loadSystemSpec(const std::string& ref);
 SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fileName);
 // The built-in default machine: a small single-NPU server.
 SystemSpec defaultSystemSpec();
+// `ref` as loadSystemSpec reads it, or the built-in default when `ref` is empty (the tools'
+// --config).
+SystemSpec loadSystemSpecOrDefault(const std::string& ref);
 
 // One memory on its own (the DRAM benchmark, tests): a built-in memory preset's name or a YAML
 // file holding one memory section (which may name a `preset` and override it), with `overrides`

@@ -19,10 +19,6 @@ struct ConfigOptions {
   bool yamlOnly = false;
 };
 
-spec::SystemSpec loadOrDefault(const std::string& ref) {
-  return ref.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(ref);
-}
-
 int runCheck(const ConfigOptions& o) {
   int status = kExitOk;
   for (const std::string& f : o.files) {
@@ -41,7 +37,7 @@ int runCheck(const ConfigOptions& o) {
 
 int runShow(const ConfigOptions& o) {
   try {
-    const spec::SystemSpec sys = loadOrDefault(o.file);
+    const spec::SystemSpec sys = spec::loadSystemSpecOrDefault(o.file);
     if (!o.treeOnly) {
       std::cout << "# Resolved configuration of " << (o.file.empty() ? "the built-in default" : o.file)
                 << " (presets expanded, defaults written out)\n";

@@ -184,7 +184,7 @@ int runBandwidth(const Options& o) {
   }
   spec::SystemSpec sys;
   try {
-    sys = o.config.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(o.config);
+    sys = spec::loadSystemSpecOrDefault(o.config);
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;

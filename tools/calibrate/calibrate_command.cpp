@@ -167,7 +167,7 @@ int calibrate(const CalibrateOptions& o) {
   }
   spec::SystemSpec sys;
   try {
-    sys = o.config.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(o.config);
+    sys = spec::loadSystemSpecOrDefault(o.config);
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;

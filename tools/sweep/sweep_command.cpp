@@ -155,7 +155,7 @@ int runSweep(const SweepOptions& o) {
   }
   std::string base;
   try {
-    base = spec::writeSystemSpecYaml(o.config.empty() ? spec::defaultSystemSpec() : spec::loadSystemSpec(o.config));
+    base = spec::writeSystemSpecYaml(spec::loadSystemSpecOrDefault(o.config));
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;
