@@ -10,10 +10,15 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev
   python3-dev pybind11-dev python3-numpy
 )
-# Extra groups for later stages are opt-in so the two README commands stay fast.
-if [[ "${1:-}" == "--with-browser" ]]; then
-  packages+=(chromium)
-fi
+# Extra groups for later stages are opt-in so the two README commands stay fast:
+# --with-browser (Chromium, for the trace viewer's test), --with-fuzz (clang and libFuzzer).
+for option in "$@"; do
+  case "$option" in
+    --with-browser) packages+=(chromium) ;;
+    --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown option '$option' (--with-browser, --with-fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
