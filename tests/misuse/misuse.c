@@ -1,0 +1,85 @@
+/* Misuse of AscendCL as a C program would commit it, with the exact code CANN returns (or the
+ * runtime documents, docs/runtime.md) for each. Runs under ASan and UBSan in CI: beyond the
+ * codes, nothing may read or write memory it should not. Exit status: the number of mismatches. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+
+static int failures = 0;
+
+static void expect(aclError got, aclError want, const char* what) {
+  if (got != want) {
+    const char* msg = aclGetRecentErrMsg();
+    printf("MISMATCH %s: returned %d, expected %d (%s)\n", what, got, want, msg ? msg : "");
+    ++failures;
+  } else {
+    (void)aclGetRecentErrMsg(); /* clear the thread's message */
+    printf("ok %s: %d\n", what, got);
+  }
+}
+
+int main(void) {
+  char stackBuffer[64];
+  void *host = NULL, *dev = NULL, *dev2 = NULL, *ptr = NULL;
+  aclrtStream stream = NULL;
+  aclrtEvent event = NULL;
+  uint32_t count = 0;
+
+  expect(aclrtGetDeviceCount(&count), ACL_ERROR_UNINITIALIZE, "a call before aclInit");
+  expect(aclInit(NULL), ACL_SUCCESS, "aclInit");
+  expect(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "aclInit twice");
+  expect(aclrtMalloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc with no device set");
+  expect(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID, "a device that does not exist");
+  expect(aclrtSetDevice(0), ACL_SUCCESS, "aclrtSetDevice(0)");
+
+  /* Allocation */
+  expect(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM, "aclrtMalloc into NULL");
+  expect(aclrtMalloc(&ptr, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM, "aclrtMalloc of 0 bytes");
+  expect(aclrtMallocHost(&ptr, SIZE_MAX), ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost(SIZE_MAX)");
+  expect(aclrtMallocHost(&host, 4096), ACL_SUCCESS, "aclrtMallocHost");
+  expect(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "aclrtMalloc");
+  expect(aclrtMalloc(&dev2, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "aclrtMalloc again");
+
+  /* Frees */
+  expect(aclrtFree(stackBuffer), ACL_ERROR_RT_MEMORY_FREE, "aclrtFree of a stack buffer");
+  expect(aclrtFree(host), ACL_ERROR_RT_MEMORY_FREE, "aclrtFree of aclrtMallocHost memory");
+  expect(aclrtFreeHost(dev), ACL_ERROR_RT_MEMORY_FREE, "aclrtFreeHost of device memory");
+  expect(aclrtFree((char*)dev + 32), ACL_ERROR_RT_MEMORY_FREE, "aclrtFree of an interior pointer");
+  expect(aclrtFree(dev2), ACL_SUCCESS, "aclrtFree");
+  expect(aclrtFree(dev2), ACL_ERROR_RT_MEMORY_FREE, "aclrtFree twice");
+
+  /* Copies */
+  expect(aclrtMemcpy(dev, 4096, host, 8192, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "count above destMax");
+  expect(aclrtMemcpy(dev, 8192, host, 8192, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "a copy past both allocations");
+  expect(aclrtMemcpy(host, 4096, dev, 4096, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "a kind that does not match the pointers");
+  expect(aclrtMemcpy(dev2, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "a copy into freed device memory");
+  expect(aclrtMemcpy(NULL, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM, "a copy to NULL");
+  expect(aclrtMemcpy(dev, 4096, host, 4096, (aclrtMemcpyKind)77), ACL_ERROR_INVALID_PARAM, "an unknown copy kind");
+  expect(aclrtMemcpy(dev, SIZE_MAX, host, SIZE_MAX, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "SIZE_MAX bytes");
+  expect(aclrtMemset(host, SIZE_MAX, 0, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID, "a pinned memset of SIZE_MAX bytes");
+  expect(aclrtMemcpy(dev, 64, (char*)host + 4096, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+         "a copy from the end of a pinned buffer");
+
+  /* Streams and events */
+  expect(aclrtCreateStream(&stream), ACL_SUCCESS, "aclrtCreateStream");
+  expect(aclrtDestroyStream(stream), ACL_SUCCESS, "aclrtDestroyStream");
+  expect(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "a destroyed stream");
+  expect(aclrtDestroyStream(stream), ACL_ERROR_RT_INVALID_HANDLE, "a stream destroyed twice");
+  expect(aclrtDestroyStream((aclrtStream)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE, "a made-up stream handle");
+  expect(aclrtCreateEvent(&event), ACL_SUCCESS, "aclrtCreateEvent");
+  expect(aclrtSynchronizeEvent(event), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "waiting for an event nobody records");
+  expect(aclrtDestroyEvent(event), ACL_SUCCESS, "aclrtDestroyEvent");
+  expect(aclrtRecordEvent(event, NULL), ACL_ERROR_RT_INVALID_HANDLE, "recording a destroyed event");
+  expect(aclrtDeviceCanAccessPeer(NULL, 0, 0), ACL_ERROR_INVALID_PARAM, "peer query into NULL");
+
+  /* The end */
+  expect(aclrtFree(dev), ACL_SUCCESS, "aclrtFree");
+  expect(aclrtFreeHost(host), ACL_SUCCESS, "aclrtFreeHost");
+  expect(aclrtResetDevice(0), ACL_SUCCESS, "aclrtResetDevice");
+  expect(aclFinalize(), ACL_SUCCESS, "aclFinalize");
+  expect(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize twice");
+  printf("%d mismatch(es)\n", failures);
+  return failures;
+}
