@@ -1,5 +1,8 @@
 // Compute tasks: kernels on a device's AI Cores, ordered on streams like copies.
 
+#include <memory>
+#include <vector>
+
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 
@@ -33,17 +36,23 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   for (const auto& [p, n] : reads) task->kernel.readRanges.push_back({p.address, n});
   for (const auto& [p, n] : writes) task->kernel.writeRanges.push_back({p.address, n});
   task->bytes = task->kernel.bytesRead + task->kernel.bytesWritten;
-  if (launch.compute) {
-    MemoryManager* mm = memory_.get();
-    task->effect = [mm, reads, writes, compute = std::move(launch.compute)] {
+  // The memory the kernel uses lives until it ends, even if the program frees it meanwhile.
+  MemoryManager* mm = memory_.get();
+  auto holds = std::make_shared<std::vector<uint64_t>>();
+  auto compute = std::move(launch.compute);
+  task->effect = [mm, reads, writes, compute = std::move(compute), holds] {
+    if (compute) {
       std::vector<std::vector<uint8_t>> images;
       for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
       for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));
       compute(images);
       for (size_t i = 0; i < writes.size(); ++i) mm->writeDevice(writes[i].first, images[reads.size() + i]);
-    };
-  }
+    }
+    for (uint64_t start : *holds) mm->drop(start);
+  };
   submit(t, s, std::move(task));
+  for (const auto& [p, n] : reads) holds->push_back(mm->hold(p));  // (queued now: it runs later)
+  for (const auto& [p, n] : writes) holds->push_back(mm->hold(p));
 }
 
 }  // namespace ascendsim::runtime

@@ -711,3 +711,45 @@ TEST_F(Aclnn, HalfSumsAreCorrectlyRounded) {
 }
 
 }  // namespace
+
+TEST_F(Aclnn, MemoryFreedUnderAQueuedKernelLivesUntilItEnds) {
+  // The program frees an input of a queued aclnnAdd (held back behind an event) and allocates and
+  // fills a new buffer, which takes the freed one's place; the kernel still adds the bytes the
+  // input held.
+  const float av[4] = {1, 2, 3, 4}, bv[4] = {10, 20, 30, 40}, junk[4] = {-7, -7, -7, -7};
+  void *a = nullptr, *b = nullptr, *out = nullptr, *other = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&a, sizeof av, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&b, sizeof bv, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&out, sizeof av, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpy(a, sizeof av, av, sizeof av, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(b, sizeof bv, bv, sizeof bv, ACL_MEMCPY_HOST_TO_DEVICE));
+  const std::vector<int64_t> shape = {4}, strides = {1};
+  const int64_t storage = 4;
+  aclTensor* ta = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, a);
+  aclTensor* tb = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, b);
+  aclTensor* to = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, out);
+  aclScalar* alpha = scalar(1.0f, ACL_FLOAT);
+  aclrtEvent gate = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&gate));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, gate));
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_ACL_OK(aclrtFree(a));  // the kernel waits for `gate`
+  ASSERT_ACL_OK(aclrtMalloc(&other, sizeof junk, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpy(other, sizeof junk, junk, sizeof junk, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtRecordEvent(gate, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  ASSERT_ACL_OK(aclrtDestroyEvent(gate));
+  float r[4] = {};
+  ASSERT_ACL_OK(aclrtMemcpy(r, sizeof r, out, sizeof r, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(r[i], av[i] + bv[i]) << i;
+  aclDestroyTensor(ta);
+  aclDestroyTensor(tb);
+  aclDestroyTensor(to);
+  aclDestroyScalar(alpha);
+  ASSERT_ACL_OK(aclrtFree(b));
+  ASSERT_ACL_OK(aclrtFree(out));
+  ASSERT_ACL_OK(aclrtFree(other));
+}
