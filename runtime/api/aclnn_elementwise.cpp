@@ -45,7 +45,7 @@ void prepare(HostThread& t, ElementwisePlan plan, uint64_t* workspaceSize, aclOp
   e->plan = std::move(plan);
   *workspaceSize = e->workspaceSize;
   t.callArgs += "," + arg("workspaceSize", e->workspaceSize);
-  *executor = reinterpret_cast<aclOpExecutor*>(objects().executors.add(std::move(e)));
+  *executor = reinterpret_cast<aclOpExecutor*>(&objects().executors.add(std::move(e)));
 }
 
 aclnnStatus binaryPhase1(const char* api, ops::Elementwise op, const char* kernel, const aclTensor* self,

@@ -118,7 +118,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                                         std::to_string(static_cast<uint64_t>(std::min(storage, 0x1p63L))) + " elements");
     }
     t->data = tensorData;
-    handle = reinterpret_cast<aclTensor*>(objects().tensors.add(std::move(t)));
+    handle = reinterpret_cast<aclTensor*>(&objects().tensors.add(std::move(t)));
   });
   return handle;
 }
@@ -134,7 +134,7 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     }
     s->type = static_cast<aclDataType>(type);
     s->value = ops::load(s->type, static_cast<const uint8_t*>(value));
-    handle = reinterpret_cast<aclScalar*>(objects().scalars.add(std::move(s)));
+    handle = reinterpret_cast<aclScalar*>(&objects().scalars.add(std::move(s)));
   });
   return handle;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// The live objects behind one kind of AscendCL handle (contexts, streams, events), owned here and
+// The live objects behind one kind of AscendCL handle (contexts, streams, events, and the
+// operator API's tensors, scalars and executors), owned here and
 // found by address: a stale or made-up handle finds nothing and is refused, never used.
 
 #include <algorithm>
@@ -22,6 +23,9 @@ class HandleTable {
     return ref;
   }
   void erase(const T* object) { objects_.erase(object); }
+  // Erases the object behind `handle`; false if there is none.
+  bool remove(const void* handle) { return objects_.erase(handle) > 0; }
+  size_t size() const { return objects_.size(); }
   void clear() { objects_.clear(); }
   // A snapshot: callers that wait (and so let other threads create and destroy objects) iterate
   // this, and check with find() that an object still lives before using it.
