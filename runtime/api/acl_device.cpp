@@ -16,6 +16,11 @@ aclError aclrtResetDevice(int32_t deviceId) {
   return run("aclrtResetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().resetDevice(t, deviceId); });
 }
 
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+  return run("aclrtResetDeviceForce", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().resetDevice(t, deviceId, true); });
+}
+
 aclError aclrtGetDevice(int32_t* deviceId) {
   return run("aclrtGetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(deviceId, "deviceId");

@@ -41,6 +41,12 @@ struct Event {
   std::shared_ptr<models::SyncPoint> sync = std::make_shared<models::SyncPoint>();
 };
 
+// aclDataBuffer: an address and a size the program owns.
+struct DataBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
 struct Device {
   int id = 0;
   const spec::DeviceSpec* spec = nullptr;

@@ -60,7 +60,8 @@ class Runtime {
 
   // ---- devices
   void setDevice(HostThread& t, int32_t id);
-  void resetDevice(HostThread& t, int32_t id);
+  // `force`: whatever aclrtSetDevice calls hold it (aclrtResetDeviceForce).
+  void resetDevice(HostThread& t, int32_t id, bool force = false);
   int32_t currentDevice(HostThread& t);
   uint32_t deviceCount() const { return static_cast<uint32_t>(devices_.size()); }
   void synchronizeDevice(HostThread& t);
@@ -110,6 +111,7 @@ class Runtime {
   // ---- compute
   void launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launch);
   ops::OperatorObjects& operators() { return operators_; }
+  HandleTable<DataBuffer>& dataBuffers() { return dataBuffers_; }
 
   // ---- callbacks
   void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
@@ -176,6 +178,7 @@ class Runtime {
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
   ops::OperatorObjects operators_;
+  HandleTable<DataBuffer> dataBuffers_;
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;

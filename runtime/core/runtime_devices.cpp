@@ -88,9 +88,13 @@ void Runtime::setDevice(HostThread& t, int32_t id) {
   t.current = d.defaultContext;
 }
 
-void Runtime::resetDevice(HostThread& t, int32_t id) {
+void Runtime::resetDevice(HostThread& t, int32_t id, bool force) {
   Device& d = device(id);
-  d.setBy.erase(t.id);
+  if (force) {
+    d.setBy.clear();
+  } else {
+    d.setBy.erase(t.id);
+  }
   if (!d.setBy.empty() || !d.defaultContext) return;
   releaseContext(t, *d.defaultContext);
   releaseDeviceIfUnused(d);

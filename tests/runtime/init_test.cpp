@@ -77,3 +77,33 @@ TEST(Init, PackageVersionAsTextAndNumber) {
   EXPECT_ACL_ERROR(aclsysGetVersionNum(name, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclsysGetVersionStr(nullptr, text), ACL_ERROR_INVALID_PARAM);
 }
+
+TEST(Init, DataBuffersDescribeTheProgramsMemory) {
+  // aclDataBuffer (the vendor's 0_hello_cann sample wraps an output in one): no aclInit needed,
+  // the address and size come back, updates take, destroyed or made-up handles are refused.
+  char bytes[64];
+  aclDataBuffer* b = aclCreateDataBuffer(bytes, sizeof bytes);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(aclGetDataBufferAddr(b), bytes);
+  EXPECT_EQ(aclGetDataBufferSizeV2(b), sizeof bytes);
+  ASSERT_ACL_OK(aclUpdateDataBuffer(b, bytes + 8, 16));
+  EXPECT_EQ(aclGetDataBufferAddr(b), bytes + 8);
+  EXPECT_EQ(aclGetDataBufferSizeV2(b), 16u);
+  ASSERT_ACL_OK(aclDestroyDataBuffer(b));
+  EXPECT_ACL_ERROR(aclDestroyDataBuffer(b), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclGetDataBufferAddr(b), nullptr);
+  (void)aclGetRecentErrMsg();
+  EXPECT_ACL_ERROR(aclDestroyDataBuffer(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST(Init, ResetDeviceForceReleasesEveryReference) {
+  // aclrtSetDevice three times needs three aclrtResetDevice calls, or one aclrtResetDeviceForce.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclrtSetDevice(0));
+  ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+  int32_t device = -1;
+  EXPECT_ACL_ERROR(aclrtGetDevice(&device), ACL_ERROR_RT_CONTEXT_NULL);  // nothing current any more
+  EXPECT_ACL_ERROR(aclrtResetDeviceForce(42), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_ACL_OK(aclFinalize());
+}

@@ -33,6 +33,7 @@ typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef int aclError;
 typedef uint16_t aclFloat16;
+typedef struct aclDataBuffer aclDataBuffer;
 
 static const int ACL_ERROR_NONE = 0;
 static const int ACL_SUCCESS = 0;
@@ -149,6 +150,17 @@ ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
 /* Bytes of one element of `dataType`; 0 for ACL_STRING, ACL_DT_UNDEFINED and unknown values. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/* A description of a buffer (its address and size) that the program owns and frees itself.
+ * Creating one needs no aclInit; NULL on failure. The getters return NULL / 0 for a handle that
+ * is not a live data buffer. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 
 #ifdef __cplusplus
 }
