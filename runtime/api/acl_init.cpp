@@ -1,4 +1,5 @@
-// aclInit, aclFinalize, aclrtGetVersion, aclGetRecentErrMsg, aclsysGetVersionStr/Num.
+// aclInit, aclFinalize, aclrtGetVersion, aclGetRecentErrMsg, aclrtGetLastError/PeekAtLastError,
+// aclsysGetVersionStr/Num.
 
 #include "runtime/api/api_call.h"
 
@@ -50,6 +51,14 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 
 const char* aclGetRecentErrMsg(void) { return rt().takeRecentError(); }
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(false) : ACL_ERROR_INVALID_PARAM;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(true) : ACL_ERROR_INVALID_PARAM;
+}
 
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
   return rt().call("aclsysGetVersionStr", &ApiOverheads::defaultCall, false, [&](HostThread&) {

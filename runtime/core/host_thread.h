@@ -32,6 +32,7 @@ struct HostThread {
   spec::Picoseconds now = 0;
   Context* current = nullptr;
   std::string error;        // pending aclGetRecentErrMsg text
+  aclError lastError = ACL_SUCCESS;  // the last failed call's code (aclrtGetLastError)
   std::string returned;     // keeps the last returned text alive for the caller
   bool blocked = false;     // waiting for the simulation or another thread
   const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked

@@ -75,8 +75,17 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
     t.error = std::string(api) + ": internal error: " + e.what();
     code = ACL_ERROR_RT_INTERNAL_ERROR;
   }
+  if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.index, api, start, t.now, code, t.callArgs, t.callTasks);
   threads_.endCall();
+  return code;
+}
+
+aclError Runtime::lastError(bool clear) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread& t = thread();
+  const aclError code = t.lastError;
+  if (clear) t.lastError = ACL_SUCCESS;
   return code;
 }
 

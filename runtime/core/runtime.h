@@ -51,6 +51,8 @@ class Runtime {
   aclError call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
                 const std::function<void(HostThread&)>& body);
   const char* takeRecentError();
+  // The calling thread's last failed call's code; `clear` resets it (aclrtGetLastError).
+  aclError lastError(bool clear);
   const spec::ApiOverheads& overheads() const;
 
   // ---- init

@@ -1,6 +1,8 @@
 // aclInit / aclFinalize / aclrtGetVersion / aclGetRecentErrMsg.
 #include <fstream>
 
+#include <thread>
+
 #include "acl_fixture.h"
 
 TEST(Init, CallsBeforeInitAreRefused) {
@@ -105,5 +107,29 @@ TEST(Init, ResetDeviceForceReleasesEveryReference) {
   int32_t device = -1;
   EXPECT_ACL_ERROR(aclrtGetDevice(&device), ACL_ERROR_RT_CONTEXT_NULL);  // nothing current any more
   EXPECT_ACL_ERROR(aclrtResetDeviceForce(42), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Init, LastErrorIsPerThreadAndClearedByGet) {
+  // The vendor's 1_error_handling sample: after a failed call, peek and get both give its code;
+  // get clears it, so both then give ACL_SUCCESS. Successful calls do not clear it.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+  aclrtRunMode mode;
+  ASSERT_ACL_OK(aclrtGetRunMode(&mode));
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+  // Another thread has its own.
+  EXPECT_EQ(aclrtSetDevice(77), ACL_ERROR_RT_INVALID_DEVICEID);
+  aclError other = -1;
+  std::thread([&] { other = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL); }).join();
+  EXPECT_EQ(other, ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
+  (void)aclGetRecentErrMsg();
+  ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }

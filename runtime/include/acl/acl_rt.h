@@ -201,6 +201,13 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                              int32_t *patchVersion);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+/* The code of the calling thread's last failed call (ACL_SUCCESS if none since it was cleared);
+ * aclrtGetLastError also clears it. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 /* The version of an installed CANN package by name ("runtime"), as text ("9.1.0") or as
  * major x 10000000 + minor x 100000 + patch x 1000. Unknown package: ACL_ERROR_INVALID_FILE. */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
