@@ -80,14 +80,15 @@ std::chrono::milliseconds patience() {
 
 bool HostThreads::waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done) {
   using Clock = std::chrono::steady_clock;
+  const auto patienceLimit = patience();
   auto quietSince = Clock::now();
   int64_t cpu = othersCpuNs();
   for (;;) {
     if (system.runUntil(done)) return true;
     // Threads the runtime has not seen (no AscendCL call yet), or that are busy outside it, may
-    // still act; the ones blocked in a wait that cannot end may not.
-    const bool strangers = processThreads() > threads_.size() + internalThreads_;
-    if (!othersMayAct(t) && !strangers) return false;
+    // still act; the ones blocked in a wait that cannot end may not. (The kernel's thread list is
+    // read only when the known threads cannot act: every other thread's call wakes this loop.)
+    if (!othersMayAct(t) && processThreads() <= threads_.size() + internalThreads_) return false;
     t.blocked = true;
     t.waitingOn = &done;
     changed_.notify_all();
@@ -101,7 +102,7 @@ bool HostThreads::waitFor(HostThread& t, models::SimulatedSystem& system, const 
     const int64_t nowCpu = othersCpuNs();
     if (woken || nowCpu - cpu > 1000000) quietSince = Clock::now();
     cpu = nowCpu;
-    if (Clock::now() - quietSince > patience()) return false;
+    if (Clock::now() - quietSince > patienceLimit) return false;
   }
 }
 
