@@ -115,6 +115,7 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   const bool required = !fromPreset;  // without a preset, every figure must be written out
   r.text("preset", out.preset);
   r.choice("model", out.model, {{"banked", std::string("banked")}, {"fixed-latency", std::string("fixed-latency")}});
+  r.choice("timing", out.timing, {{"sustained", std::string("sustained")}, {"cycle", std::string("cycle")}});
   r.choice("standard", out.standard,
            {{"HBM2", DramStandard::HBM2},
             {"HBM2E", DramStandard::HBM2E},
@@ -127,6 +128,7 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   if (const ConfigNode* c = merged.find("capacity"); c && c->isScalar() && out.capacity == 0) {
     r.error("capacity", "capacity must be more than 0 bytes");
   }
+  r.bytes("write_buffer", out.writeBuffer, 0, 1ull << 40);
   r.integer("stacks", out.stacks, 1, 64);
   r.integer("channels", out.channels, 1, 256, required);
   r.integer("pseudo_channels", out.pseudoChannels, 1, 4);

@@ -20,6 +20,8 @@ void writeMemory(YAML::Emitter& out, const DramSpec& m) {
   out << YAML::BeginMap;
   if (!m.preset.empty()) out << YAML::Key << "preset" << YAML::Value << m.preset;
   out << YAML::Key << "model" << YAML::Value << m.model;
+  out << YAML::Key << "timing" << YAML::Value << m.timing;
+  out << YAML::Key << "write_buffer" << YAML::Value << formatBytes(m.writeBuffer);
   out << YAML::Key << "standard" << YAML::Value << toString(m.standard);
   out << YAML::Key << "capacity" << YAML::Value << formatBytes(m.capacity);
   out << YAML::Key << "stacks" << YAML::Value << m.stacks;

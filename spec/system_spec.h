@@ -26,6 +26,9 @@ struct DramTimings {
 struct DramSpec {
   std::string preset;  // the named preset it started from ("hbm2e"), for reports
   std::string model = "banked";  // implementation name, chosen in YAML
+  // How copies and kernels are timed on it: "sustained" (bytes at the rate `model` sustains for
+  // sequential traffic) or "cycle" (every burst at its address through `model`).
+  std::string timing = "sustained";
   DramStandard standard = DramStandard::HBM2E;
   uint64_t capacity = 0;  // bytes
   // Organisation. For DDR and LPDDR, `stacks` counts DIMMs or packages (usually 1).
@@ -43,6 +46,9 @@ struct DramSpec {
   DramTimings timings;
   PagePolicy pagePolicy = PagePolicy::Open;
   uint32_t queueDepth = 32;      // request queue entries per channel
+  // Writes held back on the memory side so that reads go first, then sent together (the
+  // controllers' write queues and the write-back cache in front of them); 0: none.
+  uint64_t writeBuffer = 1ull << 20;
   uint32_t starvationCap = 16;   // times the oldest request may be passed over before it must go
   std::string addressMapping = "interleaved";  // see spec/address_mapping.h
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next

@@ -28,8 +28,10 @@ KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
   if (total == 0) return {0, 0, work.ops};  // pure arithmetic: one step
   const uint64_t end = std::min(total, offset + length);
   KernelSlice s;
-  s.bytesRead = scaled(work.bytesRead, end, total) - scaled(work.bytesRead, offset, total);
-  s.bytesWritten = scaled(work.bytesWritten, end, total) - scaled(work.bytesWritten, offset, total);
+  s.readFrom = scaled(work.bytesRead, offset, total);
+  s.writtenFrom = scaled(work.bytesWritten, offset, total);
+  s.bytesRead = scaled(work.bytesRead, end, total) - s.readFrom;
+  s.bytesWritten = scaled(work.bytesWritten, end, total) - s.writtenFrom;
   s.ops = scaled(work.ops, end, total) - scaled(work.ops, offset, total);
   return s;
 }

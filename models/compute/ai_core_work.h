@@ -18,6 +18,7 @@ struct KernelSlice {
   uint64_t bytesRead = 0;
   uint64_t bytesWritten = 0;
   uint64_t ops = 0;
+  uint64_t readFrom = 0, writtenFrom = 0;  // where in the read and write streams the slice starts
 };
 
 // Traffic bytes of one step: one tile.

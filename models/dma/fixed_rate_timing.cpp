@@ -28,7 +28,7 @@ double FixedRateTiming::rate(int device, const Task& task) {
   const bool dstDev = task.dst.kind == MemoryPlace::Kind::Device;
   const bool sameMemory = rc || (srcDev && dstDev && task.src.device == task.dst.device);
   // A copy within one memory reads and writes it: the two share its bus.
-  if (sameMemory) return memoryOf(task.src).copy();
+  if (sameMemory) return memoryOf(task.src).copy;
   double r = std::min(memoryOf(task.src).read, memoryOf(task.dst).write);
   if (task.src.kind == MemoryPlace::Kind::HostPageable || task.dst.kind == MemoryPlace::Kind::HostPageable) {
     r = std::min(r, sys_.host.cpuCopyBandwidth);  // staged by a CPU core through a pinned buffer

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/compute/ai_core_work.h"
+#include "models/compute/kernel_access.h"
 #include "models/pcie/pcie_protocol.h"
 
 namespace ascendsim::models {
@@ -60,7 +61,7 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
   const uint64_t bytes = pieceBytes(device, task, offset);
   const Shape shape = task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
   uint32_t requests = 0;
-  const std::vector<Stage> st = stages(device, task, shape, requests);
+  const std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const auto [nextIssue, done] = flow(st, ready, &spans_);
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
@@ -80,17 +81,44 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
 // whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
 // copy's read and write alongside.
-void PathTiming::stagingCopy(const Task& task, const Shape& shape, std::vector<Stage>& out) {
+void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out) {
   HostCpu& cpu = graph_.hostCpu();
   out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()), 0, shape.bytes(), true});
   Stage memory = graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
+  if (memory.service) {
+    // The thread's pinned staging buffer: one per host thread, at the bottom of host memory.
+    const bool toDevice = task.src.kind == MemoryPlace::Kind::HostPageable;
+    const uint64_t staging = static_cast<uint64_t>(task.hostThread) * sys_.host.stagingBufferSize;
+    if (toDevice) {
+      addRuns(memory, task.src, task.srcPitch, task, offset, shape, false);
+      memory.runs.push_back({staging, shape.bytes(), true});
+    } else {
+      memory.runs.push_back({staging, shape.bytes(), false});
+      addRuns(memory, task.dst, task.dstPitch, task, offset, shape, true);
+    }
+  }
   out.push_back(memory);
 }
 
+// Where a piece of `task` (from byte `offset` of it, `shape`) lies on one side of the copy, for
+// memories timed burst by burst: one run, or one per row of a shaped copy.
+void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task, uint64_t offset,
+                         const Shape& shape, bool write) {
+  if (!st.service) return;
+  if (task.rowBytes == 0) {
+    st.runs.push_back({place.address + offset, shape.bytes(), write});
+    return;
+  }
+  const uint64_t firstRow = offset / task.rowBytes;
+  const uint64_t step = pitch > 0 ? pitch : task.rowBytes;
+  for (uint64_t r = 0; r < shape.rows; ++r) st.runs.push_back({place.address + (firstRow + r) * step, shape.rowBytes, write});
+}
+
 // The device's DMA reads host memory: read requests go up, memory answers, completions come down.
-void PathTiming::hostRead(int device, const Task& task, const Shape& shape, std::vector<Stage>& out, uint32_t& requests) {
+void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out,
+                          uint32_t& requests) {
   const int target = task.dst.device;
   const Route& up = router_.route(Endpoint::of(target), Endpoint::host(), device);
   const Route& down = router_.route(Endpoint::host(), Endpoint::of(target), device);
@@ -107,49 +135,54 @@ void PathTiming::hostRead(int device, const Task& task, const Shape& shape, std:
     s.latency = c.latency;
     out.push_back(s);
   }
-  out.push_back(graph_.hostMemory(sys_.host.memorySocket).access(shape, true, false, graph_.hostMemory(sys_.host.memorySocket).readLatency()));
+  Memory& host = graph_.hostMemory(sys_.host.memorySocket);
+  out.push_back(host.access(shape, true, false, host.readLatency()));
+  addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
     out.push_back(s);
   }
   out.push_back(graph_.deviceMemory(target).access(shape, false, true, 0));
+  addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
 }
 
-std::vector<Stage> PathTiming::stages(int device, const Task& task, const Shape& shape, uint32_t& requests) {
+std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t offset, const Shape& shape, uint32_t& requests) {
   std::vector<Stage> out;
   requests = 0;
   const bool srcDev = task.src.kind == MemoryPlace::Kind::Device, dstDev = task.dst.kind == MemoryPlace::Kind::Device;
   if (task.kind == TaskKind::Memset) {
     out.push_back(graph_.deviceMemory(task.dst.device).access(shape, false, true, 0));
+    addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
     return out;
   }
   if (runsOnDevice_ || (srcDev && dstDev && task.src.device == task.dst.device)) {
     // A copy inside one memory reads and writes it: both take its bus.
     Memory& m = graph_.deviceMemory(runsOnDevice_ ? 0 : task.src.device);
     out.push_back(m.access(shape, true, true, m.readLatency()));
+    addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
+    addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
     return out;
   }
   if (!srcDev) {
-    if (isPageable(task)) stagingCopy(task, shape, out);
-    hostRead(device, task, shape, out, requests);
+    if (isPageable(task)) stagingCopy(task, offset, shape, out);
+    hostRead(device, task, offset, shape, out, requests);
     return out;
   }
   // Device memory is read, and the data travels as posted writes to host memory or to the peer.
   Memory& source = graph_.deviceMemory(task.src.device);
   out.push_back(source.access(shape, true, false, source.readLatency()));
+  addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   const Route& r = router_.route(Endpoint::of(task.src.device), endpoint(task.dst), device);
   for (const Crossing& c : r.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
     s.latency = c.latency;
     out.push_back(s);
   }
-  if (dstDev) {
-    out.push_back(graph_.deviceMemory(task.dst.device).access(shape, false, true, 0));
-  } else {
-    out.push_back(graph_.hostMemory(sys_.host.memorySocket).access(shape, false, true, 0));
-    if (isPageable(task)) stagingCopy(task, shape, out);
-  }
+  out.push_back((dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
+                    .access(shape, false, true, 0));
+  addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
+  if (!dstDev && isPageable(task)) stagingCopy(task, offset, shape, out);
   return out;
 }
 
@@ -169,6 +202,12 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
     reads.bytes += writes.bytes;
     reads.reads = s.bytesRead > 0;
     reads.writes = s.bytesWritten > 0;
+    if (reads.service) {
+      // The tile's bursts at the places the kernel's access pattern gives.
+      const uint64_t burst = sys_.devices.at(static_cast<size_t>(device)).memory.burstBytes();
+      kernelRuns(task.kernel, false, s.readFrom, s.bytesRead, burst, 0, reads.runs);
+      kernelRuns(task.kernel, true, s.writtenFrom, s.bytesWritten, burst, task.kernel.bytesRead, reads.runs);
+    }
     st.push_back(reads);
   }
   st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0, s.bytesRead + s.bytesWritten});

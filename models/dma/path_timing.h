@@ -23,13 +23,16 @@ class PathTiming : public TransferTiming {
 
   // The stages one piece of `shape` crosses for `task` run by `device`'s DMA, in order, and the
   // read requests it sends (exposed for tests).
-  std::vector<Stage> stages(int device, const Task& task, const Shape& shape, uint32_t& requests);
+  std::vector<Stage> stages(int device, const Task& task, uint64_t offset, const Shape& shape, uint32_t& requests);
 
  private:
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
-  void hostRead(int device, const Task& task, const Shape& shape, std::vector<Stage>& out, uint32_t& requests);
-  void stagingCopy(const Task& task, const Shape& shape, std::vector<Stage>& out);
+  void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out,
+                uint32_t& requests);
+  void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);
+  static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task, uint64_t offset,
+                      const Shape& shape, bool write);
   const spec::SystemSpec& sys_;
   MachineGraph& graph_;
   Router& router_;

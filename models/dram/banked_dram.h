@@ -16,6 +16,7 @@ class BankedDram : public MemoryTiming {
   explicit BankedDram(const spec::DramSpec& memory);
   void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
   Picoseconds drain() override;
+  Picoseconds admitted() const override { return admitted_ * tckPs_; }
   DramStats totalStats() const override;
   std::vector<DramStats> channelStats() const override { return stats_; }
   DramCounters counters() const override {

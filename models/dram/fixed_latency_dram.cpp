@@ -16,6 +16,7 @@ FixedLatencyDram::FixedLatencyDram(const spec::DramSpec& m) : peak_(m.peakBandwi
 
 void FixedLatencyDram::enqueue(uint64_t, uint64_t bytes, bool write, Picoseconds arrival) {
   const Picoseconds start = std::max(arrival, busyUntil_);
+  lastStart_ = start;
   busyUntil_ = start + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / peak_ * 1e12));
   const Picoseconds end = busyUntil_ + latency_;
   lastEnd_ = std::max(lastEnd_, end);

@@ -12,6 +12,7 @@ class FixedLatencyDram : public MemoryTiming {
   explicit FixedLatencyDram(const spec::DramSpec& memory);
   void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
   Picoseconds drain() override;
+  Picoseconds admitted() const override { return lastStart_; }
   DramStats totalStats() const override { return stats_; }
   std::vector<DramStats> channelStats() const override { return {stats_}; }
   DramCounters counters() const override { return stats_.counters(); }
@@ -22,6 +23,7 @@ class FixedLatencyDram : public MemoryTiming {
   Picoseconds latency_;
   Picoseconds busyUntil_ = 0;
   Picoseconds lastEnd_ = 0;
+  Picoseconds lastStart_ = 0;  // service start of the latest request
   DramStats stats_;
 };
 

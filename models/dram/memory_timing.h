@@ -22,6 +22,9 @@ class MemoryTiming {
   virtual void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) = 0;
   // Issues everything queued; returns when the last byte of it moved.
   virtual Picoseconds drain() = 0;
+  // When the latest request queued since the last drain was taken in by its channel (a full
+  // queue makes the sender wait): from then on the sender may send more.
+  virtual Picoseconds admitted() const = 0;
   // One access on its own: enqueue + drain.
   Picoseconds access(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
     enqueue(offset, bytes, write, arrival);

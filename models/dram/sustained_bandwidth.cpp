@@ -20,6 +20,31 @@ double efficiency(const spec::DramSpec& one, bool write) {
   return timing->totalStats().bandwidth() / one.peakBandwidth();
 }
 
+// Efficiency of a copy on one channel: reads of a batch of bursts, then as many writes to another
+// place, and again. A batch is the channel's part of the memory's write buffer (`write_buffer`):
+// the writes wait there while reads go first and leave together when it is full. Averaged over
+// destinations 0..7 rows further than half the memory, so that source and destination rows meet
+// in the same bank, the same group and elsewhere, as arbitrary buffers do. Bytes copied per second
+// over the peak.
+double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
+  const uint64_t burst = one.burstBytes();
+  const double burstCycles = static_cast<double>(one.burstLength) / (one.dataRate / one.clock);
+  const uint64_t bursts = std::max<uint64_t>({4096, 8 * batch, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles)});
+  constexpr int kDestinations = 8;
+  double sum = 0;
+  for (int d = 0; d < kDestinations; ++d) {
+    auto timing = makeMemoryTiming(one);
+    const uint64_t destination = one.capacity / 2 + static_cast<uint64_t>(d) * one.pageSize;
+    for (uint64_t i = 0; i < bursts; i += batch) {
+      for (uint64_t j = i; j < i + batch; ++j) timing->enqueue(j * burst, burst, false, 0);
+      for (uint64_t j = i; j < i + batch; ++j) timing->enqueue(destination + j * burst, burst, true, 0);
+    }
+    timing->drain();
+    sum += timing->totalStats().bandwidth() / 2;  // it counts reads and writes; a copy moves half
+  }
+  return sum / kDestinations / one.peakBandwidth();
+}
+
 std::string key(const spec::DramSpec& m) {
   const spec::DramTimings& t = m.timings;
   std::string k = m.model + "/" + m.addressMapping;
@@ -38,18 +63,24 @@ std::string key(const spec::DramSpec& m) {
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   static std::mutex mutex;
-  static std::map<std::string, std::pair<double, double>> cache;  // efficiencies per memory kind
+  static std::map<std::string, SustainedRates> cache;  // efficiencies per memory kind
   spec::DramSpec one = memory;
   one.stacks = one.channels = one.pseudoChannels = 1;
   one.capacity = memory.rows() * one.ranks * one.bankGroups * one.banksPerGroup * one.pageSize;
-  std::pair<double, double> eff;
+  // The channel's part of the write buffer, in bursts (at least one: no buffer sends each write alone).
+  const uint64_t batch = std::max<uint64_t>(1, memory.writeBuffer / memory.independentChannels() / memory.burstBytes());
+  SustainedRates eff;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key(one));
-    if (it == cache.end()) it = cache.emplace(key(one), std::make_pair(efficiency(one, false), efficiency(one, true))).first;
+    const std::string k = key(one) + "/" + std::to_string(batch);
+    auto it = cache.find(k);
+    if (it == cache.end()) {
+      it = cache.emplace(k, SustainedRates{efficiency(one, false), efficiency(one, true), copyEfficiency(one, batch)}).first;
+    }
     eff = it->second;
   }
-  return {eff.first * memory.peakBandwidth(), eff.second * memory.peakBandwidth()};
+  const double peak = memory.peakBandwidth();
+  return {eff.read * peak, eff.write * peak, eff.copy * peak};
 }
 
 }  // namespace ascendsim::models

@@ -10,7 +10,10 @@ namespace ascendsim::models {
 struct SustainedRates {
   double read = 0;   // bytes/s
   double write = 0;  // bytes/s
-  double copy() const { return 1.0 / (1.0 / read + 1.0 / write); }  // read and write the same memory
+  // Bytes/s copied from one place of the memory to another: reads and writes alternate in batches
+  // of one request queue's worth of bursts, as a controller drains its write buffer, so each
+  // batch pays the bus turnarounds and the row switches between source and destination.
+  double copy = 0;
 };
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory);

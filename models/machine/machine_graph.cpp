@@ -10,8 +10,8 @@ namespace ascendsim::models {
 namespace {
 std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec, double share, int index,
                                    ResourceTable& table) {
-  auto it = memoryRegistry().find("sustained");
-  if (it == memoryRegistry().end()) throw std::logic_error("no memory timing registered as 'sustained'");
+  auto it = memoryRegistry().find(spec.timing);
+  if (it == memoryRegistry().end()) throw std::logic_error("no memory timing registered as '" + spec.timing + "'");
   return it->second(name, spec, share, index, table);
 }
 }  // namespace

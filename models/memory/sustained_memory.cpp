@@ -22,14 +22,18 @@ SustainedMemory::SustainedMemory(const std::string& name, const spec::DramSpec& 
       burst_(spec.burstBytes()) {
   rates_.read *= share;
   rates_.write *= share;
+  rates_.copy *= share;
 }
 
 Stage SustainedMemory::access(const Shape& shape, bool reads, bool writes, Picoseconds latency) {
   // A row narrower than a burst still occupies the bus for whole bursts.
   const uint64_t charged = shape.rows == 1 ? shape.rowBytes : shape.rows * ((shape.rowBytes + burst_ - 1) / burst_ * burst_);
   double seconds = 0;
-  if (reads) seconds += static_cast<double>(charged) / rates_.read;
-  if (writes) seconds += static_cast<double>(charged) / rates_.write;
+  if (reads && writes) {
+    seconds = static_cast<double>(charged) / rates_.copy;  // a copy inside this memory
+  } else {
+    seconds = static_cast<double>(charged) / (reads ? rates_.read : rates_.write);
+  }
   Stage st{&port(), static_cast<Picoseconds>(std::ceil(seconds * 1e12)), latency, shape.bytes()};
   // Other streams' requests interleave with this piece's at the controller: book it in 4 KiB parts.
   st.parts = static_cast<uint32_t>(std::min<uint64_t>(64, std::max<uint64_t>(1, shape.bytes() / 4096)));

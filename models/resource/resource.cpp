@@ -68,6 +68,21 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
   Picoseconds firstFree = ready;
   for (size_t i = 0; i < stages.size(); ++i) {
     const Stage& st = stages[i];
+    if (st.service) {
+      // Timed by its owner, burst by burst, as the bytes arrive.
+      const auto [first, last, free] = st.service->serve(st, head, std::max(head, tail));
+      if (spans) spans->emplace_back(head, last);
+      st.resource->bytes += st.bytes;
+      st.resource->busy += st.occupancy;
+      st.resource->chunks++;
+      st.resource->sample(head, last, st.bytes);
+      if (i == 0) firstFree = free;
+      if (!st.rateOnly) {  // a budget's bytes do not wait for it
+        head = first;
+        tail = last;
+      }
+      continue;
+    }
     // Cut-through: a stage may start as soon as the head arrives, but cannot finish before the
     // tail has; store-and-forward stages wait for the whole chunk.
     const Picoseconds earliest = st.wholeChunk ? tail : std::max(head, tail - st.occupancy);

@@ -54,6 +54,28 @@ class ResourceTable {
   Picoseconds binWidth_ = 0;
 };
 
+// Bytes a stage reads or writes at an address of its memory (a memory timed burst by burst).
+struct AddressRun {
+  uint64_t address;
+  uint64_t bytes;
+  bool write;
+};
+
+struct Stage;
+// Something that times a stage itself rather than by booking an interval of its resource: a
+// memory whose channels schedule each burst (models/memory/cycle_memory.h).
+class StageService {
+ public:
+  virtual ~StageService() = default;
+  struct Served {
+    Picoseconds first, last;  // when its first and last bytes are through (the next stage's head and tail)
+    Picoseconds free;         // when it may take the next piece: a copy's reads are in once they returned,
+                              // while its writes drain
+  };
+  // Serves `stage`, whose bytes arrive over [head, tail].
+  virtual Served serve(const Stage& stage, Picoseconds head, Picoseconds tail) = 0;
+};
+
 // One step of a piece's way: occupy `resource` for `occupancy`, then the head of the piece moves
 // on after `latency` (cut-through), while its tail follows.
 struct Stage {
@@ -72,6 +94,10 @@ struct Stage {
   int memory = kNotMemory;  // for memory stages: MemoryTrafficObserver's index of the memory
   bool reads = false, writes = false;  // what a memory stage does to it
   static constexpr int kNotMemory = -2;
+  // Set when the resource's owner times the stage itself: `runs` say where its bytes go, reads
+  // before writes; `occupancy` is then only what the resource's busy time counts.
+  StageService* service = nullptr;
+  std::vector<AddressRun> runs = {};
 };
 
 // Runs a piece through its stages from `ready` on, reserving each resource. Returns when the

@@ -39,6 +39,13 @@ struct KernelWork {
     uint64_t address, bytes;
   };
   std::vector<Range> readRanges, writeRanges;
+  // How the reads and writes walk their ranges (memories timed burst by burst see the difference):
+  // in order; one burst every `stride` bytes (wrapping, one burst further on each wrap); or one
+  // burst at a uniformly random place, the same places for the writes as for the reads (in place).
+  enum class Access { Sequential, Strided, Random };
+  Access access = Access::Sequential;
+  uint64_t stride = 0;  // Strided: bytes between consecutive bursts
+  uint64_t seed = 0;    // Random: the places drawn (the runtime uses the task's id)
 };
 
 const char* taskKindName(TaskKind kind);  // Ascend profiler names: MEMCPY_ASYNC, EVENT_RECORD, ...
@@ -63,6 +70,7 @@ struct Task {
   // packets; rowBytes 0 means one contiguous row.
   uint64_t rowBytes = 0;
   uint64_t rows = 1;
+  uint64_t srcPitch = 0, dstPitch = 0;  // shaped copy: bytes from one row's start to the next (0: rowBytes)
   int hostThread = 0;           // the host thread that submitted it (stages its pageable copies)
   KernelWork kernel;            // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)

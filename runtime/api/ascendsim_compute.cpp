@@ -1,6 +1,7 @@
 // ascendsimLaunchComputeTask: a timing-only kernel (AscendSim extension, ascendsim/compute.h).
 
 #include "ascendsim/compute.h"
+#include "models/compute/kernel_access.h"
 #include "runtime/api/api_call.h"
 
 using namespace ascendsim::runtime;
@@ -22,6 +23,41 @@ aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64
     k.work.bytesWritten = bytesWritten;
     k.work.ops = ops;
     k.work.opBytes = opBytes;
+    rt().launchKernel(t, stream, std::move(k));
+  });
+}
+
+aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t regionBytes, ascendsimAccessPattern pattern,
+                                      uint64_t stride, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
+                                      uint32_t opBytes, aclrtStream stream) {
+  return run("ascendsimLaunchComputeTaskIn", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
+    needPointer(name, "name");
+    needPointer(region, "region");
+    if (regionBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "regionBytes is 0");
+    if (opBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "opBytes is 0");
+    using Access = ascendsim::models::KernelWork::Access;
+    Access access;
+    switch (pattern) {
+      case ASCENDSIM_ACCESS_SEQUENTIAL: access = Access::Sequential; break;
+      case ASCENDSIM_ACCESS_STRIDED: access = Access::Strided; break;
+      case ASCENDSIM_ACCESS_RANDOM: access = Access::Random; break;
+      default: fail(ACL_ERROR_INVALID_PARAM, "unknown access pattern " + std::to_string(static_cast<int>(pattern)));
+    }
+    if (access == Access::Strided && stride == 0) fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
+    t.callArgs = arg("kernel", std::string(name)) + "," + ptrArg("region", region) + "," +
+                 arg("region_bytes", regionBytes) + "," + arg("access", std::string(ascendsim::models::accessName(access))) +
+                 "," + arg("bytes_read", bytesRead) + "," + arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," +
+                 streamArg(stream);
+    KernelLaunch k;
+    k.work.name = name;
+    k.work.bytesRead = bytesRead;
+    k.work.bytesWritten = bytesWritten;
+    k.work.ops = ops;
+    k.work.opBytes = opBytes;
+    k.work.access = access;
+    k.work.stride = stride;
+    if (bytesRead > 0) k.reads.push_back({region, regionBytes, "region"});
+    if (bytesWritten > 0) k.writes.push_back({region, regionBytes, "region"});
     rt().launchKernel(t, stream, std::move(k));
   });
 }

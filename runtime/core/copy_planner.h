@@ -26,6 +26,7 @@ struct CopyPlan {
   bool pageable = false;     // a host side is pageable memory
   uint64_t maxTaskBytes = kMaxHostTaskBytes;
   uint64_t rowBytes = 0;     // a 2D copy of rows that are not contiguous: each row's width
+  uint64_t srcPitch = 0, dstPitch = 0;  // and from one row's start to the next on each side
 };
 
 inline bool isDevice(const models::MemoryPlace& p) { return p.kind == models::MemoryPlace::Kind::Device; }

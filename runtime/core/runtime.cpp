@@ -331,6 +331,7 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
 void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
   waitForQueueSlot(t, s);
   task->id = nextTaskId_++;
+  task->kernel.seed = task->id;  // a random-access kernel draws its own places
   task->submitTime = std::max(t.now, system_->now());
   task->hostThread = static_cast<int>(t.index);
   t.callTasks.push_back(task->id);

@@ -104,6 +104,8 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
     if (plan.rowBytes > 0) {
       task->rowBytes = plan.rowBytes;
       task->rows = task->bytes / plan.rowBytes;
+      task->srcPitch = plan.srcPitch;
+      task->dstPitch = plan.dstPitch;
     }
     // The bytes move when the last task ends, so a reader never sees a half-applied copy; the
     // memories live until then, even if the program frees them meanwhile.
@@ -169,7 +171,11 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
   CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, dstSpan, src, srcSpan, kind, stream.has_value());
   plan.maxTaskBytes = uint64_t{width} * height;
   // Rows with gaps between them (on either side) move as separate runs of packets.
-  if (height > 1 && (spitch != width || dpitch != width)) plan.rowBytes = width;
+  if (height > 1 && (spitch != width || dpitch != width)) {
+    plan.rowBytes = width;
+    plan.srcPitch = spitch;
+    plan.dstPitch = dpitch;
+  }
   MemoryManager* mm = memory_.get();
   auto effect = [mm, d = plan.dst, s = plan.src, dpitch, spitch, width, height] {
     for (size_t row = 0; row < height; ++row) {

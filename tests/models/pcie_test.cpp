@@ -49,7 +49,7 @@ struct Paths {
   explicit Paths(const spec::SystemSpec& sys) : graph(sys), router(graph), timing(sys, graph, router) {}
   std::vector<Stage> stages(const Task& t, uint64_t size) {
     uint32_t requests = 0;
-    return timing.stages(0, t, Shape{size, 1}, requests);
+    return timing.stages(0, t, 0, Shape{size, 1}, requests);
   }
   MachineGraph graph;
   Router router;

@@ -38,6 +38,11 @@ struct WorkloadStep {
   std::string name;
   uint64_t bytesRead = 0, bytesWritten = 0, ops = 0;
   uint32_t opBytes = 4;
+  // Compute with `buffer` (a device buffer's name): the traffic lands in it, walked by `access`
+  // (ascendsimLaunchComputeTaskIn); without, it is a timing-only stream.
+  std::string computeBuffer;
+  int access = 0;        // ascendsimAccessPattern
+  uint64_t stride = 0;   // access strided
   std::vector<WorkloadStep> body;  // Repeat
 };
 

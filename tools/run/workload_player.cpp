@@ -242,8 +242,20 @@ class Player {
         break;
       }
       case Op::Compute:
-        check(ascendsimLaunchComputeTask(s.name.c_str(), s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
-              "ascendsimLaunchComputeTask", s.where);
+        if (s.computeBuffer.empty()) {
+          check(ascendsimLaunchComputeTask(s.name.c_str(), s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
+                "ascendsimLaunchComputeTask", s.where);
+        } else {
+          const WorkloadBuffer& b = buffer(s.computeBuffer);
+          if (b.memory != WorkloadBuffer::Memory::Device) {
+            throw PlayError(at(s.where) + ": compute buffer '" + s.computeBuffer + "' is not device memory");
+          }
+          std::shared_ptr<std::vector<char>> keep;
+          char* p = pointer(s.computeBuffer, s.where, keep);
+          check(ascendsimLaunchComputeTaskIn(s.name.c_str(), p, b.size, static_cast<ascendsimAccessPattern>(s.access), s.stride,
+                                             s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
+                "ascendsimLaunchComputeTaskIn", s.where);
+        }
         break;
       case Op::Record: check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where); break;
       case Op::Wait: check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent", s.where); break;

@@ -75,6 +75,15 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     r.bytes("written", s.bytesWritten, 0, uint64_t{1} << 50);
     r.integer("ops", s.ops, 0, int64_t{1} << 60);
     r.integerOneOf("op_bytes", s.opBytes, {1, 2, 4, 8});
+    r.text("buffer", s.computeBuffer);
+    checkName(r, "buffer", s.computeBuffer, names.buffers, "buffer");
+    r.choice("access", s.access, {{"sequential", 0}, {"strided", 1}, {"random", 2}});
+    r.bytes("stride", s.stride, 1, uint64_t{1} << 40);
+    if (s.computeBuffer.empty() && (e.value.find("access") || e.value.find("stride"))) {
+      r.error("access", "'access' and 'stride' place the traffic in a device buffer: name it with 'buffer'");
+    }
+    if (s.access == 1 && s.stride == 0) r.error("access", "access: strided needs a stride (e.g. stride: 4KiB)");
+    if (s.access != 1 && e.value.find("stride")) r.error("stride", "stride goes with access: strided");
     r.text("stream", s.stream);
     checkName(r, "stream", s.stream, names.streams, "stream");
   } else if (e.key == "record" || e.key == "wait") {

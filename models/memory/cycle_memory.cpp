@@ -1,0 +1,114 @@
+#include "models/memory/cycle_memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ascendsim::models {
+namespace {
+const RegisterMemory kRegistered("cycle", [](const std::string& name, const spec::DramSpec& spec, double share,
+                                             int observerIndex, ResourceTable& table) {
+  return std::make_unique<CycleMemory>(name, spec, share, observerIndex, table);
+});
+
+// A NUMA node's part of host memory: its share of the channels and of the capacity.
+spec::DramSpec partOf(const spec::DramSpec& whole, double share) {
+  if (share >= 1.0) return whole;
+  spec::DramSpec part = whole;
+  part.channels = std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(whole.channels * share)));
+  part.capacity = whole.capacity / whole.channels * part.channels;
+  part.writeBuffer = whole.writeBuffer / whole.channels * part.channels;
+  return part;
+}
+
+// Bytes arriving evenly over an interval are queued in pieces this large, each at its arrival
+// time: small enough that the controller sees the stream's pace, large enough to stay cheap.
+constexpr uint64_t kArrivalPiece = 512;
+}  // namespace
+
+CycleMemory::CycleMemory(const std::string& name, const spec::DramSpec& spec, double share, int observerIndex,
+                         ResourceTable& table)
+    : SustainedMemory(name, spec, share, observerIndex, table), spec_(partOf(spec, share)),
+      dram_(makeMemoryTiming(spec_)),
+      bufferBytes_(spec_.writeBuffer) {}
+
+Stage CycleMemory::access(const Shape& shape, bool reads, bool writes, Picoseconds latency) {
+  Stage st = SustainedMemory::access(shape, reads, writes, latency);  // its occupancy counts as busy time
+  st.service = this;
+  st.parts = 1;
+  return st;
+}
+
+void CycleMemory::enqueue(uint64_t address, uint64_t bytes, bool write, Picoseconds arrival) {
+  // Program addresses (host virtual, or device) fold into the capacity, keeping their row locality.
+  while (bytes > 0) {
+    const uint64_t at = address % spec_.capacity;
+    const uint64_t n = std::min(bytes, spec_.capacity - at);
+    dram_->enqueue(at, n, write, arrival);
+    address += n;
+    bytes -= n;
+  }
+}
+
+std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<AddressRun>& runs, uint64_t total,
+                                                            Picoseconds from, Picoseconds to) {
+  const double perByte = static_cast<double>(to - from) / static_cast<double>(total);
+  uint64_t before = 0;  // read bytes queued so far
+  for (const AddressRun& r : runs) {
+    if (r.write) continue;
+    for (uint64_t done = 0; done < r.bytes;) {
+      // Everything there at once goes in one piece; bytes that trickle in, piece by piece.
+      const uint64_t n = perByte == 0.0 ? r.bytes : std::min(kArrivalPiece, r.bytes - done);
+      enqueue(r.address + done, n, false, from + static_cast<Picoseconds>(perByte * static_cast<double>(before + done)));
+      done += n;
+    }
+    before += r.bytes;
+  }
+  const Picoseconds taken = std::max(to, dram_->admitted());
+  busyUntil_ = std::max(busyUntil_, dram_->drain());
+  return {taken, busyUntil_};
+}
+
+void CycleMemory::bufferWrites(const std::vector<AddressRun>& runs, uint64_t total, Picoseconds from, Picoseconds to) {
+  const double perByte = static_cast<double>(to - from) / static_cast<double>(total);
+  uint64_t before = 0;
+  for (const AddressRun& r : runs) {
+    if (!r.write) continue;
+    writes_.push_back({r.address, r.bytes, from + static_cast<Picoseconds>(perByte * static_cast<double>(before))});
+    before += r.bytes;
+    buffered_ += r.bytes;
+  }
+}
+
+Picoseconds CycleMemory::drainWrites() {
+  for (const PendingWrite& w : writes_) enqueue(w.address, w.bytes, true, w.arrival);
+  writes_.clear();
+  buffered_ = 0;
+  busyUntil_ = std::max(busyUntil_, dram_->drain());
+  return busyUntil_;
+}
+
+StageService::Served CycleMemory::serve(const Stage& stage, Picoseconds head, Picoseconds tail) {
+  uint64_t readBytes = 0, writeBytes = 0;
+  for (const AddressRun& r : stage.runs) (r.write ? writeBytes : readBytes) += r.bytes;
+  // Buffered writes went out while the memory had nothing else to do.
+  if (!writes_.empty() && busyUntil_ < head) drainWrites();
+  Picoseconds readsEnd = head, end = head, readsTaken = head;
+  if (readBytes > 0) {
+    const auto [taken, done] = issueReads(stage.runs, readBytes, head, tail);
+    readsTaken = taken;
+    end = readsEnd = std::max(head, done);
+  }
+  if (writeBytes > 0) {
+    // A copy inside this memory writes what it read, as the reads return; otherwise the writes
+    // come as the bytes arrive. They are done when the buffer has taken them; when it is full,
+    // when the channels have (the writer waits for room).
+    const Picoseconds from = readBytes > 0 ? head + stage.latency : head;
+    const Picoseconds to = readBytes > 0 ? std::max(from, readsEnd) : tail;
+    bufferWrites(stage.runs, writeBytes, from, to);
+    end = std::max(end, buffered_ >= bufferBytes_ ? drainWrites() : to);
+  }
+  // A reader may send its next requests once the channels took these.
+  return {std::min(end, head + stage.latency), end, readBytes > 0 ? readsTaken : end};
+}
+
+}  // namespace ascendsim::models
