@@ -21,8 +21,9 @@ double efficiency(const spec::DramSpec& one, bool write) {
 }
 
 // Efficiency of a copy on one channel: reads of a batch of bursts, then as many writes to another
-// place, and again. A batch is the channel's part of the memory's write buffer (`write_buffer`):
-// the writes wait there while reads go first and leave together when it is full. Averaged over
+// place, and again. A batch is the channel's part of the memory's write buffer (`write_buffer`),
+// or its write queue when that is larger: the writes wait there while reads go first and leave
+// together when it is full. Averaged over
 // destinations 0..7 rows further than half the memory, so that source and destination rows meet
 // in the same bank, the same group and elsewhere, as arbitrary buffers do. Bytes copied per second
 // over the peak.
@@ -67,8 +68,9 @@ SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   spec::DramSpec one = memory;
   one.stacks = one.channels = one.pseudoChannels = 1;
   one.capacity = memory.rows() * one.ranks * one.bankGroups * one.banksPerGroup * one.pageSize;
-  // The channel's part of the write buffer, in bursts (at least one: no buffer sends each write alone).
-  const uint64_t batch = std::max<uint64_t>(1, memory.writeBuffer / memory.independentChannels() / memory.burstBytes());
+  // The channel's part of the write buffer, in bursts; without one, its write queue still gathers
+  // `queue_depth` writes.
+  const uint64_t batch = std::max<uint64_t>({1, memory.queueDepth, memory.writeBuffer / memory.independentChannels() / memory.burstBytes()});
   SustainedRates eff;
   {
     std::lock_guard<std::mutex> lock(mutex);
