@@ -1,7 +1,9 @@
 // Copy benchmark: wall time and simulated throughput of 1 GiB H2D copies through the PCIe/DMA
-// model, on one device or on several at once, with per-hop chunk counts and peak memory.
+// model (or D2D copies inside device memory with --d2d), on one device or on several at once,
+// with per-hop chunk counts and peak memory. --timing cycle times device memory burst by burst.
 //
 //   build/release/bench/copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]
+//                                  [--timing sustained|cycle] [--d2d 1]
 //   bash bench/copy_bench.sh        (the matrix of docs/performance.md)
 //
 // SystemC elaborates one machine per process, so each configuration is its own run.
@@ -24,7 +26,11 @@ int main(int argc, char** argv) {
   uint64_t chunk = 0;  // 0: the machine's default
   uint64_t gib = 1;
   std::string preset = "atlas-800t-a2";
+  std::string timing;  // empty: the machine's own
+  bool d2d = false;
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--timing")) timing = argv[i + 1];
+    if (!std::strcmp(argv[i], "--d2d")) d2d = std::atoi(argv[i + 1]) != 0;
     if (!std::strcmp(argv[i], "--devices")) devices = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--chunk")) chunk = std::stoull(argv[i + 1]);
     if (!std::strcmp(argv[i], "--gib")) gib = std::stoull(argv[i + 1]);
@@ -34,22 +40,25 @@ int main(int argc, char** argv) {
   if (devices > static_cast<int>(sys.devices.size())) devices = static_cast<int>(sys.devices.size());
   for (auto& d : sys.devices) {
     if (chunk) d.dma.chunkSize = chunk;
+    if (!timing.empty()) d.memory.timing = timing;
   }
   const auto wall0 = std::chrono::steady_clock::now();
   models::SimulatedSystem system(sys);
   const uint64_t bytes = gib << 30;
   std::vector<std::unique_ptr<models::StreamQueue>> streams;
   std::vector<models::Picoseconds> ends(static_cast<size_t>(devices), -1);
-  // The runtime splits H2D copies into 64 MiB tasks; do the same.
+  // The runtime splits H2D copies into 64 MiB tasks and D2D copies into 4 GiB ones; do the same.
+  const uint64_t task = d2d ? 4ull << 30 : 64ull << 20;
   for (int d = 0; d < devices; ++d) {
     streams.push_back(std::make_unique<models::StreamQueue>(static_cast<uint32_t>(d), 1024));
     system.device(static_cast<size_t>(d)).attach(*streams.back());
-    for (uint64_t off = 0; off < bytes; off += 64ull << 20) {
+    for (uint64_t off = 0; off < bytes; off += task) {
       auto t = std::make_unique<models::Task>();
       t->kind = models::TaskKind::Copy;
-      t->src = {models::MemoryPlace::Kind::HostPinned, -1, off};
-      t->dst = {models::MemoryPlace::Kind::Device, d, off};
-      t->bytes = std::min<uint64_t>(64ull << 20, bytes - off);
+      t->src = d2d ? models::MemoryPlace{models::MemoryPlace::Kind::Device, d, off}
+                   : models::MemoryPlace{models::MemoryPlace::Kind::HostPinned, -1, off};
+      t->dst = {models::MemoryPlace::Kind::Device, d, (d2d ? bytes + (256ull << 10) : 0) + off};
+      t->bytes = std::min<uint64_t>(task, bytes - off);
       models::Task* raw = t.get();
       t->effect = [&ends, d, raw] { ends[static_cast<size_t>(d)] = raw->endTime; };
       system.device(static_cast<size_t>(d)).submit(*streams.back(), std::move(t));
@@ -65,8 +74,9 @@ int main(int argc, char** argv) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double simulated = static_cast<double>(last) * 1e-12;
-  std::printf("%s: %d device(s) x %llu GiB H2D, chunk %llu B\n", preset.c_str(), devices,
-              static_cast<unsigned long long>(gib), static_cast<unsigned long long>(sys.devices[0].dma.chunkSize));
+  std::printf("%s: %d device(s) x %llu GiB %s, chunk %llu B, memory timing %s\n", preset.c_str(), devices,
+              static_cast<unsigned long long>(gib), d2d ? "D2D" : "H2D",
+              static_cast<unsigned long long>(sys.devices[0].dma.chunkSize), sys.devices[0].memory.timing.c_str());
   std::printf("  simulated time %.3f ms, aggregate %.2f GB/s (%.2f GB/s per device)\n", simulated * 1e3,
               static_cast<double>(bytes) * devices / simulated / 1e9, static_cast<double>(bytes) / simulated / 1e9);
   std::printf("  wall time %.3f s, peak resident memory %ld MiB\n", wall, usage.ru_maxrss / 1024);
