@@ -127,6 +127,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
 
 }  // namespace
 
+std::string writeMemorySpecYaml(const DramSpec& memory) {
+  YAML::Emitter out;
+  writeMemory(out, memory);
+  return std::string(out.c_str()) + "\n";
+}
+
 std::string writeSystemSpecYaml(const SystemSpec& sys) {
   YAML::Emitter out;
   out << YAML::BeginMap;

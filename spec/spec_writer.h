@@ -9,5 +9,7 @@
 namespace ascendsim::spec {
 
 std::string writeSystemSpecYaml(const SystemSpec& sys);
+// One memory section, every key written out (as `config show` writes it).
+std::string writeMemorySpecYaml(const DramSpec& memory);
 
 }  // namespace ascendsim::spec

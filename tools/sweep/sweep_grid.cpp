@@ -1,5 +1,8 @@
 #include "tools/sweep/sweep_grid.h"
 
+#include "spec/spec_writer.h"
+#include "spec/system_loader.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <functional>
@@ -85,6 +88,25 @@ bool tokenize(const std::string& key, std::vector<Token>& out, std::string& why)
   return !out.empty();
 }
 
+// A memory section gets another preset: the keys that only repeat the old preset's values go (the
+// new preset gives its own), the ones the machine changed from it (stacks, capacity...) stay.
+// Without this a swept preset would change nothing, every key being written out.
+bool rebaseMemory(YAML::Node memory, const std::string& preset, std::string& why) {
+  if (!memory["preset"]) {
+    why = "this memory names every figure itself and has no preset to swap; sweep its figures instead";
+    return false;
+  }
+  const YAML::Node before = YAML::Load(spec::writeMemorySpecYaml(spec::loadMemorySpec(memory["preset"].as<std::string>())));
+  std::vector<std::string> repeated;
+  for (const auto& kv : memory) {
+    const std::string k = kv.first.as<std::string>();
+    if (k != "preset" && before[k] && YAML::Dump(before[k]) == YAML::Dump(kv.second)) repeated.push_back(k);
+  }
+  for (const std::string& k : repeated) memory.remove(k);
+  memory["preset"] = preset;
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key, const std::string& value,
@@ -95,7 +117,9 @@ std::optional<std::string> applyOverride(const std::string& yaml, const std::str
   int applied = 0;
   std::function<bool(YAML::Node, size_t)> walk = [&](YAML::Node node, size_t i) -> bool {
     const Token& t = tokens[i];
-    if (!node.IsMap() || !node[t.name]) {
+    // A memory section with a preset may be given any key of it (a swapped preset's keys are gone).
+    const bool presetKey = i + 1 == tokens.size() && !t.indexed && node.IsMap() && node["preset"];
+    if (!node.IsMap() || (!node[t.name] && !presetKey)) {
       why = "'" + key + "' names no key of the machine (see `ascendsim config show`): no '" + t.name + "'";
       return false;
     }
@@ -117,6 +141,11 @@ std::optional<std::string> applyOverride(const std::string& yaml, const std::str
     }
     const bool last = i + 1 == tokens.size();
     if (!t.indexed) {
+      if (last && t.name == "preset" && node["standard"]) {
+        if (!rebaseMemory(node, value, why)) return false;
+        ++applied;
+        return true;
+      }
       if (last) {
         node[t.name] = value;
         ++applied;
