@@ -8,6 +8,19 @@ using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 using ascendsim::spec::ApiOverheads;
 
+namespace {
+// A kernel with no arithmetic: its bytes and operations only.
+KernelLaunch timingOnly(const char* name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops, uint32_t opBytes) {
+  KernelLaunch k;
+  k.work.name = name;
+  k.work.bytesRead = bytesRead;
+  k.work.bytesWritten = bytesWritten;
+  k.work.ops = ops;
+  k.work.opBytes = opBytes;
+  return k;
+}
+}  // namespace
+
 extern "C" {
 
 aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
@@ -17,13 +30,7 @@ aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64
     if (opBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "opBytes is 0");
     t.callArgs = arg("kernel", std::string(name)) + "," + arg("bytes_read", bytesRead) + "," +
                  arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," + streamArg(stream);
-    KernelLaunch k;
-    k.work.name = name;
-    k.work.bytesRead = bytesRead;
-    k.work.bytesWritten = bytesWritten;
-    k.work.ops = ops;
-    k.work.opBytes = opBytes;
-    rt().launchKernel(t, stream, std::move(k));
+    rt().launchKernel(t, stream, timingOnly(name, bytesRead, bytesWritten, ops, opBytes));
   });
 }
 
@@ -48,12 +55,7 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
                  arg("region_bytes", regionBytes) + "," + arg("access", std::string(ascendsim::models::accessName(access))) +
                  "," + arg("bytes_read", bytesRead) + "," + arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," +
                  streamArg(stream);
-    KernelLaunch k;
-    k.work.name = name;
-    k.work.bytesRead = bytesRead;
-    k.work.bytesWritten = bytesWritten;
-    k.work.ops = ops;
-    k.work.opBytes = opBytes;
+    KernelLaunch k = timingOnly(name, bytesRead, bytesWritten, ops, opBytes);
     k.work.access = access;
     k.work.stride = stride;
     if (bytesRead > 0) k.reads.push_back({region, regionBytes, "region"});
