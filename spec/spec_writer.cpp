@@ -88,6 +88,7 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << d.name;
   if (!d.model.empty()) out << YAML::Key << "model" << YAML::Value << d.model;
+  if (!d.soc.empty()) out << YAML::Key << "soc" << YAML::Value << d.soc;
   if (!d.port.empty()) out << YAML::Key << "port" << YAML::Value << d.port;
   out << YAML::Key << "link" << YAML::Value;
   writeLink(out, d.link);

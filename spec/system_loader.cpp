@@ -3,6 +3,7 @@
 #include "spec/system_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -173,6 +174,12 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
     r.error("name", "a group of " + std::to_string(count) + " devices cannot share one name; leave it out (devices are named npu0, npu1, ...)");
   }
   r.text("model", proto.model);
+  if (r.text("soc", proto.soc)) {
+    // CANN's SoC versions: "Ascend" and letters, digits or underscores ("Ascend910B4", "Ascend910_9391").
+    bool ok = proto.soc.size() > 6 && proto.soc.compare(0, 6, "Ascend") == 0;
+    for (char c : proto.soc) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ok) r.error("soc", "'" + proto.soc + "' is not a SoC version such as Ascend910B4 or Ascend310P3");
+  }
   if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, proto.link);
   if (const ConfigNode* m = r.require("memory")) readMemory(*m, r.childPath("memory"), diag, proto.memory);
   if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);

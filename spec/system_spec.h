@@ -183,6 +183,7 @@ struct AiCoreSpec {
 struct DeviceSpec {
   std::string name;           // "npu0"
   std::string model;          // free text: "Ascend 910B"
+  std::string soc;            // the SoC version CANN reports (aclrtGetSocName): "Ascend910B4"
   std::string port;           // "sw0.1"; empty only in run mode device with no PCIe
   PcieLinkSpec link;
   DramSpec memory;

@@ -60,6 +60,18 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
   return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(true) : ACL_ERROR_INVALID_PARAM;
 }
 
+const char* aclrtGetSocName() {
+  const char* soc = nullptr;
+  rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, true, [&](HostThread&) {
+    const auto& devices = rt().system().devices;
+    if (devices.empty() || devices.front().soc.empty()) {
+      fail(ACL_ERROR_FAILURE, "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");
+    }
+    soc = devices.front().soc.c_str();
+  });
+  return soc;
+}
+
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
   return rt().call("aclsysGetVersionStr", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(pkgName, "pkgName");

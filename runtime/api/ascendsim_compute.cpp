@@ -34,7 +34,7 @@ aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64
   });
 }
 
-aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t regionBytes, ascendsimAccessPattern pattern,
+aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t regionBytes, int32_t pattern,
                                       uint64_t stride, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
                                       uint32_t opBytes, aclrtStream stream) {
   return run("ascendsimLaunchComputeTaskIn", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
@@ -48,7 +48,7 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
       case ASCENDSIM_ACCESS_SEQUENTIAL: access = Access::Sequential; break;
       case ASCENDSIM_ACCESS_STRIDED: access = Access::Strided; break;
       case ASCENDSIM_ACCESS_RANDOM: access = Access::Random; break;
-      default: fail(ACL_ERROR_INVALID_PARAM, "unknown access pattern " + std::to_string(static_cast<int>(pattern)));
+      default: fail(ACL_ERROR_INVALID_PARAM, "unknown access pattern " + std::to_string(pattern));
     }
     if (access == Access::Strided && stride == 0) fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
     t.callArgs = arg("kernel", std::string(name)) + "," + ptrArg("region", region) + "," +

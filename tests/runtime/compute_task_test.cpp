@@ -53,7 +53,7 @@ TEST_F(ComputeTaskIn, RefusesBadArguments) {
                    ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, 0, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, static_cast<ascendsimAccessPattern>(7), 0, 64, 0,
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, 7, 0, 64, 0,
                                                 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, ASCENDSIM_ACCESS_STRIDED, 0, 64, 0, 0, 4, stream),

@@ -133,3 +133,16 @@ TEST(Init, LastErrorIsPerThreadAndClearedByGet) {
   ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }
+
+// aclrtGetSocName: NULL before aclInit (with a message); afterwards the SoC version the machine's
+// devices name, "Ascend910B4" for the built-in default (a 910B4-class device); the vendor's sample
+// scripts use it to find the kernel toolchain for the architecture.
+TEST(Init, SocNameIsTheMachines) {
+  unsetenv("ASCENDSIM_CONFIG");
+  EXPECT_EQ(aclrtGetSocName(), nullptr);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  const char* soc = aclrtGetSocName();
+  ASSERT_NE(soc, nullptr);
+  EXPECT_STREQ(soc, "Ascend910B4");
+  aclFinalize();
+}

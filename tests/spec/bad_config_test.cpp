@@ -141,6 +141,9 @@ const BadConfig kCases[] = {
      "host:\n  memory: { preset: ddr4-3200 }\n  cpu_copy_bandwidth: -5GB/s\n"
      "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
      "host.cpu_copy_bandwidth: a bandwidth cannot be negative"},
+    {"soc_not_a_soc_version",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    soc: 910B 4\n    memory: { preset: hbm2e }\n",
+     "devices[0].soc: '910B 4' is not a SoC version such as Ascend910B4 or Ascend310P3"},
     {"unknown_memory_preset",
      MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2x }\n",
      "devices[0].memory.preset: unknown memory preset 'hbm2x' (did you mean 'hbm2'?)"},

@@ -252,7 +252,7 @@ class Player {
           }
           std::shared_ptr<std::vector<char>> keep;
           char* p = pointer(s.computeBuffer, s.where, keep);
-          check(ascendsimLaunchComputeTaskIn(s.name.c_str(), p, b.size, static_cast<ascendsimAccessPattern>(s.access), s.stride,
+          check(ascendsimLaunchComputeTaskIn(s.name.c_str(), p, b.size, s.access, s.stride,
                                              s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
                 "ascendsimLaunchComputeTaskIn", s.where);
         }

@@ -201,6 +201,9 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                              int32_t *patchVersion);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+/* The SoC version of the machine's NPUs ("Ascend910B4"; the device's `soc` setting), or NULL
+ * before aclInit or when the machine does not name one (aclGetRecentErrMsg says which). */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 typedef enum aclrtLastErrLevel {
     ACL_RT_THREAD_LEVEL = 0,
 } aclrtLastErrLevel;

@@ -29,14 +29,15 @@ typedef enum ascendsimAccessPattern {
 /*
  * As ascendsimLaunchComputeTask, with the traffic placed: the task reads `bytesRead` bytes of the
  * device memory [region, region + regionBytes) and writes `bytesWritten` bytes into it, in
- * `pattern`. Device memories with `timing: cycle` time every burst at its address (a random
- * kernel costs row misses and slows the copies beside it); with `timing: sustained` only the
- * byte counts matter. Returns ACL_ERROR_INVALID_PARAM for a NULL name or region, a regionBytes of
+ * `pattern` (an ascendsimAccessPattern, passed as an int so that any value can be refused).
+ * Device memories with `timing: cycle` time every burst at its address (a random kernel costs
+ * row misses and slows the copies beside it); with `timing: sustained` only the byte counts
+ * matter. Returns ACL_ERROR_INVALID_PARAM for a NULL name or region, a regionBytes of
  * 0, an unknown pattern, a STRIDED pattern with stride 0 and opBytes of 0;
  * ACL_ERROR_RT_PARAM_INVALID when the region is not device memory of the stream's device.
  */
 ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTaskIn(const char *name, void *region, uint64_t regionBytes,
-                                                          ascendsimAccessPattern pattern, uint64_t stride,
+                                                          int32_t pattern, uint64_t stride,
                                                           uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
                                                           uint32_t opBytes, aclrtStream stream);
 
