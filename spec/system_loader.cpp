@@ -516,6 +516,15 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     r.error("run_mode", "run mode device (RC) runs the program on one device's CPU; this config has " +
                             std::to_string(sys.devices.size()) + " devices");
   }
+  // The fixed-rate copy model charges memories their sustained rates: it has no bursts to time.
+  for (const DeviceSpec& d : sys.devices) {
+    if (d.dma.model != "fixed-rate") continue;
+    const char* which = d.memory.timing == "cycle" ? "its memory" : sys.host.memory.timing == "cycle" ? "host memory" : nullptr;
+    if (which) {
+      r.error("devices", d.name + " uses dma.model: fixed-rate, which times memories at their sustained rates, but " +
+                             which + " has timing: cycle; use dma.model: pcie or timing: sustained");
+    }
+  }
   checkTopology(sys, switchAt, deviceAt, diag);
   return sys;
 }
