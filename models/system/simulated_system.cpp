@@ -1,6 +1,7 @@
 #include "models/system/simulated_system.h"
 
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace ascendsim::models {
@@ -59,6 +60,11 @@ bool SimulatedSystem::runUntil(const std::function<bool()>& done, Picoseconds de
     sc_core::sc_start(sc_core::sc_time_to_pending_activity());
   }
   return true;
+}
+
+Picoseconds SimulatedSystem::nextEventTime() const {
+  if (!sc_core::sc_pending_activity()) return std::numeric_limits<Picoseconds>::max();
+  return simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
 }
 
 void SimulatedSystem::runTo(Picoseconds t) {

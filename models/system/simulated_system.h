@@ -41,6 +41,8 @@ class SimulatedSystem {
   bool runUntil(const std::function<bool()>& done, Picoseconds deadline);
   // Simulates everything that happens up to and including time `t`.
   void runTo(Picoseconds t);
+  // When the next thing happens; the largest Picoseconds value when nothing is left to simulate.
+  Picoseconds nextEventTime() const;
 
   // Whether a SimulatedSystem was already elaborated in this process.
   static bool elaborated();

@@ -2,8 +2,13 @@
 // A host thread as the simulator sees it: its own virtual clock, current context, last error and
 // the callback reports waiting for it.
 
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <functional>
 #include <string>
 #include <thread>
@@ -25,10 +30,14 @@ struct CallbackReport {
   spec::Picoseconds readyAt = 0;  // simulated time the task reached its stream's head
 };
 
+constexpr spec::Picoseconds kNoDeadline = std::numeric_limits<spec::Picoseconds>::max();
+
 struct HostThread {
-  std::thread::id id;
-  uint64_t pthreadId = 0;   // what aclrtSubscribeReport names threads by
-  uint32_t index = 0;       // order of first API call: 0 is usually the main thread
+  uint64_t pthreadId = 0;   // what aclrtSubscribeReport names threads by; the key of the record
+  pid_t tid = 0;            // the kernel's id, once the thread has run (0: not started yet)
+  // Order of creation (a thread created by the program is numbered when it is created, after its
+  // parent) or, for threads the runtime did not see being created, of first API call.
+  uint32_t index = 0;
   spec::Picoseconds now = 0;
   Context* current = nullptr;
   std::string error;        // pending aclGetRecentErrMsg text
@@ -36,7 +45,13 @@ struct HostThread {
   std::string returned;     // keeps the last returned text alive for the caller
   bool blocked = false;     // waiting for the simulation or another thread
   const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked
-  bool exited = false;
+  spec::Picoseconds deadline = kNoDeadline;          // when that wait gives up
+  bool inCall = false;      // inside an API call (and not running user code for it)
+  std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
+  // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
+  int64_t cpuAtCall = 0;        // CPU time when its last call ended (or it was created)
+  int64_t cpuSeen = -1;         // CPU time when last looked at
+  std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
   std::string callArgs;             // the current API call's arguments, for the trace

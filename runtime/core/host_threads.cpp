@@ -8,45 +8,40 @@
 #include <ctime>
 #include <filesystem>
 
+#include "runtime/core/thread_activity.h"
+
 namespace ascendsim::runtime {
 namespace {
 thread_local std::unique_lock<std::mutex>* tActiveLock = nullptr;  // the calling thread's, in a call
+thread_local HostThread* tSelf = nullptr;
+
+double secondsFromEnv(const char* name, double fallback) {
+  if (const char* text = std::getenv(name); text && *text) {
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end && *end == '\0' && seconds > 0) return seconds;
+  }
+  return fallback;
 }
 
-HostThread& HostThreads::current(spec::Picoseconds now) {
-  const std::thread::id id = std::this_thread::get_id();
-  auto it = threads_.find(id);
-  if (it != threads_.end()) return it->second;
-  HostThread& t = threads_[id];
-  t.id = id;
-  t.pthreadId = static_cast<uint64_t>(pthread_self());
-  t.index = static_cast<uint32_t>(threads_.size() - 1);
-  t.now = now;
-  return t;
+// How much CPU time a thread may spend outside AscendCL before the others stop waiting for its
+// next call: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on a flag that
+// another thread's call will set would otherwise hold everyone back for ever.)
+int64_t busyBudgetNs() {
+  static const int64_t budget = static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
+  return budget;
 }
 
-void HostThreads::remove(std::thread::id id) {
-  threads_.erase(id);
-  changed_.notify_all();
+// How long other threads may show no sign of life before a wait that only they could end is
+// called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default.
+std::chrono::milliseconds deadlockPatience() {
+  return std::chrono::milliseconds(static_cast<int64_t>(secondsFromEnv("ASCENDSIM_DEADLOCK_PATIENCE", 2.0) * 1000));
 }
 
-void HostThreads::beginCall(std::unique_lock<std::mutex>& lock) { tActiveLock = &lock; }
+// A thread asleep outside AscendCL is taken to stay asleep once it has been seen asleep, without
+// using CPU, for this long (a runnable thread, or one just woken, uses CPU or reads as runnable).
+constexpr auto kAsleepAfter = std::chrono::milliseconds(2);
 
-void HostThreads::endCall() {
-  changed_.notify_all();
-  tActiveLock = nullptr;
-}
-
-bool HostThreads::othersMayAct(const HostThread& t) const {
-  return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
-    const HostThread& other = kv.second;
-    if (kv.first == t.id) return false;
-    // A blocked thread whose condition has come true is about to act.
-    return !other.blocked || (other.waitingOn && (*other.waitingOn)());
-  });
-}
-
-namespace {
 // Threads of this process, as the kernel lists them.
 size_t processThreads() {
   std::error_code ec;
@@ -60,64 +55,233 @@ size_t processThreads() {
 
 // CPU time the other threads of the process used, in ns.
 int64_t othersCpuNs() {
-  timespec process{}, self{};
+  timespec process{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process);
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &self);
-  return (process.tv_sec - self.tv_sec) * 1000000000LL + (process.tv_nsec - self.tv_nsec);
+  return static_cast<int64_t>(process.tv_sec) * 1000000000LL + process.tv_nsec - ownCpuNs();
 }
 
-// How long other threads may show no sign of life before a wait that only they could end is
-// called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default.
-std::chrono::milliseconds patience() {
-  if (const char* text = std::getenv("ASCENDSIM_DEADLOCK_PATIENCE"); text && *text) {
-    char* end = nullptr;
-    const double seconds = std::strtod(text, &end);
-    if (end && *end == '\0' && seconds > 0) return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  }
-  return std::chrono::milliseconds(2000);
+spec::Picoseconds nextEventTime(const models::SimulatedSystem* system) {
+  return system ? system->nextEventTime() : kNoDeadline;
 }
 }  // namespace
 
-bool HostThreads::waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done) {
-  using Clock = std::chrono::steady_clock;
-  const auto patienceLimit = patience();
-  auto quietSince = Clock::now();
-  int64_t cpu = othersCpuNs();
+HostThread& HostThreads::current(spec::Picoseconds now) {
+  const uint64_t id = static_cast<uint64_t>(pthread_self());
+  auto it = threads_.find(id);
+  if (it != threads_.end()) return it->second;
+  HostThread& t = threads_[id];
+  t.pthreadId = id;
+  t.tid = currentTid();
+  t.index = nextIndex_++;
+  t.now = now;
+  t.cpuAtCall = ownCpuNs();
+  tSelf = &t;
+  return t;
+}
+
+HostThread* HostThreads::self() { return tSelf; }
+
+void HostThreads::adopt(uint64_t child, const HostThread& parent) {
+  HostThread& t = threads_[child];
+  t.pthreadId = child;
+  t.index = nextIndex_++;
+  t.now = parent.now;
+  changed_.notify_all();
+}
+
+void HostThreads::started(HostThread& t) {
+  t.tid = currentTid();
+  tSelf = &t;
+}
+
+void HostThreads::remove(uint64_t pthreadId) {
+  auto it = threads_.find(pthreadId);
+  if (it == threads_.end()) return;
+  exitClocks_[pthreadId] = it->second.now;
+  if (tSelf == &it->second) tSelf = nullptr;
+  threads_.erase(it);
+  changed_.notify_all();
+}
+
+std::optional<spec::Picoseconds> HostThreads::takeExitClock(uint64_t pthreadId) {
+  auto it = exitClocks_.find(pthreadId);
+  if (it == exitClocks_.end()) return std::nullopt;
+  const spec::Picoseconds clock = it->second;
+  exitClocks_.erase(it);
+  return clock;
+}
+
+void HostThreads::beginCall(std::unique_lock<std::mutex>& lock, HostThread& t) {
+  tActiveLock = &lock;
+  t.entering = false;
+  t.inCall = true;
+}
+
+void HostThreads::endCall(HostThread& t) {
+  t.inCall = false;
+  t.cpuAtCall = ownCpuNs();
+  changed_.notify_all();
+  tActiveLock = nullptr;
+}
+
+bool HostThreads::insideCall() { return tActiveLock != nullptr; }
+
+// ---------------------------------------------------------------- the order of calls
+
+bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
+  if (other.tid == 0) return false;  // created, not started yet: it is about to run
+  const int64_t cpu = threadCpuNs(static_cast<pthread_t>(other.pthreadId));
+  if (cpu < 0) return true;
+  if (cpu - other.cpuAtCall > busyBudgetNs()) return true;  // busy with its own work
+  const auto now = std::chrono::steady_clock::now();
+  if (cpu != other.cpuSeen) {
+    other.cpuSeen = cpu;
+    other.cpuSeenAt = now;
+    unsure = true;
+    return false;
+  }
+  if (threadRunnable(other.tid) || now - other.cpuSeenAt < kAsleepAfter) {
+    unsure = true;
+    return false;
+  }
+  return true;
+}
+
+HostThreads::Turn HostThreads::earliestOther(const HostThread& t, models::SimulatedSystem* system, bool& unsure) {
+  Turn earliest = kNever;
+  for (auto& [id, other] : threads_) {
+    if (&other == &t) continue;
+    Turn turn = kNever;
+    if (other.blocked) {
+      if (other.waitingOn && (*other.waitingOn)()) {
+        turn = {std::max(other.now, system ? system->now() : 0), other.index};  // resumes now
+      } else if (other.deadline != kNoDeadline) {
+        turn = {other.deadline, other.index};  // times out then, unless the machine ends it sooner
+      }
+    } else {
+      turn = {other.now, other.index};
+      const bool between = !other.inCall && !other.entering.load();
+      if (between && turn < earliest && sleepsOutside(other, unsure)) turn = kNever;
+    }
+    earliest = std::min(earliest, turn);
+  }
+  return earliest;
+}
+
+bool HostThreads::anotherWaitEnded(const HostThread& t) const {
+  return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+    const HostThread& other = kv.second;
+    return &other != &t && other.blocked && other.waitingOn && (*other.waitingOn)();
+  });
+}
+
+bool HostThreads::othersMayAct(const HostThread& t) const {
+  return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+    const HostThread& other = kv.second;
+    if (&other == &t) return false;
+    // A blocked thread whose condition has come true is about to act; one with a deadline will.
+    return !other.blocked || other.deadline != kNoDeadline || (other.waitingOn && (*other.waitingOn)());
+  });
+}
+
+bool HostThreads::sleep(bool unsure) {
+  std::unique_lock<std::mutex>* lock = tActiveLock;
+  const auto timeout = unsure ? std::chrono::milliseconds(1) : std::chrono::milliseconds(100);
+  const bool woken = changed_.wait_for(*lock, timeout) == std::cv_status::no_timeout;
+  tActiveLock = lock;
+  return woken;
+}
+
+void HostThreads::awaitTurn(HostThread& t, models::SimulatedSystem* system) {
+  const Turn mine{t.now, t.index};
   for (;;) {
-    if (system.runUntil(done)) return true;
-    // Threads the runtime has not seen (no AscendCL call yet), or that are busy outside it, may
-    // still act; the ones blocked in a wait that cannot end may not. (The kernel's thread list is
-    // read only when the known threads cannot act: every other thread's call wakes this loop.)
-    if (!othersMayAct(t) && processThreads() <= threads_.size() + internalThreads_) return false;
-    t.blocked = true;
-    t.waitingOn = &done;
-    changed_.notify_all();
-    std::unique_lock<std::mutex>* lock = tActiveLock;
-    const bool woken = changed_.wait_for(*lock, std::chrono::milliseconds(100)) == std::cv_status::no_timeout;
-    tActiveLock = lock;
-    t.blocked = false;
-    t.waitingOn = nullptr;
-    // A call, or CPU time spent by another thread, is a sign of life; none for the whole patience
-    // means every thread that could end this wait is stuck (asleep, in join(), ...).
-    const int64_t nowCpu = othersCpuNs();
-    if (woken || nowCpu - cpu > 1000000) quietSince = Clock::now();
-    cpu = nowCpu;
-    if (Clock::now() - quietSince > patienceLimit) return false;
+    bool unsure = false;
+    Turn others = earliestOther(t, system, unsure);
+    // What the machine does up to this call happens first, unless it ends another thread's wait:
+    // that thread resumes before anything else moves.
+    if (system && !anotherWaitEnded(t)) {
+      system->runUntil([&] { return anotherWaitEnded(t); }, std::min(others.time, t.now));
+      if (anotherWaitEnded(t)) {
+        changed_.notify_all();
+        others = earliestOther(t, system, unsure);
+      }
+    }
+    if (mine < others && nextEventTime(system) > t.now) return;
+    sleep(unsure);
   }
 }
 
-void HostThreads::runUnlocked(const std::function<void()>& fn) {
+HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem& system,
+                                          const std::function<bool()>& done, spec::Picoseconds deadline) {
+  using Clock = std::chrono::steady_clock;
+  t.blocked = true;
+  t.waitingOn = &done;
+  t.deadline = deadline;
+  struct Resume {
+    HostThread& t;
+    ~Resume() {
+      t.blocked = false;
+      t.waitingOn = nullptr;
+      t.deadline = kNoDeadline;
+    }
+  } resume{t};
+  changed_.notify_all();  // others may be waiting for this thread's turn
+
+  const auto patience = deadlockPatience();
+  auto quietSince = Clock::now();
+  int64_t cpu = othersCpuNs();
+  bool woken = false;
+  for (;;) {
+    bool unsure = false;
+    const Turn others = earliestOther(t, &system, unsure);
+    if (!anotherWaitEnded(t)) {
+      system.runUntil([&] { return done() || anotherWaitEnded(t); }, std::min(others.time, deadline));
+    }
+    if (done()) return WaitEnd::Done;
+    if (anotherWaitEnded(t)) {
+      changed_.notify_all();
+    } else {
+      const spec::Picoseconds next = nextEventTime(&system);
+      const Turn now = earliestOther(t, &system, unsure);
+      if (deadline != kNoDeadline && next > deadline && Turn{deadline, t.index} < now) return WaitEnd::TimedOut;
+      // Nothing left to simulate and nobody to act: threads the runtime has not seen (no AscendCL
+      // call yet), or that are busy outside it, may still act; the ones blocked in a wait that
+      // cannot end may not. (The kernel's thread list is read only when the known threads cannot
+      // act: every other thread's call wakes this loop.)
+      if (deadline == kNoDeadline && next == kNoDeadline && !othersMayAct(t) &&
+          processThreads() <= threads_.size() + internalThreads_) {
+        return WaitEnd::Deadlock;
+      }
+    }
+    woken = sleep(unsure);
+    // A call, or CPU time spent by another thread, is a sign of life; none for the whole patience
+    // means every thread that could end this wait is stuck (asleep, in join(), ...).
+    const int64_t nowCpu = othersCpuNs();
+    if (woken || nowCpu - cpu > 1000000 || nextEventTime(&system) != kNoDeadline || deadline != kNoDeadline) {
+      quietSince = Clock::now();
+    }
+    cpu = nowCpu;
+    if (Clock::now() - quietSince > patience) return WaitEnd::Deadlock;
+  }
+}
+
+void HostThreads::runUnlocked(HostThread& t, const std::function<void()>& fn) {
   std::unique_lock<std::mutex>* lock = tActiveLock;
+  t.inCall = false;  // user code: it may sleep, and is waited for as any thread outside AscendCL
+  t.cpuAtCall = ownCpuNs();
   lock->unlock();
+  auto relock = [&] {
+    lock->lock();
+    tActiveLock = lock;
+    t.inCall = true;
+  };
   try {
     fn();
   } catch (...) {
-    lock->lock();
-    tActiveLock = lock;
+    relock();
     throw;
   }
-  lock->lock();
-  tActiveLock = lock;
+  relock();
 }
 
 }  // namespace ascendsim::runtime

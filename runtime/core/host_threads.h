@@ -1,14 +1,23 @@
 #pragma once
-// The host threads that call the runtime, each with its own simulated clock, and how one of them
-// waits: it simulates while the machine can make progress, sleeps while another thread may still
-// act, and reports a deadlock when neither can happen. Everything here runs under the runtime's
-// lock; a call in progress registers its lock so waits and user callbacks can release it.
+// The host threads that call the runtime, each with its own simulated clock, and the order in
+// which their calls reach the simulation. Calls are taken in order of simulated time, then of
+// thread creation, never in the order the OS happens to run the threads, so a program gives the
+// same trace and report on every run:
+// - a call waits for its turn: every other thread that may still act earlier in simulated time
+//   (a thread between calls whose clock is behind, a wait that ends or times out earlier) acts
+//   first; a thread that sleeps outside AscendCL (join(), a mutex, sleep()) or has been busy
+//   outside it for longer than ASCENDSIM_ORDER_PATIENCE seconds of CPU time is not waited for;
+// - a thread waiting for the machine simulates it only up to the earliest moment another thread
+//   may act, and stops as soon as the wait of another thread ends, which then goes first.
+// A wait that nothing can end (nothing left to simulate, no other thread able to act) is a
+// deadlock. Everything here runs under the runtime's lock; a call in progress registers its lock
+// so waits and user callbacks can release it.
 
 #include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
+#include <optional>
 
 #include "models/system/simulated_system.h"
 #include "runtime/core/host_thread.h"
@@ -19,33 +28,72 @@ class HostThreads {
  public:
   // The calling thread's record, made at its first call with its clock at `now`.
   HostThread& current(spec::Picoseconds now);
-  void remove(std::thread::id id);
+  // The calling thread's record if it has one; read without the lock (only by that thread).
+  static HostThread* self();
+  // A thread the program has just created (pthread id `child`): it starts at its parent's clock
+  // and is numbered after every thread made so far.
+  void adopt(uint64_t child, const HostThread& parent);
+  // The calling thread has started running (its kernel id is known from now on).
+  void started(HostThread& t);
+  // The thread has ended; its clock is kept for the thread that joins it.
+  void remove(uint64_t pthreadId);
+  // The clock thread `pthreadId` ended at, if it ended as a known thread (once).
+  std::optional<spec::Picoseconds> takeExitClock(uint64_t pthreadId);
+  size_t size() const { return threads_.size(); }
   template <typename Visit>
   void forEach(Visit visit) {
     for (auto& entry : threads_) visit(entry.second);
   }
 
   // Brackets one API call of the calling thread, which holds `lock`.
-  void beginCall(std::unique_lock<std::mutex>& lock);
-  void endCall();
+  void beginCall(std::unique_lock<std::mutex>& lock, HostThread& t);
+  void endCall(HostThread& t);
+  // Whether the calling thread is inside an API call (threads it creates then are the runtime's).
+  static bool insideCall();
   // Threads the runtime itself runs (the signal watcher), never AscendCL callers.
   void addInternalThread() { ++internalThreads_; }
   // Wakes waiting threads: something they wait for may have changed.
   void changed() { changed_.notify_all(); }
 
-  // Blocks `t` until `done()` holds, simulating `system` when it can. Returns false on a deadlock:
-  // nothing left to simulate and no other thread of the process that could still act (every
-  // AscendCL thread blocked in a wait that cannot end, and no other thread showing a sign of
-  // life, a call or CPU time, for ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default).
-  bool waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done);
+  // Waits until `t`'s call may run: no other thread may act earlier in simulated time, and the
+  // machine has been simulated up to `t`'s clock. `system` may be null (before aclInit).
+  void awaitTurn(HostThread& t, models::SimulatedSystem* system);
+
+  enum class WaitEnd { Done, TimedOut, Deadlock };
+  // Blocks `t` until `done()` holds, simulating `system` as far as the other threads allow.
+  // With a deadline, it times out once the machine and every other thread are past it; without
+  // one, it reports a deadlock when nothing is left to simulate and no other thread of the process
+  // could still act (every AscendCL thread blocked in a wait that cannot end, and no other thread
+  // showing a sign of life, a call or CPU time, for ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by
+  // default).
+  WaitEnd waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done,
+                  spec::Picoseconds deadline = kNoDeadline);
   // Runs user code (a callback) without the lock: it may call AscendCL itself.
-  void runUnlocked(const std::function<void()>& fn);
+  void runUnlocked(HostThread& t, const std::function<void()>& fn);
 
  private:
-  bool othersMayAct(const HostThread& t) const;
+  // Where a thread stands in the order of calls: simulated time, then creation order.
+  struct Turn {
+    spec::Picoseconds time;
+    uint32_t index;
+    bool operator<(const Turn& o) const { return time != o.time ? time < o.time : index < o.index; }
+  };
+  static constexpr Turn kNever{kNoDeadline, UINT32_MAX};
 
-  std::map<std::thread::id, HostThread> threads_;
-  std::condition_variable changed_;  // a thread submitted work, blocked, or exited
+  // The earliest turn at which a thread other than `t` may act; `unsure` is set when a thread
+  // that is behind may be asleep but has not been seen asleep long enough to tell.
+  Turn earliestOther(const HostThread& t, models::SimulatedSystem* system, bool& unsure);
+  bool sleepsOutside(HostThread& other, bool& unsure);
+  // Whether a wait of another thread has ended and that thread has not resumed yet.
+  bool anotherWaitEnded(const HostThread& t) const;
+  bool othersMayAct(const HostThread& t) const;
+  // Sleeps until another thread changes something, or briefly when `unsure`; true if woken.
+  bool sleep(bool unsure);
+
+  std::map<uint64_t, HostThread> threads_;
+  std::map<uint64_t, spec::Picoseconds> exitClocks_;
+  uint32_t nextIndex_ = 0;
+  std::condition_variable changed_;  // a thread called, blocked, resumed or exited
   size_t internalThreads_ = 0;
 };
 

@@ -54,7 +54,7 @@ struct Device {
   std::unique_ptr<DeviceMemory> memory;
   Context* defaultContext = nullptr;
   int explicitContexts = 0;
-  std::set<std::thread::id> setBy;  // threads holding an aclrtSetDevice reference
+  std::set<uint64_t> setBy;  // (pthread ids of) threads holding an aclrtSetDevice reference
   std::set<int> peersEnabled;       // devices this one may copy to and from directly
   Stream* copyStream = nullptr;     // internal stream for synchronous copies and memsets
   uint32_t streams = 0;             // live streams, default and internal ones included

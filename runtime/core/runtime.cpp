@@ -27,7 +27,7 @@ namespace ascendsim::runtime {
 
 // Tells the runtime when a host thread ends, so a thread waiting on it is not left hanging.
 struct ThreadExitGuard {
-  std::thread::id id = std::this_thread::get_id();
+  uint64_t id = static_cast<uint64_t>(pthread_self());
   ~ThreadExitGuard() { Runtime::instance().threadExited(id); }
 };
 
@@ -43,9 +43,53 @@ HostThread& Runtime::thread() {
   return t;
 }
 
-void Runtime::threadExited(std::thread::id id) {
+void Runtime::threadExited(uint64_t pthreadId) {
   std::lock_guard<std::mutex> lock(mutex_);
-  threads_.remove(id);
+  threads_.remove(pthreadId);
+}
+
+namespace {
+struct ThreadStart {
+  void* (*start)(void*);
+  void* arg;
+};
+}  // namespace
+
+void* startHostThread(void* p) {
+  const ThreadStart start = *static_cast<ThreadStart*>(p);
+  delete static_cast<ThreadStart*>(p);
+  Runtime::instance().threadStarted();
+  return start.start(start.arg);
+}
+
+void Runtime::threadStarted() {
+  std::lock_guard<std::mutex> lock(mutex_);  // taken once the creator has numbered this thread
+  threads_.started(thread());
+}
+
+int Runtime::createThread(CreateThread create, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
+                          void* arg) {
+  // Threads made inside an API call are the runtime's own (the signal watcher): not callers.
+  if (HostThreads::insideCall()) return create(out, attr, start, arg);
+  auto* boot = new (std::nothrow) ThreadStart{start, arg};
+  if (!boot) return EAGAIN;
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread& parent = thread();
+  const int rc = create(out, attr, startHostThread, boot);
+  if (rc != 0) {
+    delete boot;
+    return rc;
+  }
+  threads_.adopt(static_cast<uint64_t>(*out), parent);
+  return 0;
+}
+
+void Runtime::threadJoined(pthread_t joined) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::optional<spec::Picoseconds> end = threads_.takeExitClock(static_cast<uint64_t>(joined));
+  if (!end) return;
+  HostThread& t = thread();
+  t.now = std::max(t.now, *end);
 }
 
 namespace {
@@ -54,9 +98,11 @@ void closeTraceAtExit();
 
 aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
                        const std::function<void(HostThread&)>& body) {
+  if (HostThread* self = HostThreads::self()) self->entering = true;
   std::unique_lock<std::mutex> lock(mutex_);
-  threads_.beginCall(lock);
   HostThread& t = thread();
+  threads_.beginCall(lock, t);
+  threads_.awaitTurn(t, system_.get());
   aclError code = ACL_SUCCESS;
   const spec::Picoseconds start = t.now;
   t.callArgs.clear();
@@ -77,7 +123,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   }
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.index, api, start, t.now, code, t.callArgs, t.callTasks);
-  threads_.endCall();
+  threads_.endCall(t);
   return code;
 }
 
@@ -290,13 +336,15 @@ std::string Runtime::pointerName(const void* p) const { return memory_ ? memory_
 
 // ---------------------------------------------------------------- waiting
 
-bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done) { return threads_.waitFor(t, *system_, done); }
+bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done) {
+  return threads_.waitFor(t, *system_, done) == HostThreads::WaitEnd::Done;
+}
 
-bool Runtime::waitUntilDeadline(HostThread&, const std::function<bool()>& done, spec::Picoseconds deadline) {
-  // A timed wait ends in simulated time alone: when nothing queued can satisfy it before the
-  // deadline, it times out, whatever other host threads might submit later. It simulates no
-  // further than the moment it is satisfied, so work queued behind is not pulled forward.
-  return system_->runUntil(done, deadline);
+bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline) {
+  // A timed wait ends in simulated time: it times out when nothing queued, and nothing another
+  // thread may still do before the deadline, satisfies it. It simulates no further than the moment
+  // it is satisfied, so work queued behind is not pulled forward.
+  return threads_.waitFor(t, *system_, done, deadline) == HostThreads::WaitEnd::Done;
 }
 
 void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {

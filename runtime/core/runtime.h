@@ -4,6 +4,8 @@
 // Every public call runs under one lock, so concurrent host threads are serialised into the
 // simulation deterministically for a given interleaving of their calls.
 
+#include <pthread.h>
+
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -130,6 +132,14 @@ class Runtime {
   bool finishOnSignal();
   void closeTraceFromSignal();
 
+  // ---- host threads the program creates and joins (from the pthread_create / pthread_join the
+  // runtime's libraries put in front of the C library's): a thread created outside an API call is
+  // numbered at once, after its creator, and starts at its creator's clock; a thread that joins
+  // another goes on from the joined thread's clock if that is later.
+  using CreateThread = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  int createThread(CreateThread create, pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg);
+  void threadJoined(pthread_t thread);
+
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
   const spec::SystemSpec& system() const { return spec_; }
@@ -138,8 +148,10 @@ class Runtime {
  private:
   Runtime() = default;
   HostThread& thread();
-  void threadExited(std::thread::id id);
+  void threadExited(uint64_t pthreadId);
+  void threadStarted();
   friend struct ThreadExitGuard;
+  friend void* startHostThread(void*);
 
   Device& device(int32_t id);
   Context& requireContext(HostThread& t);

@@ -84,7 +84,7 @@ void Runtime::setDevice(HostThread& t, int32_t id) {
     ref.defaultStream = &newStream(d, &ref, true);
     d.defaultContext = &ref;
   }
-  d.setBy.insert(t.id);
+  d.setBy.insert(t.pthreadId);
   t.current = d.defaultContext;
 }
 
@@ -93,7 +93,7 @@ void Runtime::resetDevice(HostThread& t, int32_t id, bool force) {
   if (force) {
     d.setBy.clear();
   } else {
-    d.setBy.erase(t.id);
+    d.setBy.erase(t.pthreadId);
   }
   if (!d.setBy.empty() || !d.defaultContext) return;
   releaseContext(t, *d.defaultContext);

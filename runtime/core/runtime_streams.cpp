@@ -254,7 +254,7 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   t.reports.pop_front();
   t.now = std::max(t.now, report.readyAt);
   // Run the user's function without the lock: it may call AscendCL itself.
-  threads_.runUnlocked([&] { report.fn(report.userData); });
+  threads_.runUnlocked(t, [&] { report.fn(report.userData); });
   // The callback's own run time is not simulated: the stream resumes one call overhead after the
   // report, however long this thread polled before it picked the report up.
   if (report.blocking && streams_.find(report.stream)) {

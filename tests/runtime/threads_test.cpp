@@ -1,11 +1,52 @@
-// Several host threads: one device per thread, and threads sharing a device's default stream.
+// Several host threads: one device per thread, threads sharing a device's default stream, and the
+// order in which their calls reach the simulation.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <future>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "acl_fixture.h"
+
+namespace {
+// Runs `program` in a child process with its trace going to a file (the trace ends when the
+// process does) and returns the trace.
+template <class Program>
+nlohmann::json traceOf(const std::string& name, Program program) {
+  const std::string path = ::testing::TempDir() + name;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+    program();
+    std::exit(::testing::Test::HasFailure() ? 1 : 0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the program failed";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::json::parse(text.str());
+}
+
+// The API calls of the trace's host thread `track` (1 + the thread's number), in order.
+std::vector<nlohmann::json> callsOf(const nlohmann::json& trace, int track) {
+  std::vector<nlohmann::json> calls;
+  for (const auto& e : trace) {
+    if (e.value("cat", "") == "api" && e["pid"] == 0 && e["tid"] == track) calls.push_back(e);
+  }
+  return calls;
+}
+}  // namespace
 
 TEST(Threads, ThreadsShareTheDefaultStreamAndKeepTheirData) {
   unsetenv("ASCENDSIM_CONFIG");
@@ -156,6 +197,133 @@ TEST(Threads, AnIdleThreadDoesNotHideADeadlock) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(stuck));
   ASSERT_ACL_OK(aclrtDestroyStream(stuck));
   ASSERT_ACL_OK(aclrtDestroyEvent(never));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, AJoinerGoesOnFromTheJoinedThreadsClock) {
+  // #16 item 14: the worker spends about 2.6 ms of simulated time on a 64 MiB copy (25 GB/s);
+  // the main thread, in join() meanwhile, must not make its next call before the worker's last
+  // call ended (it used to go on from its own clock, the worker's creation time).
+  unsetenv("ASCENDSIM_CONFIG");
+  const nlohmann::json trace = traceOf("join_clock.json", [] {
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    aclrtContext ctx = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+    constexpr size_t n = 64 << 20;
+    std::thread worker([&] {
+      void *h = nullptr, *d = nullptr;
+      aclrtSetCurrentContext(ctx);
+      aclrtMallocHost(&h, n);
+      aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST);
+      aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE);
+      aclrtFree(d);
+      aclrtFreeHost(h);
+    });
+    worker.join();
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclFinalize());
+  });
+  const auto mainCalls = callsOf(trace, 1), workerCalls = callsOf(trace, 2);
+  ASSERT_EQ(workerCalls.size(), 6u);  // set context, two mallocs, the copy, two frees
+  const double workerEnd = workerCalls.back()["ts"].get<double>() + workerCalls.back()["dur"].get<double>();
+  EXPECT_GT(workerEnd, 2000.0);  // us: 64 MiB at no more than 32 GB/s takes over 2 ms
+  const auto reset = std::find_if(mainCalls.begin(), mainCalls.end(), [](const auto& e) { return e["name"] == "aclrtResetDevice"; });
+  ASSERT_NE(reset, mainCalls.end());
+  EXPECT_GE((*reset)["ts"].get<double>(), workerEnd);
+}
+
+TEST(Threads, ThreadsAreNumberedInTheOrderTheyAreCreated) {
+  // #16 item 14: the first worker created sleeps 50 ms before its first call, the second calls at
+  // once; the trace still shows them as host threads 1 and 2 (by creation, not by first call).
+  unsetenv("ASCENDSIM_CONFIG");
+  const nlohmann::json trace = traceOf("thread_numbers.json", [] {
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    aclrtContext ctx = nullptr;
+    ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+    auto worker = [&](size_t bytes, int delayMs) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+      void* d = nullptr;
+      aclrtSetCurrentContext(ctx);
+      aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+      aclrtFree(d);
+    };
+    std::thread first(worker, 1 << 20, 50);
+    std::thread second(worker, 2 << 20, 0);
+    first.join();
+    second.join();
+    ASSERT_ACL_OK(aclrtResetDevice(0));
+    ASSERT_ACL_OK(aclFinalize());
+  });
+  auto mallocSize = [&](int track) -> uint64_t {
+    for (const auto& e : callsOf(trace, track)) {
+      if (e["name"] == "aclrtMalloc") return e["args"]["size"].get<uint64_t>();
+    }
+    return 0;
+  };
+  EXPECT_EQ(mallocSize(2), 1u << 20);
+  EXPECT_EQ(mallocSize(3), 2u << 20);
+}
+
+TEST(Threads, AThreadSpinningOutsideAclDoesNotHoldTheOthersBack) {
+  // The main thread waits for a worker by spinning on a flag, never calling AscendCL: its clock
+  // stays behind the worker's, and after ASCENDSIM_ORDER_PATIENCE (0.2 s) of CPU time without a
+  // call it is no longer waited for. Before that limit existed this program never ended.
+  unsetenv("ASCENDSIM_CONFIG");
+  setenv("ASCENDSIM_ORDER_PATIENCE", "0.2", 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  std::atomic<bool> finished{false};
+  aclError result = -1;
+  std::thread worker([&] {
+    void *h = nullptr, *d = nullptr;
+    aclrtSetCurrentContext(ctx);
+    aclrtMallocHost(&h, 1 << 20);
+    aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST);
+    result = aclrtMemcpy(d, 1 << 20, h, 1 << 20, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtFree(d);
+    aclrtFreeHost(h);
+    finished = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  while (!finished) {
+  }
+  worker.join();
+  EXPECT_EQ(result, ACL_SUCCESS);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, AThreadAsleepOnAUserMutexIsNotWaitedFor) {
+  // The worker's clock is behind the main thread's, but it sleeps on a mutex the main thread
+  // holds across its own calls: the main thread's calls go ahead (the worker is seen asleep),
+  // then the worker's.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  std::mutex m;
+  std::unique_lock<std::mutex> held(m);
+  aclError result = -1;
+  std::thread worker([&] {
+    std::lock_guard<std::mutex> lock(m);
+    aclrtSetCurrentContext(ctx);
+    void* d = nullptr;
+    result = aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtFree(d);
+  });
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtFree(d));
+  held.unlock();
+  worker.join();
+  EXPECT_EQ(result, ACL_SUCCESS);
   ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }

@@ -1,0 +1,36 @@
+// pthread_create and pthread_join, in front of the C library's: the runtime numbers each thread a
+// program creates when it is created and hands clocks over at joins, so that calls from several
+// threads reach the simulation in the same order on every run (see runtime/core/host_threads.h).
+// A program linked with libascendcl.so (or any library CANN's samples link) finds these first;
+// std::thread goes through them too.
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <cerrno>
+
+#include "runtime/core/runtime.h"
+
+namespace {
+template <class Fn>
+Fn next(const char* name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+}
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                                                                     void* (*start)(void*), void* arg) {
+  using Create = ascendsim::runtime::Runtime::CreateThread;
+  static const Create create = next<Create>("pthread_create");
+  if (!create) return EAGAIN;
+  return ascendsim::runtime::Runtime::instance().createThread(create, thread, attr, start, arg);
+}
+
+extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void** result) {
+  using Join = int (*)(pthread_t, void**);
+  static const Join join = next<Join>("pthread_join");
+  if (!join) return ESRCH;
+  const int rc = join(thread, result);
+  if (rc == 0) ascendsim::runtime::Runtime::instance().threadJoined(thread);
+  return rc;
+}

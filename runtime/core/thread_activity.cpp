@@ -1,0 +1,44 @@
+#include "runtime/core/thread_activity.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <ctime>
+#include <string>
+
+namespace ascendsim::runtime {
+
+pid_t currentTid() { return static_cast<pid_t>(syscall(SYS_gettid)); }
+
+int64_t threadCpuNs(pthread_t thread) {
+  clockid_t clock{};
+  if (pthread_getcpuclockid(thread, &clock) != 0) return -1;
+  timespec ts{};
+  if (clock_gettime(clock, &ts) != 0) return -1;
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t ownCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+bool threadRunnable(pid_t tid) {
+  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[512];
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  // "tid (comm) S ...": the name may hold spaces and parentheses, so the state follows the last ')'.
+  const char* close = std::strrchr(buf, ')');
+  if (!close || close[1] != ' ') return false;
+  return close[2] == 'R';
+}
+
+}  // namespace ascendsim::runtime

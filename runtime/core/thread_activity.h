@@ -1,0 +1,28 @@
+#pragma once
+// What the kernel says another thread of this process is doing: how much CPU time it has used and
+// whether it is runnable. Host threads are ordered by simulated time, so a thread that is behind
+// holds the others back; these readings tell a thread that is about to call (runnable, or using
+// CPU) from one that sleeps outside AscendCL (in join(), on a mutex, in sleep()) and will not call
+// until something else happens.
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include <cstdint>
+
+namespace ascendsim::runtime {
+
+// The calling thread's kernel id.
+pid_t currentTid();
+
+// CPU time `thread` has used, in ns; -1 if it cannot be read.
+int64_t threadCpuNs(pthread_t thread);
+
+// The calling thread's CPU time, in ns.
+int64_t ownCpuNs();
+
+// Whether thread `tid` of this process is runnable or running ('R' in /proc). A thread that has
+// exited reads as not runnable.
+bool threadRunnable(pid_t tid);
+
+}  // namespace ascendsim::runtime
