@@ -78,7 +78,8 @@ void writeHost(YAML::Emitter& out, const HostSpec& h) {
       {"malloc_host", o.mallocHost}, {"memcpy", o.memcpy},        {"memcpy_async", o.memcpyAsync},
       {"memset", o.memset},       {"memset_async", o.memsetAsync}, {"event", o.event},
       {"synchronize", o.synchronize}, {"stream_create", o.streamCreate},
-      {"kernel_launch", o.kernelLaunch},
+      {"kernel_launch", o.kernelLaunch}, {"fast_launch_stream_create", o.fastLaunchStreamCreate},
+      {"fast_launch", o.fastLaunch}, {"fast_sync", o.fastSync},
   };
   for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << formatDuration(value);
   out << YAML::EndMap << YAML::EndMap;

@@ -38,6 +38,9 @@ void readApiOverheads(const ConfigNode& node, const std::string& path, Diagnosti
   r.duration("synchronize", o.synchronize, 0, max);
   r.duration("stream_create", o.streamCreate, 0, max);
   r.duration("kernel_launch", o.kernelLaunch, 0, max);
+  r.duration("fast_launch_stream_create", o.fastLaunchStreamCreate, 0, max);
+  r.duration("fast_launch", o.fastLaunch, 0, max);
+  r.duration("fast_sync", o.fastSync, 0, max);
   r.finish();
 }
 

@@ -125,6 +125,12 @@ struct ApiOverheads {
   Picoseconds synchronize = 2000000;  // wake-up after the awaited work completes
   Picoseconds streamCreate = 10000000;
   Picoseconds kernelLaunch = 5000000;  // an operator's launch (aclnnAdd...): 2-7 us on GPU runtimes
+  // Streams created with ACL_STREAM_FAST_LAUNCH take their internal resources at creation (it
+  // costs more) and then enqueue faster; ACL_STREAM_FAST_SYNC streams are polled by
+  // aclrtSynchronizeStream instead of waking the thread. Estimates until calibrated.
+  Picoseconds fastLaunchStreamCreate = 20000000;
+  Picoseconds fastLaunch = 1500000;   // enqueue of any task on a FAST_LAUNCH stream (at most)
+  Picoseconds fastSync = 500000;      // a FAST_SYNC stream's synchronize, instead of `synchronize`
 };
 
 // The link between two CPU sockets (UPI, Kunpeng's Hydra/HCCS): a device's traffic to the other

@@ -11,7 +11,8 @@ extern "C" {
 aclError aclrtCreateEvent(aclrtEvent* event) {
   return run("aclrtCreateEvent", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
-    *event = rt().createEvent(t, ACL_EVENT_SYNC);
+    // CANN's default event: it keeps timestamps and marks stream progress; a wait needs a record.
+    *event = rt().createEvent(t, ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE);
   });
 }
 
@@ -71,6 +72,13 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
   return run("aclrtEventElapsedTime", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(ms, "ms");
     *ms = rt().elapsedMs(t, startEvent, endEvent);
+  });
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+  return run("aclrtEventGetTimestamp", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(timestamp, "timestamp");
+    *timestamp = rt().eventTimestampUs(t, event);
   });
 }
 

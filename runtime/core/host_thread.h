@@ -54,6 +54,7 @@ struct HostThread {
   std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
+  spec::Picoseconds callOverhead = 0;  // host overhead the current API call was charged
   std::string callArgs;             // the current API call's arguments, for the trace
   std::vector<uint64_t> callTasks;  // tasks the current API call submitted
 };

@@ -39,8 +39,10 @@ std::chrono::milliseconds deadlockPatience() {
 }
 
 // A thread asleep outside AscendCL is taken to stay asleep once it has been seen asleep, without
-// using CPU, for this long (a runnable thread, or one just woken, uses CPU or reads as runnable).
-constexpr auto kAsleepAfter = std::chrono::milliseconds(2);
+// using CPU, for this long: long enough that a short wait for a lock inside the C library or the
+// allocator, on a loaded machine, is not taken for sleep (a runnable thread, or one just woken,
+// uses CPU or reads as not sleeping). Paid once per sleep of a thread that others wait for.
+constexpr auto kAsleepAfter = std::chrono::milliseconds(30);
 
 // Threads of this process, as the kernel lists them.
 size_t processThreads() {
@@ -140,7 +142,7 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
     unsure = true;
     return false;
   }
-  if (threadRunnable(other.tid) || now - other.cpuSeenAt < kAsleepAfter) {
+  if (!threadSleeps(other.tid) || now - other.cpuSeenAt < kAsleepAfter) {
     unsure = true;
     return false;
   }
@@ -186,7 +188,7 @@ bool HostThreads::othersMayAct(const HostThread& t) const {
 
 bool HostThreads::sleep(bool unsure) {
   std::unique_lock<std::mutex>* lock = tActiveLock;
-  const auto timeout = unsure ? std::chrono::milliseconds(1) : std::chrono::milliseconds(100);
+  const auto timeout = unsure ? std::chrono::milliseconds(2) : std::chrono::milliseconds(100);
   const bool woken = changed_.wait_for(*lock, timeout) == std::cv_status::no_timeout;
   tActiveLock = lock;
   return woken;

@@ -109,7 +109,8 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   t.callTasks.clear();
   try {
     if (needsInit && !initialized_) fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
-    t.now += spec_.host.apiOverhead.*overhead;
+    t.callOverhead = spec_.host.apiOverhead.*overhead;
+    t.now += t.callOverhead;
     body(t);
   } catch (const AclFailure& f) {
     t.error = std::string(api) + ": " + f.message;
@@ -377,6 +378,11 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
 }
 
 void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  // A FAST_LAUNCH stream has its resources already: the enqueue costs at most `fast_launch`.
+  if ((s.flags & ACL_STREAM_FAST_LAUNCH) && t.callOverhead > overheads().fastLaunch) {
+    t.now -= t.callOverhead - overheads().fastLaunch;
+    t.callOverhead = overheads().fastLaunch;
+  }
   waitForQueueSlot(t, s);
   task->id = nextTaskId_++;
   task->kernel.seed = task->id;  // a random-access kernel draws its own places

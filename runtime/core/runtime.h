@@ -98,6 +98,8 @@ class Runtime {
   // Whether every aclrtStreamWaitEvent queued on `e` has ended (aclrtQueryEventWaitStatus).
   bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
+  // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).
+  uint64_t eventTimestampUs(HostThread& t, aclrtEvent e);
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
 
   // ---- memory

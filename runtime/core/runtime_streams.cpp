@@ -27,11 +27,25 @@ Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
 Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) {
   Context& ctx = requireContext(t);
   if (priority > 7) fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
-  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE;
-  if (flags & ~known) fail(ACL_ERROR_INVALID_PARAM, "unknown stream flag bits " + std::to_string(flags & ~known));
+  if (flags & ACL_STREAM_PERSISTENT) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "ACL_STREAM_PERSISTENT streams hold tasks for a model run instance "
+                                           "(aclmdlRI...), which the simulator does not run");
+  }
+  // CANN creates a plain stream for any other bits; HUGE has no effect on these SoCs (CANN's
+  // aclrtCreateStreamWithConfig documentation).
+  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE;
+  if (flags & ~known) {
+    warn(t, "stream-flags-ignored", "stream flag bits " + std::to_string(flags & ~known) +
+                                        " mean nothing here; a plain stream was created, as CANN does");
+  }
+  if (flags & ACL_STREAM_FAST_LAUNCH) {
+    // Its internal resources are taken now instead of at each launch.
+    t.now = t.now - t.callOverhead + overheads().fastLaunchStreamCreate;
+    t.callOverhead = overheads().fastLaunchStreamCreate;
+  }
   Stream& s = newStream(*ctx.device, &ctx, false);
   s.priority = priority;
-  s.flags = flags;
+  s.flags = flags & known;
   return &s;
 }
 
@@ -62,7 +76,8 @@ void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeo
     }
     t.now = std::max(t.now, s.queue.lastCompletion());
   }
-  t.now += overheads().synchronize;
+  // A FAST_SYNC stream is polled: the thread sees the end without being woken.
+  t.now += (s.flags & ACL_STREAM_FAST_SYNC) ? overheads().fastSync : overheads().synchronize;
 }
 
 bool Runtime::streamIdle(HostThread& t, aclrtStream handle) {
@@ -79,7 +94,12 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventWait;
   task->sync = e->sync;
-  // The record issued most recently; an event not yet recorded is waited for until it is.
+  // The record issued most recently. Only an ACL_EVENT_SYNC event may be waited for before it is
+  // recorded (CANN sends its wait whatever the event's state); others must be recorded first.
+  if (e->sync->recordsSubmitted == 0 && !(e->flags & ACL_EVENT_SYNC)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "the event has not been recorded: record it first, or create it with "
+                                     "aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to wait for a record to come");
+  }
   task->waitForRecord = std::max<uint64_t>(e->sync->recordsSubmitted, 1);
   std::shared_ptr<models::SyncPoint> sync = e->sync;
   submit(t, s, std::move(task));
@@ -91,7 +111,15 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
 Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
   Device& d = *requireContext(t).device;
   const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
-  if (flags & ~known) fail(ACL_ERROR_INVALID_PARAM, "unknown event flag bits " + std::to_string(flags & ~known));
+  const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+  if (flags & unsimulated) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event flag bits " + std::to_string(flags & unsimulated) +
+                                               " (device-only, external or IPC events) are not simulated");
+  }
+  if (flags == 0 || (flags & ~known)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "event flag " + std::to_string(flags) + " is invalid: give ACL_EVENT_SYNC, "
+                                     "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE or an OR of them");
+  }
   if (d.events >= d.spec->scheduler.maxEvents) {
     fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) + " has no event left (max_events " +
                                              std::to_string(d.spec->scheduler.maxEvents) + ")");
@@ -193,8 +221,26 @@ float Runtime::elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end) {
       fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE, std::string(e == &a ? "start" : "end") +
                                                 " event has not completed its latest record yet");
     }
+    if (!(e->flags & ACL_EVENT_TIME_LINE)) {
+      fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, std::string(e == &a ? "start" : "end") +
+                                                     " event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
+    }
   }
   return static_cast<float>(static_cast<double>(b.sync->lastRecordTime - a.sync->lastRecordTime) / 1e9);
+}
+
+uint64_t Runtime::eventTimestampUs(HostThread& t, aclrtEvent eh) {
+  if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  Event& e = checkedEvent(events_.find(eh), eh);
+  catchUp(t);
+  if (e.sync->recordsSubmitted == 0) fail(ACL_ERROR_RT_INTERNAL_ERROR, "the event has never been recorded");
+  if (!(e.flags & ACL_EVENT_TIME_LINE)) {
+    fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
+  }
+  if (e.sync->recordsCompleted != e.sync->recordsSubmitted) {
+    fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event's latest record has not completed yet");
+  }
+  return e.sync->lastRecordTime / 1000000;  // ps -> us since the machine started
 }
 
 // ---------------------------------------------------------------- callbacks

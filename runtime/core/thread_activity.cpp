@@ -26,19 +26,20 @@ int64_t ownCpuNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
-bool threadRunnable(pid_t tid) {
+bool threadSleeps(pid_t tid) {
   const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  if (fd < 0) return true;
   char buf[512];
   const ssize_t n = ::read(fd, buf, sizeof buf - 1);
   ::close(fd);
-  if (n <= 0) return false;
+  if (n <= 0) return true;
   buf[n] = '\0';
   // "tid (comm) S ...": the name may hold spaces and parentheses, so the state follows the last ')'.
   const char* close = std::strrchr(buf, ')');
-  if (!close || close[1] != ' ') return false;
-  return close[2] == 'R';
+  if (!close || close[1] != ' ') return true;
+  const char state = close[2];
+  return state == 'S' || state == 'T' || state == 't' || state == 'Z' || state == 'X';
 }
 
 }  // namespace ascendsim::runtime

@@ -21,8 +21,10 @@ int64_t threadCpuNs(pthread_t thread);
 // The calling thread's CPU time, in ns.
 int64_t ownCpuNs();
 
-// Whether thread `tid` of this process is runnable or running ('R' in /proc). A thread that has
-// exited reads as not runnable.
-bool threadRunnable(pid_t tid);
+// Whether thread `tid` of this process sleeps in an interruptible wait ('S' in /proc: a futex,
+// join(), a condition variable, sleep(), a read) or is stopped. Running, runnable and short
+// uninterruptible waits (page faults, the address-space lock: 'D') are not sleeping. A thread
+// that has exited reads as sleeping.
+bool threadSleeps(pid_t tid);
 
 }  // namespace ascendsim::runtime

@@ -730,7 +730,7 @@ TEST_F(Aclnn, MemoryFreedUnderAQueuedKernelLivesUntilItEnds) {
   aclTensor* to = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, out);
   aclScalar* alpha = scalar(1.0f, ACL_FLOAT);
   aclrtEvent gate = nullptr;
-  ASSERT_ACL_OK(aclrtCreateEvent(&gate));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));
   ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, gate));
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;

@@ -93,7 +93,10 @@ TEST_F(Event, RecordIsNotCompleteBeforeItsStreamGetsThere) {
 TEST_F(Event, HandlesAndNullArguments) {
   aclrtEvent e = nullptr;
   EXPECT_ACL_ERROR(aclrtCreateEvent(nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtCreateEventWithFlag(&e, 0x400), ACL_ERROR_INVALID_PARAM);
+  // CANN's event creation: no flag, or bits it does not know, are invalid values (107000).
+  EXPECT_ACL_ERROR(aclrtCreateEventWithFlag(&e, 0x400), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtCreateEventWithFlag(&e, 0), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtCreateEventWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   ASSERT_ACL_OK(aclrtCreateEvent(&e));
   ASSERT_ACL_OK(aclrtDestroyEvent(e));
   EXPECT_ACL_ERROR(aclrtRecordEvent(e, nullptr), ACL_ERROR_RT_INVALID_HANDLE);
@@ -205,4 +208,59 @@ TEST_F(Event, WaitStatusIsAboutTheWaitsNotTheRecord) {
   ASSERT_ACL_OK(aclrtDestroyEvent(e));
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Event, OnlyTimeLineEventsKeepTimestamps) {
+  // A 64 MiB H2D copy (about 2.5 ms on the default machine) between two records.
+  const size_t n = 64 << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent start = nullptr, end = nullptr, untimed = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&start));  // CANN's default event keeps timestamps
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC));
+  uint64_t us = 0;
+  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(start, &us), ACL_ERROR_RT_INTERNAL_ERROR);  // never recorded
+  ASSERT_ACL_OK(aclrtRecordEvent(start, nullptr));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(end, nullptr));
+  ASSERT_ACL_OK(aclrtRecordEvent(untimed, nullptr));
+  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(end, &us), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);  // not ended yet
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
+  EXPECT_GT(ms, 2.0f);
+  uint64_t t0 = 0, t1 = 0;
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(start, &t0));
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(end, &t1));
+  EXPECT_NEAR(static_cast<double>(t1 - t0), ms * 1000.0, 1.0);  // whole microseconds
+  EXPECT_ACL_ERROR(aclrtEventElapsedTime(&ms, start, untimed), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(untimed, &us), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+  for (aclrtEvent e : {start, end, untimed}) ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Event, OnlySyncEventsMayBeWaitedForBeforeTheirRecord) {
+  // CANN refuses a wait on a default event that was never recorded (the wait would have nothing to
+  // capture); an ACL_EVENT_SYNC event's wait is sent anyway and holds the stream until a record.
+  aclrtStream s = nullptr;
+  aclrtEvent plain = nullptr, sync = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateEvent(&plain));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
+  EXPECT_ACL_ERROR(aclrtStreamWaitEvent(s, plain), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, sync));
+  aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtRecordEvent(sync, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtRecordEvent(plain, nullptr));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, plain));  // recorded: fine
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtDestroyEvent(plain));
+  ASSERT_ACL_OK(aclrtDestroyEvent(sync));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
 }

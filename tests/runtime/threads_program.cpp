@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   aclrtGetCurrentContext(&ctx);
   std::vector<aclrtEvent> done(static_cast<size_t>(threads));
   for (auto& e : done) {
-    if (aclrtCreateEvent(&e) != ACL_SUCCESS) return 2;
+    if (aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE) != ACL_SUCCESS) return 2;
   }
   std::atomic<int> failures{0};
   std::vector<std::thread> pool;

@@ -123,7 +123,7 @@ TEST(Threads, AWaitOnAnotherThreadsRecordCompletes) {
   ASSERT_ACL_OK(aclrtRecordEvent(e, s));  // record #1, so B's wait has a target from the start
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   aclrtEvent gate = nullptr;
-  ASSERT_ACL_OK(aclrtCreateEvent(&gate));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));
   aclrtStream waiting = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&waiting));
   ASSERT_ACL_OK(aclrtStreamWaitEvent(waiting, gate));  // gate not yet recorded by anyone
@@ -152,7 +152,7 @@ TEST(Threads, AWaitOnAThreadThatHasNotCalledYetIsNotADeadlock) {
   aclrtEvent gate = nullptr;
   aclrtStream waiting = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
-  ASSERT_ACL_OK(aclrtCreateEvent(&gate));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));
   ASSERT_ACL_OK(aclrtCreateStream(&waiting));
   ASSERT_ACL_OK(aclrtStreamWaitEvent(waiting, gate));
   std::thread worker([&] {
@@ -178,7 +178,7 @@ TEST(Threads, AnIdleThreadDoesNotHideADeadlock) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   aclrtEvent never = nullptr;
   aclrtStream stuck = nullptr;
-  ASSERT_ACL_OK(aclrtCreateEvent(&never));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&never, ACL_EVENT_SYNC));
   ASSERT_ACL_OK(aclrtCreateStream(&stuck));
   ASSERT_ACL_OK(aclrtStreamWaitEvent(stuck, never));
   std::promise<void> release;

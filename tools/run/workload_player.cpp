@@ -78,7 +78,10 @@ class Player {
     }
     for (const auto& e : w_.events) {
       check(aclrtSetDevice(e.device), "aclrtSetDevice", {w_.source, 1, 1});
-      check(aclrtCreateEvent(&events_[e.name]), "aclrtCreateEvent", {w_.source, 1, 1});
+      // Script events may be waited for before another thread records them: SYNC events, as
+      // CANN requires for that, that keep timestamps too.
+      check(aclrtCreateEventWithFlag(&events_[e.name], ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE),
+            "aclrtCreateEventWithFlag", {w_.source, 1, 1});
     }
     for (const auto& b : w_.buffers) {
       if (b.allocated) alloc(b, {w_.source, 1, 1});
