@@ -72,6 +72,30 @@ int main(void) {
   expect(aclrtSynchronizeEvent(event), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "waiting for an event nobody records");
   expect(aclrtDestroyEvent(event), ACL_SUCCESS, "aclrtDestroyEvent");
   expect(aclrtRecordEvent(event, NULL), ACL_ERROR_RT_INVALID_HANDLE, "recording a destroyed event");
+
+  /* Event and stream flags */
+  {
+    aclrtEvent untimed = NULL, plain = NULL;
+    uint64_t stamp = 0;
+    float ms = 0;
+    expect(aclrtCreateEventWithFlag(&event, 0), ACL_ERROR_RT_PARAM_INVALID, "an event with no flag");
+    expect(aclrtCreateEventWithFlag(&event, 0x80000000U), ACL_ERROR_RT_PARAM_INVALID, "an unknown event flag");
+    expect(aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an IPC event");
+    expect(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC), ACL_SUCCESS, "an event without timestamps");
+    expect(aclrtCreateEvent(&plain), ACL_SUCCESS, "a default event");
+    expect(aclrtEventGetTimestamp(plain, &stamp), ACL_ERROR_RT_INTERNAL_ERROR, "the timestamp of an event never recorded");
+    expect(aclrtEventGetTimestamp(plain, NULL), ACL_ERROR_INVALID_PARAM, "a timestamp into NULL");
+    expect(aclrtStreamWaitEvent(NULL, plain), ACL_ERROR_RT_PARAM_INVALID, "waiting for a default event before its record");
+    expect(aclrtRecordEvent(plain, NULL), ACL_SUCCESS, "recording the default event");
+    expect(aclrtRecordEvent(untimed, NULL), ACL_SUCCESS, "recording the event without timestamps");
+    expect(aclrtSynchronizeEvent(untimed), ACL_SUCCESS, "waiting for both records");
+    expect(aclrtEventElapsedTime(&ms, plain, untimed), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "timing to an event without timestamps");
+    expect(aclrtEventGetTimestamp(untimed, &stamp), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the timestamp of an event without them");
+    expect(aclrtDestroyEvent(untimed), ACL_SUCCESS, "aclrtDestroyEvent");
+    expect(aclrtDestroyEvent(plain), ACL_SUCCESS, "aclrtDestroyEvent");
+    expect(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_PERSISTENT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a persistent stream");
+    expect(aclrtCreateStreamWithConfig(&stream, 8, 0), ACL_ERROR_INVALID_PARAM, "stream priority 8");
+  }
   expect(aclrtDeviceCanAccessPeer(NULL, 0, 0), ACL_ERROR_INVALID_PARAM, "peer query into NULL");
 
   /* The end */
