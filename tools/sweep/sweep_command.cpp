@@ -24,6 +24,7 @@
 #include "tools/bandwidth/svg_chart.h"
 #include "tools/csv_table.h"
 #include "tools/exit_codes.h"
+#include "tools/sweep/slurm_sweep.h"
 #include "tools/sweep/sweep_grid.h"
 
 namespace ascendsim::tools {
@@ -40,6 +41,12 @@ struct SweepOptions {
   std::vector<std::string> sets;
   int jobs = 2;
   bool dramStats = false;
+  // As a Slurm job array
+  bool slurm = false, wait = false;
+  size_t shards = 0;
+  std::string partition, time;
+  int arrayLimit = 0;
+  std::vector<std::string> sbatchArgs;
 };
 
 struct MergeOptions {
@@ -415,13 +422,33 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--shard", o->shard, "i/N: run only points with index % N == i (0-based), for cluster job arrays");
   cmd->add_option("--plot", o->plot, "Draw this result column ...");
   cmd->add_option("--against", o->against, "... against this --set key, as OUT with .svg");
+  cmd->add_flag("--slurm", o->slurm, "Submit the grid as a Slurm job array (one task per shard, parts in OUT.slurm/)");
+  cmd->add_option("--shards", o->shards, "With --slurm: array tasks to split the grid into (default: one per point)");
+  cmd->add_option("--partition", o->partition, "With --slurm: the partition to run in");
+  cmd->add_option("--time", o->time, "With --slurm: each task's time limit (sbatch --time, e.g. 00:30:00)");
+  cmd->add_option("--array-limit", o->arrayLimit, "With --slurm: at most this many tasks at once");
+  cmd->add_option("--sbatch-arg", o->sbatchArgs, "With --slurm: one more argument for sbatch (repeat for more)")->allow_extra_args(false);
+  cmd->add_flag("--wait", o->wait, "With --slurm: wait for the array to end (squeue), then merge into OUT");
   cmd->footer("Example: ascendsim sweep --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml \\\n"
               "    --set 'pcie.switches[*].link.generation=3,4,5' --jobs 2 --out gen.csv --plot D2H_GBps --against 'pcie.switches[*].link.generation'\n"
-              "Merge shards: ascendsim sweep merge part-*.csv --out all.csv");
+              "Merge shards: ascendsim sweep merge part-*.csv --out all.csv\n"
+              "On Slurm: ascendsim sweep ... --out gen.csv --slurm --partition P --time 00:30:00 [--wait]; "
+              "then ascendsim sweep merge gen.csv.slurm");
   CLI::App* merge = cmd->add_subcommand("merge", "Join the result files of sweep shards");
-  merge->add_option("inputs", m->inputs, "Shard result CSVs")->required();
-  merge->add_option("--out,-o", m->out, "Merged CSV")->required();
-  merge->callback([m, &exitCode] { exitCode = runMerge(*m); });
+  merge->add_option("inputs", m->inputs, "Shard result CSVs, or the OUT.slurm directory of a --slurm sweep")->required();
+  merge->add_option("--out,-o", m->out, "Merged CSV (for a --slurm directory: its sweep's OUT unless given)");
+  merge->callback([m, &exitCode] {
+    if (m->inputs.size() == 1 && isSlurmSweepDir(m->inputs[0])) {
+      exitCode = mergeSlurmSweep(m->inputs[0], m->out);
+      return;
+    }
+    if (m->out.empty()) {
+      std::cerr << "ascendsim sweep merge: --out is needed to merge part files\n";
+      exitCode = kExitUsage;
+      return;
+    }
+    exitCode = runMerge(*m);
+  });
   cmd->callback([o, cmd, merge, &exitCode] {
     if (merge->parsed()) return;
     if (o->workload.empty() || o->out.empty() || o->sets.empty()) {
@@ -430,6 +457,40 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
       return;
     }
     (void)cmd;
+    if (o->slurm) {
+      if (!o->shard.empty() || !o->plot.empty()) {
+        std::cerr << "ascendsim sweep --slurm: --shard and --plot do not apply (each task runs a shard; plot the merged table)\n";
+        exitCode = kExitUsage;
+        return;
+      }
+      char self[4096];
+      const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+      if (n <= 0) {
+        std::cerr << "ascendsim sweep: cannot find its own executable\n";
+        exitCode = kExitFailure;
+        return;
+      }
+      SlurmSweepOptions s;
+      s.self = std::string(self, static_cast<size_t>(n));
+      s.config = o->config;
+      s.workload = o->workload;
+      s.out = o->out;
+      s.sets = o->sets;
+      s.dramStats = o->dramStats;
+      s.shards = o->shards;
+      s.partition = o->partition;
+      s.time = o->time;
+      s.arrayLimit = o->arrayLimit;
+      s.sbatchArgs = o->sbatchArgs;
+      s.wait = o->wait;
+      exitCode = submitSlurmSweep(s);
+      return;
+    }
+    if (o->wait || !o->partition.empty() || !o->time.empty() || o->arrayLimit || !o->sbatchArgs.empty() || o->shards) {
+      std::cerr << "ascendsim sweep: --wait, --partition, --time, --array-limit, --sbatch-arg and --shards need --slurm\n";
+      exitCode = kExitUsage;
+      return;
+    }
     exitCode = runSweep(*o);
   });
 }
