@@ -13,7 +13,7 @@
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
 #include "tools/bandwidth/bandwidth_runner.h"
-#include "tools/bandwidth/svg_chart.h"
+#include "tools/plot/line_chart.h"
 #include "tools/exit_codes.h"
 
 namespace ascendsim::tools {
@@ -288,8 +288,12 @@ int runBandwidth(const Options& o) {
   }
   if (!o.svg.empty()) {
     std::vector<ChartSeries> lines;
-    for (const auto& t : tests) lines.push_back({t, series[t]});
-    if (!writeOutput(o.svg, svgChart("Bandwidth against copy size: " + sys.name, lines), "bandwidth")) return kExitFailure;
+    for (const auto& t : tests) {
+      ChartSeries line{t, {}};
+      for (const auto& [bytes, gbps] : series[t]) line.points.push_back({static_cast<double>(bytes), gbps});
+      lines.push_back(line);
+    }
+    if (!writeOutput(o.svg, lineChartSvg("Bandwidth against copy size: " + sys.name, lines), "bandwidth")) return kExitFailure;
   }
   return kExitOk;
 }

@@ -21,11 +21,11 @@
 #include "spec/system_loader.h"
 #include "spec/units.h"
 #include "tools/atomic_file.h"
-#include "tools/bandwidth/svg_chart.h"
 #include "tools/csv_table.h"
 #include "tools/exit_codes.h"
 #include "tools/sweep/slurm_sweep.h"
 #include "tools/sweep/sweep_grid.h"
+#include "tools/sweep/sweep_plot.h"
 
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
@@ -37,7 +37,7 @@ const std::vector<std::string> kFigures = {"status", "simulated_span_us", "copie
                                            "device_read_latency_ns"};
 
 struct SweepOptions {
-  std::string config, workload, out, json, shard, plot, against;
+  std::string config, workload, out, json, shard, plot, against, by;
   std::vector<std::string> sets;
   int jobs = 2;
   bool dramStats = false;
@@ -300,64 +300,16 @@ int runSweep(const SweepOptions& o) {
     return kExitFailure;
   }
   if (!o.plot.empty()) {
-    const auto fig = std::find(header.begin(), header.end(), o.plot);
-    const auto key = std::find(header.begin(), header.end(), o.against);
-    if (fig == header.end() || key == header.end()) {
-      std::cerr << "ascendsim sweep: --plot needs a figure column and --against a --set key\n";
-      return kExitUsage;
-    }
-    const size_t fi = static_cast<size_t>(fig - header.begin()), ki = static_cast<size_t>(key - header.begin());
-    // x: sizes with units (1MiB plots at 1048576 and is labelled so) or plain numbers; y: numbers.
-    // Anything else cannot go on these axes: said, not a crash.
-    auto number = [](const std::string& text, double& out) {
-      char* end = nullptr;
-      out = std::strtod(text.c_str(), &end);
-      return !text.empty() && end && *end == '\0' && std::isfinite(out);
-    };
-    bool xBytes = true, anyUnit = false;  // sizes when every value is one and some carry a unit
-    for (const auto& [k, r] : done) {
-      if (r[params.size()] != "ok") continue;
-      std::string unitWhy;
-      if (!spec::parseBytes(r[ki], unitWhy)) xBytes = false;
-      anyUnit = anyUnit || r[ki].find_first_not_of("0123456789. ") != std::string::npos;
-    }
-    xBytes = xBytes && anyUnit;
-    std::map<std::string, ChartSeries> lines;
-    std::string unplottable;
-    for (const auto& [k, r] : done) {
-      if (r[params.size()] != "ok" || r[fi].empty()) continue;
-      std::string name;
-      for (size_t p = 0; p < params.size(); ++p) {
-        if (p != ki) name += (name.empty() ? "" : " ") + params[p].key + "=" + r[p];
-      }
-      if (name.empty()) name = o.plot;
-      double x = 0, y = 0;
-      std::string unitWhy;
-      if (xBytes) {
-        x = static_cast<double>(*spec::parseBytes(r[ki], unitWhy));
-      } else if (!number(r[ki], x) || x < 0) {
-        unplottable = o.against + " = '" + r[ki] + "' is not a number or a size";
-        break;
-      }
-      if (!number(r[fi], y)) {
-        unplottable = o.plot + " = '" + r[fi] + "' is not a number";
-        break;
-      }
-      lines[name].name = name;
-      lines[name].points.push_back({static_cast<uint64_t>(x), y});
-    }
-    if (!unplottable.empty()) {
-      std::cerr << "ascendsim sweep: cannot plot: " << unplottable << " (results: " << o.out << ")\n";
-      return kExitUsage;
-    }
-    std::vector<ChartSeries> series;
-    for (auto& [n2, s] : lines) {
-      std::sort(s.points.begin(), s.points.end());
-      series.push_back(s);
+    std::vector<Row> rows;
+    for (const Row& point : grid) {
+      auto it = done.find(point);
+      if (it != done.end()) rows.push_back(it->second);
     }
     const std::string svgPath = fs::path(o.out).replace_extension(".svg").string();
-    if (!writeOutput(svgPath, svgChart(o.plot + " against " + o.against, series, {o.against, o.plot, xBytes}), "sweep")) {
-      return kExitFailure;
+    const int plotted = plotSweep(header, rows, params, o.plot, o.against, o.by, svgPath);
+    if (plotted != kExitOk) {
+      std::cerr << "(results: " << o.out << ")\n";
+      return plotted;
     }
     std::cerr << "plot: " << svgPath << "\n";
   }
@@ -421,7 +373,8 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--dram-stats", o->dramStats, "Replay each point's memory traffic through the DRAM models: row-hit and latency columns");
   cmd->add_option("--shard", o->shard, "i/N: run only points with index % N == i (0-based), for cluster job arrays");
   cmd->add_option("--plot", o->plot, "Draw this result column ...");
-  cmd->add_option("--against", o->against, "... against this --set key, as OUT with .svg");
+  cmd->add_option("--against", o->against, "... against this --set key (x axis), as OUT with .svg: a line per combination of the other keys");
+  cmd->add_option("--by", o->by, "... or a heat map over --against (columns) and this second --set key (rows)");
   cmd->add_flag("--slurm", o->slurm, "Submit the grid as a Slurm job array (one task per shard, parts in OUT.slurm/)");
   cmd->add_option("--shards", o->shards, "With --slurm: array tasks to split the grid into (default: one per point)");
   cmd->add_option("--partition", o->partition, "With --slurm: the partition to run in");
