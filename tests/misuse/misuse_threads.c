@@ -9,19 +9,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
-
-static int failures = 0;
-
-static void expect(aclError got, aclError want, const char* what) {
-  if (got != want) {
-    const char* msg = aclGetRecentErrMsg();
-    printf("MISMATCH %s: returned %d, expected %d (%s)\n", what, got, want, msg ? msg : "");
-    ++failures;
-  } else {
-    (void)aclGetRecentErrMsg();
-    printf("ok %s: %d\n", what, got);
-  }
-}
+#include "expect.h"
 
 struct Shared {
   aclrtContext ctx;

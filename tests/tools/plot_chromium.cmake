@@ -4,13 +4,10 @@
 # two keys. Headless Chromium renders each SVG and measures every text element: none may stick
 # out of the canvas, every series must have a legend entry, every size tick must be labelled.
 # Skipped where Chromium is not installed. Variables: ASCENDSIM, WORKLOAD, WORK_DIR.
-find_program(CHROMIUM NAMES chromium chromium-browser)
+include(${CMAKE_CURRENT_LIST_DIR}/chromium.cmake)
 if(NOT CHROMIUM)
-  message("SKIPPED: no chromium (install it with: bash scripts/install-deps.sh --with-browser)")
   return()
 endif()
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}/profile")
 set(RUN_TIMEOUT 300)
 include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
@@ -51,9 +48,7 @@ for (const div of document.querySelectorAll('div')) {
 document.body.setAttribute('data-result', result.join(' ;; '));
 </script></body></html>]=])
 file(WRITE ${WORK_DIR}/plots.html "${page}")
-run(${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-    --disable-component-update --disable-sync --user-data-dir=${WORK_DIR}/profile --window-size=1600,1200
-    --dump-dom file://${WORK_DIR}/plots.html)
+run(${chrome} --window-size=1600,1200 --dump-dom file://${WORK_DIR}/plots.html)
 if(NOT last_output MATCHES "data-result=\"([^\"]*)\"")
   message(FATAL_ERROR "the page's script did not run")
 endif()

@@ -2,13 +2,10 @@
 # the expected tracks and a known event are drawn (from the DOM after the page's script ran) and
 # keeps a screenshot as the test's artifact. Skipped where Chromium is not installed.
 # Variables: ASCENDSIM, PROGRAM, WORK_DIR.
-find_program(CHROMIUM NAMES chromium chromium-browser)
+include(${CMAKE_CURRENT_LIST_DIR}/chromium.cmake)
 if(NOT CHROMIUM)
-  message("SKIPPED: no chromium (install it with: bash scripts/install-deps.sh --with-browser)")
   return()
 endif()
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}/profile")
 
 set(RUN_TIMEOUT 120)
 include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
@@ -16,9 +13,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 run(${CMAKE_COMMAND} -E env ASCENDSIM_SUMMARY=0 ${ASCENDSIM} exec --trace ${WORK_DIR}/trace.json
     --report ${WORK_DIR}/report.json -- ${PROGRAM})
 run(${ASCENDSIM} view ${WORK_DIR}/trace.json --report ${WORK_DIR}/report.json -o ${WORK_DIR}/trace.html)
-set(chrome ${CHROMIUM} --headless --no-sandbox --disable-gpu --disable-quic --no-first-run
-    --disable-background-networking --disable-component-update --disable-sync
-    --user-data-dir=${WORK_DIR}/profile --window-size=1400,1000)
+list(APPEND chrome --window-size=1400,1000)
 run(${chrome} --dump-dom file://${WORK_DIR}/trace.html)
 set(dom "${last_output}")
 foreach(expected "track: Thread 0 (main)" "track: Stream 2" "track: DMA channel 0" "counter: npu0.link.down"
