@@ -27,7 +27,7 @@ host=$(hostname -s)
 base=$((20000 + $$ % 20000))
 cat > "$work/slurm.conf" <<CONF
 ClusterName=ascendsim-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 SlurmUser=root
@@ -50,7 +50,7 @@ ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=600
-NodeName=$host CPUs=$(nproc) State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=sweeps Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
