@@ -27,7 +27,7 @@ void readTimings(FieldReader& r, DramSpec& m, bool required) {
       {"tRRD_S", &t.tRRD_S, 1, true}, {"tRRD_L", &t.tRRD_L, 1, true}, {"tFAW", &t.tFAW, 1, true},
       {"tWR", &t.tWR, 1, true},       {"tWTR_S", &t.tWTR_S, 1, true}, {"tWTR_L", &t.tWTR_L, 1, true},
       {"tRTW", &t.tRTW, 1, false},    {"tRTP", &t.tRTP, 1, true},     {"tREFI", &t.tREFI, 1, true},
-      {"tRFC", &t.tRFC, 1, true},     {"tRFCpb", &t.tRFCpb, 0, false},
+      {"tRFC", &t.tRFC, 1, true},     {"tRFCpb", &t.tRFCpb, 0, false}, {"tCCDR", &t.tCCDR, 0, false},
   };
   for (const Field& f : fields) r.cycles(f.key, *f.out, tck, f.min, required && f.required);
 }
@@ -45,6 +45,7 @@ void checkTimingRelations(FieldReader& r, DramSpec& m) {
   need(t.tRAS >= t.tRCDRD, "tRAS",
        "tRAS (" + std::to_string(t.tRAS) + ") is shorter than tRCDRD (" + std::to_string(t.tRCDRD) + ")");
   need(t.tCCD_L >= t.tCCD_S, "tCCD_L", "tCCD_L must be at least tCCD_S");
+  need(t.tCCDR == 0 || t.tCCDR >= t.tCCD_S, "tCCDR", "tCCDR must be at least tCCD_S (or 0: none)");
   need(t.tRRD_L >= t.tRRD_S, "tRRD_L", "tRRD_L must be at least tRRD_S");
   need(t.tWTR_L >= t.tWTR_S, "tWTR_L", "tWTR_L must be at least tWTR_S");
   need(t.tFAW >= t.tRRD_S, "tFAW", "tFAW must be at least tRRD_S");

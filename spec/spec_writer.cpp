@@ -12,6 +12,7 @@ void writeTimings(YAML::Emitter& out, const DramTimings& t) {
       {"tCCD_L", t.tCCD_L}, {"tRRD_S", t.tRRD_S}, {"tRRD_L", t.tRRD_L}, {"tFAW", t.tFAW},
       {"tWR", t.tWR},       {"tWTR_S", t.tWTR_S}, {"tWTR_L", t.tWTR_L}, {"tRTW", t.tRTW},
       {"tRTP", t.tRTP},     {"tREFI", t.tREFI},   {"tRFC", t.tRFC},     {"tRFCpb", t.tRFCpb},
+      {"tCCDR", t.tCCDR},
   };
   for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << value;
 }

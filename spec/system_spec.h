@@ -21,6 +21,7 @@ struct DramTimings {
   uint32_t tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
   uint32_t tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTW = 0, tRTP = 0;
   uint32_t tREFI = 0, tRFC = 0, tRFCpb = 0;  // tRFCpb 0: no per-bank refresh
+  uint32_t tCCDR = 0;  // read to read on another rank / stack id; 0: tCCD_S
 };
 
 struct DramSpec {
@@ -54,6 +55,8 @@ struct DramSpec {
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next
 
   // Derived figures.
+  // HBM3's ranks are the stack ids of a pseudo-channel: they share its activate window.
+  bool ranksAreStackIds() const { return standard == DramStandard::HBM3; }
   uint64_t rows() const;                 // rows per bank
   uint64_t burstBytes() const;           // bytes moved by one burst on one (pseudo-)channel
   uint32_t independentChannels() const;  // stacks x channels x pseudo-channels

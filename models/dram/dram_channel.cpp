@@ -28,6 +28,8 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   tWTR_L_ = t.tWTR_L;
   tRTW_ = t.tRTW;
   tRTP_ = t.tRTP;
+  tCCDR_ = t.tCCDR > 0 ? t.tCCDR : t.tCCD_S;
+  sharedWindow_ = m.ranksAreStackIds();
   tREFI_ = t.tREFI;
   tRFC_ = t.tRFC;
   tRFCpb_ = t.tRFCpb;
@@ -47,7 +49,9 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   // With per-bank refresh (tRFCpb > 0) one bank at a time refreshes, each once per tREFI, while
   // the others keep serving; otherwise all banks refresh together every tREFI.
   refreshInterval_ = tRFCpb_ > 0 ? std::max<int64_t>(tREFI_ / banksPerRank_, 1) : tREFI_;
-  ranks_.assign(m.ranks, Rank{kLongAgo, kLongAgo, {kLongAgo, kLongAgo, kLongAgo, kLongAgo}, 0, refreshInterval_, kLongAgo, 0});
+  const ActWindow fresh{kLongAgo, kLongAgo, {kLongAgo, kLongAgo, kLongAgo, kLongAgo}, 0};
+  shared_ = fresh;
+  ranks_.assign(m.ranks, Rank{fresh, refreshInterval_, kLongAgo, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
   slots_.resize(queueDepth_);
@@ -68,6 +72,7 @@ template <bool withBus>
   const Bank& b = bank(r);
   const BankGroup& g = groups_[groupIndex(r)];
   const Rank& k = ranks_[r.rank];
+  const ActWindow& w = window(k);
   const int64_t t0 = std::max(r.arrival, k.refreshEnd);
   Plan p;
   if (b.openRow == static_cast<int64_t>(r.row)) {
@@ -83,7 +88,7 @@ template <bool withBus>
       if (withBus) p.pre = bus_.row.firstFree(p.pre, commands_.pre);
       actFrom = p.pre + tRP_;
     }
-    p.act = std::max({actFrom, b.actAllowed, k.lastAct + tRRD_S_, g.lastAct + tRRD_L_, k.faw[k.fawNext] + tFAW_});
+    p.act = std::max({actFrom, b.actAllowed, w.lastAct + tRRD_S_, g.lastAct + tRRD_L_, w.faw[w.fawNext] + tFAW_});
     if (withBus) p.act = bus_.row.firstFree(p.act, commands_.act);
     p.col = p.act + (r.write ? tRCDWR_ : tRCDRD_);
   }
@@ -91,7 +96,8 @@ template <bool withBus>
   if (r.write) {
     p.col = std::max(p.col, lastRdCmd_ + tRTW_);
   } else {
-    p.col = std::max({p.col, k.lastWrDataEnd + tWTR_S_, g.lastWrDataEnd + tWTR_L_});
+    p.col = std::max({p.col, w.lastWrDataEnd + tWTR_S_, g.lastWrDataEnd + tWTR_L_});
+    if (lastRdRank_ >= 0 && lastRdRank_ != static_cast<int64_t>(r.rank)) p.col = std::max(p.col, lastRdCmd_ + tCCDR_);
   }
   // Data bursts go out in order on the shared data bus.
   p.col = std::max(p.col, dataBusFree_ - (r.write ? tCWL_ : tCL_));
@@ -120,21 +126,23 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     b.preAllowed = p.act + tRAS_;
     b.rdAllowed = p.act + tRCDRD_;
     b.wrAllowed = p.act + tRCDWR_;
-    k.lastAct = g.lastAct = p.act;
-    k.faw[k.fawNext] = p.act;
-    k.fawNext = (k.fawNext + 1) % 4;
+    ActWindow& w = window(k);
+    w.lastAct = g.lastAct = p.act;
+    w.faw[w.fawNext] = p.act;
+    w.fawNext = (w.fawNext + 1) % 4;
   }
   g.lastCol = lastCol_ = p.col;
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;
-    k.lastWrDataEnd = g.lastWrDataEnd = dataEnd;
+    window(k).lastWrDataEnd = g.lastWrDataEnd = dataEnd;
     b.preAllowed = std::max(b.preAllowed, dataEnd + tWR_);
     ++stats_.writes;
     stats_.bytesWritten += r.bytes;
   } else {
     dataEnd = p.col + tCL_ + burst_;
     lastRdCmd_ = p.col;
+    lastRdRank_ = r.rank;
     b.preAllowed = std::max(b.preAllowed, p.col + tRTP_);
     ++stats_.reads;
     stats_.bytesRead += r.bytes;
@@ -264,7 +272,8 @@ void DramChannel::issueOne() {
       if (bestPlan.access != Access::Hit) return false;
       int64_t missBound = std::numeric_limits<int64_t>::max();
       for (const Rank& k : ranks_) {
-        missBound = std::min(missBound, std::max(k.lastAct + tRRD_S_, k.faw[k.fawNext] + tFAW_) +
+        const ActWindow& w = window(k);
+        missBound = std::min(missBound, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) +
                                             std::min(tRCDRD_, tRCDWR_));
       }
       return bestPlan.col <= std::max(floorCol, missBound);

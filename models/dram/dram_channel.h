@@ -51,10 +51,15 @@ class DramChannel {
   struct BankGroup {
     int64_t lastCol, lastAct, lastWrDataEnd;
   };
-  struct Rank {
+  // What spacing between activates and write-to-read turnarounds counts from: per rank for DDR,
+  // per pseudo-channel across its stack ids for HBM3.
+  struct ActWindow {
     int64_t lastAct, lastWrDataEnd;
     int64_t faw[4];  // the last four ACT times, oldest at fawNext
     int fawNext = 0;
+  };
+  struct Rank {
+    ActWindow window;
     int64_t nextRefresh, refreshEnd;
     uint32_t nextBank = 0;          // per-bank refresh: where the round-robin search starts
     uint32_t refreshedInRound = 0;  // banks refreshed in the current tREFI round
@@ -72,6 +77,8 @@ class DramChannel {
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
 
+  ActWindow& window(Rank& k) { return sharedWindow_ ? shared_ : k.window; }
+  const ActWindow& window(const Rank& k) const { return sharedWindow_ ? shared_ : k.window; }
   Bank& bank(const DramRequest& r) { return banks_[r.bankIndex]; }
   const Bank& bank(const DramRequest& r) const { return banks_[r.bankIndex]; }
   static size_t bankIndex(const DramRequest& r) { return r.bankIndex; }
@@ -80,6 +87,12 @@ class DramChannel {
   // Timing in cycles.
   int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_, tFAW_;
   int64_t tWR_, tWTR_S_, tWTR_L_, tRTW_, tRTP_, tREFI_, tRFC_, tRFCpb_, burst_;
+  int64_t tCCDR_;  // read to read on another rank (stack id); tCCD_S when the part has no own figure
+  // HBM3: its "ranks" are the stack ids of one pseudo-channel, which share tRRD_S, tFAW and
+  // tWTR_S (JESD238A; Ramulator 2's HBM3 puts them at the pseudo-channel level).
+  bool sharedWindow_ = false;
+  ActWindow shared_;
+  int64_t lastRdRank_ = -1;
   CommandLengths commands_;
   CommandBus& bus_;
   CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
