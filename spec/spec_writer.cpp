@@ -122,6 +122,7 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "vector_bytes_per_cycle" << YAML::Value << d.aicore.vectorBytesPerCycle;
   out << YAML::Key << "read_bytes_per_cycle" << YAML::Value << d.aicore.readBytesPerCycle;
   out << YAML::Key << "write_bytes_per_cycle" << YAML::Value << d.aicore.writeBytesPerCycle;
+  out << YAML::Key << "scalar_ops_per_cycle" << YAML::Value << d.aicore.scalarOpsPerCycle;
   out << YAML::Key << "tile_size" << YAML::Value << formatBytes(d.aicore.tileSize);
   out << YAML::Key << "start_latency" << YAML::Value << formatDuration(d.aicore.startLatency);
   out << YAML::EndMap;

@@ -157,6 +157,7 @@ void readAiCore(const ConfigNode& node, const std::string& path, Diagnostics& di
   r.integer("vector_bytes_per_cycle", a.vectorBytesPerCycle, 1, 65536);
   r.integer("read_bytes_per_cycle", a.readBytesPerCycle, 1, 65536);
   r.integer("write_bytes_per_cycle", a.writeBytesPerCycle, 1, 65536);
+  r.integer("scalar_ops_per_cycle", a.scalarOpsPerCycle, 1, 64);
   r.bytes("tile_size", a.tileSize, 512, 64ull << 20);
   r.duration("start_latency", a.startLatency, 0, 1000000000);
   r.finish();

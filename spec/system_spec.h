@@ -185,6 +185,7 @@ struct AiCoreSpec {
   uint32_t vectorBytesPerCycle = 256;  // vector unit width: 64 float32 or 128 float16 per cycle
   uint32_t readBytesPerCycle = 64;     // per core, from device memory into the core's buffer
   uint32_t writeBytesPerCycle = 64;    // per core, from the core's buffer to device memory
+  uint32_t scalarOpsPerCycle = 1;      // per core: scalar instructions (an Ascend C kernel's loops)
   uint64_t tileSize = 32 * 1024;       // bytes of traffic one core moves per pipeline step
   Picoseconds startLatency = 2000000;  // from a kernel's start to its cores running (dispatch)
 };

@@ -25,9 +25,11 @@ uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores) { return 2 * uint64_t{
 
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
   const uint64_t total = work.bytesRead + work.bytesWritten;
-  if (total == 0) return {0, 0, work.ops};  // pure arithmetic: one step
+  if (total == 0) return {0, 0, work.ops, work.scalarOps, work.blocks};  // pure arithmetic: one step
   const uint64_t end = std::min(total, offset + length);
   KernelSlice s;
+  s.blocks = work.blocks;
+  s.scalarOps = scaled(work.scalarOps, end, total) - scaled(work.scalarOps, offset, total);
   s.readFrom = scaled(work.bytesRead, offset, total);
   s.writtenFrom = scaled(work.bytesWritten, offset, total);
   s.bytesRead = scaled(work.bytesRead, end, total) - s.readFrom;
@@ -41,7 +43,9 @@ Picoseconds coreTime(const spec::AiCoreSpec& c, const KernelSlice& s, uint32_t o
   const double vector = static_cast<double>(s.ops) * opBytes / (n * c.vectorBytesPerCycle);
   const double load = static_cast<double>(s.bytesRead) / (n * c.readBytesPerCycle);
   const double store = static_cast<double>(s.bytesWritten) / (n * c.writeBytesPerCycle);
-  return cyclesTime(std::max({vector, load, store}), c.clock);
+  const double scalarCores = s.blocks > 0 ? std::min<double>(s.blocks, n) : n;
+  const double scalar = static_cast<double>(s.scalarOps) / (scalarCores * c.scalarOpsPerCycle);
+  return cyclesTime(std::max({vector, load, store}) + scalar, c.clock);
 }
 
 }  // namespace ascendsim::models

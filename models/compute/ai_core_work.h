@@ -18,6 +18,8 @@ struct KernelSlice {
   uint64_t bytesRead = 0;
   uint64_t bytesWritten = 0;
   uint64_t ops = 0;
+  uint64_t scalarOps = 0;
+  uint32_t blocks = 0;  // cores the scalar code runs on at most (0: all)
   uint64_t readFrom = 0, writtenFrom = 0;  // where in the read and write streams the slice starts
 };
 
@@ -31,7 +33,8 @@ uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores);
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length);
 
 // Time the cores together need for `slice`, spread over all of them: the slowest of the vector
-// units and the cores' load and store paths (which overlap, as the double-buffered kernels do).
+// units and the cores' load and store paths (which overlap, as the double-buffered kernels do),
+// plus the scalar instructions, one core per block at `scalar_ops_per_cycle`.
 Picoseconds coreTime(const spec::AiCoreSpec& cores, const KernelSlice& slice, uint32_t opBytes);
 
 }  // namespace ascendsim::models

@@ -71,10 +71,11 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     *free = Channel{&task, 0, first, first, {}, 0, 0};
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
+    if (task.prepare) task.prepare(task);
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
     aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
-    task.endTime = task.bytes == 0 && task.kernel.ops == 0 ? first : -1;
+    task.endTime = task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 ? first : -1;
   }
   if (task.onStart) task.onStart();
   for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);

@@ -33,6 +33,9 @@ struct KernelWork {
   uint64_t bytesWritten = 0;
   uint64_t ops = 0;           // element operations
   uint32_t opBytes = 4;       // width of one operation's elements (float32: 4, float16: 2)
+  // Scalar instructions (Ascend C kernels' scalar code), run by `blocks` cores at most (0: all).
+  uint64_t scalarOps = 0;
+  uint32_t blocks = 0;
   // Where in device memory the reads and writes go, in order (empty for timing-only kernels): only
   // the DRAM statistics use them.
   struct Range {
@@ -77,6 +80,9 @@ struct Task {
   uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
   bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
   std::function<void()> onStart;     // Callback: hands the report to the host
+  // Kernel: runs as the task starts, before its timing is laid out (an Ascend C kernel runs its
+  // blocks then and fills in `kernel` with what they did).
+  std::function<void(Task&)> prepare;
   std::function<void()> effect;      // data effect, applied when the task completes
   Picoseconds startTime = -1;
   Picoseconds endTime = -1;

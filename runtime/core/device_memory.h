@@ -31,6 +31,7 @@ class DeviceMemory {
   uint64_t capacity() const { return capacity_; }
   uint64_t used() const { return used_; }
   bool contains(uint64_t address) const { return address >= base_ && address < base_ + span_; }
+  bool direct() const { return direct_; }
 
   // Reserves `reserved` bytes (>= size) at an address aligned to `alignment`; nullopt when full.
   std::optional<uint64_t> allocate(uint64_t size, uint64_t reserved, uint64_t alignment);

@@ -26,6 +26,10 @@ struct Stream {
   uint32_t priority = 0;
   uint32_t flags = 0;
   uint64_t subscribedThread = 0;  // pthread id that processes its callbacks; 0 = none
+  // A task of it failed (an AI Core exception): the code and message its next synchronisation
+  // reports.
+  int32_t failure = 0;  // an aclError
+  std::string failureMessage;
 };
 
 struct Context {

@@ -31,6 +31,16 @@ namespace ascendsim::runtime {
 
 // A compute task as the operator layer hands it over: its work for the timing model, the device
 // memory it reads and writes (checked to lie on the stream's device), and its data effect.
+// An Ascend C kernel compiled for the host (ascendc_library): `entry(closure)` runs one block
+// (AscendC::GetBlockIdx() says which); `release(closure)` frees the launch's arguments.
+struct AscendCLaunch {
+  std::string name;
+  uint32_t blockDim = 1;
+  void (*entry)(void*) = nullptr;
+  void* closure = nullptr;
+  void (*release)(void*) = nullptr;
+};
+
 struct KernelLaunch {
   models::KernelWork work;
   struct Range {
@@ -98,6 +108,8 @@ class Runtime {
   // Whether every aclrtStreamWaitEvent queued on `e` has ended (aclrtQueryEventWaitStatus).
   bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
+  // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
+  void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
   // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).
   uint64_t eventTimestampUs(HostThread& t, aclrtEvent e);
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
@@ -174,6 +186,8 @@ class Runtime {
   // if the stream holds `queue_depth` tasks that have not ended by then.
   void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
   void waitForQueueSlot(HostThread& t, Stream& s);
+  // Fails with the stream's recorded task failure, once, if it has one.
+  void reportStreamFailure(Stream& s);
   void warn(HostThread& t, std::string kind, std::string message);
 
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,

@@ -114,6 +114,9 @@ void Runtime::synchronizeDevice(HostThread& t) {
     if (streams_.find(s) && s->device == &d) waitStream(t, *s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
   }
   t.now += overheads().synchronize;
+  for (Stream* s : streams_.all()) {
+    if (streams_.find(s) && s->device == &d) reportStreamFailure(*s);
+  }
 }
 
 aclrtRunMode Runtime::runMode() const {

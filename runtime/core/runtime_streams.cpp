@@ -76,6 +76,7 @@ void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeo
     }
     t.now = std::max(t.now, s.queue.lastCompletion());
   }
+  reportStreamFailure(s);
   // A FAST_SYNC stream is polled: the thread sees the end without being woken.
   t.now += (s.flags & ACL_STREAM_FAST_SYNC) ? overheads().fastSync : overheads().synchronize;
 }

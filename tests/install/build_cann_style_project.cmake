@@ -34,6 +34,22 @@ if(NOT last_output MATCHES "float16 aclnnAdd result\\[7\\] is: 10.601562" OR NOT
   message(FATAL_ERROR "the aclnnAdd sample printed: ${last_output}")
 endif()
 
+# 1c. Ascend C kernels built as CANN's samples build them (ascendc.cmake through ASCENDC_CMAKE_DIR,
+# ascendc_library, <<<>>> launches): right results over 8 blocks, an out-of-bounds read and a trap
+# reported with CANN's AI Core exception codes.
+foreach(f include/kernel_operator.h bin/ascendsim-ascendc-prep tikcpp/ascendc_kernel_cmake/ascendc.cmake bin/setenv.bash)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install is missing ${f}")
+  endif()
+endforeach()
+run(bash -c "source '${prefix}/bin/setenv.bash' && cmake -S '${SOURCE_DIR}/examples/ascendc_kernels' -B '${WORK_DIR}/ascendc' && cmake --build '${WORK_DIR}/ascendc' && ASCENDSIM_SUMMARY=0 '${WORK_DIR}/ascendc/ascendc_kernels_app'")
+foreach(expected "ScaledSum: 8 blocks" "scaled sum over 8 blocks: 65536 elements ok" "out of bounds: 507015 .*kernel ReadsTooFar, block 0: out-of-bounds access at 0x[0-9a-f]+ \\(npu0\\+0x"
+                 "trap: 507016 .*kernel Traps trapped in block 1" "ascendc kernels ok")
+  if(NOT last_output MATCHES "${expected}")
+    message(FATAL_ERROR "the Ascend C kernels printed: ${last_output}")
+  endif()
+endforeach()
+
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 

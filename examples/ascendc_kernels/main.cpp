@@ -1,0 +1,65 @@
+// Runs the kernels of kernels.cpp: the scaled sum over 8 blocks must give x + 0.5 y exactly; the
+// kernel that reads past its input and the one that traps must fail their stream's
+// synchronisation with CANN's AI Core exception codes (507015, 507016).
+#include <cstdio>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kernels.h"
+
+#define CHECK(expr)                                                                  \
+  do {                                                                               \
+    const aclError e_ = (expr);                                                      \
+    if (e_ != ACL_SUCCESS) {                                                         \
+      std::printf("%s failed: %d (%s)\n", #expr, e_, aclGetRecentErrMsg());          \
+      return 1;                                                                      \
+    }                                                                                \
+  } while (0)
+
+int main() {
+  constexpr uint32_t n = 1 << 16;
+  const size_t bytes = n * sizeof(float);
+  std::vector<float> x(n), y(n), z(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = static_cast<float>(2 * i + 1);
+  }
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  float *dx = nullptr, *dy = nullptr, *dz = nullptr;
+  CHECK(aclrtMalloc(reinterpret_cast<void**>(&dx), bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(reinterpret_cast<void**>(&dy), bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(reinterpret_cast<void**>(&dz), bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(dx, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclrtMemcpy(dy, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(LaunchScaledSum(8, stream, dx, dy, dz, 0.5f, n));
+  CHECK(aclrtSynchronizeStream(stream));
+  CHECK(aclrtMemcpy(z.data(), bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (uint32_t i = 0; i < n; ++i) {
+    if (z[i] != x[i] + 0.5f * y[i]) {
+      std::printf("z[%u] = %f, expected %f\n", i, z[i], x[i] + 0.5f * y[i]);
+      return 1;
+    }
+  }
+  std::printf("scaled sum over 8 blocks: %u elements ok\n", n);
+
+  CHECK(LaunchReadsTooFar(stream, dx, dz, 1u << 30));
+  aclError e = aclrtSynchronizeStream(stream);
+  std::printf("out of bounds: %d (%s)\n", e, e ? aclGetRecentErrMsg() : "");
+  if (e != ACL_ERROR_RT_AICORE_EXCEPTION) return 1;
+  CHECK(LaunchTraps(stream, dz));
+  e = aclrtSynchronizeStream(stream);
+  std::printf("trap: %d (%s)\n", e, e ? aclGetRecentErrMsg() : "");
+  if (e != ACL_ERROR_RT_AICORE_TRAP_EXCEPTION) return 1;
+  CHECK(aclrtSynchronizeStream(stream));  // reported once
+  CHECK(aclrtFree(dx));
+  CHECK(aclrtFree(dy));
+  CHECK(aclrtFree(dz));
+  CHECK(aclrtDestroyStream(stream));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  std::printf("ascendc kernels ok\n");
+  return 0;
+}

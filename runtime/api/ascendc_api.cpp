@@ -1,0 +1,37 @@
+// Ascend C kernels compiled for the host.
+
+#include "ascendsim/ascendc.h"
+#include "runtime/api/api_call.h"
+#include "runtime/ascendc/kernel_memory_window.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrtStream stream, void (*entry)(void*),
+                                      void* closure, void (*release)(void*)) {
+  // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
+  bool handedOver = false;
+  const aclError code = run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
+    t.callArgs = arg("name", std::string(name ? name : "")) + "," + arg("blockDim", blockDim) + "," + streamArg(stream);
+    AscendCLaunch launch;
+    launch.name = name ? name : "kernel";
+    launch.blockDim = blockDim;
+    launch.entry = entry;
+    launch.closure = closure;
+    launch.release = release;
+    handedOver = true;
+    rt().launchAscendC(t, stream, launch);
+  });
+  if (!handedOver && closure && release) release(closure);  // refused before the runtime took it
+  return code;
+}
+
+// Called by kernel code while its block runs, under the runtime's lock: no run() here.
+int64_t ascendsimAscendCBlockIdx(void) { return KernelMemoryWindow::currentBlock(); }
+int64_t ascendsimAscendCBlockNum(void) { return KernelMemoryWindow::blockCount(); }
+void ascendsimAscendCTrap(void) { KernelMemoryWindow::trap(); }
+
+}  // extern "C"

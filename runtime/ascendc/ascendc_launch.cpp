@@ -1,0 +1,87 @@
+// Ascend C kernels compiled for the host: a launch is a KERNEL_AICORE task whose blocks run, one
+// after the other in block order, when the task starts; its timing comes from what they did.
+
+#include <algorithm>
+#include <memory>
+
+#include "runtime/ascendc/kernel_memory_window.h"
+#include "runtime/core/device_memory.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// What the blocks did, as the timing model's kernel work: every page they touched is read from
+// device memory, every page they changed written back; one scalar instruction per 4 bytes touched.
+void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
+  for (const auto& r : window.touchedRuns()) {
+    work.readRanges.push_back({r.address, r.bytes});
+    work.bytesRead += r.bytes;
+  }
+  for (const auto& r : window.changedRuns()) {
+    work.writeRanges.push_back({r.address, r.bytes});
+    work.bytesWritten += r.bytes;
+  }
+  work.scalarOps = (work.bytesRead + work.bytesWritten) / 4;
+}
+
+}  // namespace
+
+void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch) {
+  // The task owns the arguments from here on, launched or refused.
+  auto closure = std::shared_ptr<void>(launch.closure, [release = launch.release](void* p) {
+    if (release && p) release(p);
+  });
+  if (!launch.entry) fail(ACL_ERROR_INVALID_PARAM, "the kernel's entry is NULL");
+  if (launch.blockDim == 0 || launch.blockDim > 65535) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "blockDim " + std::to_string(launch.blockDim) + " is out of range 1..65535");
+  }
+  Stream& s = resolveStream(t, stream);
+  Device* device = s.device;
+  Stream* failing = &s;
+  auto task = std::make_unique<models::Task>();
+  task->kind = models::TaskKind::Kernel;
+  task->dst = {models::MemoryPlace::Kind::Device, device->id, 0};
+  task->kernel.name = launch.name;
+  task->kernel.blocks = launch.blockDim;
+  task->prepare = [this, device, failing, launch, closure](models::Task& running) {
+    KernelMemoryWindow window(*device->memory);
+    KernelFault fault;
+    for (uint32_t block = 0; block < launch.blockDim; ++block) {
+      if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, fault)) break;
+    }
+    window.finish();
+    describeWork(window, running.kernel);
+    running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten;
+    if (fault.kind == KernelFault::Kind::None || !streams_.find(failing)) return;
+    if (fault.kind == KernelFault::Kind::Trap) {
+      failing->failure = ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
+      failing->failureMessage = "kernel " + launch.name + " trapped in block " + std::to_string(fault.block);
+    } else {
+      failing->failure = ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + launch.name + ", block " + std::to_string(fault.block) +
+                                ": out-of-bounds access at " + hex(fault.address) + " (" + pointerName(reinterpret_cast<void*>(fault.address)) +
+                                "), outside every allocation of device " + std::to_string(device->id);
+    }
+  };
+  task->effect = [closure] {};  // the arguments live until the task ends
+  submit(t, s, std::move(task));
+}
+
+void Runtime::reportStreamFailure(Stream& s) {
+  if (s.failure == 0) return;
+  const aclError code = s.failure;
+  const std::string message = s.failureMessage;
+  s.failure = 0;
+  s.failureMessage.clear();
+  fail(code, message);
+}
+
+}  // namespace ascendsim::runtime

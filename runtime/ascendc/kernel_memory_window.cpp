@@ -1,0 +1,146 @@
+#include "runtime/ascendc/kernel_memory_window.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "runtime/core/device_memory.h"
+
+namespace ascendsim::runtime {
+namespace {
+thread_local KernelMemoryWindow* tActive = nullptr;  // the window whose block this thread runs
+thread_local uint32_t tBlock = 0, tBlocks = 1;
+// The handlers before the window's: a fault that is not a kernel's goes to them.
+struct sigaction gPreviousSegv {}, gPreviousBus {};
+}
+
+KernelMemoryWindow::KernelMemoryWindow(DeviceMemory& memory) : memory_(memory) {
+  struct sigaction sa{};
+  sa.sa_sigaction = &KernelMemoryWindow::onFault;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &oldSegv_);
+  sigaction(SIGBUS, &sa, &oldBus_);
+  gPreviousSegv = oldSegv_;
+  gPreviousBus = oldBus_;
+}
+
+KernelMemoryWindow::~KernelMemoryWindow() {
+  finish();
+  sigaction(SIGSEGV, &oldSegv_, nullptr);
+  sigaction(SIGBUS, &oldBus_, nullptr);
+}
+
+bool KernelMemoryWindow::mapIn(uint64_t address) {
+  if (!memory_.contains(address) || !memory_.allocationContaining(address)) return false;
+  const uint64_t page = address / kPage * kPage;
+  if (pages_.count(page)) return false;  // mapped already: the fault was not about access
+  void* p = reinterpret_cast<void*>(page);
+  if (mprotect(p, kPage, PROT_READ | PROT_WRITE) != 0) return false;
+  std::vector<uint8_t>& before = pages_[page];
+  before.resize(kPage);
+  memory_.read(page, before.data(), kPage);
+  std::memcpy(p, before.data(), kPage);
+  return true;
+}
+
+void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
+  KernelMemoryWindow* w = tActive;
+  const uint64_t address = reinterpret_cast<uint64_t>(info->si_addr);
+  if (w && w->fault_) {
+    if (w->mapIn(address)) return;  // the access is retried and now succeeds
+    w->fault_->kind = KernelFault::Kind::OutOfBounds;
+    w->fault_->address = address;
+    siglongjmp(w->jump_, 1);
+  }
+  // Not a kernel's access: whatever handled it before does.
+  const struct sigaction& old = sig == SIGBUS ? gPreviousBus : gPreviousSegv;
+  if (old.sa_flags & SA_SIGINFO) {
+    old.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+    old.sa_handler(sig);
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+uint32_t KernelMemoryWindow::currentBlock() { return tBlock; }
+uint32_t KernelMemoryWindow::blockCount() { return tBlocks; }
+
+bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks,
+                                  KernelFault& fault) {
+  fault = KernelFault{};
+  fault.block = block;
+  tBlock = block;
+  tBlocks = blocks;
+  KernelMemoryWindow* outer = tActive;
+  tActive = this;
+  fault_ = &fault;
+  if (sigsetjmp(jump_, 1) == 0) entry(closure);
+  fault_ = nullptr;
+  tActive = outer;
+  tBlock = 0;
+  tBlocks = 1;
+  return fault.kind == KernelFault::Kind::None;
+}
+
+void KernelMemoryWindow::trap() {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;  // not inside a kernel: nothing to stop
+  w->fault_->kind = KernelFault::Kind::Trap;
+  siglongjmp(w->jump_, 2);
+}
+
+std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::touchedRuns() const {
+  std::vector<Run> runs;
+  for (const auto& [page, bytes] : pages_) {
+    if (!runs.empty() && runs.back().address + runs.back().bytes == page) {
+      runs.back().bytes += kPage;
+    } else {
+      runs.push_back({page, kPage});
+    }
+  }
+  return runs;
+}
+
+std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::changedRuns() const {
+  std::vector<Run> runs;
+  for (uint64_t page : changed_) {
+    if (!runs.empty() && runs.back().address + runs.back().bytes == page) {
+      runs.back().bytes += kPage;
+    } else {
+      runs.push_back({page, kPage});
+    }
+  }
+  return runs;
+}
+
+void KernelMemoryWindow::finish() {
+  if (finished_) return;
+  finished_ = true;
+  for (const auto& [page, before] : pages_) {
+    void* p = reinterpret_cast<void*>(page);
+    if (std::memcmp(p, before.data(), kPage) != 0) {
+      // Only the bytes of live allocations go back (a page may hold the end of one and free space).
+      for (uint64_t a = page; a < page + kPage;) {
+        const auto* alloc = memory_.allocationContaining(a);
+        if (!alloc) {
+          ++a;
+          continue;
+        }
+        const uint64_t end = std::min(page + kPage, alloc->base + std::max<uint64_t>(alloc->size, 1));
+        memory_.write(a, reinterpret_cast<const uint8_t*>(a), end - a);
+        a = end;
+      }
+      changed_.push_back(page);
+    }
+    madvise(p, kPage, MADV_DONTNEED);
+    mprotect(p, kPage, PROT_NONE);
+  }
+}
+
+}  // namespace ascendsim::runtime

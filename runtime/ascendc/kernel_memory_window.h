@@ -1,0 +1,71 @@
+#pragma once
+// Device memory as an Ascend C kernel running on the host sees it: while the kernel's blocks run,
+// its device's allocations can be read and written at their own (simulated) addresses. The
+// reserved range stays inaccessible; the first touch of a 4 KiB page faults, and the fault
+// handler maps that page in with its contents from the device's sparse store. When the kernel
+// ends, the pages go back to the store (the ones it changed) and become inaccessible again. A
+// touch outside every live allocation of the device (an out-of-bounds access) stops the block
+// and is reported with its address; so is an Ascend C trap.
+
+#include <signal.h>
+
+#include <csetjmp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ascendsim::runtime {
+
+class DeviceMemory;
+
+struct KernelFault {
+  enum class Kind { None, OutOfBounds, Trap };
+  Kind kind = Kind::None;
+  uint64_t address = 0;  // OutOfBounds: the address touched
+  uint32_t block = 0;
+};
+
+class KernelMemoryWindow {
+ public:
+  explicit KernelMemoryWindow(DeviceMemory& memory);
+  ~KernelMemoryWindow();  // returns every page to the store
+  KernelMemoryWindow(const KernelMemoryWindow&) = delete;
+  KernelMemoryWindow& operator=(const KernelMemoryWindow&) = delete;
+
+  // Runs `entry(closure)` as block `block` of `blocks`; false and `fault` filled when it stopped
+  // on a fault.
+  bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks, KernelFault& fault);
+  // Stops the running block with a trap (Ascend C's trap instruction).
+  static void trap();
+  // The block the calling thread runs, and how many the kernel has (0 and 1 outside a kernel).
+  static uint32_t currentBlock();
+  static uint32_t blockCount();
+
+  // What the blocks touched: every page they read or wrote, and those whose contents changed.
+  uint64_t touchedBytes() const { return pages_.size() * kPage; }
+  struct Run {
+    uint64_t address, bytes;
+  };
+  std::vector<Run> touchedRuns() const;
+  std::vector<Run> changedRuns() const;  // valid after finish()
+  // Returns the pages to the store now (the destructor does it otherwise).
+  void finish();
+
+  static constexpr uint64_t kPage = 4096;
+
+ private:
+  // From the fault handler: maps the page holding `address` in, or says it is out of bounds.
+  bool mapIn(uint64_t address);
+  static void onFault(int sig, siginfo_t* info, void* context);
+
+  DeviceMemory& memory_;
+  std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
+  std::vector<uint64_t> changed_;
+  bool finished_ = false;
+  sigjmp_buf jump_;
+  KernelFault* fault_ = nullptr;
+  struct sigaction oldSegv_{}, oldBus_{};
+};
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,49 @@
+/*
+ * Ascend C kernels on AscendSim: kernels compiled for the host by ascendc_library (ascendc.cmake).
+ * A launch `K<<<blockDim, l2ctrl, stream>>>(args)` becomes ascendsimLaunchAscendCKernel: a
+ * KERNEL_AICORE task on `stream` whose blocks run, in block order, when the task starts, on the
+ * device's memory at its own addresses. The other functions serve kernel_operator.h.
+ */
+#ifndef ASCENDSIM_ASCENDC_H_
+#define ASCENDSIM_ASCENDC_H_
+
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+#include "acl/acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `entry(closure)` runs one block; `release(closure)` (may be NULL) frees the arguments when the
+ * task is done. blockDim 0 or above 65535: ACL_ERROR_RT_PARAM_INVALID. A block that touches device
+ * memory outside every allocation of its device, or traps, makes the stream's next
+ * synchronisation fail with ACL_ERROR_RT_AICORE_EXCEPTION / ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. */
+ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char *name, uint32_t blockDim, aclrtStream stream,
+                                                          void (*entry)(void *closure), void *closure,
+                                                          void (*release)(void *closure));
+/* The running block's index and the kernel's block count (0 and 1 outside a kernel). */
+ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
+ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
+/* Ascend C's trap: stops the running block; the kernel fails. */
+ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
+
+#ifdef __cplusplus
+}
+
+namespace ascendsim {
+namespace ascendc {
+// What a rewritten `<<<...>>>` launch calls: the kernel's call, its arguments captured by value.
+template <class Body>
+uint32_t launch(const char *name, uint32_t blockDim, void * /*l2ctrl*/, void *stream, Body body) {
+  Body *closure = new Body(static_cast<Body &&>(body));
+  return static_cast<uint32_t>(ascendsimLaunchAscendCKernel(
+      name, blockDim, stream, [](void *c) { (*static_cast<Body *>(c))(); }, closure,
+      [](void *c) { delete static_cast<Body *>(c); }));
+}
+}  // namespace ascendc
+}  // namespace ascendsim
+#endif
+
+#endif
