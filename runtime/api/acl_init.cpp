@@ -62,13 +62,7 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
 
 const char* aclrtGetSocName() {
   const char* soc = nullptr;
-  rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, true, [&](HostThread&) {
-    const auto& devices = rt().system().devices;
-    if (devices.empty() || devices.front().soc.empty()) {
-      fail(ACL_ERROR_FAILURE, "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");
-    }
-    soc = devices.front().soc.c_str();
-  });
+  rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, false, [&](HostThread&) { soc = rt().socName().c_str(); });
   return soc;
 }
 

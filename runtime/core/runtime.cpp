@@ -181,6 +181,16 @@ spec::SystemSpec loadMachine() {
 }
 }  // namespace
 
+const std::string& Runtime::socName() {
+  // Before aclInit (CANN answers without it), from the machine aclInit would load.
+  if (!initialized_ && !system_ && !preInitMachine_) preInitMachine_ = std::make_unique<spec::SystemSpec>(loadMachine());
+  const spec::SystemSpec& machine = system_ ? spec_ : *preInitMachine_;
+  if (machine.devices.empty() || machine.devices.front().soc.empty()) {
+    fail(ACL_ERROR_FAILURE, "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");
+  }
+  return machine.devices.front().soc;
+}
+
 void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);

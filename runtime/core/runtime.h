@@ -71,6 +71,8 @@ class Runtime {
   void init(const char* configPath);
   void finalize(HostThread& t);
   bool initialized() const { return initialized_; }
+  // The SoC version the machine's devices name (aclrtGetSocName); answered before aclInit too.
+  const std::string& socName();
 
   // ---- devices
   void setDevice(HostThread& t, int32_t id);
@@ -198,6 +200,7 @@ class Runtime {
   bool everInitialized_ = false;
   spec::SystemSpec spec_;
   std::unique_ptr<models::SimulatedSystem> system_;
+  std::unique_ptr<spec::SystemSpec> preInitMachine_;  // read for aclrtGetSocName before aclInit
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<MemoryManager> memory_;
   std::unique_ptr<CopyPlanner> copyPlanner_;

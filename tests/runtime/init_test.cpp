@@ -134,15 +134,25 @@ TEST(Init, LastErrorIsPerThreadAndClearedByGet) {
   ASSERT_ACL_OK(aclFinalize());
 }
 
-// aclrtGetSocName: NULL before aclInit (with a message); afterwards the SoC version the machine's
-// devices name, "Ascend910B4" for the built-in default (a 910B4-class device); the vendor's sample
-// scripts use it to find the kernel toolchain for the architecture.
+// aclrtGetSocName: the SoC version the machine's devices name, "Ascend910B4" for the built-in
+// default (a 910B4-class device), before aclInit too (CANN answers without it: the vendor's sample
+// scripts call it from a helper that never initialises, to find the kernel toolchain).
 TEST(Init, SocNameIsTheMachines) {
   unsetenv("ASCENDSIM_CONFIG");
-  EXPECT_EQ(aclrtGetSocName(), nullptr);
+  const char* before = aclrtGetSocName();
+  ASSERT_NE(before, nullptr);
+  EXPECT_STREQ(before, "Ascend910B4");
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   const char* soc = aclrtGetSocName();
   ASSERT_NE(soc, nullptr);
   EXPECT_STREQ(soc, "Ascend910B4");
   aclFinalize();
+}
+
+TEST(Init, SocNameBeforeAclInitFollowsAscendsimConfig) {
+  setenv("ASCENDSIM_CONFIG", "atlas-300i-duo", 1);
+  const char* soc = aclrtGetSocName();
+  ASSERT_NE(soc, nullptr);
+  EXPECT_STREQ(soc, "Ascend310P3");
+  unsetenv("ASCENDSIM_CONFIG");
 }
