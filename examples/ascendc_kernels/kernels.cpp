@@ -1,5 +1,6 @@
-// Three Ascend C kernels written the way CANN's scalar samples are: a scaled vector sum split over
-// blocks, one that reads past its input, and one that traps.
+// Ascend C kernels written the way CANN's samples are: a scaled vector sum in scalar code split
+// over blocks, one that reads past its input, one that traps, and a vector kernel that streams
+// tiles through double-buffered queues (DataCopy in, Add / Relu / Muls, DataCopy out).
 #include <cstdint>
 
 #include "kernel_operator.h"
@@ -23,6 +24,76 @@ extern "C" __global__ __aicore__ void ReadsTooFar(__gm__ float* x, __gm__ float*
 extern "C" __global__ __aicore__ void Traps(__gm__ float* out) {
   out[0] = 1.0f;
   if (block_idx == 1) asm("trap");
+}
+
+// z = 2 relu(x + y), each block a contiguous share of the elements, 256 at a time.
+namespace {
+constexpr int32_t kTile = 256;
+constexpr int32_t kBuffers = 2;
+
+class AddReluKernel {
+ public:
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t perBlock) {
+    const uint64_t first = static_cast<uint64_t>(AscendC::GetBlockIdx()) * perBlock;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x) + first, perBlock);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y) + first, perBlock);
+    zGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z) + first, perBlock);
+    pipe.InitBuffer(inX, kBuffers, kTile * sizeof(float));
+    pipe.InitBuffer(inY, kBuffers, kTile * sizeof(float));
+    pipe.InitBuffer(outZ, kBuffers, kTile * sizeof(float));
+    tiles = perBlock / kTile;
+  }
+  __aicore__ inline void Process() {
+    for (uint32_t i = 0; i < tiles; ++i) {
+      CopyIn(i);
+      Compute();
+      CopyOut(i);
+    }
+  }
+
+ private:
+  __aicore__ inline void CopyIn(uint32_t i) {
+    AscendC::LocalTensor<float> x = inX.AllocTensor<float>();
+    AscendC::LocalTensor<float> y = inY.AllocTensor<float>();
+    AscendC::DataCopy(x, xGm[i * kTile], kTile);
+    AscendC::DataCopy(y, yGm[i * kTile], kTile);
+    inX.EnQue(x);
+    inY.EnQue(y);
+  }
+  __aicore__ inline void Compute() {
+    AscendC::LocalTensor<float> x = inX.DeQue<float>();
+    AscendC::LocalTensor<float> y = inY.DeQue<float>();
+    AscendC::LocalTensor<float> z = outZ.AllocTensor<float>();
+    AscendC::Add(z, x, y, kTile);
+    AscendC::Relu(z, z, kTile);
+    AscendC::Muls(z, z, 2.0f, kTile);
+    outZ.EnQue<float>(z);
+    inX.FreeTensor(x);
+    inY.FreeTensor(y);
+  }
+  __aicore__ inline void CopyOut(uint32_t i) {
+    AscendC::LocalTensor<float> z = outZ.DeQue<float>();
+    AscendC::DataCopy(zGm[i * kTile], z, kTile);
+    outZ.FreeTensor(z);
+  }
+
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::QuePosition::VECIN, kBuffers> inX, inY;
+  AscendC::TQue<AscendC::QuePosition::VECOUT, kBuffers> outZ;
+  AscendC::GlobalTensor<float> xGm, yGm, zGm;
+  uint32_t tiles = 0;
+};
+}  // namespace
+
+extern "C" __global__ __aicore__ void AddRelu(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t perBlock) {
+  AddReluKernel op;
+  op.Init(x, y, z, perBlock);
+  op.Process();
+}
+
+int32_t LaunchAddRelu(uint32_t blocks, void* stream, float* x, float* y, float* z, uint32_t count) {
+  return static_cast<int32_t>(AddRelu<<<blocks, nullptr, stream>>>(reinterpret_cast<uint8_t*>(x), reinterpret_cast<uint8_t*>(y),
+                                                                     reinterpret_cast<uint8_t*>(z), count / blocks));
 }
 
 int32_t LaunchScaledSum(uint32_t blocks, void* stream, float* x, float* y, float* z, float alpha, uint32_t count) {

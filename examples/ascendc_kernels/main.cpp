@@ -1,4 +1,5 @@
-// Runs the kernels of kernels.cpp: the scaled sum over 8 blocks must give x + 0.5 y exactly; the
+// Runs the kernels of kernels.cpp: the scaled sum over 8 blocks must give x + 0.5 y exactly, the
+// vector kernel 2 relu(x + y) exactly; the
 // kernel that reads past its input and the one that traps must fail their stream's
 // synchronisation with CANN's AI Core exception codes (507015, 507016).
 #include <cstdio>
@@ -44,6 +45,22 @@ int main() {
     }
   }
   std::printf("scaled sum over 8 blocks: %u elements ok\n", n);
+
+  // The vector kernel: z = 2 relu(x - 3 y) over 16 blocks of 4096 elements, 256 at a time.
+  for (uint32_t i = 0; i < n; ++i) y[i] = -3.0f * static_cast<float>(i % 7);
+  CHECK(aclrtMemcpy(dy, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(LaunchAddRelu(16, stream, dx, dy, dz, n));
+  CHECK(aclrtSynchronizeStream(stream));
+  CHECK(aclrtMemcpy(z.data(), bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (uint32_t i = 0; i < n; ++i) {
+    const float sum = x[i] + y[i];
+    const float expected = 2.0f * (sum > 0 ? sum : 0.0f);
+    if (z[i] != expected) {
+      std::printf("add-relu z[%u] = %f, expected %f\n", i, z[i], expected);
+      return 1;
+    }
+  }
+  std::printf("add-relu over 16 blocks with queues: %u elements ok\n", n);
 
   CHECK(LaunchReadsTooFar(stream, dx, dz, 1u << 30));
   aclError e = aclrtSynchronizeStream(stream);

@@ -39,12 +39,12 @@ KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
 }
 
 Picoseconds coreTime(const spec::AiCoreSpec& c, const KernelSlice& s, uint32_t opBytes) {
-  const double n = c.cores;
+  // A kernel of fewer blocks than cores keeps the others idle.
+  const double n = s.blocks > 0 ? std::min<double>(s.blocks, c.cores) : c.cores;
   const double vector = static_cast<double>(s.ops) * opBytes / (n * c.vectorBytesPerCycle);
   const double load = static_cast<double>(s.bytesRead) / (n * c.readBytesPerCycle);
   const double store = static_cast<double>(s.bytesWritten) / (n * c.writeBytesPerCycle);
-  const double scalarCores = s.blocks > 0 ? std::min<double>(s.blocks, n) : n;
-  const double scalar = static_cast<double>(s.scalarOps) / (scalarCores * c.scalarOpsPerCycle);
+  const double scalar = static_cast<double>(s.scalarOps) / (n * c.scalarOpsPerCycle);
   return cyclesTime(std::max({vector, load, store}) + scalar, c.clock);
 }
 

@@ -32,9 +32,10 @@ uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores);
 // with operations spread in proportion; consecutive slices add up exactly to the whole.
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length);
 
-// Time the cores together need for `slice`, spread over all of them: the slowest of the vector
-// units and the cores' load and store paths (which overlap, as the double-buffered kernels do),
-// plus the scalar instructions, one core per block at `scalar_ops_per_cycle`.
+// Time the cores together need for `slice`, spread over all of them (or over as many as the
+// kernel has blocks): the slowest of the vector units and the cores' load and store paths (which
+// overlap, as the double-buffered kernels do), plus the scalar instructions at
+// `scalar_ops_per_cycle`.
 Picoseconds coreTime(const spec::AiCoreSpec& cores, const KernelSlice& slice, uint32_t opBytes);
 
 }  // namespace ascendsim::models

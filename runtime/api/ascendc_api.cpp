@@ -33,5 +33,9 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
 int64_t ascendsimAscendCBlockIdx(void) { return KernelMemoryWindow::currentBlock(); }
 int64_t ascendsimAscendCBlockNum(void) { return KernelMemoryWindow::blockCount(); }
 void ascendsimAscendCTrap(void) { KernelMemoryWindow::trap(); }
+void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes) {
+  KernelMemoryWindow::countVector(count * elementBytes);
+}
+void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal) { KernelMemoryWindow::countCopy(bytes, toGlobal != 0); }
 
 }  // extern "C"

@@ -19,7 +19,10 @@ std::string hex(uint64_t v) {
 }
 
 // What the blocks did, as the timing model's kernel work: every page they touched is read from
-// device memory, every page they changed written back; one scalar instruction per 4 bytes touched.
+// device memory, every page they changed written back; the vector instructions' bytes go through
+// the vector units; the scalar code's loads and stores of global memory (pages touched plus pages
+// changed, less what DataCopy read, and wrote, which both touched and changed its pages) cost one
+// scalar instruction per 4 bytes.
 void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
   for (const auto& r : window.touchedRuns()) {
     work.readRanges.push_back({r.address, r.bytes});
@@ -29,7 +32,11 @@ void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
     work.writeRanges.push_back({r.address, r.bytes});
     work.bytesWritten += r.bytes;
   }
-  work.scalarOps = (work.bytesRead + work.bytesWritten) / 4;
+  const uint64_t reached = work.bytesRead + work.bytesWritten;
+  const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
+  work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
+  work.opBytes = 4;
+  work.ops = window.vectorBytes() / 4;
 }
 
 }  // namespace

@@ -68,6 +68,15 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
   raise(sig);
 }
 
+void KernelMemoryWindow::countVector(uint64_t bytes) {
+  if (tActive && tActive->fault_) tActive->vectorBytes_ += bytes;
+}
+
+void KernelMemoryWindow::countCopy(uint64_t bytes, bool toGlobal) {
+  if (!tActive || !tActive->fault_) return;
+  (toGlobal ? tActive->copiedOut_ : tActive->copiedIn_) += bytes;
+}
+
 uint32_t KernelMemoryWindow::currentBlock() { return tBlock; }
 uint32_t KernelMemoryWindow::blockCount() { return tBlocks; }
 

@@ -41,6 +41,13 @@ class KernelMemoryWindow {
   // The block the calling thread runs, and how many the kernel has (0 and 1 outside a kernel).
   static uint32_t currentBlock();
   static uint32_t blockCount();
+  // What the running kernel's vector interface did (kernel_operator.h reports it): bytes through
+  // the vector unit, and bytes DataCopy moved from and to global memory.
+  static void countVector(uint64_t bytes);
+  static void countCopy(uint64_t bytes, bool toGlobal);
+  uint64_t vectorBytes() const { return vectorBytes_; }
+  uint64_t copiedIn() const { return copiedIn_; }
+  uint64_t copiedOut() const { return copiedOut_; }
 
   // What the blocks touched: every page they read or wrote, and those whose contents changed.
   uint64_t touchedBytes() const { return pages_.size() * kPage; }
@@ -63,6 +70,7 @@ class KernelMemoryWindow {
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
   std::vector<uint64_t> changed_;
   bool finished_ = false;
+  uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_{}, oldBus_{};

@@ -1,16 +1,31 @@
 /*
  * kernel_operator.h for Ascend C kernels compiled for the host by AscendSim's ascendc_library
- * (ascendc.cmake). The kernel qualifiers are empty; block_idx / block_num and
- * AscendC::GetBlockIdx / GetBlockNum name the running block; AscendC::printf prints in block order
- * at the kernel's simulated start; trap() stops the block (the kernel fails with
- * ACL_ERROR_RT_AICORE_TRAP_EXCEPTION). Global memory is the device's memory at its own addresses:
- * scalar code reads and writes it through __gm__ pointers.
+ * (ascendc.cmake). What the kernel sees:
+ * - qualifiers (__global__, __aicore__, __gm__ empty), GM_ADDR, block_idx / block_num,
+ *   AscendC::GetBlockIdx / GetBlockNum, AscendC::printf (in block order, at the kernel's
+ *   simulated start), trap;
+ * - global memory: the device's memory at its own addresses, through __gm__ pointers or
+ *   GlobalTensor;
+ * - the vector interface: TPipe, TQue (VECIN / VECOUT / VECCALC), TBuf, LocalTensor in the core's
+ *   Unified Buffer (host memory here), DataCopy between global memory and local tensors, and the
+ *   vector instructions below. Blocks run one after the other, so queues and barriers only order
+ *   what already runs in order.
+ * Timing: what DataCopy moves is device-memory traffic; each vector instruction costs its elements
+ * on the AI Core's vector unit (ai_core.vector_bytes_per_cycle); other accesses to global memory
+ * are scalar code (one instruction per 4 bytes). See docs/ascendc.md.
  */
 #ifndef ASCENDSIM_KERNEL_OPERATOR_H_
 #define ASCENDSIM_KERNEL_OPERATOR_H_
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "ascendsim/ascendc.h"
 
@@ -18,6 +33,11 @@
 #define __aicore__
 #define __gm__
 #define __ubuf__
+#define GM_ADDR __gm__ uint8_t*
+
+#if defined(__FLT16_MAX__)
+using half = _Float16;
+#endif
 
 namespace AscendC {
 
@@ -35,6 +55,268 @@ inline void printf(const char* format, Args... args) {
 #pragma GCC diagnostic pop
 
 inline void trap() { ascendsimAscendCTrap(); }
+
+// ---------------------------------------------------------------- positions, pipes, barriers
+
+enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
+using QuePosition = TPosition;
+enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+enum class HardEvent { MTE2_V, V_MTE2, MTE3_V, V_MTE3, MTE2_MTE3, MTE3_MTE2, S_V, V_S, MTE2_S, S_MTE2, MTE3_S, S_MTE3 };
+
+// Blocks run one instruction after the other here: nothing to wait for.
+template <pipe_t pipe>
+inline void PipeBarrier() {}
+template <HardEvent event>
+inline void SetFlag(int32_t) {}
+template <HardEvent event>
+inline void WaitFlag(int32_t) {}
+
+// ---------------------------------------------------------------- tensors
+
+template <typename T>
+class GlobalTensor {
+ public:
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
+    base_ = buffer;
+    size_ = size;
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor g;
+    g.base_ = base_ + offset;
+    g.size_ = size_ > offset ? size_ - offset : 0;
+    return g;
+  }
+  T GetValue(uint64_t i) const { return base_[i]; }
+  void SetValue(uint64_t i, T value) { base_[i] = value; }
+  __gm__ T* GetPhyAddr() const { return base_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return base_ + offset; }
+  uint64_t GetSize() const { return size_; }
+
+ private:
+  T* base_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  LocalTensor() = default;
+  LocalTensor(T* data, uint32_t size) : data_(data), size_(size) {}
+  T GetValue(uint32_t i) const { return data_[i]; }
+  void SetValue(uint32_t i, T value) { data_[i] = value; }
+  T& operator()(uint32_t i) const { return data_[i]; }
+  LocalTensor operator[](uint32_t offset) const { return LocalTensor(data_ + offset, size_ > offset ? size_ - offset : 0); }
+  uint32_t GetSize() const { return size_; }
+  T* GetPhyAddr() const { return data_; }
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(reinterpret_cast<U*>(data_), static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+  }
+
+ private:
+  T* data_ = nullptr;
+  uint32_t size_ = 0;  // elements
+};
+
+// ---------------------------------------------------------------- buffers: queues and TBuf
+
+namespace detail {
+// A core's Unified Buffer, as buffers of `len` bytes carved from host memory.
+struct BufferPool {
+  std::vector<std::unique_ptr<uint8_t[]>> storage;
+  std::vector<uint8_t*> free;
+  std::deque<uint8_t*> queued;
+  uint32_t len = 0;
+  void init(uint32_t num, uint32_t bytes) {
+    len = bytes;
+    for (uint32_t i = 0; i < num; ++i) {
+      storage.emplace_back(new uint8_t[bytes + 32]());
+      free.push_back(storage.back().get());
+    }
+  }
+};
+}  // namespace detail
+
+template <TPosition pos, int32_t depth = 1>
+class TQue {
+ public:
+  void init(uint32_t num, uint32_t len) { pool_.init(num, len); }
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    if (pool_.free.empty()) trap();  // every buffer in use: a kernel error on the device too
+    uint8_t* p = pool_.free.back();
+    pool_.free.pop_back();
+    return LocalTensor<T>(reinterpret_cast<T*>(p), pool_.len / sizeof(T));
+  }
+  template <typename T>
+  void EnQue(const LocalTensor<T>& t) {
+    pool_.queued.push_back(reinterpret_cast<uint8_t*>(t.GetPhyAddr()));
+  }
+  template <typename T>
+  LocalTensor<T> DeQue() {
+    if (pool_.queued.empty()) trap();  // nothing was queued
+    uint8_t* p = pool_.queued.front();
+    pool_.queued.pop_front();
+    return LocalTensor<T>(reinterpret_cast<T*>(p), pool_.len / sizeof(T));
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& t) {
+    pool_.free.push_back(reinterpret_cast<uint8_t*>(t.GetPhyAddr()));
+  }
+
+ private:
+  detail::BufferPool pool_;
+};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+ public:
+  void init(uint32_t len) { pool_.init(1, len); }
+  template <typename T>
+  LocalTensor<T> Get() {
+    return LocalTensor<T>(reinterpret_cast<T*>(pool_.storage.front().get()), pool_.len / sizeof(T));
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t count) {
+    return LocalTensor<T>(reinterpret_cast<T*>(pool_.storage.front().get()), count);
+  }
+
+ private:
+  detail::BufferPool pool_;
+};
+
+class TPipe {
+ public:
+  template <TPosition pos, int32_t depth>
+  void InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
+    que.init(num, len);
+  }
+  template <TPosition pos>
+  void InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    buf.init(len);
+  }
+  void Destroy() {}
+  void Reset() {}
+};
+
+// ---------------------------------------------------------------- data movement
+
+// Global memory to a local tensor (MTE2), a local tensor to global memory (MTE3), local to local.
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
+  ascendsimAscendCDataCopy(count * sizeof(T), 0);
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
+  ascendsimAscendCDataCopy(count * sizeof(T), 1);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
+  ascendsimAscendCVectorOps(count, sizeof(T));
+}
+
+// ---------------------------------------------------------------- vector instructions
+
+namespace detail {
+template <typename T, typename F>
+inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count, F f) {
+  T* d = dst.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  const T* y = b.GetPhyAddr();
+  for (int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+  ascendsimAscendCVectorOps(static_cast<uint64_t>(count), sizeof(T));
+}
+template <typename T, typename F>
+inline void unary(const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t count, F f) {
+  T* d = dst.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  for (int32_t i = 0; i < count; ++i) d[i] = f(x[i]);
+  ascendsimAscendCVectorOps(static_cast<uint64_t>(count), sizeof(T));
+}
+}  // namespace detail
+
+template <typename T>
+inline void Add(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x + y); });
+}
+template <typename T>
+inline void Sub(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x - y); });
+}
+template <typename T>
+inline void Mul(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x * y); });
+}
+template <typename T>
+inline void Div(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x / y); });
+}
+template <typename T>
+inline void Max(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return x > y ? x : y; });
+}
+template <typename T>
+inline void Min(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+  detail::binary(d, a, b, n, [](T x, T y) { return x < y ? x : y; });
+}
+template <typename T, typename S>
+inline void Adds(const LocalTensor<T>& d, const LocalTensor<T>& a, S s, int32_t n) {
+  detail::unary(d, a, n, [s](T x) { return static_cast<T>(x + static_cast<T>(s)); });
+}
+template <typename T, typename S>
+inline void Muls(const LocalTensor<T>& d, const LocalTensor<T>& a, S s, int32_t n) {
+  detail::unary(d, a, n, [s](T x) { return static_cast<T>(x * static_cast<T>(s)); });
+}
+template <typename T, typename S>
+inline void Maxs(const LocalTensor<T>& d, const LocalTensor<T>& a, S s, int32_t n) {
+  detail::unary(d, a, n, [s](T x) { return x > static_cast<T>(s) ? x : static_cast<T>(s); });
+}
+template <typename T, typename S>
+inline void Mins(const LocalTensor<T>& d, const LocalTensor<T>& a, S s, int32_t n) {
+  detail::unary(d, a, n, [s](T x) { return x < static_cast<T>(s) ? x : static_cast<T>(s); });
+}
+template <typename T>
+inline void Exp(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return static_cast<T>(std::exp(static_cast<float>(x))); });
+}
+template <typename T>
+inline void Ln(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return static_cast<T>(std::log(static_cast<float>(x))); });
+}
+template <typename T>
+inline void Abs(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return x < static_cast<T>(0) ? static_cast<T>(-x) : x; });
+}
+template <typename T>
+inline void Sqrt(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return static_cast<T>(std::sqrt(static_cast<float>(x))); });
+}
+template <typename T>
+inline void Reciprocal(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return static_cast<T>(static_cast<T>(1) / x); });
+}
+template <typename T>
+inline void Relu(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
+  detail::unary(d, a, n, [](T x) { return x > static_cast<T>(0) ? x : static_cast<T>(0); });
+}
+template <typename T, typename S>
+inline void Duplicate(const LocalTensor<T>& d, S value, int32_t n) {
+  T* p = d.GetPhyAddr();
+  for (int32_t i = 0; i < n; ++i) p[i] = static_cast<T>(value);
+  ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(T));
+}
+// Element type conversion; the rounding mode is ignored (round to nearest, as the host does).
+enum class RoundMode { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+template <typename D, typename S>
+inline void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, RoundMode, int32_t n) {
+  D* p = d.GetPhyAddr();
+  const S* x = a.GetPhyAddr();
+  for (int32_t i = 0; i < n; ++i) p[i] = static_cast<D>(x[i]);
+  ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
+}
 
 }  // namespace AscendC
 

@@ -28,6 +28,11 @@ ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
 /* Ascend C's trap: stops the running block; the kernel fails. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
+/* What kernel_operator.h's vector interface tells the timing: `count` elements of `elementBytes`
+ * through the vector unit; `bytes` moved by DataCopy between global memory and a local tensor
+ * (toGlobal: 1 when written out). Ignored outside a kernel. */
+ACL_FUNC_VISIBILITY void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes);
+ACL_FUNC_VISIBILITY void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal);
 
 #ifdef __cplusplus
 }
