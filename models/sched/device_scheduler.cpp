@@ -60,6 +60,11 @@ bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
 }
 
 void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
+  if (task.isCancelled()) {
+    // Skipped: it moves nothing and computes nothing, and ends once launched.
+    task.bytes = 0;
+    task.kernel = KernelWork{};
+  }
   task.startTime = now;
   task.endTime = now + spec_.scheduler.taskLaunch;
   if (task.kind == TaskKind::Copy || task.kind == TaskKind::Memset) {
@@ -71,7 +76,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     *free = Channel{&task, 0, first, first, {}, 0, 0};
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
-    if (task.prepare) task.prepare(task);
+    if (task.prepare && !task.isCancelled()) task.prepare(task);
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
     aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
@@ -102,7 +107,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     } else if (done->kind == TaskKind::EventWait) {
       done->sync->waitsCompleted++;
     }
-    if (done->effect) done->effect();
+    if (done->effect && !done->isCancelled()) done->effect();
+    if (done->release) done->release();
     for (TaskListener* l : listeners_) l->taskEnded(index_, s, *done);
     if (done->kind == TaskKind::EventRecord && onRecordCompleted_) onRecordCompleted_();
     any = true;

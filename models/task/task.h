@@ -84,6 +84,11 @@ struct Task {
   // blocks then and fills in `kernel` with what they did).
   std::function<void(Task&)> prepare;
   std::function<void()> effect;      // data effect, applied when the task completes
+  std::function<void()> release;     // runs when it ends whatever happened (after the effect)
+  // Set (by the runtime) when the task must not act: its stream stopped on a failure. It still
+  // takes its place in the timeline; its effect and `prepare` are skipped.
+  std::shared_ptr<const bool> cancelled;
+  bool isCancelled() const { return cancelled && *cancelled; }
   Picoseconds startTime = -1;
   Picoseconds endTime = -1;
   int channel = -1;                  // DMA channel that ran it, or -1 (kernels run on the AI Cores)

@@ -27,6 +27,17 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStream(t, stream); });
 }
 
+aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  return run("aclrtSetStreamFailureMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = streamArg(stream) + "," + arg("mode", mode);
+    rt().setStreamFailureMode(t, stream, mode);
+  });
+}
+
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = streamArg(stream);

@@ -58,27 +58,31 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   task->dst = {models::MemoryPlace::Kind::Device, device->id, 0};
   task->kernel.name = launch.name;
   task->kernel.blocks = launch.blockDim;
-  task->prepare = [this, device, failing, launch, closure](models::Task& running) {
+  // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
+  auto fault = std::make_shared<KernelFault>();
+  task->prepare = [device, launch, closure, fault](models::Task& running) {
     KernelMemoryWindow window(*device->memory);
-    KernelFault fault;
     for (uint32_t block = 0; block < launch.blockDim; ++block) {
-      if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, fault)) break;
+      if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
     }
     window.finish();
     describeWork(window, running.kernel);
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten;
-    if (fault.kind == KernelFault::Kind::None || !streams_.find(failing)) return;
-    if (fault.kind == KernelFault::Kind::Trap) {
+  };
+  task->release = [this, device, failing, name = launch.name, closure, fault] {
+    if (fault->kind == KernelFault::Kind::None || !streams_.find(failing)) return;
+    if (failing->context && failing->context->stopOnFailure) *failing->stopped = true;
+    if (fault->kind == KernelFault::Kind::Trap) {
       failing->failure = ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
-      failing->failureMessage = "kernel " + launch.name + " trapped in block " + std::to_string(fault.block);
+      failing->failureMessage = "kernel " + name + " trapped in block " + std::to_string(fault->block);
     } else {
       failing->failure = ACL_ERROR_RT_AICORE_EXCEPTION;
-      failing->failureMessage = "kernel " + launch.name + ", block " + std::to_string(fault.block) +
-                                ": out-of-bounds access at " + hex(fault.address) + " (" + pointerName(reinterpret_cast<void*>(fault.address)) +
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                ": out-of-bounds access at " + hex(fault->address) + " (" +
+                                pointerName(reinterpret_cast<void*>(fault->address)) +
                                 "), outside every allocation of device " + std::to_string(device->id);
     }
   };
-  task->effect = [closure] {};  // the arguments live until the task ends
   submit(t, s, std::move(task));
 }
 
@@ -86,8 +90,10 @@ void Runtime::reportStreamFailure(Stream& s) {
   if (s.failure == 0) return;
   const aclError code = s.failure;
   const std::string message = s.failureMessage;
-  s.failure = 0;
-  s.failureMessage.clear();
+  if (!*s.stopped) {  // reported once; a stream stopped on it reports it every time
+    s.failure = 0;
+    s.failureMessage.clear();
+  }
   fail(code, message);
 }
 

@@ -30,6 +30,9 @@ struct Stream {
   // reports.
   int32_t failure = 0;  // an aclError
   std::string failureMessage;
+  // Its context stops on failure and one of its tasks failed: later tasks are skipped and new ones
+  // refused (ACL_STOP_ON_FAILURE).
+  std::shared_ptr<bool> stopped = std::make_shared<bool>(false);
 };
 
 struct Context {
@@ -37,6 +40,7 @@ struct Context {
   bool isDefault = false;
   Stream* defaultStream = nullptr;
   std::vector<Stream*> streams;  // created while this context was current (default one included)
+  bool stopOnFailure = false;    // aclrtSetStreamFailureMode(ACL_STOP_ON_FAILURE) on one of them
 };
 
 struct Event {

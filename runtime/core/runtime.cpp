@@ -388,6 +388,12 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
 }
 
 void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  if (*s.stopped) {
+    fail(s.failure ? s.failure : ACL_ERROR_RT_AICORE_EXCEPTION,
+         "stream " + std::to_string(s.queue.id()) + " stopped on a failed task (ACL_STOP_ON_FAILURE): it takes no new tasks" +
+             (s.failureMessage.empty() ? std::string() : ": " + s.failureMessage));
+  }
+  task->cancelled = s.stopped;
   // A FAST_LAUNCH stream has its resources already: the enqueue costs at most `fast_launch`.
   if ((s.flags & ACL_STREAM_FAST_LAUNCH) && t.callOverhead > overheads().fastLaunch) {
     t.now -= t.callOverhead - overheads().fastLaunch;

@@ -110,6 +110,8 @@ class Runtime {
   // Whether every aclrtStreamWaitEvent queued on `e` has ended (aclrtQueryEventWaitStatus).
   bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
+  void destroyStreamForce(HostThread& t, aclrtStream s);
+  void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
   // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
   void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
   // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).

@@ -40,14 +40,15 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   MemoryManager* mm = memory_.get();
   auto holds = std::make_shared<std::vector<uint64_t>>();
   auto compute = std::move(launch.compute);
-  task->effect = [mm, reads, writes, compute = std::move(compute), holds] {
-    if (compute) {
-      std::vector<std::vector<uint8_t>> images;
-      for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
-      for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));
-      compute(images);
-      for (size_t i = 0; i < writes.size(); ++i) mm->writeDevice(writes[i].first, images[reads.size() + i]);
-    }
+  task->effect = [mm, reads, writes, compute = std::move(compute)] {
+    if (!compute) return;
+    std::vector<std::vector<uint8_t>> images;
+    for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
+    for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));
+    compute(images);
+    for (size_t i = 0; i < writes.size(); ++i) mm->writeDevice(writes[i].first, images[reads.size() + i]);
+  };
+  task->release = [mm, holds] {
     for (uint64_t start : *holds) mm->drop(start);
   };
   submit(t, s, std::move(task));

@@ -113,8 +113,8 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
     MemoryManager* mm = memory_.get();
     auto holds = std::make_shared<std::pair<uint64_t, uint64_t>>(0, 0);
     if (last) {
-      task->effect = [mm, effect, holds] {
-        effect();
+      task->effect = effect;
+      task->release = [mm, holds] {
         mm->drop(holds->first);
         mm->drop(holds->second);
       };
@@ -207,10 +207,8 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
   task->dst = place;
   task->bytes = count;
   auto held = std::make_shared<uint64_t>(0);
-  task->effect = [mm, place, byte, count, held] {
-    mm->fill(place, byte, count);
-    mm->drop(*held);
-  };
+  task->effect = [mm, place, byte, count] { mm->fill(place, byte, count); };
+  task->release = [mm, held] { mm->drop(*held); };
   submit(t, s, std::move(task));
   *held = mm->hold(place);  // (queued now; it runs no earlier than the next simulation step)
   if (!stream) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);

@@ -62,6 +62,35 @@ void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
   deleteStream(s);
 }
 
+void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
+  Stream& s = resolveStream(t, handle);
+  if (s.isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
+  Context& ctx = requireContext(t);
+  if (s.context != &ctx) {
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " + std::to_string(s.device->id) +
+                                          "); destroy it with its own context current");
+  }
+  // What is queued is dropped: cancelled tasks take no time worth waiting for and act on nothing.
+  *s.stopped = true;
+  if (!waitFor(t, [&s] { return s.queue.idle(); })) {
+    while (!s.queue.idle()) s.queue.popHead(system_->now());
+  }
+  t.now = std::max(t.now, s.queue.lastCompletion());
+  deleteStream(s);
+}
+
+void Runtime::setStreamFailureMode(HostThread& t, aclrtStream handle, uint64_t mode) {
+  Stream& s = resolveStream(t, handle);
+  if (!s.context) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream has no context");
+  const bool stop = (mode & 1) != 0;  // CANN reads the lowest bit
+  if (s.context->stopOnFailure && !stop) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a stream cannot go from ACL_STOP_ON_FAILURE back to ACL_CONTINUE_ON_FAILURE");
+  }
+  // The mode holds for every stream of the context (CANN's documentation).
+  if (stop) s.context->stopOnFailure = true;
+}
+
 void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeoutMs) {
   if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever, otherwise give 0 or more");
   Stream& s = resolveStream(t, handle);

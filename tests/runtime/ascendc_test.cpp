@@ -178,3 +178,53 @@ TEST_F(AscendCKernels, TheVectorInterfaceComputesAndIsTimedFromWhatItMoves) {
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << i;
   for (float* p : {dx, dy, dz}) ASSERT_ACL_OK(aclrtFree(p));
 }
+
+TEST_F(AscendCKernels, StopOnFailureSkipsTheRestOfTheStream) {
+  // CANN's ACL_STOP_ON_FAILURE: after the trapping kernel, the memset queued behind it does not
+  // run, the stream reports the trap at every synchronisation and takes no new task; continue
+  // mode cannot come back (207000); the lowest bit of the mode is what counts.
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE));
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, 3));  // bit 0: stop again
+  EXPECT_ACL_ERROR(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, s, [] { ascendsimAscendCTrap(); }), 0u);
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x22, 64, s));
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  uint8_t back = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, 0x11);  // the memset behind the trap was skipped
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, 64, 0x33, 64, s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  // The context's other streams stop on failure too; the default one did not fail.
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x44, 64, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(AscendCKernels, DestroyStreamForceDropsWhatIsQueued) {
+  // The stream's head waits for an event nobody records; behind it a memset. Destroying the
+  // stream with force drops both at once: the memory keeps its old byte.
+  aclrtStream s = nullptr;
+  aclrtEvent never = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&never, ACL_EVENT_SYNC));
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(s, never));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x22, 64, s));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE);
+  uint8_t back = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, 0x11);
+  EXPECT_ACL_ERROR(aclrtDestroyStreamForce(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtDestroyEvent(never));
+  ASSERT_ACL_OK(aclrtFree(d));
+}

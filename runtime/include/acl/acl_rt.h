@@ -44,6 +44,10 @@ extern "C" {
 #define ACL_STREAM_PERSISTENT 0x00000004U
 #define ACL_STREAM_HUGE 0x00000008U
 
+/* aclrtSetStreamFailureMode */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
 typedef enum aclrtRunMode {
   ACL_DEVICE = 0,
   ACL_HOST = 1,
@@ -149,6 +153,13 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
                                                          uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+/* Destroys the stream without running what is queued on it: a task already running ends first,
+ * the rest are dropped. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+/* ACL_CONTINUE_ON_FAILURE (default) or ACL_STOP_ON_FAILURE: after a task of a stream of the
+ * context fails, skip that stream's later tasks and refuse new ones. Stop cannot go back to
+ * continue (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). NULL: the default stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
