@@ -27,4 +27,23 @@ aclError aclrtProcessReport(int32_t timeout) {
   return run("aclrtProcessReport", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().processReport(t, timeout); });
 }
 
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return run("aclrtSubscribeHostFunc", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().subscribeHostFunc(t, hostFuncThreadId, exeStream); });
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+  return run("aclrtProcessHostFunc", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().processReport(t, timeout); });
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return run("aclrtUnSubscribeHostFunc", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().unsubscribeHostFunc(t, hostFuncThreadId, exeStream); });
+}
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+  return run("aclrtLaunchHostFunc", &ApiOverheads::event,
+             [&](HostThread& t) { rt().launchHostFunc(t, stream, fn, args); });
+}
+
 }  // extern "C"

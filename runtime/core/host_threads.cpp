@@ -70,7 +70,10 @@ spec::Picoseconds nextEventTime(const models::SimulatedSystem* system) {
 HostThread& HostThreads::current(spec::Picoseconds now) {
   const uint64_t id = static_cast<uint64_t>(pthread_self());
   auto it = threads_.find(id);
-  if (it != threads_.end()) return it->second;
+  if (it != threads_.end()) {
+    if (it->second.tid == 0) started(it->second);  // numbered by its creator, running now
+    return it->second;
+  }
   HostThread& t = threads_[id];
   t.pthreadId = id;
   t.tid = currentTid();

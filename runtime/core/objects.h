@@ -26,6 +26,8 @@ struct Stream {
   uint32_t priority = 0;
   uint32_t flags = 0;
   uint64_t subscribedThread = 0;  // pthread id that processes its callbacks; 0 = none
+  uint64_t hostFuncThread = 0;    // pthread id that runs its host functions (aclrtLaunchHostFunc)
+  bool hostFuncThreadIsOwn = false;  // that thread is the runtime's, made for this stream
   // A task of it failed (an AI Core exception): the code and message its next synchronisation
   // reports.
   int32_t failure = 0;  // an aclError

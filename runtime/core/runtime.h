@@ -138,9 +138,17 @@ class Runtime {
   // ---- callbacks
   void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
   void unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
+  void queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking, uint64_t target);
+  void startHostFuncThread(HostThread& t, Stream& s);
   void launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block,
                       aclrtStream s);
   void processReport(HostThread& t, int32_t timeoutMs);
+  // Host functions: callbacks that always block their stream, run by the thread subscribed with
+  // aclrtSubscribeHostFunc or, when there is none, by a thread the runtime starts for the stream
+  // (as CANN's context callback thread), which ends with the stream.
+  void subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
+  void unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
+  void launchHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
 
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
   std::string pointerName(const void* p) const;

@@ -1,6 +1,7 @@
 // Streams, events and host callbacks.
 
 #include <algorithm>
+#include <thread>
 
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
@@ -294,30 +295,81 @@ void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_
   if (s.subscribedThread == 0) {
     fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "no thread is subscribed to this stream: call aclrtSubscribeReport first");
   }
+  queueCallback(t, s, fn, data, block == ACL_CALLBACK_BLOCK, s.subscribedThread);
+}
+
+void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking, uint64_t target) {
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::Callback;
-  task->completesExternally = block == ACL_CALLBACK_BLOCK;
-  const uint64_t target = s.subscribedThread;
+  task->completesExternally = blocking;
   Stream* stream = &s;
-  task->onStart = [this, fn, data, stream, target, block] {
+  task->onStart = [this, fn, data, stream, target, blocking] {
     bool delivered = false;
     threads_.forEach([&](HostThread& th) {
       if (delivered || th.pthreadId != target) return;
-      th.reports.push_back({fn, data, stream, block == ACL_CALLBACK_BLOCK, system_->now()});
+      th.reports.push_back({fn, data, stream, blocking, system_->now()});
       delivered = true;
     });
     if (delivered) return;
     // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
-    if (block == ACL_CALLBACK_BLOCK) stream->device->scheduler->finishExternal(stream->queue, system_->now());
+    if (blocking) stream->device->scheduler->finishExternal(stream->queue, system_->now());
   };
   submit(t, s, std::move(task));
+}
+
+void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = resolveStream(t, sh);
+  if (s.hostFuncThread != 0 && !s.hostFuncThreadIsOwn) {
+    fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream's host functions are already subscribed to a thread");
+  }
+  s.hostFuncThread = threadId;
+  s.hostFuncThreadIsOwn = false;
+}
+
+void Runtime::unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = resolveStream(t, sh);
+  if (s.hostFuncThread != threadId || s.hostFuncThreadIsOwn) {
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream's host functions are not subscribed to that thread");
+  }
+  s.hostFuncThread = 0;
+}
+
+void Runtime::startHostFuncThread(HostThread& t, Stream& s) {
+  Stream* stream = &s;
+  std::thread worker([this, stream] {
+    // Runs the stream's host functions until the stream is gone (or AscendCL is finalised).
+    for (;;) {
+      const aclError code = call("aclrtProcessHostFunc", &spec::ApiOverheads::defaultCall, true, [&](HostThread& self) {
+        if (!streams_.find(stream) || stream->hostFuncThread != self.pthreadId) {
+          fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream of this host-function thread is gone");
+        }
+        processReport(self, -1);
+      });
+      if (code == ACL_ERROR_RT_THREAD_SUBSCRIBE || code == ACL_ERROR_UNINITIALIZE) return;
+    }
+  });
+  // Numbered now, after its creator, so that runs are reproducible (HostThreads).
+  const uint64_t id = static_cast<uint64_t>(worker.native_handle());
+  threads_.adopt(id, t);
+  s.hostFuncThread = id;
+  s.hostFuncThreadIsOwn = true;
+  worker.detach();
+}
+
+void Runtime::launchHostFunc(HostThread& t, aclrtStream sh, aclrtHostFunc fn, void* args) {
+  if (!fn) fail(ACL_ERROR_INVALID_PARAM, "host function is NULL");
+  Stream& s = resolveStream(t, sh);
+  if (s.hostFuncThread == 0) startHostFuncThread(t, s);
+  queueCallback(t, s, fn, args, true, s.hostFuncThread);
 }
 
 void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   if (timeoutMs < -1 || timeoutMs == 0) {
     fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1 (wait forever) or more than 0 ms");
   }
-  const bool subscribed = streams_.any([&](const Stream& s) { return s.subscribedThread == t.pthreadId; });
+  const bool subscribed = streams_.any([&](const Stream& s) {
+    return s.subscribedThread == t.pthreadId || s.hostFuncThread == t.pthreadId;
+  });
   if (!subscribed && t.reports.empty()) fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
   auto ready = [&t] { return !t.reports.empty(); };
   const bool got = timeoutMs == -1 ? waitFor(t, ready)

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 #include "acl_fixture.h"
 
@@ -63,4 +64,78 @@ TEST_F(Callback, ErrorCodes) {
   EXPECT_EQ(calls.load(), 1);
   ASSERT_ACL_OK(aclrtUnSubscribeReport(self, s));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST(HostFunc, ASubscribedThreadRunsThemAndTheStreamWaits) {
+  // aclrtLaunchHostFunc blocks its stream until the function returns; a thread subscribed with
+  // aclrtSubscribeHostFunc runs it from aclrtProcessHostFunc. The memset queued behind it runs
+  // after it: the function saw the old byte.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext ctx = nullptr;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 1, 64));
+  struct Seen {
+    uint8_t* device;
+    uint8_t byte = 0;
+    int calls = 0;
+  } seen{d};
+  std::thread worker([&] {
+    aclrtSetCurrentContext(ctx);
+    while (seen.calls == 0) aclrtProcessHostFunc(100);
+  });
+  const uint64_t workerId = static_cast<uint64_t>(worker.native_handle());
+  ASSERT_ACL_OK(aclrtSubscribeHostFunc(workerId, s));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(s, [](void* p) {
+    auto* seenBy = static_cast<Seen*>(p);
+    aclrtMemcpy(&seenBy->byte, 1, seenBy->device, 1, ACL_MEMCPY_DEVICE_TO_HOST);
+    seenBy->calls++;
+  }, &seen));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 2, 64, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  worker.join();
+  EXPECT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.byte, 1);
+  uint8_t after = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&after, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(after, 2);
+  ASSERT_ACL_OK(aclrtUnSubscribeHostFunc(workerId, s));
+  EXPECT_ACL_ERROR(aclrtLaunchHostFunc(s, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(HostFunc, WithoutASubscriberTheRuntimesThreadRunsThem) {
+  // No thread subscribed: as CANN's context callback thread does, one of the runtime's runs the
+  // functions, in order.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  std::vector<int> order;
+  for (int i = 0; i < 3; ++i) {
+    struct Arg {
+      std::vector<int>* order;
+      int value;
+    };
+    auto* arg = new Arg{&order, i};
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(s, [](void* p) {
+      auto* a = static_cast<Arg*>(p);
+      a->order->push_back(a->value);
+      delete a;
+    }, arg));
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
 }

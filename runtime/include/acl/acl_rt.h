@@ -125,6 +125,7 @@ typedef enum aclrtMemAttr {
 } aclrtMemAttr;
 
 typedef void (*aclrtCallback)(void *userData);
+typedef void (*aclrtHostFunc)(void *args);
 
 /* Device */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
@@ -209,6 +210,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
                                                  aclrtCallbackBlockType blockType, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+/* Host functions: run by the thread subscribed with aclrtSubscribeHostFunc (which calls
+ * aclrtProcessHostFunc), or, when none is, by a thread the runtime starts for the stream; the
+ * stream waits for each to return. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
 
 /* Init (declared here as in the newest CANN headers; acl.h includes this file) */
