@@ -55,6 +55,7 @@ unsigned DeviceScheduler::busyChannels() const {
 
 bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
   if (task.submitTime > now) return false;
+  if (task.kind == TaskKind::EventWait && task.resetsFlag) return task.sync->recordsCompleted > task.sync->consumedUpTo;
   if (task.kind == TaskKind::EventWait) return task.sync->recordsCompleted >= task.waitForRecord;
   return true;
 }
@@ -106,6 +107,7 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
       done->sync->recorded = false;
     } else if (done->kind == TaskKind::EventWait) {
       done->sync->waitsCompleted++;
+      if (done->resetsFlag) done->sync->consumedUpTo = done->sync->recordsCompleted;
     }
     if (done->effect && !done->isCancelled()) done->effect();
     if (done->release) done->release();

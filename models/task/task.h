@@ -61,6 +61,9 @@ struct SyncPoint {
   bool recorded = false;            // cleared by a reset task
   uint64_t waitsSubmitted = 0;      // stream waits on it (aclrtStreamWaitEvent) queued
   uint64_t waitsCompleted = 0;      // and the ones that have ended
+  // A notify (aclrtCreateNotify) is a flag: records set it, a wait waits for it and clears it.
+  // Records up to here were cleared by a wait.
+  uint64_t consumedUpTo = 0;
 };
 
 struct Task {
@@ -78,6 +81,7 @@ struct Task {
   KernelWork kernel;            // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
   uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
+  bool resetsFlag = false;     // EventWait of a notify: ready once a record not yet cleared ended
   bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
   std::function<void()> onStart;     // Callback: hands the report to the host
   // Kernel: runs as the task starts, before its timing is laid out (an Ascend C kernel runs its

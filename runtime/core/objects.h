@@ -45,6 +45,12 @@ struct Context {
   bool stopOnFailure = false;    // aclrtSetStreamFailureMode(ACL_STOP_ON_FAILURE) on one of them
 };
 
+struct Notify {
+  struct Device* device = nullptr;
+  uint32_t id = 0;  // per device, from 0
+  std::shared_ptr<models::SyncPoint> sync = std::make_shared<models::SyncPoint>();
+};
+
 struct Event {
   struct Device* device = nullptr;
   uint32_t flags = 0;
@@ -70,6 +76,7 @@ struct Device {
   uint32_t streams = 0;             // live streams, default and internal ones included
   uint32_t events = 0;
   uint32_t nextStreamId = 0;
+  uint32_t nextNotifyId = 0;
 };
 
 }  // namespace ascendsim::runtime

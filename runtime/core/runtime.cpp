@@ -258,6 +258,7 @@ void Runtime::finalize(HostThread& t) {
   memory_->releaseAll();
   outputs_.writeReport(warnings_);
   events_.clear();
+  notifies_.clear();
   for (auto& d : devices_) d->events = 0;
   threads_.forEach([](HostThread& th) { th.current = nullptr; });
   initialized_ = false;

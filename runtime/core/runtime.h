@@ -111,6 +111,11 @@ class Runtime {
   bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
   void destroyStreamForce(HostThread& t, aclrtStream s);
+  Notify* createNotify(HostThread& t, uint64_t flag);
+  void destroyNotify(HostThread& t, aclrtNotify n);
+  void recordNotify(HostThread& t, aclrtNotify n, aclrtStream s);
+  void waitAndResetNotify(HostThread& t, aclrtNotify n, aclrtStream s, uint32_t timeoutMs);
+  uint32_t notifyId(aclrtNotify n);
   void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
   // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
   void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
@@ -217,6 +222,7 @@ class Runtime {
   HandleTable<Context> contexts_;
   HandleTable<Stream> streams_;
   HandleTable<Event> events_;
+  HandleTable<Notify> notifies_;
   HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;

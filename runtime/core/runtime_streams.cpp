@@ -274,6 +274,57 @@ uint64_t Runtime::eventTimestampUs(HostThread& t, aclrtEvent eh) {
   return e.sync->lastRecordTime / 1000000;  // ps -> us since the machine started
 }
 
+// ---------------------------------------------------------------- notifies
+
+Notify* Runtime::createNotify(HostThread& t, uint64_t flag) {
+  Device& d = *requireContext(t).device;
+  if (flag != 0) fail(ACL_ERROR_RT_PARAM_INVALID, "notify flag " + std::to_string(flag) + " is reserved: give 0");
+  auto n = std::make_unique<Notify>();
+  n->device = &d;
+  n->id = d.nextNotifyId++;
+  return &notifies_.add(std::move(n));
+}
+
+namespace {
+Notify& checkedNotify(Notify* n, aclrtNotify handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+  if (!n) fail(ACL_ERROR_RT_INVALID_HANDLE, "notify " + describePointer(handle) + " does not exist (destroyed already?)");
+  return *n;
+}
+}  // namespace
+
+void Runtime::destroyNotify(HostThread&, aclrtNotify handle) {
+  Notify& n = checkedNotify(notifies_.find(handle), handle);
+  notifies_.erase(&n);  // queued records and waits keep its flag alive
+}
+
+void Runtime::recordNotify(HostThread& t, aclrtNotify handle, aclrtStream sh) {
+  Notify& n = checkedNotify(notifies_.find(handle), handle);
+  Stream& s = resolveStream(t, sh);
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventRecord;
+  task->sync = n.sync;
+  n.sync->recordsSubmitted++;
+  submit(t, s, std::move(task));
+}
+
+void Runtime::waitAndResetNotify(HostThread& t, aclrtNotify handle, aclrtStream sh, uint32_t timeoutMs) {
+  Notify& n = checkedNotify(notifies_.find(handle), handle);
+  if (timeoutMs != 0) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a notify wait with a timeout is not simulated yet: give 0 (wait for ever)");
+  }
+  Stream& s = resolveStream(t, sh);
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventWait;
+  task->sync = n.sync;
+  task->resetsFlag = true;
+  std::shared_ptr<models::SyncPoint> sync = n.sync;
+  submit(t, s, std::move(task));
+  sync->waitsSubmitted++;
+}
+
+uint32_t Runtime::notifyId(aclrtNotify handle) { return checkedNotify(notifies_.find(handle), handle).id; }
+
 // ---------------------------------------------------------------- callbacks
 
 void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {

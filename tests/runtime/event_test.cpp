@@ -264,3 +264,56 @@ TEST_F(Event, OnlySyncEventsMayBeWaitedForBeforeTheirRecord) {
   ASSERT_ACL_OK(aclrtDestroyEvent(sync));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
+
+TEST_F(Event, NotifiesAreFlagsThatAWaitClears) {
+  // Stream b waits on a notify that stream a records after a 64 MiB copy (about 2.5 ms): b's
+  // memset ends after the copy. Two records before one wait count once: a second wait behind
+  // them waits for a third record.
+  aclrtStream a = nullptr, b = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&a));
+  ASSERT_ACL_OK(aclrtCreateStream(&b));
+  aclrtNotify n = nullptr;
+  EXPECT_ACL_ERROR(aclrtCreateNotify(&n, 1), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtCreateNotify(&n, 0));
+  uint32_t id = 99;
+  ASSERT_ACL_OK(aclrtGetNotifyId(n, &id));
+  EXPECT_EQ(id, 0u);
+  const size_t big = 64 << 20;
+  void *h = nullptr, *d = nullptr, *small = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, big));
+  ASSERT_ACL_OK(aclrtMalloc(&d, big, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&small, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent copied = nullptr, waited = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&copied));
+  ASSERT_ACL_OK(aclrtCreateEvent(&waited));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
+  ASSERT_ACL_OK(aclrtMemsetAsync(small, 64, 7, 64, b));
+  ASSERT_ACL_OK(aclrtRecordEvent(waited, b));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, big, h, big, ACL_MEMCPY_HOST_TO_DEVICE, a));
+  ASSERT_ACL_OK(aclrtRecordEvent(copied, a));
+  ASSERT_ACL_OK(aclrtRecordNotify(n, a));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(b));
+  float ms = 0;
+  ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, copied, waited));
+  EXPECT_GT(ms, 0.0f);  // b went on only after a's copy
+  // Two records, then two waits: the first clears both records, the second is left waiting.
+  ASSERT_ACL_OK(aclrtRecordNotify(n, a));
+  ASSERT_ACL_OK(aclrtRecordNotify(n, a));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(a));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
+  aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtStreamQuery(b, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtRecordNotify(n, a));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(b));
+  EXPECT_ACL_ERROR(aclrtWaitAndResetNotify(n, b, 10), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtDestroyNotify(n));
+  EXPECT_ACL_ERROR(aclrtRecordNotify(n, a), ACL_ERROR_RT_INVALID_HANDLE);
+  for (aclrtEvent e : {copied, waited}) ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFree(small));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+  ASSERT_ACL_OK(aclrtDestroyStream(a));
+  ASSERT_ACL_OK(aclrtDestroyStream(b));
+}

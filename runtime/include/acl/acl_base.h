@@ -30,6 +30,7 @@ extern "C" {
 
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
+typedef void *aclrtNotify;
 typedef void *aclrtContext;
 typedef int aclError;
 typedef uint16_t aclFloat16;
