@@ -46,6 +46,8 @@ function(ascendc_library name type)
   list(REMOVE_DUPLICATES source_dirs)
   target_include_directories(${name} PRIVATE ${source_dirs} "${ASCENDSIM_ASCENDC_PREFIX}/include" "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_features(${name} PRIVATE cxx_std_17)
+  # Every basic block the kernel's scalar code runs is counted by the runtime (its timing).
+  target_compile_options(${name} PRIVATE -fsanitize-coverage=trace-pc)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(${name} PUBLIC "${ASCENDSIM_ASCENDC_PREFIX}/lib64/libascendcl.so")
 endfunction()

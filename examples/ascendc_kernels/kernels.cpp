@@ -96,6 +96,17 @@ int32_t LaunchAddRelu(uint32_t blocks, void* stream, float* x, float* y, float* 
                                                                      reinterpret_cast<uint8_t*>(z), count / blocks));
 }
 
+// Register-only scalar work: its time is its basic blocks (kernels are built with coverage).
+extern "C" __global__ __aicore__ void Spin(__gm__ uint32_t* out, uint32_t iterations) {
+  uint32_t x = 1;
+  for (uint32_t i = 0; i < iterations; ++i) x = x * 1664525u + 1013904223u;
+  out[0] = x;
+}
+
+int32_t LaunchSpin(void* stream, uint32_t* out, uint32_t iterations) {
+  return static_cast<int32_t>(Spin<<<1, nullptr, stream>>>(out, iterations));
+}
+
 int32_t LaunchScaledSum(uint32_t blocks, void* stream, float* x, float* y, float* z, float alpha, uint32_t count) {
   return static_cast<int32_t>(ScaledSum<<<blocks, nullptr, stream>>>(x, y, z, alpha, count));
 }

@@ -62,6 +62,21 @@ int main() {
   }
   std::printf("add-relu over 16 blocks with queues: %u elements ok\n", n);
 
+  // A million register-only iterations: at least one basic block of 4 instructions each at
+  // 1.65 GHz, 2.4 ms of simulated time, where its one page of memory would take microseconds.
+  aclrtEvent before = nullptr, after = nullptr;
+  CHECK(aclrtCreateEvent(&before));
+  CHECK(aclrtCreateEvent(&after));
+  CHECK(aclrtRecordEvent(before, stream));
+  CHECK(LaunchSpin(stream, reinterpret_cast<uint32_t*>(dz), 1000000));
+  CHECK(aclrtRecordEvent(after, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  float ms = 0;
+  CHECK(aclrtEventElapsedTime(&ms, before, after));
+  std::printf("spin: %s\n", ms > 2.4f ? "timed from its basic blocks" : "too fast");
+  CHECK(aclrtDestroyEvent(before));
+  CHECK(aclrtDestroyEvent(after));
+
   CHECK(LaunchReadsTooFar(stream, dx, dz, 1u << 30));
   aclError e = aclrtSynchronizeStream(stream);
   std::printf("out of bounds: %d (%s)\n", e, e ? aclGetRecentErrMsg() : "");

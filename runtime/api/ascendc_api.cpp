@@ -37,5 +37,10 @@ void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes) {
   KernelMemoryWindow::countVector(count * elementBytes);
 }
 void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal) { KernelMemoryWindow::countCopy(bytes, toGlobal != 0); }
+void ascendsimAscendCLibrary(int32_t enter) { KernelMemoryWindow::enterLibrary(enter != 0); }
+
+// Called at every basic block of code compiled with -fsanitize-coverage=trace-pc (the kernels
+// ascendc_library builds); the runtime itself is not compiled so.
+__attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void) { KernelMemoryWindow::countBasicBlock(); }
 
 }  // extern "C"

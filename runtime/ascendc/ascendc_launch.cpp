@@ -12,6 +12,10 @@
 namespace ascendsim::runtime {
 namespace {
 
+// A basic block of scalar code, as the host compiler cuts it: a loop body's few loads, stores,
+// arithmetic and its branch. An estimate, documented in docs/ascendc.md.
+constexpr uint64_t kInstructionsPerBasicBlock = 4;
+
 std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -20,9 +24,10 @@ std::string hex(uint64_t v) {
 
 // What the blocks did, as the timing model's kernel work: every page they touched is read from
 // device memory, every page they changed written back; the vector instructions' bytes go through
-// the vector units; the scalar code's loads and stores of global memory (pages touched plus pages
-// changed, less what DataCopy read, and wrote, which both touched and changed its pages) cost one
-// scalar instruction per 4 bytes.
+// the vector units; the scalar code costs kInstructionsPerBasicBlock per basic block it ran when
+// the kernel was built with coverage (ascendc_library), else one instruction per 4 bytes of global
+// memory it loaded or stored (pages touched plus pages changed, less what DataCopy read, and
+// wrote, which both touched and changed its pages).
 void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
   for (const auto& r : window.touchedRuns()) {
     work.readRanges.push_back({r.address, r.bytes});
@@ -32,9 +37,14 @@ void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
     work.writeRanges.push_back({r.address, r.bytes});
     work.bytesWritten += r.bytes;
   }
-  const uint64_t reached = work.bytesRead + work.bytesWritten;
-  const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
-  work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
+  if (window.basicBlocks() > 0) {
+    // Counted: the kernel was built with basic-block coverage (ascendc_library).
+    work.scalarOps = window.basicBlocks() * kInstructionsPerBasicBlock;
+  } else {
+    const uint64_t reached = work.bytesRead + work.bytesWritten;
+    const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
+    work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
+  }
   work.opBytes = 4;
   work.ops = window.vectorBytes() / 4;
 }

@@ -11,6 +11,7 @@ namespace ascendsim::runtime {
 namespace {
 thread_local KernelMemoryWindow* tActive = nullptr;  // the window whose block this thread runs
 thread_local uint32_t tBlock = 0, tBlocks = 1;
+thread_local int tLibraryDepth = 0;  // inside kernel_operator.h's own code
 // The handlers before the window's: a fault that is not a kernel's goes to them.
 struct sigaction gPreviousSegv {}, gPreviousBus {};
 }
@@ -76,6 +77,12 @@ void KernelMemoryWindow::countCopy(uint64_t bytes, bool toGlobal) {
   if (!tActive || !tActive->fault_) return;
   (toGlobal ? tActive->copiedOut_ : tActive->copiedIn_) += bytes;
 }
+
+void KernelMemoryWindow::countBasicBlock() {
+  if (tActive && tActive->fault_ && tLibraryDepth == 0) ++tActive->basicBlocks_;
+}
+
+void KernelMemoryWindow::enterLibrary(bool enter) { tLibraryDepth += enter ? 1 : -1; }
 
 uint32_t KernelMemoryWindow::currentBlock() { return tBlock; }
 uint32_t KernelMemoryWindow::blockCount() { return tBlocks; }

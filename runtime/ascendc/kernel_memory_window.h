@@ -45,6 +45,12 @@ class KernelMemoryWindow {
   // the vector unit, and bytes DataCopy moved from and to global memory.
   static void countVector(uint64_t bytes);
   static void countCopy(uint64_t bytes, bool toGlobal);
+  // Kernels built by ascendc_library are compiled with -fsanitize-coverage=trace-pc: every basic
+  // block of their scalar code they run is counted here (not those of kernel_operator.h's stand-ins
+  // for vector instructions, which run between enterLibrary(true) and enterLibrary(false)).
+  static void countBasicBlock();
+  static void enterLibrary(bool enter);
+  uint64_t basicBlocks() const { return basicBlocks_; }
   uint64_t vectorBytes() const { return vectorBytes_; }
   uint64_t copiedIn() const { return copiedIn_; }
   uint64_t copiedOut() const { return copiedOut_; }
@@ -70,7 +76,7 @@ class KernelMemoryWindow {
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
   std::vector<uint64_t> changed_;
   bool finished_ = false;
-  uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0;
+  uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_{}, oldBus_{};

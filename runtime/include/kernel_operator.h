@@ -56,6 +56,16 @@ inline void printf(const char* format, Args... args) {
 
 inline void trap() { ascendsimAscendCTrap(); }
 
+namespace detail {
+// kernel_operator.h's own code: not the kernel's scalar code (see ascendsimAscendCLibrary).
+struct LibraryScope {
+  LibraryScope() { ascendsimAscendCLibrary(1); }
+  ~LibraryScope() { ascendsimAscendCLibrary(0); }
+  LibraryScope(const LibraryScope&) = delete;
+  LibraryScope& operator=(const LibraryScope&) = delete;
+};
+}  // namespace detail
+
 // ---------------------------------------------------------------- positions, pipes, barriers
 
 enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
@@ -204,16 +214,19 @@ class TPipe {
 // Global memory to a local tensor (MTE2), a local tensor to global memory (MTE3), local to local.
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  const detail::LibraryScope scope;
   std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
   ascendsimAscendCDataCopy(count * sizeof(T), 0);
 }
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const detail::LibraryScope scope;
   std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
   ascendsimAscendCDataCopy(count * sizeof(T), 1);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const detail::LibraryScope scope;
   std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
   ascendsimAscendCVectorOps(count, sizeof(T));
 }
@@ -223,6 +236,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint3
 namespace detail {
 template <typename T, typename F>
 inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count, F f) {
+  const LibraryScope scope;
   T* d = dst.GetPhyAddr();
   const T* x = a.GetPhyAddr();
   const T* y = b.GetPhyAddr();
@@ -231,6 +245,7 @@ inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const Loc
 }
 template <typename T, typename F>
 inline void unary(const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t count, F f) {
+  const LibraryScope scope;
   T* d = dst.GetPhyAddr();
   const T* x = a.GetPhyAddr();
   for (int32_t i = 0; i < count; ++i) d[i] = f(x[i]);
@@ -304,6 +319,7 @@ inline void Relu(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t n) {
 }
 template <typename T, typename S>
 inline void Duplicate(const LocalTensor<T>& d, S value, int32_t n) {
+  const detail::LibraryScope scope;
   T* p = d.GetPhyAddr();
   for (int32_t i = 0; i < n; ++i) p[i] = static_cast<T>(value);
   ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(T));
@@ -312,6 +328,7 @@ inline void Duplicate(const LocalTensor<T>& d, S value, int32_t n) {
 enum class RoundMode { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, RoundMode, int32_t n) {
+  const detail::LibraryScope scope;
   D* p = d.GetPhyAddr();
   const S* x = a.GetPhyAddr();
   for (int32_t i = 0; i < n; ++i) p[i] = static_cast<D>(x[i]);

@@ -33,6 +33,9 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
  * (toGlobal: 1 when written out). Ignored outside a kernel. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes);
 ACL_FUNC_VISIBILITY void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal);
+/* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
+ * between enter 1 and enter 0: its basic blocks are not the kernel's scalar code. */
+ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
 
 #ifdef __cplusplus
 }
