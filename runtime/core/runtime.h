@@ -111,6 +111,9 @@ class Runtime {
   bool eventWaitsComplete(HostThread& t, aclrtEvent e);
   void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
   void destroyStreamForce(HostThread& t, aclrtStream s);
+  // The stream `handle` names, checked as aclrtDestroyStream(Force) need it: not NULL, not a
+  // default stream, of the current context.
+  Stream& destroyableStream(HostThread& t, aclrtStream handle);
   Notify* createNotify(HostThread& t, uint64_t flag);
   void destroyNotify(HostThread& t, aclrtNotify n);
   void recordNotify(HostThread& t, aclrtNotify n, aclrtStream s);

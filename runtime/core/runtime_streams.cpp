@@ -50,7 +50,7 @@ Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) 
   return &s;
 }
 
-void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
+Stream& Runtime::destroyableStream(HostThread& t, aclrtStream handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
   Stream& s = resolveStream(t, handle);
   if (s.isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
@@ -59,20 +59,18 @@ void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
     fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " + std::to_string(s.device->id) +
                                           "); destroy it with its own context current");
   }
+  return s;
+}
+
+void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
+  Stream& s = destroyableStream(t, handle);
   waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
   deleteStream(s);
 }
 
 void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
-  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
-  Stream& s = resolveStream(t, handle);
-  if (s.isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
-  Context& ctx = requireContext(t);
-  if (s.context != &ctx) {
-    fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " + std::to_string(s.device->id) +
-                                          "); destroy it with its own context current");
-  }
-  // What is queued is dropped: cancelled tasks take no time worth waiting for and act on nothing.
+  Stream& s = destroyableStream(t, handle);
+  // What is queued or running is dropped: cancelled tasks take no time and move no data.
   *s.stopped = true;
   if (!waitFor(t, [&s] { return s.queue.idle(); })) {
     while (!s.queue.idle()) s.queue.popHead(system_->now());

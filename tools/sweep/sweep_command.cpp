@@ -411,6 +411,11 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     }
     (void)cmd;
     if (o->slurm) {
+      if (o->arrayLimit < 0) {
+        std::cerr << "ascendsim sweep --slurm: --array-limit must be 1 or more (0: Slurm's choice)\n";
+        exitCode = kExitUsage;
+        return;
+      }
       if (!o->shard.empty() || !o->plot.empty()) {
         std::cerr << "ascendsim sweep --slurm: --shard and --plot do not apply (each task runs a shard; plot the merged table)\n";
         exitCode = kExitUsage;

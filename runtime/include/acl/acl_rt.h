@@ -154,8 +154,8 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
                                                          uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
-/* Destroys the stream without running what is queued on it: a task already running ends first,
- * the rest are dropped. */
+/* Destroys the stream without running what is queued on it: its tasks, the running one included,
+ * are dropped (no data they would move arrives). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 /* ACL_CONTINUE_ON_FAILURE (default) or ACL_STOP_ON_FAILURE: after a task of a stream of the
  * context fails, skip that stream's later tasks and refuse new ones. Stop cannot go back to
