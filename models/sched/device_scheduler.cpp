@@ -65,6 +65,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // Skipped: it moves nothing and computes nothing, and ends once launched.
     task.bytes = 0;
     task.kernel = KernelWork{};
+    task.completesExternally = false;  // a skipped callback is never handed to the host
   }
   task.startTime = now;
   task.endTime = now + spec_.scheduler.taskLaunch;
@@ -83,7 +84,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
     task.endTime = task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 ? first : -1;
   }
-  if (task.onStart) task.onStart();
+  if (task.onStart && !task.isCancelled()) task.onStart();
   for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);
 }
 

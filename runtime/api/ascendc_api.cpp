@@ -11,7 +11,7 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrtStream stream, void (*entry)(void*),
-                                      void* closure, void (*release)(void*)) {
+                                      void* closure, uint32_t closureBytes, void (*release)(void*)) {
   // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
   bool handedOver = false;
   const aclError code = run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
@@ -21,6 +21,7 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
     launch.blockDim = blockDim;
     launch.entry = entry;
     launch.closure = closure;
+    launch.closureBytes = closureBytes;
     launch.release = release;
     handedOver = true;
     rt().launchAscendC(t, stream, launch);

@@ -79,7 +79,12 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     describeWork(window, running.kernel);
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten;
   };
-  task->release = [this, device, failing, name = launch.name, closure, fault] {
+  KernelFunction* function = launch.function ? launch.function : launchedKernel(launch.name);
+  auto taskId = std::make_shared<uint64_t>(0);
+  const uint32_t threadId = static_cast<uint32_t>(t.tid);
+  const uint64_t submitter = t.pthreadId;
+  task->release = [this, device, failing, name = launch.name, closure, fault, taskId, threadId, submitter, function,
+                   argsBytes = launch.closureBytes] {
     if (fault->kind == KernelFault::Kind::None || !streams_.find(failing)) return;
     if (failing->context && failing->context->stopOnFailure) *failing->stopped = true;
     if (fault->kind == KernelFault::Kind::Trap) {
@@ -92,8 +97,20 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
                                 pointerName(reinterpret_cast<void*>(fault->address)) +
                                 "), outside every allocation of device " + std::to_string(device->id);
     }
+    rtExceptionInfo info;
+    info.taskId = static_cast<uint32_t>(*taskId);
+    info.streamId = failing->queue.id();
+    info.threadId = threadId;
+    info.deviceId = static_cast<uint32_t>(device->id);
+    info.errorCode = static_cast<uint32_t>(failing->failure);
+    info.args = closure.get();
+    info.argsBytes = argsBytes;
+    info.function = function;
+    // Both are faults of the kernel's own code, not of the hardware.
+    taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
   };
   submit(t, s, std::move(task));
+  *taskId = t.lastTaskId;
 }
 
 void Runtime::reportStreamFailure(Stream& s) {

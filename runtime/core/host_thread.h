@@ -42,6 +42,7 @@ struct HostThread {
   Context* current = nullptr;
   std::string error;        // pending aclGetRecentErrMsg text
   aclError lastError = ACL_SUCCESS;  // the last failed call's code (aclrtGetLastError)
+  uint64_t lastTaskId = 0;           // the last task it submitted (aclrtGetThreadLastTaskId)
   std::string returned;     // keeps the last returned text alive for the caller
   bool blocked = false;     // waiting for the simulation or another thread
   const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -13,7 +14,25 @@
 #include "runtime/core/device_memory.h"
 #include "spec/system_spec.h"
 
+// A failed task, as exception callbacks see it (aclrtExceptionInfo; read through the getters).
+struct rtExceptionInfo {
+  uint32_t taskId = 0;
+  uint32_t streamId = 0;
+  uint32_t threadId = 0;  // Linux thread id of the thread that submitted it
+  uint32_t deviceId = 0;
+  uint32_t errorCode = 0;  // the aclError its stream's synchronisation returns
+  const void* args = nullptr;  // the kernel's arguments as it received them
+  uint32_t argsBytes = 0;
+  void* function = nullptr;  // the kernel's KernelFunction (aclrtFuncHandle)
+};
+
 namespace ascendsim::runtime {
+
+// A kernel the program can name by handle (aclrtFuncHandle): one per kernel name launched with
+// <<<...>>>, or per function aclrtBinaryGetFunction looked up.
+struct KernelFunction {
+  std::string name;
+};
 
 struct Context;
 
@@ -77,6 +96,9 @@ struct Device {
   uint32_t events = 0;
   uint32_t nextStreamId = 0;
   uint32_t nextNotifyId = 0;
+  // Its last task failure, as aclrtGetErrorVerbose reports it (ACL_RT_NO_ERROR: none).
+  int32_t errorType = 0;        // aclrtErrorType
+  int32_t aicoreErrorType = 0;  // aclrtAicoreErrorType, when errorType is ACL_RT_ERROR_AICORE
 };
 
 }  // namespace ascendsim::runtime

@@ -122,6 +122,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
     t.error = std::string(api) + ": internal error: " + e.what();
     code = ACL_ERROR_RT_INTERNAL_ERROR;
   }
+  if (!pendingExceptions_.empty()) deliverExceptions(t);
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.index, api, start, t.now, code, t.callArgs, t.callTasks);
   threads_.endCall(t);
@@ -262,6 +263,8 @@ void Runtime::finalize(HostThread& t) {
   for (auto& d : devices_) d->events = 0;
   threads_.forEach([](HostThread& th) { th.current = nullptr; });
   initialized_ = false;
+  // Failures of threads that made no call since: reported to the finalising thread.
+  for (auto& pending : pendingExceptions_) pending.first = t.pthreadId;
 }
 
 // ---------------------------------------------------------------- trace
@@ -406,6 +409,7 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
   task->submitTime = std::max(t.now, system_->now());
   task->hostThread = static_cast<int>(t.index);
   t.callTasks.push_back(task->id);
+  t.lastTaskId = task->id;
   s.device->scheduler->submit(s.queue, std::move(task));
 }
 

@@ -38,7 +38,9 @@ struct AscendCLaunch {
   uint32_t blockDim = 1;
   void (*entry)(void*) = nullptr;
   void* closure = nullptr;
+  uint32_t closureBytes = 0;  // the arguments' size (exception callbacks report it)
   void (*release)(void*) = nullptr;
+  KernelFunction* function = nullptr;  // its handle, if the program has one (else made by name)
 };
 
 struct KernelLaunch {
@@ -158,6 +160,17 @@ class Runtime {
   void unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void launchHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
 
+  // ---- task failures: exception callbacks and the device's last error
+  void setExceptionCallback(aclrtExceptionInfoCallback callback);  // aclrtSetExceptionInfoCallback
+  void registerExceptionCallback(aclrtExceptionInfoCallback callback, bool add);
+  aclrtErrorInfo deviceError(int32_t deviceId);
+  // A task of `d` failed: the device's error state, and the exception callbacks' report, delivered
+  // to the thread that submitted it (pthread id `submitter`) at the end of its current or next
+  // API call: a program that synchronises sees its callbacks run before the failed sync returns.
+  void taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info, aclrtAicoreErrorType kind);
+  // The handle of the kernel launched by name with <<<...>>> (made at its first launch).
+  KernelFunction* launchedKernel(const std::string& name);
+
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
   std::string pointerName(const void* p) const;
   std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
@@ -234,6 +247,12 @@ class Runtime {
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;
+  aclrtExceptionInfoCallback legacyExceptionCallback_ = nullptr;
+  std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;
+  std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)
+  std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
+  // Runs the exception callbacks for the failures of tasks `t` submitted.
+  void deliverExceptions(HostThread& t);
 };
 
 }  // namespace ascendsim::runtime

@@ -72,6 +72,8 @@ void Runtime::releaseDeviceIfUnused(Device& d) {
   }
   memory_->releaseDevice(d);
   d.peersEnabled.clear();
+  d.errorType = ACL_RT_NO_ERROR;  // a reset device starts clean
+  d.aicoreErrorType = ACL_RT_AICORE_ERROR_UNKNOWN;
 }
 
 void Runtime::setDevice(HostThread& t, int32_t id) {

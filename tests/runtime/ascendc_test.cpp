@@ -92,8 +92,8 @@ TEST_F(AscendCKernels, OutOfBoundsAndTrapsFailTheStreamWithCannsCodes) {
   ASSERT_ACL_OK(aclrtMemcpy(&back, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, 5.0f);  // blocks 0 and 1 ran before the trap
   // Bad launches are refused and their arguments freed.
-  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("None", 0, nullptr, [](void*) {}, nullptr, nullptr), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("NoEntry", 1, nullptr, nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("None", 0, nullptr, [](void*) {}, nullptr, 0, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("NoEntry", 1, nullptr, nullptr, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtFree(d));
 }
 
@@ -227,4 +227,96 @@ TEST_F(AscendCKernels, DestroyStreamForceDropsWhatIsQueued) {
   EXPECT_ACL_ERROR(aclrtDestroyStreamForce(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtDestroyEvent(never));
   ASSERT_ACL_OK(aclrtFree(d));
+}
+
+namespace {
+// What the exception callbacks saw, in the order they were called.
+struct SeenException {
+  uint32_t task, stream, device, code, argsLen;
+  void* func;
+  int which;
+};
+std::vector<SeenException> gSeen;
+void record(aclrtExceptionInfo* info, int which) {
+  void* args = nullptr;
+  uint32_t argsLen = 0;
+  aclrtFuncHandle func = nullptr;
+  EXPECT_EQ(aclrtGetArgsFromExceptionInfo(info, &args, &argsLen), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetFuncHandleFromExceptionInfo(info, &func), ACL_SUCCESS);
+  gSeen.push_back({aclrtGetTaskIdFromExceptionInfo(info), aclrtGetStreamIdFromExceptionInfo(info),
+                   aclrtGetDeviceIdFromExceptionInfo(info), aclrtGetErrorCodeFromExceptionInfo(info), argsLen, func,
+                   which});
+}
+void legacyCallback(aclrtExceptionInfo* info) { record(info, 1); }
+void registeredCallback(aclrtExceptionInfo* info) { record(info, 2); }
+int gHostCallbacks = 0;
+void countCallback(void*) { ++gHostCallbacks; }
+}  // namespace
+
+TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
+  // A trapping kernel on a stop-on-failure stream, a callback queued behind it. At the
+  // synchronisation that reports the trap (507016), both exception callbacks have already run once
+  // (the legacy one first), naming the kernel's task (the thread's last task id when it was
+  // launched), its stream and device, 507016, the 16 bytes of its two captured pointers and the
+  // same function handle for both; the host callback behind the trap never ran. The device's
+  // verbose error is an AI Core software error until the device is reset.
+  aclrtErrorInfo verbose{};
+  ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &verbose));
+  EXPECT_EQ(verbose.errorType, ACL_RT_NO_ERROR);
+  EXPECT_EQ(verbose.hasDetail, 0);
+  EXPECT_ACL_ERROR(aclrtGetErrorVerbose(0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetErrorVerbose(7, &verbose), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(legacyCallback));
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(registeredCallback));
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(registeredCallback));  // once only
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+  ASSERT_ACL_OK(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), s));
+  int* a = nullptr;
+  int* b = nullptr;
+  ASSERT_EQ(ascendsim::ascendc::launch("Fine", 1, nullptr, s, [a] { (void)a; }), 0u);
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, s, [a, b] {
+              (void)a, (void)b;
+              ascendsimAscendCTrap();
+            }),
+            0u);
+  uint32_t lastTask = 0;
+  ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&lastTask));
+  ASSERT_ACL_OK(aclrtLaunchCallback(countCallback, nullptr, ACL_CALLBACK_NO_BLOCK, s));
+  uint32_t afterCallback = 0;
+  ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&afterCallback));
+  EXPECT_EQ(afterCallback, lastTask + 1);
+  EXPECT_TRUE(gSeen.empty());  // nothing has run yet
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  ASSERT_EQ(gSeen.size(), 2u);
+  EXPECT_EQ(gSeen[0].which, 1);
+  EXPECT_EQ(gSeen[1].which, 2);
+  for (const SeenException& e : gSeen) {
+    EXPECT_EQ(e.task, lastTask);
+    EXPECT_EQ(e.device, 0u);
+    EXPECT_EQ(e.code, static_cast<uint32_t>(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION));
+    EXPECT_EQ(e.argsLen, 2 * sizeof(int*));
+    EXPECT_NE(e.func, nullptr);
+    EXPECT_EQ(e.func, gSeen[0].func);
+    EXPECT_EQ(e.stream, gSeen[0].stream);
+  }
+  EXPECT_EQ(aclrtProcessReport(10), ACL_ERROR_RT_REPORT_TIMEOUT);
+  EXPECT_EQ(gHostCallbacks, 0);  // skipped: its stream stopped on the trap
+  ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &verbose));
+  EXPECT_EQ(verbose.errorType, ACL_RT_ERROR_AICORE);
+  EXPECT_EQ(verbose.hasDetail, 1);
+  EXPECT_EQ(verbose.detail.aicoreErrType, ACL_RT_AICORE_ERROR_SW);
+  EXPECT_EQ(aclrtGetTaskIdFromExceptionInfo(nullptr), 0xFFFFFFFFu);
+  EXPECT_EQ(aclrtGetErrorCodeFromExceptionInfo(nullptr), 0xFFFFFFFFu);
+  // Unregistered and cleared: the next trap reaches nobody.
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(registeredCallback));
+  ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(registeredCallback));
+  EXPECT_ACL_ERROR(aclrtExceptionInfoCallbackRegister(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, nullptr, [] { ascendsimAscendCTrap(); }), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(gSeen.size(), 2u);
+  ASSERT_ACL_OK(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), s));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
 }

@@ -16,13 +16,14 @@
 extern "C" {
 #endif
 
-/* `entry(closure)` runs one block; `release(closure)` (may be NULL) frees the arguments when the
+/* `entry(closure)` runs one block; `closureBytes` is the arguments' size (exception callbacks
+ * report closure and size as the kernel's arguments); `release(closure)` (may be NULL) frees the arguments when the
  * task is done. blockDim 0 or above 65535: ACL_ERROR_RT_PARAM_INVALID. A block that touches device
  * memory outside every allocation of its device, or traps, makes the stream's next
  * synchronisation fail with ACL_ERROR_RT_AICORE_EXCEPTION / ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. */
 ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char *name, uint32_t blockDim, aclrtStream stream,
                                                           void (*entry)(void *closure), void *closure,
-                                                          void (*release)(void *closure));
+                                                          uint32_t closureBytes, void (*release)(void *closure));
 /* The running block's index and the kernel's block count (0 and 1 outside a kernel). */
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
@@ -48,6 +49,7 @@ uint32_t launch(const char *name, uint32_t blockDim, void * /*l2ctrl*/, void *st
   Body *closure = new Body(static_cast<Body &&>(body));
   return static_cast<uint32_t>(ascendsimLaunchAscendCKernel(
       name, blockDim, stream, [](void *c) { (*static_cast<Body *>(c))(); }, closure,
+      static_cast<uint32_t>(sizeof(Body)),
       [](void *c) { delete static_cast<Body *>(c); }));
 }
 }  // namespace ascendc

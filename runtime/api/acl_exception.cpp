@@ -1,0 +1,69 @@
+// Task failures: exception callbacks and their getters, the device's last error, the thread's last
+// task id.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+namespace {
+constexpr uint32_t kNoInfo = 0xFFFFFFFFu;  // what the getters answer for a NULL info
+}
+
+extern "C" {
+
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+  return run("aclrtGetErrorVerbose", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(errorInfo, "errorInfo");
+    *errorInfo = rt().deviceError(deviceId);
+  });
+}
+
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+  return run("aclrtSetExceptionInfoCallback", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().setExceptionCallback(callback); });
+}
+
+aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
+  return run("aclrtExceptionInfoCallbackRegister", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().registerExceptionCallback(callback, true); });
+}
+
+aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
+  return run("aclrtExceptionInfoCallbackUnregister", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().registerExceptionCallback(callback, false); });
+}
+
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->taskId : kNoInfo; }
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->streamId : kNoInfo; }
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->threadId : kNoInfo; }
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->deviceId : kNoInfo; }
+uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->errorCode : kNoInfo; }
+
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
+  return run("aclrtGetArgsFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(info, "info");
+    needPointer(devArgsPtr, "devArgsPtr");
+    needPointer(devArgsLen, "devArgsLen");
+    *devArgsPtr = const_cast<void*>(info->args);
+    *devArgsLen = info->argsBytes;
+  });
+}
+
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+  return run("aclrtGetFuncHandleFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(info, "info");
+    needPointer(func, "func");
+    *func = info->function;
+  });
+}
+
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+  return run("aclrtGetThreadLastTaskId", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(taskId, "taskId");
+    *taskId = static_cast<uint32_t>(t.lastTaskId);
+  });
+}
+
+}  // extern "C"
