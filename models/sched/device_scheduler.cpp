@@ -22,7 +22,18 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
   dont_initialize();
 }
 
-void DeviceScheduler::attach(StreamQueue& stream) { streams_.push_back(&stream); }
+void DeviceScheduler::attach(StreamQueue& stream) {
+  streams_.push_back(&stream);
+  setPriority(stream, stream.priority());
+}
+
+void DeviceScheduler::setPriority(StreamQueue& stream, uint32_t priority) {
+  stream.priority_ = priority;
+  // Ids are given in order of creation.
+  std::sort(streams_.begin(), streams_.end(), [](const StreamQueue* a, const StreamQueue* b) {
+    return a->priority() != b->priority() ? a->priority() < b->priority() : a->id() < b->id();
+  });
+}
 
 void DeviceScheduler::detach(StreamQueue& stream) {
   streams_.erase(std::remove(streams_.begin(), streams_.end(), &stream), streams_.end());

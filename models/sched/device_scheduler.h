@@ -35,6 +35,9 @@ class DeviceScheduler : public sc_core::sc_module {
 
   void attach(StreamQueue& stream);
   void detach(StreamQueue& stream);  // the stream must be idle
+  // Ready heads take free DMA channels and the AI Cores in order of their streams' priority (0
+  // first), then of the streams' creation.
+  void setPriority(StreamQueue& stream, uint32_t priority);
   // Adds a task at the tail of `stream`; it may start at task->submitTime at the earliest.
   void submit(StreamQueue& stream, std::unique_ptr<Task> task);
   // Ends a running task that completes externally (a blocking callback the host has run).

@@ -14,6 +14,8 @@ class StreamQueue {
   StreamQueue(uint32_t id, uint32_t depthLimit) : id_(id), depthLimit_(depthLimit) {}
 
   uint32_t id() const { return id_; }
+  // 0 is the greatest (CANN: RT_STREAM_GREATEST_PRIORITY 0, least 7); set through the scheduler.
+  uint32_t priority() const { return priority_; }
   bool full() const { return tasks_.size() >= depthLimit_; }
   bool idle() const { return tasks_.empty(); }
   size_t pending() const { return tasks_.size(); }
@@ -36,7 +38,9 @@ class StreamQueue {
   }
 
  private:
+  friend class DeviceScheduler;
   uint32_t id_;
+  uint32_t priority_ = 0;
   uint32_t depthLimit_;
   std::deque<std::unique_ptr<Task>> tasks_;
   uint64_t submitted_ = 0;

@@ -23,6 +23,108 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
   });
 }
 
+aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
+  aclrtStreamConfigHandle* handle = nullptr;
+  rt().call("aclrtCreateStreamConfigHandle", &ApiOverheads::defaultCall, false,
+            [&](HostThread&) { handle = rt().createStreamConfig(); });
+  return handle;
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+  return rt().call("aclrtDestroyStreamConfigHandle", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) { rt().destroyStreamConfig(handle); });
+}
+
+namespace {
+// An attribute's value, of the one width it has (`alsoNarrow`: a uint32_t is taken too).
+uint64_t configValue(const void* value, size_t valueSize, size_t width, bool alsoNarrow, const char* attr) {
+  if (valueSize == width) {
+    uint64_t v = 0;
+    std::memcpy(&v, value, width);
+    return v;
+  }
+  if (alsoNarrow && valueSize == sizeof(uint32_t)) {
+    uint32_t v = 0;
+    std::memcpy(&v, value, sizeof v);
+    return v;
+  }
+  fail(ACL_ERROR_INVALID_PARAM, std::string(attr) + ": valueSize " + std::to_string(valueSize) + " should be " +
+                                    std::to_string(width));
+}
+}  // namespace
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue,
+                                 size_t valueSize) {
+  return rt().call("aclrtSetStreamConfigOpt", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(handle, "handle");
+    needPointer(attrValue, "attrValue");
+    switch (rawEnum(attr)) {
+      case ACL_RT_STREAM_WORK_ADDR_PTR:
+        handle->workptr = reinterpret_cast<void*>(
+            configValue(attrValue, valueSize, sizeof(void*), false, "ACL_RT_STREAM_WORK_ADDR_PTR"));
+        break;
+      case ACL_RT_STREAM_WORK_SIZE:
+        handle->workSize = configValue(attrValue, valueSize, sizeof(size_t), false, "ACL_RT_STREAM_WORK_SIZE");
+        break;
+      case ACL_RT_STREAM_FLAG:
+        // CANN's implementation reads a size_t; its own sample passes a uint32_t: both are taken.
+        handle->flag = configValue(attrValue, valueSize, sizeof(size_t), true, "ACL_RT_STREAM_FLAG");
+        break;
+      case ACL_RT_STREAM_PRIORITY: {
+        const uint64_t priority = configValue(attrValue, valueSize, sizeof(uint32_t), false, "ACL_RT_STREAM_PRIORITY");
+        if (priority > 7) fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
+        handle->priority = static_cast<uint32_t>(priority);
+        break;
+      }
+      default:
+        fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(rawEnum(attr)) + " is not an aclrtStreamConfigAttr");
+    }
+  });
+}
+
+aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
+  return run("aclrtCreateStreamV2", &ApiOverheads::streamCreate, [&](HostThread& t) {
+    needPointer(stream, "stream");
+    const aclrtStreamConfigHandle config = handle ? *handle : aclrtStreamConfigHandle{};
+    if (config.workptr || config.workSize) {
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "model work memory (ACL_RT_STREAM_WORK_ADDR_PTR/SIZE) is for model run "
+                                             "instances (aclmdlRI...), which the simulator does not run");
+    }
+    if (config.flag > UINT32_MAX) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
+    *stream = rt().createStream(t, config.priority, static_cast<uint32_t>(config.flag));
+    t.callArgs = streamArg(*stream);
+  });
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+  return run("aclrtStreamGetId", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(streamId, "streamId");
+    *streamId = static_cast<int32_t>(rt().stream(t, stream).queue.id());
+  });
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+  return run("aclrtStreamGetFlags", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(flags, "flags");
+    *flags = rt().stream(t, stream).flags;
+  });
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+  return run("aclrtStreamGetPriority", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(priority, "priority");
+    *priority = rt().stream(t, stream).priority;
+  });
+}
+
+aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+  return run("aclrtDeviceGetStreamPriorityRange", &ApiOverheads::defaultCall, [&](HostThread&) {
+    // CANN fills whichever pointer is given.
+    if (leastPriority) *leastPriority = 7;
+    if (greatestPriority) *greatestPriority = 0;
+  });
+}
+
 aclError aclrtDestroyStream(aclrtStream stream) {
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStream(t, stream); });
 }

@@ -98,6 +98,12 @@ class Runtime {
 
   // ---- streams
   Stream* createStream(HostThread& t, uint32_t priority, uint32_t flags);
+  // The stream a handle names (NULL: the current context's default stream), for queries.
+  const Stream& stream(HostThread& t, aclrtStream s) { return resolveStream(t, s); }
+  // Stream configurations (aclrtCreateStreamConfigHandle): the ones made here, so that a made-up
+  // or twice-destroyed handle is refused.
+  aclrtStreamConfigHandle* createStreamConfig();
+  void destroyStreamConfig(aclrtStreamConfigHandle* handle);
   void destroyStream(HostThread& t, aclrtStream s);
   void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
   bool streamIdle(HostThread& t, aclrtStream s);
@@ -247,6 +253,7 @@ class Runtime {
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;
+  std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
   aclrtExceptionInfoCallback legacyExceptionCallback_ = nullptr;
   std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;
   std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)

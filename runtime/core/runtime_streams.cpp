@@ -46,8 +46,25 @@ Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) 
   }
   Stream& s = newStream(*ctx.device, &ctx, false);
   s.priority = priority;
+  ctx.device->scheduler->setPriority(s.queue, priority);
   s.flags = flags & known;
   return &s;
+}
+
+aclrtStreamConfigHandle* Runtime::createStreamConfig() {
+  auto config = std::make_unique<aclrtStreamConfigHandle>();
+  *config = aclrtStreamConfigHandle{};
+  aclrtStreamConfigHandle* handle = config.get();
+  streamConfigs_.emplace(handle, std::move(config));
+  return handle;
+}
+
+void Runtime::destroyStreamConfig(aclrtStreamConfigHandle* handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+  if (streamConfigs_.erase(handle) == 0) {
+    fail(ACL_ERROR_INVALID_PARAM, "handle " + describePointer(handle) +
+                                      " was not made by aclrtCreateStreamConfigHandle (destroyed already?)");
+  }
 }
 
 Stream& Runtime::destroyableStream(HostThread& t, aclrtStream handle) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "acl_fixture.h"
+#include "ascendsim/ascendc.h"
 
 class Stream : public AclTest {};
 class SmallDevice : public AclTest {
@@ -270,4 +271,98 @@ TEST_F(SmallDevice, AFullQueueMakesTheSubmitterWait) {
   ASSERT_ACL_OK(aclrtDestroyStream(s2));
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
+TEST_F(Stream, ConfigHandlesMakeStreamsOfTheirPriorityAndFlags) {
+  // CANN's stream configuration: a zeroed handle, attributes of their own width (the flag as
+  // size_t or, as CANN's sample passes it, uint32_t), 0..7 priorities; the stream answers what
+  // it was made with. Least priority 7, greatest 0.
+  aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->flag, 0u);
+  EXPECT_EQ(config->priority, 0u);
+  const uint32_t flag32 = ACL_STREAM_FAST_SYNC;
+  const uint32_t priority = 5, tooLow = 8;
+  const uint64_t priority64 = 5;
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flag32, sizeof flag32));
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority));
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &tooLow, sizeof tooLow), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority64, sizeof priority64),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, static_cast<aclrtStreamConfigAttr>(9), &priority, sizeof priority),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, nullptr, 4), ACL_ERROR_INVALID_PARAM);
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamV2(&s, config));
+  int32_t id = -1, defaultId = -1;
+  uint32_t flags = 99, got = 99;
+  ASSERT_ACL_OK(aclrtStreamGetId(s, &id));
+  ASSERT_ACL_OK(aclrtStreamGetId(nullptr, &defaultId));
+  EXPECT_NE(id, defaultId);
+  ASSERT_ACL_OK(aclrtStreamGetFlags(s, &flags));
+  EXPECT_EQ(flags, ACL_STREAM_FAST_SYNC);
+  ASSERT_ACL_OK(aclrtStreamGetPriority(s, &got));
+  EXPECT_EQ(got, 5u);
+  ASSERT_ACL_OK(aclrtStreamGetPriority(nullptr, &got));
+  EXPECT_EQ(got, 0u);
+  int32_t least = -1, greatest = -1;
+  ASSERT_ACL_OK(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+  EXPECT_EQ(least, 7);
+  EXPECT_EQ(greatest, 0);
+  // Model work memory is for model run instances: refused.
+  void* work = &least;
+  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_WORK_ADDR_PTR, &work, sizeof work));
+  aclrtStream refused = nullptr;
+  EXPECT_ACL_ERROR(aclrtCreateStreamV2(&refused, config), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
+  EXPECT_ACL_ERROR(aclrtDestroyStreamConfigHandle(config), ACL_ERROR_INVALID_PARAM);  // twice
+  aclrtStreamConfigHandle mine{};
+  EXPECT_ACL_ERROR(aclrtDestroyStreamConfigHandle(&mine), ACL_ERROR_INVALID_PARAM);  // not made there
+  ASSERT_ACL_OK(aclrtCreateStreamV2(&refused, nullptr));  // no handle: a plain stream
+  ASSERT_ACL_OK(aclrtDestroyStream(refused));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
+namespace {
+// Two streams, `first` created before `second`, each wait for one gate event and then run a 1 MiB
+// kernel; returns the end times (us) of the kernels of first and second.
+std::pair<uint64_t, uint64_t> kernelEndsBehindOneGate(uint32_t firstPriority, uint32_t secondPriority, void* d) {
+  aclrtStream first = nullptr, second = nullptr;
+  EXPECT_EQ(aclrtCreateStreamWithConfig(&first, firstPriority, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtCreateStreamWithConfig(&second, secondPriority, 0), ACL_SUCCESS);
+  aclrtEvent gate = nullptr, endFirst = nullptr, endSecond = nullptr;
+  EXPECT_EQ(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC), ACL_SUCCESS);
+  EXPECT_EQ(aclrtCreateEventWithFlag(&endFirst, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtCreateEventWithFlag(&endSecond, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  auto* bytes = static_cast<uint8_t*>(d);
+  for (aclrtStream s : {first, second}) {
+    EXPECT_EQ(aclrtStreamWaitEvent(s, gate), ACL_SUCCESS);
+    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 1, nullptr, s, [bytes] { std::memset(bytes, 1, 1 << 20); }), 0u);
+  }
+  EXPECT_EQ(aclrtRecordEvent(endFirst, first), ACL_SUCCESS);
+  EXPECT_EQ(aclrtRecordEvent(endSecond, second), ACL_SUCCESS);
+  EXPECT_EQ(aclrtRecordEvent(gate, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  uint64_t a = 0, b = 0;
+  EXPECT_EQ(aclrtEventGetTimestamp(endFirst, &a), ACL_SUCCESS);
+  EXPECT_EQ(aclrtEventGetTimestamp(endSecond, &b), ACL_SUCCESS);
+  for (aclrtEvent e : {gate, endFirst, endSecond}) EXPECT_EQ(aclrtDestroyEvent(e), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(first), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+  return {a, b};
+}
+}  // namespace
+
+TEST_F(Stream, TheGreaterPriorityTakesTheAiCoresFirst) {
+  // Two kernels become ready at the same moment (their streams wait for one event); the AI Cores
+  // run one kernel at a time. At equal priorities the earlier-created stream's kernel runs first;
+  // when the later stream has the greater priority (0 over 7) its kernel runs first instead, and
+  // the other ends one kernel later (a 1 MiB kernel takes well over 10 us).
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  const auto equal = kernelEndsBehindOneGate(3, 3, d);
+  EXPECT_LT(equal.first + 10, equal.second);
+  const auto favoured = kernelEndsBehindOneGate(7, 0, d);
+  EXPECT_LT(favoured.second + 10, favoured.first);
+  ASSERT_ACL_OK(aclrtFree(d));
 }

@@ -178,6 +178,21 @@ typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;
 typedef void *aclrtParamHandle;
 
+/* What aclrtSetStreamConfigOpt sets in a stream configuration (aclrtCreateStreamV2). */
+typedef enum {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* model work memory: for model run instances, refused here */
+    ACL_RT_STREAM_WORK_SIZE,         /* its size (size_t) */
+    ACL_RT_STREAM_FLAG,              /* ACL_STREAM_* flags (size_t, or uint32_t as CANN's sample passes) */
+    ACL_RT_STREAM_PRIORITY,          /* 0 (greatest) .. 7 (least), uint32_t */
+} aclrtStreamConfigAttr;
+
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
@@ -207,6 +222,24 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
                                                          uint32_t flag);
+/* A zeroed stream configuration (NULL if out of host memory); destroy it with
+ * aclrtDestroyStreamConfigHandle (a handle not made here: ACL_ERROR_INVALID_PARAM). */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/* Sets one attribute; a wrong valueSize, priority above 7 or unknown attr: ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+/* aclrtCreateStreamWithConfig(stream, handle->priority, handle->flag); NULL handle: a plain stream.
+ * Model work memory (workptr or workSize set): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+/* The stream's id on its device (the default stream's too: NULL means it), its flags as created
+ * (the ones CANN knows) and its priority. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+/* Priorities run from 7 (least) to 0 (greatest): among tasks ready at the same moment, the one of
+ * the stream with the greater priority takes a free DMA channel or the AI Cores first. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Destroys the stream without running what is queued on it: its tasks, the running one included,
  * are dropped (no data they would move arrives). */
