@@ -68,6 +68,7 @@ bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
   if (task.submitTime > now) return false;
   if (task.kind == TaskKind::EventWait && task.resetsFlag) return task.sync->recordsCompleted > task.sync->consumedUpTo;
   if (task.kind == TaskKind::EventWait) return task.sync->recordsCompleted >= task.waitForRecord;
+  if (task.kind == TaskKind::ValueWait) return task.isCancelled() || !task.condition || task.condition();
   return true;
 }
 
@@ -124,7 +125,12 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     if (done->effect && !done->isCancelled()) done->effect();
     if (done->release) done->release();
     for (TaskListener* l : listeners_) l->taskEnded(index_, s, *done);
-    if (done->kind == TaskKind::EventRecord && onRecordCompleted_) onRecordCompleted_();
+    // What other devices' streams may wait for: a record, a written value, bytes put into another
+    // device's memory.
+    const bool others = done->kind == TaskKind::EventRecord || done->kind == TaskKind::ValueWrite ||
+                        (done->kind == TaskKind::Copy && done->dst.kind == MemoryPlace::Kind::Device &&
+                         done->dst.device != index_);
+    if (others && onRecordCompleted_) onRecordCompleted_();
     any = true;
   }
   return any;

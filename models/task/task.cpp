@@ -11,6 +11,8 @@ const char* taskKindName(TaskKind kind) {
     case TaskKind::EventReset: return "EVENT_RESET";
     case TaskKind::Callback: return "HOST_FUNC_CALLBACK";
     case TaskKind::Kernel: return "KERNEL_AICORE";
+    case TaskKind::ValueWrite: return "MEM_WRITE_VALUE";
+    case TaskKind::ValueWait: return "MEM_WAIT_VALUE";
   }
   return "?";
 }

@@ -23,7 +23,8 @@ struct MemoryPlace {
   uint64_t address = 0;  // simulated device address or host address
 };
 
-enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback, Kernel };
+// ValueWrite / ValueWait: aclrtValueWrite / aclrtValueWait, done by the task scheduler itself.
+enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback, Kernel, ValueWrite, ValueWait };
 
 // What a compute task (KERNEL_AICORE) asks of the AI Cores: the bytes it streams from and to
 // device memory and the element operations its vector units perform.
@@ -83,6 +84,7 @@ struct Task {
   uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
   bool resetsFlag = false;     // EventWait of a notify: ready once a record not yet cleared ended
   bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
+  std::function<bool()> condition;   // ValueWait: ready once it holds (device memory meets it)
   std::function<void()> onStart;     // Callback: hands the report to the host
   // Kernel: runs as the task starts, before its timing is laid out (an Ascend C kernel runs its
   // blocks then and fills in `kernel` with what they did).

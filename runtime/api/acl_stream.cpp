@@ -125,6 +125,20 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
   });
 }
 
+aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  return run("aclrtValueWrite", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = ptrArg("devAddr", devAddr) + "," + arg("value", value) + "," + streamArg(stream);
+    rt().valueWrite(t, devAddr, value, flag, stream);
+  });
+}
+
+aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  return run("aclrtValueWait", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = ptrArg("devAddr", devAddr) + "," + arg("value", value) + "," + arg("flag", flag) + "," + streamArg(stream);
+    rt().valueWait(t, devAddr, value, flag, stream);
+  });
+}
+
 aclError aclrtDestroyStream(aclrtStream stream) {
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStream(t, stream); });
 }

@@ -367,7 +367,7 @@ void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
     fail(deadlockCode, "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
                            std::to_string(s.device->id) + " still has " + std::to_string(s.queue.pending()) +
                            " task(s) that can never run (its head waits for an event that no stream "
-                           "will record, or for a callback no thread will process)");
+                           "will record, a value no task will write, or a callback no thread will process)");
   }
   t.now = std::max(t.now, s.queue.lastCompletion());
 }

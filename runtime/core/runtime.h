@@ -128,6 +128,11 @@ class Runtime {
   void waitAndResetNotify(HostThread& t, aclrtNotify n, aclrtStream s, uint32_t timeoutMs);
   uint32_t notifyId(aclrtNotify n);
   void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
+  // aclrtValueWrite: the stream writes 8 bytes (little-endian `value`) to device memory.
+  // aclrtValueWait: the stream waits until the 8 bytes there meet `flag`'s condition
+  // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
+  void valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
+  void valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
   // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
   void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
   // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).

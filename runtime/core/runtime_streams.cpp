@@ -89,8 +89,12 @@ void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
   Stream& s = destroyableStream(t, handle);
   // What is queued or running is dropped: cancelled tasks take no time and move no data.
   *s.stopped = true;
+  s.device->scheduler->wake();  // a head waiting for an event or a value is cancelled now
   if (!waitFor(t, [&s] { return s.queue.idle(); })) {
-    while (!s.queue.idle()) s.queue.popHead(system_->now());
+    while (!s.queue.idle()) {
+      std::unique_ptr<models::Task> dropped = s.queue.popHead(system_->now());
+      if (dropped->release) dropped->release();  // its memory holds
+    }
   }
   t.now = std::max(t.now, s.queue.lastCompletion());
   deleteStream(s);

@@ -366,3 +366,67 @@ TEST_F(Stream, TheGreaterPriorityTakesTheAiCoresFirst) {
   EXPECT_LT(favoured.second + 10, favoured.first);
   ASSERT_ACL_OK(aclrtFree(d));
 }
+
+TEST_F(Stream, ValueWaitHoldsAStreamUntilMemoryMeetsItsCondition) {
+  // Stream `waiter` waits for the 8 bytes at d[0] to equal 100, then writes 7 to d[1]; `writer`
+  // first writes 99 (not enough), then 100. d[1] reads 7 afterwards, the waiter ended after the
+  // second write did, and each condition mode means what CANN documents.
+  uint64_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 0, 64));
+  aclrtStream waiter = nullptr, writer = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&waiter));
+  ASSERT_ACL_OK(aclrtCreateStream(&writer));
+  aclrtEvent waited = nullptr, wrote = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&waited, ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&wrote, ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtValueWait(d, 100, ACL_STREAM_WAIT_VALUE_EQ, waiter));
+  ASSERT_ACL_OK(aclrtRecordEvent(waited, waiter));
+  ASSERT_ACL_OK(aclrtValueWrite(d + 1, 7, 0, waiter));
+  aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtValueWrite(d, 99, 0, writer));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(writer));
+  ASSERT_ACL_OK(aclrtStreamQuery(waiter, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);  // 99 is not 100
+  ASSERT_ACL_OK(aclrtValueWrite(d, 100, 0, writer));
+  ASSERT_ACL_OK(aclrtRecordEvent(wrote, writer));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(waiter));
+  uint64_t back[2] = {};
+  ASSERT_ACL_OK(aclrtMemcpy(back, 16, d, 16, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back[0], 100u);
+  EXPECT_EQ(back[1], 7u);
+  uint64_t waitedAt = 0, wroteAt = 0;
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(waited, &waitedAt));
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(wrote, &wroteAt));
+  EXPECT_GE(waitedAt, wroteAt);
+  // The modes, against the value 100 now in d[0]: each either passes at once or never does (a
+  // wait that can never end is reported as a deadlock by the synchronisation).
+  struct Case {
+    uint32_t flag;
+    uint64_t value;
+    bool passes;
+  };
+  const Case cases[] = {{ACL_STREAM_WAIT_VALUE_GEQ, 100, true},  {ACL_STREAM_WAIT_VALUE_GEQ, 101, false},
+                        {ACL_STREAM_WAIT_VALUE_GEQ, ~0ull, true},  // -1: signed compare
+                        {ACL_STREAM_WAIT_VALUE_AND, 4, true},     {ACL_STREAM_WAIT_VALUE_AND, 3, false},
+                        {ACL_STREAM_WAIT_VALUE_NOR, 1, true},     {ACL_STREAM_WAIT_VALUE_NOR, ~100ull, false}};
+  for (const Case& c : cases) {
+    aclrtStream s = nullptr;
+    ASSERT_ACL_OK(aclrtCreateStream(&s));
+    ASSERT_ACL_OK(aclrtValueWait(d, c.value, c.flag, s));
+    const aclError code = aclrtSynchronizeStreamWithTimeout(s, 10);
+    EXPECT_EQ(code == ACL_SUCCESS, c.passes) << "flag " << c.flag << " value " << c.value << " code " << code;
+    ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  }
+  EXPECT_ACL_ERROR(aclrtValueWrite(nullptr, 1, 0, writer), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtValueWrite(d, 1, 1, writer), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtValueWait(d, 1, 4, writer), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtValueWait(reinterpret_cast<uint8_t*>(d) + 60, 1, 0, writer), ACL_ERROR_RT_PARAM_INVALID);  // leaves the 64 bytes
+  uint64_t host = 0;
+  EXPECT_ACL_ERROR(aclrtValueWrite(&host, 1, 0, writer), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtDestroyEvent(waited));
+  ASSERT_ACL_OK(aclrtDestroyEvent(wrote));
+  ASSERT_ACL_OK(aclrtDestroyStream(waiter));
+  ASSERT_ACL_OK(aclrtDestroyStream(writer));
+  ASSERT_ACL_OK(aclrtFree(d));
+}

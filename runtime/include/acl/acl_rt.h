@@ -45,6 +45,12 @@ extern "C" {
 #define ACL_STREAM_HUGE 0x00000008U
 
 /* aclrtSetStreamFailureMode */
+/* aclrtValueWait conditions on the 8 bytes at devAddr (v): */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* v >= value (signed, as CANN's condition program) */
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U  /* v == value */
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (v & value) != 0 */
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(v | value) != 0 */
+
 #define ACL_CONTINUE_ON_FAILURE 0x00000000U
 #define ACL_STOP_ON_FAILURE 0x00000001U
 
@@ -263,6 +269,14 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+
+/* The stream writes `value` (8 bytes, little-endian) to device memory at devAddr; flag must be 0.
+ * The stream waits until the 8 bytes at devAddr meet `flag` (ACL_STREAM_WAIT_VALUE_*) against
+ * `value`; any stream, copy or kernel of any device may change them meanwhile. NULL devAddr:
+ * ACL_ERROR_INVALID_PARAM; host memory, a range leaving its allocation or a bad flag:
+ * ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
