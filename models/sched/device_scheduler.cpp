@@ -66,9 +66,10 @@ unsigned DeviceScheduler::busyChannels() const {
 
 bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
   if (task.submitTime > now) return false;
+  if (task.isCancelled()) return true;  // discarded: it waits for nothing
   if (task.kind == TaskKind::EventWait && task.resetsFlag) return task.sync->recordsCompleted > task.sync->consumedUpTo;
   if (task.kind == TaskKind::EventWait) return task.sync->recordsCompleted >= task.waitForRecord;
-  if (task.kind == TaskKind::ValueWait) return task.isCancelled() || !task.condition || task.condition();
+  if (task.kind == TaskKind::ValueWait) return !task.condition || task.condition();
   return true;
 }
 
@@ -119,8 +120,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     } else if (done->kind == TaskKind::EventReset) {
       done->sync->recorded = false;
     } else if (done->kind == TaskKind::EventWait) {
-      done->sync->waitsCompleted++;
-      if (done->resetsFlag) done->sync->consumedUpTo = done->sync->recordsCompleted;
+      done->sync->waitsCompleted++;  // (a discarded wait is no longer pending either)
+      if (done->resetsFlag && !done->isCancelled()) done->sync->consumedUpTo = done->sync->recordsCompleted;
     }
     if (done->effect && !done->isCancelled()) done->effect();
     if (done->release) done->release();

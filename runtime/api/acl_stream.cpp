@@ -13,6 +13,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, 0, 0);
     t.callArgs = streamArg(*stream);
+    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -20,6 +21,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
   return run("aclrtCreateStreamWithConfig", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, priority, flag);
+    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -93,6 +95,7 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
     if (config.flag > UINT32_MAX) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
     *stream = rt().createStream(t, config.priority, static_cast<uint32_t>(config.flag));
     t.callArgs = streamArg(*stream);
+    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -145,6 +148,26 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
   return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
+}
+
+aclError aclrtStreamStop(aclrtStream stream) {
+  return run("aclrtStreamStop", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = streamArg(stream);
+    rt().stopStream(t, stream);
+  });
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+  return run("aclrtStreamAbort", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = streamArg(stream);
+    rt().abortStream(t, stream);
+  });
+}
+
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+  // CANN's sample registers before aclInit.
+  return rt().call("aclrtRegStreamStateCallback", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) { rt().registerStreamStateCallback(regName, callback, args); });
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {

@@ -128,6 +128,11 @@ class Runtime {
   void waitAndResetNotify(HostThread& t, aclrtNotify n, aclrtStream s, uint32_t timeoutMs);
   uint32_t notifyId(aclrtNotify n);
   void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
+  void stopStream(HostThread& t, aclrtStream s);   // aclrtStreamStop
+  void abortStream(HostThread& t, aclrtStream s);  // aclrtStreamAbort
+  void registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args);
+  // Runs the stream state callbacks for `s` (outside the lock).
+  void streamStateChanged(HostThread& t, aclrtStream s, aclrtStreamState state);
   // aclrtValueWrite: the stream writes 8 bytes (little-endian `value`) to device memory.
   // aclrtValueWait: the stream waits until the 8 bytes there meet `flag`'s condition
   // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
@@ -258,6 +263,9 @@ class Runtime {
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;
+  // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
+  void discardTasks(Stream& s);
+  std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;
   std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
   aclrtExceptionInfoCallback legacyExceptionCallback_ = nullptr;
   std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;

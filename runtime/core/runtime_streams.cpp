@@ -34,7 +34,7 @@ Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) 
   }
   // CANN creates a plain stream for any other bits; HUGE has no effect on these SoCs (CANN's
   // aclrtCreateStreamWithConfig documentation).
-  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE;
+  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_DEVICE_USE_ONLY;
   if (flags & ~known) {
     warn(t, "stream-flags-ignored", "stream flag bits " + std::to_string(flags & ~known) +
                                         " mean nothing here; a plain stream was created, as CANN does");
@@ -80,16 +80,19 @@ Stream& Runtime::destroyableStream(HostThread& t, aclrtStream handle) {
 }
 
 void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
-  Stream& s = destroyableStream(t, handle);
+  destroyableStream(t, handle);
+  streamStateChanged(t, handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+  Stream& s = destroyableStream(t, handle);  // (checked again: the callbacks ran unlocked)
   waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
   deleteStream(s);
 }
 
 void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
+  destroyableStream(t, handle);
+  streamStateChanged(t, handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
   Stream& s = destroyableStream(t, handle);
   // What is queued or running is dropped: cancelled tasks take no time and move no data.
-  *s.stopped = true;
-  s.device->scheduler->wake();  // a head waiting for an event or a value is cancelled now
+  discardTasks(s);
   if (!waitFor(t, [&s] { return s.queue.idle(); })) {
     while (!s.queue.idle()) {
       std::unique_ptr<models::Task> dropped = s.queue.popHead(system_->now());
@@ -98,6 +101,56 @@ void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
   }
   t.now = std::max(t.now, s.queue.lastCompletion());
   deleteStream(s);
+}
+
+void Runtime::discardTasks(Stream& s) {
+  *s.stopped = true;
+  s.device->scheduler->wake();  // heads waiting for an event or a value are cancelled now
+}
+
+void Runtime::stopStream(HostThread& t, aclrtStream handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+  Stream& s = resolveStream(t, handle);
+  if (!(s.flags & ACL_STREAM_DEVICE_USE_ONLY)) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamStop takes streams created with ACL_STREAM_DEVICE_USE_ONLY "
+                                           "(CANN, A2/A3); use aclrtStreamAbort for this one");
+  }
+  discardTasks(s);  // for good: the stream stays stopped
+  s.failure = ACL_ERROR_RT_INTERNAL_ERROR;
+  s.failureMessage = "stream " + std::to_string(s.queue.id()) +
+                     " was stopped by aclrtStreamStop: its tasks were discarded and it takes no new ones";
+}
+
+void Runtime::abortStream(HostThread& t, aclrtStream handle) {
+  Stream& s = resolveStream(t, handle);
+  if (s.flags & ACL_STREAM_DEVICE_USE_ONLY) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamAbort does not take ACL_STREAM_DEVICE_USE_ONLY streams (CANN); "
+                                           "use aclrtStreamStop");
+  }
+  if (*s.stopped) return;  // stopped on a failure already: nothing runs
+  discardTasks(s);
+  // Tasks queued from now on run: they get a fresh flag.
+  s.stopped = std::make_shared<bool>(false);
+  s.failure = ACL_ERROR_RT_STREAM_ABORT;
+  s.failureMessage = "stream " + std::to_string(s.queue.id()) + " was aborted (aclrtStreamAbort): the tasks queued "
+                     "before were discarded";
+}
+
+void Runtime::registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args) {
+  if (!name || !*name) fail(ACL_ERROR_INVALID_PARAM, "regName is NULL or empty");
+  if (callback) {
+    streamStateCallbacks_[name] = {callback, args};
+  } else {
+    streamStateCallbacks_.erase(name);
+  }
+}
+
+void Runtime::streamStateChanged(HostThread& t, aclrtStream s, aclrtStreamState state) {
+  if (streamStateCallbacks_.empty()) return;
+  const auto callbacks = streamStateCallbacks_;  // a callback may register or remove others
+  threads_.runUnlocked(t, [&] {
+    for (const auto& entry : callbacks) entry.second.first(s, state, entry.second.second);
+  });
 }
 
 void Runtime::setStreamFailureMode(HostThread& t, aclrtStream handle, uint64_t mode) {

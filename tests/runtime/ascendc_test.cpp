@@ -69,7 +69,10 @@ TEST_F(AscendCKernels, AKernelReadsWhatACopyWroteAndTakesItsTime) {
   ASSERT_ACL_OK(aclrtFree(d));
 }
 
-TEST_F(AscendCKernels, OutOfBoundsAndTrapsFailTheStreamWithCannsCodes) {
+namespace {
+// An out-of-bounds kernel, then a trapping one, on the default stream; each synchronisation is
+// expected to fail with the given code and to name the kernel and block.
+void outOfBoundsThenTrap(aclError outOfBounds, aclError trap) {
   float* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   // 1 MiB past a 4 KiB buffer: outside every allocation of the device.
@@ -77,7 +80,7 @@ TEST_F(AscendCKernels, OutOfBoundsAndTrapsFailTheStreamWithCannsCodes) {
               if (ascendsimAscendCBlockIdx() == 1) d[1 << 18] = 1.0f;
             }),
             0u);
-  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), outOfBounds);
   const std::string message = aclGetRecentErrMsg();
   EXPECT_NE(message.find("kernel Wild, block 1: out-of-bounds access at 0x"), std::string::npos) << message;
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));  // reported once
@@ -86,7 +89,7 @@ TEST_F(AscendCKernels, OutOfBoundsAndTrapsFailTheStreamWithCannsCodes) {
               d[0] = 5.0f;
             }),
             0u);
-  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeDevice(), trap);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("kernel Trap trapped in block 2"), std::string::npos);
   float back = 0;
   ASSERT_ACL_OK(aclrtMemcpy(&back, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -95,6 +98,23 @@ TEST_F(AscendCKernels, OutOfBoundsAndTrapsFailTheStreamWithCannsCodes) {
   EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("None", 0, nullptr, [](void*) {}, nullptr, 0, nullptr), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("NoEntry", 1, nullptr, nullptr, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtFree(d));
+}
+}  // namespace
+
+TEST_F(AscendCKernels, FaultsOnVectorCoresAreVectorCoreExceptions) {
+  // The default machine's 910B4 runs vector kernels on its vector cores: a trap and an
+  // out-of-bounds access both fail the sync with 507035, as the vendor's
+  // stream/1_stream_with_failure_mode shows for a trap on A2.
+  outOfBoundsThenTrap(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+}
+
+class AscendCKernelsOnAiCores : public AclTest {
+ protected:
+  AscendCKernelsOnAiCores() : AclTest("atlas-800-9000") {}  // 910A: AI Cores only
+};
+
+TEST_F(AscendCKernelsOnAiCores, FaultsAreAiCoreExceptions) {
+  outOfBoundsThenTrap(ACL_ERROR_RT_AICORE_EXCEPTION, ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
 }
 
 namespace {
@@ -194,12 +214,12 @@ TEST_F(AscendCKernels, StopOnFailureSkipsTheRestOfTheStream) {
   ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
   ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, s, [] { ascendsimAscendCTrap(); }), 0u);
   ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x22, 64, s));
-  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
-  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   uint8_t back = 0;
   ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, 0x11);  // the memset behind the trap was skipped
-  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, 64, 0x33, 64, s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, 64, 0x33, 64, s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   // The context's other streams stop on failure too; the default one did not fail.
   ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x44, 64, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
@@ -255,9 +275,9 @@ void countCallback(void*) { ++gHostCallbacks; }
 
 TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   // A trapping kernel on a stop-on-failure stream, a callback queued behind it. At the
-  // synchronisation that reports the trap (507016), both exception callbacks have already run once
+  // synchronisation that reports the trap (507035 on vector cores), both exception callbacks have run once
   // (the legacy one first), naming the kernel's task (the thread's last task id when it was
-  // launched), its stream and device, 507016, the 16 bytes of its two captured pointers and the
+  // launched), its stream and device, 507035, the 16 bytes of its two captured pointers and the
   // same function handle for both; the host callback behind the trap never ran. The device's
   // verbose error is an AI Core software error until the device is reset.
   aclrtErrorInfo verbose{};
@@ -288,14 +308,14 @@ TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&afterCallback));
   EXPECT_EQ(afterCallback, lastTask + 1);
   EXPECT_TRUE(gSeen.empty());  // nothing has run yet
-  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   ASSERT_EQ(gSeen.size(), 2u);
   EXPECT_EQ(gSeen[0].which, 1);
   EXPECT_EQ(gSeen[1].which, 2);
   for (const SeenException& e : gSeen) {
     EXPECT_EQ(e.task, lastTask);
     EXPECT_EQ(e.device, 0u);
-    EXPECT_EQ(e.code, static_cast<uint32_t>(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION));
+    EXPECT_EQ(e.code, static_cast<uint32_t>(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION));
     EXPECT_EQ(e.argsLen, 2 * sizeof(int*));
     EXPECT_NE(e.func, nullptr);
     EXPECT_EQ(e.func, gSeen[0].func);
@@ -315,8 +335,71 @@ TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   EXPECT_ACL_ERROR(aclrtExceptionInfoCallbackRegister(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
   ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, nullptr, [] { ascendsimAscendCTrap(); }), 0u);
-  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   EXPECT_EQ(gSeen.size(), 2u);
   ASSERT_ACL_OK(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), s));
   ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+}
+
+namespace {
+std::vector<std::pair<aclrtStream, aclrtStreamState>> gStates;
+void stateCallback(aclrtStream s, aclrtStreamState state, void* args) {
+  EXPECT_EQ(args, &gStates);
+  gStates.emplace_back(s, state);
+}
+}  // namespace
+
+TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
+  // Each stream waits for an event nobody has recorded yet, then has a kernel that writes 0x33
+  // and a memset of 0x22 queued: stopping or aborting the stream discards all three (the wait
+  // included), and the 0x11 set before stays. Stop takes
+  // device-use-only streams only and leaves the stream failing (507000, as CANN's sample shows);
+  // abort takes the others, fails the next sync once (107023) and the stream runs later tasks.
+  // State callbacks see each creation after it and each destruction before it.
+  ASSERT_ACL_OK(aclrtRegStreamStateCallback("test", stateCallback, &gStates));
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
+  aclrtStream deviceOnly = nullptr, plain = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&deviceOnly, 0, ACL_STREAM_DEVICE_USE_ONLY));
+  ASSERT_ACL_OK(aclrtCreateStream(&plain));
+  ASSERT_EQ(gStates.size(), 2u);
+  EXPECT_EQ(gStates[0], std::make_pair(deviceOnly, ACL_RT_STREAM_STATE_CREATE_POST));
+  EXPECT_EQ(gStates[1], std::make_pair(plain, ACL_RT_STREAM_STATE_CREATE_POST));
+  EXPECT_ACL_ERROR(aclrtStreamStop(plain), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtStreamAbort(deviceOnly), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  aclrtEvent gate = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));
+  for (aclrtStream s : {deviceOnly, plain}) {
+    ASSERT_ACL_OK(aclrtStreamWaitEvent(s, gate));
+    ASSERT_EQ(ascendsim::ascendc::launch("Long", 1, nullptr, s, [d] { std::memset(d, 0x33, 4 << 20); }), 0u);
+    ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x22, 64, s));
+  }
+  ASSERT_ACL_OK(aclrtStreamStop(deviceOnly));
+  ASSERT_ACL_OK(aclrtStreamAbort(plain));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(deviceOnly), ACL_ERROR_RT_INTERNAL_ERROR);
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(deviceOnly), ACL_ERROR_RT_INTERNAL_ERROR);  // for good
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, 64, 0x44, 64, deviceOnly), ACL_ERROR_RT_INTERNAL_ERROR);
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(plain), ACL_ERROR_RT_STREAM_ABORT);
+  uint8_t back = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, 0x11);  // neither the kernels nor the memsets ran
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x55, 64, plain));  // the aborted stream works again
+  ASSERT_ACL_OK(aclrtSynchronizeStream(plain));
+  ASSERT_ACL_OK(aclrtMemcpy(&back, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, 0x55);
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(deviceOnly));
+  ASSERT_ACL_OK(aclrtDestroyStream(plain));
+  ASSERT_EQ(gStates.size(), 4u);
+  EXPECT_EQ(gStates[2], std::make_pair(deviceOnly, ACL_RT_STREAM_STATE_DESTROY_PRE));
+  EXPECT_EQ(gStates[3], std::make_pair(plain, ACL_RT_STREAM_STATE_DESTROY_PRE));
+  ASSERT_ACL_OK(aclrtRegStreamStateCallback("test", nullptr, nullptr));  // removed
+  aclrtStream quiet = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&quiet));
+  ASSERT_ACL_OK(aclrtDestroyStream(quiet));
+  EXPECT_EQ(gStates.size(), 4u);
+  EXPECT_ACL_ERROR(aclrtRegStreamStateCallback(nullptr, stateCallback, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtStreamStop(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtDestroyEvent(gate));
+  ASSERT_ACL_OK(aclrtFree(d));
 }

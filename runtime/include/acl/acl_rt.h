@@ -43,6 +43,9 @@ extern "C" {
 #define ACL_STREAM_FAST_SYNC 0x00000002U
 #define ACL_STREAM_PERSISTENT 0x00000004U
 #define ACL_STREAM_HUGE 0x00000008U
+/* A stream whose tasks the device itself drives; aclrtStreamStop takes only these, and
+ * aclrtStreamAbort never does (CANN, A2/A3). Otherwise a plain stream. */
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
 
 /* aclrtSetStreamFailureMode */
 /* aclrtValueWait conditions on the 8 bytes at devAddr (v): */
@@ -199,6 +202,12 @@ typedef struct aclrtStreamConfigHandle {
     uint32_t priority;
 } aclrtStreamConfigHandle;
 
+typedef enum {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1,
+    ACL_RT_STREAM_STATE_DESTROY_PRE,
+} aclrtStreamState;
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
@@ -250,6 +259,19 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Destroys the stream without running what is queued on it: its tasks, the running one included,
  * are dropped (no data they would move arrives). */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+/* Discards every task of the stream that has not ended (queued ones never run, a running one's
+ * data effect is dropped). Stop: for ACL_STREAM_DEVICE_USE_ONLY streams only (else
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT); the stream then takes no task and every synchronisation of
+ * it fails with ACL_ERROR_RT_INTERNAL_ERROR, as CANN's sample shows: destroy it. Abort: not for
+ * device-use-only streams; the next synchronisation fails once with ACL_ERROR_RT_STREAM_ABORT
+ * and the stream is usable again. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/* Calls `callback(stream, state, args)` after each stream the program creates
+ * (ACL_RT_STREAM_STATE_CREATE_POST) and before each it destroys (DESTROY_PRE), in the calling
+ * thread, outside the runtime's lock. One registration per name; a NULL callback removes it. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
 /* ACL_CONTINUE_ON_FAILURE (default) or ACL_STOP_ON_FAILURE: after a task of a stream of the
  * context fails, skip that stream's later tasks and refuse new ones. Stop cannot go back to
  * continue (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). NULL: the default stream. */
