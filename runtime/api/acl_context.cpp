@@ -31,4 +31,11 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
   });
 }
 
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+  return run("aclrtCtxGetCurrentDefaultStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(stream, "stream");
+    *stream = const_cast<Stream*>(&rt().stream(t, nullptr));
+  });
+}
+
 }  // extern "C"

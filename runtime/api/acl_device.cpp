@@ -80,4 +80,63 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   });
 }
 
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+  return run("aclrtGetDeviceInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(value, "value");
+    *value = rt().deviceInfo(static_cast<int32_t>(deviceId), rawEnum(attr));
+  });
+}
+
+aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+  return run("aclrtQueryDeviceStatus", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(deviceStatus, "deviceStatus");
+    rt().deviceInfo(deviceId, ACL_DEV_ATTR_IS_VIRTUAL);  // checks the id
+    *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+  });
+}
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+  return run("aclrtGetDeviceUtilizationRate", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(utilizationInfo, "utilizationInfo");
+    if (utilizationInfo->utilizationExtend) fail(ACL_ERROR_INVALID_PARAM, "utilizationExtend is reserved: it must be NULL");
+    *utilizationInfo = rt().utilization(deviceId);
+  });
+}
+
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+  return run("aclrtSetDeviceResLimit", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().setResourceLimit(deviceId, rawEnum(type), value); });
+}
+
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+  return run("aclrtGetDeviceResLimit", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(value, "value");
+    *value = rt().resourceLimit(deviceId, rawEnum(type));
+  });
+}
+
+aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  return run("aclrtResetDeviceResLimit", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().resetResourceLimits(deviceId); });
+}
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+  return run("aclrtGetResInCurrentThread", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(value, "value");
+    *value = rt().resourceLimit(rt().currentDevice(t), rawEnum(type));
+  });
+}
+
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+  return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(value, "value");
+    rt().deviceInfo(deviceId, ACL_DEV_ATTR_IS_VIRTUAL);  // checks the id
+    const int32_t feature = rawEnum(devFeatureType);
+    if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV && feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
+      fail(ACL_ERROR_INVALID_PARAM, "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType");
+    }
+    *value = ACL_DEV_FEATURE_NOT_SUPPORT;
+  });
+}
+
 }  // extern "C"

@@ -8,6 +8,7 @@
 #include "runtime/core/device_memory.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/soc_cores.h"
 
 namespace ascendsim::runtime {
 namespace {
@@ -49,13 +50,6 @@ void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
   work.ops = window.vectorBytes() / 4;
 }
 
-// CANN's A2/A3 SoCs (910B, 910_93) run vector kernels on separate vector cores (AIV): a fault
-// there is a vector core exception (the vendor's stream/1_stream_with_failure_mode shows a trap
-// failing its sync with 507035). Elsewhere kernels run on AI Cores: 507015, a trap 507016.
-bool runsOnVectorCores(const spec::DeviceSpec& device) {
-  return device.soc.rfind("Ascend910B", 0) == 0 || device.soc.rfind("Ascend910_93", 0) == 0;
-}
-
 }  // namespace
 
 void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch) {
@@ -94,7 +88,9 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
                    argsBytes = launch.closureBytes] {
     if (fault->kind == KernelFault::Kind::None || !streams_.find(failing)) return;
     if (failing->context && failing->context->stopOnFailure) *failing->stopped = true;
-    const bool vectorCores = runsOnVectorCores(*device->spec);
+    // On vector cores a fault is a vector core exception (the vendor's stream/1_stream_with_
+    // failure_mode shows a trap failing its sync with 507035 on A2); on AI Cores 507015 / 507016.
+    const bool vectorCores = hasVectorCores(*device->spec);
     if (fault->kind == KernelFault::Kind::Trap) {
       failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
       failing->failureMessage = "kernel " + name + " trapped in block " + std::to_string(fault->block);

@@ -99,6 +99,9 @@ struct Device {
   // Its last task failure, as aclrtGetErrorVerbose reports it (ACL_RT_NO_ERROR: none).
   int32_t errorType = 0;        // aclrtErrorType
   int32_t aicoreErrorType = 0;  // aclrtAicoreErrorType, when errorType is ACL_RT_ERROR_AICORE
+  // aclrtSetDeviceResLimit: cores kernels may use (0: all of them).
+  uint32_t cubeCoreLimit = 0;
+  uint32_t vectorCoreLimit = 0;
 };
 
 }  // namespace ascendsim::runtime

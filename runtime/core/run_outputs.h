@@ -35,9 +35,10 @@ class RunOutputs {
   // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
   void closeTraceFromSignal() { trace_.closeFromSignal(); }
 
- private:
+  // The machine's resources with what they carried and how long they were busy so far.
   const models::ResourceTable& resources() const;
 
+ private:
   const spec::SystemSpec* spec_ = nullptr;
   models::SimulatedSystem* system_ = nullptr;
   TraceRecorder trace_;

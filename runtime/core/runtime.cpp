@@ -252,6 +252,7 @@ void Runtime::finalize(HostThread& t) {
     d->explicitContexts = 0;
     d->setBy.clear();
     d->peersEnabled.clear();
+    d->cubeCoreLimit = d->vectorCoreLimit = 0;
   }
   if (memory_->liveAllocations() > 0) {
     warn(t, "memory-not-freed", std::to_string(memory_->liveAllocations()) + " allocation(s) were not freed before aclFinalize");
@@ -404,6 +405,11 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
     t.callOverhead = overheads().fastLaunch;
   }
   waitForQueueSlot(t, s);
+  if (task->kind == models::TaskKind::Kernel && s.device->vectorCoreLimit > 0) {
+    // aclrtSetDeviceResLimit: the kernel runs on at most that many cores.
+    const uint32_t limit = s.device->vectorCoreLimit;
+    task->kernel.blocks = task->kernel.blocks ? std::min(task->kernel.blocks, limit) : limit;
+  }
   task->id = nextTaskId_++;
   task->kernel.seed = task->id;  // a random-access kernel draws its own places
   task->submitTime = std::max(t.now, system_->now());

@@ -403,3 +403,49 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
   ASSERT_ACL_OK(aclrtDestroyEvent(gate));
   ASSERT_ACL_OK(aclrtFree(d));
 }
+
+namespace {
+// Microseconds an 8-block kernel (each block fills its own 512 KiB with `byte`, a new value each
+// time so that every page changes) takes on the default stream.
+uint64_t eightBlockFillUs(uint8_t* d, uint8_t byte) {
+  aclrtEvent before = nullptr, after = nullptr;
+  EXPECT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtRecordEvent(before, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(ascendsim::ascendc::launch("Fill", 8, nullptr, nullptr, [d, byte] {
+              std::memset(d + ascendsimAscendCBlockIdx() * (512 << 10), byte, 512 << 10);
+            }),
+            0u);
+  EXPECT_EQ(aclrtRecordEvent(after, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  uint64_t t0 = 0, t1 = 0;
+  EXPECT_EQ(aclrtEventGetTimestamp(before, &t0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtEventGetTimestamp(after, &t1), ACL_SUCCESS);
+  aclrtDestroyEvent(before);
+  aclrtDestroyEvent(after);
+  return t1 - t0;
+}
+}  // namespace
+
+TEST_F(AscendCKernels, AVectorCoreLimitSlowsKernelsDown) {
+  // Each of the 8 blocks touches and changes 512 KiB: per core its reads and writes at 64 B/cycle
+  // and its scalar estimate all scale with 1 / cores. Limited to 2 vector cores the kernel takes
+  // 4 blocks per core, limited to 1 all 8: twice as long (within 10 %), and the cores were busy
+  // for a visible share of the run (aclrtGetDeviceUtilizationRate).
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 2));
+  const double two = static_cast<double>(eightBlockFillUs(d, 1));
+  ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1));
+  const double one = static_cast<double>(eightBlockFillUs(d, 2));
+  ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));
+  const double all = static_cast<double>(eightBlockFillUs(d, 3));
+  EXPECT_NEAR(one / two, 2.0, 0.2) << one << " us vs " << two << " us";
+  EXPECT_NEAR(two / all, 4.0, 0.4);  // no limit: 8 blocks on 8 cores
+  aclrtUtilizationInfo info{};
+  ASSERT_ACL_OK(aclrtGetDeviceUtilizationRate(0, &info));
+  EXPECT_GT(info.vectorUtilization, 50);  // the kernels were most of the run
+  EXPECT_LE(info.vectorUtilization, 100);
+  EXPECT_EQ(info.cubeUtilization, 0);
+  ASSERT_ACL_OK(aclrtFree(d));
+}

@@ -131,6 +131,18 @@ TEST_F(GroupsOfFour, HccsInsideAGroupASwitchBetweenGroups) {
   EXPECT_EQ(can, 1);
 }
 
+TEST_F(GroupsOfFour, A910AHasAiCoresWithBothUnits) {
+  // 910A: 32 AI Cores (atlas-800-9000's ai_core.cores), each with a cube and a vector unit, so
+  // CANN counts 32 of each.
+  int64_t v = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v));
+  EXPECT_EQ(v, 32);
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v));
+  EXPECT_EQ(v, 32);
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(7, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+  EXPECT_EQ(v, 32);
+}
+
 class DuoCards : public AclTest {
  protected:
   DuoCards() : AclTest("atlas-300i-duo") {}
@@ -206,4 +218,49 @@ TEST_F(Device, DeviceToDeviceCopiesCarryAtMost4GiB) {
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   ASSERT_ACL_OK(aclrtFree(a));
   ASSERT_ACL_OK(aclrtFree(b));
+}
+
+TEST_F(Device, InfoStatusAndLimitsOfA910B4) {
+  // The default 910B4: 40 vector cores (ai_core.cores) and 20 cube cores (CANN platform config:
+  // ai_core_cnt 20, vector_core_cnt 40), 32 GiB of HBM; limits 1..count, then reset.
+  int64_t v = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v));
+  EXPECT_EQ(v, 40);
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &v));
+  EXPECT_EQ(v, 20);
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &v));
+  EXPECT_EQ(v, 20);
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &v));
+  EXPECT_EQ(v, 32ll << 30);
+  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(3, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+  aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_ABNORMAL;
+  ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
+  int32_t capability = -1;
+  ASSERT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &capability));
+  EXPECT_EQ(capability, ACL_DEV_FEATURE_NOT_SUPPORT);
+  uint32_t limit = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &limit));
+  EXPECT_EQ(limit, 40u);
+  ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 5));
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 21), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 0), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, static_cast<aclrtDevResLimitType>(2), 1), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &limit));
+  EXPECT_EQ(limit, 5u);
+  ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));
+  ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &limit));
+  EXPECT_EQ(limit, 20u);
+  aclrtStream current = nullptr;
+  ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&current));
+  EXPECT_NE(current, nullptr);
+  int32_t id = -1, defaultId = -2;
+  ASSERT_ACL_OK(aclrtStreamGetId(current, &id));
+  ASSERT_ACL_OK(aclrtStreamGetId(nullptr, &defaultId));
+  EXPECT_EQ(id, defaultId);
+  aclrtUtilizationInfo info{};
+  aclrtUtilizationExtendInfo* bogus = reinterpret_cast<aclrtUtilizationExtendInfo*>(&info);
+  info.utilizationExtend = bogus;
+  EXPECT_ACL_ERROR(aclrtGetDeviceUtilizationRate(0, &info), ACL_ERROR_INVALID_PARAM);
 }

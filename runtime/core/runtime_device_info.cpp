@@ -1,0 +1,87 @@
+// What a program can ask about a device: its attributes, status, utilisation and the cores its
+// kernels may use (aclrtGetDeviceInfo, aclrtQueryDeviceStatus, aclrtGetDeviceUtilizationRate,
+// aclrtSetDeviceResLimit...).
+
+#include <algorithm>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/soc_cores.h"
+
+namespace ascendsim::runtime {
+namespace {
+
+uint32_t coreCount(const spec::DeviceSpec& d, int32_t type) {
+  return type == ACL_RT_DEV_RES_CUBE_CORE ? cubeCoreCount(d) : vectorCoreCount(d);
+}
+
+void checkResourceType(int32_t type) {
+  if (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "type " + std::to_string(type) + " is not an aclrtDevResLimitType (0, 1)");
+  }
+}
+
+int32_t percent(spec::Picoseconds busy, spec::Picoseconds span) {
+  if (span <= 0) return 0;
+  return static_cast<int32_t>(std::min<int64_t>(100, busy * 100 / span));
+}
+
+}  // namespace
+
+int64_t Runtime::deviceInfo(int32_t id, int32_t attr) {
+  const Device& d = device(id);
+  switch (attr) {
+    case ACL_DEV_ATTR_AICORE_CORE_NUM:
+    case ACL_DEV_ATTR_CUBE_CORE_NUM: return cubeCoreCount(*d.spec);
+    case ACL_DEV_ATTR_VECTOR_CORE_NUM: return vectorCoreCount(*d.spec);
+    case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: return static_cast<int64_t>(d.memory->capacity());
+    case ACL_DEV_ATTR_PHY_CHIP_ID: return d.id;
+    case ACL_DEV_ATTR_IS_VIRTUAL: return 0;
+    default:
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attribute " + std::to_string(attr) +
+                                                 " is not one the simulated machine describes (AI Core, cube and "
+                                                 "vector core counts, total memory, chip id, is-virtual)");
+  }
+}
+
+aclrtUtilizationInfo Runtime::utilization(int32_t id) {
+  const Device& d = device(id);
+  const std::string prefix = d.spec->name + ".";
+  spec::Picoseconds cores = 0, memory = 0;
+  for (const models::Resource& r : outputs_.resources()) {
+    if (r.name == prefix + "aicore") cores = r.busy;
+    if (r.name == prefix + "memory") memory = r.busy;
+  }
+  const spec::Picoseconds span = simulatedNow();
+  aclrtUtilizationInfo info{};
+  info.vectorUtilization = percent(cores, span);
+  info.memoryUtilization = percent(memory, span);
+  return info;
+}
+
+void Runtime::setResourceLimit(int32_t id, int32_t type, uint32_t value) {
+  checkResourceType(type);
+  Device& d = device(id);
+  const uint32_t total = coreCount(*d.spec, type);
+  if (value == 0 || value > total) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "value " + std::to_string(value) + " must be 1.." + std::to_string(total) +
+                                         " (the device's " + (type == ACL_RT_DEV_RES_CUBE_CORE ? "cube" : "vector") +
+                                         " cores)");
+  }
+  (type == ACL_RT_DEV_RES_CUBE_CORE ? d.cubeCoreLimit : d.vectorCoreLimit) = value;
+}
+
+uint32_t Runtime::resourceLimit(int32_t id, int32_t type) {
+  checkResourceType(type);
+  const Device& d = device(id);
+  const uint32_t limit = type == ACL_RT_DEV_RES_CUBE_CORE ? d.cubeCoreLimit : d.vectorCoreLimit;
+  return limit ? limit : coreCount(*d.spec, type);
+}
+
+void Runtime::resetResourceLimits(int32_t id) {
+  Device& d = device(id);
+  d.cubeCoreLimit = 0;
+  d.vectorCoreLimit = 0;
+}
+
+}  // namespace ascendsim::runtime
