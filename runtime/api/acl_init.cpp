@@ -84,4 +84,29 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
   });
 }
 
+aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
+  static const aclCannAttr kAll[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
+  return rt().call("aclGetCannAttributeList", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(cannAttrList, "cannAttrList");
+    needPointer(num, "num");
+    *cannAttrList = kAll;
+    *num = sizeof kAll / sizeof kAll[0];
+  });
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+  return rt().call("aclGetCannAttribute", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(value, "value");
+    *value = rt().cannAttribute(rawEnum(cannAttr));
+  });
+}
+
+aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+  return rt().call("aclrtCheckArchCompatibility", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(socVersion, "socVersion");
+    needPointer(canCompatible, "canCompatible");
+    *canCompatible = rt().archCompatible(socVersion) ? 1 : 0;
+  });
+}
+
 }  // extern "C"

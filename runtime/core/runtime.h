@@ -75,6 +75,8 @@ class Runtime {
   bool initialized() const { return initialized_; }
   // The SoC version the machine's devices name (aclrtGetSocName); answered before aclInit too.
   const std::string& socName();
+  int32_t cannAttribute(int32_t attr);            // aclGetCannAttribute (of the machine's SoC)
+  bool archCompatible(const std::string& soc);    // aclrtCheckArchCompatibility
 
   // ---- devices
   void setDevice(HostThread& t, int32_t id);

@@ -78,6 +78,18 @@ uint32_t Runtime::resourceLimit(int32_t id, int32_t type) {
   return limit ? limit : coreCount(*d.spec, type);
 }
 
+int32_t Runtime::cannAttribute(int32_t attr) {
+  switch (attr) {
+    // CANN reads both from the SoC's platform config (support_inf_nan, support_bf16): A2/A3 only.
+    case ACL_CANN_ATTR_INF_NAN:
+    case ACL_CANN_ATTR_BF16: return isA2OrA3(socName()) ? 1 : 0;
+    case ACL_CANN_ATTR_JIT_COMPILE: return 0;
+    default: fail(ACL_ERROR_INVALID_PARAM, "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
+  }
+}
+
+bool Runtime::archCompatible(const std::string& soc) { return socFamily(soc) == socFamily(socName()); }
+
 void Runtime::resetResourceLimits(int32_t id) {
   Device& d = device(id);
   d.cubeCoreLimit = 0;

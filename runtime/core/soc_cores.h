@@ -5,14 +5,25 @@
 // `ai_core.cores` is the count vector kernels run on.
 
 #include <cstdint>
+#include <string>
 
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
 
-inline bool hasVectorCores(const spec::DeviceSpec& device) {
-  return device.soc.rfind("Ascend910B", 0) == 0 || device.soc.rfind("Ascend910_93", 0) == 0;
+// The SoC family a version belongs to, as model compatibility goes: "Ascend910B" for
+// Ascend910B1..B4, "Ascend910_93" for Ascend910_93xx, else the name itself.
+inline std::string socFamily(const std::string& soc) {
+  for (const char* family : {"Ascend910B", "Ascend910_93"}) {
+    if (soc.rfind(family, 0) == 0) return family;
+  }
+  return soc;
 }
+inline bool isA2OrA3(const std::string& soc) {
+  const std::string family = socFamily(soc);
+  return family == "Ascend910B" || family == "Ascend910_93";
+}
+inline bool hasVectorCores(const spec::DeviceSpec& device) { return isA2OrA3(device.soc); }
 inline uint32_t vectorCoreCount(const spec::DeviceSpec& device) { return device.aicore.cores; }
 inline uint32_t cubeCoreCount(const spec::DeviceSpec& device) {
   return hasVectorCores(device) ? device.aicore.cores / 2 : device.aicore.cores;

@@ -264,3 +264,39 @@ TEST_F(Device, InfoStatusAndLimitsOfA910B4) {
   info.utilizationExtend = bogus;
   EXPECT_ACL_ERROR(aclrtGetDeviceUtilizationRate(0, &info), ACL_ERROR_INVALID_PARAM);
 }
+
+TEST_F(Device, CannAttributesAndArchCompatibilityFollowTheSoc) {
+  // The default 910B4 is an A2 SoC: inf/nan mode and bf16 available, no online compilation; a
+  // model for any 910B part runs on it, one for 910A or 310P does not.
+  const aclCannAttr* list = nullptr;
+  size_t n = 0;
+  ASSERT_ACL_OK(aclGetCannAttributeList(&list, &n));
+  ASSERT_EQ(n, 3u);
+  const int32_t expected[] = {1, 1, 0};
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(list[i], static_cast<aclCannAttr>(i));
+    int32_t value = -1;
+    ASSERT_ACL_OK(aclGetCannAttribute(list[i], &value));
+    EXPECT_EQ(value, expected[i]) << i;
+  }
+  int32_t v = 0;
+  EXPECT_ACL_ERROR(aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &v), ACL_ERROR_INVALID_PARAM);
+  int32_t ok = -1;
+  ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910B1", &ok));
+  EXPECT_EQ(ok, 1);
+  ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910A", &ok));
+  EXPECT_EQ(ok, 0);
+  ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend310P3", &ok));
+  EXPECT_EQ(ok, 0);
+  EXPECT_ACL_ERROR(aclrtCheckArchCompatibility(nullptr, &ok), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(GroupsOfFour, A910AHasNeitherInfNanNorBf16) {
+  int32_t value = -1;
+  ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &value));
+  EXPECT_EQ(value, 0);
+  ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_INF_NAN, &value));
+  EXPECT_EQ(value, 0);
+  ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910A", &value));
+  EXPECT_EQ(value, 1);
+}

@@ -163,6 +163,19 @@ ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBuffer
 ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 
+/* What the installed CANN (here: the simulated machine's SoC) supports. */
+typedef enum {
+    ACL_CANN_ATTR_UNDEFINED = -1,
+    ACL_CANN_ATTR_INF_NAN = 0,     /* inf/nan overflow mode: A2/A3 SoCs */
+    ACL_CANN_ATTR_BF16 = 1,        /* bfloat16 arithmetic: A2/A3 SoCs */
+    ACL_CANN_ATTR_JIT_COMPILE = 2  /* online operator compilation: never (the simulator compiles nothing) */
+} aclCannAttr;
+
+/* All three attributes, in that order, and whether each is available (1) or not (0). Unknown
+ * attribute: ACL_ERROR_INVALID_PARAM. Both answer before aclInit. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+
 #ifdef __cplusplus
 }
 #endif

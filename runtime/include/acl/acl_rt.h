@@ -294,6 +294,10 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, si
  * capacity, PHY_CHIP_ID the device id, IS_VIRTUAL 0; attributes the machine does not describe
  * (AI CPUs, L2, SIMT sizes, pods, boards): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+/* 1 when a model built for `socVersion` runs on the machine's devices: the same SoC family
+ * (Ascend910B3 and Ascend910B4 both Ascend910B; Ascend910_9362 and Ascend910_9392 both
+ * Ascend910_93; otherwise the same name), else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 /* ACL_RT_DEVICE_STATUS_NORMAL: a simulated device never goes down (task faults are the kernel's). */
 ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
 /* Percent of the simulated time since aclInit that the device's vector cores ran kernels
