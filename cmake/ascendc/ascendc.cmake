@@ -24,8 +24,9 @@ if(NOT CMAKE_CXX_COMPILER_LOADED)
   enable_language(CXX)
 endif()
 
-# ascendc_library(NAME STATIC|SHARED|OBJECT SOURCES...)
-function(ascendc_library name type)
+# Runs each kernel source through ascendsim-ascendc-prep; sets OUT_SOURCES to the generated files
+# and OUT_DIRS to the sources' directories.
+function(_ascendsim_prepare_kernels name out_sources out_dirs)
   set(generated "")
   set(source_dirs "")
   foreach(src ${ARGN})
@@ -42,14 +43,25 @@ function(ascendc_library name type)
       COMMENT "Ascend C kernel ${src} for the simulator")
     list(APPEND generated "${out}")
   endforeach()
-  add_library(${name} ${type} ${generated})
   list(REMOVE_DUPLICATES source_dirs)
+  set(${out_sources} ${generated} PARENT_SCOPE)
+  set(${out_dirs} ${source_dirs} PARENT_SCOPE)
+endfunction()
+
+function(_ascendsim_kernel_target name source_dirs)
   target_include_directories(${name} PRIVATE ${source_dirs} "${ASCENDSIM_ASCENDC_PREFIX}/include" "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_features(${name} PRIVATE cxx_std_17)
   # Every basic block the kernel's scalar code runs is counted by the runtime (its timing).
   target_compile_options(${name} PRIVATE -fsanitize-coverage=trace-pc)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(${name} PUBLIC "${ASCENDSIM_ASCENDC_PREFIX}/lib64/libascendcl.so")
+endfunction()
+
+# ascendc_library(NAME STATIC|SHARED|OBJECT SOURCES...)
+function(ascendc_library name type)
+  _ascendsim_prepare_kernels(${name} generated source_dirs ${ARGN})
+  add_library(${name} ${type} ${generated})
+  _ascendsim_kernel_target(${name} "${source_dirs}")
 endfunction()
 
 # The companions CANN's module offers for kernel targets.
@@ -61,4 +73,17 @@ function(ascendc_compile_definitions name)
 endfunction()
 function(ascendc_compile_options name)
   target_compile_options(${name} PRIVATE ${ARGN})
+endfunction()
+
+# ascendc_fatbin_library(NAME SOURCES...): the kernels as a binary the program loads at run time
+# (aclrtBinaryLoadFromFile, aclrtBinaryGetFunction, aclrtLaunchKernelWithConfig), where CANN's
+# samples look for it: installed as <install prefix>/fatbin/NAME/NAME.o (a shared object the
+# runtime opens; every kernel defined in the sources is found by its name).
+function(ascendc_fatbin_library name)
+  _ascendsim_prepare_kernels(${name} generated source_dirs ${ARGN})
+  add_library(${name} MODULE ${generated})
+  _ascendsim_kernel_target(${name} "${source_dirs}")
+  set_target_properties(${name} PROPERTIES PREFIX "" SUFFIX ".o"
+    LIBRARY_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/fatbin/${name}")
+  install(TARGETS ${name} LIBRARY DESTINATION fatbin/${name})
 endfunction()

@@ -113,4 +113,39 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
              [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream); });
 }
 
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+  return run("aclrtHostRegisterV2", &ApiOverheads::defaultCall, [&](HostThread&) { rt().hostRegister(ptr, size, flag); });
+}
+
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  return run("aclrtHostRegister", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(devPtr, "devPtr");
+    const int32_t kind = rawEnum(type);
+    if (kind != ACL_HOST_REGISTER_MAPPED && kind != ACL_HOST_REGISTER_IOMEMORY && kind != ACL_HOST_REGISTER_READONLY) {
+      fail(ACL_ERROR_INVALID_PARAM, "type " + std::to_string(kind) + " is not an aclrtHostRegisterType");
+    }
+    // Every type maps the range (MAPPED is 0); IOMEMORY and READONLY add their flag.
+    rt().hostRegister(ptr, size, ACL_HOST_REG_MAPPED | static_cast<uint32_t>(kind));
+    *devPtr = rt().hostDevicePointer(ptr, 0);
+  });
+}
+
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+  return run("aclrtHostGetDevicePointer", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(pDevice, "pDevice");
+    *pDevice = rt().hostDevicePointer(pHost, flag);
+  });
+}
+
+aclError aclrtHostUnregister(void* ptr) {
+  return run("aclrtHostUnregister", &ApiOverheads::defaultCall, [&](HostThread&) { rt().hostUnregister(ptr); });
+}
+
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+  return run("aclrtMemAllocManaged", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(ptr, "ptr");
+    *ptr = rt().allocManaged(size, flag);
+  });
+}
+
 }  // extern "C"

@@ -71,7 +71,7 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   task->kernel.blocks = launch.blockDim;
   // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
   auto fault = std::make_shared<KernelFault>();
-  task->prepare = [device, launch, closure, fault](models::Task& running) {
+  task->prepare = [device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
     KernelMemoryWindow window(*device->memory);
     for (uint32_t block = 0; block < launch.blockDim; ++block) {
       if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;

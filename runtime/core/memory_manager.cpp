@@ -196,6 +196,25 @@ std::string MemoryManager::stableName(const void* p) const {
 
 size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinned_.size(); }
 
+void MemoryManager::registerHost(uint64_t address, uint64_t size) { registered_[address] = size; }
+
+bool MemoryManager::unregisterHost(uint64_t address) { return registered_.erase(address) > 0; }
+
+bool MemoryManager::overlapsRegistered(uint64_t address, uint64_t size) const {
+  auto it = registered_.lower_bound(address);
+  if (it != registered_.end() && it->first - address < size) return true;
+  if (it == registered_.begin()) return false;
+  --it;
+  return address - it->first < it->second;
+}
+
+bool MemoryManager::registered(uint64_t address, uint64_t size) const {
+  auto it = registered_.upper_bound(address);
+  if (it == registered_.begin()) return false;
+  --it;
+  return address - it->first < it->second && size <= it->second - (address - it->first);
+}
+
 MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) const {
   const uint64_t address = reinterpret_cast<uint64_t>(p);
   // Every range check below compares sizes, never address + n: a size near 2^64 must not wrap.
@@ -235,6 +254,7 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
       return {MemoryPlace::Kind::HostPinned, -1, address};
     }
   }
+  if (registered(address, n)) return {MemoryPlace::Kind::HostPinned, -1, address};
   // Pageable memory is the program's own: it may be anywhere but in the simulator's memories.
   auto next = pinned_.upper_bound(address);
   if (next != pinned_.end() && n > next->first - address) {

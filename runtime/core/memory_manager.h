@@ -46,6 +46,12 @@ class MemoryManager {
   std::vector<uint8_t> readDevice(const models::MemoryPlace& src, uint64_t n, bool warnUnwritten);
   void writeDevice(const models::MemoryPlace& dst, const std::vector<uint8_t>& bytes);
 
+  // Host memory registered with aclrtHostRegister: pinned for copies while registered.
+  void registerHost(uint64_t address, uint64_t size);
+  bool unregisterHost(uint64_t address);  // false: no registration starts there
+  bool overlapsRegistered(uint64_t address, uint64_t size) const;
+  bool registered(uint64_t address, uint64_t size) const;  // inside one registration
+
   size_t liveAllocations() const;
   // Called when a copy reads device memory that was never written (its bytes read as zero).
   std::function<void(const std::string&)> onUnwrittenRead;
@@ -63,6 +69,7 @@ class MemoryManager {
   uint64_t allocationStart(const models::MemoryPlace& place) const;
   void releaseNow(uint64_t start);
 
+  std::map<uint64_t, uint64_t> registered_;  // registered host range start -> size
   std::map<uint64_t, uint32_t> holds_;    // allocation start -> queued tasks that touch it
   std::map<uint64_t, HostAllocation> freedPinned_;  // freed by the program, held by tasks
   std::map<uint64_t, Device*> freedDevice_;         // likewise

@@ -3,6 +3,7 @@
 // up in the runtime's registry before use, so a stale or made-up handle is refused, never used.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -30,8 +31,32 @@ namespace ascendsim::runtime {
 
 // A kernel the program can name by handle (aclrtFuncHandle): one per kernel name launched with
 // <<<...>>>, or per function aclrtBinaryGetFunction looked up.
+struct KernelBinary;
 struct KernelFunction {
   std::string name;
+  // A kernel of a loaded binary (aclrtBinaryGetFunction): its entry runs one block over the
+  // arguments as aclrtKernelArgsAppend lays them out, `argsBytes` long.
+  void (*entry)(void*) = nullptr;
+  uint32_t argsBytes = 0;
+  KernelBinary* binary = nullptr;
+};
+
+// A kernel binary loaded by aclrtBinaryLoadFromFile (an ascendc_fatbin_library module).
+struct KernelBinary {
+  std::string path;
+  std::shared_ptr<void> library;  // dlopen handle, closed when the last launch of it has ended
+  std::map<std::string, std::unique_ptr<KernelFunction>> functions;  // looked up so far, by name
+};
+
+// The arguments of one launch being put together (aclrtKernelArgsInit ... Finalize).
+struct KernelArgs {
+  KernelFunction* function = nullptr;
+  std::vector<uint8_t> bytes;
+  struct Param {
+    size_t offset, size;
+  };
+  std::vector<std::unique_ptr<Param>> params;  // aclrtParamHandle: one per append
+  bool finalized = false;
 };
 
 struct Context;

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,6 +42,7 @@ struct AscendCLaunch {
   uint32_t closureBytes = 0;  // the arguments' size (exception callbacks report it)
   void (*release)(void*) = nullptr;
   KernelFunction* function = nullptr;  // its handle, if the program has one (else made by name)
+  std::shared_ptr<void> keepAlive;     // what must outlive the task (a loaded binary)
 };
 
 struct KernelLaunch {
@@ -156,6 +158,10 @@ class Runtime {
   void* dvppMalloc(HostThread& t, size_t size);
   void* mallocHost(HostThread& t, size_t size);
   void free(HostThread& t, void* p, AllocationApi api);
+  void hostRegister(void* p, uint64_t size, uint32_t flags);
+  void* hostDevicePointer(void* p, uint32_t flag);
+  void hostUnregister(void* p);
+  void* allocManaged(uint64_t size, uint32_t flag);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
   void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
@@ -191,6 +197,15 @@ class Runtime {
   // to the thread that submitted it (pthread id `submitter`) at the end of its current or next
   // API call: a program that synchronises sees its callbacks run before the failed sync returns.
   void taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info, aclrtAicoreErrorType kind);
+  // Kernel binaries (aclrtBinaryLoadFromFile ...) and launches by handle.
+  KernelBinary* loadBinary(const char* path);
+  void unloadBinary(aclrtBinHandle binary);
+  KernelFunction* binaryFunction(aclrtBinHandle binary, const char* name);
+  KernelArgs* createKernelArgs(aclrtFuncHandle function);
+  KernelArgs::Param* appendKernelArg(aclrtArgsHandle args, const void* param, size_t size);
+  void finalizeKernelArgs(aclrtArgsHandle args);
+  void launchFunction(HostThread& t, aclrtFuncHandle function, uint32_t blocks, aclrtStream stream,
+                      const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle args);
   // The handle of the kernel launched by name with <<<...>>> (made at its first launch).
   KernelFunction* launchedKernel(const std::string& name);
 
@@ -278,6 +293,12 @@ class Runtime {
   std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;
   std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)
   std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
+  HandleTable<KernelBinary> binaries_;
+  std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
+  std::set<uint64_t> managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
+  HandleTable<KernelArgs> kernelArgs_;
+  KernelFunction& loadedFunction(aclrtFuncHandle function);  // of a loaded binary, or fails
+  KernelArgs& kernelArgs(aclrtArgsHandle args);
   // Runs the exception callbacks for the failures of tasks `t` submitted.
   void deliverExceptions(HostThread& t);
 };

@@ -51,6 +51,16 @@ foreach(expected "ScaledSum: 8 blocks" "scaled sum over 8 blocks: 65536 elements
   endif()
 endforeach()
 
+# 1d. The same kernels from a binary loaded at run time (ascendc_fatbin_library, installed under
+# fatbin/NAME/NAME.o as CANN's samples expect): on device, registered host and managed memory.
+run(bash -c "source '${prefix}/bin/setenv.bash' && cmake --install '${WORK_DIR}/ascendc' --prefix '${WORK_DIR}/ascendc/out' && ASCENDSIM_SUMMARY=0 '${WORK_DIR}/ascendc/load_binary_app' '${WORK_DIR}/ascendc/out/fatbin/loaded_kernels/loaded_kernels.o'")
+foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "on device memory: ok" "on registered host memory: ok" "on managed memory: ok"
+                 "launch after unload: 107017" "loaded kernels ok")
+  if(NOT last_output MATCHES "${expected}")
+    message(FATAL_ERROR "the loaded kernels printed: ${last_output}")
+  endif()
+endforeach()
+
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 

@@ -5,6 +5,11 @@
 // strings and character literals are left alone; line numbers are kept (a #line directive names
 // the original file, and each rewrite keeps its newlines), so compiler messages point at the
 // kernel's own source.
+// For every kernel defined in the file (`__global__ ... void K(params) {`) it appends an entry that
+// takes the kernel's arguments as AscendCL lays them out for aclrtLaunchKernelWithConfig (each
+// parameter at the next multiple of 8 bytes, as CANN's runtime places AI Core kernels' arguments):
+// `ascendsimKernelEntry_K(void* args)` runs one block and `ascendsimKernelArgsBytes_K()` says how
+// many bytes the arguments take, so a kernel library loaded by aclrtBinaryLoadFromFile can launch it.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -12,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -118,6 +124,97 @@ size_t rewriteTrap(std::string& s, size_t at) {
   return at + replacement.size();
 }
 
+std::string trim(const std::string& t) {
+  const size_t b = t.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return t.substr(b, t.find_last_not_of(" \t\r\n") + 1 - b);
+}
+
+// A parameter's type: the declaration less its trailing name (and any default value).
+std::string parameterType(std::string declaration) {
+  const size_t eq = declaration.find('=');
+  if (eq != std::string::npos) declaration = declaration.substr(0, eq);
+  declaration = trim(declaration);
+  size_t end = declaration.size();
+  size_t begin = end;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(declaration[begin - 1])) || declaration[begin - 1] == '_')) --begin;
+  const std::string last = declaration.substr(begin, end - begin);
+  const std::string rest = trim(declaration.substr(0, begin));
+  // `uint32_t n` or `T* p`: a name after a type; a lone word (`uint32_t`) is a type of its own.
+  if (rest.empty() || last.empty()) return declaration;
+  return rest;
+}
+
+// The parameters of the list between ( and ) split at top-level commas.
+std::vector<std::string> parameterTypes(const std::string& list) {
+  std::vector<std::string> types;
+  int depth = 0;
+  std::string current;
+  for (char c : list) {
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    if (c == ')' || c == '>' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      types.push_back(parameterType(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!trim(current).empty() && trim(current) != "void") types.push_back(parameterType(current));
+  return types;
+}
+
+// Whether the declaration holding `at` is a template's (its entry would need template arguments:
+// such kernels are launched with <<<...>>> only).
+bool isTemplate(const std::string& s, size_t at) {
+  const size_t start = s.find_last_of(";}", at);
+  const std::string head = s.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+  return head.find("template") != std::string::npos;
+}
+
+struct KernelDefinition {
+  std::string name;
+  std::vector<std::string> types;
+};
+
+// The kernel defined after the `__global__` at `at`, if it is a definition (its body follows).
+bool kernelAt(const std::string& s, size_t at, KernelDefinition& kernel) {
+  const size_t open = s.find('(', at);
+  const size_t stop = s.find_first_of(";{", at);
+  if (open == std::string::npos || stop < open) return false;
+  size_t end = open;
+  while (end > at && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
+  size_t begin = end;
+  while (begin > at && (std::isalnum(static_cast<unsigned char>(s[begin - 1])) || s[begin - 1] == '_')) --begin;
+  const size_t close = matching(s, open, '(', ')');
+  if (begin == end || close == std::string::npos) return false;
+  size_t next = close + 1;
+  while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
+  if (next >= s.size() || s[next] != '{') return false;  // a declaration
+  kernel.name = s.substr(begin, end - begin);
+  kernel.types = parameterTypes(s.substr(open + 1, close - open - 1));
+  return true;
+}
+
+std::string entryOf(const KernelDefinition& k) {
+  std::string out = "\nextern \"C\" __attribute__((visibility(\"default\"))) void ascendsimKernelEntry_" + k.name +
+                    "(void* args) {\n  const unsigned char* bytes = static_cast<const unsigned char*>(args);\n"
+                    "  size_t at = 0;\n  (void)bytes;\n  (void)at;\n";
+  std::string call;
+  for (size_t i = 0; i < k.types.size(); ++i) {
+    const std::string v = "p" + std::to_string(i);
+    out += "  std::remove_cv_t<" + k.types[i] + "> " + v + ";\n  at = (at + 7) & ~size_t{7};\n  std::memcpy(&" + v +
+           ", bytes + at, sizeof " + v + ");\n  at += sizeof " + v + ";\n";
+    call += (i ? ", " : "") + v;
+  }
+  out += "  " + k.name + "(" + call + ");\n}\n";
+  out += "extern \"C\" __attribute__((visibility(\"default\"))) uint32_t ascendsimKernelArgsBytes_" + k.name +
+         "(void) {\n  size_t at = 0;\n";
+  for (const std::string& t : k.types) out += "  at = ((at + 7) & ~size_t{7}) + sizeof(std::remove_cv_t<" + t + ">);\n";
+  out += "  return static_cast<uint32_t>(at);\n}\n";
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +230,7 @@ int main(int argc, char** argv) {
   std::stringstream text;
   text << in.rdbuf();
   std::string s = text.str();
+  std::vector<KernelDefinition> kernels;
   for (size_t i = 0; i < s.size();) {
     const size_t past = skipLiteral(s, i);
     if (past != i) {
@@ -149,6 +247,11 @@ int main(int argc, char** argv) {
       i = next;
       continue;
     }
+    KernelDefinition kernel;
+    if (s.compare(i, 10, "__global__") == 0 && (i == 0 || !identifierChar(s[i - 1])) && !isTemplate(s, i) &&
+        kernelAt(s, i + 10, kernel)) {
+      kernels.push_back(kernel);
+    }
     if (s.compare(i, 3, "asm") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
         (i + 3 >= s.size() || !identifierChar(s[i + 3]))) {
       const size_t next = rewriteTrap(s, i);
@@ -160,7 +263,8 @@ int main(int argc, char** argv) {
     ++i;
   }
   std::ofstream out(argv[2]);
-  out << "#include \"ascendsim/ascendc.h\"\n#line 1 \"" << argv[1] << "\"\n" << s;
+  out << "#include <cstring>\n#include <type_traits>\n#include \"ascendsim/ascendc.h\"\n#line 1 \"" << argv[1] << "\"\n" << s;
+  for (const KernelDefinition& k : kernels) out << entryOf(k);
   if (!out) {
     std::cerr << "ascendsim-ascendc-prep: cannot write " << argv[2] << "\n";
     return 1;

@@ -1,0 +1,62 @@
+// Kernel binaries and launches by handle: aclrtBinaryLoadFromFile, aclrtBinaryGetFunction,
+// aclrtKernelArgs*, aclrtLaunchKernelWithConfig.
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+extern "C" {
+
+aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+  return run("aclrtBinaryLoadFromFile", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(binHandle, "binHandle");
+    if (options && options->numOpt > 0) {
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "binary load options (lazy load, magic, CPU kernels) are not simulated");
+    }
+    t.callArgs = arg("path", std::string(binPath ? binPath : ""));
+    *binHandle = rt().loadBinary(binPath);
+  });
+}
+
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  return run("aclrtBinaryUnLoad", &ApiOverheads::defaultCall, [&](HostThread&) { rt().unloadBinary(binHandle); });
+}
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
+  return run("aclrtBinaryGetFunction", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(funcHandle, "funcHandle");
+    *funcHandle = rt().binaryFunction(binHandle, kernelName);
+  });
+}
+
+aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
+  return run("aclrtKernelArgsInit", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(argsHandle, "argsHandle");
+    *argsHandle = rt().createKernelArgs(funcHandle);
+  });
+}
+
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
+  return run("aclrtKernelArgsAppend", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(paramHandle, "paramHandle");
+    *paramHandle = rt().appendKernelArg(argsHandle, param, paramSize);
+  });
+}
+
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  return run("aclrtKernelArgsFinalize", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().finalizeKernelArgs(argsHandle); });
+}
+
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                     aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+  (void)reserve;  // reserved by CANN
+  return run("aclrtLaunchKernelWithConfig", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
+    t.callArgs = arg("blockDim", numBlocks) + "," + streamArg(stream);
+    rt().launchFunction(t, funcHandle, numBlocks, stream, cfg, argsHandle);
+  });
+}
+
+}  // extern "C"

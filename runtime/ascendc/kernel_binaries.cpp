@@ -1,0 +1,134 @@
+// Kernel binaries loaded at run time (aclrtBinaryLoadFromFile): the shared objects
+// ascendc_fatbin_library builds, whose kernels carry an entry over AscendCL's argument layout
+// (ascendsim-ascendc-prep writes `ascendsimKernelEntry_K` and `ascendsimKernelArgsBytes_K`).
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+namespace {
+
+// CANN places each argument of an AI Core kernel at the next multiple of 8 bytes.
+constexpr size_t kArgumentAlignment = 8;
+
+}  // namespace
+
+KernelBinary* Runtime::loadBinary(const char* path) {
+  if (!path || !*path) fail(ACL_ERROR_INVALID_PARAM, "binPath is NULL or empty");
+  dlerror();
+  void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* why = dlerror();
+    fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path + "': " + (why ? why : "unknown") +
+                                     " (AscendSim loads what ascendc_fatbin_library builds)");
+  }
+  auto binary = std::make_unique<KernelBinary>();
+  binary->path = path;
+  binary->library = std::shared_ptr<void>(library, [](void* l) { dlclose(l); });
+  return &binaries_.add(std::move(binary));
+}
+
+void Runtime::unloadBinary(aclrtBinHandle handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "binHandle is NULL");
+  // Queued launches hold the library open until they end.
+  if (!binaries_.remove(handle)) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+}
+
+KernelFunction* Runtime::binaryFunction(aclrtBinHandle handle, const char* name) {
+  if (!handle || !name) fail(ACL_ERROR_INVALID_PARAM, handle ? "kernelName is NULL" : "binHandle is NULL");
+  KernelBinary* binary = binaries_.find(handle);
+  if (!binary) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+  auto& slot = binary->functions[name];
+  if (slot) return slot.get();
+  const std::string entryName = std::string("ascendsimKernelEntry_") + name;
+  void* entry = dlsym(binary->library.get(), entryName.c_str());
+  void* size = dlsym(binary->library.get(), (std::string("ascendsimKernelArgsBytes_") + name).c_str());
+  if (!entry || !size) {
+    binary->functions.erase(name);
+    fail(ACL_ERROR_RT_KERNEL_LOOKUP, std::string("binary '") + binary->path + "' defines no kernel named '" + name + "'");
+  }
+  auto function = std::make_unique<KernelFunction>();
+  function->name = name;
+  function->entry = reinterpret_cast<void (*)(void*)>(entry);
+  function->argsBytes = reinterpret_cast<uint32_t (*)()>(size)();
+  function->binary = binary;
+  slot = std::move(function);
+  return slot.get();
+}
+
+KernelFunction& Runtime::loadedFunction(aclrtFuncHandle handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "funcHandle is NULL");
+  for (KernelBinary* binary : binaries_.all()) {
+    for (auto& [name, function] : binary->functions) {
+      if (function.get() == handle) return *function;
+    }
+  }
+  fail(ACL_ERROR_RT_INVALID_HANDLE, "funcHandle is not a kernel of a loaded binary (aclrtBinaryGetFunction)");
+}
+
+KernelArgs& Runtime::kernelArgs(aclrtArgsHandle handle) {
+  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
+  KernelArgs* args = kernelArgs_.find(handle);
+  if (!args) fail(ACL_ERROR_RT_INVALID_HANDLE, "argsHandle was not made by aclrtKernelArgsInit");
+  return *args;
+}
+
+KernelArgs* Runtime::createKernelArgs(aclrtFuncHandle handle) {
+  auto args = std::make_unique<KernelArgs>();
+  args->function = &loadedFunction(handle);
+  return &kernelArgs_.add(std::move(args));
+}
+
+KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param, size_t size) {
+  KernelArgs& args = kernelArgs(handle);
+  if (!param) fail(ACL_ERROR_INVALID_PARAM, "param is NULL");
+  if (args.finalized) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the arguments were finalized (aclrtKernelArgsFinalize): nothing can be appended");
+  }
+  const size_t offset = (args.bytes.size() + kArgumentAlignment - 1) / kArgumentAlignment * kArgumentAlignment;
+  if (offset + size > args.function->argsBytes) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + args.function->name + " takes " +
+                                         std::to_string(args.function->argsBytes) + " bytes of arguments; this one would end at " +
+                                         std::to_string(offset + size));
+  }
+  args.bytes.resize(offset + size);
+  std::memcpy(args.bytes.data() + offset, param, size);
+  args.params.push_back(std::make_unique<KernelArgs::Param>(KernelArgs::Param{offset, size}));
+  return args.params.back().get();
+}
+
+void Runtime::finalizeKernelArgs(aclrtArgsHandle handle) { kernelArgs(handle).finalized = true; }
+
+void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks, aclrtStream stream,
+                             const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle) {
+  KernelFunction& function = loadedFunction(handle);
+  KernelArgs& args = kernelArgs(argsHandle);
+  if (args.function != &function) {
+    fail(ACL_ERROR_INVALID_PARAM, "argsHandle was made for kernel " + args.function->name + ", not " + function.name);
+  }
+  if (args.bytes.size() != function.argsBytes) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + function.name + " takes " + std::to_string(function.argsBytes) +
+                                         " bytes of arguments; " + std::to_string(args.bytes.size()) + " were appended");
+  }
+  if (cfg && cfg->numAttrs > 0) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "launch attributes (aclrtLaunchKernelCfg) are not simulated: pass NULL or none");
+  }
+  AscendCLaunch launch;
+  launch.name = function.name;
+  launch.blockDim = blocks;
+  launch.entry = function.entry;
+  auto* copy = new uint8_t[args.bytes.empty() ? 1 : args.bytes.size()];
+  std::memcpy(copy, args.bytes.data(), args.bytes.size());
+  launch.closure = copy;
+  launch.closureBytes = static_cast<uint32_t>(args.bytes.size());
+  launch.release = [](void* p) { delete[] static_cast<uint8_t*>(p); };
+  launch.function = &function;
+  launch.keepAlive = function.binary->library;
+  launchAscendC(t, stream, std::move(launch));
+}
+
+}  // namespace ascendsim::runtime
