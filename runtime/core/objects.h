@@ -59,6 +59,15 @@ struct KernelArgs {
   bool finalized = false;
 };
 
+// A program's allocator description (acl/acl_rt_allocator.h): its object and functions.
+struct AllocatorDesc {
+  void* object = nullptr;
+  void* (*alloc)(void*, size_t) = nullptr;
+  void (*free)(void*, void*) = nullptr;
+  void* (*allocAdvise)(void*, size_t, void*) = nullptr;
+  void* (*addressOf)(void*) = nullptr;
+};
+
 struct Context;
 
 struct Stream {
@@ -79,6 +88,9 @@ struct Stream {
   // Its context stops on failure and one of its tasks failed: later tasks are skipped and new ones
   // refused (ACL_STOP_ON_FAILURE).
   std::shared_ptr<bool> stopped = std::make_shared<bool>(false);
+  // aclrtAllocatorRegister: the description handle and a copy of it as registered.
+  void* allocatorHandle = nullptr;
+  AllocatorDesc allocator;
 };
 
 struct Context {

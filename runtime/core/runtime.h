@@ -189,6 +189,13 @@ class Runtime {
   void unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void launchHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
 
+  // ---- the program's allocators (acl/acl_rt_allocator.h)
+  AllocatorDesc* createAllocatorDesc();
+  AllocatorDesc& allocatorDesc(aclrtAllocatorDesc handle);
+  void destroyAllocatorDesc(aclrtAllocatorDesc handle);
+  void registerAllocator(HostThread& t, aclrtStream s, aclrtAllocatorDesc handle);
+  Stream& allocatorStream(HostThread& t, aclrtStream s);  // a non-NULL stream of the program
+
   // ---- task failures: exception callbacks and the device's last error
   void setExceptionCallback(aclrtExceptionInfoCallback callback);  // aclrtSetExceptionInfoCallback
   void registerExceptionCallback(aclrtExceptionInfoCallback callback, bool add);
@@ -294,6 +301,7 @@ class Runtime {
   std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)
   std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
   HandleTable<KernelBinary> binaries_;
+  HandleTable<AllocatorDesc> allocatorDescs_;
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
   std::set<uint64_t> managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
   HandleTable<KernelArgs> kernelArgs_;

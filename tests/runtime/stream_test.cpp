@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "acl_fixture.h"
+#include "acl/acl_rt_allocator.h"
 #include "ascendsim/ascendc.h"
 
 class Stream : public AclTest {};
@@ -429,4 +430,48 @@ TEST_F(Stream, ValueWaitHoldsAStreamUntilMemoryMeetsItsCondition) {
   ASSERT_ACL_OK(aclrtDestroyStream(waiter));
   ASSERT_ACL_OK(aclrtDestroyStream(writer));
   ASSERT_ACL_OK(aclrtFree(d));
+}
+
+namespace {
+void* allocateBlock(aclrtAllocator, size_t) { return nullptr; }
+void freeBlock(aclrtAllocator, aclrtAllocatorBlock) {}
+void* addressOfBlock(aclrtAllocatorBlock block) { return block; }
+}  // namespace
+
+TEST_F(Stream, AnAllocatorRegisteredOnAStreamIsHandedBack) {
+  // CANN's rules: a registration needs the object and the alloc, free and get-address functions
+  // (advise optional), is a copy (changing the description later does not change it), lives with
+  // its stream, and a stream without one is an invalid parameter.
+  int object = 0;
+  aclrtAllocatorDesc desc = aclrtAllocatorCreateDesc();
+  ASSERT_NE(desc, nullptr);
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtAllocatorSetObjToDesc(desc, &object));
+  ASSERT_ACL_OK(aclrtAllocatorSetAllocFuncToDesc(desc, allocateBlock));
+  ASSERT_ACL_OK(aclrtAllocatorSetFreeFuncToDesc(desc, freeBlock));
+  EXPECT_ACL_ERROR(aclrtAllocatorRegister(s, desc), ACL_ERROR_INVALID_PARAM);  // no get-address function
+  ASSERT_ACL_OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, addressOfBlock));
+  EXPECT_ACL_ERROR(aclrtAllocatorRegister(nullptr, desc), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtAllocatorRegister(s, desc));
+  aclrtAllocatorDesc gotDesc = nullptr;
+  aclrtAllocator gotObject = nullptr;
+  aclrtAllocatorAllocFunc gotAlloc = nullptr;
+  aclrtAllocatorAllocAdviseFunc gotAdvise = reinterpret_cast<aclrtAllocatorAllocAdviseFunc>(&object);
+  aclrtAllocatorGetAddrFromBlockFunc gotAddress = nullptr;
+  ASSERT_ACL_OK(aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, &gotAlloc, nullptr, &gotAdvise, &gotAddress));
+  EXPECT_EQ(gotDesc, desc);
+  EXPECT_EQ(gotObject, &object);
+  EXPECT_EQ(gotAlloc, &allocateBlock);
+  EXPECT_EQ(gotAdvise, nullptr);
+  EXPECT_EQ(gotAddress, &addressOfBlock);
+  ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(desc));  // the stream keeps its copy
+  ASSERT_ACL_OK(aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(gotObject, &object);
+  EXPECT_ACL_ERROR(aclrtAllocatorDestroyDesc(desc), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtAllocatorSetObjToDesc(desc, &object), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtAllocatorUnregister(s));
+  EXPECT_ACL_ERROR(aclrtAllocatorGetByStream(s, &gotDesc, nullptr, nullptr, nullptr, nullptr, nullptr),
+                   ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
 }

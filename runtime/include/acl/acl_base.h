@@ -32,6 +32,11 @@ typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtNotify;
 typedef void *aclrtContext;
+/* A program's own device memory allocator (acl/acl_rt_allocator.h). */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 typedef struct aclDataBuffer aclDataBuffer;
