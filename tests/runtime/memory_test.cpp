@@ -1,9 +1,11 @@
 // Memory: allocation rules, argument checks and byte-exact copies in every direction.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "acl_fixture.h"
@@ -325,4 +327,21 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtFreeHost(reused));
   ASSERT_ACL_OK(aclrtFreeHost(back));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
+TEST_F(AclTest, AnotherProcessCannotShareThisOnesDeviceMemory) {
+  // Each process simulates its own machine: IPC keys are refused with 207000 after the argument
+  // checks; the process id is the real one.
+  int32_t pid = 0;
+  ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&pid));
+  EXPECT_EQ(pid, static_cast<int32_t>(getpid()));
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  char key[65] = {};
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(nullptr, 4096, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtIpcMemImportByKey(&d, "key", 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtIpcMemSetImportPid("key", &pid, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtFree(d));
 }

@@ -1,0 +1,64 @@
+// Sharing with other processes. Each AscendSim process simulates its own machine (SystemC
+// elaborates one per process), so another process can never reach this one's device memory: the
+// IPC calls check their arguments and then say so (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+
+#include <unistd.h>
+
+#include "runtime/api/api_call.h"
+
+using namespace ascendsim::runtime;
+using namespace ascendsim::runtime::api;
+using ascendsim::spec::ApiOverheads;
+
+namespace {
+[[noreturn]] void noOtherProcess() {
+  fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "sharing memory with another process is not simulated: each AscendSim "
+                                         "process simulates its own machine, which no other process can reach");
+}
+}  // namespace
+
+extern "C" {
+
+aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+  return run("aclrtDeviceGetBareTgid", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(pid, "pid");
+    *pid = static_cast<int32_t>(getpid());
+  });
+}
+
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+  (void)flags;
+  return run("aclrtIpcMemGetExportKey", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(devPtr, "devPtr");
+    needPointer(key, "key");
+    if (size == 0 || len == 0) fail(ACL_ERROR_INVALID_PARAM, size == 0 ? "size is 0" : "len is 0");
+    noOtherProcess();
+  });
+}
+
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+  return run("aclrtIpcMemSetImportPid", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(key, "key");
+    needPointer(pid, "pid");
+    if (num == 0) fail(ACL_ERROR_INVALID_PARAM, "num is 0");
+    noOtherProcess();
+  });
+}
+
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+  (void)flags;
+  return run("aclrtIpcMemImportByKey", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(devPtr, "devPtr");
+    needPointer(key, "key");
+    noOtherProcess();
+  });
+}
+
+aclError aclrtIpcMemClose(const char* key) {
+  return run("aclrtIpcMemClose", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(key, "key");
+    noOtherProcess();
+  });
+}
+
+}  // extern "C"
