@@ -61,4 +61,31 @@ aclError aclrtIpcMemClose(const char* key) {
   });
 }
 
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
+                                         uint64_t* shareableHandle) {
+  (void)handleType, (void)flags;
+  return run("aclrtMemExportToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(handle, "handle");
+    needPointer(shareableHandle, "shareableHandle");
+    noOtherProcess();
+  });
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+  (void)shareableHandle, (void)deviceId;
+  return run("aclrtMemImportFromShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(handle, "handle");
+    noOtherProcess();
+  });
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+  (void)shareableHandle;
+  return run("aclrtMemSetPidToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(pid, "pid");
+    if (pidNum == 0) fail(ACL_ERROR_INVALID_PARAM, "pidNum is 0");
+    noOtherProcess();
+  });
+}
+
 }  // extern "C"

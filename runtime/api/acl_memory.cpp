@@ -148,4 +148,53 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   });
 }
 
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
+                                          size_t* granularity) {
+  return run("aclrtMemGetAllocationGranularity", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(prop, "prop");
+    needPointer(granularity, "granularity");
+    const int32_t which = rawEnum(option);
+    if (which != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM && which != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
+      fail(ACL_ERROR_INVALID_PARAM, "option " + std::to_string(which) + " is not MINIMUM or RECOMMENDED");
+    }
+    *granularity = 2u << 20;
+  });
+}
+
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+  return run("aclrtReserveMemAddress", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(virPtr, "virPtr");
+    *virPtr = rt().reserveAddresses(t, size, alignment, expectPtr, flags);
+  });
+}
+
+aclError aclrtReleaseMemAddress(void* virPtr) {
+  return run("aclrtReleaseMemAddress", &ApiOverheads::defaultCall, [&](HostThread&) { rt().releaseAddresses(virPtr); });
+}
+
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
+  return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread&) {
+    needPointer(handle, "handle");
+    *handle = rt().mallocPhysical(size, prop, flags);
+  });
+}
+
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  return run("aclrtFreePhysical", &ApiOverheads::defaultCall, [&](HostThread&) { rt().freePhysical(handle); });
+}
+
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  return run("aclrtMapMem", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().mapMemory(virPtr, size, offset, handle, flags); });
+}
+
+aclError aclrtUnmapMem(void* virPtr) {
+  return run("aclrtUnmapMem", &ApiOverheads::defaultCall, [&](HostThread&) { rt().unmapMemory(virPtr); });
+}
+
+aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+  return run("aclrtMemSetAccess", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().setMemoryAccess(virPtr, size, desc, count); });
+}
+
 }  // extern "C"

@@ -10,8 +10,9 @@
 namespace ascendsim::runtime {
 
 DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity), direct_(direct) {
-  // Alignment padding and the allocator's rounding need a little room beyond the capacity.
-  span_ = (capacity + (4ull << 20) + kPage - 1) / kPage * kPage;
+  // Alignment padding and the allocator's rounding need a little room beyond the capacity, and
+  // virtual address reservations (aclrtReserveMemAddress) as much again as the capacity.
+  span_ = (2 * capacity + (4ull << 20) + kPage - 1) / kPage * kPage;
   const int prot = direct ? PROT_READ | PROT_WRITE : PROT_NONE;
   void* p = mmap(nullptr, span_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
@@ -21,21 +22,70 @@ DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity)
 
 DeviceMemory::~DeviceMemory() { munmap(reinterpret_cast<void*>(base_), span_); }
 
-std::optional<uint64_t> DeviceMemory::allocate(uint64_t size, uint64_t reserved, uint64_t alignment) {
-  if (reserved > capacity_ - used_) return std::nullopt;
+std::optional<uint64_t> DeviceMemory::carve(uint64_t length, uint64_t alignment) {
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     const uint64_t start = (base_ + it->first + alignment - 1) / alignment * alignment - base_;
-    const uint64_t end = start + reserved;
+    const uint64_t end = start + length;
     if (end > it->first + it->second) continue;
     const uint64_t extentStart = it->first, extentEnd = it->first + it->second;
     free_.erase(it);
     if (start > extentStart) free_[extentStart] = start - extentStart;
     if (extentEnd > end) free_[end] = extentEnd - end;
-    allocations_[base_ + start] = Allocation{base_ + start, size, reserved};
-    used_ += reserved;
     return base_ + start;
   }
   return std::nullopt;
+}
+
+std::optional<uint64_t> DeviceMemory::allocate(uint64_t size, uint64_t reserved, uint64_t alignment) {
+  if (reserved > capacity_ - used_) return std::nullopt;
+  const std::optional<uint64_t> address = carve(reserved, alignment);
+  if (!address) return std::nullopt;
+  allocations_[*address] = Allocation{*address, size, reserved};
+  used_ += reserved;
+  return address;
+}
+
+std::optional<uint64_t> DeviceMemory::reserveAddresses(uint64_t size, uint64_t alignment) {
+  const std::optional<uint64_t> address = carve(size, alignment);
+  if (address) reservations_[*address] = size;
+  return address;
+}
+
+uint64_t DeviceMemory::reservationContaining(uint64_t address, uint64_t size) const {
+  auto it = reservations_.upper_bound(address);
+  if (it == reservations_.begin()) return 0;
+  --it;
+  const bool inside = address - it->first < it->second && size <= it->second - (address - it->first);
+  return inside ? it->first : 0;
+}
+
+bool DeviceMemory::releaseAddresses(uint64_t address) {
+  auto it = reservations_.find(address);
+  if (it == reservations_.end()) return false;
+  for (const auto& [base, a] : allocations_) {
+    if (base >= address && base - address < it->second) return false;  // still mapped
+  }
+  giveBack(address - base_, it->second);
+  reservations_.erase(it);
+  return true;
+}
+
+bool DeviceMemory::takeCapacity(uint64_t bytes) {
+  if (bytes > capacity_ - used_) return false;
+  used_ += bytes;
+  return true;
+}
+
+void DeviceMemory::giveCapacity(uint64_t bytes) { used_ -= std::min(bytes, used_); }
+
+void DeviceMemory::mapRange(uint64_t address, uint64_t size) { allocations_[address] = Allocation{address, size, 0}; }
+
+void DeviceMemory::unmapRange(uint64_t address) {
+  auto it = allocations_.find(address);
+  if (it == allocations_.end()) return;
+  const uint64_t end = address + it->second.size;
+  allocations_.erase(it);
+  dropPages(address, end);
 }
 
 const DeviceMemory::Allocation* DeviceMemory::allocationAt(uint64_t address) const {
@@ -58,6 +108,11 @@ bool DeviceMemory::release(uint64_t address) {
   used_ -= length;
   allocations_.erase(it);
   dropPages(address, address + length);
+  giveBack(start, length);
+  return true;
+}
+
+void DeviceMemory::giveBack(uint64_t start, uint64_t length) {
   // Coalesce with neighbouring free extents.
   auto next = free_.lower_bound(start);
   if (next != free_.end() && next->first == start + length) {
@@ -68,15 +123,15 @@ bool DeviceMemory::release(uint64_t address) {
     auto prev = std::prev(next);
     if (prev->first + prev->second == start) {
       prev->second += length;
-      return true;
+      return;
     }
   }
   free_[start] = length;
-  return true;
 }
 
 void DeviceMemory::releaseAll() {
   allocations_.clear();
+  reservations_.clear();
   free_.clear();
   free_[0] = span_;
   used_ = 0;

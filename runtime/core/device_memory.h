@@ -40,6 +40,16 @@ class DeviceMemory {
   // The live allocation containing `address`, or nullptr.
   const Allocation* allocationContaining(uint64_t address) const;
   bool release(uint64_t address);
+  // Virtual memory management (aclrtReserveMemAddress ...): address ranges reserved without
+  // capacity; physical memory is capacity without addresses; a mapping makes part of a
+  // reservation an allocation (of no capacity of its own) until it is unmapped.
+  std::optional<uint64_t> reserveAddresses(uint64_t size, uint64_t alignment);
+  uint64_t reservationContaining(uint64_t address, uint64_t size) const;  // its start, or 0
+  bool releaseAddresses(uint64_t address);  // false: not a reservation's start, or still mapped
+  bool takeCapacity(uint64_t bytes);
+  void giveCapacity(uint64_t bytes);
+  void mapRange(uint64_t address, uint64_t size);
+  void unmapRange(uint64_t address);  // its contents are dropped
   void releaseAll();
   size_t allocationCount() const { return allocations_.size(); }
 
@@ -54,6 +64,8 @@ class DeviceMemory {
   uint8_t* page(uint64_t index);
   const uint8_t* pageIfPresent(uint64_t index) const;
   void dropPages(uint64_t begin, uint64_t end);
+  std::optional<uint64_t> carve(uint64_t length, uint64_t alignment);  // address space only
+  void giveBack(uint64_t start, uint64_t length);                     // offsets from base_
 
   uint64_t capacity_;
   uint64_t span_;
@@ -62,6 +74,7 @@ class DeviceMemory {
   uint64_t used_ = 0;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   std::map<uint64_t, uint64_t> free_;           // free extents: offset -> length
+  std::map<uint64_t, uint64_t> reservations_;   // reserved address ranges: address -> size
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };
 

@@ -26,6 +26,7 @@ const char* apiName(AllocationApi api) {
     case AllocationApi::Malloc: return "aclrtMalloc";
     case AllocationApi::MallocHost: return "aclrtMallocHost";
     case AllocationApi::Dvpp: return "acldvppMalloc";
+    case AllocationApi::Map: return "aclrtMapMem";
   }
   return "?";
 }
@@ -34,6 +35,7 @@ const char* freeName(AllocationApi api) {
     case AllocationApi::Malloc: return "aclrtFree";
     case AllocationApi::MallocHost: return "aclrtFreeHost";
     case AllocationApi::Dvpp: return "acldvppFree";
+    case AllocationApi::Map: return "aclrtUnmapMem";
   }
   return "?";
 }
@@ -213,6 +215,16 @@ bool MemoryManager::registered(uint64_t address, uint64_t size) const {
   if (it == registered_.begin()) return false;
   --it;
   return address - it->first < it->second && size <= it->second - (address - it->first);
+}
+
+void MemoryManager::mapDevice(Device& device, uint64_t address, uint64_t size) {
+  device.memory->mapRange(address, size);
+  deviceApi_[address] = AllocationApi::Map;
+}
+
+void MemoryManager::unmapDevice(Device& device, uint64_t address) {
+  deviceApi_.erase(address);
+  device.memory->unmapRange(address);
 }
 
 MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) const {

@@ -14,7 +14,8 @@
 
 namespace ascendsim::runtime {
 
-enum class AllocationApi { Malloc, MallocHost, Dvpp };
+// Map: a mapping of physical memory into reserved addresses (aclrtMapMem), undone by aclrtUnmapMem.
+enum class AllocationApi { Malloc, MallocHost, Dvpp, Map };
 
 class MemoryManager {
  public:
@@ -33,6 +34,10 @@ class MemoryManager {
   uint64_t hold(const models::MemoryPlace& place);
   void drop(uint64_t start);
   void releaseDevice(Device& device);
+  // aclrtMapMem / aclrtUnmapMem: [address, address + size) of a reservation is device memory
+  // while mapped (copies, memsets and kernels reach it; aclrtFree refuses it).
+  void mapDevice(Device& device, uint64_t address, uint64_t size);
+  void unmapDevice(Device& device, uint64_t address);
   void releaseAll();
 
   // The place of [p, p + n): device memory, pinned host memory or pageable host memory.

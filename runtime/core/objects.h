@@ -113,6 +113,16 @@ struct Event {
   std::shared_ptr<models::SyncPoint> sync = std::make_shared<models::SyncPoint>();
 };
 
+// Physical device memory (aclrtMallocPhysical): capacity of its device, its contents kept here
+// while it is not mapped (64 KiB chunks that hold something), at its mapping while it is.
+struct PhysicalMemory {
+  struct Device* device = nullptr;
+  uint64_t size = 0;
+  std::map<uint64_t, std::vector<uint8_t>> chunks;  // offset -> bytes, while unmapped
+  uint64_t mappedAt = 0;                            // 0: not mapped
+  uint64_t mappedOffset = 0, mappedSize = 0;
+};
+
 // aclDataBuffer: an address and a size the program owns.
 struct DataBuffer {
   void* data = nullptr;

@@ -162,6 +162,14 @@ class Runtime {
   void* hostDevicePointer(void* p, uint32_t flag);
   void hostUnregister(void* p);
   void* allocManaged(uint64_t size, uint32_t flag);
+  // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...).
+  void* reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect, uint64_t flags);
+  void releaseAddresses(void* p);
+  PhysicalMemory* mallocPhysical(uint64_t size, const aclrtPhysicalMemProp* prop, uint64_t flags);
+  void freePhysical(aclrtDrvMemHandle handle);
+  void mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+  void unmapMemory(void* p);
+  void setMemoryAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc, size_t count);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
   void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
@@ -302,6 +310,8 @@ class Runtime {
   std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
   HandleTable<KernelBinary> binaries_;
   HandleTable<AllocatorDesc> allocatorDescs_;
+  HandleTable<PhysicalMemory> physical_;
+  PhysicalMemory& physical(aclrtDrvMemHandle handle);
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
   std::set<uint64_t> managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
   HandleTable<KernelArgs> kernelArgs_;

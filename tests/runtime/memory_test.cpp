@@ -345,3 +345,61 @@ TEST_F(AclTest, AnotherProcessCannotShareThisOnesDeviceMemory) {
   EXPECT_ACL_ERROR(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtFree(d));
 }
+
+TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
+  // 4 MiB of physical memory mapped into a reserved 8 MiB range: copies and memsets reach it;
+  // unmapped and mapped again at the other half, it still holds the same bytes; the rules (2 MiB
+  // granularity, one mapping at a time, no free while mapped) give CANN's codes; the capacity it
+  // takes shows in aclrtGetMemInfo.
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  size_t granularity = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+  EXPECT_EQ(granularity, 2u << 20);
+  size_t freeBefore = 0, total = 0, freeAfter = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total));
+  const size_t size = 4u << 20;
+  aclrtDrvMemHandle handle = nullptr;
+  EXPECT_ACL_ERROR(aclrtMallocPhysical(&handle, size + 1, &prop, 0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, size, &prop, 0));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeAfter, &total));
+  EXPECT_EQ(freeBefore - freeAfter, size);
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * size, 0, nullptr, 0));
+  uint8_t byte = 0;
+  EXPECT_ACL_ERROR(aclrtMemcpy(&byte, 1, va, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);  // not mapped
+  ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
+  aclrtMemAccessDesc access{};
+  access.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+  access.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  ASSERT_ACL_OK(aclrtMemSetAccess(va, size, &access, 1));
+  access.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+  EXPECT_ACL_ERROR(aclrtMemSetAccess(va, size, &access, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  std::vector<uint8_t> data(size);
+  for (size_t i = 0; i < size; ++i) data[i] = static_cast<uint8_t>(i * 7 + 1);
+  ASSERT_ACL_OK(aclrtMemcpy(va, size, data.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemset(va, 16, 0xEE, 16));
+  EXPECT_ACL_ERROR(aclrtMapMem(static_cast<uint8_t*>(va) + size, size, 0, handle, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtFreePhysical(handle), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtFree(va), ACL_ERROR_RT_MEMORY_FREE);  // a mapping is undone by aclrtUnmapMem
+  EXPECT_ACL_ERROR(aclrtReleaseMemAddress(va), ACL_ERROR_INVALID_PARAM);  // still mapped
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  void* other = static_cast<uint8_t*>(va) + size;
+  ASSERT_ACL_OK(aclrtMapMem(other, size, 0, handle, 0));
+  std::vector<uint8_t> back(size);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, other, size, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (size_t i = 0; i < 16; ++i) data[i] = 0xEE;
+  EXPECT_TRUE(back == data);
+  ASSERT_ACL_OK(aclrtUnmapMem(other));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeAfter, &total));
+  EXPECT_EQ(freeAfter, freeBefore);
+  uint64_t shareable = 0;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, size, &prop, 0));
+  EXPECT_ACL_ERROR(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+}

@@ -344,6 +344,48 @@ typedef enum {
     ACL_HOST_REGISTER_READONLY = 0x08
 } aclrtHostRegisterType;
 
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,
+    ACL_MEM_LOCATION_TYPE_DEVICE,
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+    ACL_MEM_LOCATION_TYPE_MANAGED,
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+typedef struct aclrtMemLocation {
+    uint32_t id;
+    aclrtMemLocationType type;
+} aclrtMemLocation;
+typedef enum aclrtMemAllocationType {
+    ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+typedef enum aclrtMemHandleType {
+    ACL_MEM_HANDLE_TYPE_NONE = 0,
+    ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+typedef struct aclrtPhysicalMemProp {
+    aclrtMemHandleType handleType;
+    aclrtMemAllocationType allocationType;
+    aclrtMemAttr memAttr;
+    aclrtMemLocation location;
+    uint64_t reserve;
+} aclrtPhysicalMemProp;
+typedef enum aclrtMemGranularityOptions {
+    ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+    ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+    ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+typedef void *aclrtDrvMemHandle;
+typedef enum {
+    ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+    ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+    ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+typedef struct {
+    aclrtMemAccessFlags flags;
+    aclrtMemLocation location;
+    uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
@@ -525,6 +567,35 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
  * It lives in host memory (copies treat it as pinned). Known limit: page migration to the
  * device is not timed yet. */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+/* Virtual memory management, in one process. Granularity 2 MiB (minimum and recommended): sizes,
+ * addresses and offsets are multiples of it (else ACL_ERROR_INVALID_PARAM). A reservation takes
+ * addresses of the current device and no capacity; physical memory (handleType NONE, PINNED, on
+ * a device location) takes capacity and no addresses (full: ACL_ERROR_RT_MEMORY_ALLOCATION); a
+ * mapping makes [virPtr, virPtr + size) device memory holding that physical memory's bytes from
+ * `offset` on, reachable by copies, memsets and kernels, until aclrtUnmapMem (then the bytes stay
+ * with the physical memory for its next mapping). One mapping per physical memory at a time and
+ * no mapping onto another device's reservation (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Access is
+ * read-write for the mapping's device (aclrtMemSetAccess with READWRITE; other flags or devices:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Freeing mapped physical memory or releasing a reservation with
+ * mappings: ACL_ERROR_INVALID_PARAM. Unmap only after the work that uses the range has ended. */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+                                                              aclrtMemGranularityOptions option, size_t *granularity);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                                                 const aclrtPhysicalMemProp *prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                         uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+/* Shareable handles carry physical memory to another process: refused (207000), as IPC keys. */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                                             uint64_t flags, uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                                               aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
 /* The calling process's id as the driver knows it (its thread group id). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 /* Sharing device memory with another process (IPC keys): each AscendSim process simulates its own
