@@ -300,6 +300,7 @@ class Runtime {
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;
+  void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place, std::unique_ptr<models::Task> task);
   // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
   void discardTasks(Stream& s);
   std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;

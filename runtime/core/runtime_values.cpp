@@ -37,20 +37,15 @@ static models::MemoryPlace valuePlace(MemoryManager& mm, void* devAddr) {
 void Runtime::valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream sh) {
   const models::MemoryPlace place = valuePlace(*memory_, devAddr);
   if (flag != 0) fail(ACL_ERROR_RT_PARAM_INVALID, "flag " + std::to_string(flag) + " must be 0 (reserved)");
-  Stream& s = resolveStream(t, sh);
+  MemoryManager* mm = memory_.get();
   auto task = std::make_unique<models::Task>();
   task->kind = models::TaskKind::ValueWrite;
-  task->dst = place;
-  MemoryManager* mm = memory_.get();
-  auto held = std::make_shared<uint64_t>(0);
   task->effect = [mm, place, value] {
     std::vector<uint8_t> bytes(kValueBytes);
     std::memcpy(bytes.data(), &value, kValueBytes);  // little-endian, as the device stores it
     mm->writeDevice(place, bytes);
   };
-  task->release = [mm, held] { mm->drop(*held); };
-  submit(t, s, std::move(task));
-  *held = mm->hold(place);
+  submitValueTask(t, resolveStream(t, sh), place, std::move(task));
 }
 
 void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream sh) {
@@ -58,18 +53,24 @@ void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t f
   if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
     fail(ACL_ERROR_RT_PARAM_INVALID, "flag " + std::to_string(flag) + " is not an ACL_STREAM_WAIT_VALUE_* mode (0..3)");
   }
-  Stream& s = resolveStream(t, sh);
+  MemoryManager* mm = memory_.get();
   auto task = std::make_unique<models::Task>();
   task->kind = models::TaskKind::ValueWait;
-  task->dst = place;
-  MemoryManager* mm = memory_.get();
-  auto held = std::make_shared<uint64_t>(0);
   task->condition = [mm, place, value, flag] {
     const std::vector<uint8_t> bytes = mm->readDevice(place, kValueBytes, false);
     uint64_t current = 0;
     std::memcpy(&current, bytes.data(), kValueBytes);
     return conditionHolds(flag, current, value);
   };
+  submitValueTask(t, resolveStream(t, sh), place, std::move(task));
+}
+
+// Both keep the allocation holding the 8 bytes alive while they are queued.
+void Runtime::submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place,
+                              std::unique_ptr<models::Task> task) {
+  MemoryManager* mm = memory_.get();
+  auto held = std::make_shared<uint64_t>(0);
+  task->dst = place;
   task->release = [mm, held] { mm->drop(*held); };
   submit(t, s, std::move(task));
   *held = mm->hold(place);
