@@ -35,15 +35,29 @@ aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callbac
              [&](HostThread&) { rt().registerExceptionCallback(callback, false); });
 }
 
-uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->taskId : kNoInfo; }
-uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->streamId : kNoInfo; }
-uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->threadId : kNoInfo; }
-uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->deviceId : kNoInfo; }
-uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) { return info ? info->errorCode : kNoInfo; }
+// The getters read only infos an exception callback is being given; anything else (NULL, a stale
+// or made-up pointer) answers 0xFFFFFFFF instead of being read.
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return rt().exceptionInfoLive(info) ? info->taskId : kNoInfo;
+}
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return rt().exceptionInfoLive(info) ? info->streamId : kNoInfo;
+}
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return rt().exceptionInfoLive(info) ? info->threadId : kNoInfo;
+}
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return rt().exceptionInfoLive(info) ? info->deviceId : kNoInfo;
+}
+uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return rt().exceptionInfoLive(info) ? info->errorCode : kNoInfo;
+}
 
 aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
+  const bool live = rt().exceptionInfoLive(info);
   return run("aclrtGetArgsFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");
+    if (!live) fail(ACL_ERROR_INVALID_PARAM, "info is not the one an exception callback was given");
     needPointer(devArgsPtr, "devArgsPtr");
     needPointer(devArgsLen, "devArgsLen");
     *devArgsPtr = const_cast<void*>(info->args);
@@ -52,8 +66,10 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** de
 }
 
 aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+  const bool live = rt().exceptionInfoLive(info);
   return run("aclrtGetFuncHandleFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");
+    if (!live) fail(ACL_ERROR_INVALID_PARAM, "info is not the one an exception callback was given");
     needPointer(func, "func");
     *func = info->function;
   });

@@ -223,6 +223,9 @@ class Runtime {
                       const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle args);
   // The handle of the kernel launched by name with <<<...>>> (made at its first launch).
   KernelFunction* launchedKernel(const std::string& name);
+  // Whether `info` is a failure an exception callback is being given right now (the getters'
+  // check: anything else is not an aclrtExceptionInfo).
+  bool exceptionInfoLive(const rtExceptionInfo* info);
 
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
   std::string pointerName(const void* p) const;
@@ -308,6 +311,7 @@ class Runtime {
   aclrtExceptionInfoCallback legacyExceptionCallback_ = nullptr;
   std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;
   std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)
+  std::set<const rtExceptionInfo*> deliveringExceptions_;
   std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
   HandleTable<KernelBinary> binaries_;
   HandleTable<AllocatorDesc> allocatorDescs_;

@@ -55,12 +55,24 @@ void Runtime::deliverExceptions(HostThread& t) {
       std::find(callbacks.begin(), callbacks.end(), legacyExceptionCallback_) == callbacks.end()) {
     callbacks.insert(callbacks.begin(), legacyExceptionCallback_);
   }
+  for (const rtExceptionInfo& info : failures) deliveringExceptions_.insert(&info);
   // Outside the lock: a callback may call AscendCL (its getters, or anything else).
-  threads_.runUnlocked(t, [&] {
-    for (rtExceptionInfo& info : failures) {
-      for (aclrtExceptionInfoCallback callback : callbacks) callback(&info);
-    }
-  });
+  try {
+    threads_.runUnlocked(t, [&] {
+      for (rtExceptionInfo& info : failures) {
+        for (aclrtExceptionInfoCallback callback : callbacks) callback(&info);
+      }
+    });
+  } catch (...) {
+    for (const rtExceptionInfo& info : failures) deliveringExceptions_.erase(&info);
+    throw;
+  }
+  for (const rtExceptionInfo& info : failures) deliveringExceptions_.erase(&info);
+}
+
+bool Runtime::exceptionInfoLive(const rtExceptionInfo* info) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return info && deliveringExceptions_.count(info) > 0;
 }
 
 }  // namespace ascendsim::runtime

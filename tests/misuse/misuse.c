@@ -85,6 +85,60 @@ int main(void) {
     expect(aclrtCreateStreamWithConfig(&stream, 8, 0), ACL_ERROR_INVALID_PARAM, "stream priority 8");
   }
   expect(aclrtDeviceCanAccessPeer(NULL, 0, 0), ACL_ERROR_INVALID_PARAM, "peer query into NULL");
+  /* Today's runtime API: made-up handles, NULLs and values out of range */
+  {
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle fn = NULL;
+    aclrtArgsHandle args = NULL;
+    aclrtParamHandle param = NULL;
+    aclrtDrvMemHandle physical = NULL;
+    void* va = NULL;
+    int32_t value = 0;
+    int64_t info = 0;
+    uint32_t limit = 0;
+    void* argsPtr = NULL;
+    uint32_t argsLen = 0;
+    expect(aclrtBinaryLoadFromFile(NULL, NULL, &bin), ACL_ERROR_INVALID_PARAM, "a binary from NULL");
+    expect(aclrtBinaryLoadFromFile("/nonexistent/kernels.o", NULL, &bin), ACL_ERROR_RT_FILE_OPEN, "a binary that is not there");
+    expect(aclrtBinaryGetFunction((aclrtBinHandle)stackBuffer, "K", &fn), ACL_ERROR_RT_INVALID_HANDLE, "a made-up binary");
+    expect(aclrtBinaryUnLoad((aclrtBinHandle)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE, "unloading a made-up binary");
+    expect(aclrtKernelArgsInit((aclrtFuncHandle)stackBuffer, &args), ACL_ERROR_RT_INVALID_HANDLE, "a made-up kernel");
+    expect(aclrtKernelArgsAppend((aclrtArgsHandle)stackBuffer, &value, sizeof value, &param), ACL_ERROR_RT_INVALID_HANDLE,
+           "appending to made-up arguments");
+    expect(aclrtLaunchKernelWithConfig((aclrtFuncHandle)stackBuffer, 1, NULL, NULL, (aclrtArgsHandle)stackBuffer, NULL),
+           ACL_ERROR_RT_INVALID_HANDLE, "launching a made-up kernel");
+    expect(aclrtHostRegisterV2(stackBuffer, 0, ACL_HOST_REG_MAPPED), ACL_ERROR_INVALID_PARAM, "registering 0 bytes");
+    expect(aclrtHostRegisterV2(stackBuffer, sizeof stackBuffer, ACL_HOST_REG_MAPPED), ACL_SUCCESS, "registering a stack buffer");
+    expect(aclrtHostRegisterV2(stackBuffer + 8, 8, ACL_HOST_REG_MAPPED), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+           "registering inside a registered range");
+    expect(aclrtHostGetDevicePointer(stackBuffer, &ptr, 1), ACL_ERROR_INVALID_PARAM, "a device pointer with flag 1");
+    expect(aclrtHostUnregister(stackBuffer + 8), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "unregistering inside a range");
+    expect(aclrtHostUnregister(stackBuffer), ACL_SUCCESS, "aclrtHostUnregister");
+    expect(aclrtHostGetDevicePointer(stackBuffer, &ptr, 0), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "unregistered memory");
+    expect(aclrtMemAllocManaged(&ptr, 64, 0), ACL_ERROR_INVALID_PARAM, "managed memory with flag 0");
+    expect(aclrtFreePhysical((aclrtDrvMemHandle)stackBuffer), ACL_ERROR_INVALID_PARAM, "freeing made-up physical memory");
+    expect(aclrtMapMem(stackBuffer, 2u << 20, 0, (aclrtDrvMemHandle)stackBuffer, 0), ACL_ERROR_INVALID_PARAM,
+           "mapping made-up physical memory");
+    expect(aclrtMallocPhysical(&physical, 2u << 20, NULL, 0), ACL_ERROR_INVALID_PARAM, "physical memory without properties");
+    expect(aclrtUnmapMem(stackBuffer), ACL_ERROR_INVALID_PARAM, "unmapping what is not mapped");
+    expect(aclrtReleaseMemAddress(stackBuffer), ACL_ERROR_INVALID_PARAM, "releasing what is not reserved");
+    expect(aclrtReserveMemAddress(&va, 4096, 0, NULL, 0), ACL_ERROR_INVALID_PARAM, "a reservation below the granularity");
+    expect(aclrtGetDeviceInfo(0, (aclrtDevAttr)12345, &info), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an unknown device attribute");
+    expect(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 100000), ACL_ERROR_RT_PARAM_INVALID, "more cores than there are");
+    expect(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, NULL), ACL_ERROR_INVALID_PARAM, "a limit into NULL");
+    expect(aclrtDestroyStreamConfigHandle((aclrtStreamConfigHandle*)stackBuffer), ACL_ERROR_INVALID_PARAM,
+           "a made-up stream configuration");
+    expect(aclrtStreamGetPriority((aclrtStream)stackBuffer, &limit), ACL_ERROR_RT_INVALID_HANDLE, "a made-up stream's priority");
+    expect(aclrtValueWrite(stackBuffer, 1, 0, NULL), ACL_ERROR_RT_PARAM_INVALID, "a value written to host memory");
+    expect(aclrtValueWait(NULL, 1, 0, NULL), ACL_ERROR_INVALID_PARAM, "a value waited for at NULL");
+    expect((aclError)aclrtGetTaskIdFromExceptionInfo((const aclrtExceptionInfo*)stackBuffer), (aclError)0xFFFFFFFF,
+           "a made-up exception info");
+    expect(aclrtGetArgsFromExceptionInfo((const aclrtExceptionInfo*)stackBuffer, &argsPtr, &argsLen), ACL_ERROR_INVALID_PARAM,
+           "the arguments of a made-up exception info");
+    expect(aclrtStreamAbort((aclrtStream)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE, "aborting a made-up stream");
+    expect(aclrtIpcMemClose("key"), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "IPC memory");
+    expect(aclrtDestroyNotify((aclrtNotify)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE, "a made-up notify");
+  }
 
   /* The end */
   expect(aclrtFree(dev), ACL_SUCCESS, "aclrtFree");
