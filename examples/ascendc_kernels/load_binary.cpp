@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
   CHECK(aclrtBinaryGetFunction(binary, "ScaledSum", &sum));
   aclrtFuncHandle missing = nullptr;
   std::printf("unknown kernel: %d\n", aclrtBinaryGetFunction(binary, "NoSuchKernel", &missing));
+  aclrtArgsHandle few = nullptr;
   {  // Too few arguments (ScaledSum takes 3 pointers, a float and a uint32_t: 36 bytes).
-    aclrtArgsHandle few = nullptr;
     aclrtParamHandle param = nullptr;
     void* p = nullptr;
     CHECK(aclrtKernelArgsInit(sum, &few));
@@ -118,6 +118,9 @@ int main(int argc, char** argv) {
 
   CHECK(aclrtBinaryUnLoad(binary));
   std::printf("launch after unload: %d\n", aclrtBinaryGetFunction(binary, "ScaledSum", &missing));
+  aclrtParamHandle param = nullptr;
+  float one = 1.0f;
+  std::printf("arguments after unload: %d\n", aclrtKernelArgsAppend(few, &one, sizeof one, &param));
   CHECK(aclrtFree(dx));
   CHECK(aclrtFree(dy));
   CHECK(aclrtFree(dz));

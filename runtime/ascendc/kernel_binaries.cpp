@@ -34,8 +34,13 @@ KernelBinary* Runtime::loadBinary(const char* path) {
 
 void Runtime::unloadBinary(aclrtBinHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "binHandle is NULL");
-  // Queued launches hold the library open until they end.
-  if (!binaries_.remove(handle)) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+  KernelBinary* binary = binaries_.find(handle);
+  if (!binary) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+  // Its kernels' argument lists go with it; queued launches hold the library open until they end.
+  for (KernelArgs* args : kernelArgs_.all()) {
+    if (args->function->binary == binary) kernelArgs_.erase(args);
+  }
+  binaries_.erase(binary);
 }
 
 KernelFunction* Runtime::binaryFunction(aclrtBinHandle handle, const char* name) {

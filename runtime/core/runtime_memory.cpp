@@ -72,8 +72,11 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
 void Runtime::free(HostThread& t, void* p, AllocationApi api) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "pointer is NULL");
   const std::string name = pointerName(p);
-  if (api == AllocationApi::Malloc && managed_.count(reinterpret_cast<uint64_t>(p))) {
+  if (managed_.count(reinterpret_cast<uint64_t>(p))) {
     // Managed memory is host memory the runtime allocated as pinned; aclrtFree releases it.
+    if (api != AllocationApi::Malloc) {
+      fail(ACL_ERROR_RT_MEMORY_FREE, name + " is managed memory (aclrtMemAllocManaged); release it with aclrtFree");
+    }
     managed_.erase(reinterpret_cast<uint64_t>(p));
     api = AllocationApi::MallocHost;
   }

@@ -116,6 +116,9 @@ int main(void) {
     expect(aclrtHostUnregister(stackBuffer), ACL_SUCCESS, "aclrtHostUnregister");
     expect(aclrtHostGetDevicePointer(stackBuffer, &ptr, 0), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "unregistered memory");
     expect(aclrtMemAllocManaged(&ptr, 64, 0), ACL_ERROR_INVALID_PARAM, "managed memory with flag 0");
+    expect(aclrtMemAllocManaged(&ptr, 64, ACL_RT_MEM_ATTACH_GLOBAL), ACL_SUCCESS, "managed memory");
+    expect(aclrtFreeHost(ptr), ACL_ERROR_RT_MEMORY_FREE, "managed memory released by aclrtFreeHost");
+    expect(aclrtFree(ptr), ACL_SUCCESS, "managed memory released by aclrtFree");
     expect(aclrtFreePhysical((aclrtDrvMemHandle)stackBuffer), ACL_ERROR_INVALID_PARAM, "freeing made-up physical memory");
     expect(aclrtMapMem(stackBuffer, 2u << 20, 0, (aclrtDrvMemHandle)stackBuffer, 0), ACL_ERROR_INVALID_PARAM,
            "mapping made-up physical memory");
