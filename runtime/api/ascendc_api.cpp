@@ -34,6 +34,8 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
 int64_t ascendsimAscendCBlockIdx(void) { return KernelMemoryWindow::currentBlock(); }
 int64_t ascendsimAscendCBlockNum(void) { return KernelMemoryWindow::blockCount(); }
 void ascendsimAscendCTrap(void) { KernelMemoryWindow::trap(); }
+uint32_t ascendsimAscendCUnifiedBufferBytes(void) { return KernelMemoryWindow::unifiedBuffer(); }
+void ascendsimAscendCExceedResource(const char* reason) { KernelMemoryWindow::exceedResource(reason); }
 void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes) {
   KernelMemoryWindow::countVector(count * elementBytes);
 }

@@ -73,6 +73,7 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   auto fault = std::make_shared<KernelFault>();
   task->prepare = [device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
     KernelMemoryWindow window(*device->memory);
+    window.setUnifiedBuffer(unifiedBufferBytes(*device->spec));
     for (uint32_t block = 0; block < launch.blockDim; ++block) {
       if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
     }
@@ -94,6 +95,9 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     if (fault->kind == KernelFault::Kind::Trap) {
       failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
       failing->failureMessage = "kernel " + name + " trapped in block " + std::to_string(fault->block);
+    } else if (fault->kind == KernelFault::Kind::Resource) {
+      failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) + ": " + fault->reason;
     } else {
       failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
       failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +

@@ -111,6 +111,16 @@ void KernelMemoryWindow::trap() {
   siglongjmp(w->jump_, 2);
 }
 
+void KernelMemoryWindow::exceedResource(const char* reason) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;
+  w->fault_->kind = KernelFault::Kind::Resource;
+  w->fault_->reason = reason ? reason : "";
+  siglongjmp(w->jump_, 3);
+}
+
+uint32_t KernelMemoryWindow::unifiedBuffer() { return tActive && tActive->fault_ ? tActive->unifiedBuffer_ : 0; }
+
 std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::touchedRuns() const {
   std::vector<Run> runs;
   for (const auto& [page, bytes] : pages_) {

@@ -20,8 +20,10 @@ namespace ascendsim::runtime {
 class DeviceMemory;
 
 struct KernelFault {
-  enum class Kind { None, OutOfBounds, Trap };
+  // Resource: the kernel asked its core for more than it has (`reason` says what).
+  enum class Kind { None, OutOfBounds, Trap, Resource };
   Kind kind = Kind::None;
+  std::string reason;
   uint64_t address = 0;  // OutOfBounds: the address touched
   uint32_t block = 0;
 };
@@ -38,6 +40,11 @@ class KernelMemoryWindow {
   bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks, KernelFault& fault);
   // Stops the running block with a trap (Ascend C's trap instruction).
   static void trap();
+  // Stops the running block: it asked its core for more than the core has.
+  static void exceedResource(const char* reason);
+  // The Unified Buffer of the core the running kernel's blocks run on (0 outside a kernel).
+  void setUnifiedBuffer(uint32_t bytes) { unifiedBuffer_ = bytes; }
+  static uint32_t unifiedBuffer();
   // The block the calling thread runs, and how many the kernel has (0 and 1 outside a kernel).
   static uint32_t currentBlock();
   static uint32_t blockCount();
@@ -77,6 +84,7 @@ class KernelMemoryWindow {
   std::vector<uint64_t> changed_;
   bool finished_ = false;
   uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
+  uint32_t unifiedBuffer_ = 0;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_{}, oldBus_{};

@@ -34,13 +34,14 @@ int64_t Runtime::deviceInfo(int32_t id, int32_t attr) {
     case ACL_DEV_ATTR_AICORE_CORE_NUM:
     case ACL_DEV_ATTR_CUBE_CORE_NUM: return cubeCoreCount(*d.spec);
     case ACL_DEV_ATTR_VECTOR_CORE_NUM: return vectorCoreCount(*d.spec);
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: return unifiedBufferBytes(*d.spec);
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: return static_cast<int64_t>(d.memory->capacity());
     case ACL_DEV_ATTR_PHY_CHIP_ID: return d.id;
     case ACL_DEV_ATTR_IS_VIRTUAL: return 0;
     default:
       fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attribute " + std::to_string(attr) +
                                                  " is not one the simulated machine describes (AI Core, cube and "
-                                                 "vector core counts, total memory, chip id, is-virtual)");
+                                                 "vector core counts, Unified Buffer, total memory, chip id, is-virtual)");
   }
 }
 

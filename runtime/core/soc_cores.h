@@ -24,6 +24,11 @@ inline bool isA2OrA3(const std::string& soc) {
   return family == "Ascend910B" || family == "Ascend910_93";
 }
 inline bool hasVectorCores(const spec::DeviceSpec& device) { return isA2OrA3(device.soc); }
+// Unified Buffer per core that runs vector kernels: 192 KiB on A2/A3 vector cores, 256 KiB on the
+// AI Cores of 910A and 310P (Ascend C documentation, Unified Buffer sizes per product).
+inline uint32_t unifiedBufferBytes(const spec::DeviceSpec& device) {
+  return hasVectorCores(device) ? 192u * 1024 : 256u * 1024;
+}
 inline uint32_t vectorCoreCount(const spec::DeviceSpec& device) { return device.aicore.cores; }
 inline uint32_t cubeCoreCount(const spec::DeviceSpec& device) {
   return hasVectorCores(device) ? device.aicore.cores / 2 : device.aicore.cores;

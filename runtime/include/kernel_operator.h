@@ -199,14 +199,32 @@ class TPipe {
  public:
   template <TPosition pos, int32_t depth>
   void InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
+    take(static_cast<uint64_t>(num) * align(len));
     que.init(num, len);
   }
   template <TPosition pos>
   void InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    take(align(len));
     buf.init(len);
   }
-  void Destroy() {}
-  void Reset() {}
+  void Destroy() { used_ = 0; }
+  void Reset() { used_ = 0; }
+
+ private:
+  // The pipe's buffers live in the core's Unified Buffer, 32-byte aligned; asking for more than
+  // the core has stops the kernel (AscendSim reports the sizes).
+  static uint64_t align(uint32_t len) { return (static_cast<uint64_t>(len) + 31) / 32 * 32; }
+  void take(uint64_t bytes) {
+    used_ += bytes;
+    const uint32_t ub = ascendsimAscendCUnifiedBufferBytes();
+    if (ub > 0 && used_ > ub) {
+      char reason[160];
+      std::snprintf(reason, sizeof reason, "its TPipe buffers take %llu bytes, more than the core's %u bytes of Unified Buffer",
+                    static_cast<unsigned long long>(used_), ub);
+      ascendsimAscendCExceedResource(reason);
+    }
+  }
+  uint64_t used_ = 0;
 };
 
 // ---------------------------------------------------------------- data movement

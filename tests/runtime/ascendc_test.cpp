@@ -449,3 +449,31 @@ TEST_F(AscendCKernels, AVectorCoreLimitSlowsKernelsDown) {
   EXPECT_EQ(info.cubeUtilization, 0);
   ASSERT_ACL_OK(aclrtFree(d));
 }
+
+TEST_F(AscendCKernels, ATPipeLargerThanTheUnifiedBufferFailsTheKernel) {
+  // The 910B4's vector cores have 192 KiB of Unified Buffer (Ascend C documentation; also what
+  // aclrtGetDeviceInfo reports): two queues of 2 x 48 KiB fit (192 KiB), one more 32-byte TBuf
+  // does not, and the kernel fails as a fault of its own (507035) naming both sizes.
+  int64_t ub = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE, &ub));
+  EXPECT_EQ(ub, 192 * 1024);
+  auto pipeOf = [](bool oneMore) {
+    return [oneMore] {
+      AscendC::TPipe pipe;
+      AscendC::TQue<AscendC::QuePosition::VECIN, 2> in;
+      AscendC::TQue<AscendC::QuePosition::VECOUT, 2> out;
+      AscendC::TBuf<AscendC::QuePosition::VECCALC> extra;
+      pipe.InitBuffer(in, 2, 48 * 1024);
+      pipe.InitBuffer(out, 2, 48 * 1024);
+      if (oneMore) pipe.InitBuffer(extra, 1);
+    };
+  };
+  ASSERT_EQ(ascendsim::ascendc::launch("Fits", 1, nullptr, nullptr, pipeOf(false)), 0u);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ASSERT_EQ(ascendsim::ascendc::launch("TooBig", 2, nullptr, nullptr, pipeOf(true)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  const std::string message = aclGetRecentErrMsg();
+  EXPECT_NE(message.find("kernel TooBig, block 0: its TPipe buffers take 196640 bytes, more than the core's 196608 bytes"),
+            std::string::npos)
+      << message;
+}

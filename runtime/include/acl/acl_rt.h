@@ -428,7 +428,8 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
 
 /* Device queries. Core counts as CANN counts them: on A2/A3 SoCs (Ascend910B*, Ascend910_93*)
  * ai_core.cores vector cores and half as many cube cores (AI_CORE_NUM = CUBE_CORE_NUM); elsewhere
- * ai_core.cores AI Cores, each with both units. TOTAL_GLOBAL_MEM_SIZE is the device memory's
+ * ai_core.cores AI Cores, each with both units. UBUF_PER_VECTOR_CORE: 192 KiB on A2/A3, 256 KiB
+ * elsewhere (the Unified Buffer an Ascend C kernel's TPipe may take). TOTAL_GLOBAL_MEM_SIZE is the device memory's
  * capacity, PHY_CHIP_ID the device id, IS_VIRTUAL 0; attributes the machine does not describe
  * (AI CPUs, L2, SIMT sizes, pods, boards): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);

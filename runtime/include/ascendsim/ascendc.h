@@ -29,6 +29,10 @@ ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
 /* Ascend C's trap: stops the running block; the kernel fails. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
+/* Bytes of Unified Buffer of the core the running kernel runs on (0 outside a kernel); a kernel
+ * that asks for more (`reason` says what) stops and fails as with a fault of its own. */
+ACL_FUNC_VISIBILITY uint32_t ascendsimAscendCUnifiedBufferBytes(void);
+ACL_FUNC_VISIBILITY void ascendsimAscendCExceedResource(const char *reason);
 /* What kernel_operator.h's vector interface tells the timing: `count` elements of `elementBytes`
  * through the vector unit; `bytes` moved by DataCopy between global memory and a local tensor
  * (toGlobal: 1 when written out). Ignored outside a kernel. */
