@@ -96,7 +96,15 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   KernelMemoryWindow* outer = tActive;
   tActive = this;
   fault_ = &fault;
-  if (sigsetjmp(jump_, 1) == 0) entry(closure);
+  // A trap or an exceeded resource is raised from the kernel's own calls: it unwinds the block
+  // like an exception, so the kernel's objects (a TPipe's buffers) are destroyed. A fault in the
+  // signal handler cannot unwind: it jumps back here, and what the block held stays allocated.
+  if (sigsetjmp(jump_, 1) == 0) {
+    try {
+      entry(closure);
+    } catch (const BlockStopped&) {
+    }
+  }
   fault_ = nullptr;
   tActive = outer;
   tBlock = 0;
@@ -108,7 +116,7 @@ void KernelMemoryWindow::trap() {
   KernelMemoryWindow* w = tActive;
   if (!w || !w->fault_) return;  // not inside a kernel: nothing to stop
   w->fault_->kind = KernelFault::Kind::Trap;
-  siglongjmp(w->jump_, 2);
+  throw BlockStopped{};
 }
 
 void KernelMemoryWindow::exceedResource(const char* reason) {
@@ -116,7 +124,7 @@ void KernelMemoryWindow::exceedResource(const char* reason) {
   if (!w || !w->fault_) return;
   w->fault_->kind = KernelFault::Kind::Resource;
   w->fault_->reason = reason ? reason : "";
-  siglongjmp(w->jump_, 3);
+  throw BlockStopped{};
 }
 
 uint32_t KernelMemoryWindow::unifiedBuffer() { return tActive && tActive->fault_ ? tActive->unifiedBuffer_ : 0; }

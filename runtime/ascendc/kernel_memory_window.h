@@ -28,6 +28,9 @@ struct KernelFault {
   uint32_t block = 0;
 };
 
+// What trap() and exceedResource() throw to stop the running block (caught by runBlock).
+struct BlockStopped {};
+
 class KernelMemoryWindow {
  public:
   explicit KernelMemoryWindow(DeviceMemory& memory);
