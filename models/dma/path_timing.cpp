@@ -186,6 +186,32 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
   return out;
 }
 
+// A kernel reading host memory in place (zero copy): the same requests and completions as a DMA
+// read of the host, the data landing in the cores instead of device memory.
+void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out) {
+  Task read;
+  read.kind = TaskKind::Copy;
+  read.src = {MemoryPlace::Kind::HostPinned, -1, task.kernel.hostAddress};
+  read.dst = {MemoryPlace::Kind::Device, device, 0};
+  uint32_t requests = 0;
+  hostRead(device, read, 0, Shape{bytes, 1}, out, requests);
+  out.pop_back();  // (no device memory on the way: the cores take the completions)
+}
+
+// A kernel writing host memory in place: posted writes up the device's route to host memory.
+void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out) {
+  const Shape shape{bytes, 1};
+  const Route& r = router_.route(Endpoint::of(device), Endpoint::host(), device);
+  for (const Crossing& c : r.crossings) {
+    Stage st = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
+    st.latency = c.latency;
+    out.push_back(st);
+  }
+  Memory& host = graph_.hostMemory(sys_.host.memorySocket);
+  out.push_back(host.access(shape, false, true, 0));
+  if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});
+}
+
 // One step of a kernel: the AI Cores share device memory with the DMA channels piece by piece.
 // One booking of the memory for a tile's reads and writes together: the cores double-buffer, so a
 // tile's results stream out while the next tile streams in.
@@ -210,7 +236,9 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
     }
     st.push_back(reads);
   }
+  if (s.hostRead > 0) kernelHostRead(device, task, s.hostRead, st);
   st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0, s.bytesRead + s.bytesWritten});
+  if (s.hostWritten > 0) kernelHostWrite(device, task, s.hostWritten, st);
   const auto [nextIssue, done] = flow(st, ready, observer_ ? &spans_ : nullptr);
   if (observer_ && length > 0) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
   return {length, nextIssue, done, 0};

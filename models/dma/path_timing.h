@@ -28,6 +28,8 @@ class PathTiming : public TransferTiming {
  private:
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
+  void kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
+  void kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
   void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out,
                 uint32_t& requests);
   void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);

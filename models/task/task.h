@@ -43,6 +43,11 @@ struct KernelWork {
     uint64_t address, bytes;
   };
   std::vector<Range> readRanges, writeRanges;
+  // Host memory the kernel reads and writes in place (registered or managed memory, zero copy):
+  // it crosses the device's PCIe link like a DMA read of the host and posted writes to it.
+  uint64_t hostBytesRead = 0;
+  uint64_t hostBytesWritten = 0;
+  uint64_t hostAddress = 0;  // where (the first page touched), for the host memory's timing
   // How the reads and writes walk their ranges (memories timed burst by burst see the difference):
   // in order; one burst every `stride` bytes (wrapping, one burst further on each wrap); or one
   // burst at a uniformly random place, the same places for the writes as for the reads (in place).

@@ -42,12 +42,17 @@ void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
     // Counted: the kernel was built with basic-block coverage (ascendc_library).
     work.scalarOps = window.basicBlocks() * kInstructionsPerBasicBlock;
   } else {
-    const uint64_t reached = work.bytesRead + work.bytesWritten;
+    const uint64_t reached = work.bytesRead + work.bytesWritten + window.hostTouchedBytes() + window.hostChangedBytes();
     const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
     work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
   }
   work.opBytes = 4;
   work.ops = window.vectorBytes() / 4;
+  // Host memory reached in place: every page touched crosses the link once, every page changed
+  // goes back.
+  work.hostBytesRead = window.hostTouchedBytes();
+  work.hostBytesWritten = window.hostChangedBytes();
+  work.hostAddress = window.hostFirstPage();
 }
 
 }  // namespace
@@ -71,15 +76,17 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   task->kernel.blocks = launch.blockDim;
   // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
   auto fault = std::make_shared<KernelFault>();
-  task->prepare = [device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
+  task->prepare = [this, device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
     KernelMemoryWindow window(*device->memory);
     window.setUnifiedBuffer(unifiedBufferBytes(*device->spec));
+    window.watchHost(hostRangesForKernels());
     for (uint32_t block = 0; block < launch.blockDim; ++block) {
       if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
     }
     window.finish();
     describeWork(window, running.kernel);
-    running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten;
+    running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten + running.kernel.hostBytesRead +
+                    running.kernel.hostBytesWritten;
   };
   KernelFunction* function = launch.function ? launch.function : launchedKernel(launch.name);
   auto taskId = std::make_shared<uint64_t>(0);

@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "runtime/core/device_memory.h"
@@ -12,6 +14,8 @@ namespace {
 thread_local KernelMemoryWindow* tActive = nullptr;  // the window whose block this thread runs
 thread_local uint32_t tBlock = 0, tBlocks = 1;
 thread_local int tLibraryDepth = 0;  // inside kernel_operator.h's own code
+// The window watching host pages, for faults of any thread.
+std::atomic<KernelMemoryWindow*> gHostWatch{nullptr};
 // The handlers before the window's: a fault that is not a kernel's goes to them.
 struct sigaction gPreviousSegv {}, gPreviousBus {};
 }
@@ -49,6 +53,9 @@ bool KernelMemoryWindow::mapIn(uint64_t address) {
 void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
   KernelMemoryWindow* w = tActive;
   const uint64_t address = reinterpret_cast<uint64_t>(info->si_addr);
+  if (KernelMemoryWindow* watch = gHostWatch.load()) {
+    if (watch->openHostPage(address, w == watch && w->fault_)) return;
+  }
   if (w && w->fault_) {
     if (w->mapIn(address)) return;  // the access is retried and now succeeds
     w->fault_->kind = KernelFault::Kind::OutOfBounds;
@@ -153,7 +160,44 @@ std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::changedRuns() const {
   return runs;
 }
 
+void KernelMemoryWindow::watchHost(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+  for (const auto& [address, size] : ranges) {
+    // Whole pages inside the range only: the ones at its ends may hold other data (the
+    // allocator's own, say), which must not fault.
+    const uint64_t begin = (address + kPage - 1) / kPage * kPage;
+    const uint64_t end = (address + size) / kPage * kPage;
+    if (end <= begin) continue;
+    if (mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_NONE) == 0) hostWatched_.push_back({begin, end});
+  }
+  if (!hostWatched_.empty()) gHostWatch.store(this);
+}
+
+bool KernelMemoryWindow::openHostPage(uint64_t address, bool record) {
+  const uint64_t page = address / kPage * kPage;
+  const bool watched = std::any_of(hostWatched_.begin(), hostWatched_.end(),
+                                   [page](const auto& r) { return page >= r.first && page < r.second; });
+  if (!watched) return false;
+  // (Only the kernel's own thread reads or changes the record of pages.)
+  if (record && hostPages_.count(page)) return false;  // open already: the fault is not about it
+  if (mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE) != 0) return false;
+  if (record) {
+    std::vector<uint8_t>& before = hostPages_[page];
+    before.assign(reinterpret_cast<const uint8_t*>(page), reinterpret_cast<const uint8_t*>(page) + kPage);
+  }
+  return true;
+}
+
+void KernelMemoryWindow::unwatchHost() {
+  if (hostWatched_.empty() || gHostWatch.load() != this) return;
+  gHostWatch.store(nullptr);
+  for (const auto& [page, before] : hostPages_) {
+    if (std::memcmp(reinterpret_cast<const void*>(page), before.data(), kPage) != 0) ++hostChanged_;
+  }
+  for (const auto& [begin, end] : hostWatched_) mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_READ | PROT_WRITE);
+}
+
 void KernelMemoryWindow::finish() {
+  unwatchHost();
   if (finished_) return;
   finished_ = true;
   for (const auto& [page, before] : pages_) {

@@ -45,6 +45,15 @@ class KernelMemoryWindow {
   static void trap();
   // Stops the running block: it asked its core for more than the core has.
   static void exceedResource(const char* reason);
+  // Host memory kernels reach in place (registered mapped memory, managed memory): while the
+  // blocks run, the whole pages inside these ranges are watched, so that the pages a block touches
+  // and changes are known (their traffic crosses PCIe). Another thread touching a watched page
+  // meanwhile just makes it unwatched (the kernel's use of it then goes uncounted); a system call
+  // given a watched page fails with EFAULT until the kernel ends.
+  void watchHost(const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
+  uint64_t hostTouchedBytes() const { return hostPages_.size() * kPage; }
+  uint64_t hostChangedBytes() const { return hostChanged_ * kPage; }
+  uint64_t hostFirstPage() const { return hostPages_.empty() ? 0 : hostPages_.begin()->first; }
   // The Unified Buffer of the core the running kernel's blocks run on (0 outside a kernel).
   void setUnifiedBuffer(uint32_t bytes) { unifiedBuffer_ = bytes; }
   static uint32_t unifiedBuffer();
@@ -80,6 +89,9 @@ class KernelMemoryWindow {
  private:
   // From the fault handler: maps the page holding `address` in, or says it is out of bounds.
   bool mapIn(uint64_t address);
+  // From the fault handler, any thread: opens a watched host page; records it when `record`.
+  bool openHostPage(uint64_t address, bool record);
+  void unwatchHost();
   static void onFault(int sig, siginfo_t* info, void* context);
 
   DeviceMemory& memory_;
@@ -88,6 +100,9 @@ class KernelMemoryWindow {
   bool finished_ = false;
   uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
   uint32_t unifiedBuffer_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> hostWatched_;  // page-aligned [begin, end)
+  std::map<uint64_t, std::vector<uint8_t>> hostPages_;       // touched page -> contents before
+  uint64_t hostChanged_ = 0;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_{}, oldBus_{};

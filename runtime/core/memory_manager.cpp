@@ -198,6 +198,11 @@ std::string MemoryManager::stableName(const void* p) const {
 
 size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinned_.size(); }
 
+uint64_t MemoryManager::pinnedSize(uint64_t address) const {
+  auto it = pinned_.find(address);
+  return it == pinned_.end() ? 0 : it->second.size;
+}
+
 void MemoryManager::registerHost(uint64_t address, uint64_t size) { registered_[address] = size; }
 
 bool MemoryManager::unregisterHost(uint64_t address) { return registered_.erase(address) > 0; }

@@ -62,6 +62,7 @@ class MemoryManager {
   std::function<void(const std::string&)> onUnwrittenRead;
   std::string stableName(const void* p) const;
   uint64_t pinnedBytes() const { return pinnedBytes_; }
+  uint64_t pinnedSize(uint64_t address) const;  // of the aclrtMallocHost allocation there (0: none)
 
  private:
   struct HostAllocation {

@@ -162,6 +162,8 @@ class Runtime {
   void* hostDevicePointer(void* p, uint32_t flag);
   void hostUnregister(void* p);
   void* allocManaged(uint64_t size, uint32_t flag);
+  // Host memory kernels reach in place: registered mapped ranges and managed allocations.
+  std::vector<std::pair<uint64_t, uint64_t>> hostRangesForKernels() const;
   // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...).
   void* reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect, uint64_t flags);
   void releaseAddresses(void* p);

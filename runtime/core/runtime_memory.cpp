@@ -129,6 +129,15 @@ void Runtime::hostUnregister(void* p) {
   }
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> Runtime::hostRangesForKernels() const {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const auto& [address, registration] : hostRegistrations_) {
+    if (registration.second & ACL_HOST_REG_MAPPED) ranges.push_back({address, registration.first});
+  }
+  for (uint64_t address : managed_) ranges.push_back({address, memory_->pinnedSize(address)});
+  return ranges;
+}
+
 void* Runtime::allocManaged(uint64_t size, uint32_t flag) {
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   if (flag != ACL_RT_MEM_ATTACH_GLOBAL) fail(ACL_ERROR_INVALID_PARAM, "flag must be ACL_RT_MEM_ATTACH_GLOBAL");

@@ -558,15 +558,16 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
  * A range that overlaps a registered one: ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED; unregistering
  * what is not a registration's start: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED. IOMEMORY is refused
  * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there is no device I/O memory to map); READONLY is kept as a
- * flag. Known limit: kernels' accesses to mapped host memory are not timed over PCIe yet. */
+ * flag. Kernels' accesses to mapped host memory cross PCIe: every page touched is read over the
+ * link, every page changed written back. */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 /* Managed (unified) memory, on A2/A3 SoCs (others: ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as CANN):
  * one address the host and kernels both use, freed with aclrtFree; flag ACL_RT_MEM_ATTACH_GLOBAL.
- * It lives in host memory (copies treat it as pinned). Known limit: page migration to the
- * device is not timed yet. */
+ * It lives in host memory (copies treat it as pinned); kernels reach it over PCIe, page by page
+ * (it is not migrated to the device). */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
 /* Virtual memory management, in one process. Granularity 2 MiB (minimum and recommended): sizes,
  * addresses and offsets are multiples of it (else ACL_ERROR_INVALID_PARAM). A reservation takes
