@@ -7,15 +7,8 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "check.h"
 
-#define CHECK(expr)                                                         \
-  do {                                                                      \
-    const aclError e_ = (expr);                                             \
-    if (e_ != ACL_SUCCESS) {                                                \
-      std::printf("%s failed: %d (%s)\n", #expr, e_, aclGetRecentErrMsg()); \
-      return 1;                                                             \
-    }                                                                       \
-  } while (0)
 
 namespace {
 constexpr uint32_t kCount = 1 << 14;

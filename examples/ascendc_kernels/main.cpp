@@ -7,16 +7,9 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "check.h"
 #include "kernels.h"
 
-#define CHECK(expr)                                                                  \
-  do {                                                                               \
-    const aclError e_ = (expr);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                         \
-      std::printf("%s failed: %d (%s)\n", #expr, e_, aclGetRecentErrMsg());          \
-      return 1;                                                                      \
-    }                                                                                \
-  } while (0)
 
 int main() {
   constexpr uint32_t n = 1 << 16;
