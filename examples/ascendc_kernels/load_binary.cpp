@@ -3,6 +3,7 @@
 // arguments appended one by one, aclrtLaunchKernelWithConfig. The same ScaledSum runs on device
 // memory, on host memory registered for the device (zero copy) and on managed memory, and must give
 // x + 0.25 y exactly each time. Usage: load_binary_app BINARY.o
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
     CHECK(aclrtKernelArgsInit(sum, &few));
     CHECK(aclrtKernelArgsAppend(few, &p, sizeof p, &param));
     std::printf("too few arguments: %d\n", aclrtLaunchKernelWithConfig(sum, 1, stream, nullptr, few, nullptr));
+    std::printf("an argument of SIZE_MAX bytes: %d\n", aclrtKernelArgsAppend(few, &p, SIZE_MAX, &param));
   }
 
   // 1. Device memory.

@@ -90,7 +90,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
   return run("aclrtQueryDeviceStatus", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(deviceStatus, "deviceStatus");
-    rt().deviceInfo(deviceId, ACL_DEV_ATTR_IS_VIRTUAL);  // checks the id
+    rt().requireDevice(deviceId);
     *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
   });
 }
@@ -130,7 +130,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
   return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
-    rt().deviceInfo(deviceId, ACL_DEV_ATTR_IS_VIRTUAL);  // checks the id
+    rt().requireDevice(deviceId);
     const int32_t feature = rawEnum(devFeatureType);
     if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV && feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
       fail(ACL_ERROR_INVALID_PARAM, "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType");

@@ -95,10 +95,11 @@ KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* 
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the arguments were finalized (aclrtKernelArgsFinalize): nothing can be appended");
   }
   const size_t offset = (args.bytes.size() + kArgumentAlignment - 1) / kArgumentAlignment * kArgumentAlignment;
-  if (offset + size > args.function->argsBytes) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + args.function->name + " takes " +
-                                         std::to_string(args.function->argsBytes) + " bytes of arguments; this one would end at " +
-                                         std::to_string(offset + size));
+  const uint64_t takes = args.function->argsBytes;
+  if (size > takes || offset > takes - size) {  // (compared so that no size can wrap around)
+    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + args.function->name + " takes " + std::to_string(takes) +
+                                         " bytes of arguments; one of " + std::to_string(size) + " bytes at offset " +
+                                         std::to_string(offset) + " does not fit");
   }
   args.bytes.resize(offset + size);
   std::memcpy(args.bytes.data() + offset, param, size);

@@ -93,6 +93,7 @@ class Runtime {
   void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
   void disablePeerAccess(HostThread& t, int32_t peer);
   void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
+  void requireDevice(int32_t dev) { device(dev); }  // fails as aclrtSetDevice does for a bad id
   int64_t deviceInfo(int32_t dev, int32_t attr);  // aclrtGetDeviceInfo
   aclrtUtilizationInfo utilization(int32_t dev);
   void setResourceLimit(int32_t dev, int32_t type, uint32_t value);

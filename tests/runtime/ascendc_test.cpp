@@ -405,25 +405,32 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
 }
 
 namespace {
-// Microseconds an 8-block kernel (each block fills its own 512 KiB with `byte`, a new value each
-// time so that every page changes) takes on the default stream.
-uint64_t eightBlockFillUs(uint8_t* d, uint8_t byte) {
+// Microseconds between two TIME_LINE events recorded around what `work` queues on the default stream.
+template <class Work>
+double timedUs(Work work) {
   aclrtEvent before = nullptr, after = nullptr;
   EXPECT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
   EXPECT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
   EXPECT_EQ(aclrtRecordEvent(before, nullptr), ACL_SUCCESS);
-  EXPECT_EQ(ascendsim::ascendc::launch("Fill", 8, nullptr, nullptr, [d, byte] {
-              std::memset(d + ascendsimAscendCBlockIdx() * (512 << 10), byte, 512 << 10);
-            }),
-            0u);
+  work();
   EXPECT_EQ(aclrtRecordEvent(after, nullptr), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  uint64_t t0 = 0, t1 = 0;
-  EXPECT_EQ(aclrtEventGetTimestamp(before, &t0), ACL_SUCCESS);
-  EXPECT_EQ(aclrtEventGetTimestamp(after, &t1), ACL_SUCCESS);
+  float ms = 0;
+  EXPECT_EQ(aclrtEventElapsedTime(&ms, before, after), ACL_SUCCESS);
   aclrtDestroyEvent(before);
   aclrtDestroyEvent(after);
-  return t1 - t0;
+  return ms * 1000.0;
+}
+
+// Microseconds an 8-block kernel (each block fills its own 512 KiB with `byte`, a new value each
+// time so that every page changes) takes on the default stream.
+double eightBlockFillUs(uint8_t* d, uint8_t byte) {
+  return timedUs([d, byte] {
+    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 8, nullptr, nullptr, [d, byte] {
+                std::memset(d + ascendsimAscendCBlockIdx() * (512 << 10), byte, 512 << 10);
+              }),
+              0u);
+  });
 }
 }  // namespace
 
@@ -435,11 +442,11 @@ TEST_F(AscendCKernels, AVectorCoreLimitSlowsKernelsDown) {
   uint8_t* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 2));
-  const double two = static_cast<double>(eightBlockFillUs(d, 1));
+  const double two = eightBlockFillUs(d, 1);
   ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1));
-  const double one = static_cast<double>(eightBlockFillUs(d, 2));
+  const double one = eightBlockFillUs(d, 2);
   ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));
-  const double all = static_cast<double>(eightBlockFillUs(d, 3));
+  const double all = eightBlockFillUs(d, 3);
   EXPECT_NEAR(one / two, 2.0, 0.2) << one << " us vs " << two << " us";
   EXPECT_NEAR(two / all, 4.0, 0.4);  // no limit: 8 blocks on 8 cores
   aclrtUtilizationInfo info{};
@@ -477,25 +484,6 @@ TEST_F(AscendCKernels, ATPipeLargerThanTheUnifiedBufferFailsTheKernel) {
             std::string::npos)
       << message;
 }
-
-namespace {
-// Microseconds between two TIME_LINE events recorded around what `work` queues on the default stream.
-template <class Work>
-double timedUs(Work work) {
-  aclrtEvent before = nullptr, after = nullptr;
-  EXPECT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-  EXPECT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-  EXPECT_EQ(aclrtRecordEvent(before, nullptr), ACL_SUCCESS);
-  work();
-  EXPECT_EQ(aclrtRecordEvent(after, nullptr), ACL_SUCCESS);
-  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  float ms = 0;
-  EXPECT_EQ(aclrtEventElapsedTime(&ms, before, after), ACL_SUCCESS);
-  aclrtDestroyEvent(before);
-  aclrtDestroyEvent(after);
-  return ms * 1000.0;
-}
-}  // namespace
 
 TEST_F(AscendCKernels, AKernelReadingRegisteredHostMemoryIsTimedOverPcie) {
   // A kernel of 40 blocks that sums 16 MiB of registered (mapped) host memory in place pulls every

@@ -439,7 +439,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
 ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 /* ACL_RT_DEVICE_STATUS_NORMAL: a simulated device never goes down (task faults are the kernel's). */
 ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
-/* Percent of the simulated time since aclInit that the device's vector cores ran kernels
+/* Percent of the simulated time since the machine started (the first aclInit of the process)
+ * that the device's vector cores ran kernels
  * (vectorUtilization) and that its memory was busy (memoryUtilization); cube and AI CPU work is not
  * simulated: 0. utilizationExtend must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
