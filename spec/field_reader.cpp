@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 
 namespace ascendsim::spec {
 namespace {
@@ -202,6 +204,21 @@ bool FieldReader::frequency(const std::string& key, double& out, double min, dou
                             bool required) {
   return readQuantity(*this, scalarValue(key, required), key, out, min, max, parseFrequency,
                       formatFrequency, diag_);
+}
+
+bool FieldReader::fraction(const std::string& key, double& out, double min, double max, const std::string& meaning) {
+  const ConfigNode* v = scalarValue(key, false);
+  if (!v) return false;
+  char* end = nullptr;
+  const double x = std::strtod(v->value().c_str(), &end);
+  if (end == v->value().c_str() || *end || !(x >= min && x <= max)) {
+    std::ostringstream why;
+    why << "expected a fraction between " << min << " and " << max << " (" << meaning << "), got '" << v->value() << "'";
+    badValue(*v, key, why.str());
+    return false;
+  }
+  out = x;
+  return true;
 }
 
 bool FieldReader::boolean(const std::string& key, bool& out) {

@@ -41,6 +41,8 @@ class FieldReader {
   bool transferRate(const std::string& key, double& out, double min, double max, bool required = false);
   bool frequency(const std::string& key, double& out, double min, double max, bool required = false);
   bool boolean(const std::string& key, bool& out);
+  // A plain number in [min, max]; `meaning` ends the error message ("the share of ...").
+  bool fraction(const std::string& key, double& out, double min, double max, const std::string& meaning);
   bool text(const std::string& key, std::string& out, bool required = false);
   // Memory timings: a bare integer is clock cycles; a duration is rounded up to whole cycles.
   bool cycles(const std::string& key, uint32_t& out, Picoseconds tCK, uint32_t min, bool required);

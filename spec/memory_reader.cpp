@@ -144,6 +144,13 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   readTimings(r, out, required);
   r.choice("page_policy", out.pagePolicy, {{"open", PagePolicy::Open}, {"closed", PagePolicy::Closed}});
   r.integer("queue_depth", out.queueDepth, 1, 1024);
+  r.integer("write_queue_depth", out.writeQueueDepth, 1, 1024);
+  r.fraction("write_high_watermark", out.writeHighWatermark, 0.0, 1.0, "of the write queue's depth");
+  r.fraction("write_low_watermark", out.writeLowWatermark, 0.0, 1.0, "of the write queue's depth");
+  if (out.writeLowWatermark >= out.writeHighWatermark) {
+    r.error("write_low_watermark", "write_low_watermark must be below write_high_watermark (" +
+                                       std::to_string(out.writeHighWatermark) + ")");
+  }
   r.integer("starvation_cap", out.starvationCap, 1, 1000000);
   r.text("address_mapping", out.addressMapping);
   r.bytesPowerOfTwo("interleave", out.interleaveGranule, 16, 64 * 1024);

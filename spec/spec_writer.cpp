@@ -39,6 +39,9 @@ void writeMemory(YAML::Emitter& out, const DramSpec& m) {
   writeTimings(out, m.timings);
   out << YAML::Key << "page_policy" << YAML::Value << toString(m.pagePolicy);
   out << YAML::Key << "queue_depth" << YAML::Value << m.queueDepth;
+  out << YAML::Key << "write_queue_depth" << YAML::Value << m.effectiveWriteQueueDepth();
+  out << YAML::Key << "write_high_watermark" << YAML::Value << m.writeHighWatermark;
+  out << YAML::Key << "write_low_watermark" << YAML::Value << m.writeLowWatermark;
   out << YAML::Key << "starvation_cap" << YAML::Value << m.starvationCap;
   out << YAML::Key << "address_mapping" << YAML::Value << m.addressMapping;
   out << YAML::Key << "interleave" << YAML::Value << formatBytes(m.interleaveGranule);

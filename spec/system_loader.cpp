@@ -66,15 +66,7 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   r.integer("ports", rc.ports, 1, 64);
   r.duration("latency", rc.latency, 0, 100000000);
   r.boolean("completions_at_rcb", rc.completionsAtRcb);
-  if (const ConfigNode* e = r.take("efficiency")) {
-    char* end = nullptr;
-    const double v = e->isScalar() ? std::strtod(e->value().c_str(), &end) : 0;
-    if (!e->isScalar() || end == e->value().c_str() || *end || !(v >= 0.05 && v <= 1.0)) {
-      r.error("efficiency", "expected a fraction between 0.05 and 1 (the share of each root port's TLP rate the host sustains)");
-    } else {
-      rc.efficiency = v;
-    }
-  }
+  r.fraction("efficiency", rc.efficiency, 0.05, 1.0, "the share of each root port's TLP rate the host sustains");
   r.boolean("peer_to_peer", rc.peerToPeer);
   if (const ConfigNode* s = r.take("sockets")) {
     if (!s->isList()) {

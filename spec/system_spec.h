@@ -46,7 +46,11 @@ struct DramSpec {
   double dataRate = 2e9;         // transfers per second per pin
   DramTimings timings;
   PagePolicy pagePolicy = PagePolicy::Open;
-  uint32_t queueDepth = 32;      // request queue entries per channel
+  uint32_t queueDepth = 32;      // read queue entries per (pseudo-)channel
+  uint32_t writeQueueDepth = 0;  // write queue entries per (pseudo-)channel; 0: as queueDepth
+  // Write drain: writes go while the write queue holds more than high x its depth (or no read
+  // waits), until it holds fewer than low x its depth while reads wait.
+  double writeHighWatermark = 0.8, writeLowWatermark = 0.2;
   // Writes held back on the memory side so that reads go first, then sent together (the
   // controllers' write queues and the write-back cache in front of them); 0: none.
   uint64_t writeBuffer = 1ull << 20;
@@ -56,6 +60,7 @@ struct DramSpec {
 
   // Derived figures.
   // HBM3's ranks are the stack ids of a pseudo-channel: they share its activate window.
+  uint32_t effectiveWriteQueueDepth() const { return writeQueueDepth ? writeQueueDepth : queueDepth; }
   bool ranksAreStackIds() const { return standard == DramStandard::HBM3; }
   uint64_t rows() const;                 // rows per bank
   uint64_t burstBytes() const;           // bytes moved by one burst on one (pseudo-)channel

@@ -1,6 +1,7 @@
 #include "models/dram/dram_channel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ascendsim::models {
@@ -9,7 +10,11 @@ constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint 
 }
 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
-    : commands_(CommandLengths::of(m.standard)), bus_(bus), stats_(stats) {
+    : commands_(CommandLengths::of(m.standard)),
+      bus_(bus),
+      reads_(m.queueDepth, size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
+      writes_(m.effectiveWriteQueueDepth(), size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
+      stats_(stats) {
   const spec::DramTimings& t = m.timings;
   tCL_ = t.tCL;
   tCWL_ = t.tCWL;
@@ -39,7 +44,9 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   bankGroups_ = m.bankGroups;
   banksPerGroup_ = m.banksPerGroup;
   banksPerRank_ = m.bankGroups * m.banksPerGroup;
-  queueDepth_ = m.queueDepth;
+  // Ramulator 2 counts "more than high x depth" and "fewer than low x depth".
+  highMark_ = static_cast<uint32_t>(std::floor(m.writeHighWatermark * writes_.depth() + 1e-9));
+  lowMark_ = static_cast<uint32_t>(std::ceil(m.writeLowWatermark * writes_.depth() - 1e-9));
   starvationCap_ = m.starvationCap;
   tckPs_ = m.tCK();
   stats_.tckPs = tckPs_;
@@ -54,17 +61,6 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   ranks_.assign(m.ranks, Rank{fresh, refreshInterval_, kLongAgo, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
-  slots_.resize(queueDepth_);
-  for (int32_t i = static_cast<int32_t>(queueDepth_) - 1; i >= 0; --i) freeSlots_.push_back(i);
-  bankHead_.assign(banks_.size(), -1);
-  bankTail_.assign(banks_.size(), -1);
-  bankQueued_.assign(banks_.size(), 0);
-  activePos_.assign(banks_.size(), -1);
-  openRowQueued_.assign(banks_.size(), 0);
-  uint64_t ring = 1;
-  while (ring < 2 * uint64_t{queueDepth_}) ring *= 2;
-  arrivals_.assign(ring, -1);
-  arrivalMask_ = ring - 1;
 }
 
 template <bool withBus>
@@ -191,7 +187,7 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
     const uint32_t i = (k.nextBank + step) % banksPerRank_;
     if (refreshedThisRound_[first + i]) continue;
     if (fallback == banksPerRank_) fallback = i;
-    if (bankQueued_[first + i] == 0) chosen = i;
+    if (reads_.queuedIn(first + i) + writes_.queuedIn(first + i) == 0) chosen = i;
   }
   if (chosen == banksPerRank_) chosen = fallback;
   k.nextBank = (chosen + 1) % banksPerRank_;
@@ -235,19 +231,18 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
 }
 
 void DramChannel::issueOne() {
+  RequestQueue& q = scheduledQueue();
   for (;;) {
-    // The oldest queued request: the front of the arrival order, once issued ones are dropped.
-    while (arrivals_[frontSeq_ & arrivalMask_] < 0) ++frontSeq_;
-    const int32_t oldest = arrivals_[frontSeq_ & arrivalMask_];
+    const int32_t oldest = q.oldest();
     int32_t best = oldest;
-    Plan bestPlan = plan<false>(slots_[oldest].request);
+    Plan bestPlan = plan<false>(q.request(oldest));
     auto consider = [&](int32_t slot) {
-      const Plan p = plan<false>(slots_[slot].request);
+      const Plan p = plan<false>(q.request(slot));
       // First ready (earliest column command), then row hits, then the oldest.
       const bool better = p.col < bestPlan.col ||
                           (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
                                                          ? p.access == Access::Hit
-                                                         : slots_[slot].seq < slots_[best].seq));
+                                                         : q.seq(slot) < q.seq(best)));
       if (better) {
         best = slot;
         // Field by field: a struct copy of the just-built plan stalls on store forwarding.
@@ -263,10 +258,10 @@ void DramChannel::issueOne() {
     // the ranks' last ACT and tFAW window hold back. If the best of the oldest and that bank's
     // first hit is a hit no later than that bound, nothing else can be first ready.
     auto onlyHitWins = [&](int64_t floorCol) {
-      if (banksWithHits_ != 1 || hitBank_ < 0) return false;
-      const size_t hb = static_cast<size_t>(hitBank_);
-      int32_t x = bankHead_[hb];
-      while (x >= 0 && static_cast<int64_t>(slots_[x].request.row) != banks_[hb].openRow) x = slots_[x].next;
+      if (q.banksWithHits() != 1 || q.hitBank() < 0) return false;
+      const auto hb = static_cast<uint32_t>(q.hitBank());
+      int32_t x = q.head(hb);
+      while (x >= 0 && static_cast<int64_t>(q.request(x).row) != banks_[hb].openRow) x = q.next(x);
       if (x < 0) return false;
       if (x != oldest) consider(x);
       if (bestPlan.access != Access::Hit) return false;
@@ -282,23 +277,23 @@ void DramChannel::issueOne() {
     // and can go then is FR-FCFS's choice without looking further (the common case of streams).
     const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
     const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
-    const bool scan = oldestPassedOver_ < starvationCap_ && !settled && !onlyHitWins(floor);
+    const bool scan = q.passedOver < starvationCap_ && !settled && !onlyHitWins(floor);
     if (scan) {
-      for (uint32_t bi : activeBanks_) {
+      for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
-        const int32_t h = bankHead_[bi];
+        const int32_t h = q.head(bi);
         // (For the oldest, ask its own row: bestPlan may be another bank's by now.)
-        const bool headHit = h == oldest ? static_cast<int64_t>(slots_[h].request.row) == banks_[bi].openRow : consider(h);
-        if (headHit || openRowQueued_[bi] == 0) continue;
-        for (int32_t s = slots_[h].next; s >= 0; s = slots_[s].next) {
-          if (static_cast<int64_t>(slots_[s].request.row) == banks_[bi].openRow) {
+        const bool headHit = h == oldest ? static_cast<int64_t>(q.request(h).row) == banks_[bi].openRow : consider(h);
+        if (headHit || q.hitsIn(bi) == 0) continue;
+        for (int32_t s = q.next(h); s >= 0; s = q.next(s)) {
+          if (static_cast<int64_t>(q.request(s).row) == banks_[bi].openRow) {
             consider(s);
             break;
           }
         }
       }
     }
-    const DramRequest r = slots_[best].request;
+    const DramRequest r = q.request(best);
     // The choice ignores the command bus (it moves a command by a cycle or two at most, and
     // checking it for every candidate would double the cost of choosing); the chosen request's
     // commands take the bus's first free cycles.
@@ -311,54 +306,42 @@ void DramChannel::issueOne() {
       continue;  // the refresh changed the banks: plan again
     }
     commit(r, bestPlan);
-    oldestPassedOver_ = best == oldest ? 0 : oldestPassedOver_ + 1;
-    removeFromBank(static_cast<uint32_t>(bankIndex(r)), best);
+    q.passedOver = best == oldest ? 0 : q.passedOver + 1;
+    q.remove(best, banks_[r.bankIndex].openRow);
     return;
   }
 }
 
 void DramChannel::setOpenRow(size_t bi, int64_t row) {
   banks_[bi].openRow = row;
-  uint32_t n = 0;
-  if (row >= 0) {
-    for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next) n += static_cast<int64_t>(slots_[s].request.row) == row;
-  }
-  setHitCount(bi, n);
+  reads_.rowChanged(static_cast<uint32_t>(bi), row);
+  writes_.rowChanged(static_cast<uint32_t>(bi), row);
 }
 
-void DramChannel::removeFromBank(uint32_t bi, int32_t slot) {
-  int32_t prev = -1;
-  for (int32_t s = bankHead_[bi]; s != slot; s = slots_[s].next) prev = s;
-  if (prev < 0) {
-    bankHead_[bi] = slots_[slot].next;
+RequestQueue& DramChannel::scheduledQueue() {
+  if (writes_.empty()) {
+    writeMode_ = false;
+    return reads_;
+  }
+  if (reads_.empty()) {
+    writeMode_ = true;
+    return writes_;
+  }
+  // Both hold requests. Requests queued ahead of their arrival (a caller offering a batch) are
+  // not there yet: the controller decides when it is next free, or when the first one arrives.
+  const int64_t now = std::max(lastCol_, std::min(reads_.oldestArrival(), writes_.oldestArrival()));
+  const bool readWaiting = reads_.oldestArrival() <= now;
+  const bool writeWaiting = writes_.oldestArrival() <= now;
+  if (!writeMode_) {
+    writeMode_ = writes_.size() > highMark_ || !readWaiting;
   } else {
-    slots_[prev].next = slots_[slot].next;
+    writeMode_ = !(readWaiting && (writes_.size() < lowMark_ || !writeWaiting));
   }
-  if (bankTail_[bi] == slot) bankTail_[bi] = prev;
-  freeSlots_.push_back(slot);
-  arrivals_[slots_[slot].seq & arrivalMask_] = -1;  // issued: the front skips it
-  if (static_cast<int64_t>(slots_[slot].request.row) == banks_[bi].openRow) setHitCount(bi, openRowQueued_[bi] - 1);
-  --queued_;
-  if (--bankQueued_[bi] == 0) {
-    // Swap-remove from the busy list.
-    const int32_t pos = activePos_[bi];
-    const uint32_t last = activeBanks_.back();
-    activeBanks_[static_cast<size_t>(pos)] = last;
-    activePos_[last] = pos;
-    activeBanks_.pop_back();
-    activePos_[bi] = -1;
-  }
-}
-
-void DramChannel::growArrivals() {
-  std::vector<int32_t> bigger(arrivals_.size() * 2);
-  for (uint64_t q = frontSeq_; q < nextSeq_; ++q) bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
-  arrivals_ = std::move(bigger);
-  arrivalMask_ = arrivals_.size() - 1;
+  return writeMode_ ? writes_ : reads_;
 }
 
 void DramChannel::drain() {
-  while (queued_ > 0) issueOne();
+  while (!idle()) issueOne();
 }
 
 }  // namespace ascendsim::models

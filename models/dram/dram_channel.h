@@ -1,6 +1,7 @@
 #pragma once
 // One independent DRAM channel (or pseudo-channel): per-bank state under the JEDEC constraints,
-// a request queue scheduled first-ready, first-come-first-served (FR-FCFS), and all-bank refresh.
+// a read queue and a write queue scheduled first-ready, first-come-first-served (FR-FCFS), one of
+// them at a time as the write watermarks say, and all-bank or per-bank refresh.
 // It never ticks: for each request it computes when its commands can issue from the bank, bank
 // group, rank and bus state, in clock cycles, and commits the earliest.
 
@@ -10,30 +11,23 @@
 
 #include "models/dram/command_bus.h"
 #include "models/dram/dram_stats.h"
+#include "models/dram/request_queue.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
-
-struct DramRequest {
-  bool write = false;
-  uint32_t rank = 0, bankGroup = 0, bank = 0;  // bank: index within its group
-  uint64_t row = 0;
-  int64_t arrival = 0;  // clock cycles
-  uint32_t bytes = 0;   // payload this burst carries for the caller (statistics)
-  uint32_t bankIndex = 0, groupIndex = 0;  // within the channel; the channel fills them in
-};
 
 class DramChannel {
  public:
   // `bus`: the channel's command bus, shared with the other pseudo-channel(s) of an HBM channel.
   DramChannel(const spec::DramSpec& spec, DramStats& stats, CommandBus& bus);
 
-  // Queues a request; when the queue is full, first issues the one FR-FCFS picks. Returns the
-  // cycle the queue took it: its arrival, or later when it had to wait for a slot.
+  // Queues a request; when its queue (reads or writes) is full, first issues what the scheduler
+  // picks until it has a slot. Returns the cycle the queue took it: its arrival, or later when it
+  // had to wait for a slot.
   int64_t enqueue(const DramRequest& request);
   // Issues everything queued.
   void drain();
-  bool idle() const { return queued_ == 0; }
+  bool idle() const { return reads_.empty() && writes_.empty(); }
   // Data end (clock cycles) of the latest burst issued so far.
   int64_t lastDataEnd() const { return lastDataEnd_; }
 
@@ -70,7 +64,6 @@ class DramChannel {
   Plan plan(const DramRequest& r) const;
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
-  void removeFromBank(uint32_t bankIdx, int32_t slot);
   // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
   void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
@@ -98,97 +91,37 @@ class DramChannel {
   CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
   int64_t refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
   bool closedPage_;
-  uint32_t bankGroups_, banksPerGroup_, banksPerRank_, queueDepth_, starvationCap_;
+  uint32_t bankGroups_, banksPerGroup_, banksPerRank_, starvationCap_;
   int64_t tckPs_;
 
   std::vector<Bank> banks_;
   std::vector<BankGroup> groups_;
   std::vector<Rank> ranks_;
-  std::vector<char> refreshedThisRound_;
-  // per bank: already refreshed in its rank's current round
+  std::vector<char> refreshedThisRound_;  // per bank: already refreshed in its rank's current round
   int64_t lastCol_, lastRdCmd_, dataBusFree_;
   int64_t lastDataEnd_ = 0;
-  // The queue: requests in a pool of slots, chained per bank in arrival order. Only banks with
-  // queued requests are scheduling candidates, so choosing costs per busy bank, not per request.
-  struct Slot {
-    DramRequest request;
-    uint64_t seq = 0;    // arrival order
-    int32_t next = -1;   // next slot of the same bank
-  };
-  std::vector<Slot> slots_;
-  std::vector<int32_t> freeSlots_;
-  std::vector<int32_t> bankHead_, bankTail_;
-  std::vector<uint32_t> bankQueued_;
-  std::vector<uint32_t> openRowQueued_;  // per bank: queued requests to its open row
-  uint32_t banksWithHits_ = 0;  // banks with openRowQueued_ > 0
-  int64_t hitBank_ = -1;        // when banksWithHits_ is 1, that bank if known, else -1
-  // Sets a bank's count of queued open-row hits, keeping banksWithHits_ and hitBank_ current.
-  void setHitCount(size_t bankIdx, uint32_t n) {
-    const uint32_t before = openRowQueued_[bankIdx];
-    openRowQueued_[bankIdx] = n;
-    if ((before == 0) == (n == 0)) return;
-    if (n > 0) {
-      hitBank_ = ++banksWithHits_ == 1 ? static_cast<int64_t>(bankIdx) : -1;
-    } else {
-      --banksWithHits_;
-      hitBank_ = -1;  // which one is left (if one) is not known without a search
-    }
-  }
-  std::vector<uint32_t> activeBanks_;   // banks with queued requests
-  // The slot of each request by arrival (seq) in a ring, -1 once issued; from frontSeq_ on, issued
-  // entries are skipped when they reach the front.
-  std::vector<int32_t> arrivals_;
-  uint64_t arrivalMask_ = 0, frontSeq_ = 0;
-  void growArrivals();
-  std::vector<int32_t> activePos_;      // position of a bank in activeBanks_, or -1
-  uint32_t queued_ = 0;
-  uint64_t nextSeq_ = 0;
-  uint32_t oldestPassedOver_ = 0;
+  RequestQueue reads_, writes_;
+  // Write drain (Ramulator 2's generic controller): reads go first until the write queue holds
+  // more than highMark_ writes or no read is waiting; writes then go until fewer than lowMark_
+  // are left while reads wait.
+  bool writeMode_ = false;
+  uint32_t highMark_, lowMark_;
+  RequestQueue& scheduledQueue();
   DramStats& stats_;
 };
 
 // Defined here so that the per-burst caller can inline it.
 inline int64_t DramChannel::enqueue(const DramRequest& request) {
-  const bool wasFull = queued_ >= queueDepth_;
-  if (wasFull) issueOne();
-  const int32_t slot = freeSlots_.back();
-  freeSlots_.pop_back();
-  // Filled field by field: a whole-struct copy of a request the caller has just built reads it
-  // with wide loads that stall on store-to-load forwarding (a third of the time of streams).
-  Slot& entry = slots_[slot];
-  DramRequest& r = entry.request;
-  r.write = request.write;
-  r.rank = request.rank;
-  r.bankGroup = request.bankGroup;
-  r.bank = request.bank;
-  r.row = request.row;
-  r.arrival = request.arrival;
-  r.bytes = request.bytes;
+  RequestQueue& q = request.write ? writes_ : reads_;
+  const bool wasFull = q.full();
+  while (q.full()) issueOne();
   // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
   // reading them back from the slot would wait for every store before.
   const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
   const uint32_t bi = gi * banksPerGroup_ + request.bank;
-  const int64_t row = static_cast<int64_t>(request.row);
-  r.groupIndex = gi;
-  r.bankIndex = bi;
-  // A full queue takes the request when the issued one's column command freed a slot.
+  DramRequest& r = q.push(request, bi, gi, banks_[bi].openRow);
+  // A full queue takes the request when the last issued one's column command freed a slot.
   if (wasFull) r.arrival = std::max(r.arrival, lastCol_);
-  entry.seq = nextSeq_;
-  entry.next = -1;
-  if (nextSeq_ - frontSeq_ > arrivalMask_) growArrivals();
-  arrivals_[nextSeq_++ & arrivalMask_] = slot;
-  if (bankTail_[bi] >= 0) {
-    slots_[bankTail_[bi]].next = slot;
-  } else {
-    bankHead_[bi] = slot;
-  }
-  bankTail_[bi] = slot;
-  if (row == banks_[bi].openRow) setHitCount(bi, openRowQueued_[bi] + 1);
-  if (bankQueued_[bi]++ == 0) {
-    activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
-    activeBanks_.push_back(bi);
-  }
-  ++queued_;
   return r.arrival;
 }
 

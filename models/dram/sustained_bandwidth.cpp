@@ -54,7 +54,8 @@ std::string key(const spec::DramSpec& m) {
                    double(t.tRCDWR), double(t.tRP), double(t.tRAS), double(t.tRC), double(t.tCCD_S), double(t.tCCD_L),
                    double(t.tRRD_S), double(t.tRRD_L), double(t.tFAW), double(t.tWR), double(t.tWTR_S), double(t.tWTR_L),
                    double(t.tRTW), double(t.tRTP), double(t.tREFI), double(t.tRFC), double(t.tRFCpb),
-                   double(m.queueDepth), double(m.interleaveGranule), double(static_cast<int>(m.pagePolicy))}) {
+                   double(m.queueDepth), double(m.effectiveWriteQueueDepth()), m.writeHighWatermark, m.writeLowWatermark,
+                   double(m.interleaveGranule), double(static_cast<int>(m.pagePolicy))}) {
     k += "/" + std::to_string(v);
   }
   return k;
@@ -69,11 +70,11 @@ SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   one.stacks = one.channels = one.pseudoChannels = 1;
   one.capacity = memory.rows() * one.ranks * one.bankGroups * one.banksPerGroup * one.pageSize;
   // The channel's part of the write buffer, in bursts; without one, its write queue still gathers
-  // `queue_depth` writes.
+  // `write_queue_depth` writes.
   // Batches beyond 8192 bursts pay turnarounds too rarely to matter (under 0.5 %) and would only
   // lengthen the measurement (a 1 TiB buffer would take billions of bursts).
   const uint64_t batch = std::min<uint64_t>(
-      8192, std::max<uint64_t>({1, memory.queueDepth, memory.writeBuffer / memory.independentChannels() / memory.burstBytes()}));
+      8192, std::max<uint64_t>({1, memory.effectiveWriteQueueDepth(), memory.writeBuffer / memory.independentChannels() / memory.burstBytes()}));
   SustainedRates eff;
   {
     std::lock_guard<std::mutex> lock(mutex);

@@ -209,24 +209,51 @@ TEST(CommandBus, BookingsMayComeOutOfOrder) {
 }
 
 TEST(Dram, ReadWriteAlternationPaysTurnarounds) {
-  // DDR4-3200, one queue entry so nothing is reordered, refresh off, one column read and
-  // written in turn. RD -> WR: tRTW = CL 22 + 4 + 2 - CWL 16 = 12 cycles. WR -> RD (same bank
-  // group): CWL 16 + burst 4 + tWTR_L 12 = 32 cycles. So a pair takes 44 cycles (27.5 ns) where
-  // two reads take 2 x tCCD_L = 16.
-  const spec::DramSpec m = memory("ddr4-3200", ", queue_depth: 1, tREFI: 1000000");
+  // DDR4-3200, refresh off, one column read and written in turn, each request issued on its own
+  // (drained before the next is offered) so that nothing is reordered. RD -> WR: tRTW = CL 22 + 4
+  // + 2 - CWL 16 = 12 cycles. WR -> RD (same bank group): CWL 16 + burst 4 + tWTR_L 12 = 32
+  // cycles. So a pair takes 44 cycles (27.5 ns) where two reads take 2 x tCCD_L = 16.
+  const spec::DramSpec m = memory("ddr4-3200", ", tREFI: 1000000");
   auto alternating = makeMemoryTiming(m);
   auto readsOnly = makeMemoryTiming(m);
   const int pairs = 1000;
+  Picoseconds alt = 0, reads = 0;
   for (int i = 0; i < 2 * pairs; ++i) {
     alternating->enqueue(0, 64, i % 2 == 1, 0);
     readsOnly->enqueue(0, 64, false, 0);
+    alt = alternating->drain();
+    reads = readsOnly->drain();
   }
-  const Picoseconds alt = alternating->drain();
-  const Picoseconds reads = readsOnly->drain();
   const Picoseconds tck = m.tCK();
   const Picoseconds first = (22 + 22 + 4) * tck;  // ACT, tRCD, CL, burst of the first read
   EXPECT_NEAR(static_cast<double>(alt - first), (pairs - 1) * 44.0 * tck + 12 * tck + (16 + 4 - 22 - 4) * tck, 2.0 * tck);
   EXPECT_NEAR(static_cast<double>(reads - first), (2 * pairs - 1) * 8.0 * tck, 2.0 * tck);
+}
+
+// Reads and writes of one column offered alternately, as fast as the queues take them: the
+// channel reads while writes gather, and drains writes from above the high watermark to below
+// the low one, so turnarounds come once per batch. Returns the cycles `pairs` pairs take.
+double alternatingCycles(const std::string& settings, int pairs) {
+  const spec::DramSpec m = memory("ddr4-3200", ", tREFI: 1000000" + settings);
+  auto t = makeMemoryTiming(m);
+  for (int i = 0; i < 2 * pairs; ++i) t->enqueue(0, 64, i % 2 == 1, 0);
+  return static_cast<double>(t->drain()) / static_cast<double>(m.tCK());
+}
+
+TEST(Dram, WritesDrainBetweenTheWatermarks) {
+  // Depth 32 each, watermarks 0.8 / 0.2 (Ramulator 2's): writes go once more than 25.6 wait
+  // (26) until fewer than 6.4 are left (6), so reads and writes alternate in batches of 20. A
+  // batch pair: 19 x tCCD_L 8 between reads, RD -> WR tRTW 12, 19 x 8 between writes, WR -> RD
+  // CWL 16 + burst 4 + tWTR_L 12 = 32: 348 cycles per 20 pairs. 1000 more pairs: 50 x 348.
+  EXPECT_NEAR(alternatingCycles("", 2000) - alternatingCycles("", 1000), 50 * 348.0, 20.0);
+  // write_high_watermark 0.5, low 0.25: from 17 down to 7, batches of 10: 9 x 8 + 12 + 9 x 8 + 32
+  // = 188 cycles per 10 pairs.
+  const std::string half = ", write_high_watermark: 0.5, write_low_watermark: 0.25";
+  EXPECT_NEAR(alternatingCycles(half, 2000) - alternatingCycles(half, 1000), 100 * 188.0, 20.0);
+  // write_queue_depth 64: from 52 (> 51.2) down to 12 (< 12.8), batches of 40: 39 x 8 + 12 +
+  // 39 x 8 + 32 = 668 cycles per 40 pairs.
+  const std::string deep = ", write_queue_depth: 64";
+  EXPECT_NEAR(alternatingCycles(deep, 2000) - alternatingCycles(deep, 1000), 25 * 668.0, 20.0);
 }
 
 TEST(Dram, RefreshTakesItsShareOfTime) {

@@ -1,0 +1,59 @@
+#include "models/dram/request_queue.h"
+
+namespace ascendsim::models {
+
+RequestQueue::RequestQueue(uint32_t depth, size_t banks) : depth_(depth) {
+  slots_.resize(depth);
+  for (int32_t i = static_cast<int32_t>(depth) - 1; i >= 0; --i) freeSlots_.push_back(i);
+  bankHead_.assign(banks, -1);
+  bankTail_.assign(banks, -1);
+  bankQueued_.assign(banks, 0);
+  activePos_.assign(banks, -1);
+  openRowQueued_.assign(banks, 0);
+  uint64_t ring = 1;
+  while (ring < 2 * uint64_t{depth}) ring *= 2;
+  arrivals_.assign(ring, -1);
+  arrivalMask_ = ring - 1;
+}
+
+void RequestQueue::rowChanged(uint32_t bi, int64_t row) {
+  uint32_t n = 0;
+  if (row >= 0) {
+    for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next) n += static_cast<int64_t>(slots_[s].request.row) == row;
+  }
+  setHitCount(bi, n);
+}
+
+void RequestQueue::remove(int32_t slot, int64_t openRow) {
+  const uint32_t bi = slots_[slot].request.bankIndex;
+  int32_t prev = -1;
+  for (int32_t s = bankHead_[bi]; s != slot; s = slots_[s].next) prev = s;
+  if (prev < 0) {
+    bankHead_[bi] = slots_[slot].next;
+  } else {
+    slots_[prev].next = slots_[slot].next;
+  }
+  if (bankTail_[bi] == slot) bankTail_[bi] = prev;
+  freeSlots_.push_back(slot);
+  arrivals_[slots_[slot].seq & arrivalMask_] = -1;  // issued: the front skips it
+  if (static_cast<int64_t>(slots_[slot].request.row) == openRow) setHitCount(bi, openRowQueued_[bi] - 1);
+  --queued_;
+  if (--bankQueued_[bi] == 0) {
+    // Swap-remove from the busy list.
+    const int32_t pos = activePos_[bi];
+    const uint32_t last = activeBanks_.back();
+    activeBanks_[static_cast<size_t>(pos)] = last;
+    activePos_[last] = pos;
+    activeBanks_.pop_back();
+    activePos_[bi] = -1;
+  }
+}
+
+void RequestQueue::growArrivals() {
+  std::vector<int32_t> bigger(arrivals_.size() * 2);
+  for (uint64_t q = frontSeq_; q < nextSeq_; ++q) bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
+  arrivals_ = std::move(bigger);
+  arrivalMask_ = arrivals_.size() - 1;
+}
+
+}  // namespace ascendsim::models
