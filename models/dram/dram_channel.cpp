@@ -236,28 +236,34 @@ void DramChannel::issueOne() {
     const int32_t oldest = q.oldest();
     int32_t best = oldest;
     Plan bestPlan = plan<false>(q.request(oldest));
-    auto consider = [&](int32_t slot) {
+    auto take = [&](int32_t slot, const Plan& p) __attribute__((always_inline)) {
+      best = slot;
+      // Field by field: a struct copy of the just-built plan stalls on store forwarding.
+      bestPlan.pre = p.pre;
+      bestPlan.act = p.act;
+      bestPlan.col = p.col;
+      bestPlan.access = p.access;
+    };
+    auto consider = [&](int32_t slot) __attribute__((always_inline)) {
       const Plan p = plan<false>(q.request(slot));
       // First ready (earliest column command), then row hits, then the oldest.
       const bool better = p.col < bestPlan.col ||
                           (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
                                                          ? p.access == Access::Hit
                                                          : q.seq(slot) < q.seq(best)));
-      if (better) {
-        best = slot;
-        // Field by field: a struct copy of the just-built plan stalls on store forwarding.
-        bestPlan.pre = p.pre;
-        bestPlan.act = p.act;
-        bestPlan.col = p.col;
-        bestPlan.access = p.access;
-      }
+      if (better) take(slot, p);
       return p.access == Access::Hit;
     };
+    // No request can issue its column command before this.
+    const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
+    // An oldest request that is a row hit and can go at the floor is FR-FCFS's choice without
+    // looking further (the common case of streams).
+    const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
     // With a single bank holding row hits (typical of random traffic: the second burst of a request
-    // whose first just opened the row), every other candidate is a row miss and needs an ACT, which
-    // the ranks' last ACT and tFAW window hold back. If the best of the oldest and that bank's
-    // first hit is a hit no later than that bound, nothing else can be first ready.
-    auto onlyHitWins = [&](int64_t floorCol) {
+    // whose first just opened the row), every other candidate is a row miss. If the best of the
+    // oldest and that bank's first hit is a hit no later than any miss can be, nothing else can be
+    // first ready. The later hits of that bank can go no earlier than its first.
+    auto onlyHitWins = [&] {
       if (q.banksWithHits() != 1 || q.hitBank() < 0) return false;
       const auto hb = static_cast<uint32_t>(q.hitBank());
       int32_t x = q.head(hb);
@@ -265,19 +271,37 @@ void DramChannel::issueOne() {
       if (x < 0) return false;
       if (x != oldest) consider(x);
       if (bestPlan.access != Access::Hit) return false;
-      int64_t missBound = std::numeric_limits<int64_t>::max();
+      // No request that needs an ACT can go before the ranks' last ACT and tFAW window allow.
+      int64_t missFloor = std::numeric_limits<int64_t>::max();
       for (const Rank& k : ranks_) {
         const ActWindow& w = window(k);
-        missBound = std::min(missBound, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) +
-                                            std::min(tRCDRD_, tRCDWR_));
+        missFloor = std::min(missFloor, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) + std::min(tRCDRD_, tRCDWR_));
       }
-      return bestPlan.col <= std::max(floorCol, missBound);
+      return bestPlan.col <= std::max(floor, missFloor);
     };
-    // No request can issue its column command before this; an oldest request that is a row hit
-    // and can go then is FR-FCFS's choice without looking further (the common case of streams).
-    const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
-    const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
-    const bool scan = q.passedOver < starvationCap_ && !settled && !onlyHitWins(floor);
+    // The next few requests by age: the first that is a row hit able to go at the floor is
+    // FR-FCFS's choice (nothing goes earlier, and at the floor hits go first, the older first).
+    // Streams over several bank groups find it in a step or two where the scan below would plan
+    // every busy bank. (Misses rarely meet missFloor under random traffic: their banks' tRC and
+    // precharges hold them back, so looking for them by age costs more than it saves.)
+    auto hitAtFloorByAge = [&] {
+      if (q.banksWithHits() == 0) return false;
+      int seen = 0;
+      for (uint64_t a = q.frontSeq() + 1; a < q.endSeq() && seen < 4; ++a) {
+        const int32_t slot = q.slotByAge(a);
+        if (slot < 0) continue;
+        ++seen;
+        const DramRequest& c = q.request(slot);
+        if (static_cast<int64_t>(c.row) != banks_[c.bankIndex].openRow) continue;
+        const Plan p = plan<false>(c);
+        if (p.col <= floor) {
+          take(slot, p);
+          return true;
+        }
+      }
+      return false;
+    };
+    const bool scan = q.passedOver < starvationCap_ && !settled && !onlyHitWins() && !hitAtFloorByAge();
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.

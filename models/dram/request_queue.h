@@ -37,6 +37,12 @@ class RequestQueue {
   // Arrival of the oldest queued request.
   int64_t oldestArrival() { return slots_[oldest()].request.arrival; }
 
+  // Arrival order: requests from frontSeq() (the oldest, once oldest() ran) to before endSeq();
+  // slotByAge is -1 for one already issued.
+  uint64_t frontSeq() const { return frontSeq_; }
+  uint64_t endSeq() const { return nextSeq_; }
+  int32_t slotByAge(uint64_t seq) const { return arrivals_[seq & arrivalMask_]; }
+
   const DramRequest& request(int32_t slot) const { return slots_[slot].request; }
   uint64_t seq(int32_t slot) const { return slots_[slot].seq; }
   int32_t head(uint32_t bi) const { return bankHead_[bi]; }
