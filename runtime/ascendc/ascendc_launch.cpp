@@ -29,7 +29,12 @@ std::string hex(uint64_t v) {
 // the kernel was built with coverage (ascendc_library), else one instruction per 4 bytes of global
 // memory it loaded or stored (pages touched plus pages changed, less what DataCopy read, and
 // wrote, which both touched and changed its pages).
-void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
+//
+// Host memory reached in place: a registered page touched crosses the link once, one changed
+// goes back. A managed page migrates to the device when the kernel first touches it (it crosses
+// the link once) and from then on is device memory, read and written there (`managed`).
+void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelUse& managed,
+                  const std::vector<uint64_t>& hostTouched, models::KernelWork& work) {
   for (const auto& r : window.touchedRuns()) {
     work.readRanges.push_back({r.address, r.bytes});
     work.bytesRead += r.bytes;
@@ -38,21 +43,38 @@ void describeWork(const KernelMemoryWindow& window, models::KernelWork& work) {
     work.writeRanges.push_back({r.address, r.bytes});
     work.bytesWritten += r.bytes;
   }
+  constexpr uint64_t kPage = KernelMemoryWindow::kPage;
+  for (const auto* pages : {&managed.migrated, &managed.resident}) {
+    for (uint64_t page : *pages) work.readRanges.push_back({page, kPage});
+    work.bytesRead += pages->size() * kPage;
+  }
+  for (uint64_t page : managed.changed) work.writeRanges.push_back({page, kPage});
+  work.bytesWritten += managed.changed.size() * kPage;
+  const uint64_t hostTouchedBytes = hostTouched.size() * kPage;
+  const uint64_t hostChangedBytes = window.hostChangedPages().size() * kPage;
   if (window.basicBlocks() > 0) {
     // Counted: the kernel was built with basic-block coverage (ascendc_library).
     work.scalarOps = window.basicBlocks() * kInstructionsPerBasicBlock;
   } else {
-    const uint64_t reached = work.bytesRead + work.bytesWritten + window.hostTouchedBytes() + window.hostChangedBytes();
+    // Every byte the blocks loaded or stored, wherever it lives (managed pages counted once).
+    const uint64_t managedBytes = (managed.migrated.size() + managed.resident.size() + managed.changed.size()) * kPage;
+    const uint64_t reached = work.bytesRead + work.bytesWritten - managedBytes + hostTouchedBytes + hostChangedBytes;
     const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
     work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
   }
   work.opBytes = 4;
   work.ops = window.vectorBytes() / 4;
-  // Host memory reached in place: every page touched crosses the link once, every page changed
-  // goes back.
-  work.hostBytesRead = window.hostTouchedBytes();
-  work.hostBytesWritten = window.hostChangedBytes();
-  work.hostAddress = window.hostFirstPage();
+  // Across the link: registered pages touched and migrating managed ones in, registered pages
+  // changed back out.
+  work.hostBytesRead = hostTouchedBytes - managed.resident.size() * kPage;
+  work.hostBytesWritten = hostChangedBytes - managed.changed.size() * kPage;
+  work.hostAddress = 0;
+  for (uint64_t page : hostTouched) {
+    if (!std::binary_search(managed.resident.begin(), managed.resident.end(), page)) {
+      work.hostAddress = page;
+      break;
+    }
+  }
 }
 
 }  // namespace
@@ -77,6 +99,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
   auto fault = std::make_shared<KernelFault>();
   task->prepare = [this, device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
+    // Managed pages the host changed since they went to a device are back in host memory.
+    managed_.settleHostChanges();
     KernelMemoryWindow window(*device->memory);
     window.setUnifiedBuffer(unifiedBufferBytes(*device->spec));
     window.watchHost(hostRangesForKernels());
@@ -84,7 +108,10 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
       if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
     }
     window.finish();
-    describeWork(window, running.kernel);
+    const std::vector<uint64_t> hostTouched = window.hostTouchedPages();
+    const ManagedMemory::KernelUse managed = managed_.useByKernel(device->id, hostTouched, window.hostChangedPages());
+    managed_.settleOnDevice(device->id, hostTouched);
+    describeWork(window, managed, hostTouched, running.kernel);
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten + running.kernel.hostBytesRead +
                     running.kernel.hostBytesWritten;
   };

@@ -172,6 +172,13 @@ void KernelMemoryWindow::watchHost(const std::vector<std::pair<uint64_t, uint64_
   if (!hostWatched_.empty()) gHostWatch.store(this);
 }
 
+std::vector<uint64_t> KernelMemoryWindow::hostTouchedPages() const {
+  std::vector<uint64_t> pages;
+  pages.reserve(hostPages_.size());
+  for (const auto& entry : hostPages_) pages.push_back(entry.first);
+  return pages;
+}
+
 bool KernelMemoryWindow::openHostPage(uint64_t address, bool record) {
   const uint64_t page = address / kPage * kPage;
   const bool watched = std::any_of(hostWatched_.begin(), hostWatched_.end(),
@@ -191,7 +198,7 @@ void KernelMemoryWindow::unwatchHost() {
   if (hostWatched_.empty() || gHostWatch.load() != this) return;
   gHostWatch.store(nullptr);
   for (const auto& [page, before] : hostPages_) {
-    if (std::memcmp(reinterpret_cast<const void*>(page), before.data(), kPage) != 0) ++hostChanged_;
+    if (std::memcmp(reinterpret_cast<const void*>(page), before.data(), kPage) != 0) hostChanged_.push_back(page);
   }
   for (const auto& [begin, end] : hostWatched_) mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_READ | PROT_WRITE);
 }

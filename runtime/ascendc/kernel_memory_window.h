@@ -51,9 +51,9 @@ class KernelMemoryWindow {
   // meanwhile just makes it unwatched (the kernel's use of it then goes uncounted); a system call
   // given a watched page fails with EFAULT until the kernel ends.
   void watchHost(const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
-  uint64_t hostTouchedBytes() const { return hostPages_.size() * kPage; }
-  uint64_t hostChangedBytes() const { return hostChanged_ * kPage; }
-  uint64_t hostFirstPage() const { return hostPages_.empty() ? 0 : hostPages_.begin()->first; }
+  // The watched pages the blocks touched, and those they changed (valid after finish()).
+  std::vector<uint64_t> hostTouchedPages() const;
+  const std::vector<uint64_t>& hostChangedPages() const { return hostChanged_; }
   // The Unified Buffer of the core the running kernel's blocks run on (0 outside a kernel).
   void setUnifiedBuffer(uint32_t bytes) { unifiedBuffer_ = bytes; }
   static uint32_t unifiedBuffer();
@@ -102,7 +102,7 @@ class KernelMemoryWindow {
   uint32_t unifiedBuffer_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> hostWatched_;  // page-aligned [begin, end)
   std::map<uint64_t, std::vector<uint8_t>> hostPages_;       // touched page -> contents before
-  uint64_t hostChanged_ = 0;
+  std::vector<uint64_t> hostChanged_;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_{}, oldBus_{};

@@ -62,13 +62,13 @@ void* MemoryManager::allocateDevice(Device& device, uint64_t size, uint64_t rese
   return reinterpret_cast<void*>(*address);
 }
 
-void* MemoryManager::allocatePinnedHost(uint64_t size) {
+void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
   void* p = nullptr;
-  if (size > UINT64_MAX - 63) {
+  if (size > UINT64_MAX - (alignment - 1)) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
-  const uint64_t rounded = (size + 63) / 64 * 64;
-  if (posix_memalign(&p, 64, rounded) != 0) {
+  const uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  if (posix_memalign(&p, alignment, rounded) != 0) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
   pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size, pinnedCount_++};

@@ -24,7 +24,8 @@ class MemoryManager {
   // Device memory; fails with ACL_ERROR_RT_MEMORY_ALLOCATION when the device is full.
   void* allocateDevice(Device& device, uint64_t size, uint64_t reserved, uint64_t alignment,
                        AllocationApi api);
-  void* allocatePinnedHost(uint64_t size);
+  // `alignment`: a power of two; the allocation is rounded up to a multiple of it.
+  void* allocatePinnedHost(uint64_t size, uint64_t alignment = 64);
   // Frees what `api` allocated; fails with ACL_ERROR_RT_MEMORY_FREE otherwise. An allocation that
   // queued copies or memsets still use lives on until the last of them ends (as the driver keeps
   // it): returns true when the release was deferred so.

@@ -22,6 +22,7 @@
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/handle_table.h"
 #include "runtime/core/host_threads.h"
+#include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 #include "runtime/ops/operator_objects.h"
@@ -321,7 +322,7 @@ class Runtime {
   HandleTable<PhysicalMemory> physical_;
   PhysicalMemory& physical(aclrtDrvMemHandle handle);
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
-  std::set<uint64_t> managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
+  ManagedMemory managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
   HandleTable<KernelArgs> kernelArgs_;
   KernelFunction& loadedFunction(aclrtFuncHandle function);  // of a loaded binary, or fails
   KernelArgs& kernelArgs(aclrtArgsHandle args);

@@ -72,12 +72,12 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
 void Runtime::free(HostThread& t, void* p, AllocationApi api) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "pointer is NULL");
   const std::string name = pointerName(p);
-  if (managed_.count(reinterpret_cast<uint64_t>(p))) {
+  if (managed_.isAllocation(reinterpret_cast<uint64_t>(p))) {
     // Managed memory is host memory the runtime allocated as pinned; aclrtFree releases it.
     if (api != AllocationApi::Malloc) {
       fail(ACL_ERROR_RT_MEMORY_FREE, name + " is managed memory (aclrtMemAllocManaged); release it with aclrtFree");
     }
-    managed_.erase(reinterpret_cast<uint64_t>(p));
+    managed_.remove(reinterpret_cast<uint64_t>(p));
     api = AllocationApi::MallocHost;
   }
   if (memory_->free(p, api)) {
@@ -134,7 +134,7 @@ std::vector<std::pair<uint64_t, uint64_t>> Runtime::hostRangesForKernels() const
   for (const auto& [address, registration] : hostRegistrations_) {
     if (registration.second & ACL_HOST_REG_MAPPED) ranges.push_back({address, registration.first});
   }
-  for (uint64_t address : managed_) ranges.push_back({address, memory_->pinnedSize(address)});
+  for (const auto& range : managed_.ranges()) ranges.push_back(range);
   return ranges;
 }
 
@@ -144,8 +144,9 @@ void* Runtime::allocManaged(uint64_t size, uint32_t flag) {
   if (!isA2OrA3(socName())) {
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "managed (UVM) memory needs an A2/A3 SoC; this machine's is " + socName());
   }
-  void* p = memory_->allocatePinnedHost(size);
-  managed_.insert(reinterpret_cast<uint64_t>(p));
+  // Whole pages, so that every page of it can be watched and migrate.
+  void* p = memory_->allocatePinnedHost(size, ManagedMemory::kPage);
+  managed_.add(reinterpret_cast<uint64_t>(p), size);
   return p;
 }
 
