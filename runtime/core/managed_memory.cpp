@@ -8,7 +8,7 @@ void ManagedMemory::add(uint64_t base, uint64_t size) {
   Allocation& a = allocations_[base];
   a.pages = (size + kPage - 1) / kPage;
   a.where.assign(a.pages, kHost);
-  a.copy.clear();
+  a.copies.clear();
 }
 
 void ManagedMemory::remove(uint64_t base) { allocations_.erase(base); }
@@ -37,11 +37,14 @@ bool ManagedMemory::isManagedPage(uint64_t page) const {
 
 void ManagedMemory::settleHostChanges() {
   for (auto& [base, a] : allocations_) {
-    if (a.copy.empty()) continue;
-    for (uint64_t i = 0; i < a.pages; ++i) {
-      if (a.where[i] == kHost) continue;
-      const void* now = reinterpret_cast<const void*>(base + i * kPage);
-      if (std::memcmp(now, a.copy.data() + i * kPage, kPage) != 0) a.where[i] = kHost;
+    for (auto it = a.copies.begin(); it != a.copies.end();) {
+      const void* now = reinterpret_cast<const void*>(base + it->first * kPage);
+      if (std::memcmp(now, it->second.data(), kPage) != 0) {
+        a.where[it->first] = kHost;
+        it = a.copies.erase(it);
+      } else {
+        ++it;
+      }
     }
   }
 }
@@ -67,9 +70,9 @@ void ManagedMemory::settleOnDevice(int device, const std::vector<uint64_t>& touc
     uint64_t i = 0;
     Allocation* a = find(page, i);
     if (!a) continue;
-    if (a->copy.empty()) a->copy.resize(a->pages * kPage);
     a->where[i] = device;
-    std::memcpy(a->copy.data() + i * kPage, reinterpret_cast<const void*>(page), kPage);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(page);
+    a->copies[i].assign(bytes, bytes + kPage);
   }
 }
 

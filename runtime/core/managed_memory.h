@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace ascendsim::runtime {
@@ -47,8 +48,10 @@ class ManagedMemory {
  private:
   struct Allocation {
     uint64_t pages = 0;
-    std::vector<int32_t> where;   // per page: the device holding it, or kHost
-    std::vector<uint8_t> copy;    // per page on a device: its contents when it went there
+    std::vector<int32_t> where;  // per page: the device holding it, or kHost
+    // Per page on a device (by index): its contents when it went there. Only those pages: a
+    // kernel may touch a small part of a large allocation.
+    std::unordered_map<uint64_t, std::vector<uint8_t>> copies;
   };
   static constexpr int32_t kHost = -1;
   // The allocation holding `page`, and the page's index in it; nullptr when not managed.
