@@ -1,6 +1,7 @@
 // memory: sections (device HBM/LPDDR and host DDR), with presets overridden field by field.
 
 #include <algorithm>
+#include <sstream>
 
 #include "spec/address_mapping.h"
 #include "spec/embedded_file.h"
@@ -148,8 +149,10 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   r.fraction("write_high_watermark", out.writeHighWatermark, 0.0, 1.0, "of the write queue's depth");
   r.fraction("write_low_watermark", out.writeLowWatermark, 0.0, 1.0, "of the write queue's depth");
   if (out.writeLowWatermark >= out.writeHighWatermark) {
-    r.error("write_low_watermark", "write_low_watermark must be below write_high_watermark (" +
-                                       std::to_string(out.writeHighWatermark) + ")");
+    std::ostringstream why;
+    why << "write_low_watermark (" << out.writeLowWatermark << ") must be below write_high_watermark ("
+        << out.writeHighWatermark << ")";
+    r.error("write_low_watermark", why.str());
   }
   r.integer("starvation_cap", out.starvationCap, 1, 1000000);
   r.text("address_mapping", out.addressMapping);

@@ -353,9 +353,10 @@ RequestQueue& DramChannel::scheduledQueue() {
   }
   // Both hold requests. Requests queued ahead of their arrival (a caller offering a batch) are
   // not there yet: the controller decides when it is next free, or when the first one arrives.
-  const int64_t now = std::max(lastCol_, std::min(reads_.oldestArrival(), writes_.oldestArrival()));
-  const bool readWaiting = reads_.oldestArrival() <= now;
-  const bool writeWaiting = writes_.oldestArrival() <= now;
+  const int64_t firstRead = reads_.oldestArrival(), firstWrite = writes_.oldestArrival();
+  const int64_t now = std::max(lastCol_, std::min(firstRead, firstWrite));
+  const bool readWaiting = firstRead <= now;
+  const bool writeWaiting = firstWrite <= now;
   if (!writeMode_) {
     writeMode_ = writes_.size() > highMark_ || !readWaiting;
   } else {

@@ -119,6 +119,9 @@ int main(void) {
     expect(aclrtMemAllocManaged(&ptr, 64, ACL_RT_MEM_ATTACH_GLOBAL), ACL_SUCCESS, "managed memory");
     expect(aclrtFreeHost(ptr), ACL_ERROR_RT_MEMORY_FREE, "managed memory released by aclrtFreeHost");
     expect(aclrtFree(ptr), ACL_SUCCESS, "managed memory released by aclrtFree");
+    expect(aclrtFree(ptr), ACL_ERROR_RT_MEMORY_FREE, "managed memory released twice");
+    expect(aclrtMemAllocManaged(&ptr, SIZE_MAX, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_MEMORY_ALLOCATION,
+           "SIZE_MAX bytes of managed memory");
     expect(aclrtFreePhysical((aclrtDrvMemHandle)stackBuffer), ACL_ERROR_INVALID_PARAM, "freeing made-up physical memory");
     expect(aclrtMapMem(stackBuffer, 2u << 20, 0, (aclrtDrvMemHandle)stackBuffer, 0), ACL_ERROR_INVALID_PARAM,
            "mapping made-up physical memory");

@@ -24,6 +24,24 @@
     EXPECT_TRUE(acl_err_ == ACL_SUCCESS || (msg_ && *msg_)) << "no message"; \
   } while (0)
 
+// Simulated milliseconds between two TIME_LINE events recorded on `stream` around what `work`
+// queues there (after the stream has run it).
+template <class Work>
+float elapsedMs(Work&& work, aclrtStream stream = nullptr) {
+  aclrtEvent before = nullptr, after = nullptr;
+  EXPECT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtRecordEvent(before, stream), ACL_SUCCESS);
+  work();
+  EXPECT_EQ(aclrtRecordEvent(after, stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  float ms = 0;
+  EXPECT_EQ(aclrtEventElapsedTime(&ms, before, after), ACL_SUCCESS);
+  aclrtDestroyEvent(before);
+  aclrtDestroyEvent(after);
+  return ms;
+}
+
 inline std::string testData(const std::string& name) {
   return std::string(ASCENDSIM_TEST_DATA) + "/" + name;
 }

@@ -154,18 +154,7 @@ void launchQueuedAdd(uint32_t blocks, float* x, float* y, float* z, uint32_t n) 
 }
 
 double kernelMs(uint32_t blocks, float* x, float* y, float* z, uint32_t n) {
-  aclrtEvent a = nullptr, b = nullptr;
-  aclrtCreateEvent(&a);
-  aclrtCreateEvent(&b);
-  aclrtRecordEvent(a, nullptr);
-  launchQueuedAdd(blocks, x, y, z, n);
-  aclrtRecordEvent(b, nullptr);
-  aclrtSynchronizeStream(nullptr);
-  float ms = 0;
-  aclrtEventElapsedTime(&ms, a, b);
-  aclrtDestroyEvent(a);
-  aclrtDestroyEvent(b);
-  return ms;
+  return elapsedMs([&] { launchQueuedAdd(blocks, x, y, z, n); });
 }
 }  // namespace
 
@@ -405,21 +394,10 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
 }
 
 namespace {
-// Microseconds between two TIME_LINE events recorded around what `work` queues on the default stream.
+// Microseconds of what `work` queues on the default stream.
 template <class Work>
 double timedUs(Work work) {
-  aclrtEvent before = nullptr, after = nullptr;
-  EXPECT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-  EXPECT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-  EXPECT_EQ(aclrtRecordEvent(before, nullptr), ACL_SUCCESS);
-  work();
-  EXPECT_EQ(aclrtRecordEvent(after, nullptr), ACL_SUCCESS);
-  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-  float ms = 0;
-  EXPECT_EQ(aclrtEventElapsedTime(&ms, before, after), ACL_SUCCESS);
-  aclrtDestroyEvent(before);
-  aclrtDestroyEvent(after);
-  return ms * 1000.0;
+  return 1000.0 * elapsedMs(work);
 }
 
 // Microseconds an 8-block kernel (each block fills its own 512 KiB with `byte`, a new value each

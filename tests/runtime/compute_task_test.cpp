@@ -22,19 +22,12 @@ class ComputeTaskIn : public AclTest {
   }
   // Milliseconds a kernel reading `bytes` of the region in `pattern` takes, between two events.
   float kernelMs(ascendsimAccessPattern pattern, uint64_t bytes, uint64_t stride = 0) {
-    aclrtEvent start = nullptr, end = nullptr;
-    EXPECT_EQ(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-    EXPECT_EQ(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-    EXPECT_EQ(aclrtRecordEvent(start, stream), ACL_SUCCESS);
-    EXPECT_EQ(ascendsimLaunchComputeTaskIn("k", region, kRegion, pattern, stride, bytes, 0, bytes / 4, 4, stream),
-              ACL_SUCCESS);
-    EXPECT_EQ(aclrtRecordEvent(end, stream), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
-    float ms = 0;
-    EXPECT_EQ(aclrtEventElapsedTime(&ms, start, end), ACL_SUCCESS);
-    aclrtDestroyEvent(start);
-    aclrtDestroyEvent(end);
-    return ms;
+    return elapsedMs(
+        [&] {
+          EXPECT_EQ(ascendsimLaunchComputeTaskIn("k", region, kRegion, pattern, stride, bytes, 0, bytes / 4, 4, stream),
+                    ACL_SUCCESS);
+        },
+        stream);
   }
   static constexpr uint64_t kRegion = 256ull << 20;
   void* region = nullptr;

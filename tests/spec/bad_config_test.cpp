@@ -149,7 +149,7 @@ const BadConfig kCases[] = {
      "devices: npu0 uses dma.model: fixed-rate, which times memories at their sustained rates, but its memory has timing: cycle"},
     {"write_low_watermark_above_high",
      MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e, write_high_watermark: 0.5, write_low_watermark: 0.6 }\n",
-     "devices[0].memory.write_low_watermark: write_low_watermark must be below write_high_watermark (0.5"},
+     "devices[0].memory.write_low_watermark: write_low_watermark (0.6) must be below write_high_watermark (0.5)"},
     {"write_watermark_not_a_fraction",
      MACHINE_HEAD "devices:\n  - port: rc.0\n    memory: { preset: hbm2e, write_high_watermark: 80% }\n",
      "devices[0].memory.write_high_watermark: expected a fraction between 0 and 1 (of the write queue's depth), got '80%'"},
