@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "spec/kind_registry.h"
+
 namespace ascendsim::spec {
 namespace {
 
@@ -298,6 +300,19 @@ std::string FieldReader::suggestion(const std::string& word,
     }
   }
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+bool FieldReader::kind(const std::string& key, std::string& out, const std::string& family, bool required) {
+  const ConfigNode* v = scalarValue(key, required);
+  if (!v) return false;
+  if (kinds::findKind(family, v->value())) {
+    out = v->value();
+    return true;
+  }
+  const std::vector<std::string> names = kinds::kindNames(family);
+  badValue(*v, key, "'" + v->value() + "' is not allowed; expected one of " + join(names) +
+                        suggestion(v->value(), names));
+  return false;
 }
 
 }  // namespace ascendsim::spec

@@ -47,6 +47,9 @@ class FieldReader {
   // Memory timings: a bare integer is clock cycles; a duration is rounded up to whole cycles.
   bool cycles(const std::string& key, uint32_t& out, Picoseconds tCK, uint32_t min, bool required);
 
+  // The name of a registered kind of `family` (spec/kind_registry.h).
+  bool kind(const std::string& key, std::string& out, const std::string& family, bool required = false);
+
   template <class E>
   bool choice(const std::string& key, E& out,
               std::initializer_list<std::pair<const char*, E>> allowed, bool required = false) {

@@ -116,16 +116,9 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   if (!r.isMap()) return;
   const bool required = !fromPreset;  // without a preset, every figure must be written out
   r.text("preset", out.preset);
-  r.choice("model", out.model, {{"banked", std::string("banked")}, {"fixed-latency", std::string("fixed-latency")}});
-  r.choice("timing", out.timing, {{"sustained", std::string("sustained")}, {"cycle", std::string("cycle")}});
-  r.choice("standard", out.standard,
-           {{"HBM2", DramStandard::HBM2},
-            {"HBM2E", DramStandard::HBM2E},
-            {"HBM3", DramStandard::HBM3},
-            {"DDR4", DramStandard::DDR4},
-            {"DDR5", DramStandard::DDR5},
-            {"LPDDR4X", DramStandard::LPDDR4X}},
-           required);
+  r.kind("model", out.model, "dram-model");
+  r.kind("timing", out.timing, "memory-timing");
+  r.kind("standard", out.standard, "dram-standard", required);
   r.bytes("capacity", out.capacity, 0, 1ull << 50, required);
   if (const ConfigNode* c = merged.find("capacity"); c && c->isScalar() && out.capacity == 0) {
     r.error("capacity", "capacity must be more than 0 bytes");

@@ -23,7 +23,7 @@ void writeMemory(YAML::Emitter& out, const DramSpec& m) {
   out << YAML::Key << "model" << YAML::Value << m.model;
   out << YAML::Key << "timing" << YAML::Value << m.timing;
   out << YAML::Key << "write_buffer" << YAML::Value << formatBytes(m.writeBuffer);
-  out << YAML::Key << "standard" << YAML::Value << toString(m.standard);
+  out << YAML::Key << "standard" << YAML::Value << m.standard;
   out << YAML::Key << "capacity" << YAML::Value << formatBytes(m.capacity);
   out << YAML::Key << "stacks" << YAML::Value << m.stacks;
   out << YAML::Key << "channels" << YAML::Value << m.channels;

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "spec/kind_registry.h"
 #include "spec/spec_readers.h"
 
 namespace ascendsim::spec {
@@ -312,27 +313,23 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     return;
   }
   DeviceLinkSpec proto;
-  std::vector<std::pair<const char*, std::string>> kinds;
-  for (const DeviceLinkKind& k : deviceLinkKinds()) kinds.emplace_back(k.name, k.name);
   {
     const ConfigNode* m = r.take("model");
+    const std::vector<std::string> names = kinds::kindNames("device-link");
     if (!m) {
-      r.errorAtMap("missing 'model': the kind of link (hccs)");
+      r.errorAtMap("missing 'model': the kind of link (" + FieldReader::join(names) + ")");
+    } else if (!m->isScalar() || !kinds::findKind("device-link", m->value())) {
+      diag.error(m->where(), r.childPath("model"), "'" + (m->isScalar() ? m->value() : std::string("?")) +
+                 "' is not a kind of device link; expected one of " + FieldReader::join(names) +
+                 (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
     } else {
-      std::vector<std::string> names;
-      for (const DeviceLinkKind& k : deviceLinkKinds()) names.emplace_back(k.name);
-      if (!m->isScalar() || std::find(names.begin(), names.end(), m->value()) == names.end()) {
-        diag.error(m->where(), r.childPath("model"), "'" + (m->isScalar() ? m->value() : std::string("?")) +
-                   "' is not a kind of device link; expected one of " + FieldReader::join(names) +
-                   (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
-      } else {
-        proto.model = m->value();
-      }
+      proto.model = m->value();
     }
   }
   double maxRate = 0;
-  for (const DeviceLinkKind& k : deviceLinkKinds()) {
-    if (proto.model == k.name) maxRate = k.maxLaneRate;
+  if (const kinds::KindInfo* kind = kinds::findKind("device-link", proto.model)) {
+    auto limit = kind->limits.find("max_lane_rate");
+    if (limit != kind->limits.end()) maxRate = limit->second;
   }
   r.integerOneOf("lanes", proto.lanes, {1, 2, 4, 8, 16});
   if (r.transferRate("speed", proto.rate, 1e9, 1e12) && proto.rate > maxRate) {

@@ -64,27 +64,6 @@ uint32_t RootComplexSpec::sockets() const {
   return n;
 }
 
-const std::vector<DeviceLinkKind>& deviceLinkKinds() {
-  // HCCS on the Ascend 910B runs 56 Gb/s lanes (x8: the quoted 56 GB/s per direction per link);
-  // the 910's ports were 240 Gb/s (8 x 30 Gb/s); Kunpeng's CPU-to-CPU HCCS runs 30 GT/s lanes.
-  static const std::vector<DeviceLinkKind> kinds{
-      {"hccs", 56e9, "Huawei Cache Coherence System between Ascend NPUs"},
-  };
-  return kinds;
-}
-
-const char* toString(DramStandard s) {
-  switch (s) {
-    case DramStandard::HBM2: return "HBM2";
-    case DramStandard::HBM2E: return "HBM2E";
-    case DramStandard::HBM3: return "HBM3";
-    case DramStandard::DDR4: return "DDR4";
-    case DramStandard::DDR5: return "DDR5";
-    case DramStandard::LPDDR4X: return "LPDDR4X";
-  }
-  return "?";
-}
-
 const char* toString(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
 
 const char* toString(RunMode m) { return m == RunMode::Host ? "host" : "device"; }

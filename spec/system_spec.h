@@ -12,7 +12,6 @@
 namespace ascendsim::spec {
 
 // ---------------------------------------------------------------- memory (HBM, LPDDR, DDR)
-enum class DramStandard { HBM2, HBM2E, HBM3, DDR4, DDR5, LPDDR4X };
 enum class PagePolicy { Open, Closed };
 
 // JEDEC timing constraints in clock cycles of the memory clock (tCK).
@@ -30,7 +29,7 @@ struct DramSpec {
   // How copies and kernels are timed on it: "sustained" (bytes at the rate `model` sustains for
   // sequential traffic) or "cycle" (every burst at its address through `model`).
   std::string timing = "sustained";
-  DramStandard standard = DramStandard::HBM2E;
+  std::string standard = "HBM2E";  // a registered DRAM standard (models/dram/standards/)
   uint64_t capacity = 0;  // bytes
   // Organisation. For DDR and LPDDR, `stacks` counts DIMMs or packages (usually 1).
   uint32_t stacks = 1;
@@ -59,9 +58,7 @@ struct DramSpec {
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next
 
   // Derived figures.
-  // HBM3's ranks are the stack ids of a pseudo-channel: they share its activate window.
   uint32_t effectiveWriteQueueDepth() const { return writeQueueDepth ? writeQueueDepth : queueDepth; }
-  bool ranksAreStackIds() const { return standard == DramStandard::HBM3; }
   uint64_t rows() const;                 // rows per bank
   uint64_t burstBytes() const;           // bytes moved by one burst on one (pseudo-)channel
   uint32_t independentChannels() const;  // stacks x channels x pseudo-channels
@@ -209,7 +206,7 @@ struct DeviceSpec {
 
 // ---------------------------------------------------------------- links between devices
 // A point-to-point link between two devices (HCCS between Ascend NPUs). Its kind picks the
-// implementation (`model`); each kind has a highest lane rate (see deviceLinkKinds()).
+// implementation (`model`, a registered "device-link" kind with its highest lane rate).
 struct DeviceLinkSpec {
   std::string model = "hccs";
   std::string a, b;               // the two devices' names
@@ -220,14 +217,6 @@ struct DeviceLinkSpec {
   Picoseconds latency = 300000;   // one way, port to port
   double bandwidth() const { return static_cast<double>(lanes) * rate / 8; }  // raw bytes/s per direction
 };
-
-// The kinds of device link the loader accepts, with the highest per-lane rate each has shipped at.
-struct DeviceLinkKind {
-  const char* name;
-  double maxLaneRate;
-  const char* note;
-};
-const std::vector<DeviceLinkKind>& deviceLinkKinds();
 
 enum class RunMode { Host, Device };
 
@@ -256,7 +245,6 @@ struct SystemSpec {
   int findDevice(const std::string& name) const;  // index, or -1
 };
 
-const char* toString(DramStandard s);
 const char* toString(PagePolicy p);
 const char* toString(RunMode m);
 

@@ -22,7 +22,7 @@ std::string linkText(const PcieLinkSpec& l) {
 }
 
 std::string memoryText(const spec::DramSpec& m) {
-  return std::string(spec::toString(m.standard)) + " " + spec::describeBytes(m.capacity) + ", " +
+  return m.standard + " " + spec::describeBytes(m.capacity) + ", " +
          spec::describeBandwidth(m.peakBandwidth());
 }
 

@@ -2,14 +2,25 @@
 
 #include <algorithm>
 
+#include "models/dram/dram_standard.h"
+
 namespace ascendsim::models {
+namespace {
+const DramModelRegistration kRegistered{
+    {"dram-model",
+     "banked",
+     "channels with bank state, FR-FCFS read/write queues, write drain and refresh (JEDEC timings)",
+     {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark", "starvation_cap",
+      "page_policy", "address_mapping"},
+     {}},
+    [](const spec::DramSpec& m) { return std::make_unique<BankedDram>(m); }};
+}  // namespace
 
 BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
   const uint32_t n = m.independentChannels();
   // An HBM channel's pseudo-channels share its command bus; DDR5 sub-channels each have their own.
-  const bool hbm = m.standard == spec::DramStandard::HBM2 || m.standard == spec::DramStandard::HBM2E ||
-                   m.standard == spec::DramStandard::HBM3;
-  const uint32_t perBus = hbm ? std::max<uint32_t>(1, m.pseudoChannels) : 1;
+  const bool shared = dramStandard(m.standard).pseudoChannelsShareCommandBus;
+  const uint32_t perBus = shared ? std::max<uint32_t>(1, m.pseudoChannels) : 1;
   buses_ = std::vector<CommandBus>((n + perBus - 1) / perBus);
   stats_.resize(n);
   channels_.reserve(n);

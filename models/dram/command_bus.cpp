@@ -4,25 +4,13 @@
 
 namespace ascendsim::models {
 
-CommandLengths CommandLengths::of(spec::DramStandard standard) {
+CommandLengths CommandLengths::of(const DramStandardRules& standard) {
   CommandLengths c;
-  switch (standard) {
-    case spec::DramStandard::HBM2:
-    case spec::DramStandard::HBM2E:
-    case spec::DramStandard::HBM3:
-      c.act = 2;  // ACT is a two-cycle row command
-      c.separateColumnBus = true;
-      break;
-    case spec::DramStandard::DDR5:
-      c.act = c.column = 2;  // ACT, RD and WR are two-cycle commands; PRE and REF one
-      break;
-    case spec::DramStandard::LPDDR4X:
-      c.act = c.column = 4;  // ACT-1 + ACT-2, RD/WR + CAS-2: two 2-cycle commands each
-      c.pre = c.ref = 2;
-      break;
-    case spec::DramStandard::DDR4:
-      break;
-  }
+  c.act = standard.act;
+  c.pre = standard.pre;
+  c.ref = standard.ref;
+  c.column = standard.column;
+  c.separateColumnBus = standard.separateColumnBus;
   return c;
 }
 

@@ -12,7 +12,7 @@
 #include <array>
 #include <cstdint>
 
-#include "spec/system_spec.h"
+#include "models/dram/dram_standard.h"
 
 namespace ascendsim::models {
 
@@ -20,7 +20,7 @@ namespace ascendsim::models {
 struct CommandLengths {
   int act = 1, pre = 1, ref = 1, column = 1;
   bool separateColumnBus = false;  // HBM: RD/WR on their own bus
-  static CommandLengths of(spec::DramStandard standard);
+  static CommandLengths of(const DramStandardRules& standard);
 };
 
 class CycleWindow {

@@ -10,7 +10,7 @@ constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint 
 }
 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
-    : commands_(CommandLengths::of(m.standard)),
+    : commands_(CommandLengths::of(dramStandard(m.standard))),
       bus_(bus),
       reads_(m.queueDepth, size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
       writes_(m.effectiveWriteQueueDepth(), size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
@@ -34,7 +34,7 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   tRTW_ = t.tRTW;
   tRTP_ = t.tRTP;
   tCCDR_ = t.tCCDR > 0 ? t.tCCDR : t.tCCD_S;
-  sharedWindow_ = m.ranksAreStackIds();
+  sharedWindow_ = dramStandard(m.standard).ranksAreStackIds;
   tREFI_ = t.tREFI;
   tRFC_ = t.tRFC;
   tRFCpb_ = t.tRFCpb;

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/dram/banked_dram.h"
-
 namespace ascendsim::models {
+namespace {
+const DramModelRegistration kRegistered{
+    {"dram-model", "fixed-latency", "a fixed latency plus bytes over the peak bandwidth; no banks", {}, {}},
+    [](const spec::DramSpec& m) { return std::make_unique<FixedLatencyDram>(m); }};
+}  // namespace
 
 FixedLatencyDram::FixedLatencyDram(const spec::DramSpec& m) : peak_(m.peakBandwidth()) {
   const int64_t perClock = static_cast<int64_t>(m.dataRate / m.clock + 0.5);
@@ -34,11 +37,5 @@ void FixedLatencyDram::enqueue(uint64_t, uint64_t bytes, bool write, Picoseconds
 }
 
 Picoseconds FixedLatencyDram::drain() { return lastEnd_; }
-
-std::unique_ptr<MemoryTiming> makeMemoryTiming(const spec::DramSpec& memory) {
-  if (memory.model == "banked") return std::make_unique<BankedDram>(memory);
-  if (memory.model == "fixed-latency") return std::make_unique<FixedLatencyDram>(memory);
-  throw std::invalid_argument("unknown memory model '" + memory.model + "'");
-}
 
 }  // namespace ascendsim::models

@@ -1,13 +1,15 @@
 #pragma once
 // The timing of one memory (a device's HBM or LPDDR, or the host's DDR). Implementations are
-// chosen by name in YAML (`memory.model`): "banked" (DRAM channels with bank state, FR-FCFS and
-// refresh) and "fixed-latency" (a latency plus bytes over the peak bandwidth).
+// chosen by name in YAML (`memory.model`) and register themselves from their own files
+// (DramModelRegistration): "banked" (banked_dram.cpp), "fixed-latency" (fixed_latency_dram.cpp).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "models/dram/dram_stats.h"
+#include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -36,6 +38,9 @@ class MemoryTiming {
   virtual DramCounters counters() const = 0;
   virtual const char* name() const = 0;
 };
+
+using MemoryTimingFactory = std::function<std::unique_ptr<MemoryTiming>(const spec::DramSpec&)>;
+using DramModelRegistration = kinds::Registration<MemoryTimingFactory>;
 
 // Builds the implementation `memory.model` names.
 std::unique_ptr<MemoryTiming> makeMemoryTiming(const spec::DramSpec& memory);

@@ -4,9 +4,15 @@
 
 namespace ascendsim::models {
 namespace {
-const RegisterDeviceLink kRegistered("hccs", [](const spec::DeviceLinkSpec& s, int a, int b, ResourceTable& t) {
-  return std::make_unique<HccsLink>(s, a, b, t);
-});
+// HCCS on the Ascend 910B runs 56 Gb/s lanes (x8: the quoted 56 GB/s per direction per link); the
+// 910's ports were 240 Gb/s (8 x 30 Gb/s).
+const DeviceLinkRegistration kRegistered{
+    {"device-link",
+     "hccs",
+     "Huawei Cache Coherence System between Ascend NPUs: packets of packet_payload + packet_overhead bytes",
+     {"lanes", "speed", "packet_payload", "packet_overhead", "latency"},
+     {{"max_lane_rate", 56e9}}},
+    [](const spec::DeviceLinkSpec& s, int a, int b, ResourceTable& t) { return std::make_unique<HccsLink>(s, a, b, t); }};
 }  // namespace
 
 HccsLink::HccsLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table)

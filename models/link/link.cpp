@@ -16,13 +16,8 @@ double Link::payloadRate(Traffic traffic, uint64_t piece, const Framing& framing
   return wireRate(framing) * static_cast<double>(piece) / static_cast<double>(wireBytes(traffic, piece, framing));
 }
 
-std::map<std::string, DeviceLinkFactory>& deviceLinkRegistry() {
-  static std::map<std::string, DeviceLinkFactory> registry;
-  return registry;
-}
-
-RegisterDeviceLink::RegisterDeviceLink(const char* kind, DeviceLinkFactory factory) {
-  deviceLinkRegistry()[kind] = std::move(factory);
+std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table) {
+  return kinds::Registry<DeviceLinkFactory>::instance().at("device link", spec.model)(spec, endA, endB, table);
 }
 
 }  // namespace ascendsim::models

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/resource/resource.h"
+#include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -73,12 +74,12 @@ class Link {
   Resource* wires_[2];
 };
 
-// Device-link kinds by name: each implementation registers a factory (see hccs_link.cpp).
+// Device-link kinds by name: each implementation registers itself from its own file (see
+// hccs_link.cpp) with the highest per-lane rate the kind runs at (limit "max_lane_rate", which the
+// configuration checks `speed` against).
 using DeviceLinkFactory =
     std::function<std::unique_ptr<Link>(const spec::DeviceLinkSpec&, int endA, int endB, ResourceTable& table)>;
-std::map<std::string, DeviceLinkFactory>& deviceLinkRegistry();
-struct RegisterDeviceLink {
-  RegisterDeviceLink(const char* kind, DeviceLinkFactory factory);
-};
+using DeviceLinkRegistration = kinds::Registration<DeviceLinkFactory>;
+std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table);
 
 }  // namespace ascendsim::models

@@ -7,15 +7,6 @@
 #include "models/link/socket_link.h"
 
 namespace ascendsim::models {
-namespace {
-std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec, double share, int index,
-                                   ResourceTable& table) {
-  auto it = memoryRegistry().find(spec.timing);
-  if (it == memoryRegistry().end()) throw std::logic_error("no memory timing registered as '" + spec.timing + "'");
-  return it->second(name, spec, share, index, table);
-}
-}  // namespace
-
 int MachineGraph::addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency) {
   nodes_.push_back({kind, std::move(name), index, -1, -1, latency});
   return static_cast<int>(nodes_.size()) - 1;
@@ -54,11 +45,8 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
   deviceLinkIndex_.assign(sys.devices.size(), std::vector<int>(sys.devices.size(), -1));
   for (const spec::DeviceLinkSpec& l : sys.deviceLinks) {
     const int a = sys.findDevice(l.a), b = sys.findDevice(l.b);
-    auto factory = deviceLinkRegistry().find(l.model);
-    if (a < 0 || b < 0 || factory == deviceLinkRegistry().end()) {
-      throw std::logic_error("device link " + l.model + " " + l.a + "-" + l.b + " was not validated");
-    }
-    links_.push_back(factory->second(l, deviceNode(a), deviceNode(b), resources_));
+    if (a < 0 || b < 0) throw std::logic_error("device link " + l.model + " " + l.a + "-" + l.b + " was not validated");
+    links_.push_back(makeDeviceLink(l, deviceNode(a), deviceNode(b), resources_));
     deviceLinkIndex_[static_cast<size_t>(a)][static_cast<size_t>(b)] = static_cast<int>(links_.size()) - 1;
     deviceLinkIndex_[static_cast<size_t>(b)][static_cast<size_t>(a)] = static_cast<int>(links_.size()) - 1;
   }

@@ -5,10 +5,11 @@
 
 namespace ascendsim::models {
 namespace {
-const RegisterMemory kRegistered("cycle", [](const std::string& name, const spec::DramSpec& spec, double share,
-                                             int observerIndex, ResourceTable& table) {
-  return std::make_unique<CycleMemory>(name, spec, share, observerIndex, table);
-});
+const MemoryRegistration kRegistered{
+    {"memory-timing", "cycle", "every burst at its address through the DRAM model (for validation runs)", {}, {}},
+    [](const std::string& name, const spec::DramSpec& spec, double share, int observerIndex, ResourceTable& table) {
+      return std::make_unique<CycleMemory>(name, spec, share, observerIndex, table);
+    }};
 
 // A NUMA node's part of host memory: its share of the channels and of the capacity.
 spec::DramSpec partOf(const spec::DramSpec& whole, double share) {

@@ -5,11 +5,10 @@ namespace ascendsim::models {
 Memory::Memory(std::string name, int observerIndex, ResourceTable& table)
     : name_(std::move(name)), observerIndex_(observerIndex), port_(&table.add(name_)) {}
 
-std::map<std::string, MemoryFactory>& memoryRegistry() {
-  static std::map<std::string, MemoryFactory> registry;
-  return registry;
+std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec, double share,
+                                   int observerIndex, ResourceTable& table) {
+  return kinds::Registry<MemoryFactory>::instance().at("memory timing", spec.timing)(name, spec, share, observerIndex,
+                                                                                      table);
 }
-
-RegisterMemory::RegisterMemory(const char* name, MemoryFactory factory) { memoryRegistry()[name] = std::move(factory); }
 
 }  // namespace ascendsim::models

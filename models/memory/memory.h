@@ -1,7 +1,8 @@
 #pragma once
 // A memory of the machine graph (host DDR of one NUMA node, a device's HBM or LPDDR) as the
 // transfers and kernels see it: a port that serves one piece at a time, and the time a piece's
-// reads and writes take. Implementations are chosen by name (see memoryRegistry()).
+// reads and writes take. Implementations are chosen by name (`memory.timing`) and register
+// themselves from their own files (MemoryRegistration).
 
 #include <functional>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "models/link/link.h"
 #include "models/resource/resource.h"
+#include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -43,9 +45,9 @@ class Memory {
 // Memory timing implementations by name.
 using MemoryFactory = std::function<std::unique_ptr<Memory>(const std::string& name, const spec::DramSpec& spec,
                                                             double share, int observerIndex, ResourceTable& table)>;
-std::map<std::string, MemoryFactory>& memoryRegistry();
-struct RegisterMemory {
-  RegisterMemory(const char* name, MemoryFactory factory);
-};
+using MemoryRegistration = kinds::Registration<MemoryFactory>;
+// Builds the memory `spec.timing` names.
+std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec, double share,
+                                   int observerIndex, ResourceTable& table);
 
 }  // namespace ascendsim::models

@@ -4,10 +4,12 @@
 
 namespace ascendsim::models {
 namespace {
-const RegisterMemory kRegistered("sustained", [](const std::string& name, const spec::DramSpec& spec, double share,
-                                                 int observerIndex, ResourceTable& table) {
-  return std::make_unique<SustainedMemory>(name, spec, share, observerIndex, table);
-});
+const MemoryRegistration kRegistered{
+    {"memory-timing", "sustained",
+     "bytes at the rate the DRAM model sustains for long sequential reads, writes and copies (fast)", {}, {}},
+    [](const std::string& name, const spec::DramSpec& spec, double share, int observerIndex, ResourceTable& table) {
+      return std::make_unique<SustainedMemory>(name, spec, share, observerIndex, table);
+    }};
 
 // Idle read latency: ACT, column read and one burst.
 Picoseconds idleLatency(const spec::DramSpec& m) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/dram/dram_standard.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 
@@ -170,8 +171,7 @@ void Runtime::memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total) 
   const bool ddrAttr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
                        attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
   if (!hbmAttr && !ddrAttr) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemAttr " + std::to_string(attr));
-  const spec::DramStandard std = d.spec->memory.standard;
-  const bool isHbm = std == spec::DramStandard::HBM2 || std == spec::DramStandard::HBM2E || std == spec::DramStandard::HBM3;
+  const bool isHbm = models::dramStandard(d.spec->memory.standard).family == models::DramStandardRules::Family::Hbm;
   if (hbmAttr == isHbm) {
     *total = d.memory->capacity();
     *free = d.memory->capacity() - d.memory->used();
