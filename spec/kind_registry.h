@@ -51,6 +51,11 @@ class Registry {
     auto it = entries_.find(name);
     return it == entries_.end() ? nullptr : &it->second.second;
   }
+  // Calls f(info, entry) for every kind, by name.
+  template <class F>
+  void forEach(F f) const {
+    for (const auto& [name, kind] : entries_) f(kind.first, kind.second);
+  }
   // The entry named `name`; a name the configuration let through but nothing registered is a
   // programming error, reported with what is registered.
   const Entry& at(const std::string& family, const std::string& name) const {

@@ -1,13 +1,15 @@
-#include "tools/config_command.h"
+// `ascendsim config check FILE...`, `config show [FILE]`, `config presets` and `config kinds`.
 
 #include <iostream>
 #include <sstream>
 #include <memory>
 
+#include "spec/kind_registry.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/topology_tree.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -17,7 +19,44 @@ struct ConfigOptions {
   std::string file;
   bool treeOnly = false;
   bool yamlOnly = false;
+  bool markdown = false;
 };
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+// Every registered kind, by family: as text for people, or as the Markdown of docs/kinds.md.
+void printKinds(std::ostream& out, bool markdown) {
+  const std::vector<kinds::KindInfo> all = kinds::allKinds();
+  if (markdown) {
+    out << "# Kinds\n\n"
+           "Every kind of thing chosen by name, as `ascendsim config kinds --markdown` prints it from\n"
+           "the registrations in the code (this page is generated: a test fails when it differs).\n"
+           "docs/architecture.md says how to add one.\n";
+  }
+  std::string family;
+  for (const kinds::KindInfo& k : all) {
+    if (k.family != family) {
+      family = k.family;
+      auto described = kinds::familyDescriptions().find(family);
+      const std::string what = described == kinds::familyDescriptions().end() ? "" : described->second;
+      if (markdown) {
+        out << "\n## " << family << "\n\n" << what << "\n\n| name | what it is | settings it reads |\n|---|---|---|\n";
+      } else {
+        out << family << ": " << what << "\n";
+      }
+    }
+    if (markdown) {
+      out << "| `" << k.name << "` | " << k.summary << " | " << join(k.settings) << " |\n";
+    } else {
+      out << "  " << k.name << std::string(k.name.size() < 16 ? 16 - k.name.size() : 1, ' ') << k.summary << "\n";
+      if (!k.settings.empty()) out << std::string(18, ' ') << "settings: " << join(k.settings) << "\n";
+    }
+  }
+}
 
 int runCheck(const ConfigOptions& o) {
   int status = kExitOk;
@@ -60,9 +99,9 @@ int runShow(const ConfigOptions& o) {
 
 }  // namespace
 
-void addConfigCommand(CLI::App& app, int& exitCode) {
+void addConfigCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ConfigOptions>();
-  CLI::App* config = app.add_subcommand("config", "Validate and inspect machine configurations");
+  CLI::App* config = &command;
   config->require_subcommand(1);
 
   CLI::App* check = config->add_subcommand(
@@ -88,6 +127,18 @@ void addConfigCommand(CLI::App& app, int& exitCode) {
     std::cout << "\n";
     exitCode = kExitOk;
   });
+
+  CLI::App* kindsCommand = config->add_subcommand(
+      "kinds", "List every registered kind (memory standards, DRAM models, memory timings, links, commands)");
+  kindsCommand->add_flag("--markdown", opts->markdown, "Print docs/kinds.md (Markdown tables)");
+  kindsCommand->callback([opts, &exitCode] {
+    printKinds(std::cout, opts->markdown);
+    exitCode = kExitOk;
+  });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "config", "Validate and inspect machine configurations", {}, {}}, addConfigCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

@@ -11,6 +11,7 @@
 
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
@@ -69,9 +70,9 @@ int runExec(const ExecOptions& o) {
 
 }  // namespace
 
-void addExecCommand(CLI::App& app, int& exitCode) {
+void addExecCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ExecOptions>();
-  CLI::App* exec = app.add_subcommand("exec", "Run an AscendCL program (linked against libascendcl.so) on the simulator");
+  CLI::App* exec = &command;
   exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
   exec->add_option("--trace,-t", opts->trace, "Write the timing trace (Chrome Trace Event JSON, for Perfetto) to this file");
   exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
@@ -84,5 +85,9 @@ void addExecCommand(CLI::App& app, int& exitCode) {
       "Example: ascendsim exec --config atlas-800t-a2 --trace app.json -- ./my_app --input data.bin");
   exec->callback([opts, &exitCode] { exitCode = runExec(*opts); });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "exec", "Run an AscendCL program (linked against libascendcl.so) on the simulator", {}, {}}, addExecCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

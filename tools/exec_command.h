@@ -13,6 +13,4 @@ std::string ascendclLibraryDirectory();
 // Puts that directory first on LD_LIBRARY_PATH, so programs started from here run on the simulator.
 void useSimulatorLibrary();
 
-void addExecCommand(CLI::App& app, int& exitCode);
-
 }  // namespace ascendsim::tools

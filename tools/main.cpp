@@ -3,14 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "tools/bandwidth/bandwidth_command.h"
-#include "tools/calibrate/calibrate_command.h"
-#include "tools/config_command.h"
-#include "tools/exec_command.h"
-#include "tools/run/run_command.h"
-#include "tools/sweep/sweep_command.h"
-#include "tools/view_command.h"
 #include "tools/exit_codes.h"
+#include "tools/subcommand.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"AscendSim: a cycle-approximate simulator of the Ascend NPU memory and DMA subsystem"};
@@ -24,13 +18,7 @@ int main(int argc, char** argv) {
       "  ascendsim view app.json -o app.html\n"
       "Each command's --help has more; docs/cli.md documents them all.");
   int exitCode = ascendsim::tools::kExitOk;
-  ascendsim::tools::addBandwidthCommand(app, exitCode);
-  ascendsim::tools::addCalibrateCommand(app, exitCode);
-  ascendsim::tools::addConfigCommand(app, exitCode);
-  ascendsim::tools::addExecCommand(app, exitCode);
-  ascendsim::tools::addRunCommand(app, exitCode);
-  ascendsim::tools::addSweepCommand(app, exitCode);
-  ascendsim::tools::addViewCommand(app, exitCode);
+  ascendsim::tools::addRegisteredSubcommands(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,7 @@
 
 #include "spec/embedded_file.h"
 #include "tools/exit_codes.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::spec {
 const std::vector<EmbeddedFile>& viewerFiles();
@@ -98,14 +99,18 @@ std::string renderViewer(const std::string& traceJson, const std::string& report
   return page;
 }
 
-void addViewCommand(CLI::App& app, int& exitCode) {
+void addViewCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ViewOptions>();
-  CLI::App* view = app.add_subcommand("view", "Turn a trace into one self-contained HTML file that draws it");
+  CLI::App* view = &command;
   view->add_option("trace", opts->trace, "Trace file written by a run (ASCENDSIM_TRACE or exec --trace)")->required();
   view->add_option("--report,-r", opts->report, "Report file of the same run, for the summary");
   view->add_option("--output,-o", opts->output, "HTML file to write")->required();
   view->footer("Example: ascendsim view app.json --report report.json -o app.html");
   view->callback([opts, &exitCode] { exitCode = runView(*opts); });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "view", "Turn a trace into one self-contained HTML file that draws it", {}, {}}, addViewCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

@@ -6,8 +6,6 @@
 
 namespace ascendsim::tools {
 
-void addViewCommand(CLI::App& app, int& exitCode);
-
 // The viewer page for `traceJson` (and `reportJson`, may be empty), ready to write to a file.
 std::string renderViewer(const std::string& traceJson, const std::string& reportJson);
 

@@ -15,6 +15,7 @@
 #include "tools/bandwidth/bandwidth_runner.h"
 #include "tools/plot/line_chart.h"
 #include "tools/exit_codes.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -348,9 +349,9 @@ std::optional<std::vector<uint64_t>> parseSizes(const std::string& text, std::st
   return out;
 }
 
-void addBandwidthCommand(CLI::App& app, int& exitCode) {
+void addBandwidthCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("bandwidth", "Measure copy bandwidth on the simulated machine (like nvbandwidth)");
+  CLI::App* cmd = &command;
   cmd->add_option("--config,-c", o->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--sizes,-s", o->sizeWords, "Copy sizes: a range FROM..TO xFACTOR or a list (default 64KiB..256MiB x4)")
       ->expected(1, 2);
@@ -367,5 +368,9 @@ void addBandwidthCommand(CLI::App& app, int& exitCode) {
               "  ascendsim bandwidth --sizes 64B..64MiB x2 --tests h2d,d2h --svg sweep.svg --csv sweep.csv");
   cmd->callback([o, &exitCode] { exitCode = runBandwidth(*o); });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "bandwidth", "Measure copy bandwidth on the simulated machine (like nvbandwidth)", {}, {}}, addBandwidthCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

@@ -9,8 +9,6 @@
 
 namespace ascendsim::tools {
 
-void addBandwidthCommand(CLI::App& app, int& exitCode);
-
 // "64B..1GiB x4" (from, to, factor) or a comma-separated list "4KiB,1MiB". nullopt + why if bad.
 std::optional<std::vector<uint64_t>> parseSizes(const std::string& text, std::string& why);
 

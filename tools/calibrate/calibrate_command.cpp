@@ -1,4 +1,6 @@
-#include "tools/calibrate/calibrate_command.h"
+// `ascendsim calibrate MEASURED.csv --config X -o Y.yaml`: fits the host's root-complex
+// efficiency and the DMA setup latency so that the probe's copy times on the simulated machine
+// match the ones measured on a real one (docs/calibration.md).
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@
 #include "tools/calibrate/copy_times.h"
 #include "tools/exec_command.h"
 #include "tools/exit_codes.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
@@ -267,10 +270,9 @@ int calibrate(const CalibrateOptions& o) {
 
 }  // namespace
 
-void addCalibrateCommand(CLI::App& app, int& exitCode) {
+void addCalibrateCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<CalibrateOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "calibrate", "Fit the root-complex efficiency and DMA setup latency to copy times measured on a real machine");
+  CLI::App* cmd = &command;
   cmd->add_option("measured", o->measured, "CSV of measured copies: size,direction,seconds (the calibration probe's output)")
       ->required();
   cmd->add_option("--config,-c", o->config, "Machine to calibrate: a YAML file or a built-in preset (default: built-in default)");
@@ -285,5 +287,9 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
       "The probe runs again on the simulated machine for each trial; docs/calibration.md explains the fit.");
   cmd->callback([o, &exitCode] { exitCode = calibrate(*o); });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "calibrate", "Fit the root-complex efficiency and DMA setup latency to copy times measured on a real machine", {}, {}}, addCalibrateCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

@@ -1,4 +1,4 @@
-#include "tools/run/run_command.h"
+// `ascendsim run --config MACHINE --workload W.yaml`: replays a workload script.
 
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/run/workload_player.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -44,9 +45,9 @@ int runWorkload(const RunOptions& o) {
 
 }  // namespace
 
-void addRunCommand(CLI::App& app, int& exitCode) {
+void addRunCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Replay a workload script through the AscendCL API (format: traces/README.md)");
+  CLI::App* cmd = &command;
   cmd->add_option("--config,-c", o->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
   cmd->add_option("--trace", o->trace, "Write the timing trace to this file");
@@ -56,5 +57,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   cmd->footer("Example: ascendsim run --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml --trace t.json");
   cmd->callback([o, &exitCode] { exitCode = runWorkload(*o); });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "run", "Replay a workload script through the AscendCL API (format: traces/README.md)", {}, {}}, addRunCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools

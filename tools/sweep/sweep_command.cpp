@@ -1,4 +1,4 @@
-#include "tools/sweep/sweep_command.h"
+// `ascendsim sweep`: a workload over a grid of machine settings, each point in its own process.
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +26,7 @@
 #include "tools/sweep/slurm_sweep.h"
 #include "tools/sweep/sweep_grid.h"
 #include "tools/sweep/sweep_plot.h"
+#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
@@ -360,10 +361,10 @@ int runMerge(const MergeOptions& o) {
 
 }  // namespace
 
-void addSweepCommand(CLI::App& app, int& exitCode) {
+void addSweepCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<SweepOptions>();
   auto m = std::make_shared<MergeOptions>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Run a workload over a grid of machine settings, each point in its own process");
+  CLI::App* cmd = &command;
   cmd->add_option("--config,-c", o->config, "Base machine: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--workload,-w", o->workload, "Workload script to run at every point");
   cmd->add_option("--set", o->sets, "KEY=v1,v2,...: a machine setting as `config show` names it; [*] for every list item");
@@ -452,5 +453,9 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     exitCode = runSweep(*o);
   });
 }
+
+namespace {
+const SubcommandRegistration kRegistered{{"subcommand", "sweep", "Run a workload over a grid of machine settings, each point in its own process", {}, {}}, addSweepCommand};
+}  // namespace
 
 }  // namespace ascendsim::tools
