@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/dram/memory_timing.h"
+#include "spec/spec_writer.h"
 
 namespace ascendsim::models {
 namespace {
@@ -46,22 +47,11 @@ double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
   return sum / kDestinations / one.peakBandwidth();
 }
 
-std::string key(const spec::DramSpec& m) {
-  const spec::DramTimings& t = m.timings;
-  std::string k = m.model + "/" + m.addressMapping;
-  for (double v : {double(m.ranks), double(m.bankGroups), double(m.banksPerGroup), double(m.pageSize), double(m.busWidth),
-                   double(m.burstLength), m.clock, m.dataRate, double(t.tCL), double(t.tCWL), double(t.tRCDRD),
-                   double(t.tRCDWR), double(t.tRP), double(t.tRAS), double(t.tRC), double(t.tCCD_S), double(t.tCCD_L),
-                   double(t.tRRD_S), double(t.tRRD_L), double(t.tFAW), double(t.tWR), double(t.tWTR_S), double(t.tWTR_L),
-                   double(t.tRTW), double(t.tRTP), double(t.tREFI), double(t.tRFC), double(t.tRFCpb),
-                   double(m.queueDepth), double(m.effectiveWriteQueueDepth()), m.writeHighWatermark, m.writeLowWatermark,
-                   double(m.interleaveGranule), double(static_cast<int>(m.pagePolicy))}) {
-    k += "/" + std::to_string(v);
-  }
-  return k;
-}
-
 }  // namespace
+
+// The memory written out whole as `config show` writes it (every field, exactly), so no setting
+// can be left out of the key and serve a stale rate to a what-if study.
+std::string sustainedRatesKey(const spec::DramSpec& memory) { return spec::writeMemorySpecYaml(memory); }
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   static std::mutex mutex;
@@ -78,7 +68,7 @@ SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   SustainedRates eff;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    const std::string k = key(one) + "/" + std::to_string(batch);
+    const std::string k = sustainedRatesKey(one) + "/" + std::to_string(batch);
     auto it = cache.find(k);
     if (it == cache.end()) {
       it = cache.emplace(k, SustainedRates{efficiency(one, false), efficiency(one, true), copyEfficiency(one, batch)}).first;

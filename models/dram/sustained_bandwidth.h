@@ -3,6 +3,8 @@
 // row switches and bank timing included). Measured on one channel for four refresh intervals and
 // scaled to all channels, which sequential traffic under an interleaving mapping keeps equally busy.
 
+#include <string>
+
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -17,5 +19,8 @@ struct SustainedRates {
 };
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory);
+
+// What the rates are cached under: two memories share rates only if their keys are equal.
+std::string sustainedRatesKey(const spec::DramSpec& memory);
 
 }  // namespace ascendsim::models
