@@ -4,6 +4,7 @@
 
 #include "aclnn/aclnn_base.h"
 #include "runtime/api/api_call.h"
+#include "runtime/ops/operator_objects.h"
 
 namespace ascendsim::runtime::api {
 
@@ -15,7 +16,12 @@ inline aclnnStatus opStatus(aclError code) {
   return ACLNN_ERR_RUNTIME_ERROR;
 }
 
-inline ops::OperatorObjects& objects() { return rt().operators(); }
+// The operator API's live tensors, scalars and executors: host objects of this layer, which the
+// runtime underneath never looks at (kept for the life of the process, as the runtime is).
+inline ops::OperatorObjects& objects() {
+  static auto* live = new ops::OperatorObjects;
+  return *live;
+}
 
 inline void needOpPointer(const void* p, const char* what) {
   if (!p) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");

@@ -25,7 +25,6 @@
 #include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
-#include "runtime/ops/operator_objects.h"
 #include "runtime/core/run_outputs.h"
 #include "spec/system_spec.h"
 
@@ -183,7 +182,6 @@ class Runtime {
 
   // ---- compute
   void launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launch);
-  ops::OperatorObjects& operators() { return operators_; }
   HandleTable<DataBuffer>& dataBuffers() { return dataBuffers_; }
 
   // ---- callbacks
@@ -302,7 +300,6 @@ class Runtime {
   HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
-  ops::OperatorObjects operators_;
   HandleTable<DataBuffer> dataBuffers_;
   void openTrace();
   void hookSignals();
