@@ -16,6 +16,7 @@ class HccsLink : public Link {
   Picoseconds latency() const override { return spec_.latency; }
   double bandwidth() const override { return spec_.bandwidth(); }
   std::string describe() const override;
+  uint64_t topologyBit() const override { return 0x01; }  // ACL_RT_DEVS_TOPOLOGY_HCCS
 
  protected:
   uint64_t wireBytes(Traffic traffic, uint64_t rowBytes, const Framing& framing) const override;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/resource/resource.h"
+#include "models/task/shape.h"
 #include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
@@ -18,14 +19,6 @@ namespace ascendsim::models {
 
 // What crosses a link: posted writes, read requests (no data), or completions carrying read data.
 enum class Traffic { Write, ReadRequest, Completion };
-
-// A transfer's layout: `rows` rows of `rowBytes` each (a contiguous copy is one row). Every row is
-// its own run of packets, so narrow rows pay per-packet overhead on each.
-struct Shape {
-  uint64_t rowBytes = 0;
-  uint64_t rows = 1;
-  uint64_t bytes() const { return rowBytes * rows; }
-};
 
 // How the path splits traffic into packets: the smallest payload size on it, the read request
 // size, where completions split, and whether TLPs carry an ECRC. Links that are not PCIe use
@@ -60,6 +53,9 @@ class Link {
   virtual Picoseconds latency() const = 0;           // one way, end to end
   virtual double bandwidth() const = 0;              // raw bytes/s per direction (for tables)
   virtual std::string describe() const = 0;          // "Gen4 x16, 31.51 GB/s, MPS 256"
+  // How CANN names two devices joined by this link (aclrtGetDevicesTopo's ACL_RT_DEVS_TOPOLOGY_*
+  // bit: HCCS 0x01, SIO 0x20, HCCS_SW 0x40); 0 for links that do not join two devices.
+  virtual uint64_t topologyBit() const { return 0; }
   // The largest TLP payload the link takes (PCIe MPS); 0 for links that frame traffic their own way.
   virtual uint64_t payloadLimit() const { return 0; }
 

@@ -12,6 +12,8 @@ const char* topologyName(Topology t) {
     case Topology::Pix: return "PIX";
     case Topology::Phb: return "PHB";
     case Topology::Sys: return "SYS";
+    case Topology::Sio: return "SIO";
+    case Topology::HccsSw: return "HCCS_SW";
   }
   return "?";
 }
@@ -44,7 +46,7 @@ std::vector<Crossing> Router::upward(int node, int stopAt) const {
 
 Topology Router::topology(int a, int b) const {
   if (a == b) return Topology::Same;
-  if (graph_.deviceLink(a, b)) return Topology::Hccs;
+  if (const Link* link = graph_.deviceLink(a, b)) return static_cast<Topology>(link->topologyBit());
   const std::vector<int> up = ancestors(graph_.deviceNode(a)), other = ancestors(graph_.deviceNode(b));
   for (int n : up) {
     if (std::find(other.begin(), other.end(), n) == other.end()) continue;
@@ -61,6 +63,8 @@ bool Router::peersAllowed(int a, int b, std::string* why) const {
       if (why) *why = "a device is not its own peer";
       return false;
     case Topology::Hccs:
+    case Topology::Sio:
+    case Topology::HccsSw:
     case Topology::Pix: return true;
     case Topology::Phb:
       if (graph_.spec().rootComplex.peerToPeer) return true;

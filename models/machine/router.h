@@ -18,12 +18,16 @@ namespace ascendsim::models {
 // How two devices are connected, as CANN's ACL_RT_DEVS_TOPOLOGY_* bits name it.
 enum class Topology : uint64_t {
   Same = 0,
-  Hccs = 0x01,  // a device link between them
-  Pix = 0x02,   // the same PCIe switch
-  Phb = 0x08,   // the same PCIe host bridge (root complex)
-  Sys = 0x10,   // across CPU sockets
+  Hccs = 0x01,    // an HCCS link between them
+  Pix = 0x02,     // the same PCIe switch
+  Phb = 0x08,     // the same PCIe host bridge (root complex)
+  Sys = 0x10,     // across CPU sockets
+  Sio = 0x20,     // two dies of one chip
+  HccsSw = 0x40,  // through an HCCS switch
 };
-const char* topologyName(Topology t);  // "HCCS", "PIX", "PHB", "SYS", "SELF"
+// "HCCS", "PIX", "PHB", "SYS", "SIO", "HCCS_SW", "SELF". Two devices joined by a device link are
+// connected as that link's kind says (Link::topologyBit).
+const char* topologyName(Topology t);
 
 // One link of a route, crossed in `direction`; `latency` is the link's plus that of the node at
 // its upstream end (a switch's cut-through, the root complex), paid in either direction.

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "models/link/link.h"
+#include "models/task/shape.h"
 #include "models/resource/resource.h"
 #include "spec/kind_registry.h"
 #include "spec/system_spec.h"
