@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
   libsystemc-dev libyaml-cpp-dev libboost-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev libcli11-dev
+  libgtest-dev libgmock-dev libcli11-dev libsqlite3-dev
   python3-dev pybind11-dev python3-numpy
 )
 # Extra groups for later stages are opt-in so the two README commands stay fast:

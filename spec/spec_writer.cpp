@@ -175,6 +175,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::EndSeq << YAML::EndMap;
   out << YAML::Key << "trace" << YAML::Value << YAML::BeginMap;
   if (!sys.trace.path.empty()) out << YAML::Key << "path" << YAML::Value << sys.trace.path;
+  if (!sys.trace.format.empty()) out << YAML::Key << "format" << YAML::Value << sys.trace.format;
   if (!sys.trace.report.empty()) out << YAML::Key << "report" << YAML::Value << sys.trace.report;
   out << YAML::Key << "counter_interval" << YAML::Value << formatDuration(sys.trace.counterInterval);
   out << YAML::Key << "max_size" << YAML::Value << formatBytes(sys.trace.maxFileSize);

@@ -472,6 +472,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
   if (const ConfigNode* t = r.take("trace")) {
     FieldReader tr(*t, "trace", diag);
     tr.text("path", sys.trace.path);
+    tr.kind("format", sys.trace.format, "trace-format");
     tr.text("report", sys.trace.report);
     tr.duration("counter_interval", sys.trace.counterInterval, 1000, 1000000000000);
     tr.bytes("max_size", sys.trace.maxFileSize, 64 * 1024, 1ull << 50);

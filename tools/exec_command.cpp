@@ -37,6 +37,7 @@ namespace {
 struct ExecOptions {
   std::string config;
   std::string trace;
+  std::string traceFormat;
   std::string report;
   bool dramStats = false;
   std::vector<std::string> command;
@@ -56,6 +57,7 @@ int runExec(const ExecOptions& o) {
     setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
   }
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
+  if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   useSimulatorLibrary();
@@ -74,7 +76,10 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ExecOptions>();
   CLI::App* exec = &command;
   exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
-  exec->add_option("--trace,-t", opts->trace, "Write the timing trace (Chrome Trace Event JSON, for Perfetto) to this file");
+  exec->add_option("--trace,-t", opts->trace,
+                   "Write the timing trace to this file (Chrome Trace Event JSON for Perfetto; .sqlite or .db: SQLite)");
+  exec->add_option("--trace-format", opts->traceFormat, "Trace format: chrome-json or sqlite (ascendsim config kinds)")
+      ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
   exec->add_flag("--dram-stats", opts->dramStats,
                  "Replay memory traffic through the DRAM models: row hits, refresh, read latency in the report and trace");

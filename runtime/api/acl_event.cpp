@@ -29,7 +29,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().recordEvent(t, event, stream);
   });
 }

@@ -15,7 +15,7 @@ aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* op
     if (options && options->numOpt > 0) {
       fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "binary load options (lazy load, magic, CPU kernels) are not simulated");
     }
-    t.callArgs = arg("path", std::string(binPath ? binPath : ""));
+    t.callArgs = {arg("path", std::string(binPath ? binPath : ""))};
     *binHandle = rt().loadBinary(binPath);
   });
 }
@@ -54,7 +54,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
                                      aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
   (void)reserve;  // reserved by CANN
   return run("aclrtLaunchKernelWithConfig", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
-    t.callArgs = arg("blockDim", numBlocks) + "," + streamArg(stream);
+    t.callArgs = {arg("blockDim", numBlocks), streamArg(stream)};
     rt().launchFunction(t, funcHandle, numBlocks, stream, cfg, argsHandle);
   });
 }

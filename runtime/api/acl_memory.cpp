@@ -10,10 +10,10 @@ extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   return run("aclrtMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
-    t.callArgs = arg("size", size) + "," + arg("policy", static_cast<uint64_t>(rawEnum(policy)));
+    t.callArgs = {arg("size", size), arg("policy", static_cast<uint64_t>(rawEnum(policy)))};
     needPointer(devPtr, "devPtr");
     *devPtr = rt().malloc(t, size, rawEnum(policy), false);
-    t.callArgs += "," + ptrArg("devPtr", *devPtr);
+    t.callArgs.push_back(ptrArg("devPtr", *devPtr));
   });
 }
 
@@ -33,17 +33,17 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 
 aclError aclrtFree(void* devPtr) {
   return run("aclrtFree", &ApiOverheads::free, [&](HostThread& t) {
-    t.callArgs = ptrArg("devPtr", devPtr);
+    t.callArgs = {ptrArg("devPtr", devPtr)};
     rt().free(t, devPtr, AllocationApi::Malloc);
   });
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
   return run("aclrtMallocHost", &ApiOverheads::mallocHost, [&](HostThread& t) {
-    t.callArgs = arg("size", size);
+    t.callArgs = {arg("size", size)};
     needPointer(hostPtr, "hostPtr");
     *hostPtr = rt().mallocHost(t, size);
-    t.callArgs += "," + ptrArg("hostPtr", *hostPtr);
+    t.callArgs.push_back(ptrArg("hostPtr", *hostPtr));
   });
 }
 
@@ -64,23 +64,21 @@ aclError acldvppFree(void* devPtr) {
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   return run("aclrtMemset", &ApiOverheads::memset, [&](HostThread& t) {
-    t.callArgs = ptrArg("devPtr", devPtr) + "," + arg("count", count) + "," + arg("value", static_cast<uint64_t>(value & 0xFF));
+    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count), arg("value", static_cast<uint64_t>(value & 0xFF))};
     rt().memset(t, devPtr, maxCount, value, count, std::nullopt);
   });
 }
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
   return run("aclrtMemsetAsync", &ApiOverheads::memsetAsync, [&](HostThread& t) {
-    t.callArgs = ptrArg("devPtr", devPtr) + "," + arg("count", count) + "," + arg("value", static_cast<uint64_t>(value & 0xFF)) +
-                 "," + streamArg(stream);
+    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count), arg("value", static_cast<uint64_t>(value & 0xFF)), streamArg(stream)};
     rt().memset(t, devPtr, maxCount, value, count, stream);
   });
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   return run("aclrtMemcpy", &ApiOverheads::memcpy, [&](HostThread& t) {
-    t.callArgs = ptrArg("dst", dst) + "," + ptrArg("src", src) + "," + arg("count", count) + "," +
-                 arg("kind", static_cast<uint64_t>(rawEnum(kind)));
+    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count), arg("kind", static_cast<uint64_t>(rawEnum(kind)))};
     rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), std::nullopt);
   });
 }
@@ -88,8 +86,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
   return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
-    t.callArgs = ptrArg("dst", dst) + "," + ptrArg("src", src) + "," + arg("count", count) + "," +
-                 arg("kind", static_cast<uint64_t>(rawEnum(kind))) + "," + streamArg(stream);
+    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count), arg("kind", static_cast<uint64_t>(rawEnum(kind))), streamArg(stream)};
     rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream);
   });
 }

@@ -21,14 +21,14 @@ aclError aclrtDestroyNotify(aclrtNotify notify) {
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
   return run("aclrtRecordNotify", &ApiOverheads::event, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().recordNotify(t, notify, stream);
   });
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
   return run("aclrtWaitAndResetNotify", &ApiOverheads::event, [&](HostThread& t) {
-    t.callArgs = streamArg(stream) + "," + arg("timeout", timeout);
+    t.callArgs = {streamArg(stream), arg("timeout", timeout)};
     rt().waitAndResetNotify(t, notify, stream, timeout);
   });
 }

@@ -12,7 +12,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   return run("aclrtCreateStream", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, 0, 0);
-    t.callArgs = streamArg(*stream);
+    t.callArgs = {streamArg(*stream)};
     rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
@@ -94,7 +94,7 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
     }
     if (config.flag > UINT32_MAX) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
     *stream = rt().createStream(t, config.priority, static_cast<uint32_t>(config.flag));
-    t.callArgs = streamArg(*stream);
+    t.callArgs = {streamArg(*stream)};
     rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
@@ -130,14 +130,14 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
   return run("aclrtValueWrite", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = ptrArg("devAddr", devAddr) + "," + arg("value", value) + "," + streamArg(stream);
+    t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), streamArg(stream)};
     rt().valueWrite(t, devAddr, value, flag, stream);
   });
 }
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
   return run("aclrtValueWait", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = ptrArg("devAddr", devAddr) + "," + arg("value", value) + "," + arg("flag", flag) + "," + streamArg(stream);
+    t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), arg("flag", flag), streamArg(stream)};
     rt().valueWait(t, devAddr, value, flag, stream);
   });
 }
@@ -152,14 +152,14 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 
 aclError aclrtStreamStop(aclrtStream stream) {
   return run("aclrtStreamStop", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().stopStream(t, stream);
   });
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
   return run("aclrtStreamAbort", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().abortStream(t, stream);
   });
 }
@@ -172,14 +172,14 @@ aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallba
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   return run("aclrtSetStreamFailureMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = streamArg(stream) + "," + arg("mode", mode);
+    t.callArgs = {streamArg(stream), arg("mode", mode)};
     rt().setStreamFailureMode(t, stream, mode);
   });
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().synchronizeStream(t, stream, -1);
   });
 }
@@ -198,7 +198,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   return run("aclrtStreamWaitEvent", &ApiOverheads::event, [&](HostThread& t) {
-    t.callArgs = streamArg(stream);
+    t.callArgs = {streamArg(stream)};
     rt().streamWaitEvent(t, stream, event);
   });
 }

@@ -33,7 +33,7 @@ const ops::Scalar* scalarOrNull(const aclScalar* handle) {
   return s;
 }
 
-std::string tensorArg(const char* key, const ops::Tensor* t) {
+TraceArg tensorArg(const char* key, const ops::Tensor* t) {
   return arg(key, t ? t->describe() + "@" + rt().pointerName(t->data) : std::string("NULL"));
 }
 
@@ -44,7 +44,7 @@ void prepare(HostThread& t, ElementwisePlan plan, uint64_t* workspaceSize, aclOp
   auto e = std::make_unique<Executor>();
   e->plan = std::move(plan);
   *workspaceSize = e->workspaceSize;
-  t.callArgs += "," + arg("workspaceSize", e->workspaceSize);
+  t.callArgs.push_back(arg("workspaceSize", e->workspaceSize));
   *executor = reinterpret_cast<aclOpExecutor*>(&objects().executors.add(std::move(e)));
 }
 
@@ -55,8 +55,8 @@ aclnnStatus binaryPhase1(const char* api, ops::Elementwise op, const char* kerne
     const ops::Tensor* a = tensorOrNull(self, inplace ? "selfRef" : "self");
     const ops::Tensor* b = tensorOrNull(other, "other");
     const ops::Tensor* o = inplace ? a : tensorOrNull(out, "out");
-    t.callArgs = tensorArg(inplace ? "selfRef" : "self", a) + "," + tensorArg("other", b);
-    if (!inplace) t.callArgs += "," + tensorArg("out", o);
+    t.callArgs = {tensorArg(inplace ? "selfRef" : "self", a), tensorArg("other", b)};
+    if (!inplace) t.callArgs.push_back(tensorArg("out", o));
     prepare(t, ops::planBinary(op, kernel, a, b, scalarOrNull(alpha), o, inplace), workspaceSize, executor);
   });
 }
@@ -65,7 +65,7 @@ aclnnStatus binaryPhase1(const char* api, ops::Elementwise op, const char* kerne
 void launch(HostThread& t, const ElementwisePlan& plan, aclrtStream stream) {
   KernelLaunch k;
   k.work = ops::kernelWork(plan);
-  t.callArgs = arg("kernel", plan.name) + "," + streamArg(stream) + "," + arg("elements", plan.out.elements());
+  t.callArgs = {arg("kernel", plan.name), streamArg(stream), arg("elements", plan.out.elements())};
   if (plan.out.elements() == 0) {  // nothing to compute; the stream still orders the task
     rt().launchKernel(t, stream, std::move(k));
     return;
@@ -192,7 +192,7 @@ aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor
   return runHostOp("aclnnInplaceCopyGetWorkspaceSize", [&](HostThread& t) {
     const ops::Tensor* dst = tensorOrNull(selfRef, "selfRef");
     const ops::Tensor* from = tensorOrNull(src, "src");
-    t.callArgs = tensorArg("selfRef", dst) + "," + tensorArg("src", from);
+    t.callArgs = {tensorArg("selfRef", dst), tensorArg("src", from)};
     prepare(t, ops::planCopy("aclnnInplaceCopy", dst, from), workspaceSize, executor);
   });
 }

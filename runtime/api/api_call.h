@@ -6,7 +6,7 @@
 #include "acl/acl.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
-#include "runtime/trace/trace_writer.h"
+#include "runtime/trace/trace_sink.h"
 
 namespace ascendsim::runtime::api {
 
@@ -29,13 +29,11 @@ int32_t rawEnum(const Enum& value) {
   return raw;
 }
 
-// Trace arguments, as JSON object members.
-inline std::string arg(const char* key, uint64_t value) { return "\"" + std::string(key) + "\":" + std::to_string(value); }
-inline std::string arg(const char* key, const std::string& value) {
-  return "\"" + std::string(key) + "\":\"" + TraceWriter::escape(value) + "\"";
-}
-inline std::string ptrArg(const char* key, const void* p) { return arg(key, rt().pointerName(p)); }
-inline std::string streamArg(aclrtStream s) { return arg("stream", rt().streamName(s)); }
+// The call's arguments as the trace shows them.
+inline TraceArg arg(const char* key, uint64_t value) { return TraceArg::number(key, value); }
+inline TraceArg arg(const char* key, const std::string& value) { return TraceArg::string(key, value); }
+inline TraceArg ptrArg(const char* key, const void* p) { return arg(key, rt().pointerName(p)); }
+inline TraceArg streamArg(aclrtStream s) { return arg("stream", rt().streamName(s)); }
 
 inline void needPointer(const void* p, const char* what) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, std::string(what) + " is NULL");

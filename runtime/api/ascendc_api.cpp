@@ -15,7 +15,7 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
   // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
   bool handedOver = false;
   const aclError code = run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
-    t.callArgs = arg("name", std::string(name ? name : "")) + "," + arg("blockDim", blockDim) + "," + streamArg(stream);
+    t.callArgs = {arg("name", std::string(name ? name : "")), arg("blockDim", blockDim), streamArg(stream)};
     AscendCLaunch launch;
     launch.name = name ? name : "kernel";
     launch.blockDim = blockDim;

@@ -28,8 +28,7 @@ aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64
   return run("ascendsimLaunchComputeTask", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     needPointer(name, "name");
     if (opBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "opBytes is 0");
-    t.callArgs = arg("kernel", std::string(name)) + "," + arg("bytes_read", bytesRead) + "," +
-                 arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," + streamArg(stream);
+    t.callArgs = {arg("kernel", std::string(name)), arg("bytes_read", bytesRead), arg("bytes_written", bytesWritten), arg("ops", ops), streamArg(stream)};
     rt().launchKernel(t, stream, timingOnly(name, bytesRead, bytesWritten, ops, opBytes));
   });
 }
@@ -51,10 +50,7 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
       default: fail(ACL_ERROR_INVALID_PARAM, "unknown access pattern " + std::to_string(pattern));
     }
     if (access == Access::Strided && stride == 0) fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
-    t.callArgs = arg("kernel", std::string(name)) + "," + ptrArg("region", region) + "," +
-                 arg("region_bytes", regionBytes) + "," + arg("access", std::string(ascendsim::models::accessName(access))) +
-                 "," + arg("bytes_read", bytesRead) + "," + arg("bytes_written", bytesWritten) + "," + arg("ops", ops) + "," +
-                 streamArg(stream);
+    t.callArgs = {arg("kernel", std::string(name)), ptrArg("region", region), arg("region_bytes", regionBytes), arg("access", std::string(ascendsim::models::accessName(access))), arg("bytes_read", bytesRead), arg("bytes_written", bytesWritten), arg("ops", ops), streamArg(stream)};
     KernelLaunch k = timingOnly(name, bytesRead, bytesWritten, ops, opBytes);
     k.work.access = access;
     k.work.stride = stride;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "runtime/trace/trace_sink.h"
 #include "spec/units.h"
 
 namespace ascendsim::runtime {
@@ -56,7 +57,7 @@ struct HostThread {
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
   spec::Picoseconds callOverhead = 0;  // host overhead the current API call was charged
-  std::string callArgs;             // the current API call's arguments, for the trace
+  TraceArgs callArgs;             // the current API call's arguments, for the trace
   std::vector<uint64_t> callTasks;  // tasks the current API call submitted
 };
 

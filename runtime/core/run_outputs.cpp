@@ -8,6 +8,7 @@
 #include <string>
 
 #include "runtime/core/errors.h"
+#include "spec/kind_registry.h"
 
 namespace ascendsim::runtime {
 
@@ -29,7 +30,14 @@ bool RunOutputs::openTrace() {
   const std::string path = env && *env ? env : spec_->trace.path;
   if (trace_.active() || path.empty()) return trace_.active();
   std::string why;
-  if (!trace_.open(path, *spec_, why, spec_->trace.maxFileSize)) fail(ACL_ERROR_INVALID_FILE, why);
+  const char* format = std::getenv("ASCENDSIM_TRACE_FORMAT");
+  const std::string chosen = format && *format ? format : spec_->trace.format;
+  if (!chosen.empty() && !kinds::findKind("trace-format", chosen)) {
+    std::string formats;
+    for (const std::string& n : kinds::kindNames("trace-format")) formats += (formats.empty() ? "" : ", ") + n;
+    fail(ACL_ERROR_INVALID_PARAM, "ASCENDSIM_TRACE_FORMAT: unknown trace format '" + chosen + "' (formats: " + formats + ")");
+  }
+  if (!trace_.open(path, chosen, *spec_, why, spec_->trace.maxFileSize)) fail(ACL_ERROR_INVALID_FILE, why);
   system_->addListener(&trace_);
   spec::Picoseconds interval = spec_->trace.counterInterval;
   if (const char* text = std::getenv("ASCENDSIM_TRACE_INTERVAL"); text && *text) {

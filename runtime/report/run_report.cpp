@@ -35,8 +35,10 @@ std::vector<RunReport::MemoryArgs> RunReport::memoryStatisticsArgs() const {
   for (size_t i = 0; i < memories.size(); ++i) {
     const models::DramStats total = memories[i].timing->totalStats();
     if (!sawTraffic(total)) continue;
-    const std::string members = statsJson(total).dump();
-    out.push_back({static_cast<int>(i), memories[i].name, members.substr(1, members.size() - 2)});  // no braces
+    const auto stats = statsJson(total);
+    TraceArgs args;
+    for (auto it = stats.begin(); it != stats.end(); ++it) args.push_back(TraceArg::json(it.key(), it.value().dump()));
+    out.push_back({static_cast<int>(i), memories[i].name, std::move(args)});
   }
   return out;
 }

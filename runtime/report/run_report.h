@@ -10,6 +10,7 @@
 #include "models/dram/memory_statistics.h"
 #include "models/resource/resource.h"
 #include "models/sched/device_scheduler.h"
+#include "runtime/trace/trace_sink.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
@@ -32,10 +33,11 @@ class RunReport : public models::TaskListener {
   // DRAM statistics to include (finished: nothing still queued), or nullptr.
   void setMemoryStatistics(const models::MemoryStatistics* stats) { memoryStats_ = stats; }
   // Per memory that saw traffic: its place in MemoryStatistics::memories() (0 the host's, d + 1
-  // device d's: the trace's process ids), its name and its statistics as JSON object members.
+  // device d's: the trace's process ids), its name and its statistics as trace arguments.
   struct MemoryArgs {
     int index;
-    std::string name, args;
+    std::string name;
+    TraceArgs args;
   };
   std::vector<MemoryArgs> memoryStatisticsArgs() const;
 

@@ -5,17 +5,22 @@ namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
 }
 
-bool TraceRecorder::open(const std::string& path, const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes) {
-  if (!writer_.open(path, why, maxBytes)) return false;
+bool TraceRecorder::open(const std::string& path, const std::string& format, const spec::SystemSpec& sys,
+                         std::string& why, uint64_t maxBytes) {
+  sink_ = makeTraceSink(format, path);
+  if (!sink_->open(path, why, maxBytes)) {
+    sink_.reset();
+    return false;
+  }
   sys_ = &sys;
   threads_.clear();
   streams_.clear();
   channels_.clear();
   aicoreNamed_.clear();
-  writer_.processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
+  sink_->processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const spec::DeviceSpec& dev = sys.devices[d];
-    writer_.processName(static_cast<int>(d) + 1, dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
+    sink_->processName(static_cast<int>(d) + 1, dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
                         static_cast<int>(d) + 1);
   }
   return true;
@@ -27,7 +32,7 @@ void TraceRecorder::attachFabric(models::ResourceTable* resources, spec::Picosec
   lastBin_.assign(resources->size(), -2);
   resources->sampleEvery(interval);
   fabricPid_ = static_cast<int>(sys_->devices.size()) + 1;
-  writer_.processName(fabricPid_, "Interconnect", fabricPid_);
+  sink_->processName(fabricPid_, "Interconnect", fabricPid_);
 }
 
 // Device resources show under their device, host memory and the CPU under the host, switch
@@ -48,15 +53,15 @@ void TraceRecorder::flushCounters(spec::Picoseconds now) {
       const auto it = r.bins.begin();
       if (now >= 0 && (it->first + 1) * r.binWidth > now) break;  // still filling
       if (lastBin_[i] >= 0 && it->first > lastBin_[i] + 1) {
-        writer_.counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
+        sink_->counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
       }
-      writer_.counter(counterPid(r.name), r.name, it->first * r.binWidth, "GB/s",
+      sink_->counter(counterPid(r.name), r.name, it->first * r.binWidth, "GB/s",
                       it->second / (static_cast<double>(r.binWidth) * 1e-12) / 1e9);
       lastBin_[i] = it->first;
       r.bins.erase(it);
     }
     if (now < 0 && lastBin_[i] >= 0) {
-      writer_.counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
+      sink_->counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
       lastBin_[i] = -2;
     }
   }
@@ -64,31 +69,30 @@ void TraceRecorder::flushCounters(spec::Picoseconds now) {
 
 void TraceRecorder::nameThread(uint32_t thread) {
   if (!threads_.insert(thread).second) return;
-  writer_.threadName(0, static_cast<int>(thread) + 1,
+  sink_->threadName(0, static_cast<int>(thread) + 1,
                      thread == 0 ? std::string("Thread 0 (main)") : "Thread " + std::to_string(thread),
                      static_cast<int>(thread));
 }
 
 void TraceRecorder::nameStream(int device, uint32_t streamId) {
   if (!streams_.insert({device, streamId}).second) return;
-  writer_.threadName(device + 1, streamTrack(streamId), "Stream " + std::to_string(streamId), streamTrack(streamId));
+  sink_->threadName(device + 1, streamTrack(streamId), "Stream " + std::to_string(streamId), streamTrack(streamId));
 }
 
 void TraceRecorder::nameChannel(int device, int channel) {
   if (!channels_.insert({device, channel}).second) return;
-  writer_.threadName(device + 1, channelTrack(channel), "DMA channel " + std::to_string(channel), channelTrack(channel));
+  sink_->threadName(device + 1, channelTrack(channel), "DMA channel " + std::to_string(channel), channelTrack(channel));
 }
 
 void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start, spec::Picoseconds end,
-                            int code, const std::string& args, const std::vector<uint64_t>& tasks) {
+                            int code, const TraceArgs& args, const std::vector<uint64_t>& tasks) {
   if (!active()) return;
   nameThread(thread);
-  std::string all = args;
-  if (!all.empty()) all += ",";
-  all += "\"return\":" + std::to_string(code);
+  TraceArgs all = args;
+  all.push_back(TraceArg::signedNumber("return", code));
   const int tid = static_cast<int>(thread) + 1;
-  writer_.complete(0, tid, name, "api", start, end - start, all);
-  for (uint64_t id : tasks) writer_.flowStart(0, tid, id, end > start ? end - 1 : end);
+  sink_->complete(0, tid, name, "api", start, end - start, all);
+  for (uint64_t id : tasks) sink_->flowStart(0, tid, id, end > start ? end - 1 : end);
 }
 
 std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
@@ -100,16 +104,18 @@ std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
   return "?";
 }
 
-std::string TraceRecorder::kernelArgs(const models::Task& task) {
+void TraceRecorder::addKernelArgs(TraceArgs& args, const models::Task& task) {
   const models::KernelWork& k = task.kernel;
-  return "\"kernel\":\"" + TraceWriter::escape(k.name) + "\",\"bytes_read\":" + std::to_string(k.bytesRead) +
-         ",\"bytes_written\":" + std::to_string(k.bytesWritten) + ",\"ops\":" + std::to_string(k.ops);
+  args.push_back(TraceArg::string("kernel", k.name));
+  args.push_back(TraceArg::number("bytes_read", k.bytesRead));
+  args.push_back(TraceArg::number("bytes_written", k.bytesWritten));
+  args.push_back(TraceArg::number("ops", k.ops));
 }
 
 void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) {
   if (!active()) return;
   nameStream(device, stream.id());
-  writer_.flowEnd(device + 1, streamTrack(stream.id()), task.id, task.startTime);
+  sink_->flowEnd(device + 1, streamTrack(stream.id()), task.id, task.startTime);
 }
 
 void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
@@ -117,46 +123,46 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, con
   flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;
-  std::string args = "\"task_id\":" + std::to_string(task.id) + ",\"stream\":" + std::to_string(stream.id());
+  TraceArgs args{TraceArg::number("task_id", task.id), TraceArg::number("stream", stream.id())};
   const bool transfer = task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
   if (transfer) {
-    args += ",\"bytes\":" + std::to_string(task.bytes) + ",\"dst\":\"" + placeText(task.dst) + "\"";
-    if (task.kind == models::TaskKind::Copy) args += ",\"src\":\"" + placeText(task.src) + "\"";
+    args.push_back(TraceArg::number("bytes", task.bytes));
+    args.push_back(TraceArg::string("dst", placeText(task.dst)));
+    if (task.kind == models::TaskKind::Copy) args.push_back(TraceArg::string("src", placeText(task.src)));
     const double seconds = static_cast<double>(task.endTime - task.startTime) * 1e-12;
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%.3f", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0);
-    args += ",\"GB/s\":" + std::string(rate);
+    args.push_back(TraceArg::real("GB/s", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0, 3));
   }
   const bool kernel = task.kind == models::TaskKind::Kernel;
-  if (kernel) args += "," + kernelArgs(task);
-  writer_.complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", task.startTime,
+  if (kernel) addKernelArgs(args, task);
+  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", task.startTime,
                    task.endTime - task.startTime, args);
   if (kernel) {
     // The AI Cores' own track: when they were busy with which kernel.
-    if (aicoreNamed_.insert(device).second) writer_.threadName(pid, kAiCoreTrack, "AI Core", kAiCoreTrack);
+    if (aicoreNamed_.insert(device).second) sink_->threadName(pid, kAiCoreTrack, "AI Core", kAiCoreTrack);
     const spec::DeviceSpec& d = sys_->devices.at(static_cast<size_t>(device));
     const spec::Picoseconds begin = std::min(task.endTime, task.startTime + d.scheduler.taskLaunch);
-    writer_.flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
-    writer_.complete(pid, kAiCoreTrack, task.kernel.name, "kernel", begin, task.endTime - begin,
-                     "\"task_id\":" + std::to_string(task.id) + "," + kernelArgs(task));
-    writer_.flowEnd(pid, kAiCoreTrack, task.id + kTransferFlow, begin);
+    sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
+    TraceArgs kernelArgs{TraceArg::number("task_id", task.id)};
+    addKernelArgs(kernelArgs, task);
+    sink_->complete(pid, kAiCoreTrack, task.kernel.name, "kernel", begin, task.endTime - begin, kernelArgs);
+    sink_->flowEnd(pid, kAiCoreTrack, task.id + kTransferFlow, begin);
   }
   if (transfer && task.channel >= 0) {
     nameChannel(device, task.channel);
     const spec::Picoseconds begin = task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;
     const std::string what = task.kind == models::TaskKind::Memset ? "memset " + placeText(task.dst)
                                                                     : placeText(task.src) + " -> " + placeText(task.dst);
-    writer_.flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
-    writer_.complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
-                     "\"task_id\":" + std::to_string(task.id) + ",\"bytes\":" + std::to_string(task.bytes));
-    writer_.flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
+    sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
+    sink_->complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
+                    {TraceArg::number("task_id", task.id), TraceArg::number("bytes", task.bytes)});
+    sink_->flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
   }
 }
 
-void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const std::string& args) {
+void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const TraceArgs& args) {
   if (!active()) return;
-  writer_.threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
-  writer_.complete(pid, kDramTrack, memory, "dram", 0, end, args);
+  sink_->threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
+  sink_->complete(pid, kDramTrack, memory, "dram", 0, end, args);
 }
 
 void TraceRecorder::memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
@@ -165,10 +171,10 @@ void TraceRecorder::memoryCounters(int pid, const std::string& memory, const std
   for (const auto& [bin, c] : bins) {
     const uint64_t accesses = c.rowHits + c.rowMisses + c.rowConflicts;
     if (accesses > 0) {
-      writer_.counter(pid, memory + " row hits", bin * width, "%", 100.0 * static_cast<double>(c.rowHits) / static_cast<double>(accesses));
+      sink_->counter(pid, memory + " row hits", bin * width, "%", 100.0 * static_cast<double>(c.rowHits) / static_cast<double>(accesses));
     }
     if (c.reads > 0) {
-      writer_.counter(pid, memory + " read latency", bin * width, "ns",
+      sink_->counter(pid, memory + " read latency", bin * width, "ns",
                       static_cast<double>(c.readLatencySumPs) / static_cast<double>(c.reads) / 1000.0);
     }
   }

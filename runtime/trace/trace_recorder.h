@@ -12,34 +12,42 @@
 #include "models/dram/dram_stats.h"
 #include "models/resource/resource.h"
 #include "models/sched/device_scheduler.h"
-#include "runtime/trace/trace_writer.h"
+#include "runtime/trace/trace_sink.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
 
 class TraceRecorder : public models::TaskListener {
  public:
-  bool open(const std::string& path, const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes = 0);
-  bool active() const { return writer_.isOpen(); }
+  // Opens the trace in `format` (a registered trace format; empty: by the file's extension).
+  bool open(const std::string& path, const std::string& format, const spec::SystemSpec& sys, std::string& why,
+            uint64_t maxBytes = 0);
+  bool active() const { return sink_ && sink_->isOpen(); }
   // False if the trace could not be written (reported on stderr).
   bool close() {
-    if (writer_.isOpen()) flushCounters(-1);
-    return writer_.close();
+    if (!sink_) return true;
+    if (sink_->isOpen()) flushCounters(-1);
+    return sink_->close();
   }
   // Samples the fabric's resources every `interval` as bandwidth counters.
   void attachFabric(models::ResourceTable* resources, spec::Picoseconds interval);
   // Writes the counter samples of every bin that ended by `now` (all of them when now < 0).
   void flushCounters(spec::Picoseconds now);
-  void closeFromSignal() { writer_.closeFromSignal(); }
-  const std::string& path() const { return writer_.path(); }
+  void closeFromSignal() {
+    if (sink_) sink_->closeFromSignal();
+  }
+  const std::string& path() const {
+    static const std::string none;
+    return sink_ ? sink_->path() : none;
+  }
 
   void apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start, spec::Picoseconds end, int code,
-               const std::string& args, const std::vector<uint64_t>& tasks);
+               const TraceArgs& args, const std::vector<uint64_t>& tasks);
   void taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) override;
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
   // The DRAM statistics of one memory (process `pid`: 0 the host, d + 1 device d), as one slice
   // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
-  void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const std::string& args);
+  void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const TraceArgs& args);
   // Its row-hit rate and mean read latency over time, one sample per bin of `width`.
   void memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
                       spec::Picoseconds width);
@@ -48,7 +56,7 @@ class TraceRecorder : public models::TaskListener {
   static int channelTrack(int channel) { return 100000 + channel; }
   static constexpr int kAiCoreTrack = 50000;
   static constexpr int kDramTrack = 60000;
-  static std::string kernelArgs(const models::Task& task);
+  static void addKernelArgs(TraceArgs& args, const models::Task& task);
 
  private:
   void nameThread(uint32_t thread);
@@ -56,7 +64,7 @@ class TraceRecorder : public models::TaskListener {
   void nameChannel(int device, int channel);
   std::string placeText(const models::MemoryPlace& p) const;
 
-  TraceWriter writer_;
+  std::unique_ptr<TraceSink> sink_;
   const spec::SystemSpec* sys_ = nullptr;
   std::set<uint32_t> threads_;
   std::set<std::pair<int, uint32_t>> streams_;

@@ -12,6 +12,12 @@
 
 namespace ascendsim::runtime {
 namespace {
+const TraceFormatRegistration kRegistered{
+    {"trace-format", "chrome-json",
+     "Chrome Trace Event JSON, streamed: opens in Perfetto, chrome://tracing and ascendsim view", {}, {}},
+    [] { return std::make_unique<TraceWriter>(); }};
+}  // namespace
+namespace {
 constexpr size_t kFlushAt = 1 << 16;
 
 // False (with errno) when the file system refuses the bytes (a full disk).
@@ -294,11 +300,32 @@ void TraceWriter::threadName(int pid, int tid, const std::string& name, int sort
   emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + std::to_string(sortIndex) + "}}");
 }
 
+std::string TraceWriter::jsonMembers(const TraceArgs& args) {
+  std::string out;
+  for (const TraceArg& a : args) {
+    if (!out.empty()) out += ",";
+    out += "\"" + escape(a.key) + "\":";
+    switch (a.kind) {
+      case TraceArg::Kind::Unsigned: out += std::to_string(a.unsignedValue); break;
+      case TraceArg::Kind::Signed: out += std::to_string(a.signedValue); break;
+      case TraceArg::Kind::Real: {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.*f", a.decimals, a.realValue);
+        out += text;
+        break;
+      }
+      case TraceArg::Kind::Text: out += "\"" + escape(a.text) + "\""; break;
+      case TraceArg::Kind::Json: out += a.text; break;
+    }
+  }
+  return out;
+}
+
 void TraceWriter::complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
-                           spec::Picoseconds duration, const std::string& args) {
+                           spec::Picoseconds duration, const TraceArgs& args) {
   emit("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"name\":\"" +
        escape(name) + "\",\"cat\":\"" + category + "\",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) +
-       ",\"args\":{" + args + "}}");
+       ",\"args\":{" + jsonMembers(args) + "}}");
 }
 
 void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {

@@ -13,39 +13,42 @@
 #include <string>
 #include <vector>
 
+#include "runtime/trace/trace_sink.h"
 #include "spec/units.h"
 
 namespace ascendsim::runtime {
 
-class TraceWriter {
+class TraceWriter : public TraceSink {
  public:
   TraceWriter() = default;
-  ~TraceWriter();
+  ~TraceWriter() override;
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
   // `maxBytes`: past this a file is closed and the trace continues in PATH.1.json, PATH.2.json, ...
-  bool open(const std::string& path, std::string& why, uint64_t maxBytes = 0);
-  bool isOpen() const { return fd_ >= 0; }
-  const std::string& path() const { return path_; }
+  bool open(const std::string& path, std::string& why, uint64_t maxBytes = 0) override;
+  bool isOpen() const override { return fd_ >= 0; }
+  const std::string& path() const override { return path_; }
   // Ends the JSON array and closes the file; safe to call more than once. False if the trace
   // could not be written (reported on stderr once).
-  bool close();
+  bool close() override;
   // For signal handlers: writes what is complete and the closing bracket, and renames the file,
   // using only write(2) and rename(2).
-  void closeFromSignal();
+  void closeFromSignal() override;
 
-  void processName(int pid, const std::string& name, int sortIndex);
-  void threadName(int pid, int tid, const std::string& name, int sortIndex);
-  // A complete ("X") event; `args` is a JSON object's members ("\"bytes\":4096,...") or empty.
+  void processName(int pid, const std::string& name, int sortIndex) override;
+  void threadName(int pid, int tid, const std::string& name, int sortIndex) override;
+  // A complete ("X") event with its arguments.
   void complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
-                spec::Picoseconds duration, const std::string& args);
-  // Flow arrows: start on one track, end (binding to the enclosing slice) on another.
-  void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at);
-  void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at);
-  void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series, double value);
-  uint64_t events() const { return events_; }
+                spec::Picoseconds duration, const TraceArgs& args) override;
+  void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) override;
+  void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) override;
+  void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
+               double value) override;
+  uint64_t events() const override { return events_; }
 
+  // The arguments as a JSON object's members ("\"bytes\":4096,...").
+  static std::string jsonMembers(const TraceArgs& args);
   static std::string escape(const std::string& text);
   // Microseconds with nanosecond precision: "1234.567".
   static std::string micros(spec::Picoseconds ps);

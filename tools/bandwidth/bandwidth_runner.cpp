@@ -8,7 +8,7 @@ namespace ascendsim::tools {
 BandwidthRunner::BandwidthRunner(const spec::SystemSpec& sys, const std::string& tracePath) : sys_(sys), system_(sys_) {
   if (!tracePath.empty()) {
     std::string why;
-    if (!trace_.open(tracePath, sys_, why)) throw std::runtime_error(why);
+    if (!trace_.open(tracePath, sys_.trace.format, sys_, why)) throw std::runtime_error(why);
     system_.addListener(&trace_);
     trace_.attachFabric(&system_.graph().resources(), 10000000);
   }
