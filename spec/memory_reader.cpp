@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "spec/kind_registry.h"
 #include "spec/address_mapping.h"
 #include "spec/embedded_file.h"
 #include "spec/field_reader.h"
@@ -58,7 +59,18 @@ void checkTimingRelations(FieldReader& r, DramSpec& m) {
 void checkOrganisation(FieldReader& r, DramSpec& m) {
   if (m.clock > 0 && m.dataRate > 0) {
     const double ratio = m.dataRate / m.clock;
-    if (ratio != 2.0 && ratio != 4.0) {
+    // A standard whose data runs on a faster clock than its commands says by how much (LPDDR5's
+    // WCK at 4 x CK: 8 transfers per CK); the others take 2 (DDR) or 4 (HBM3 and other QDR parts).
+    const kinds::KindInfo* standard = kinds::findKind("dram-standard", m.standard);
+    const auto fixed = standard ? standard->limits.find("transfers_per_clock") : std::map<std::string, double>::const_iterator{};
+    if (standard && fixed != standard->limits.end()) {
+      if (ratio != fixed->second) {
+        r.error("data_rate", "data_rate " + formatTransferRate(m.dataRate) + " is " + std::to_string(ratio) +
+                                 " transfers per clock; " + m.standard + " moves " +
+                                 std::to_string(static_cast<int>(fixed->second)) + " per command clock");
+        return;
+      }
+    } else if (ratio != 2.0 && ratio != 4.0) {
       r.error("data_rate", "data_rate " + formatTransferRate(m.dataRate) + " is " +
                                std::to_string(ratio) +
                                " transfers per clock; expected 2 (DDR) or 4 (HBM3 and other QDR parts)");
