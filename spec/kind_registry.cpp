@@ -44,6 +44,7 @@ const std::map<std::string, std::string>& familyDescriptions() {
       {"dram-standard", "memory `standard:`: command rules of a JEDEC standard (its figures live in a preset)"},
       {"dram-model", "memory `model:`: how requests are scheduled through banks and buses"},
       {"memory-timing", "memory `timing:`: how copies and kernels are charged for memory"},
+      {"dma-model", "`dma.model`: how a device's DMA engines time a copy"},
       {"device-link", "`device_links[].model`: a point-to-point link between devices"},
       {"trace-format", "`trace.format`, `--trace-format` or ASCENDSIM_TRACE_FORMAT: how a run's timeline is written"},
       {"subcommand", "`ascendsim COMMAND`: a command of the ascendsim tool"},

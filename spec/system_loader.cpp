@@ -127,7 +127,7 @@ void readScheduler(const ConfigNode& node, const std::string& path, Diagnostics&
 
 void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag, DmaSpec& d) {
   FieldReader r(node, path, diag);
-  r.choice("model", d.model, {{"pcie", std::string("pcie")}, {"fixed-rate", std::string("fixed-rate")}});
+  r.kind("model", d.model, "dma-model");
   r.integer("engines", d.engines, 1, 64);
   r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
   if (const ConfigNode* o = r.take("outstanding_reads"); o && o->isScalar() && o->value() == "auto") {
@@ -510,12 +510,13 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     r.error("run_mode", "run mode device (RC) runs the program on one device's CPU; this config has " +
                             std::to_string(sys.devices.size()) + " devices");
   }
-  // The fixed-rate copy model charges memories their sustained rates: it has no bursts to time.
+  // A copy model that charges memories their sustained rates has no bursts to time.
   for (const DeviceSpec& d : sys.devices) {
-    if (d.dma.model != "fixed-rate") continue;
+    const kinds::KindInfo* dma = kinds::findKind("dma-model", d.dma.model);
+    if (!dma || !dma->limits.count("cycle_memory") || dma->limits.at("cycle_memory") != 0) continue;
     const char* which = d.memory.timing == "cycle" ? "its memory" : sys.host.memory.timing == "cycle" ? "host memory" : nullptr;
     if (which) {
-      r.error("devices", d.name + " uses dma.model: fixed-rate, which times memories at their sustained rates, but " +
+      r.error("devices", d.name + " uses dma.model: " + d.dma.model + ", which times memories at their sustained rates, but " +
                              which + " has timing: cycle; use dma.model: pcie or timing: sustained");
     }
   }

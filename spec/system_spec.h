@@ -159,7 +159,7 @@ struct HostSpec {
 
 // ---------------------------------------------------------------- devices
 struct DmaSpec {
-  std::string model = "pcie";  // copy timing implementation, chosen by name: "pcie" or "fixed-rate"
+  std::string model = "pcie";  // copy timing implementation: a registered "dma-model" kind
   uint32_t engines = 4;
   uint32_t channelsPerEngine = 4;
   // Read requests (each at most MRRS) one channel keeps in flight; 0: derived by Little's law,

@@ -58,11 +58,16 @@ ChunkTiming FixedRateTiming::moveChunk(int device, const Task& task, uint64_t of
   return {bytes, end, end};
 }
 
-std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
-                                                   MachineGraph& graph, Router& router) {
-  if (name == "fixed-rate") return std::make_unique<FixedRateTiming>(sys, router);
-  if (name == "pcie") return std::make_unique<PathTiming>(sys, graph, router);
-  throw std::invalid_argument("unknown transfer timing model '" + name + "'");
-}
+namespace {
+const DmaModelRegistration kRegistered{
+    {"dma-model",
+     "fixed-rate",
+     "setup latency, then bytes over the narrowest raw rate on the route (links, memories' sustained rates)",
+     {"setup_latency"},
+     {{"cycle_memory", 0}}},
+    [](const spec::SystemSpec& sys, MachineGraph&, Router& router) {
+      return std::make_unique<FixedRateTiming>(sys, router);
+    }};
+}  // namespace
 
 }  // namespace ascendsim::models

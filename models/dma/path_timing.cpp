@@ -9,6 +9,23 @@
 
 namespace ascendsim::models {
 namespace {
+const DmaModelRegistration kRegistered{
+    {"dma-model",
+     "pcie",
+     "each copy in chunks through the components on its route: links, switches, root complex, memories",
+     {"engines", "channels_per_engine", "outstanding_reads", "chunk_size", "setup_latency"},
+     {}},
+    [](const spec::SystemSpec& sys, MachineGraph& graph, Router& router) {
+      return std::make_unique<PathTiming>(sys, graph, router);
+    }};
+}  // namespace
+
+std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
+                                                   MachineGraph& graph, Router& router) {
+  return kinds::Registry<TransferTimingFactory>::instance().at("DMA model", name)(sys, graph, router);
+}
+
+namespace {
 bool isPageable(const Task& t) {
   return t.src.kind == MemoryPlace::Kind::HostPageable || t.dst.kind == MemoryPlace::Kind::HostPageable;
 }

@@ -2,9 +2,11 @@
 // How a DMA channel moves a copy's or memset's bytes: chunk by chunk, each chunk reserving the
 // links and memories it crosses. Implementations are chosen by name (`dma.model`).
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "spec/kind_registry.h"
 #include "models/task/memory_traffic.h"
 #include "models/task/task.h"
 #include "spec/system_spec.h"
@@ -49,7 +51,13 @@ class TransferTiming {
 
 class MachineGraph;
 class Router;
-// Registered implementations: "pcie" (through the machine graph) and "fixed-rate".
+// Implementations register themselves by the name `dma.model` takes (the "dma-model" kinds):
+// "pcie" (path_timing.cpp, through the machine graph) and "fixed-rate" (fixed_rate_timing.cpp).
+// A kind that charges memories only their sustained rates registers the limit
+// "cycle_memory" = 0, and the configuration refuses it beside a memory with `timing: cycle`.
+using TransferTimingFactory =
+    std::function<std::unique_ptr<TransferTiming>(const spec::SystemSpec& sys, MachineGraph& graph, Router& router)>;
+using DmaModelRegistration = kinds::Registration<TransferTimingFactory>;
 std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
                                                    MachineGraph& graph, Router& router);
 
