@@ -1,8 +1,15 @@
 # ctest script: install AscendSim into a fresh prefix, then build examples/cann_style_project
 # against that prefix with its unmodified CANN-style CMake file, and run the program.
 # Also checks set_env.sh and find_package(AscendSim).
-# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR.
+# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR, and SANITIZER_FLAGS (the
+# sanitizer build's compiler flags, which every project built here must share to load its
+# libascendcl.so; CMake takes them from CFLAGS, CXXFLAGS and LDFLAGS at a project's first configure).
 file(REMOVE_RECURSE "${WORK_DIR}")
+if(SANITIZER_FLAGS)
+  set(ENV{CFLAGS} "${SANITIZER_FLAGS}")
+  set(ENV{CXXFLAGS} "${SANITIZER_FLAGS}")
+  set(ENV{LDFLAGS} "-fsanitize=address,undefined")
+endif()
 set(prefix "${WORK_DIR}/prefix")
 
 set(RUN_TIMEOUT 600)
@@ -65,7 +72,8 @@ endforeach()
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 
 # 2b. The Python module from the prefix: `source set_env.sh; python3 -c "import acl; print(acl.init())"`.
-if(EXISTS "${prefix}/lib64/python" AND EXISTS /usr/bin/python3)
+# (Not in a sanitizer build: an uninstrumented python3 cannot load the instrumented module.)
+if(EXISTS "${prefix}/lib64/python" AND EXISTS /usr/bin/python3 AND NOT SANITIZER_FLAGS)
   run(bash -c "source '${prefix}/set_env.sh' && ASCENDSIM_SUMMARY=0 /usr/bin/python3 -c 'print(__import__(\"acl\").init())'")
   if(NOT last_output MATCHES "^0")
     message(FATAL_ERROR "import acl from the prefix printed: ${last_output}")
