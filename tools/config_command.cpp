@@ -9,6 +9,7 @@
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/topology_tree.h"
+#include "tools/machine_options.h"
 #include "tools/subcommand.h"
 
 namespace ascendsim::tools {
@@ -20,6 +21,7 @@ struct ConfigOptions {
   bool treeOnly = false;
   bool yamlOnly = false;
   bool markdown = false;
+  std::vector<std::string> sets;
 };
 
 std::string join(const std::vector<std::string>& items) {
@@ -76,7 +78,7 @@ int runCheck(const ConfigOptions& o) {
 
 int runShow(const ConfigOptions& o) {
   try {
-    const spec::SystemSpec sys = spec::loadSystemSpecOrDefault(o.file);
+    const spec::SystemSpec sys = loadMachine({o.file, o.sets});
     if (!o.treeOnly) {
       std::cout << "# Resolved configuration of " << (o.file.empty() ? "the built-in default" : o.file)
                 << " (presets expanded, defaults written out)\n";
@@ -114,6 +116,7 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
       "show", "Print the fully resolved configuration as YAML and draw the PCIe tree");
   show->add_option("file", opts->file, "YAML file or built-in preset name (default: built-in default)");
   show->add_flag("--tree", opts->treeOnly, "Only draw the PCIe tree");
+  show->add_option("--set", opts->sets, "KEY=VALUE: show the machine with this setting changed; repeatable");
   show->add_flag("--yaml", opts->yamlOnly, "Only print the resolved YAML");
   show->footer("Examples:\n  ascendsim config show\n  ascendsim config show atlas-800t-a2 --tree");
   show->callback([opts, &exitCode] { exitCode = runShow(*opts); });

@@ -11,6 +11,7 @@
 
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
+#include "tools/machine_options.h"
 #include "tools/subcommand.h"
 
 namespace ascendsim::tools {
@@ -35,7 +36,7 @@ void useSimulatorLibrary() {
 namespace {
 
 struct ExecOptions {
-  std::string config;
+  MachineChoice machine;
   std::string trace;
   std::string traceFormat;
   std::string report;
@@ -44,18 +45,15 @@ struct ExecOptions {
 };
 
 int runExec(const ExecOptions& o) {
-  std::string machine = o.config;
-  if (!machine.empty()) {
+  if (!o.machine.config.empty() || !o.machine.sets.empty()) {
     try {
-      spec::loadSystemSpec(machine);  // refuse a bad machine before the program starts
+      loadMachine(o.machine);  // refuse a bad machine before the program starts
     } catch (const spec::ConfigError& e) {
       std::cerr << e.what() << "\n";
       return kExitBadConfig;
     }
-    std::error_code ec;
-    if (fs::exists(machine, ec)) machine = fs::absolute(machine).string();
-    setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
   }
+  exportMachine(o.machine);
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
@@ -75,7 +73,7 @@ int runExec(const ExecOptions& o) {
 void addExecCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ExecOptions>();
   CLI::App* exec = &command;
-  exec->add_option("--config,-c", opts->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  addMachineOptions(*exec, opts->machine);
   exec->add_option("--trace,-t", opts->trace,
                    "Write the timing trace to this file (Chrome Trace Event JSON for Perfetto; .sqlite or .db: SQLite)");
   exec->add_option("--trace-format", opts->traceFormat, "Trace format: chrome-json or sqlite (ascendsim config kinds)")

@@ -172,7 +172,10 @@ void checkAclJson(const char* configPath) {
 
 spec::SystemSpec loadMachine() {
   const char* ref = std::getenv("ASCENDSIM_CONFIG");
+  // `ascendsim exec/run --set` hands over the changed machine itself.
+  const char* yaml = std::getenv("ASCENDSIM_MACHINE_YAML");
   try {
+    if (yaml && *yaml) return spec::loadSystemSpecFromText(yaml, "ASCENDSIM_MACHINE_YAML");
     return ref && *ref ? spec::loadSystemSpec(ref) : spec::defaultSystemSpec();
   } catch (const spec::ConfigError& e) {
     std::cerr << "ascendsim: invalid machine configuration:\n" << e.what() << "\n";

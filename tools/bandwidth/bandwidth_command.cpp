@@ -15,6 +15,7 @@
 #include "tools/bandwidth/bandwidth_runner.h"
 #include "tools/plot/line_chart.h"
 #include "tools/exit_codes.h"
+#include "tools/machine_options.h"
 #include "tools/subcommand.h"
 
 namespace ascendsim::tools {
@@ -26,7 +27,8 @@ const std::vector<std::string> kAllTests = {"h2d", "d2h", "d2d", "p2p", "bidir",
 
 struct Options {
   std::vector<std::string> sizeWords{"64KiB..256MiB", "x4"};
-  std::string config, memory = "pinned", tests = "h2d,d2h,d2d,p2p,bidir,all-to-host,host-to-all";
+  MachineChoice machine;
+  std::string memory = "pinned", tests = "h2d,d2h,d2d,p2p,bidir,all-to-host,host-to-all";
   std::string csv, json, svg, trace, matrixSize;
 };
 
@@ -185,7 +187,7 @@ int runBandwidth(const Options& o) {
   }
   spec::SystemSpec sys;
   try {
-    sys = spec::loadSystemSpecOrDefault(o.config);
+    sys = loadMachine(o.machine);
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;
@@ -220,7 +222,7 @@ int runBandwidth(const Options& o) {
   std::vector<std::string> devs;
   for (const auto& d : sys.devices) devs.push_back(d.name);
 
-  std::cout << "AscendSim bandwidth: " << (sys.name.empty() ? o.config : sys.name) << ", " << sys.devices.size()
+  std::cout << "AscendSim bandwidth: " << (sys.name.empty() ? o.machine.config : sys.name) << ", " << sys.devices.size()
             << " device(s), " << o.memory << " host memory\n"
             << "GB/s = 10^9 bytes per second; each copy timed from its submission to its last byte\n";
   std::vector<Record> all;
@@ -352,7 +354,7 @@ std::optional<std::vector<uint64_t>> parseSizes(const std::string& text, std::st
 void addBandwidthCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = &command;
-  cmd->add_option("--config,-c", o->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  addMachineOptions(*cmd, o->machine);
   cmd->add_option("--sizes,-s", o->sizeWords, "Copy sizes: a range FROM..TO xFACTOR or a list (default 64KiB..256MiB x4)")
       ->expected(1, 2);
   cmd->add_option("--memory,-m", o->memory, "Host memory: pinned (aclrtMallocHost) or pageable")->check(CLI::IsMember({"pinned", "pageable"}));

@@ -8,29 +8,28 @@
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/run/workload_player.h"
+#include "tools/machine_options.h"
 #include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace {
 
 struct RunOptions {
-  std::string config, workload, trace, traceFormat, report;
+  MachineChoice machine;
+  std::string workload, trace, traceFormat, report;
   bool dramStats = false;
 };
 
 int runWorkload(const RunOptions& o) {
   Workload w;
   try {
-    if (!o.config.empty()) spec::loadSystemSpec(o.config);
+    if (!o.machine.config.empty() || !o.machine.sets.empty()) loadMachine(o.machine);
     w = readWorkload(o.workload);
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;
   }
-  std::string machine = o.config;
-  std::error_code ec;
-  if (!machine.empty() && std::filesystem::exists(machine, ec)) machine = std::filesystem::absolute(machine).string();
-  if (!machine.empty()) setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
+  exportMachine(o.machine);
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
@@ -49,7 +48,7 @@ int runWorkload(const RunOptions& o) {
 void addRunCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = &command;
-  cmd->add_option("--config,-c", o->config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  addMachineOptions(*cmd, o->machine);
   cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
   cmd->add_option("--trace", o->trace, "Write the timing trace to this file (.sqlite or .db: an SQLite database)");
   cmd->add_option("--trace-format", o->traceFormat, "Trace format: chrome-json or sqlite (ascendsim config kinds)")
