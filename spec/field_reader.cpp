@@ -105,6 +105,10 @@ bool FieldReader::integer(const std::string& key, uint64_t& out, int64_t min, in
 
 bool FieldReader::integerOneOf(const std::string& key, uint32_t& out,
                                std::initializer_list<uint32_t> allowed) {
+  return integerOneOf(key, out, std::vector<uint32_t>(allowed));
+}
+
+bool FieldReader::integerOneOf(const std::string& key, uint32_t& out, const std::vector<uint32_t>& allowed) {
   const ConfigNode* v = scalarValue(key, false);
   if (!v) return false;
   std::string why;

@@ -34,6 +34,7 @@ class FieldReader {
   bool integer(const std::string& key, uint32_t& out, int64_t min, int64_t max, bool required = false);
   bool integer(const std::string& key, uint64_t& out, int64_t min, int64_t max, bool required = false);
   bool integerOneOf(const std::string& key, uint32_t& out, std::initializer_list<uint32_t> allowed);
+  bool integerOneOf(const std::string& key, uint32_t& out, const std::vector<uint32_t>& allowed);
   bool bytes(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, bool required = false);
   bool bytesPowerOfTwo(const std::string& key, uint64_t& out, uint64_t min, uint64_t max);
   bool duration(const std::string& key, Picoseconds& out, Picoseconds min, Picoseconds max);

@@ -7,32 +7,12 @@
 #include "spec/address_mapping.h"
 #include "spec/embedded_file.h"
 #include "spec/field_reader.h"
+#include "spec/memory_fields.h"
 #include "spec/spec_readers.h"
 #include "spec/system_loader.h"
 
 namespace ascendsim::spec {
 namespace {
-
-void readTimings(FieldReader& r, DramSpec& m, bool required) {
-  const Picoseconds tck = m.clock > 0 ? m.tCK() : 0;
-  DramTimings& t = m.timings;
-  struct Field {
-    const char* key;
-    uint32_t* out;
-    uint32_t min;
-    bool required;
-  };
-  const Field fields[] = {
-      {"tCL", &t.tCL, 1, true},       {"tCWL", &t.tCWL, 1, true},     {"tRCDRD", &t.tRCDRD, 1, true},
-      {"tRCDWR", &t.tRCDWR, 1, true}, {"tRP", &t.tRP, 1, true},       {"tRAS", &t.tRAS, 1, true},
-      {"tRC", &t.tRC, 1, true},       {"tCCD_S", &t.tCCD_S, 1, true}, {"tCCD_L", &t.tCCD_L, 1, true},
-      {"tRRD_S", &t.tRRD_S, 1, true}, {"tRRD_L", &t.tRRD_L, 1, true}, {"tFAW", &t.tFAW, 1, true},
-      {"tWR", &t.tWR, 1, true},       {"tWTR_S", &t.tWTR_S, 1, true}, {"tWTR_L", &t.tWTR_L, 1, true},
-      {"tRTW", &t.tRTW, 1, false},    {"tRTP", &t.tRTP, 1, true},     {"tREFI", &t.tREFI, 1, true},
-      {"tRFC", &t.tRFC, 1, true},     {"tRFCpb", &t.tRFCpb, 0, false}, {"tCCDR", &t.tCCDR, 0, false},
-  };
-  for (const Field& f : fields) r.cycles(f.key, *f.out, tck, f.min, required && f.required);
-}
 
 // Relations JEDEC guarantees; a config that breaks one describes no real part.
 void checkTimingRelations(FieldReader& r, DramSpec& m) {
@@ -127,41 +107,13 @@ void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& di
   FieldReader r(merged, path, diag);
   if (!r.isMap()) return;
   const bool required = !fromPreset;  // without a preset, every figure must be written out
-  r.text("preset", out.preset);
-  r.kind("model", out.model, "dram-model");
-  r.kind("timing", out.timing, "memory-timing");
-  r.kind("standard", out.standard, "dram-standard", required);
-  r.bytes("capacity", out.capacity, 0, 1ull << 50, required);
-  if (const ConfigNode* c = merged.find("capacity"); c && c->isScalar() && out.capacity == 0) {
-    r.error("capacity", "capacity must be more than 0 bytes");
-  }
-  r.bytes("write_buffer", out.writeBuffer, 0, 1ull << 40);
-  r.integer("stacks", out.stacks, 1, 64);
-  r.integer("channels", out.channels, 1, 256, required);
-  r.integer("pseudo_channels", out.pseudoChannels, 1, 4);
-  r.integer("ranks", out.ranks, 1, 8);
-  r.integer("bank_groups", out.bankGroups, 1, 16, required);
-  r.integer("banks_per_group", out.banksPerGroup, 1, 64, required);
-  r.bytesPowerOfTwo("page_size", out.pageSize, 256, 64 * 1024);
-  r.integerOneOf("bus_width", out.busWidth, {16, 32, 64, 128});
-  r.integerOneOf("burst_length", out.burstLength, {2, 4, 8, 16, 32});
-  r.frequency("clock", out.clock, 100e6, 10e9, required);
-  r.transferRate("data_rate", out.dataRate, 100e6, 40e9, required);
-  readTimings(r, out, required);
-  r.choice("page_policy", out.pagePolicy, {{"open", PagePolicy::Open}, {"closed", PagePolicy::Closed}});
-  r.integer("queue_depth", out.queueDepth, 1, 1024);
-  r.integer("write_queue_depth", out.writeQueueDepth, 1, 1024);
-  r.fraction("write_high_watermark", out.writeHighWatermark, 0.0, 1.0, "of the write queue's depth");
-  r.fraction("write_low_watermark", out.writeLowWatermark, 0.0, 1.0, "of the write queue's depth");
+  for (const MemoryField& field : memoryFields()) field.read(r, out, required);
   if (out.writeLowWatermark >= out.writeHighWatermark) {
     std::ostringstream why;
     why << "write_low_watermark (" << out.writeLowWatermark << ") must be below write_high_watermark ("
         << out.writeHighWatermark << ")";
     r.error("write_low_watermark", why.str());
   }
-  r.integer("starvation_cap", out.starvationCap, 1, 1000000);
-  r.text("address_mapping", out.addressMapping);
-  r.bytesPowerOfTwo("interleave", out.interleaveGranule, 16, 64 * 1024);
   checkTimingRelations(r, out);
   checkOrganisation(r, out);
   if (diag.empty() && out.capacity > 0) {

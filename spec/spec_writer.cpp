@@ -2,49 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "spec/memory_fields.h"
+
 namespace ascendsim::spec {
 namespace {
 
-void writeTimings(YAML::Emitter& out, const DramTimings& t) {
-  const std::pair<const char*, uint32_t> fields[] = {
-      {"tCL", t.tCL},       {"tCWL", t.tCWL},     {"tRCDRD", t.tRCDRD}, {"tRCDWR", t.tRCDWR},
-      {"tRP", t.tRP},       {"tRAS", t.tRAS},     {"tRC", t.tRC},       {"tCCD_S", t.tCCD_S},
-      {"tCCD_L", t.tCCD_L}, {"tRRD_S", t.tRRD_S}, {"tRRD_L", t.tRRD_L}, {"tFAW", t.tFAW},
-      {"tWR", t.tWR},       {"tWTR_S", t.tWTR_S}, {"tWTR_L", t.tWTR_L}, {"tRTW", t.tRTW},
-      {"tRTP", t.tRTP},     {"tREFI", t.tREFI},   {"tRFC", t.tRFC},     {"tRFCpb", t.tRFCpb},
-      {"tCCDR", t.tCCDR},
-  };
-  for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << value;
-}
-
 void writeMemory(YAML::Emitter& out, const DramSpec& m) {
   out << YAML::BeginMap;
-  if (!m.preset.empty()) out << YAML::Key << "preset" << YAML::Value << m.preset;
-  out << YAML::Key << "model" << YAML::Value << m.model;
-  out << YAML::Key << "timing" << YAML::Value << m.timing;
-  out << YAML::Key << "write_buffer" << YAML::Value << formatBytes(m.writeBuffer);
-  out << YAML::Key << "standard" << YAML::Value << m.standard;
-  out << YAML::Key << "capacity" << YAML::Value << formatBytes(m.capacity);
-  out << YAML::Key << "stacks" << YAML::Value << m.stacks;
-  out << YAML::Key << "channels" << YAML::Value << m.channels;
-  out << YAML::Key << "pseudo_channels" << YAML::Value << m.pseudoChannels;
-  out << YAML::Key << "ranks" << YAML::Value << m.ranks;
-  out << YAML::Key << "bank_groups" << YAML::Value << m.bankGroups;
-  out << YAML::Key << "banks_per_group" << YAML::Value << m.banksPerGroup;
-  out << YAML::Key << "page_size" << YAML::Value << formatBytes(m.pageSize);
-  out << YAML::Key << "bus_width" << YAML::Value << m.busWidth;
-  out << YAML::Key << "burst_length" << YAML::Value << m.burstLength;
-  out << YAML::Key << "clock" << YAML::Value << formatFrequency(m.clock);
-  out << YAML::Key << "data_rate" << YAML::Value << formatTransferRate(m.dataRate);
-  writeTimings(out, m.timings);
-  out << YAML::Key << "page_policy" << YAML::Value << toString(m.pagePolicy);
-  out << YAML::Key << "queue_depth" << YAML::Value << m.queueDepth;
-  out << YAML::Key << "write_queue_depth" << YAML::Value << m.effectiveWriteQueueDepth();
-  out << YAML::Key << "write_high_watermark" << YAML::Value << m.writeHighWatermark;
-  out << YAML::Key << "write_low_watermark" << YAML::Value << m.writeLowWatermark;
-  out << YAML::Key << "starvation_cap" << YAML::Value << m.starvationCap;
-  out << YAML::Key << "address_mapping" << YAML::Value << m.addressMapping;
-  out << YAML::Key << "interleave" << YAML::Value << formatBytes(m.interleaveGranule);
+  for (const MemoryField& field : memoryFields()) field.write(out, m);
   out << YAML::EndMap;
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "spec/kind_registry.h"
+#include "spec/memory_fields.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
@@ -128,6 +129,21 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
     std::cout << "\nmemories:";
     for (const std::string& n : spec::builtinMemoryPresets()) std::cout << " " << n;
     std::cout << "\n";
+    exitCode = kExitOk;
+  });
+
+  CLI::App* fields = config->add_subcommand(
+      "fields", "List every setting of a memory section: meaning, default, what it allows (docs/configuration.md)");
+  fields->add_flag("--markdown", opts->markdown, "Print the Markdown table docs/configuration.md holds");
+  fields->callback([opts, &exitCode] {
+    if (opts->markdown) {
+      std::cout << spec::memoryFieldsMarkdown();
+    } else {
+      for (const spec::MemoryField& f : spec::memoryFields()) {
+        std::cout << f.key << std::string(f.key.size() < 22 ? 22 - f.key.size() : 1, ' ') << f.allowed()
+                  << " (default " << f.defaultText << ")\n";
+      }
+    }
     exitCode = kExitOk;
   });
 

@@ -6,7 +6,7 @@
 #include "spec/diagnostics.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
-#include "tools/sweep/sweep_grid.h"
+#include "tools/machine_override.h"
 
 namespace ascendsim::tools {
 

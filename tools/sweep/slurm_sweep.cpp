@@ -20,6 +20,7 @@
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
 #include "tools/csv_table.h"
+#include "tools/machine_override.h"
 #include "tools/exit_codes.h"
 #include "tools/sweep/sweep_grid.h"
 

@@ -22,6 +22,7 @@
 #include "spec/units.h"
 #include "tools/atomic_file.h"
 #include "tools/csv_table.h"
+#include "tools/machine_override.h"
 #include "tools/exit_codes.h"
 #include "tools/sweep/slurm_sweep.h"
 #include "tools/sweep/sweep_grid.h"

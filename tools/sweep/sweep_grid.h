@@ -17,8 +17,5 @@ struct SweepParameter {
 std::optional<SweepParameter> parseSet(const std::string& text, std::string& why);
 // Every combination, the first parameter varying slowest.
 std::vector<std::vector<std::string>> crossProduct(const std::vector<SweepParameter>& params);
-// The resolved machine YAML with `key = value` applied; nullopt + why when the key is not there.
-std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key, const std::string& value,
-                                         std::string& why);
 
 }  // namespace ascendsim::tools
