@@ -1,30 +1,13 @@
 #include "tools/atomic_file.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
+
+#include "runtime/trace/output_file.h"
 
 namespace ascendsim::tools {
 
 bool writeFileAtomically(const std::string& path, const std::string& content, std::string& why) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << content;
-    out.flush();
-    if (!out) {
-      why = "cannot write '" + path + "': " + std::strerror(errno);
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    why = "cannot write '" + path + "': " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return runtime::writeOutputFile(path, content, why);
 }
 
 bool writeOutput(const std::string& path, const std::string& content, const char* command) {

@@ -1,5 +1,7 @@
 #pragma once
-// Output files are written whole or not at all: to a temporary name, then renamed.
+// Output files are written whole or not at all: to a temporary name, then renamed; a character
+// device is written in place, and a directory or FIFO is refused, never replaced
+// (runtime/trace/output_file.h).
 
 #include <string>
 

@@ -1,13 +1,16 @@
 #include "tools/view_command.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "runtime/trace/output_file.h"
 #include "spec/embedded_file.h"
+#include "tools/atomic_file.h"
 #include "tools/exit_codes.h"
 #include "tools/subcommand.h"
 
@@ -22,7 +25,10 @@ struct ViewOptions {
   std::string trace, report, output;
 };
 
+// A regular file, read whole (a device or FIFO such as /dev/zero is refused, not read for ever).
 bool readFile(const std::string& path, std::string& out) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::stringstream s;
@@ -31,16 +37,16 @@ bool readFile(const std::string& path, std::string& out) {
   return true;
 }
 
-// JSON inside <script>: "</" would end the element early; "<\/" means the same to JSON.
+// JSON inside <script>: "</script" would end the element early and "<!--<script" would change how
+// the page parses it. '<' appears in JSON only inside strings, where "\u003c" means the same.
 std::string scriptSafe(const std::string& json) {
   std::string out;
   out.reserve(json.size());
-  for (size_t i = 0; i < json.size(); ++i) {
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
-      out += "<\\/";
-      ++i;
+  for (char c : json) {
+    if (c == '<') {
+      out += "\\u003c";
     } else {
-      out += json[i];
+      out += c;
     }
   }
   return out;
@@ -73,19 +79,11 @@ int runView(const ViewOptions& o) {
     }
   }
   const std::string page = renderViewer(trace, report);
-  const std::string tmp = o.output + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << page;
-    if (!out) {
-      std::cerr << "ascendsim view: cannot write '" << o.output << "'\n";
-      return kExitFailure;
-    }
+  if (runtime::sameFile(o.output, o.trace) || runtime::sameFile(o.output, o.report)) {
+    std::cerr << "ascendsim view: the page '" << o.output << "' would overwrite an input; choose another -o\n";
+    return kExitUsage;
   }
-  if (std::rename(tmp.c_str(), o.output.c_str()) != 0) {
-    std::cerr << "ascendsim view: cannot write '" << o.output << "'\n";
-    return kExitFailure;
-  }
+  if (!writeOutput(o.output, page, "view")) return kExitFailure;
   std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB); open it in any browser, no network needed\n";
   return kExitOk;
 }

@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "runtime/core/errors.h"
+#include "runtime/trace/output_file.h"
 #include "spec/kind_registry.h"
 
 namespace ascendsim::runtime {
@@ -29,6 +31,13 @@ bool RunOutputs::openTrace() {
   const char* env = std::getenv("ASCENDSIM_TRACE");
   const std::string path = env && *env ? env : spec_->trace.path;
   if (trace_.active() || path.empty()) return trace_.active();
+  const char* reportEnv = std::getenv("ASCENDSIM_REPORT");
+  const std::string report = reportEnv && *reportEnv ? reportEnv : spec_->trace.report;
+  std::error_code ec;
+  if (!report.empty() && std::filesystem::weakly_canonical(report, ec) == std::filesystem::weakly_canonical(path, ec)) {
+    fail(ACL_ERROR_INVALID_PARAM, "the trace and the report are both to be written to '" + path +
+                                      "'; give them different files");
+  }
   std::string why;
   const char* format = std::getenv("ASCENDSIM_TRACE_FORMAT");
   const std::string chosen = format && *format ? format : spec_->trace.format;
@@ -58,23 +67,7 @@ const models::ResourceTable& RunOutputs::resources() const {
 namespace {
 // Writes `text` to `path` through PATH.partial and a rename, so `path` is complete or absent.
 bool writeWhole(const std::string& path, const std::string& text, std::string& why) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      why = std::strerror(errno ? errno : EIO);
-      std::remove(partial.c_str());
-      return false;
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    why = std::strerror(errno);
-    std::remove(partial.c_str());
-    return false;
-  }
-  return true;
+  return writeOutputFile(path, text, why);
 }
 }  // namespace
 

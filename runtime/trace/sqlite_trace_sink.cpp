@@ -13,6 +13,7 @@
 
 #include <cstdio>
 
+#include "runtime/trace/output_file.h"
 #include "runtime/trace/trace_sink.h"
 
 namespace ascendsim::runtime {
@@ -33,7 +34,11 @@ class SqliteTraceSink : public TraceSink {
 
   bool open(const std::string& path, std::string& why, uint64_t) override {
     path_ = path;
-    std::remove(path.c_str());  // a new trace, not rows appended to an old one
+    if (outputTarget(path, why) != OutputTarget::File) {
+      if (why.empty()) why = "'" + path + "' is a device; the trace is written to a regular file";
+      return false;
+    }
+    std::remove(path.c_str());  // a new trace, not rows appended to an old one (a regular file)
     if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) return fail(why, "cannot create " + path);
     if (!exec(kSchema) || !exec("BEGIN")) return fail(why, "cannot write " + path);
     return prepare(process_, "INSERT OR REPLACE INTO process VALUES(?,?,?)", why) &&

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/trace/output_file.h"
+
 namespace ascendsim::runtime {
 namespace {
 const TraceFormatRegistration kRegistered{
@@ -73,6 +75,11 @@ bool TraceWriter::openPart(std::string& why) {
 
 bool TraceWriter::open(const std::string& path, std::string& why, uint64_t maxBytes) {
   close();
+  // The trace is streamed to PATH.partial and renamed: never over a device, FIFO or directory.
+  if (outputTarget(path, why) != OutputTarget::File) {
+    if (why.empty()) why = "'" + path + "' is a device; the trace is written to a regular file (leave the trace out for none)";
+    return false;
+  }
   if (path.size() + 32 > sizeof finalPath_) {
     why = "the trace path is too long";
     return false;

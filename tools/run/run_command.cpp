@@ -8,6 +8,7 @@
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/run/workload_player.h"
+#include "runtime/trace/output_file.h"
 #include "tools/machine_options.h"
 #include "tools/subcommand.h"
 
@@ -28,6 +29,12 @@ int runWorkload(const RunOptions& o) {
   } catch (const spec::ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadConfig;
+  }
+  for (const std::string& output : {o.trace, o.report}) {
+    if (runtime::sameFile(output, o.workload)) {
+      std::cerr << "ascendsim run: '" << output << "' is the workload itself; an output must not overwrite it\n";
+      return kExitUsage;
+    }
   }
   exportMachine(o.machine);
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -219,10 +220,18 @@ Workload readWorkloadText(const std::string& text, const std::string& fileName) 
 }
 
 Workload readWorkload(const std::string& path) {
+  // A regular file of a sensible size: a device or FIFO (/dev/zero) is refused, not read for ever.
+  constexpr uintmax_t kLargest = 64ull << 20;
+  std::error_code ec;
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  const uintmax_t size = regular ? std::filesystem::file_size(path, ec) : 0;
   std::ifstream in(path);
-  if (!in) {
+  if (!regular || !in || size > kLargest) {
     Diagnostics diag;
-    diag.error({path, 0, 0}, "", "cannot read the workload file");
+    diag.error({path, 0, 0}, "",
+               !regular ? "the workload is not a regular file"
+               : size > kLargest ? "the workload is larger than 64 MiB; a workload script is a few KiB of YAML"
+                                 : "cannot read the workload file");
     throw spec::ConfigError(diag.items());
   }
   std::stringstream text;
