@@ -17,6 +17,7 @@ namespace ascendsim::runtime {
 void RunOutputs::attach(const spec::SystemSpec& spec, models::SimulatedSystem& system) {
   spec_ = &spec;
   system_ = &system;
+  owner_ = ::getpid();
   report_ = std::make_unique<RunReport>(spec);
   system.addListener(report_.get());
   const char* dram = std::getenv("ASCENDSIM_DRAM_STATS");
@@ -72,7 +73,7 @@ bool writeWhole(const std::string& path, const std::string& text, std::string& w
 }  // namespace
 
 bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
-  if (!report_) return true;
+  if (!report_ || !ownedHere()) return true;
   if (memoryStats_) memoryStats_->finish();
   bool ok = true;
   std::string why;
@@ -97,6 +98,7 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
 // Once, as the trace ends, with the figures of the whole process (a program may initialise and
 // finalise more than once).
 bool RunOutputs::closeTrace() {
+  if (!ownedHere()) return true;
   if (memoryStats_ && trace_.active()) {
     memoryStats_->finish();
     const spec::Picoseconds end = system_->now();

@@ -3,6 +3,8 @@
 // statistics both include. Attached to the machine at the first aclInit; the report is written
 // at every aclFinalize (or at exit), the trace closed once as the process ends.
 
+#include <unistd.h>
+
 #include <memory>
 #include <vector>
 
@@ -33,7 +35,12 @@ class RunOutputs {
   // Whether any output could not be written: the process then exits with 1.
   bool failed() const { return failed_; }
   // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
-  void closeTraceFromSignal() { trace_.closeFromSignal(); }
+  void closeTraceFromSignal() {
+    if (ownedHere()) trace_.closeFromSignal();
+  }
+  // The outputs belong to the process that attached them: a child the program forks leaves them
+  // alone, at its exit or on a signal (it would otherwise end the parent's trace under it).
+  bool ownedHere() const { return ::getpid() == owner_; }
 
   // The machine's resources with what they carried and how long they were busy so far.
   const models::ResourceTable& resources() const;
@@ -45,6 +52,7 @@ class RunOutputs {
   std::unique_ptr<models::MemoryStatistics> memoryStats_;
   std::unique_ptr<RunReport> report_;
   bool failed_ = false;
+  pid_t owner_ = ::getpid();
 };
 
 }  // namespace ascendsim::runtime
