@@ -276,7 +276,8 @@ void Runtime::finalize(HostThread& t) {
 namespace {
 void closeTraceAtExit() { Runtime::instance().endOfProcess(); }
 
-// SIGINT and SIGTERM end a simulated program as they end a real one, but its report and trace
+// SIGINT, SIGTERM and SIGHUP (a closed terminal) end a simulated program as they end a real one,
+// but its report and trace
 // are finished first. A handler may do almost nothing, so it wakes a watcher thread through a
 // pipe and waits; the watcher finishes the outputs under the runtime's lock, as at exit, and then
 // lets the signal end the process. A process forked after aclInit has no watcher: its handler
@@ -315,7 +316,7 @@ void Runtime::hookSignals() {
   gWatcherPid = getpid();
   std::thread(watchSignals).detach();
   threads_.addInternalThread();
-  for (int sig : {SIGINT, SIGTERM}) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     struct sigaction old {};
     sigaction(sig, nullptr, &old);
     if (old.sa_handler == SIG_DFL) std::signal(sig, onSignal);

@@ -36,7 +36,7 @@ bool writeAll(int fd, const char* data, size_t n) {
   return true;
 }
 
-// While a thread changes the file or the buffer's written part, SIGINT and SIGTERM wait on that
+// While a thread changes the file or the buffer's written part, SIGINT, SIGTERM and SIGHUP wait on that
 // thread, and a handler on another thread waits for it (see closeFromSignal).
 class SignalsHeld {
  public:
@@ -45,6 +45,7 @@ class SignalsHeld {
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, &old_);
     busy_.store(true);
   }

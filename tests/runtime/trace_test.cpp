@@ -301,12 +301,16 @@ TEST(Trace, AFullDiskLeavesNoInvalidFileAndFailsTheRun) {
   EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
 
-TEST(Report, WrittenWhenTheProgramIsTerminated) {
-  // #16 item 11: SIGTERM (or SIGINT) used to leave no report. The process still ends by the
-  // signal, after the report and the trace are written.
-  const std::string trace = ::testing::TempDir() + "/terminated-trace.json";
-  const std::string report = ::testing::TempDir() + "/terminated-report.json";
+class ReportOnSignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(ReportOnSignal, WrittenWhenTheProgramIsTerminated) {
+  // #16 item 11: SIGTERM (or SIGINT) used to leave no report; #34: SIGHUP (a closed terminal)
+  // too. The process still ends by the signal, after the report and the trace are written.
+  const int signal = GetParam();
+  const std::string trace = ::testing::TempDir() + "/terminated-trace-" + std::to_string(signal) + ".json";
+  const std::string report = ::testing::TempDir() + "/terminated-report-" + std::to_string(signal) + ".json";
   std::remove(report.c_str());
+  std::remove(trace.c_str());
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("ASCENDSIM_REPORT", report.c_str(), 1);
@@ -318,15 +322,18 @@ TEST(Report, WrittenWhenTheProgramIsTerminated) {
     if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMallocHost(&h, n) ||
         aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
     if (aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE)) std::exit(2);
-    std::raise(SIGTERM);
+    std::raise(signal);
     std::exit(3);  // not reached: the signal ends the process
   }
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
-  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_EQ(WTERMSIG(status), signal);
   nlohmann::json r;
   ASSERT_NO_THROW(r = nlohmann::json::parse(slurp(report)));
   EXPECT_EQ(r["machine"], "single-npu");
   ASSERT_NO_THROW(nlohmann::json::parse(slurp(trace)));
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, ReportOnSignal, ::testing::Values(SIGTERM, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& p) { return p.param == SIGTERM ? "SIGTERM" : "SIGHUP"; });
