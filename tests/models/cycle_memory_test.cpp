@@ -82,10 +82,16 @@ auto kernelWork(KernelWork w) {
   return [w](Machine& m, int d) { m.kernel(d, w); };
 }
 
-// Long sequential copies: sustained's rate is the DRAM model's own for this traffic, so the two
-// modes agree (within 5 %); a D2D copy moves 2 x 256 MiB through the memory, at most at the
-// 819.2 GB/s peak (655 us) and, with refresh and turnarounds, not below 85 % of it (771 us).
-TEST(CycleMemory, D2dCopyAgreesWithSustained) {
+// Internal consistency, not validation: the sustained mode's rate is measured on this same
+// banked DRAM model (sustainedSequentialRates), so these three check that cycle mode, which
+// times each burst on the model's channels, gives a long sequential copy the time that rate
+// gives it (within 5 %, the margin this check has always had; it states how far the two ways of
+// timing the same model may drift apart, not an accuracy). The figure both modes share is checked
+// against Ramulator 2 and DRAMSys in dram_reference_test.cpp (sequential read and write).
+// The bounds of the D2D copy are arithmetic, not the model's: it moves 2 x 256 MiB through the
+// memory, at most at the 819.2 GB/s peak (655 us) and, with refresh and turnarounds, not below
+// 85 % of it (771 us).
+TEST(CycleMemory, ConsistencyD2dCopyMatchesTheSustainedRateOfTheSameModel) {
   const auto [sustained, cycle] = sideBySide(timing("sustained"), timing("cycle"), d2dWork(256 * MiB));
   EXPECT_NEAR(cycle, sustained, 0.05 * sustained);
   const double atPeak = 2.0 * 256 * MiB / kPeak;
@@ -93,14 +99,14 @@ TEST(CycleMemory, D2dCopyAgreesWithSustained) {
   EXPECT_LE(cycle, atPeak / 0.85);
 }
 
-TEST(CycleMemory, H2dCopyAgreesWithSustained) {
+TEST(CycleMemory, ConsistencyH2dCopyMatchesTheSustainedRateOfTheSameModel) {
   const auto [sustained, cycle] = sideBySide(timing("sustained"), timing("cycle"), [](Machine& m, int d) {
     m.copy(d, pinned(static_cast<uint64_t>(d) * GiB), device(d, 0), 64 * MiB);
   });
   EXPECT_NEAR(cycle, sustained, 0.05 * sustained);
 }
 
-TEST(CycleMemory, D2hCopyAgreesWithSustained) {
+TEST(CycleMemory, ConsistencyD2hCopyMatchesTheSustainedRateOfTheSameModel) {
   const auto [sustained, cycle] = sideBySide(timing("sustained"), timing("cycle"), [](Machine& m, int d) {
     m.copy(d, device(d, 0), pinned(static_cast<uint64_t>(d) * GiB), 64 * MiB);
   });
