@@ -24,6 +24,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : ascendsim::tools::kExitUsage;
+  } catch (const std::exception& e) {
+    // Whatever a command did not foresee (a file system refusing, memory running out) is said
+    // plainly and fails the command; it never ends the process with an abort.
+    std::cerr << "ascendsim: " << e.what() << "\n";
+    return ascendsim::tools::kExitFailure;
   }
   return exitCode;
 }

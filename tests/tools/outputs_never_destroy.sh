@@ -46,6 +46,10 @@ if [ "$(id -u)" = 0 ] && mknod "$dir/null" c 1 3 2> /dev/null; then
   check "a table to a character device is written in place" [ $rc -eq 0 ]
   check "... which stays a device" test -c "$dir/null"
 fi
+touch "$dir/plain"
+out=$("$ascendsim" sweep --workload "$workload" --set 'devices[0].link.generation=3,4' --out "$dir/plain/sub.csv" 2>&1); rc=$?
+check "a sweep under a regular file fails with a message, not an abort" [ $rc -eq 1 ]
+check "... saying so" sh -c "echo \"\$1\" | grep -q 'cannot make the folder'" sh "$out"
 # A name that would change how the page parses (<!--<script>) reaches the viewer escaped.
 printf '[{"ph":"X","pid":0,"tid":1,"name":"<!--<script>","ts":0,"dur":1,"args":{}}]' > "$dir/hostile.json"
 "$ascendsim" view "$dir/hostile.json" -o "$dir/hostile.html" > /dev/null 2>&1

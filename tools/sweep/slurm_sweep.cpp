@@ -357,7 +357,12 @@ int submitSlurmSweep(const SlurmSweepOptions& o) {
     }
     m.jobs = old->jobs;
   }
-  fs::create_directories(dir);
+  std::error_code made;
+  fs::create_directories(dir, made);
+  if (made) {
+    std::cerr << "ascendsim sweep: cannot make the folder " << dir << ": " << made.message() << "\n";
+    return kExitFailure;
+  }
   // Resubmission: only the shards without a complete part file.
   Row header;
   std::set<size_t> complete;

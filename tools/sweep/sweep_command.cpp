@@ -176,7 +176,12 @@ int runSweep(const SweepOptions& o) {
     if (i % shardCount == shardIndex) mine.push_back(i);
   }
   const fs::path dir = o.out + ".points";
-  fs::create_directories(dir);
+  std::error_code made;
+  fs::create_directories(dir, made);
+  if (made) {
+    std::cerr << "ascendsim sweep: cannot make the folder " << dir << " beside --out: " << made.message() << "\n";
+    return kExitFailure;
+  }
   std::vector<std::string> machines(grid.size());
   for (size_t i : mine) {
     std::string yaml = base;
