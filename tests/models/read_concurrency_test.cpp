@@ -1,15 +1,16 @@
 // Read concurrency through the real DMA engine: a channel keeps at most `dma.outstanding_reads`
 // MRRS-sized read requests in flight, derived by default from Little's law over the configured
-// round trip. With the defaults, one H2D copy must reach pcie-bench's protocol-limited rate for
-// every generation and payload size, on a root port or behind a switch, whatever the DMA chunk
-// size; D2H (posted writes) likewise. Fixed per-task costs are set to 0 so the copy's own data
-// path is what is measured (those costs have their own tests).
+// round trip. Validation (PcieBenchOneCopy): with the defaults, one H2D copy reaches the rate
+// pcie-bench's own model gives (figures written below, from validation/pcie-bench/reference.csv)
+// for every generation and payload size, on a root port or behind a switch, whatever the DMA
+// chunk size; D2H (posted writes) likewise. Consistency (ReadConcurrencyConsistency): a small
+// window binds by Little's law, against arithmetic written in the test. Fixed per-task costs are
+// set to 0 so the copy's own data path is what is measured (those costs have their own tests).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <tuple>
 
-#include "models/pcie/pcie_protocol.h"
 #include "scheduled_machine.h"
 
 namespace ascendsim::models {
@@ -30,17 +31,46 @@ spec::SystemSpec machine(uint32_t gen, uint64_t mps, bool behindSwitch, const st
   return spec::loadSystemSpecFromText(yaml, "read-concurrency.yaml");
 }
 
-// pcie-bench: reads are bound by completions (20 B per MPS of payload), writes by posted writes
-// (24 B per MPS).
-double pcieBench(const spec::PcieLinkSpec& link, bool read) {
-  const double payload = static_cast<double>(link.mps);
-  return pcie::tlpBandwidth(link, link.mps) * payload / (payload + (read ? 20.0 : 24.0));
+// pcie-bench's figures for a 64 MiB transfer (its mem_bw.write tx_eff and mem_bw.read rx_eff,
+// Gb/s). Source: pcie-bench model (github.com/pcie-bench/pcie-model), commit
+// 40703cfeb6c7763977df98061326e7c1bdccf184, run by validation/pcie-bench/run.sh: the rows of
+// validation/pcie-bench/reference.csv with size_bytes 67108864. Setup: Gen g x16, MPS as listed,
+// MRRS 512, 64-bit addresses, no ECRC, completions split at MPS, the whole TLP bandwidth in each
+// direction.
+struct PcieBench64MiB {
+  uint32_t gen;
+  uint64_t mps;
+  double writeGbps, readGbps;
+};
+constexpr PcieBench64MiB kPcieBench64MiB[] = {
+    {3, 128, 94.062798, 96.605035},   {3, 256, 103.954341, 105.460926},
+    {3, 512, 109.490973, 110.314214}, {4, 128, 188.125595, 193.210071},
+    {4, 256, 207.908682, 210.921851}, {4, 512, 218.981947, 220.628428},
+    {5, 128, 376.251190, 386.420141}, {5, 256, 415.817364, 421.843703},
+    {5, 512, 437.963894, 441.256855},
+};
+
+// Tolerance 0.1 % either way. The copy is timed from its start, so it includes one round trip
+// that pcie-bench's steady rate has not (at most 0.82 us, behind the switch) over at least 1.2 ms
+// (64 MiB at Gen5 MPS 512): 0.07 % (measured: up to 0.068 % below). A TLP header 1 B larger
+// would move the rate by 0.19 % at MPS 512, 8 B by 1.5 %.
+constexpr double kTolerance = 1e-3;
+
+// Known disagreement, reported in issue #36: Gen4 x16 MPS 256 behind the switch, H2D reaches
+// 0.9950 of pcie-bench's rate (26.23 against 26.37 GB/s), with any chunk size. The default read
+// window (Little's law x 1.25 = 53 requests) is issued in pieces of 53 / 8 = 6 requests, so only
+// 8 pieces (48 requests) fit in it, and a piece holds its requests until its last byte lands:
+// 48 x 512 B / (820 ns round trip + 117 ns of the piece's own 3 KiB on the link) = 26.23 GB/s.
+// The same sum leaves every other setup here at least 2 % above the link rate. For this case
+// alone the tolerance is 0.6 % either way, so the shortfall shows here and cannot grow unseen.
+bool knownWindowShortfall(uint32_t gen, uint64_t mps, bool behindSwitch) {
+  return gen == 4 && mps == 256 && behindSwitch;
 }
 
 using Params = std::tuple<uint32_t, uint64_t, bool, std::string>;
-class OneCopy : public ::testing::TestWithParam<Params> {};
+class PcieBenchOneCopy : public ::testing::TestWithParam<Params> {};
 
-TEST_P(OneCopy, ReachesThePcieBenchRate) {
+TEST_P(PcieBenchOneCopy, ReachesThePcieBenchRate) {
   const auto [gen, mps, behindSwitch, chunk] = GetParam();
   Machine m(machine(gen, mps, behindSwitch, chunk));
   const MemoryPlace host{MemoryPlace::Kind::HostPinned, -1, 0}, dev{MemoryPlace::Kind::Device, 0, 0};
@@ -51,26 +81,37 @@ TEST_P(OneCopy, ReachesThePcieBenchRate) {
   m.run();
   m.copy(0, dev, host, bytes);
   m.run();
-  const spec::PcieLinkSpec& link = m.spec().devices[0].link;
+  const PcieBench64MiB* ref = nullptr;
+  for (const PcieBench64MiB& r : kPcieBench64MiB)
+    if (r.gen == gen && r.mps == mps) ref = &r;
+  ASSERT_NE(ref, nullptr);
   const double h2d = static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
   const double d2h = static_cast<double>(bytes) / (static_cast<double>(m.end(1) - m.start(1)) * 1e-12);
-  EXPECT_NEAR(h2d / pcieBench(link, true), 1.0, 0.03) << "H2D " << h2d / 1e9 << " GB/s";
-  EXPECT_NEAR(d2h / pcieBench(link, false), 1.0, 0.03) << "D2H " << d2h / 1e9 << " GB/s";
+  const double h2dTolerance = knownWindowShortfall(gen, mps, behindSwitch) ? 6e-3 : kTolerance;
+  EXPECT_NEAR(h2d / (ref->readGbps * 1e9 / 8), 1.0, h2dTolerance) << "H2D " << h2d / 1e9 << " GB/s";
+  EXPECT_NEAR(d2h / (ref->writeGbps * 1e9 / 8), 1.0, kTolerance) << "D2H " << d2h / 1e9 << " GB/s";
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    GenMpsPlacementChunk, OneCopy,
-    ::testing::Combine(::testing::Values(3u, 4u, 5u), ::testing::Values(128u, 256u, 512u), ::testing::Bool(),
-                       ::testing::Values(std::string("4KiB"), std::string("64KiB"), std::string("64MiB"))),
+    GenMpsPlacementChunk, PcieBenchOneCopy,
+    ::testing::Combine(::testing::Values(3u, 4u, 5u), ::testing::Values(128u, 256u, 512u),
+                       ::testing::Bool(),
+                       ::testing::Values(std::string("4KiB"), std::string("64KiB"),
+                                         std::string("64MiB"))),
     [](const auto& p) {
       return "Gen" + std::to_string(std::get<0>(p.param)) + "_MPS" + std::to_string(std::get<1>(p.param)) +
              (std::get<2>(p.param) ? "_switch_" : "_rootport_") + std::get<3>(p.param);
     });
 
-TEST(ReadConcurrency, FewOutstandingReadsBindByLittlesLaw) {
-  // 8 requests of 512 B per channel, round trip = host DDR4 (tRCD + CL + burst = 30 ns) + 2 x
-  // (20 ns link + 250 ns root complex) = 570 ns: 8 x 512 B / 570 ns = 7.19 GB/s, far under Gen4's
-  // 24.6 GB/s, and the same for any chunk size.
+TEST(ReadConcurrencyConsistency, FewOutstandingReadsBindByLittlesLaw) {
+  // A consistency check of our DMA engine (pcie-bench has no latency limit): 8 requests of 512 B
+  // per channel, round trip = host DDR4 (tRCD + CL + burst = 30 ns) + 2 x (20 ns link + 250 ns
+  // root complex) = 570 ns. Each request is a piece of its own and holds its slot until its last
+  // byte lands, so also for its completions' time on the link: 2 x (256 + 20) B at Gen4 x16's TLP
+  // rate at MPS 256 (pcie-bench's 227.400121 Gb/s, as above) = 19.42 ns. 8 x 512 B / 589.42 ns =
+  // 6.95 GB/s, far under Gen4's 26.4 GB/s. 0.1 % either way: the copy's first round trip (570 ns
+  // over 2.4 ms) is 0.024 %; leaving out the 19.42 ns would be 3.3 %.
+  const double completionTime = 2 * (256 + 20) / (227.400121e9 / 8);
   {
     spec::SystemSpec sys = machine(4, 256, false, "64KiB");
     sys.devices[0].dma.outstandingReads = 8;
@@ -79,7 +120,7 @@ TEST(ReadConcurrency, FewOutstandingReadsBindByLittlesLaw) {
     m.copy(0, {MemoryPlace::Kind::HostPinned, -1, 0}, {MemoryPlace::Kind::Device, 0, 0}, bytes);
     m.run();
     const double rate = static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
-    EXPECT_NEAR(rate / (8 * 512 / 570e-9), 1.0, 0.05) << rate / 1e9 << " GB/s";
+    EXPECT_NEAR(rate / (8 * 512 / (570e-9 + completionTime)), 1.0, 1e-3) << rate / 1e9 << " GB/s";
   }
 }
 
