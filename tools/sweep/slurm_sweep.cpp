@@ -136,6 +136,7 @@ std::optional<Grid> gridOf(const std::vector<std::string>& sets, std::string& wh
     if (!p) return std::nullopt;
     g.params.push_back(*p);
   }
+  if (!gridWithinLimit(g.params, why)) return std::nullopt;
   g.points = crossProduct(g.params);
   return g;
 }
@@ -314,6 +315,21 @@ bool waitForJob(const std::string& job) {
 bool isSlurmSweepDir(const std::string& path) { return fs::is_directory(path) && fs::exists(fs::path(path) / kManifest); }
 
 int submitSlurmSweep(const SlurmSweepOptions& o) {
+  // Values that go into #SBATCH lines: one line each, no room for another directive or command.
+  const auto plain = [](const std::string& v) {
+    return v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:-") == std::string::npos;
+  };
+  for (const auto& [flag, value] : {std::make_pair("--partition", o.partition), std::make_pair("--time", o.time)}) {
+    if (!plain(value)) {
+      std::cerr << "ascendsim sweep " << flag << ": '" << value
+                << "' has characters Slurm names and times never have (letters, digits, _ . , : - only)\n";
+      return kExitUsage;
+    }
+  }
+  if (o.out.find_first_of("\n\r") != std::string::npos) {
+    std::cerr << "ascendsim sweep --out: the path has a line break; it would end the job script's #SBATCH line\n";
+    return kExitUsage;
+  }
   for (const char* tool : {"sbatch", "squeue", "scontrol"}) {
     if (!inPath(tool)) {
       std::cerr << "ascendsim sweep --slurm: '" << tool << "' is not on PATH: Slurm is not installed here (Debian: "

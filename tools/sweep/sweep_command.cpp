@@ -151,6 +151,10 @@ int runSweep(const SweepOptions& o) {
     }
     params.push_back(*p);
   }
+  if (!gridWithinLimit(params, why)) {
+    std::cerr << "ascendsim sweep: --set: " << why << "\n";
+    return kExitUsage;
+  }
   size_t shardIndex = 0, shardCount = 1;
   if (!o.shard.empty()) {
     if (std::sscanf(o.shard.c_str(), "%zu/%zu", &shardIndex, &shardCount) != 2 || shardCount == 0 || shardIndex >= shardCount) {

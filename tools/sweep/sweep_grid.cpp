@@ -4,6 +4,7 @@
 #include "spec/system_loader.h"
 
 
+#include <algorithm>
 #include <sstream>
 
 namespace ascendsim::tools {
@@ -25,6 +26,19 @@ std::optional<SweepParameter> parseSet(const std::string& text, std::string& why
     return std::nullopt;
   }
   return p;
+}
+
+bool gridWithinLimit(const std::vector<SweepParameter>& params, std::string& why) {
+  size_t points = 1;
+  for (const SweepParameter& p : params) {
+    points *= std::max<size_t>(1, p.values.size());
+    if (points > kMaxSweepPoints) {
+      why = "the grid has more than " + std::to_string(kMaxSweepPoints) +
+            " points; split the study into several sweeps";
+      return false;
+    }
+  }
+  return true;
 }
 
 std::vector<std::vector<std::string>> crossProduct(const std::vector<SweepParameter>& params) {
