@@ -76,7 +76,6 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   }
   out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
   out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
-  out << YAML::Key << "descriptor_size" << YAML::Value << d.dma.descriptorSize;
   out << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "max_streams" << YAML::Value << d.scheduler.maxStreams;
@@ -93,6 +92,8 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "scalar_ops_per_cycle" << YAML::Value << d.aicore.scalarOpsPerCycle;
   out << YAML::Key << "tile_size" << YAML::Value << formatBytes(d.aicore.tileSize);
   out << YAML::Key << "start_latency" << YAML::Value << formatDuration(d.aicore.startLatency);
+  out << YAML::Key << "unified_buffer" << YAML::Value
+      << formatBytes(d.aicore.unifiedBuffer ? d.aicore.unifiedBuffer : unifiedBufferDefault(d.soc));
   out << YAML::EndMap;
   out << YAML::EndMap;
 }

@@ -139,7 +139,6 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.bytes("chunk_size", d.chunkSize, 64, 64ull << 20);
   if (d.chunkSize % 64 != 0) r.error("chunk_size", "chunk_size must be a multiple of 64B");
   r.duration("setup_latency", d.setupLatency, 0, 1000000000);
-  r.integerOneOf("descriptor_size", d.descriptorSize, {32, 64});
   r.finish();
 }
 
@@ -153,6 +152,10 @@ void readAiCore(const ConfigNode& node, const std::string& path, Diagnostics& di
   r.integer("scalar_ops_per_cycle", a.scalarOpsPerCycle, 1, 64);
   r.bytes("tile_size", a.tileSize, 512, 64ull << 20);
   r.duration("start_latency", a.startLatency, 0, 1000000000);
+  // Ascend C moves data in and out of the Unified Buffer in 32-byte blocks.
+  if (r.bytes("unified_buffer", a.unifiedBuffer, 1024, 16ull << 20) && a.unifiedBuffer % 32 != 0) {
+    r.error("unified_buffer", "unified_buffer must be a multiple of 32B (Ascend C's data block)");
+  }
   r.finish();
 }
 
@@ -182,6 +185,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
   if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);
   if (const ConfigNode* s = r.take("scheduler")) readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
   if (const ConfigNode* a = r.take("aicore")) readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
+  if (proto.aicore.unifiedBuffer == 0) proto.aicore.unifiedBuffer = unifiedBufferDefault(proto.soc);
 
   std::vector<std::string> ports;
   std::vector<Located> where;

@@ -19,6 +19,13 @@ double DramSpec::peakBandwidth() const {
   return static_cast<double>(independentChannels()) * busWidth / 8.0 * dataRate;
 }
 
+uint64_t unifiedBufferDefault(const std::string& soc) {
+  for (const char* family : {"Ascend910B", "Ascend910_93"}) {
+    if (soc.rfind(family, 0) == 0) return 192 * 1024;
+  }
+  return 256 * 1024;
+}
+
 Picoseconds DramSpec::tCK() const { return static_cast<Picoseconds>(std::llround(1e12 / clock)); }
 
 double pcieGenerationRate(uint32_t generation) {

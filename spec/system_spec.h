@@ -166,8 +166,7 @@ struct DmaSpec {
   // enough to cover the round trip to host memory at the link's rate.
   uint32_t outstandingReads = 0;
   uint64_t chunkSize = 64 * 1024;  // bytes per DMA chunk
-  Picoseconds setupLatency = 1000000;
-  uint32_t descriptorSize = 64;  // bytes per memcpy descriptor (32 or 64)
+  Picoseconds setupLatency = 1000000;  // per task: its descriptor's fetch and the channel's start
 };
 
 struct SchedulerSpec {
@@ -190,7 +189,14 @@ struct AiCoreSpec {
   uint32_t scalarOpsPerCycle = 1;      // per core: scalar instructions (an Ascend C kernel's loops)
   uint64_t tileSize = 32 * 1024;       // bytes of traffic one core moves per pipeline step
   Picoseconds startLatency = 2000000;  // from a kernel's start to its cores running (dispatch)
+  // Unified Buffer per core that runs vector kernels (bytes); 0: the SoC's, unifiedBufferDefault.
+  uint64_t unifiedBuffer = 0;
 };
+
+// The Unified Buffer a SoC's vector-kernel cores have: 192 KiB on the A2/A3 vector cores
+// (Ascend910B*, Ascend910_93*), 256 KiB on the AI Cores of the others (910A, 310P) and when no SoC
+// is named (Ascend C documentation, Unified Buffer size per product).
+uint64_t unifiedBufferDefault(const std::string& soc);
 
 struct DeviceSpec {
   std::string name;           // "npu0"
