@@ -90,8 +90,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
   return run("aclrtQueryDeviceStatus", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(deviceStatus, "deviceStatus");
-    rt().requireDevice(deviceId);
-    *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+    *deviceStatus = rt().deviceStatus(deviceId);
   });
 }
 
@@ -130,12 +129,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
   return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
-    rt().requireDevice(deviceId);
-    const int32_t feature = rawEnum(devFeatureType);
-    if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV && feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
-      fail(ACL_ERROR_INVALID_PARAM, "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType");
-    }
-    *value = ACL_DEV_FEATURE_NOT_SUPPORT;
+    *value = rt().deviceCapability(deviceId, rawEnum(devFeatureType));
   });
 }
 

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "runtime/core/errors.h"
+#include "runtime/core/soc_cores.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
@@ -409,9 +410,10 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
     t.callOverhead = overheads().fastLaunch;
   }
   waitForQueueSlot(t, s);
-  if (task->kind == models::TaskKind::Kernel && s.device->vectorCoreLimit > 0) {
+  if (const uint32_t limit =
+          kernelCoreLimit(*s.device->spec, s.device->cubeCoreLimit, s.device->vectorCoreLimit);
+      task->kind == models::TaskKind::Kernel && limit > 0) {
     // aclrtSetDeviceResLimit: the kernel runs on at most that many cores.
-    const uint32_t limit = s.device->vectorCoreLimit;
     task->kernel.blocks = task->kernel.blocks ? std::min(task->kernel.blocks, limit) : limit;
   }
   task->id = nextTaskId_++;

@@ -96,6 +96,8 @@ class Runtime {
   void requireDevice(int32_t dev) { device(dev); }  // fails as aclrtSetDevice does for a bad id
   int64_t deviceInfo(int32_t dev, int32_t attr);  // aclrtGetDeviceInfo
   aclrtUtilizationInfo utilization(int32_t dev);
+  aclrtDeviceStatus deviceStatus(int32_t dev);             // aclrtQueryDeviceStatus
+  int32_t deviceCapability(int32_t dev, int32_t feature);  // aclrtGetDeviceCapability
   void setResourceLimit(int32_t dev, int32_t type, uint32_t value);
   uint32_t resourceLimit(int32_t dev, int32_t type);
   void resetResourceLimits(int32_t dev);

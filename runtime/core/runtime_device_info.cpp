@@ -53,11 +53,40 @@ aclrtUtilizationInfo Runtime::utilization(int32_t id) {
     if (r.name == prefix + "aicore") cores = r.busy;
     if (r.name == prefix + "memory") memory = r.busy;
   }
+  // CANN fills cubeUtilization with the AI Cores' share (RT_UTIL_TYPE_AICORE) and
+  // vectorUtilization with the vector cores' (RT_UTIL_TYPE_AIVECTOR) (hicann/runtime
+  // src/acl/aclrt_impl/device.cpp). Kernels run on the vector cores of an A2/A3 SoC, whose cube
+  // cores (AIC) nothing simulated runs on; elsewhere they run on the AI Cores, which hold the cube
+  // units, and both fields report those cores.
+  const spec::Picoseconds cube = hasVectorCores(*d.spec) ? 0 : cores;
   const spec::Picoseconds span = simulatedNow();
   aclrtUtilizationInfo info{};
+  info.cubeUtilization = percent(cube, span);
   info.vectorUtilization = percent(cores, span);
   info.memoryUtilization = percent(memory, span);
   return info;
+}
+
+aclrtDeviceStatus Runtime::deviceStatus(int32_t id) {
+  // A task that faulted on the device (an AI Core exception, a kernel trap) leaves it abnormal
+  // until it is reset: aclrtResetDevice releasing its last reference, or aclrtResetDeviceForce.
+  return device(id).errorType != ACL_RT_NO_ERROR ? ACL_RT_DEVICE_STATUS_ABNORMAL
+                                                 : ACL_RT_DEVICE_STATUS_NORMAL;
+}
+
+int32_t Runtime::deviceCapability(int32_t id, int32_t feature) {
+  const Device& d = device(id);
+  if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV &&
+      feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
+    fail(ACL_ERROR_INVALID_PARAM,
+         "devFeatureType " + std::to_string(feature) + " is not an aclrtDevFeatureType (1, 21)");
+  }
+  // CANN lists aclrtGetDeviceCapability for the A2/A3 (and 950) products only (hicann/runtime
+  // docs/api_docs/aclrtGetDeviceCapability.md). On them, task update of AI Core kernels is
+  // supported (hicann/runtime example/0_quickstart/3_cross_version prints 1 on an Ascend910B3) and
+  // cross-device memory-queue events are (the runtime's own unit tests expect FEATURE_SUPPORT for
+  // the 910B, "CloudV2"). Other SoCs: neither.
+  return isA2OrA3(d.spec->soc) ? ACL_DEV_FEATURE_SUPPORT : ACL_DEV_FEATURE_NOT_SUPPORT;
 }
 
 void Runtime::setResourceLimit(int32_t id, int32_t type, uint32_t value) {

@@ -4,6 +4,7 @@
 // 24 + 48); vector kernels run on the AIVs. Other SoCs (910A, 310P) have AI Cores with both units.
 // `ai_core.cores` is the count vector kernels run on.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -24,14 +25,23 @@ inline bool isA2OrA3(const std::string& soc) {
   return family == "Ascend910B" || family == "Ascend910_93";
 }
 inline bool hasVectorCores(const spec::DeviceSpec& device) { return isA2OrA3(device.soc); }
-// Unified Buffer per core that runs vector kernels: 192 KiB on A2/A3 vector cores, 256 KiB on the
-// AI Cores of 910A and 310P (Ascend C documentation, Unified Buffer sizes per product).
+// Unified Buffer per core that runs vector kernels: the device's `aicore.unified_buffer`, whose
+// default is the SoC's (spec::unifiedBufferDefault: 192 KiB on A2/A3 vector cores, 256 KiB else).
 inline uint32_t unifiedBufferBytes(const spec::DeviceSpec& device) {
-  return hasVectorCores(device) ? 192u * 1024 : 256u * 1024;
+  const uint64_t bytes = device.aicore.unifiedBuffer;
+  return static_cast<uint32_t>(bytes ? bytes : spec::unifiedBufferDefault(device.soc));
 }
 inline uint32_t vectorCoreCount(const spec::DeviceSpec& device) { return device.aicore.cores; }
 inline uint32_t cubeCoreCount(const spec::DeviceSpec& device) {
   return hasVectorCores(device) ? device.aicore.cores / 2 : device.aicore.cores;
+}
+// The cores a kernel may run on under aclrtSetDeviceResLimit's limits (0: not limited). A2/A3
+// kernels run on the vector cores: the vector limit. Elsewhere they run on the AI Cores, which are
+// the cube cores too (ACL_DEV_ATTR_CUBE_CORE_NUM counts them): either limit caps them.
+inline uint32_t kernelCoreLimit(const spec::DeviceSpec& device, uint32_t cubeLimit,
+                                uint32_t vectorLimit) {
+  if (hasVectorCores(device) || cubeLimit == 0) return vectorLimit;
+  return vectorLimit == 0 ? cubeLimit : std::min(cubeLimit, vectorLimit);
 }
 
 }  // namespace ascendsim::runtime

@@ -437,23 +437,29 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
  * (Ascend910B3 and Ascend910B4 both Ascend910B; Ascend910_9362 and Ascend910_9392 both
  * Ascend910_93; otherwise the same name), else 0. */
 ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
-/* ACL_RT_DEVICE_STATUS_NORMAL: a simulated device never goes down (task faults are the kernel's). */
+/* ACL_RT_DEVICE_STATUS_ABNORMAL once a task faulted on the device (an AI Core exception, a kernel
+ * trap), until the device is reset (aclrtResetDevice of its last reference, aclrtResetDeviceForce);
+ * else ACL_RT_DEVICE_STATUS_NORMAL. */
 ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
 /* Percent of the simulated time since the machine started (the first aclInit of the process)
- * that the device's vector cores ran kernels
- * (vectorUtilization) and that its memory was busy (memoryUtilization); cube and AI CPU work is not
- * simulated: 0. utilizationExtend must be NULL. */
+ * that the device's cores ran kernels (vectorUtilization), that its AI Cores did (cubeUtilization,
+ * CANN's AI Core share: on A2/A3 SoCs kernels run on the vector cores and this is 0; elsewhere they
+ * run on the AI Cores and both are the same) and that its memory was busy (memoryUtilization); AI
+ * CPU work is not simulated: 0. utilizationExtend must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
 /* Cores kernels of this process may use on the device: 1..the device's count (else
  * ACL_ERROR_RT_PARAM_INVALID). A vector core limit caps the cores every kernel launched on the
- * device afterwards runs on (its timing); Reset restores the full counts. */
+ * device afterwards runs on (its timing); so does a cube core limit on SoCs whose kernels run on
+ * the AI Cores (910A, 310P), while on A2/A3 nothing simulated runs on the cube cores. Reset
+ * restores the full counts. */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
 /* The limit that applies to the calling thread: its current context's device's. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
-/* Optional runtime features: ACL_DEV_FEATURE_NOT_SUPPORT for both kinds CANN defines (model
- * task update, cross-device memory-queue events: neither is simulated). */
+/* Optional runtime features, per SoC: ACL_DEV_FEATURE_SUPPORT for both kinds CANN defines (AI
+ * Core task update, cross-device memory-queue events) on A2/A3 SoCs, ACL_DEV_FEATURE_NOT_SUPPORT
+ * elsewhere; another devFeatureType: ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
                                                       int32_t *value);
 
