@@ -92,8 +92,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   out << YAML::Key << "scalar_ops_per_cycle" << YAML::Value << d.aicore.scalarOpsPerCycle;
   out << YAML::Key << "tile_size" << YAML::Value << formatBytes(d.aicore.tileSize);
   out << YAML::Key << "start_latency" << YAML::Value << formatDuration(d.aicore.startLatency);
-  out << YAML::Key << "unified_buffer" << YAML::Value
-      << formatBytes(d.aicore.unifiedBuffer ? d.aicore.unifiedBuffer : unifiedBufferDefault(d.soc));
+  out << YAML::Key << "unified_buffer" << YAML::Value;
+  if (d.aicore.unifiedBuffer == 0) {
+    out << "auto";
+  } else {
+    out << formatBytes(d.aicore.unifiedBuffer);
+  }
   out << YAML::EndMap;
   out << YAML::EndMap;
 }

@@ -152,8 +152,12 @@ void readAiCore(const ConfigNode& node, const std::string& path, Diagnostics& di
   r.integer("scalar_ops_per_cycle", a.scalarOpsPerCycle, 1, 64);
   r.bytes("tile_size", a.tileSize, 512, 64ull << 20);
   r.duration("start_latency", a.startLatency, 0, 1000000000);
-  // Ascend C moves data in and out of the Unified Buffer in 32-byte blocks.
-  if (r.bytes("unified_buffer", a.unifiedBuffer, 1024, 16ull << 20) && a.unifiedBuffer % 32 != 0) {
+  // `auto`: the SoC's (0 here, so that a change of `soc` carries it along). Ascend C moves data in
+  // and out of the Unified Buffer in 32-byte blocks.
+  if (const ConfigNode* u = r.take("unified_buffer"); u && u->isScalar() && u->value() == "auto") {
+    a.unifiedBuffer = 0;
+  } else if (u && r.bytes("unified_buffer", a.unifiedBuffer, 1024, 16ull << 20) &&
+             a.unifiedBuffer % 32 != 0) {
     r.error("unified_buffer", "unified_buffer must be a multiple of 32B (Ascend C's data block)");
   }
   r.finish();
@@ -184,8 +188,8 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
   if (const ConfigNode* m = r.require("memory")) readMemory(*m, r.childPath("memory"), diag, proto.memory);
   if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);
   if (const ConfigNode* s = r.take("scheduler")) readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
-  if (const ConfigNode* a = r.take("aicore")) readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
-  if (proto.aicore.unifiedBuffer == 0) proto.aicore.unifiedBuffer = unifiedBufferDefault(proto.soc);
+  if (const ConfigNode* a = r.take("aicore"))
+    readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
 
   std::vector<std::string> ports;
   std::vector<Located> where;

@@ -189,7 +189,8 @@ struct AiCoreSpec {
   uint32_t scalarOpsPerCycle = 1;      // per core: scalar instructions (an Ascend C kernel's loops)
   uint64_t tileSize = 32 * 1024;       // bytes of traffic one core moves per pipeline step
   Picoseconds startLatency = 2000000;  // from a kernel's start to its cores running (dispatch)
-  // Unified Buffer per core that runs vector kernels (bytes); 0: the SoC's, unifiedBufferDefault.
+  // Unified Buffer per core that runs vector kernels (bytes); 0 (`auto`): the SoC's,
+  // unifiedBufferDefault.
   uint64_t unifiedBuffer = 0;
 };
 

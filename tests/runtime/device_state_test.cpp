@@ -132,6 +132,14 @@ TEST_F(Ascend910A, CapabilitiesOfA910A) {
   EXPECT_EQ(value, ACL_DEV_FEATURE_NOT_SUPPORT);
 }
 
+TEST_F(Ascend910A, UnifiedBufferIsTheSocsWhenNotGiven) {
+  // The atlas-800-9000 preset leaves aicore.unified_buffer out: a 910A AI Core's 256 KiB (Ascend C
+  // documentation), 262144 bytes.
+  int64_t ub = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE, &ub));
+  EXPECT_EQ(ub, 262144);
+}
+
 // Simulated microseconds a pure-arithmetic kernel of `ops` float32 operations takes on the default
 // stream, between two events.
 double arithmeticKernelUs(uint64_t ops) {

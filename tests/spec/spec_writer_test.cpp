@@ -15,35 +15,37 @@ TEST(SpecWriter, EveryPresetRoundTripsExactly) {
     ASSERT_NO_THROW(reloaded = loadSystemSpecFromText(first, name + "-resolved.yaml")) << first;
     EXPECT_EQ(writeSystemSpecYaml(reloaded), first) << name;
     EXPECT_EQ(reloaded.devices.size(), original.devices.size());
-    EXPECT_DOUBLE_EQ(reloaded.devices[0].memory.peakBandwidth(), original.devices[0].memory.peakBandwidth());
+    EXPECT_DOUBLE_EQ(reloaded.devices[0].memory.peakBandwidth(),
+                     original.devices[0].memory.peakBandwidth());
   }
 }
 
-// aicore.unified_buffer: the SoC's when not given (192 KiB = 196608 B on Ascend910B*/910_93*
-// vector cores, 256 KiB = 262144 B elsewhere), the given size otherwise, and `config show` keeps
-// it.
-TEST(SpecWriter, UnifiedBufferDefaultsPerSocAndRoundTrips) {
+// aicore.unified_buffer: `auto` (0) when not given, which is the SoC's (192 KiB = 196608 B on
+// Ascend910B*/910_93* vector cores, 256 KiB = 262144 B elsewhere, Ascend C documentation), so that
+// `config show` then `--set devices[0].soc=...` follows the new SoC; a given size is kept.
+TEST(SpecWriter, UnifiedBufferIsTheSocsUnlessGivenAndRoundTrips) {
+  EXPECT_EQ(unifiedBufferDefault("Ascend910B4"), 196608u);
+  EXPECT_EQ(unifiedBufferDefault("Ascend910_9391"), 196608u);
+  EXPECT_EQ(unifiedBufferDefault("Ascend310P3"), 262144u);
+  EXPECT_EQ(unifiedBufferDefault("Ascend910A"), 262144u);
+  EXPECT_EQ(unifiedBufferDefault(""), 262144u);
   const std::string head =
       "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2 }\n"
-      "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n";
-  EXPECT_EQ(loadSystemSpecFromText(head + "    soc: Ascend910B4\n", "a.yaml")
-                .devices[0]
-                .aicore.unifiedBuffer,
-            192u * 1024);
-  EXPECT_EQ(loadSystemSpecFromText(head + "    soc: Ascend910_9391\n", "b.yaml")
-                .devices[0]
-                .aicore.unifiedBuffer,
-            192u * 1024);
-  EXPECT_EQ(loadSystemSpecFromText(head + "    soc: Ascend310P3\n", "c.yaml")
-                .devices[0]
-                .aicore.unifiedBuffer,
-            256u * 1024);
-  EXPECT_EQ(loadSystemSpecFromText(head, "d.yaml").devices[0].aicore.unifiedBuffer, 256u * 1024);
-  const SystemSpec given = loadSystemSpecFromText(
-      head + "    soc: Ascend910B4\n    aicore: { unified_buffer: 96KiB }\n", "e.yaml");
+      "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n    soc: Ascend910B4\n";
+  const SystemSpec automatic = loadSystemSpecFromText(head, "a.yaml");
+  EXPECT_EQ(automatic.devices[0].aicore.unifiedBuffer, 0u);
+  const std::string shown = writeSystemSpecYaml(automatic);
+  EXPECT_NE(shown.find("unified_buffer: auto"), std::string::npos) << shown;
+  EXPECT_EQ(loadSystemSpecFromText(shown, "a-shown.yaml").devices[0].aicore.unifiedBuffer, 0u);
+  const SystemSpec given =
+      loadSystemSpecFromText(head + "    aicore: { unified_buffer: 96KiB }\n", "b.yaml");
   EXPECT_EQ(given.devices[0].aicore.unifiedBuffer, 96u * 1024);
-  const SystemSpec reloaded = loadSystemSpecFromText(writeSystemSpecYaml(given), "e-resolved.yaml");
+  const SystemSpec reloaded = loadSystemSpecFromText(writeSystemSpecYaml(given), "b-shown.yaml");
   EXPECT_EQ(reloaded.devices[0].aicore.unifiedBuffer, 96u * 1024);
+  EXPECT_EQ(loadSystemSpecFromText(head + "    aicore: { unified_buffer: auto }\n", "c.yaml")
+                .devices[0]
+                .aicore.unifiedBuffer,
+            0u);
 }
 
 }  // namespace
