@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -11,12 +12,28 @@ class Callback : public AclTest {};
 
 namespace {
 void addOne(void* data) { ++*static_cast<std::atomic<int>*>(data); }
+
+// What each callback saw: the thread it ran on, recorded before it counts itself.
+struct Seen {
+  std::mutex mutex;
+  std::vector<pthread_t> threads;
+  std::atomic<int> calls{0};
+};
+void recordThread(void* data) {
+  auto* seen = static_cast<Seen*>(data);
+  {
+    std::lock_guard<std::mutex> lock(seen->mutex);
+    seen->threads.push_back(pthread_self());
+  }
+  ++seen->calls;
+}
 }  // namespace
 
 TEST_F(Callback, ProcessedByTheSubscribedThread) {
   aclrtStream s = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s));
-  std::atomic<int> calls{0};
+  Seen seen;
+  std::atomic<int>& calls = seen.calls;
   std::atomic<bool> stop{false};
   std::atomic<bool> subscribedThreadReady{false};
   aclrtContext ctx = nullptr;
@@ -32,12 +49,23 @@ TEST_F(Callback, ProcessedByTheSubscribedThread) {
   while (!subscribedThreadReady) std::this_thread::yield();
   ASSERT_ACL_OK(aclrtSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s));
   EXPECT_ACL_ERROR(aclrtSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s), ACL_ERROR_REPEAT_SUBSCRIBE);
-  ASSERT_ACL_OK(aclrtLaunchCallback(addOne, &calls, ACL_CALLBACK_BLOCK, s));
-  ASSERT_ACL_OK(aclrtLaunchCallback(addOne, &calls, ACL_CALLBACK_NO_BLOCK, s));
+  ASSERT_ACL_OK(aclrtLaunchCallback(recordThread, &seen, ACL_CALLBACK_BLOCK, s));
+  ASSERT_ACL_OK(aclrtLaunchCallback(recordThread, &seen, ACL_CALLBACK_NO_BLOCK, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   // The blocking callback ran before the stream went on; the other one may still be queued.
   EXPECT_GE(calls.load(), 1);
   while (calls.load() < 2) std::this_thread::yield();
+  // Both ran on the thread subscribed with aclrtSubscribeReport (the one calling
+  // aclrtProcessReport), as CANN documents, never on this thread or one of the runtime's own.
+  const pthread_t subscribed = reporter.native_handle();
+  {
+    std::lock_guard<std::mutex> lock(seen.mutex);
+    ASSERT_EQ(seen.threads.size(), 2u);
+    for (const pthread_t t : seen.threads) {
+      EXPECT_TRUE(pthread_equal(t, subscribed));
+      EXPECT_FALSE(pthread_equal(t, pthread_self()));
+    }
+  }
   ASSERT_ACL_OK(aclrtUnSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s));
   stop = true;
   reporter.join();
