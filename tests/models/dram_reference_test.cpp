@@ -1,10 +1,15 @@
-// The banked DRAM model against DRAMSys 5.0 and Ramulator 2 on the same HBM2 device
+// The banked DRAM model against Ramulator 2 and DRAMSys 5.0 on one HBM2 stack
 // (configs/memory/hbm2.yaml, bank-group-interleaved mapping): 2 Mi requests of 64 B offered in
-// order as fast as the controller accepts them. The references' figures were measured outside
-// this repository (issue #14's table); each bandwidth must come within 10 % of their mean.
+// order as fast as the memory accepts them, five patterns. validation/dram/ holds how every
+// reference figure below is made: the simulators' configurations, the trace generator (the same
+// requests as request() below, each as its two 32 B bursts, sent to the same banks, rows and
+// columns) and run.sh, which builds the simulators from their public sources and prints
+// validation/dram/reference.csv (README.md there says what matches and what cannot).
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <map>
+#include <ostream>
 #include <random>
 
 #include "models/dram/memory_timing.h"
@@ -16,12 +21,8 @@ namespace {
 constexpr uint64_t kRequests = 2ull << 20;
 constexpr uint64_t kSpan = 1ull << 30;
 
-struct Reference {
-  const char* pattern;
-  double ramulator2, dramsys;  // GB/s
-};
-
-// The pattern's i-th request: address and whether it writes.
+// The pattern's i-th request: address and whether it writes (validation/dram/make_traces.cpp
+// writes the same sequence).
 std::pair<uint64_t, bool> request(const std::string& pattern, uint64_t i, std::mt19937_64& rng) {
   if (pattern == "sequential read") return {i * 64, false};
   if (pattern == "sequential write") return {i * 64, true};
@@ -32,43 +33,121 @@ std::pair<uint64_t, bool> request(const std::string& pattern, uint64_t i, std::m
   return {linear % kSpan + linear / kSpan * 64, false};
 }
 
-double bandwidth(const std::string& pattern) {
-  auto timing = makeMemoryTiming(spec::loadMemorySpec("hbm2", "address_mapping: bank-group-interleaved\n"));
+// GB/s of the pattern on hbm2.yaml. withRefresh false sets tREFI to 1 ms, longer than any of
+// these runs (at most 0.72 ms), so at most one refresh of 350 ns falls in it (0.05 %).
+double bandwidth(const std::string& pattern, bool withRefresh) {
+  static std::map<std::pair<std::string, bool>, double> done;
+  if (const auto it = done.find({pattern, withRefresh}); it != done.end()) return it->second;
+  const std::string overrides = std::string("address_mapping: bank-group-interleaved\n") +
+                                (withRefresh ? "" : "tREFI: 1000000\n");
+  auto timing = makeMemoryTiming(spec::loadMemorySpec("hbm2", overrides));
   std::mt19937_64 rng(7);
   for (uint64_t i = 0; i < kRequests; ++i) {
     const auto [address, write] = request(pattern, i, rng);
     timing->enqueue(address, 64, write, 0);
   }
   timing->drain();
-  return timing->totalStats().bandwidth() / 1e9;
+  return done[{pattern, withRefresh}] = timing->totalStats().bandwidth() / 1e9;
 }
 
-class ReferenceSimulators : public ::testing::TestWithParam<Reference> {};
+struct Reference {
+  const char* name;     // the test's name: the pattern and what sets its figure
+  const char* pattern;  // as request() names it
+  double gbps;          // the reference simulator's figure
+  double expected;      // AscendSim / reference expected
+  double tolerance;     // accepted |ratio - expected|
+};
 
-TEST_P(ReferenceSimulators, BandwidthWithinTenPercentOfTheirMean) {
+std::string testName(const ::testing::TestParamInfo<Reference>& info) {
+  return info.param.name;
+}
+void PrintTo(const Reference& r, std::ostream* os) {
+  *os << r.name << " (" << r.gbps << " GB/s)";
+}
+
+// Ramulator 2, tag v2.0a (commit be93be78055d922aa1d4d33e15bcc8f2b0c61a9d), configuration
+// validation/dram/ramulator2_hbm2_pc_channels.yaml (hbm2.yaml's device and timings, each
+// pseudo-channel with a controller and 32-entry read and write queues of its own, as AscendSim's
+// pseudo-channels have), traces from validation/dram/make_traces.cpp, front end LoadStoreTrace
+// (in order, a refused request retried and holding back the rest, as AscendSim's port does).
+// Rows "ramulator2_hbm2_pc_channels" of validation/dram/reference.csv, made by run.sh.
+//
+// Two differences are known and taken into account:
+// - v2.0a's all-bank refresh manager sends one refresh per "rank", a level its HBM2 has not, so
+//   Ramulator 2 never refreshes HBM2 (its 4 KiB stride figure is the refresh-free bank
+//   arithmetic to 0.1 %). The model runs these cases without refresh too (bandwidth(.., false)).
+// - In the configuration where both pseudo-channels share their channel's controller
+//   (validation/dram/ramulator2_hbm2.yaml, the other rows of reference.csv), a channel holds 32
+//   requests of 32 B, 1 KiB, where AscendSim's channel holds 2 x 32 of 64 B; the mapping puts
+//   2 KiB in a row on one channel, so the in-order front end waits on one full channel at a time
+//   and sequential reads reach 60.5 GB/s there. That is a difference of queue organisation the
+//   model does not have a setting for, so the test compares with the per-pseudo-channel one.
+//
+// Tolerances: 3 % where the two agree (sequential, 2:1): the remaining known differences are
+// Ramulator 2's 32 B queue entries (AscendSim's hold 64 B) and its row-command bus being per
+// pseudo-channel in this configuration, worth 2-3 % on sequential traffic here; 1 % for the
+// stride, which both compute from the bank timings alone. Random reads: AscendSim is 14 % below
+// Ramulator 2 (144.3 against 167.07 GB/s), which we have not explained (both space a row
+// conflict's ACT tRP after PRE and its RD tRCD after ACT, and hold 32 requests per
+// pseudo-channel); the test holds that gap at 0.86 +- 0.03 so that a change either way is seen,
+// and says so, rather than widening a window around 1.
+class AgainstRamulator2 : public ::testing::TestWithParam<Reference> {};
+
+TEST_P(AgainstRamulator2, BandwidthWithoutRefresh) {
   const Reference& r = GetParam();
-  const double mean = (r.ramulator2 + r.dramsys) / 2;
-  const double got = bandwidth(r.pattern);
-  EXPECT_NEAR(got / mean, 1.0, 0.10) << r.pattern << ": " << got << " GB/s; Ramulator 2 " << r.ramulator2
-                                     << ", DRAMSys " << r.dramsys;
+  const double got = bandwidth(r.pattern, false);
+  EXPECT_NEAR(got / r.gbps, r.expected, r.tolerance)
+      << r.pattern << ": AscendSim " << got << " GB/s, Ramulator 2 " << r.gbps << " GB/s";
 }
 
-INSTANTIATE_TEST_SUITE_P(Hbm2, ReferenceSimulators,
-                         ::testing::Values(Reference{"sequential read", 226.1, 239.3},
-                                           Reference{"random read", 135.1, 135.8},
-                                           Reference{"sequential write", 225.8, 238.6},
-                                           Reference{"random 2:1", 99.1, 105.3}),
-                         [](const auto& param) {
-                           std::string name = param.param.pattern;
-                           for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    ReferenceSimulators, AgainstRamulator2,
+    ::testing::Values(Reference{"sequential_read", "sequential read", 250.63, 1.0, 0.03},
+                      Reference{"random_read", "random read", 167.07, 0.86, 0.03},
+                      Reference{"sequential_write", "sequential write", 250.87, 1.0, 0.03},
+                      Reference{"random_2to1_read_write", "random 2:1", 120.59, 1.0, 0.03},
+                      Reference{"stride_4KiB_row_switch_tRTP_tRP_tRCD", "4KiB stride", 26.10, 1.0,
+                                0.01}),
+    testName);
+
+// DRAMSys 5.0 (tag v5.0, commit 8e021eada2cb937d5be24dbd02f3980e2193d6ec). These figures are
+// issue #14's table: the configuration, trace and commit they were made with were not recorded,
+// and they have NOT yet been re-run with validation/dram/run.sh (its DRAMSys configuration,
+// validation/dram/dramsys/, is complete; building DRAMSys did not finish in the session that
+// wrote this on a shared 2-core machine). They are compared with the model as hbm2.yaml is, with
+// refresh. Tolerance 10 %, the margin they were first compared with: with their setup unknown, no
+// closer agreement is claimed. The 4 KiB stride is 24 % below DRAMSys, a known difference of
+// front end, not of DRAM timing (docs/models.md): DRAMSys's arbiter keeps up to 64 requests in
+// flight across channels, so requests behind one waiting for a full channel reach the others,
+// where AscendSim's port, like Ramulator 2's, holds them back; the test holds that gap at
+// 0.76 +- 0.04 so a change either way is seen.
+class AgainstDramsys : public ::testing::TestWithParam<Reference> {};
+
+TEST_P(AgainstDramsys, BandwidthWithRefresh) {
+  const Reference& r = GetParam();
+  const double got = bandwidth(r.pattern, true);
+  EXPECT_NEAR(got / r.gbps, r.expected, r.tolerance)
+      << r.pattern << ": AscendSim " << got << " GB/s, DRAMSys " << r.gbps << " GB/s";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ReferenceSimulators, AgainstDramsys,
+    ::testing::Values(Reference{"sequential_read", "sequential read", 239.3, 1.0, 0.10},
+                      Reference{"random_read", "random read", 135.8, 1.0, 0.10},
+                      Reference{"sequential_write", "sequential write", 238.6, 1.0, 0.10},
+                      Reference{"random_2to1_read_write", "random 2:1", 105.3, 1.0, 0.10},
+                      Reference{"stride_4KiB_front_end_window", "4KiB stride", 30.9, 0.76, 0.04}),
+    testName);
 
 // Unloaded read latency: one 64 B read at a time, each arriving 1 ns after the previous one
 // completed, from its arrival to its last byte. Row hits: the reads go round the same 16 places,
-// whose rows stay open; random: uniform over 1 GiB. Within 20 % of the references' mean.
+// whose rows stay open; random: uniform over 1 GiB. The references are issue #14's figures
+// (Ramulator 2 24.0 / 41.2 ns, DRAMSys 25.7 / 43.4 ns) whose setup was not recorded; run.sh does
+// not reproduce them (neither simulator's trace front end waits for one read before the next),
+// so they are held to the wider 20 % of their mean they were first compared with.
 double unloadedLatencyNs(bool rowHits) {
-  auto timing = makeMemoryTiming(spec::loadMemorySpec("hbm2", "address_mapping: bank-group-interleaved\n"));
+  auto timing =
+      makeMemoryTiming(spec::loadMemorySpec("hbm2", "address_mapping: bank-group-interleaved\n"));
   std::mt19937_64 rng(7);
   constexpr int kReads = 20000;
   Picoseconds at = 0, sum = 0;
@@ -82,29 +161,27 @@ double unloadedLatencyNs(bool rowHits) {
 }
 
 TEST(ReferenceSimulatorsLatency, UnloadedRowHitReadWithinTwentyPercentOfTheirMean) {
-  // Ramulator 2 24.0 ns, DRAMSys 25.7 ns. By the timings: tCL 14 + the second burst tCCD_L 4
-  // later + its 2 cycles = 20 ns for a hit; refresh closes the rows now and then (a miss adds
-  // tRCD 14).
+  // By the timings: tCL 14 + the second burst tCCD_L 4 later + its 2 cycles = 20 ns for a hit;
+  // refresh closes the rows now and then (a miss adds tRCD 14).
   const double got = unloadedLatencyNs(true);
   EXPECT_NEAR(got / ((24.0 + 25.7) / 2), 1.0, 0.20) << got << " ns";
 }
 
-TEST(ReferenceSimulatorsLatency, UnloadedRandomReadWithinTwentyPercentOfTheirMean) {
-  // Ramulator 2 41.2 ns, DRAMSys 43.4 ns: a row conflict (tRP 14 + tRCD 14 + tCL 14 + bursts) or,
-  // for a bank whose row refresh closed, a miss.
+TEST(ReferenceSimulatorsLatency, UnloadedRandomReadTrpTrcdTclWithinTwentyPercentOfTheirMean) {
+  // A row conflict (tRP 14 + tRCD 14 + tCL 14 + bursts) or, for a bank whose row refresh
+  // closed, a miss.
   const double got = unloadedLatencyNs(false);
   EXPECT_NEAR(got / ((41.2 + 43.4) / 2), 1.0, 0.20) << got << " ns";
 }
 
-TEST(ReferenceSimulatorsStride, FourKibStrideMatchesRamulatorTheBankArithmeticSays) {
-  // Every request of a wrap lands in one bank of four channels (address bits 12-13 pick the
-  // channel, 14-17 the column, 18+ the row). Per channel: 16 requests x 2 bursts at tCCD_L
-  // (4 ns) = 128 ns per row, then RD -> PRE tRTP 5 + tRP 14 + tRCD 14 = 33 ns instead of 4: 1 KiB
-  // per 157 ns, x 4 channels = 26.1 GB/s, less refresh (350 / 3900) = 23.7 GB/s. Ramulator 2 gives
-  // 23.5 GB/s; DRAMSys 30.9 (its mean, 27.2, is 13 % higher: a known difference, docs/models.md).
-  const double got = bandwidth("4KiB stride");
+TEST(ReferenceSimulatorsStride, FourKibStrideRowSwitchCostsTrtpTrpTrcd) {
+  // Arithmetic, no reference simulator. Every request of a wrap lands in one bank of four
+  // channels (address bits 12-13 pick the channel, 14-17 the column, 18+ the row). Per channel:
+  // 16 requests x 2 bursts at tCCD_L (4 ns) = 128 ns per row, then RD -> PRE tRTP 5 + tRP 14 +
+  // tRCD 14 = 33 ns instead of 4: 1 KiB per 157 ns, x 4 channels = 26.1 GB/s, less refresh
+  // (350 / 3900) = 23.7 GB/s. Within 3 %: a tRCD or tRP off by 2 cycles moves it 1.3 %.
+  const double got = bandwidth("4KiB stride", true);
   EXPECT_NEAR(got / (1024.0 / 157e-9 * 4 * (1 - 350.0 / 3900) / 1e9), 1.0, 0.03) << got << " GB/s";
-  EXPECT_NEAR(got / 23.5, 1.0, 0.05) << got << " GB/s";
 }
 
 }  // namespace

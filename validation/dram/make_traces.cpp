@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
     std::FILE* stl = std::fopen(stlPath.c_str(), "w");
     std::FILE* ram = std::fopen(ramPath.c_str(), "w");
     if (stl == nullptr || ram == nullptr) {
-      std::fprintf(stderr, "make_traces: cannot write %s or %s\n", stlPath.c_str(), ramPath.c_str());
+      std::fprintf(stderr, "make_traces: cannot write %s or %s\n", stlPath.c_str(),
+                   ramPath.c_str());
       return 1;
     }
     std::mt19937_64 rng(7);
