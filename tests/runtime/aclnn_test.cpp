@@ -714,8 +714,11 @@ TEST_F(Aclnn, HalfSumsAreCorrectlyRounded) {
 
 TEST_F(Aclnn, MemoryFreedUnderAQueuedKernelLivesUntilItEnds) {
   // The program frees an input of a queued aclnnAdd (held back behind an event) and allocates and
-  // fills a new buffer, which takes the freed one's place; the kernel still adds the bytes the
-  // input held.
+  // fills a new buffer. The freed input stays allocated until the kernel ends: device memory's
+  // free figure (aclrtGetMemInfo) does not grow at the free, the new buffer gets another
+  // address, and only after the kernel does the input's 16 B (rounded up to 32 B, plus the 32 B
+  // every allocation takes, as Device.MemInfoMovesWithAllocations shows) come back. The kernel
+  // adds the bytes the input held.
   const float av[4] = {1, 2, 3, 4}, bv[4] = {10, 20, 30, 40}, junk[4] = {-7, -7, -7, -7};
   void *a = nullptr, *b = nullptr, *out = nullptr, *other = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, sizeof av, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -736,11 +739,20 @@ TEST_F(Aclnn, MemoryFreedUnderAQueuedKernelLivesUntilItEnds) {
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
+  size_t before = 0, held = 0, withOther = 0, after = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &before, &total));
   ASSERT_ACL_OK(aclrtFree(a));  // the kernel waits for `gate`
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &held, &total));
+  EXPECT_EQ(held, before);  // still the kernel's
   ASSERT_ACL_OK(aclrtMalloc(&other, sizeof junk, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_NE(other, a);
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &withOther, &total));
+  EXPECT_EQ(held - withOther, 64u);
   ASSERT_ACL_OK(aclrtMemcpy(other, sizeof junk, junk, sizeof junk, ACL_MEMCPY_HOST_TO_DEVICE));
   ASSERT_ACL_OK(aclrtRecordEvent(gate, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &after, &total));
+  EXPECT_EQ(after - withOther, 64u);  // the input's 64 B, back once the kernel ended
   ASSERT_ACL_OK(aclrtDestroyEvent(gate));
   float r[4] = {};
   ASSERT_ACL_OK(aclrtMemcpy(r, sizeof r, out, sizeof r, ACL_MEMCPY_DEVICE_TO_HOST));

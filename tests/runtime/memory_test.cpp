@@ -288,9 +288,11 @@ TEST_F(Memory, SizesNearTheTopOfTheAddressSpaceAreRefusedNotWrapped) {
 
 TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   // #16 item 2: the program frees the source of a queued asynchronous copy, and allocates and
-  // fills a new buffer (which could reuse the freed address). The copy still delivers the bytes
-  // the source held, as the driver keeps memory alive until its tasks end; likewise for a device
-  // buffer freed under a queued copy from it.
+  // fills a new buffer. The copy still delivers the bytes the source held, as the driver keeps
+  // memory alive until its tasks end (a 1 MiB host buffer handed back to the system at the free
+  // would be unmapped, and the copy would fault or read other bytes); likewise for a device
+  // buffer freed under a queued copy from it, which stays allocated until the copy ends: device
+  // memory's free figure does not grow at the free, only after the copy, by its 1 MiB + 32 B.
   const size_t n = 1 << 20;
   void *h = nullptr, *d = nullptr, *back = nullptr;
   aclrtStream s = nullptr;
@@ -306,9 +308,16 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtMallocHost(&reused, n));
   std::memset(reused, 0x11, n);
   ASSERT_ACL_OK(aclrtMemcpyAsync(back, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  EXPECT_NE(reused, h);
+  size_t before = 0, held = 0, after = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &before, &total));
   ASSERT_ACL_OK(aclrtFree(d));  // the copy back has not run yet either
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &held, &total));
+  EXPECT_EQ(held, before);
   EXPECT_ACL_ERROR(aclrtMemsetAsync(d, n, 0, n, s), ACL_ERROR_RT_PARAM_INVALID);  // freed for the program
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &after, &total));
+  EXPECT_EQ(after - held, n + 32);
   const auto* bytes = static_cast<const unsigned char*>(back);
   EXPECT_EQ(bytes[0], 0x5a);
   EXPECT_EQ(bytes[n - 1], 0x5a);
