@@ -302,12 +302,19 @@ TEST(Threads, AThreadSpinningOutsideAclDoesNotHoldTheOthersBack) {
 TEST(Threads, AThreadAsleepOnAUserMutexIsNotWaitedFor) {
   // The worker's clock is behind the main thread's, but it sleeps on a mutex the main thread
   // holds across its own calls: the main thread's calls go ahead (the worker is seen asleep),
-  // then the worker's.
+  // then the worker's. Each marks where its calls ended with an event record on a stream of its
+  // own (idle, so the record's time is the call's): the timestamps (aclrtEventGetTimestamp) show
+  // the main thread's calls came first in simulated time, not only in real time.
   unsetenv("ASCENDSIM_CONFIG");
   ASSERT_ACL_OK(aclInit(nullptr));
   ASSERT_ACL_OK(aclrtSetDevice(0));
   aclrtContext ctx = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  aclrtEvent mainDone = nullptr, workerDone = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&mainDone, ACL_EVENT_TIME_LINE));
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&workerDone, ACL_EVENT_TIME_LINE));
+  aclrtStream mainStream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&mainStream));
   std::mutex m;
   std::unique_lock<std::mutex> held(m);
   aclError result = -1;
@@ -317,13 +324,27 @@ TEST(Threads, AThreadAsleepOnAUserMutexIsNotWaitedFor) {
     void* d = nullptr;
     result = aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST);
     aclrtFree(d);
+    aclrtStream own = nullptr;
+    aclrtCreateStream(&own);
+    aclrtRecordEvent(workerDone, own);
+    aclrtSynchronizeStream(own);
+    aclrtDestroyStream(own);
   });
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtRecordEvent(mainDone, mainStream));
   held.unlock();
   worker.join();
   EXPECT_EQ(result, ACL_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  uint64_t mainAt = 0, workerAt = 0;
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(mainDone, &mainAt));
+  ASSERT_ACL_OK(aclrtEventGetTimestamp(workerDone, &workerAt));
+  EXPECT_LT(mainAt, workerAt);
+  ASSERT_ACL_OK(aclrtDestroyEvent(mainDone));
+  ASSERT_ACL_OK(aclrtDestroyEvent(workerDone));
+  ASSERT_ACL_OK(aclrtDestroyStream(mainStream));
   ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }
