@@ -30,7 +30,7 @@ PATTERNS="sequential_read random_read sequential_write random_2to1 stride_4KiB"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 if [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 RAMULATOR=${1:--}
