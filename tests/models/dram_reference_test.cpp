@@ -85,7 +85,8 @@ void PrintTo(const Reference& r, std::ostream* os) {
 //
 // Tolerances: 3 % where the two agree (sequential, 2:1): the remaining known differences are
 // Ramulator 2's 32 B queue entries (AscendSim's hold 64 B) and its row-command bus being per
-// pseudo-channel in this configuration, worth 2-3 % on sequential traffic here; 1 % for the
+// pseudo-channel in this configuration (the sequential gap is 2.2 %; how much of it each
+// accounts for was not measured separately); 1 % for the
 // stride, which both compute from the bank timings alone. Random reads: AscendSim is 14 % below
 // Ramulator 2 (144.3 against 167.07 GB/s), which we have not explained (both space a row
 // conflict's ACT tRP after PRE and its RD tRCD after ACT, and hold 32 requests per
@@ -114,13 +115,13 @@ INSTANTIATE_TEST_SUITE_P(
 // issue #14's table: the configuration, trace and commit they were made with were not recorded.
 // validation/dram/run.sh now builds and runs DRAMSys 5.0 on these cases
 // (validation/dram/dramsys/), but with one trace player its arbiter acknowledges one request per
-// memory clock, so the four other patterns land at 29-31 GB/s (the "dramsys" rows of reference.csv): a
-// front-end limit, not the DRAM, and no figure to compare the model with. Until a run with
-// several players replaces them, the old figures stay, compared with the model as hbm2.yaml is
-// (with refresh), within 10 %, the margin they were first compared with: with their setup
-// unknown, no closer agreement is claimed. The 4 KiB stride is the exception: at 23.56 GB/s it
-// stays under that front-end limit and run.sh reproduces it (row "dramsys,...,stride_4KiB"),
-// the refresh-included bank arithmetic (23.75) to 0.8 %; it replaces issue #14's 30.9, which this
+// memory clock, so the four other patterns land at 29-31 GB/s (the "dramsys" rows of
+// reference.csv): a front-end limit, not the DRAM, and no figure to compare the model with. Until a
+// run with several players replaces them, the old figures stay, compared with the model as
+// hbm2.yaml is (with refresh), within 10 %, the margin they were first compared with: with their
+// setup unknown, no closer agreement is claimed. The 4 KiB stride is the exception: at 23.56 GB/s
+// it stays under that front-end limit and run.sh reproduces it (row "dramsys,...,stride_4KiB"), the
+// refresh-included bank arithmetic (23.75) to 0.8 %; it replaces issue #14's 30.9, which this
 // configuration does not give (its setup unknown; docs/models.md had put the gap down to the
 // arbiter's window, which this run does not show). Within 2 %: both pay tRTP + tRP + tRCD per
 // row switch and all-bank refresh; DRAMSys adds one tCK to tRCDWR, which reads do not see.
