@@ -126,14 +126,17 @@ TEST(Dram, RandomReadsLandAtTheActivateLimitOnHbm2e) {
   // HBM2E: two 2-cycle bursts per request; ACTs tRRD_S = 7 cycles (4 ns) apart: 57 %, less 9 %
   // refresh = 52 %. With 16 banks and a 32-entry queue, two requests for one bank are common
   // and wait tRC for each other, and requests are admitted in order, so one that waits for a
-  // full channel queue holds back the others: it lands between 60 % and 100 % of that bound
-  // (the reference simulators' figures are checked in ReferenceSimulators.*).
+  // full channel queue holds back the others. Those two losses are not derived here: with this
+  // seed (7) and 100000 requests the model lands at 0.670 of the bound, and the window below,
+  // 0.63-0.71 of it, is that figure +-6 % (a regression window, not a validation; the reference
+  // simulators' figures are checked in ReferenceSimulators.*): it fails when the model's random
+  // read efficiency moves by more than 6 %, where 60-101 % let it fall by 40 %.
   const spec::DramSpec m = memory("hbm2e");
   const double bound = randomBound(m);
   EXPECT_NEAR(bound, 4.0 / 7.0 * (1 - 350.0 / 3900), 0.01);
   const double e = randomEfficiency(m, 100000);
-  EXPECT_LE(e, bound * 1.01);
-  EXPECT_GE(e, bound * 0.60);
+  EXPECT_LE(e, bound * 0.71);
+  EXPECT_GE(e, bound * 0.63);
   EXPECT_LT(e, 0.6);  // nowhere near the sequential figure: rows are what random traffic pays for
 }
 
