@@ -41,9 +41,12 @@ int main(int argc, char** argv) {
   uint64_t kernels = 100000, bytes = 1ull << 30;
   std::string machine = "default";
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--kernels") == 0) kernels = std::stoull(argv[++i]);
-    else if (std::strcmp(argv[i], "--bytes") == 0) bytes = std::stoull(argv[++i]);
-    else if (std::strcmp(argv[i], "--machine") == 0) machine = argv[++i];
+    if (std::strcmp(argv[i], "--kernels") == 0)
+      kernels = std::stoull(argv[++i]);
+    else if (std::strcmp(argv[i], "--bytes") == 0)
+      bytes = std::stoull(argv[++i]);
+    else if (std::strcmp(argv[i], "--machine") == 0)
+      machine = argv[++i];
   }
   const spec::SystemSpec sys = spec::loadSystemSpec(machine);
   models::SimulatedSystem system(sys);
@@ -57,8 +60,9 @@ int main(int argc, char** argv) {
   for (uint64_t i = 0; i < kernels; ++i) device.submit(stream, kernel(64 << 10, 32 << 10, 8192));
   system.runUntil([&] { return stream.idle(); });
   double wall = wallSince(t0);
-  std::printf("%-34s %12llu kernels  %8.3f s wall  %10.0f kernels/s  %8.2f us simulated each\n", "small kernels (64 KiB + 32 KiB)",
-              static_cast<unsigned long long>(kernels), wall, static_cast<double>(kernels) / wall,
+  std::printf("%-34s %12llu kernels  %8.3f s wall  %10.0f kernels/s  %8.2f us simulated each\n",
+              "small kernels (64 KiB + 32 KiB)", static_cast<unsigned long long>(kernels), wall,
+              static_cast<double>(kernels) / wall,
               static_cast<double>(system.now() - start) / 1e6 / static_cast<double>(kernels));
 
   // 2. One large add: 2 x bytes in, bytes out.
@@ -68,8 +72,10 @@ int main(int argc, char** argv) {
   system.runUntil([&] { return stream.idle(); });
   wall = wallSince(t0);
   const double simulated = static_cast<double>(system.now() - begin) * 1e-12;
-  const double tiles = static_cast<double>(3 * bytes) / static_cast<double>(models::kernelStepBytes(sys.devices[0].aicore));
-  std::printf("%-34s %12.0f tiles    %8.3f s wall  %10.0f tiles/s    %8.2f GB/s simulated\n", "one large add (3 x bytes traffic)",
-              tiles, wall, tiles / wall, 3.0 * static_cast<double>(bytes) / simulated / 1e9);
+  const double tiles = static_cast<double>(3 * bytes) /
+                       static_cast<double>(models::kernelStepBytes(sys.devices[0].aicore));
+  std::printf("%-34s %12.0f tiles    %8.3f s wall  %10.0f tiles/s    %8.2f GB/s simulated\n",
+              "one large add (3 x bytes traffic)", tiles, wall, tiles / wall,
+              3.0 * static_cast<double>(bytes) / simulated / 1e9);
   return 0;
 }

@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--machine")) preset = argv[i + 1];
   }
   spec::SystemSpec sys = spec::loadSystemSpec(preset);
-  if (devices > static_cast<int>(sys.devices.size())) devices = static_cast<int>(sys.devices.size());
+  if (devices > static_cast<int>(sys.devices.size()))
+    devices = static_cast<int>(sys.devices.size());
   for (auto& d : sys.devices) {
     if (chunk) d.dma.chunkSize = chunk;
     if (!timing.empty()) d.memory.timing = timing;
@@ -65,20 +66,24 @@ int main(int argc, char** argv) {
     }
   }
   system.runUntil([&] {
-    for (auto& s : streams) if (!s->idle()) return false;
+    for (auto& s : streams)
+      if (!s->idle()) return false;
     return true;
   });
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   models::Picoseconds last = 0;
   for (auto e : ends) last = std::max(last, e);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double simulated = static_cast<double>(last) * 1e-12;
-  std::printf("%s: %d device(s) x %llu GiB %s, chunk %llu B, memory timing %s\n", preset.c_str(), devices,
-              static_cast<unsigned long long>(gib), d2d ? "D2D" : "H2D",
-              static_cast<unsigned long long>(sys.devices[0].dma.chunkSize), sys.devices[0].memory.timing.c_str());
-  std::printf("  simulated time %.3f ms, aggregate %.2f GB/s (%.2f GB/s per device)\n", simulated * 1e3,
-              static_cast<double>(bytes) * devices / simulated / 1e9, static_cast<double>(bytes) / simulated / 1e9);
+  std::printf("%s: %d device(s) x %llu GiB %s, chunk %llu B, memory timing %s\n", preset.c_str(),
+              devices, static_cast<unsigned long long>(gib), d2d ? "D2D" : "H2D",
+              static_cast<unsigned long long>(sys.devices[0].dma.chunkSize),
+              sys.devices[0].memory.timing.c_str());
+  std::printf("  simulated time %.3f ms, aggregate %.2f GB/s (%.2f GB/s per device)\n",
+              simulated * 1e3, static_cast<double>(bytes) * devices / simulated / 1e9,
+              static_cast<double>(bytes) / simulated / 1e9);
   std::printf("  wall time %.3f s, peak resident memory %ld MiB\n", wall, usage.ru_maxrss / 1024);
   uint64_t events = 0;
   std::printf("  chunks per hop:");
@@ -87,7 +92,7 @@ int main(int argc, char** argv) {
     events += r.chunks;
     std::printf(" %s=%llu", r.name.c_str(), static_cast<unsigned long long>(r.chunks));
   }
-  std::printf("\n  hop events %llu, %.2f million per second of wall time\n", static_cast<unsigned long long>(events),
-              static_cast<double>(events) / wall / 1e6);
+  std::printf("\n  hop events %llu, %.2f million per second of wall time\n",
+              static_cast<unsigned long long>(events), static_cast<double>(events) / wall / 1e6);
   return 0;
 }

@@ -32,10 +32,8 @@ struct Pattern {
 };
 
 const Pattern kPatterns[] = {
-    {"sequential read", false, 64, 0},
-    {"random read", true, 0, 0},
-    {"sequential write", false, 64, 1},
-    {"random 2:1 read/write", true, 0, 3},
+    {"sequential read", false, 64, 0},     {"random read", true, 0, 0},
+    {"sequential write", false, 64, 1},    {"random 2:1 read/write", true, 0, 3},
     {"4KiB-strided read", false, 4096, 0},
 };
 
@@ -47,15 +45,17 @@ struct Memory {
 };
 
 void printHeader() {
-  std::printf("%-10s %-22s %9s %10s %8s %9s %9s %9s %10s\n", "memory", "pattern", "requests", "GB/s", "of peak",
-              "mean ns", "p99 ns", "row hits", "Mreq/s");
+  std::printf("%-10s %-22s %9s %10s %8s %9s %9s %9s %10s\n", "memory", "pattern", "requests",
+              "GB/s", "of peak", "mean ns", "p99 ns", "row hits", "Mreq/s");
 }
 
-void printRow(const Memory& m, const std::string& what, uint64_t n, models::MemoryTiming& timing, double wall) {
+void printRow(const Memory& m, const std::string& what, uint64_t n, models::MemoryTiming& timing,
+              double wall) {
   const models::DramStats s = timing.totalStats();
-  std::printf("%-10s %-22s %9llu %10.1f %7.1f%% %9.1f %9.1f %8.1f%% %10.2f\n", m.label.c_str(), what.c_str(),
-              static_cast<unsigned long long>(n), s.bandwidth() / 1e9, 100.0 * s.bandwidth() / m.spec.peakBandwidth(),
-              s.meanReadLatencyNs(), s.readLatencyPercentileNs(99), 100.0 * s.rowHitRate(),
+  std::printf("%-10s %-22s %9llu %10.1f %7.1f%% %9.1f %9.1f %8.1f%% %10.2f\n", m.label.c_str(),
+              what.c_str(), static_cast<unsigned long long>(n), s.bandwidth() / 1e9,
+              100.0 * s.bandwidth() / m.spec.peakBandwidth(), s.meanReadLatencyNs(),
+              s.readLatencyPercentileNs(99), 100.0 * s.rowHitRate(),
               static_cast<double>(n) / wall / 1e6);
 }
 
@@ -76,15 +76,17 @@ void runPattern(const Memory& m, const Pattern& p, uint64_t n, uint64_t requestB
     timing->enqueue(address, requestBytes, write, 0);
   }
   timing->drain();
-  printRow(m, p.name, n, *timing, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  printRow(m, p.name, n, *timing,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
-int runTrace(const Memory& m, const std::vector<bench::TraceRequest>& trace, const std::string& name,
-             uint64_t requestBytes) {
+int runTrace(const Memory& m, const std::vector<bench::TraceRequest>& trace,
+             const std::string& name, uint64_t requestBytes) {
   for (size_t i = 0; i < trace.size(); ++i) {
     if (trace[i].address + requestBytes > m.spec.capacity) {
-      std::fprintf(stderr, "dram_bench: %s: request %zu at 0x%llx is beyond the memory's %llu bytes\n", name.c_str(),
-                   i + 1, static_cast<unsigned long long>(trace[i].address),
+      std::fprintf(stderr,
+                   "dram_bench: %s: request %zu at 0x%llx is beyond the memory's %llu bytes\n",
+                   name.c_str(), i + 1, static_cast<unsigned long long>(trace[i].address),
                    static_cast<unsigned long long>(m.spec.capacity));
       return 2;
     }
@@ -93,7 +95,8 @@ int runTrace(const Memory& m, const std::vector<bench::TraceRequest>& trace, con
   const auto t0 = std::chrono::steady_clock::now();
   for (const bench::TraceRequest& r : trace) timing->enqueue(r.address, requestBytes, r.write, 0);
   timing->drain();
-  printRow(m, name, trace.size(), *timing, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  printRow(m, name, trace.size(), *timing,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }
 
@@ -106,14 +109,19 @@ int main(int argc, char** argv) {
   std::string mapping, tracePath, format = "detect";
   uint64_t requestBytes = 64;
   app.add_option("--memory,-m", memories,
-                 "A built-in memory preset (hbm2, hbm2e, hbm3, ddr4-3200, ddr5-4800, lpddr4x) or a YAML memory file; "
+                 "A built-in memory preset (hbm2, hbm2e, hbm3, ddr4-3200, ddr5-4800, lpddr4x) or a "
+                 "YAML memory file; "
                  "repeatable (default: hbm2e and ddr4-3200)");
-  app.add_option("--mapping", mapping, "Address mapping: interleaved, bank-group-interleaved, page or a field list");
+  app.add_option("--mapping", mapping,
+                 "Address mapping: interleaved, bank-group-interleaved, page or a field list");
   std::string patternNames;
-  for (const Pattern& p : kPatterns) patternNames += std::string(patternNames.empty() ? "" : ", ") + "\"" + p.name + "\"";
+  for (const Pattern& p : kPatterns)
+    patternNames += std::string(patternNames.empty() ? "" : ", ") + "\"" + p.name + "\"";
   app.add_option("--pattern,-p", patterns, "Only these patterns: " + patternNames);
-  app.add_option("--requests,-n", sizes, "Requests per pattern; repeatable (default 1000000 and 4000000)");
-  app.add_option("--request-bytes", requestBytes, "Bytes per request (default 64)")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--requests,-n", sizes,
+                 "Requests per pattern; repeatable (default 1000000 and 4000000)");
+  app.add_option("--request-bytes", requestBytes, "Bytes per request (default 64)")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--trace,-t", tracePath, "Replay this trace instead of the patterns");
   app.add_option("--format", format, "Trace format: stl (DRAMSys), ramulator (LD/ST) or detect")
       ->check(CLI::IsMember({"detect", "stl", "ramulator"}));
@@ -123,7 +131,8 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const Pattern& k : kPatterns) known = known || p == k.name;
     if (!known) {
-      std::fprintf(stderr, "dram_bench: unknown pattern '%s'; patterns: %s\n", p.c_str(), patternNames.c_str());
+      std::fprintf(stderr, "dram_bench: unknown pattern '%s'; patterns: %s\n", p.c_str(),
+                   patternNames.c_str());
       return 2;
     }
   }
@@ -133,7 +142,8 @@ int main(int argc, char** argv) {
   for (const std::string& ref : memories) {
     try {
       loaded.push_back({ref.size() > 10 ? ref.substr(ref.size() - 10) : ref,
-                        spec::loadMemorySpec(ref, mapping.empty() ? "" : "address_mapping: \"" + mapping + "\"\n")});
+                        spec::loadMemorySpec(
+                            ref, mapping.empty() ? "" : "address_mapping: \"" + mapping + "\"\n")});
     } catch (const spec::ConfigError& e) {
       std::fprintf(stderr, "dram_bench: %s\n", e.what());
       return 2;
@@ -142,7 +152,7 @@ int main(int argc, char** argv) {
   if (!tracePath.empty()) {
     std::vector<bench::TraceRequest> trace;
     std::string why;
-    const auto f = format == "stl" ? bench::TraceFormat::Stl
+    const auto f = format == "stl"         ? bench::TraceFormat::Stl
                    : format == "ramulator" ? bench::TraceFormat::Ramulator
                                            : bench::TraceFormat::Detect;
     if (!bench::readTrace(tracePath, f, trace, why)) {
@@ -150,7 +160,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     printHeader();
-    const std::string name = tracePath.size() > 22 ? "..." + tracePath.substr(tracePath.size() - 19) : tracePath;
+    const std::string name =
+        tracePath.size() > 22 ? "..." + tracePath.substr(tracePath.size() - 19) : tracePath;
     for (const Memory& m : loaded) {
       if (const int rc = runTrace(m, trace, name, requestBytes); rc != 0) return rc;
     }

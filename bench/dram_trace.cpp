@@ -69,7 +69,8 @@ bool parseRamulator(const std::string& line, TraceRequest& r, std::string& why) 
 
 }  // namespace
 
-bool readTrace(const std::string& path, TraceFormat format, std::vector<TraceRequest>& out, std::string& why) {
+bool readTrace(const std::string& path, TraceFormat format, std::vector<TraceRequest>& out,
+               std::string& why) {
   std::ifstream in(path);
   if (!in) {
     why = path + ": cannot read";
@@ -82,10 +83,12 @@ bool readTrace(const std::string& path, TraceFormat format, std::vector<TraceReq
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
-    if (format == TraceFormat::Detect) format = line.find(':') != std::string::npos ? TraceFormat::Stl : TraceFormat::Ramulator;
+    if (format == TraceFormat::Detect)
+      format = line.find(':') != std::string::npos ? TraceFormat::Stl : TraceFormat::Ramulator;
     TraceRequest r;
     std::string lineWhy;
-    const bool ok = format == TraceFormat::Stl ? parseStl(line, r, lineWhy) : parseRamulator(line.substr(first), r, lineWhy);
+    const bool ok = format == TraceFormat::Stl ? parseStl(line, r, lineWhy)
+                                               : parseRamulator(line.substr(first), r, lineWhy);
     if (!ok) {
       why = path + ":" + std::to_string(lineNo) + ": " + lineWhy;
       return false;

@@ -20,6 +20,7 @@ struct TraceRequest {
 enum class TraceFormat { Detect, Stl, Ramulator };
 
 // Reads `path`; on a malformed line returns false with `why` naming the file and line.
-bool readTrace(const std::string& path, TraceFormat format, std::vector<TraceRequest>& out, std::string& why);
+bool readTrace(const std::string& path, TraceFormat format, std::vector<TraceRequest>& out,
+               std::string& why);
 
 }  // namespace ascendsim::bench

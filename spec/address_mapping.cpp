@@ -49,9 +49,12 @@ std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& m, 
     uint64_t radix;
     bool seen = false;
   };
-  Field fields[] = {{"ch", DramField::Channel, m.channels},   {"pc", DramField::PseudoChannel, m.pseudoChannels},
-                    {"st", DramField::Stack, m.stacks},       {"ra", DramField::Rank, m.ranks},
-                    {"bg", DramField::BankGroup, m.bankGroups}, {"ba", DramField::Bank, m.banksPerGroup},
+  Field fields[] = {{"ch", DramField::Channel, m.channels},
+                    {"pc", DramField::PseudoChannel, m.pseudoChannels},
+                    {"st", DramField::Stack, m.stacks},
+                    {"ra", DramField::Rank, m.ranks},
+                    {"bg", DramField::BankGroup, m.bankGroups},
+                    {"ba", DramField::Bank, m.banksPerGroup},
                     {"ro", DramField::Row, m.rows()}};
   std::vector<MappingDigit> digits;
   uint64_t columnLeft = columns;
@@ -95,7 +98,8 @@ std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& m, 
     }
   }
   if (columnLeft != 1) {
-    why = std::to_string(columnLeft) + " column steps of each row are not placed; end the column fields with a plain 'co'";
+    why = std::to_string(columnLeft) +
+          " column steps of each row are not placed; end the column fields with a plain 'co'";
     return std::nullopt;
   }
   return digits;

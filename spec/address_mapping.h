@@ -4,8 +4,8 @@
 // offset within one burst; each field is a digit of a mixed-radix number, so counts need not be
 // powers of two. Named mappings:
 //   interleaved            co:G, ch, pc, st, bg, co, ba, ra, ro   (G = interleave / burst bytes)
-//   bank-group-interleaved co:1, bg, pc, ba, ch, st, ra, co, ro   (Ramulator's HBM2 "BgInterleaved")
-//   page                   co, pc, ch, st, bg, ba, ra, ro
+//   bank-group-interleaved co:1, bg, pc, ba, ch, st, ra, co, ro   (Ramulator's HBM2
+//   "BgInterleaved") page                   co, pc, ch, st, bg, ba, ra, ro
 // or a custom list such as "co:2,ch,bg,ba,pc,st,ra,co,ro". `co:N` takes N column steps (bursts);
 // a plain `co` takes the rest of the row; `ro` must come last.
 
@@ -26,6 +26,7 @@ struct MappingDigit {
 };
 
 // The digits for `memory`, or nullopt with `why` set when the mapping is not valid for it.
-std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& memory, std::string& why);
+std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& memory,
+                                                             std::string& why);
 
 }  // namespace ascendsim::spec

@@ -23,7 +23,8 @@ std::vector<std::string> builtinMachinePresets() {
   std::vector<std::string> names;
   for (const EmbeddedFile& f : builtinConfigFiles()) {
     std::string p(f.path);
-    if (p.find('/') == std::string::npos && p.size() > 5) names.push_back(p.substr(0, p.size() - 5));
+    if (p.find('/') == std::string::npos && p.size() > 5)
+      names.push_back(p.substr(0, p.size() - 5));
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -46,8 +47,8 @@ constexpr const char* kBuiltinPrefix = "<builtin>/";
 struct Source {
   std::string name;  // what diagnostics call it
   std::string text;
-  std::string key;   // identity for cycle detection
-  fs::path dir;      // where its relative `extends` resolve; empty for built-ins
+  std::string key;  // identity for cycle detection
+  fs::path dir;     // where its relative `extends` resolve; empty for built-ins
 };
 
 // Finds `ref` relative to `baseDir` on disk, else as a built-in preset.
@@ -89,7 +90,8 @@ ConfigNode loadChain(const Source& source, Diagnostics& diag, std::vector<std::s
   }
   ConfigNode base;
   if (!ext->value.isScalar()) {
-    diag.error(ext->value.where(), "extends", "expected the path of a config file or a preset name");
+    diag.error(ext->value.where(), "extends",
+               "expected the path of a config file or a preset name");
   } else {
     Source parent;
     const std::string& ref = ext->value.value();

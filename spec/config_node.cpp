@@ -143,21 +143,24 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
   SourceLocation where = locate(node.Mark(), file);
   if (ex.stopped) return ConfigNode();
   if (++ex.nodes > Expansion::kMaxNodes) {
-    diag.error(where, path, "the document expands to more than " + std::to_string(Expansion::kMaxNodes) +
-                                " nodes (aliases repeating aliases?); refusing to build it");
+    diag.error(where, path,
+               "the document expands to more than " + std::to_string(Expansion::kMaxNodes) +
+                   " nodes (aliases repeating aliases?); refusing to build it");
     ex.stopped = true;
     return ConfigNode();
   }
   if (node.IsSequence() || node.IsMap()) {
     for (const YAML::Node& outer : ex.open) {
       if (outer.is(node)) {
-        diag.error(where, path, "an alias refers to a node that contains it: the tree would be infinite");
+        diag.error(where, path,
+                   "an alias refers to a node that contains it: the tree would be infinite");
         ex.stopped = true;
         return ConfigNode();
       }
     }
     if (ex.open.size() >= Expansion::kMaxDepth) {
-      diag.error(where, path, "nested more than " + std::to_string(Expansion::kMaxDepth) + " levels deep");
+      diag.error(where, path,
+                 "nested more than " + std::to_string(Expansion::kMaxDepth) + " levels deep");
       ex.stopped = true;
       return ConfigNode();
     }
@@ -172,10 +175,8 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
   if (opened.pushed) ex.open.push_back(node);
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      return ConfigNode::null(where);
-    case YAML::NodeType::Scalar:
-      return ConfigNode::scalar(node.Scalar(), where);
+    case YAML::NodeType::Null: return ConfigNode::null(where);
+    case YAML::NodeType::Scalar: return ConfigNode::scalar(node.Scalar(), where);
     case YAML::NodeType::Sequence: {
       ConfigNode list = ConfigNode::list(where);
       size_t index = 0;
@@ -202,9 +203,9 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
         }
         const std::string childPath = path.empty() ? key : path + "." + key;
         if (const ConfigNode::Entry* first = map.findEntry(key)) {
-          diag.error(keyWhere, childPath,
-                     "duplicate key (first given at line " + std::to_string(first->keyWhere.line) +
-                         ")");
+          diag.error(
+              keyWhere, childPath,
+              "duplicate key (first given at line " + std::to_string(first->keyWhere.line) + ")");
           continue;
         }
         map.set(key, keyWhere, convert(kv.second, file, childPath, diag, ex));

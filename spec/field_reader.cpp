@@ -74,7 +74,8 @@ void FieldReader::errorAtMap(const std::string& message) {
   diag_.error(node_.where(), path_, message);
 }
 
-std::optional<int64_t> FieldReader::integerIn(const std::string& key, int64_t min, int64_t max, bool required) {
+std::optional<int64_t> FieldReader::integerIn(const std::string& key, int64_t min, int64_t max,
+                                              bool required) {
   const ConfigNode* v = scalarValue(key, required);
   if (!v) return std::nullopt;
   std::string why;
@@ -84,20 +85,23 @@ std::optional<int64_t> FieldReader::integerIn(const std::string& key, int64_t mi
     return std::nullopt;
   }
   if (*n < min || *n > max) {
-    badValue(*v, key, "expected " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
-                          std::to_string(*n));
+    badValue(*v, key,
+             "expected " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
+                 std::to_string(*n));
     return std::nullopt;
   }
   return n;
 }
 
-bool FieldReader::integer(const std::string& key, uint32_t& out, int64_t min, int64_t max, bool required) {
+bool FieldReader::integer(const std::string& key, uint32_t& out, int64_t min, int64_t max,
+                          bool required) {
   const auto n = integerIn(key, min, max, required);
   if (n) out = static_cast<uint32_t>(*n);
   return n.has_value();
 }
 
-bool FieldReader::integer(const std::string& key, uint64_t& out, int64_t min, int64_t max, bool required) {
+bool FieldReader::integer(const std::string& key, uint64_t& out, int64_t min, int64_t max,
+                          bool required) {
   const auto n = integerIn(key, min, max, required);
   if (n) out = static_cast<uint64_t>(*n);
   return n.has_value();
@@ -108,7 +112,8 @@ bool FieldReader::integerOneOf(const std::string& key, uint32_t& out,
   return integerOneOf(key, out, std::vector<uint32_t>(allowed));
 }
 
-bool FieldReader::integerOneOf(const std::string& key, uint32_t& out, const std::vector<uint32_t>& allowed) {
+bool FieldReader::integerOneOf(const std::string& key, uint32_t& out,
+                               const std::vector<uint32_t>& allowed) {
   const ConfigNode* v = scalarValue(key, false);
   if (!v) return false;
   std::string why;
@@ -134,8 +139,8 @@ bool FieldReader::bytes(const std::string& key, uint64_t& out, uint64_t min, uin
     return false;
   }
   if (*n < min || *n > max) {
-    badValue(*v, key, "expected " + formatBytes(min) + " to " + formatBytes(max) + ", got " +
-                          v->value());
+    badValue(*v, key,
+             "expected " + formatBytes(min) + " to " + formatBytes(max) + ", got " + v->value());
     return false;
   }
   out = *n;
@@ -166,8 +171,9 @@ bool FieldReader::duration(const std::string& key, Picoseconds& out, Picoseconds
     return false;
   }
   if (*n < min || *n > max) {
-    badValue(*v, key, "expected " + formatDuration(min) + " to " + formatDuration(max) + ", got " +
-                          v->value());
+    badValue(
+        *v, key,
+        "expected " + formatDuration(min) + " to " + formatDuration(max) + ", got " + v->value());
     return false;
   }
   out = *n;
@@ -212,14 +218,16 @@ bool FieldReader::frequency(const std::string& key, double& out, double min, dou
                       formatFrequency, diag_);
 }
 
-bool FieldReader::fraction(const std::string& key, double& out, double min, double max, const std::string& meaning) {
+bool FieldReader::fraction(const std::string& key, double& out, double min, double max,
+                           const std::string& meaning) {
   const ConfigNode* v = scalarValue(key, false);
   if (!v) return false;
   char* end = nullptr;
   const double x = std::strtod(v->value().c_str(), &end);
   if (end == v->value().c_str() || *end || !(x >= min && x <= max)) {
     std::ostringstream why;
-    why << "expected a fraction between " << min << " and " << max << " (" << meaning << "), got '" << v->value() << "'";
+    why << "expected a fraction between " << min << " and " << max << " (" << meaning << "), got '"
+        << v->value() << "'";
     badValue(*v, key, why.str());
     return false;
   }
@@ -262,12 +270,14 @@ bool FieldReader::cycles(const std::string& key, uint32_t& out, Picoseconds tCK,
     if (tCK <= 0) return false;  // the clock itself is wrong and already reported
     count = (*ps + tCK - 1) / tCK;
   } else {
-    badValue(*v, key, "expected clock cycles (14) or a duration (13.75ns), got '" + v->value() + "'");
+    badValue(*v, key,
+             "expected clock cycles (14) or a duration (13.75ns), got '" + v->value() + "'");
     return false;
   }
   if (count < min || count > 1000000) {
-    badValue(*v, key, "expected " + std::to_string(min) + " to 1000000 cycles, got " +
-                          std::to_string(count));
+    badValue(
+        *v, key,
+        "expected " + std::to_string(min) + " to 1000000 cycles, got " + std::to_string(count));
     return false;
   }
   out = static_cast<uint32_t>(count);
@@ -306,7 +316,8 @@ std::string FieldReader::suggestion(const std::string& word,
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
-bool FieldReader::kind(const std::string& key, std::string& out, const std::string& family, bool required) {
+bool FieldReader::kind(const std::string& key, std::string& out, const std::string& family,
+                       bool required) {
   const ConfigNode* v = scalarValue(key, required);
   if (!v) return false;
   if (kinds::findKind(family, v->value())) {
@@ -314,8 +325,9 @@ bool FieldReader::kind(const std::string& key, std::string& out, const std::stri
     return true;
   }
   const std::vector<std::string> names = kinds::kindNames(family);
-  badValue(*v, key, "'" + v->value() + "' is not allowed; expected one of " + join(names) +
-                        suggestion(v->value(), names));
+  badValue(*v, key,
+           "'" + v->value() + "' is not allowed; expected one of " + join(names) +
+               suggestion(v->value(), names));
   return false;
 }
 

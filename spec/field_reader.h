@@ -31,25 +31,32 @@ class FieldReader {
   const ConfigNode* require(const std::string& key);
 
   // Each returns true when the key was present and valid (and `out` was set).
-  bool integer(const std::string& key, uint32_t& out, int64_t min, int64_t max, bool required = false);
-  bool integer(const std::string& key, uint64_t& out, int64_t min, int64_t max, bool required = false);
+  bool integer(const std::string& key, uint32_t& out, int64_t min, int64_t max,
+               bool required = false);
+  bool integer(const std::string& key, uint64_t& out, int64_t min, int64_t max,
+               bool required = false);
   bool integerOneOf(const std::string& key, uint32_t& out, std::initializer_list<uint32_t> allowed);
   bool integerOneOf(const std::string& key, uint32_t& out, const std::vector<uint32_t>& allowed);
-  bool bytes(const std::string& key, uint64_t& out, uint64_t min, uint64_t max, bool required = false);
+  bool bytes(const std::string& key, uint64_t& out, uint64_t min, uint64_t max,
+             bool required = false);
   bool bytesPowerOfTwo(const std::string& key, uint64_t& out, uint64_t min, uint64_t max);
   bool duration(const std::string& key, Picoseconds& out, Picoseconds min, Picoseconds max);
   bool bandwidth(const std::string& key, double& out, double min, double max);
-  bool transferRate(const std::string& key, double& out, double min, double max, bool required = false);
-  bool frequency(const std::string& key, double& out, double min, double max, bool required = false);
+  bool transferRate(const std::string& key, double& out, double min, double max,
+                    bool required = false);
+  bool frequency(const std::string& key, double& out, double min, double max,
+                 bool required = false);
   bool boolean(const std::string& key, bool& out);
   // A plain number in [min, max]; `meaning` ends the error message ("the share of ...").
-  bool fraction(const std::string& key, double& out, double min, double max, const std::string& meaning);
+  bool fraction(const std::string& key, double& out, double min, double max,
+                const std::string& meaning);
   bool text(const std::string& key, std::string& out, bool required = false);
   // Memory timings: a bare integer is clock cycles; a duration is rounded up to whole cycles.
   bool cycles(const std::string& key, uint32_t& out, Picoseconds tCK, uint32_t min, bool required);
 
   // The name of a registered kind of `family` (spec/kind_registry.h).
-  bool kind(const std::string& key, std::string& out, const std::string& family, bool required = false);
+  bool kind(const std::string& key, std::string& out, const std::string& family,
+            bool required = false);
 
   template <class E>
   bool choice(const std::string& key, E& out,
@@ -64,8 +71,9 @@ class FieldReader {
     }
     std::vector<std::string> names;
     for (const auto& a : allowed) names.emplace_back(a.first);
-    badValue(*v, key, "'" + v->value() + "' is not allowed; expected one of " + join(names) +
-                          suggestion(v->value(), names));
+    badValue(*v, key,
+             "'" + v->value() + "' is not allowed; expected one of " + join(names) +
+                 suggestion(v->value(), names));
     return false;
   }
 
@@ -78,7 +86,8 @@ class FieldReader {
 
   static std::string join(const std::vector<std::string>& names);
   // " (did you mean 'x'?)" when a candidate is close enough, else "".
-  static std::string suggestion(const std::string& word, const std::vector<std::string>& candidates);
+  static std::string suggestion(const std::string& word,
+                                const std::vector<std::string>& candidates);
 
  private:
   const ConfigNode* scalarValue(const std::string& key, bool required);

@@ -15,7 +15,8 @@ std::map<std::pair<std::string, std::string>, KindInfo>& catalogue() {
 
 void addToCatalogue(const KindInfo& info) {
   if (!catalogue().emplace(std::make_pair(info.family, info.name), info).second) {
-    std::fprintf(stderr, "ascendsim: the %s '%s' is registered twice\n", info.family.c_str(), info.name.c_str());
+    std::fprintf(stderr, "ascendsim: the %s '%s' is registered twice\n", info.family.c_str(),
+                 info.name.c_str());
     std::abort();
   }
 }
@@ -41,12 +42,15 @@ std::vector<KindInfo> allKinds() {
 
 const std::map<std::string, std::string>& familyDescriptions() {
   static const std::map<std::string, std::string> families{
-      {"dram-standard", "memory `standard:`: command rules of a JEDEC standard (its figures live in a preset)"},
+      {"dram-standard",
+       "memory `standard:`: command rules of a JEDEC standard (its figures live in a preset)"},
       {"dram-model", "memory `model:`: how requests are scheduled through banks and buses"},
       {"memory-timing", "memory `timing:`: how copies and kernels are charged for memory"},
       {"dma-model", "`dma.model`: how a device's DMA engines time a copy"},
       {"device-link", "`device_links[].model`: a point-to-point link between devices"},
-      {"trace-format", "`trace.format`, `--trace-format` or ASCENDSIM_TRACE_FORMAT: how a run's timeline is written"},
+      {"trace-format",
+       "`trace.format`, `--trace-format` or ASCENDSIM_TRACE_FORMAT: how a run's timeline is "
+       "written"},
       {"subcommand", "`ascendsim COMMAND`: a command of the ascendsim tool"},
   };
   return families;

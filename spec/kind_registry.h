@@ -14,10 +14,10 @@
 namespace ascendsim::kinds {
 
 struct KindInfo {
-  std::string family;                   // "dram-standard", "device-link", "trace-format", ...
-  std::string name;                     // the name YAML or the command line uses
-  std::string summary;                  // one line
-  std::vector<std::string> settings;    // the keys or flags it reads
+  std::string family;                    // "dram-standard", "device-link", "trace-format", ...
+  std::string name;                      // the name YAML or the command line uses
+  std::string summary;                   // one line
+  std::vector<std::string> settings;     // the keys or flags it reads
   std::map<std::string, double> limits;  // figures the configuration checks ("max_lane_rate")
 };
 
@@ -62,7 +62,8 @@ class Registry {
     if (const Entry* e = find(name)) return *e;
     std::string known;
     for (const auto& [n, unused] : entries_) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("no " + family + " named '" + name + "' is registered (registered: " + known + ")");
+    throw std::invalid_argument("no " + family + " named '" + name +
+                                "' is registered (registered: " + known + ")");
   }
 
  private:
@@ -72,7 +73,9 @@ class Registry {
 // Registers a kind from its own file: `static const Registration<Entry> r{info, entry};`.
 template <class Entry>
 struct Registration {
-  Registration(KindInfo info, Entry entry) { Registry<Entry>::instance().add(std::move(info), std::move(entry)); }
+  Registration(KindInfo info, Entry entry) {
+    Registry<Entry>::instance().add(std::move(info), std::move(entry));
+  }
 };
 
 }  // namespace ascendsim::kinds

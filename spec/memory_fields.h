@@ -22,9 +22,9 @@ class FieldReader;
 struct MemoryField {
   std::string key;
   std::string meaning;
-  std::string defaultText;                // for the docs; "preset's" for a figure a preset gives
-  std::function<std::string()> allowed;   // for the docs
-  bool requiredWithoutPreset = false;     // a section without `preset` must give it
+  std::string defaultText;               // for the docs; "preset's" for a figure a preset gives
+  std::function<std::string()> allowed;  // for the docs
+  bool requiredWithoutPreset = false;    // a section without `preset` must give it
   // Reads the key (if present) into the spec; `required` when the section has no preset.
   std::function<void(FieldReader&, DramSpec&, bool required)> read;
   // Writes the key and its value (nothing when it has none to write).

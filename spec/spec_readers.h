@@ -11,6 +11,7 @@
 namespace ascendsim::spec {
 
 void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& diag, DramSpec& out);
-void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag, PcieLinkSpec& out);
+void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag,
+              PcieLinkSpec& out);
 
 }  // namespace ascendsim::spec

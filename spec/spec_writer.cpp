@@ -17,7 +17,8 @@ void writeLink(YAML::Emitter& out, const PcieLinkSpec& l) {
   out << YAML::BeginMap;
   out << YAML::Key << "generation" << YAML::Value << l.generation;
   // The speed follows the generation unless the link trained below it.
-  if (l.rate != pcieGenerationRate(l.generation)) out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
+  if (l.rate != pcieGenerationRate(l.generation))
+    out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
   out << YAML::Key << "lanes" << YAML::Value << l.lanes;
   out << YAML::Key << "mps" << YAML::Value << formatBytes(l.mps);
   out << YAML::Key << "mrrs" << YAML::Value << formatBytes(l.mrrs);
@@ -43,14 +44,24 @@ void writeHost(YAML::Emitter& out, const HostSpec& h) {
   out << YAML::Key << "staging_buffer" << YAML::Value << formatBytes(h.stagingBufferSize);
   out << YAML::Key << "api_overhead" << YAML::Value << YAML::BeginMap;
   const std::pair<const char*, Picoseconds> fields[] = {
-      {"default", o.defaultCall}, {"malloc", o.malloc},           {"free", o.free},
-      {"malloc_host", o.mallocHost}, {"memcpy", o.memcpy},        {"memcpy_async", o.memcpyAsync},
-      {"memset", o.memset},       {"memset_async", o.memsetAsync}, {"event", o.event},
-      {"synchronize", o.synchronize}, {"stream_create", o.streamCreate},
-      {"kernel_launch", o.kernelLaunch}, {"fast_launch_stream_create", o.fastLaunchStreamCreate},
-      {"fast_launch", o.fastLaunch}, {"fast_sync", o.fastSync},
+      {"default", o.defaultCall},
+      {"malloc", o.malloc},
+      {"free", o.free},
+      {"malloc_host", o.mallocHost},
+      {"memcpy", o.memcpy},
+      {"memcpy_async", o.memcpyAsync},
+      {"memset", o.memset},
+      {"memset_async", o.memsetAsync},
+      {"event", o.event},
+      {"synchronize", o.synchronize},
+      {"stream_create", o.streamCreate},
+      {"kernel_launch", o.kernelLaunch},
+      {"fast_launch_stream_create", o.fastLaunchStreamCreate},
+      {"fast_launch", o.fastLaunch},
+      {"fast_sync", o.fastSync},
   };
-  for (const auto& [key, value] : fields) out << YAML::Key << key << YAML::Value << formatDuration(value);
+  for (const auto& [key, value] : fields)
+    out << YAML::Key << key << YAML::Value << formatDuration(value);
   out << YAML::EndMap << YAML::EndMap;
 }
 
@@ -147,7 +158,8 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   if (!sys.trace.path.empty()) out << YAML::Key << "path" << YAML::Value << sys.trace.path;
   if (!sys.trace.format.empty()) out << YAML::Key << "format" << YAML::Value << sys.trace.format;
   if (!sys.trace.report.empty()) out << YAML::Key << "report" << YAML::Value << sys.trace.report;
-  out << YAML::Key << "counter_interval" << YAML::Value << formatDuration(sys.trace.counterInterval);
+  out << YAML::Key << "counter_interval" << YAML::Value
+      << formatDuration(sys.trace.counterInterval);
   out << YAML::Key << "max_size" << YAML::Value << formatBytes(sys.trace.maxFileSize);
   out << YAML::Key << "dram_stats" << YAML::Value << sys.trace.dramStats;
   out << YAML::EndMap;
@@ -159,7 +171,8 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
     for (const DeviceLinkSpec& l : sys.deviceLinks) {
       out << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "model" << YAML::Value << l.model;
-      out << YAML::Key << "devices" << YAML::Value << YAML::Flow << YAML::BeginSeq << l.a << l.b << YAML::EndSeq;
+      out << YAML::Key << "devices" << YAML::Value << YAML::Flow << YAML::BeginSeq << l.a << l.b
+          << YAML::EndSeq;
       out << YAML::Key << "lanes" << YAML::Value << l.lanes;
       out << YAML::Key << "speed" << YAML::Value << formatTransferRate(l.rate);
       out << YAML::Key << "packet_payload" << YAML::Value << formatBytes(l.packetPayload);

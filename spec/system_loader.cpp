@@ -58,7 +58,8 @@ void readHost(const ConfigNode& node, Diagnostics& diag, HostSpec& host) {
     lr.finish();
   }
   r.bytes("staging_buffer", host.stagingBufferSize, 4096, 1ull << 30);
-  if (const ConfigNode* o = r.take("api_overhead")) readApiOverheads(*o, "host.api_overhead", diag, host.apiOverhead);
+  if (const ConfigNode* o = r.take("api_overhead"))
+    readApiOverheads(*o, "host.api_overhead", diag, host.apiOverhead);
   r.finish();
 }
 
@@ -67,11 +68,13 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   r.integer("ports", rc.ports, 1, 64);
   r.duration("latency", rc.latency, 0, 100000000);
   r.boolean("completions_at_rcb", rc.completionsAtRcb);
-  r.fraction("efficiency", rc.efficiency, 0.05, 1.0, "the share of each root port's TLP rate the host sustains");
+  r.fraction("efficiency", rc.efficiency, 0.05, 1.0,
+             "the share of each root port's TLP rate the host sustains");
   r.boolean("peer_to_peer", rc.peerToPeer);
   if (const ConfigNode* s = r.take("sockets")) {
     if (!s->isList()) {
-      r.error("sockets", "expected a list with the CPU socket of each root port, e.g. [0, 0, 1, 1]");
+      r.error("sockets",
+              "expected a list with the CPU socket of each root port, e.g. [0, 0, 1, 1]");
     } else {
       rc.portSockets.clear();
       for (const ConfigNode& item : s->items()) {
@@ -84,8 +87,8 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
         rc.portSockets.push_back(static_cast<uint32_t>(v));
       }
       if (rc.portSockets.size() != rc.ports) {
-        r.error("sockets", std::to_string(rc.portSockets.size()) + " socket(s) listed for " + std::to_string(rc.ports) +
-                               " root port(s); give one per port");
+        r.error("sockets", std::to_string(rc.portSockets.size()) + " socket(s) listed for " +
+                               std::to_string(rc.ports) + " root port(s); give one per port");
       }
     }
   }
@@ -106,9 +109,11 @@ void readSwitch(const ConfigNode& node, const std::string& path, Diagnostics& di
   FieldReader r(node, path, diag);
   if (r.text("name", sw.name, true)) {
     at.name = {r.take("name")->where(), r.childPath("name")};
-    if (!isIdentifier(sw.name)) r.error("name", "'" + sw.name + "' is not a valid name (letters, digits, '_' and '-')");
+    if (!isIdentifier(sw.name))
+      r.error("name", "'" + sw.name + "' is not a valid name (letters, digits, '_' and '-')");
   }
-  if (r.text("upstream", sw.upstream, true)) at.upstream = {r.take("upstream")->where(), r.childPath("upstream")};
+  if (r.text("upstream", sw.upstream, true))
+    at.upstream = {r.take("upstream")->where(), r.childPath("upstream")};
   r.integer("ports", sw.ports, 1, 128);
   r.duration("latency", sw.latency, 0, 10000000);
   if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, sw.link);
@@ -130,7 +135,8 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.kind("model", d.model, "dma-model");
   r.integer("engines", d.engines, 1, 64);
   r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
-  if (const ConfigNode* o = r.take("outstanding_reads"); o && o->isScalar() && o->value() == "auto") {
+  if (const ConfigNode* o = r.take("outstanding_reads");
+      o && o->isScalar() && o->value() == "auto") {
     d.outstandingReads = 0;
   } else if (o) {
     // Re-read it as a number (take() above only marked it as known).
@@ -175,19 +181,25 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
   r.text("name", name);
   if (!name.empty() && !isIdentifier(name)) r.error("name", "'" + name + "' is not a valid name");
   if (counted && count > 1 && !name.empty()) {
-    r.error("name", "a group of " + std::to_string(count) + " devices cannot share one name; leave it out (devices are named npu0, npu1, ...)");
+    r.error("name",
+            "a group of " + std::to_string(count) +
+                " devices cannot share one name; leave it out (devices are named npu0, npu1, ...)");
   }
   r.text("model", proto.model);
   if (r.text("soc", proto.soc)) {
-    // CANN's SoC versions: "Ascend" and letters, digits or underscores ("Ascend910B4", "Ascend910_9391").
+    // CANN's SoC versions: "Ascend" and letters, digits or underscores ("Ascend910B4",
+    // "Ascend910_9391").
     bool ok = proto.soc.size() > 6 && proto.soc.compare(0, 6, "Ascend") == 0;
     for (char c : proto.soc) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    if (!ok) r.error("soc", "'" + proto.soc + "' is not a SoC version such as Ascend910B4 or Ascend310P3");
+    if (!ok)
+      r.error("soc", "'" + proto.soc + "' is not a SoC version such as Ascend910B4 or Ascend310P3");
   }
   if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, proto.link);
-  if (const ConfigNode* m = r.require("memory")) readMemory(*m, r.childPath("memory"), diag, proto.memory);
+  if (const ConfigNode* m = r.require("memory"))
+    readMemory(*m, r.childPath("memory"), diag, proto.memory);
   if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);
-  if (const ConfigNode* s = r.take("scheduler")) readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
+  if (const ConfigNode* s = r.take("scheduler"))
+    readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
   if (const ConfigNode* a = r.take("aicore"))
     readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
 
@@ -212,16 +224,20 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
         const ConfigNode& p = portList->items()[i];
         ports.push_back(p.isScalar() ? p.value() : "");
         where.push_back({p.where(), r.childPath("ports") + "[" + std::to_string(i) + "]"});
-        if (ports.back().empty()) diag.error(p.where(), where.back().path, "expected a port such as sw0.1");
+        if (ports.back().empty())
+          diag.error(p.where(), where.back().path, "expected a port such as sw0.1");
       }
     }
   }
   if (!ports.empty() && ports.size() != count) {
     r.error(portList ? "ports" : "port", std::to_string(ports.size()) + " port(s) given for " +
-                                              std::to_string(count) + " device(s); give one port per device");
+                                             std::to_string(count) +
+                                             " device(s); give one port per device");
   }
   if (ports.empty() && sys.runMode == RunMode::Host) {
-    r.errorAtMap("missing 'port': in run mode host every device hangs on a PCIe port (for example port: rc.0)");
+    r.errorAtMap(
+        "missing 'port': in run mode host every device hangs on a PCIe port (for example port: "
+        "rc.0)");
   }
   r.finish();
   for (uint32_t i = 0; i < count; ++i) {
@@ -243,7 +259,8 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
     if (sw.name.empty()) continue;
     if (!names.insert(sw.name).second) {
       diag.error(switchAt[i].name.where, switchAt[i].name.path,
-                 "switch name '" + sw.name + "' is used twice" + (sw.name == "rc" ? " ('rc' is the root complex)" : ""));
+                 "switch name '" + sw.name + "' is used twice" +
+                     (sw.name == "rc" ? " ('rc' is the root complex)" : ""));
     }
     portCount[sw.name] = sw.ports;
   }
@@ -251,33 +268,38 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
   auto plug = [&](const std::string& who, const std::string& portText, const Located& at) -> bool {
     auto ref = parsePortRef(portText);
     if (!ref) {
-      diag.error(at.where, at.path, "'" + portText + "' is not a port; write OWNER.INDEX, e.g. rc.0 or sw0.3");
+      diag.error(at.where, at.path,
+                 "'" + portText + "' is not a port; write OWNER.INDEX, e.g. rc.0 or sw0.3");
       return false;
     }
     auto owner = portCount.find(ref->owner);
     if (owner == portCount.end()) {
       std::vector<std::string> owners;
       for (const auto& [n, c] : portCount) owners.push_back(n);
-      diag.error(at.where, at.path, "port '" + portText + "' names no switch or root complex called '" +
-                                        ref->owner + "'" + FieldReader::suggestion(ref->owner, owners) +
-                                        "; known: " + FieldReader::join(owners));
+      diag.error(at.where, at.path,
+                 "port '" + portText + "' names no switch or root complex called '" + ref->owner +
+                     "'" + FieldReader::suggestion(ref->owner, owners) +
+                     "; known: " + FieldReader::join(owners));
       return false;
     }
     if (ref->index >= owner->second) {
-      diag.error(at.where, at.path, "port '" + portText + "' does not exist: '" + ref->owner + "' has " +
-                                        std::to_string(owner->second) + " port(s), numbered from 0");
+      diag.error(at.where, at.path,
+                 "port '" + portText + "' does not exist: '" + ref->owner + "' has " +
+                     std::to_string(owner->second) + " port(s), numbered from 0");
       return false;
     }
     auto [it, fresh] = occupant.emplace(ref->text(), who);
     if (!fresh) {
-      diag.error(at.where, at.path, "port '" + portText + "' is already taken by " + it->second +
-                                        "; one link per port");
+      diag.error(
+          at.where, at.path,
+          "port '" + portText + "' is already taken by " + it->second + "; one link per port");
       return false;
     }
     return true;
   };
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    if (!sys.switches[i].upstream.empty()) plug("switch " + sys.switches[i].name, sys.switches[i].upstream, switchAt[i].upstream);
+    if (!sys.switches[i].upstream.empty())
+      plug("switch " + sys.switches[i].name, sys.switches[i].upstream, switchAt[i].upstream);
   }
   // Walk each switch up to the root complex; meeting a switch twice means a cycle.
   for (size_t i = 0; i < sys.switches.size(); ++i) {
@@ -291,8 +313,9 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
       if (next->name == chain.front()) {
         std::string cycle;
         for (const std::string& n : chain) cycle += n + " -> ";
-        diag.error(switchAt[i].upstream.where, switchAt[i].upstream.path,
-                   "the switch tree has a cycle: " + cycle + chain.front() + " (it must lead up to rc)");
+        diag.error(
+            switchAt[i].upstream.where, switchAt[i].upstream.path,
+            "the switch tree has a cycle: " + cycle + chain.front() + " (it must lead up to rc)");
         break;
       }
       if (chain.size() > sys.switches.size()) break;  // a cycle not through this switch
@@ -313,11 +336,13 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
 // One entry of `device_links:`: a kind of link and the pairs it joins, given as two devices or
 // as a pattern over all devices (`pattern: full-mesh`, or `groups-of: N`, a full mesh inside each
 // run of N consecutive devices).
-void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostics& diag, SystemSpec& sys,
-                     std::map<std::pair<int, int>, std::string>& seen) {
+void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostics& diag,
+                     SystemSpec& sys, std::map<std::pair<int, int>, std::string>& seen) {
   FieldReader r(node, path, diag);
   if (!r.isMap()) {
-    diag.error(node.where(), path, "expected a map such as { model: hccs, pattern: full-mesh, lanes: 8, speed: 56GT/s }");
+    diag.error(
+        node.where(), path,
+        "expected a map such as { model: hccs, pattern: full-mesh, lanes: 8, speed: 56GT/s }");
     return;
   }
   DeviceLinkSpec proto;
@@ -327,9 +352,10 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     if (!m) {
       r.errorAtMap("missing 'model': the kind of link (" + FieldReader::join(names) + ")");
     } else if (!m->isScalar() || !kinds::findKind("device-link", m->value())) {
-      diag.error(m->where(), r.childPath("model"), "'" + (m->isScalar() ? m->value() : std::string("?")) +
-                 "' is not a kind of device link; expected one of " + FieldReader::join(names) +
-                 (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
+      diag.error(m->where(), r.childPath("model"),
+                 "'" + (m->isScalar() ? m->value() : std::string("?")) +
+                     "' is not a kind of device link; expected one of " + FieldReader::join(names) +
+                     (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
     } else {
       proto.model = m->value();
     }
@@ -341,8 +367,9 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
   }
   r.integerOneOf("lanes", proto.lanes, {1, 2, 4, 8, 16});
   if (r.transferRate("speed", proto.rate, 1e9, 1e12) && proto.rate > maxRate) {
-    r.error("speed", formatTransferRate(proto.rate) + " per lane is faster than any " + proto.model + " link runs (" +
-                         formatTransferRate(maxRate) + " per lane at most)");
+    r.error("speed", formatTransferRate(proto.rate) + " per lane is faster than any " +
+                         proto.model + " link runs (" + formatTransferRate(maxRate) +
+                         " per lane at most)");
   }
   r.bytes("packet_payload", proto.packetPayload, 16, 4096);
   r.integer("packet_overhead", proto.packetOverhead, 0, 256);
@@ -363,7 +390,8 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     r.errorAtMap("give exactly one of 'pattern: full-mesh', 'groups-of: N' or 'devices: [A, B]'");
   } else if (pattern) {
     if (!pattern->isScalar() || pattern->value() != "full-mesh") {
-      diag.error(pattern->where(), r.childPath("pattern"), "the pattern is 'full-mesh' (or use 'groups-of: N' or 'devices: [A, B]')");
+      diag.error(pattern->where(), r.childPath("pattern"),
+                 "the pattern is 'full-mesh' (or use 'groups-of: N' or 'devices: [A, B]')");
     } else {
       mesh(0, n);
     }
@@ -371,14 +399,17 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     uint32_t size = 0;
     if (r.integer("groups-of", size, 2, 1024)) {
       if (n % static_cast<int>(size) != 0) {
-        r.error("groups-of", "the machine's " + std::to_string(n) + " devices do not split into groups of " + std::to_string(size));
+        r.error("groups-of", "the machine's " + std::to_string(n) +
+                                 " devices do not split into groups of " + std::to_string(size));
       } else {
         for (int g = 0; g < n; g += static_cast<int>(size)) mesh(g, g + static_cast<int>(size));
       }
     }
   } else {
-    if (!pair->isList() || pair->items().size() != 2 || !pair->items()[0].isScalar() || !pair->items()[1].isScalar()) {
-      diag.error(pair->where(), r.childPath("devices"), "expected the two devices the link joins, e.g. [npu0, npu1]");
+    if (!pair->isList() || pair->items().size() != 2 || !pair->items()[0].isScalar() ||
+        !pair->items()[1].isScalar()) {
+      diag.error(pair->where(), r.childPath("devices"),
+                 "expected the two devices the link joins, e.g. [npu0, npu1]");
     } else {
       int ends[2];
       bool ok = true;
@@ -389,13 +420,16 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
         ends[e] = sys.findDevice(item.value());
         if (ends[e] < 0) {
           diag.error(item.where(), r.childPath("devices") + "[" + std::to_string(e) + "]",
-                     "no device is called '" + item.value() + "'" + FieldReader::suggestion(item.value(), names) +
+                     "no device is called '" + item.value() + "'" +
+                         FieldReader::suggestion(item.value(), names) +
                          "; devices: " + FieldReader::join(names));
           ok = false;
         }
       }
       if (ok && ends[0] == ends[1]) {
-        diag.error(pair->where(), r.childPath("devices"), "a link joins two different devices, not " + pair->items()[0].value() + " to itself");
+        diag.error(
+            pair->where(), r.childPath("devices"),
+            "a link joins two different devices, not " + pair->items()[0].value() + " to itself");
         ok = false;
       }
       if (ok) pairs.emplace_back(std::min(ends[0], ends[1]), std::max(ends[0], ends[1]));
@@ -406,9 +440,10 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     const std::string here = path;
     auto [it, fresh] = seen.emplace(std::make_pair(i, j), here);
     if (!fresh) {
-      diag.error(node.where(), path, "devices " + sys.devices[static_cast<size_t>(i)].name + " and " +
-                                         sys.devices[static_cast<size_t>(j)].name + " are already linked by " + it->second +
-                                         "; one link per pair (give it more lanes instead)");
+      diag.error(node.where(), path,
+                 "devices " + sys.devices[static_cast<size_t>(i)].name + " and " +
+                     sys.devices[static_cast<size_t>(j)].name + " are already linked by " +
+                     it->second + "; one link per pair (give it more lanes instead)");
       return;
     }
     DeviceLinkSpec l = proto;
@@ -420,7 +455,8 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
 
 }  // namespace
 
-void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag, PcieLinkSpec& link) {
+void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag,
+              PcieLinkSpec& link) {
   FieldReader r(node, path, diag);
   const bool genGiven = r.integer("generation", link.generation, 1, 6);
   const double genRate = pcieGenerationRate(link.generation);
@@ -428,10 +464,12 @@ void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag
   if (r.transferRate("speed", link.rate, 2.5e9, 64e9)) {
     if (link.rate > genRate) {
       r.error("speed", formatTransferRate(link.rate) + " is faster than PCIe Gen" +
-                           std::to_string(link.generation) + " allows (" + formatTransferRate(genRate) + " per lane)");
+                           std::to_string(link.generation) + " allows (" +
+                           formatTransferRate(genRate) + " per lane)");
     } else if (link.rate != 2.5e9 && link.rate != 5e9 && link.rate != 8e9 && link.rate != 16e9 &&
                link.rate != 32e9 && link.rate != 64e9) {
-      r.error("speed", formatTransferRate(link.rate) + " is not a PCIe speed; expected 2.5, 5, 8, 16, 32 or 64GT/s");
+      r.error("speed", formatTransferRate(link.rate) +
+                           " is not a PCIe speed; expected 2.5, 5, 8, 16, 32 or 64GT/s");
     }
   }
   r.integerOneOf("lanes", link.lanes, {1, 2, 4, 8, 16});
@@ -494,7 +532,8 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
       r.error("devices", "expected a list of devices");
     } else {
       for (size_t i = 0; i < devs->items().size(); ++i) {
-        readDeviceGroup(devs->items()[i], "devices[" + std::to_string(i) + "]", diag, sys, deviceAt);
+        readDeviceGroup(devs->items()[i], "devices[" + std::to_string(i) + "]", diag, sys,
+                        deviceAt);
       }
       if (devs->items().empty()) r.error("devices", "a machine needs at least one device");
     }
@@ -502,30 +541,38 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
   if (const ConfigNode* links = r.take("device_links")) {
     std::map<std::pair<int, int>, std::string> seen;
     if (!links->isList()) {
-      r.error("device_links", "expected a list of links, e.g. [ { model: hccs, pattern: full-mesh } ]");
+      r.error("device_links",
+              "expected a list of links, e.g. [ { model: hccs, pattern: full-mesh } ]");
     } else {
       for (size_t i = 0; i < links->items().size(); ++i) {
-        readDeviceLinks(links->items()[i], "device_links[" + std::to_string(i) + "]", diag, sys, seen);
+        readDeviceLinks(links->items()[i], "device_links[" + std::to_string(i) + "]", diag, sys,
+                        seen);
       }
     }
   }
   r.finish();
   if (sys.host.memorySocket >= sys.rootComplex.sockets()) {
-    r.error("host", "host.memory_socket " + std::to_string(sys.host.memorySocket) + " names no socket: the root ports are on " +
-                        std::to_string(sys.rootComplex.sockets()) + " socket(s) (pcie.root_complex.sockets)");
+    r.error("host", "host.memory_socket " + std::to_string(sys.host.memorySocket) +
+                        " names no socket: the root ports are on " +
+                        std::to_string(sys.rootComplex.sockets()) +
+                        " socket(s) (pcie.root_complex.sockets)");
   }
   if (sys.runMode == RunMode::Device && sys.devices.size() > 1) {
-    r.error("run_mode", "run mode device (RC) runs the program on one device's CPU; this config has " +
-                            std::to_string(sys.devices.size()) + " devices");
+    r.error("run_mode",
+            "run mode device (RC) runs the program on one device's CPU; this config has " +
+                std::to_string(sys.devices.size()) + " devices");
   }
   // A copy model that charges memories their sustained rates has no bursts to time.
   for (const DeviceSpec& d : sys.devices) {
     const kinds::KindInfo* dma = kinds::findKind("dma-model", d.dma.model);
     if (!dma || !dma->limits.count("cycle_memory") || dma->limits.at("cycle_memory") != 0) continue;
-    const char* which = d.memory.timing == "cycle" ? "its memory" : sys.host.memory.timing == "cycle" ? "host memory" : nullptr;
+    const char* which = d.memory.timing == "cycle"          ? "its memory"
+                        : sys.host.memory.timing == "cycle" ? "host memory"
+                                                            : nullptr;
     if (which) {
-      r.error("devices", d.name + " uses dma.model: " + d.dma.model + ", which times memories at their sustained rates, but " +
-                             which + " has timing: cycle; use dma.model: pcie or timing: sustained");
+      r.error("devices", d.name + " uses dma.model: " + d.dma.model +
+                             ", which times memories at their sustained rates, but " + which +
+                             " has timing: cycle; use dma.model: pcie or timing: sustained");
     }
   }
   checkTopology(sys, switchAt, deviceAt, diag);
@@ -533,7 +580,8 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
 }
 
 namespace {
-SystemSpec finishLoading(const ConfigNode& root, Diagnostics& diag, std::vector<std::string> sources) {
+SystemSpec finishLoading(const ConfigNode& root, Diagnostics& diag,
+                         std::vector<std::string> sources) {
   SystemSpec sys;
   if (diag.empty()) sys = readSystemSpec(root, diag);
   if (!diag.empty()) throw ConfigError(diag.items());
@@ -556,9 +604,13 @@ SystemSpec loadSystemSpecFromText(const std::string& text, const std::string& fi
   return finishLoading(root, diag, std::move(sources));
 }
 
-SystemSpec defaultSystemSpec() { return loadSystemSpec("<builtin>/default.yaml"); }
+SystemSpec defaultSystemSpec() {
+  return loadSystemSpec("<builtin>/default.yaml");
+}
 
-SystemSpec loadSystemSpecOrDefault(const std::string& ref) { return ref.empty() ? defaultSystemSpec() : loadSystemSpec(ref); }
+SystemSpec loadSystemSpecOrDefault(const std::string& ref) {
+  return ref.empty() ? defaultSystemSpec() : loadSystemSpec(ref);
+}
 
 DramSpec loadMemorySpec(const std::string& ref, const std::string& overrides) {
   Diagnostics diag;
@@ -572,10 +624,11 @@ DramSpec loadMemorySpec(const std::string& ref, const std::string& overrides) {
   } else {
     std::string names;
     for (const std::string& p : presets) names += (names.empty() ? "" : ", ") + p;
-    diag.error({"<command line>", 0, 0}, "memory", "'" + ref + "' is neither a built-in memory preset (" + names +
-                                                       ") nor a file");
+    diag.error({"<command line>", 0, 0}, "memory",
+               "'" + ref + "' is neither a built-in memory preset (" + names + ") nor a file");
   }
-  if (diag.empty() && !overrides.empty()) node.mergeFrom(parseYaml(overrides, "<command line>", diag));
+  if (diag.empty() && !overrides.empty())
+    node.mergeFrom(parseYaml(overrides, "<command line>", diag));
   DramSpec out;
   if (diag.empty()) readMemory(node, "memory", diag, out);
   if (!diag.empty()) throw ConfigError(diag.items());

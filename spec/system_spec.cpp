@@ -7,13 +7,18 @@
 namespace ascendsim::spec {
 
 uint64_t DramSpec::rows() const {
-  const uint64_t perRow = uint64_t{independentChannels()} * ranks * bankGroups * banksPerGroup * pageSize;
+  const uint64_t perRow =
+      uint64_t{independentChannels()} * ranks * bankGroups * banksPerGroup * pageSize;
   return perRow == 0 ? 0 : capacity / perRow;
 }
 
-uint64_t DramSpec::burstBytes() const { return uint64_t{busWidth} / 8 * burstLength; }
+uint64_t DramSpec::burstBytes() const {
+  return uint64_t{busWidth} / 8 * burstLength;
+}
 
-uint32_t DramSpec::independentChannels() const { return stacks * channels * pseudoChannels; }
+uint32_t DramSpec::independentChannels() const {
+  return stacks * channels * pseudoChannels;
+}
 
 double DramSpec::peakBandwidth() const {
   return static_cast<double>(independentChannels()) * busWidth / 8.0 * dataRate;
@@ -26,7 +31,9 @@ uint64_t unifiedBufferDefault(const std::string& soc) {
   return 256 * 1024;
 }
 
-Picoseconds DramSpec::tCK() const { return static_cast<Picoseconds>(std::llround(1e12 / clock)); }
+Picoseconds DramSpec::tCK() const {
+  return static_cast<Picoseconds>(std::llround(1e12 / clock));
+}
 
 double pcieGenerationRate(uint32_t generation) {
   static const double rates[] = {0, 2.5e9, 5e9, 8e9, 16e9, 32e9, 64e9};
@@ -35,7 +42,7 @@ double pcieGenerationRate(uint32_t generation) {
 
 double PcieLinkSpec::lineBandwidth() const {
   double encoding = 128.0 / 130.0;
-  if (rate <= 5e9) encoding = 8.0 / 10.0;        // Gen1/Gen2 speeds
+  if (rate <= 5e9) encoding = 8.0 / 10.0;                        // Gen1/Gen2 speeds
   if (generation >= 6 && rate > 32e9) encoding = 242.0 / 256.0;  // FLIT mode (approximation)
   return rate * lanes * encoding / 8.0;
 }
@@ -71,8 +78,12 @@ uint32_t RootComplexSpec::sockets() const {
   return n;
 }
 
-const char* toString(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
+const char* toString(PagePolicy p) {
+  return p == PagePolicy::Open ? "open" : "closed";
+}
 
-const char* toString(RunMode m) { return m == RunMode::Host ? "host" : "device"; }
+const char* toString(RunMode m) {
+  return m == RunMode::Host ? "host" : "device";
+}
 
 }  // namespace ascendsim::spec

@@ -20,29 +20,29 @@ struct DramTimings {
   uint32_t tCCD_S = 0, tCCD_L = 0, tRRD_S = 0, tRRD_L = 0, tFAW = 0;
   uint32_t tWR = 0, tWTR_S = 0, tWTR_L = 0, tRTW = 0, tRTP = 0;
   uint32_t tREFI = 0, tRFC = 0, tRFCpb = 0;  // tRFCpb 0: no per-bank refresh
-  uint32_t tCCDR = 0;  // read to read on another rank / stack id; 0: tCCD_S
+  uint32_t tCCDR = 0;                        // read to read on another rank / stack id; 0: tCCD_S
 };
 
 struct DramSpec {
-  std::string preset;  // the named preset it started from ("hbm2e"), for reports
+  std::string preset;            // the named preset it started from ("hbm2e"), for reports
   std::string model = "banked";  // implementation name, chosen in YAML
   // How copies and kernels are timed on it: "sustained" (bytes at the rate `model` sustains for
   // sequential traffic) or "cycle" (every burst at its address through `model`).
   std::string timing = "sustained";
   std::string standard = "HBM2E";  // a registered DRAM standard (models/dram/standards/)
-  uint64_t capacity = 0;  // bytes
+  uint64_t capacity = 0;           // bytes
   // Organisation. For DDR and LPDDR, `stacks` counts DIMMs or packages (usually 1).
   uint32_t stacks = 1;
-  uint32_t channels = 8;         // per stack
-  uint32_t pseudoChannels = 1;   // per channel (HBM pseudo-channels, DDR5 sub-channels)
-  uint32_t ranks = 1;            // per (pseudo-)channel
+  uint32_t channels = 8;        // per stack
+  uint32_t pseudoChannels = 1;  // per channel (HBM pseudo-channels, DDR5 sub-channels)
+  uint32_t ranks = 1;           // per (pseudo-)channel
   uint32_t bankGroups = 4;
   uint32_t banksPerGroup = 4;
-  uint64_t pageSize = 1024;      // row size in bytes, per (pseudo-)channel
-  uint32_t busWidth = 64;        // data bits per (pseudo-)channel
+  uint64_t pageSize = 1024;  // row size in bytes, per (pseudo-)channel
+  uint32_t busWidth = 64;    // data bits per (pseudo-)channel
   uint32_t burstLength = 4;
-  double clock = 1e9;            // Hz (tCK = 1 / clock)
-  double dataRate = 2e9;         // transfers per second per pin
+  double clock = 1e9;     // Hz (tCK = 1 / clock)
+  double dataRate = 2e9;  // transfers per second per pin
   DramTimings timings;
   PagePolicy pagePolicy = PagePolicy::Open;
   uint32_t queueDepth = 32;      // read queue entries per (pseudo-)channel
@@ -53,12 +53,14 @@ struct DramSpec {
   // Writes held back on the memory side so that reads go first, then sent together (the
   // controllers' write queues and the write-back cache in front of them); 0: none.
   uint64_t writeBuffer = 1ull << 20;
-  uint32_t starvationCap = 16;   // times the oldest request may be passed over before it must go
+  uint32_t starvationCap = 16;  // times the oldest request may be passed over before it must go
   std::string addressMapping = "interleaved";  // see spec/address_mapping.h
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next
 
   // Derived figures.
-  uint32_t effectiveWriteQueueDepth() const { return writeQueueDepth ? writeQueueDepth : queueDepth; }
+  uint32_t effectiveWriteQueueDepth() const {
+    return writeQueueDepth ? writeQueueDepth : queueDepth;
+  }
   uint64_t rows() const;                 // rows per bank
   uint64_t burstBytes() const;           // bytes moved by one burst on one (pseudo-)channel
   uint32_t independentChannels() const;  // stacks x channels x pseudo-channels
@@ -68,16 +70,16 @@ struct DramSpec {
 
 // ---------------------------------------------------------------- PCIe
 struct PcieLinkSpec {
-  uint32_t generation = 4;       // 1..6
-  uint32_t lanes = 16;           // 1, 2, 4, 8, 16
-  double rate = 16e9;            // transfers/s per lane; defaults to the generation's top rate
-  uint64_t mps = 256;            // max payload size, bytes
-  uint64_t mrrs = 512;           // max read request size, bytes
-  uint64_t rcb = 64;             // read completion boundary, bytes
+  uint32_t generation = 4;  // 1..6
+  uint32_t lanes = 16;      // 1, 2, 4, 8, 16
+  double rate = 16e9;       // transfers/s per lane; defaults to the generation's top rate
+  uint64_t mps = 256;       // max payload size, bytes
+  uint64_t mrrs = 512;      // max read request size, bytes
+  uint64_t rcb = 64;        // read completion boundary, bytes
   bool ecrc = false;
-  uint32_t tags = 768;           // outstanding non-posted (read) requests the requester may have:
-                                 // 256 (8-bit extended tags) up to Gen3, 768 (10-bit tags) from Gen4
-  Picoseconds latency = 0;       // one-way propagation and PHY latency
+  uint32_t tags = 768;      // outstanding non-posted (read) requests the requester may have:
+                            // 256 (8-bit extended tags) up to Gen3, 768 (10-bit tags) from Gen4
+  Picoseconds latency = 0;  // one-way propagation and PHY latency
 
   // Bytes/s of the raw line after encoding (128b/130b from Gen3 on, FLIT for Gen6).
   double lineBandwidth() const;
@@ -86,9 +88,11 @@ struct PcieLinkSpec {
 struct RootComplexSpec {
   uint32_t ports = 4;
   Picoseconds latency = 100000;  // from the root port to host memory, one way
-  bool completionsAtRcb = false; // split read completions at the RCB instead of at MPS (older chipsets)
+  bool completionsAtRcb =
+      false;  // split read completions at the RCB instead of at MPS (older chipsets)
   // Share of each root port's TLP bandwidth the host bridge sustains (1: the link is the limit).
-  // Real hosts lose a few percent to the IOMMU, coherence and ordering; `ascendsim calibrate` fits it.
+  // Real hosts lose a few percent to the IOMMU, coherence and ordering; `ascendsim calibrate` fits
+  // it.
   double efficiency = 1.0;
   // Whether the host bridge forwards peer-to-peer traffic between its root ports (devices under
   // different switches of one socket); many chipsets do not, and then only a shared switch or a
@@ -96,14 +100,16 @@ struct RootComplexSpec {
   bool peerToPeer = false;
   // The CPU socket (NUMA node) each root port belongs to; empty: all on socket 0.
   std::vector<uint32_t> portSockets;
-  uint32_t socketOfPort(uint32_t port) const { return port < portSockets.size() ? portSockets[port] : 0; }
+  uint32_t socketOfPort(uint32_t port) const {
+    return port < portSockets.size() ? portSockets[port] : 0;
+  }
   uint32_t sockets() const;  // how many sockets the ports name (at least 1)
 };
 
 struct PcieSwitchSpec {
   std::string name;
-  std::string upstream;          // "rc.0" or "sw0.3": the port this switch's upstream link plugs into
-  uint32_t ports = 4;            // downstream ports
+  std::string upstream;  // "rc.0" or "sw0.3": the port this switch's upstream link plugs into
+  uint32_t ports = 4;    // downstream ports
   Picoseconds latency = 105000;  // cut-through port-to-port
   PcieLinkSpec link;             // the upstream link
 };
@@ -134,20 +140,20 @@ struct ApiOverheads {
   // costs more) and then enqueue faster; ACL_STREAM_FAST_SYNC streams are polled by
   // aclrtSynchronizeStream instead of waking the thread. Estimates until calibrated.
   Picoseconds fastLaunchStreamCreate = 20000000;
-  Picoseconds fastLaunch = 1500000;   // enqueue of any task on a FAST_LAUNCH stream (at most)
-  Picoseconds fastSync = 500000;      // a FAST_SYNC stream's synchronize, instead of `synchronize`
+  Picoseconds fastLaunch = 1500000;  // enqueue of any task on a FAST_LAUNCH stream (at most)
+  Picoseconds fastSync = 500000;     // a FAST_SYNC stream's synchronize, instead of `synchronize`
 };
 
 // The link between two CPU sockets (UPI, Kunpeng's Hydra/HCCS): a device's traffic to the other
 // socket's memory crosses it.
 struct SocketLinkSpec {
-  double bandwidth = 30e9;        // bytes/s per direction
-  Picoseconds latency = 110000;   // one way; remote NUMA reads pay it twice
+  double bandwidth = 30e9;       // bytes/s per direction
+  Picoseconds latency = 110000;  // one way; remote NUMA reads pay it twice
 };
 
 struct HostSpec {
-  DramSpec memory;                 // all sockets together; split evenly between their NUMA nodes
-  uint32_t memorySocket = 0;       // the NUMA node host buffers are allocated on
+  DramSpec memory;            // all sockets together; split evenly between their NUMA nodes
+  uint32_t memorySocket = 0;  // the NUMA node host buffers are allocated on
   SocketLinkSpec socketLink;
   double cpuCopyBandwidth = 10e9;  // bytes/s one core copies (pageable staging)
   // CPU cores that stage pageable copies at once: 0 gives each host thread its own (the thread
@@ -165,14 +171,14 @@ struct DmaSpec {
   // Read requests (each at most MRRS) one channel keeps in flight; 0: derived by Little's law,
   // enough to cover the round trip to host memory at the link's rate.
   uint32_t outstandingReads = 0;
-  uint64_t chunkSize = 64 * 1024;  // bytes per DMA chunk
+  uint64_t chunkSize = 64 * 1024;      // bytes per DMA chunk
   Picoseconds setupLatency = 1000000;  // per task: its descriptor's fetch and the channel's start
 };
 
 struct SchedulerSpec {
   uint32_t maxStreams = 2048;
   uint32_t maxEvents = 65536;
-  uint32_t queueDepth = 1024;     // tasks pending on one stream
+  uint32_t queueDepth = 1024;        // tasks pending on one stream
   Picoseconds taskLaunch = 1000000;  // from a task reaching the head of its queue to its start
 };
 
@@ -200,10 +206,10 @@ struct AiCoreSpec {
 uint64_t unifiedBufferDefault(const std::string& soc);
 
 struct DeviceSpec {
-  std::string name;           // "npu0"
-  std::string model;          // free text: "Ascend 910B"
-  std::string soc;            // the SoC version CANN reports (aclrtGetSocName): "Ascend910B4"
-  std::string port;           // "sw0.1"; empty only in run mode device with no PCIe
+  std::string name;   // "npu0"
+  std::string model;  // free text: "Ascend 910B"
+  std::string soc;    // the SoC version CANN reports (aclrtGetSocName): "Ascend910B4"
+  std::string port;   // "sw0.1"; empty only in run mode device with no PCIe
   PcieLinkSpec link;
   DramSpec memory;
   DmaSpec dma;
@@ -216,25 +222,27 @@ struct DeviceSpec {
 // implementation (`model`, a registered "device-link" kind with its highest lane rate).
 struct DeviceLinkSpec {
   std::string model = "hccs";
-  std::string a, b;               // the two devices' names
+  std::string a, b;  // the two devices' names
   uint32_t lanes = 8;
-  double rate = 56e9;             // transfers/s per lane (one bit per transfer)
-  uint64_t packetPayload = 256;   // data bytes per packet
-  uint32_t packetOverhead = 16;   // header, CRC and framing bytes per packet
-  Picoseconds latency = 300000;   // one way, port to port
-  double bandwidth() const { return static_cast<double>(lanes) * rate / 8; }  // raw bytes/s per direction
+  double rate = 56e9;            // transfers/s per lane (one bit per transfer)
+  uint64_t packetPayload = 256;  // data bytes per packet
+  uint32_t packetOverhead = 16;  // header, CRC and framing bytes per packet
+  Picoseconds latency = 300000;  // one way, port to port
+  double bandwidth() const {
+    return static_cast<double>(lanes) * rate / 8;
+  }  // raw bytes/s per direction
 };
 
 enum class RunMode { Host, Device };
 
 // Where a run's outputs go unless the command line or ASCENDSIM_TRACE / ASCENDSIM_REPORT say.
 struct TraceSpec {
-  std::string path;                       // empty: no trace
-  std::string format;                     // a registered trace format; empty: by the path's extension
-  std::string report;                     // empty: no JSON report
+  std::string path;    // empty: no trace
+  std::string format;  // a registered trace format; empty: by the path's extension
+  std::string report;  // empty: no JSON report
   Picoseconds counterInterval = 10000000;  // 10 us between bandwidth counter samples
-  uint64_t maxFileSize = 1ull << 30;      // past this a trace continues in a numbered file
-  bool dramStats = false;                 // replay memory traffic through the DRAM models for statistics
+  uint64_t maxFileSize = 1ull << 30;       // past this a trace continues in a numbered file
+  bool dramStats = false;  // replay memory traffic through the DRAM models for statistics
 };
 
 struct SystemSpec {

@@ -51,8 +51,8 @@ bool splitQuantity(std::string_view text, double& number, std::string_view& unit
 }
 
 std::optional<double> parseWithUnits(std::string_view text, std::initializer_list<Unit> units,
-                                      std::string_view what, std::string_view example,
-                                      bool unitOptional, std::string& why) {
+                                     std::string_view what, std::string_view example,
+                                     bool unitOptional, std::string& why) {
   double number = 0;
   std::string_view unit;
   if (!splitQuantity(text, number, unit)) {
@@ -163,8 +163,8 @@ std::optional<double> parseTransferRate(std::string_view text, std::string& why)
 }
 
 std::optional<double> parseFrequency(std::string_view text, std::string& why) {
-  return parseWithUnits(text, {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}},
-                        "a frequency", "1600MHz", false, why);
+  return parseWithUnits(text, {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}}, "a frequency",
+                        "1600MHz", false, why);
 }
 
 std::string formatBytes(uint64_t bytes) {

@@ -1,17 +1,17 @@
 // `ascendsim config check FILE...`, `config show [FILE]`, `config presets` and `config kinds`.
 
 #include <iostream>
-#include <sstream>
 #include <memory>
+#include <sstream>
 
 #include "spec/kind_registry.h"
 #include "spec/memory_fields.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
-#include "tools/topology_tree.h"
 #include "tools/machine_options.h"
 #include "tools/subcommand.h"
+#include "tools/topology_tree.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -36,7 +36,8 @@ void printKinds(std::ostream& out, bool markdown) {
   const std::vector<kinds::KindInfo> all = kinds::allKinds();
   if (markdown) {
     out << "# Kinds\n\n"
-           "Every kind of thing chosen by name, as `ascendsim config kinds --markdown` prints it from\n"
+           "Every kind of thing chosen by name, as `ascendsim config kinds --markdown` prints it "
+           "from\n"
            "the registrations in the code (this page is generated: a test fails when it differs).\n"
            "docs/architecture.md says how to add one.\n";
   }
@@ -45,9 +46,11 @@ void printKinds(std::ostream& out, bool markdown) {
     if (k.family != family) {
       family = k.family;
       auto described = kinds::familyDescriptions().find(family);
-      const std::string what = described == kinds::familyDescriptions().end() ? "" : described->second;
+      const std::string what =
+          described == kinds::familyDescriptions().end() ? "" : described->second;
       if (markdown) {
-        out << "\n## " << family << "\n\n" << what << "\n\n| name | what it is | settings it reads |\n|---|---|---|\n";
+        out << "\n## " << family << "\n\n"
+            << what << "\n\n| name | what it is | settings it reads |\n|---|---|---|\n";
       } else {
         out << family << ": " << what << "\n";
       }
@@ -55,8 +58,10 @@ void printKinds(std::ostream& out, bool markdown) {
     if (markdown) {
       out << "| `" << k.name << "` | " << k.summary << " | " << join(k.settings) << " |\n";
     } else {
-      out << "  " << k.name << std::string(k.name.size() < 16 ? 16 - k.name.size() : 1, ' ') << k.summary << "\n";
-      if (!k.settings.empty()) out << std::string(18, ' ') << "settings: " << join(k.settings) << "\n";
+      out << "  " << k.name << std::string(k.name.size() < 16 ? 16 - k.name.size() : 1, ' ')
+          << k.summary << "\n";
+      if (!k.settings.empty())
+        out << std::string(18, ' ') << "settings: " << join(k.settings) << "\n";
     }
   }
 }
@@ -81,7 +86,8 @@ int runShow(const ConfigOptions& o) {
   try {
     const spec::SystemSpec sys = loadMachine({o.file, o.sets});
     if (!o.treeOnly) {
-      std::cout << "# Resolved configuration of " << (o.file.empty() ? "the built-in default" : o.file)
+      std::cout << "# Resolved configuration of "
+                << (o.file.empty() ? "the built-in default" : o.file)
                 << " (presets expanded, defaults written out)\n";
       std::cout << spec::writeSystemSpecYaml(sys);
     }
@@ -115,14 +121,17 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
 
   CLI::App* show = config->add_subcommand(
       "show", "Print the fully resolved configuration as YAML and draw the PCIe tree");
-  show->add_option("file", opts->file, "YAML file or built-in preset name (default: built-in default)");
+  show->add_option("file", opts->file,
+                   "YAML file or built-in preset name (default: built-in default)");
   show->add_flag("--tree", opts->treeOnly, "Only draw the PCIe tree");
-  show->add_option("--set", opts->sets, "KEY=VALUE: show the machine with this setting changed; repeatable");
+  show->add_option("--set", opts->sets,
+                   "KEY=VALUE: show the machine with this setting changed; repeatable");
   show->add_flag("--yaml", opts->yamlOnly, "Only print the resolved YAML");
   show->footer("Examples:\n  ascendsim config show\n  ascendsim config show atlas-800t-a2 --tree");
   show->callback([opts, &exitCode] { exitCode = runShow(*opts); });
 
-  CLI::App* presets = config->add_subcommand("presets", "List the built-in machine and memory presets");
+  CLI::App* presets =
+      config->add_subcommand("presets", "List the built-in machine and memory presets");
   presets->callback([&exitCode] {
     std::cout << "machines:";
     for (const std::string& n : spec::builtinMachinePresets()) std::cout << " " << n;
@@ -132,23 +141,26 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
     exitCode = kExitOk;
   });
 
-  CLI::App* fields = config->add_subcommand(
-      "fields", "List every setting of a memory section: meaning, default, what it allows (docs/configuration.md)");
-  fields->add_flag("--markdown", opts->markdown, "Print the Markdown table docs/configuration.md holds");
+  CLI::App* fields = config->add_subcommand("fields",
+                                            "List every setting of a memory section: meaning, "
+                                            "default, what it allows (docs/configuration.md)");
+  fields->add_flag("--markdown", opts->markdown,
+                   "Print the Markdown table docs/configuration.md holds");
   fields->callback([opts, &exitCode] {
     if (opts->markdown) {
       std::cout << spec::memoryFieldsMarkdown();
     } else {
       for (const spec::MemoryField& f : spec::memoryFields()) {
-        std::cout << f.key << std::string(f.key.size() < 22 ? 22 - f.key.size() : 1, ' ') << f.allowed()
-                  << " (default " << f.defaultText << ")\n";
+        std::cout << f.key << std::string(f.key.size() < 22 ? 22 - f.key.size() : 1, ' ')
+                  << f.allowed() << " (default " << f.defaultText << ")\n";
       }
     }
     exitCode = kExitOk;
   });
 
-  CLI::App* kindsCommand = config->add_subcommand(
-      "kinds", "List every registered kind (memory standards, DRAM models, memory timings, links, commands)");
+  CLI::App* kindsCommand = config->add_subcommand("kinds",
+                                                  "List every registered kind (memory standards, "
+                                                  "DRAM models, memory timings, links, commands)");
   kindsCommand->add_flag("--markdown", opts->markdown, "Print docs/kinds.md (Markdown tables)");
   kindsCommand->callback([opts, &exitCode] {
     printKinds(std::cout, opts->markdown);
@@ -157,7 +169,9 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "config", "Validate and inspect machine configurations", {}, {}}, addConfigCommand};
+const SubcommandRegistration kRegistered{
+    {"subcommand", "config", "Validate and inspect machine configurations", {}, {}},
+    addConfigCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

@@ -64,7 +64,8 @@ int runExec(const ExecOptions& o) {
   for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
-  std::cerr << "ascendsim exec: cannot run '" << o.command[0] << "': " << std::strerror(errno) << "\n";
+  std::cerr << "ascendsim exec: cannot run '" << o.command[0] << "': " << std::strerror(errno)
+            << "\n";
   return 127;
 }
 
@@ -75,22 +76,32 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   CLI::App* exec = &command;
   addMachineOptions(*exec, opts->machine);
   exec->add_option("--trace,-t", opts->trace,
-                   "Write the timing trace to this file (Chrome Trace Event JSON for Perfetto; .sqlite or .db: SQLite)");
-  exec->add_option("--trace-format", opts->traceFormat, "Trace format: chrome-json or sqlite (ascendsim config kinds)")
+                   "Write the timing trace to this file (Chrome Trace Event JSON for Perfetto; "
+                   ".sqlite or .db: SQLite)");
+  exec->add_option("--trace-format", opts->traceFormat,
+                   "Trace format: chrome-json or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
   exec->add_flag("--dram-stats", opts->dramStats,
-                 "Replay memory traffic through the DRAM models: row hits, refresh, read latency in the report and trace");
+                 "Replay memory traffic through the DRAM models: row hits, refresh, read latency "
+                 "in the report and trace");
   exec->add_option("command", opts->command, "The program and its arguments, after --")->required();
   exec->footer(
       "The program's exit code is ascendsim's. Its libascendcl.so is AscendSim's, found through\n"
       "LD_LIBRARY_PATH; the machine is passed in ASCENDSIM_CONFIG.\n"
-      "Example: ascendsim exec --config atlas-800t-a2 --trace app.json -- ./my_app --input data.bin");
+      "Example: ascendsim exec --config atlas-800t-a2 --trace app.json -- ./my_app --input "
+      "data.bin");
   exec->callback([opts, &exitCode] { exitCode = runExec(*opts); });
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "exec", "Run an AscendCL program (linked against libascendcl.so) on the simulator", {}, {}}, addExecCommand};
+const SubcommandRegistration kRegistered{
+    {"subcommand",
+     "exec",
+     "Run an AscendCL program (linked against libascendcl.so) on the simulator",
+     {},
+     {}},
+    addExecCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

@@ -11,14 +11,16 @@
 namespace ascendsim::tools {
 
 void addMachineOptions(CLI::App& cmd, MachineChoice& machine) {
-  cmd.add_option("--config,-c", machine.config, "Machine: a YAML file or a built-in preset (default: built-in default)");
+  cmd.add_option("--config,-c", machine.config,
+                 "Machine: a YAML file or a built-in preset (default: built-in default)");
   cmd.add_option("--set", machine.sets,
                  "KEY=VALUE: change one setting of the machine, named as `config show` names it "
                  "(devices[*].link.generation=5); repeatable");
 }
 
 namespace {
-[[noreturn]] void refuse(const std::string& argument, const std::string& key, const std::string& message) {
+[[noreturn]] void refuse(const std::string& argument, const std::string& key,
+                         const std::string& message) {
   spec::Diagnostics diagnostics;
   diagnostics.error(spec::SourceLocation{argument, 0, 0}, key, message);
   throw spec::ConfigError(diagnostics.items());
@@ -30,7 +32,8 @@ std::string machineYaml(const MachineChoice& machine) {
   for (const std::string& set : machine.sets) {
     const std::string argument = "--set " + set;
     const size_t eq = set.find('=');
-    if (eq == std::string::npos || eq == 0) refuse(argument, set, "expected KEY=VALUE, such as devices[0].link.lanes=8");
+    if (eq == std::string::npos || eq == 0)
+      refuse(argument, set, "expected KEY=VALUE, such as devices[0].link.lanes=8");
     std::string why;
     const auto changed = applyOverride(yaml, set.substr(0, eq), set.substr(eq + 1), why);
     if (!changed) refuse(argument, set.substr(0, eq), why);
@@ -39,7 +42,8 @@ std::string machineYaml(const MachineChoice& machine) {
     } catch (const spec::ConfigError& e) {
       // Said of the argument: a line of the machine as written out means nothing to the user.
       spec::Diagnostics diagnostics;
-      for (const spec::Diagnostic& d : e.diagnostics()) diagnostics.error({argument, 0, 0}, d.keyPath, d.message);
+      for (const spec::Diagnostic& d : e.diagnostics())
+        diagnostics.error({argument, 0, 0}, d.keyPath, d.message);
       throw spec::ConfigError(diagnostics.items());
     }
     yaml = *changed;
@@ -57,7 +61,8 @@ void exportMachine(const MachineChoice& machine) {
     std::string ref = machine.config;
     std::error_code ec;
     // A file is named by its absolute path, so a program that changes directory still finds it.
-    if (!ref.empty() && std::filesystem::exists(ref, ec)) ref = std::filesystem::absolute(ref).string();
+    if (!ref.empty() && std::filesystem::exists(ref, ec))
+      ref = std::filesystem::absolute(ref).string();
     if (!ref.empty()) setenv("ASCENDSIM_CONFIG", ref.c_str(), 1);
     unsetenv("ASCENDSIM_MACHINE_YAML");
     return;

@@ -57,14 +57,18 @@ bool tokenize(const std::string& key, std::vector<Token>& out, std::string& why)
 // Without this a swept preset would change nothing, every key being written out.
 bool rebaseMemory(YAML::Node memory, const std::string& preset, std::string& why) {
   if (!memory["preset"]) {
-    why = "this memory names every figure itself and has no preset to swap; sweep its figures instead";
+    why =
+        "this memory names every figure itself and has no preset to swap; sweep its figures "
+        "instead";
     return false;
   }
-  const YAML::Node before = YAML::Load(spec::writeMemorySpecYaml(spec::loadMemorySpec(memory["preset"].as<std::string>())));
+  const YAML::Node before = YAML::Load(
+      spec::writeMemorySpecYaml(spec::loadMemorySpec(memory["preset"].as<std::string>())));
   std::vector<std::string> repeated;
   for (const auto& kv : memory) {
     const std::string k = kv.first.as<std::string>();
-    if (k != "preset" && before[k] && YAML::Dump(before[k]) == YAML::Dump(kv.second)) repeated.push_back(k);
+    if (k != "preset" && before[k] && YAML::Dump(before[k]) == YAML::Dump(kv.second))
+      repeated.push_back(k);
   }
   for (const std::string& k : repeated) memory.remove(k);
   memory["preset"] = preset;
@@ -73,8 +77,8 @@ bool rebaseMemory(YAML::Node memory, const std::string& preset, std::string& why
 
 }  // namespace
 
-std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key, const std::string& value,
-                                         std::string& why) {
+std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key,
+                                         const std::string& value, std::string& why) {
   std::vector<Token> tokens;
   if (!tokenize(key, tokens, why)) return std::nullopt;
   YAML::Node root = YAML::Load(yaml);
@@ -84,7 +88,8 @@ std::optional<std::string> applyOverride(const std::string& yaml, const std::str
     // A memory section with a preset may be given any key of it (a swapped preset's keys are gone).
     const bool presetKey = i + 1 == tokens.size() && !t.indexed && node.IsMap() && node["preset"];
     if (!node.IsMap() || (!node[t.name] && !presetKey)) {
-      why = "'" + key + "' names no key of the machine (see `ascendsim config show`): no '" + t.name + "'";
+      why = "'" + key + "' names no key of the machine (see `ascendsim config show`): no '" +
+            t.name + "'";
       return false;
     }
     YAML::Node child = node[t.name];
@@ -99,7 +104,8 @@ std::optional<std::string> applyOverride(const std::string& yaml, const std::str
       } else if (t.index < child.size()) {
         targets.push_back(child[t.index]);
       } else {
-        why = "'" + key + "': index " + std::to_string(t.index) + " past the end of '" + t.name + "'";
+        why =
+            "'" + key + "': index " + std::to_string(t.index) + " past the end of '" + t.name + "'";
         return false;
       }
     }

@@ -9,7 +9,7 @@
 namespace ascendsim::tools {
 
 // The resolved machine YAML with `key = value` applied; nullopt + why when the key is not there.
-std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key, const std::string& value,
-                                         std::string& why);
+std::optional<std::string> applyOverride(const std::string& yaml, const std::string& key,
+                                         const std::string& value, std::string& why);
 
 }  // namespace ascendsim::tools

@@ -7,7 +7,8 @@
 #include "tools/subcommand.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"AscendSim: a cycle-approximate simulator of the Ascend NPU memory and DMA subsystem"};
+  CLI::App app{
+      "AscendSim: a cycle-approximate simulator of the Ascend NPU memory and DMA subsystem"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ascendsim 0.1.0");
   app.footer(

@@ -68,7 +68,8 @@ class TreeDrawer {
       for (const spec::DeviceLinkSpec& l : sys_.deviceLinks) {
         if (l.a != d.name && l.b != d.name) continue;
         char rate[64];
-        std::snprintf(rate, sizeof rate, " %s x%u %.1f GB/s", l.model.c_str(), l.lanes, l.bandwidth() / 1e9);
+        std::snprintf(rate, sizeof rate, " %s x%u %.1f GB/s", l.model.c_str(), l.lanes,
+                      l.bandwidth() / 1e9);
         line += (line.empty() ? "" : ",") + std::string(" ") + (l.a == d.name ? l.b : l.a) + rate;
       }
       if (!line.empty()) out_ += "  " + d.name + " ══" + line + "\n";
@@ -88,7 +89,8 @@ class TreeDrawer {
 
   void drawChildren(const std::string& owner, const std::string& indent) {
     std::vector<Child> kids = children_[owner];
-    std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) { return a.port < b.port; });
+    std::sort(kids.begin(), kids.end(),
+              [](const Child& a, const Child& b) { return a.port < b.port; });
     for (size_t i = 0; i < kids.size(); ++i) {
       const bool last = i + 1 == kids.size();
       const Child& c = kids[i];
@@ -112,6 +114,8 @@ class TreeDrawer {
 
 }  // namespace
 
-std::string drawTopologyTree(const SystemSpec& sys) { return TreeDrawer(sys).draw(); }
+std::string drawTopologyTree(const SystemSpec& sys) {
+  return TreeDrawer(sys).draw();
+}
 
 }  // namespace ascendsim::tools

@@ -80,11 +80,13 @@ int runView(const ViewOptions& o) {
   }
   const std::string page = renderViewer(trace, report);
   if (runtime::sameFile(o.output, o.trace) || runtime::sameFile(o.output, o.report)) {
-    std::cerr << "ascendsim view: the page '" << o.output << "' would overwrite an input; choose another -o\n";
+    std::cerr << "ascendsim view: the page '" << o.output
+              << "' would overwrite an input; choose another -o\n";
     return kExitUsage;
   }
   if (!writeOutput(o.output, page, "view")) return kExitFailure;
-  std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB); open it in any browser, no network needed\n";
+  std::cout << "wrote " << o.output << " (" << page.size() / 1024
+            << " KiB); open it in any browser, no network needed\n";
   return kExitOk;
 }
 
@@ -100,7 +102,9 @@ std::string renderViewer(const std::string& traceJson, const std::string& report
 void addViewCommand(CLI::App& command, int& exitCode) {
   auto opts = std::make_shared<ViewOptions>();
   CLI::App* view = &command;
-  view->add_option("trace", opts->trace, "Trace file written by a run (ASCENDSIM_TRACE or exec --trace)")->required();
+  view->add_option("trace", opts->trace,
+                   "Trace file written by a run (ASCENDSIM_TRACE or exec --trace)")
+      ->required();
   view->add_option("--report,-r", opts->report, "Report file of the same run, for the summary");
   view->add_option("--output,-o", opts->output, "HTML file to write")->required();
   view->footer("Example: ascendsim view app.json --report report.json -o app.html");
@@ -108,7 +112,9 @@ void addViewCommand(CLI::App& command, int& exitCode) {
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "view", "Turn a trace into one self-contained HTML file that draws it", {}, {}}, addViewCommand};
+const SubcommandRegistration kRegistered{
+    {"subcommand", "view", "Turn a trace into one self-contained HTML file that draws it", {}, {}},
+    addViewCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

@@ -34,13 +34,14 @@ int Init(int32_t deviceId, aclrtStream* stream) {
   ret = aclrtSetDevice(deviceId);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
   ret = aclrtCreateStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret);
+            return ret);
   return 0;
 }
 
 template <typename T>
-int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape, void** deviceAddr,
-                    aclDataType dataType, aclTensor** tensor) {
+int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape,
+                    void** deviceAddr, aclDataType dataType, aclTensor** tensor) {
   auto size = GetShapeSize(shape) * sizeof(T);
   auto ret = aclrtMalloc(deviceAddr, size, ACL_MEM_MALLOC_HUGE_FIRST);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
@@ -48,10 +49,12 @@ int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& 
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
   // Strides of a contiguous tensor.
   std::vector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; i--) strides[i] = shape[i + 1] * strides[i + 1];
-  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0, aclFormat::ACL_FORMAT_ND,
-                            shape.data(), shape.size(), *deviceAddr);
-  CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg()); return 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; i--)
+    strides[i] = shape[i + 1] * strides[i + 1];
+  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0,
+                            aclFormat::ACL_FORMAT_ND, shape.data(), shape.size(), *deviceAddr);
+  CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg());
+            return 1);
   return 0;
 }
 
@@ -78,7 +81,8 @@ float Expected(float self, float other, float alpha) {
 }
 
 template <typename E>
-int CheckResult(const char* what, const std::vector<typename E::Host>& result, const std::vector<float>& expected) {
+int CheckResult(const char* what, const std::vector<typename E::Host>& result,
+                const std::vector<float>& expected) {
   int bad = 0;
   for (size_t i = 0; i < result.size(); i++) {
     const float got = E::ToFloat(result[i]);
@@ -126,33 +130,46 @@ int RunAdd(aclrtStream stream, const std::vector<int64_t>& shape) {
   uint64_t workspaceSize = 0;
   aclOpExecutor* executor;
   ret = aclnnAddGetWorkspaceSize(self, other, alpha, out, &workspaceSize, &executor);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnAddGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnAddGetWorkspaceSize failed. ERROR: %d\n", ret);
+            return ret);
   void* workspaceAddr = nullptr;
   if (workspaceSize > 0) {
     ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret); return ret);
+    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret);
+              return ret);
   }
   ret = aclnnAdd(workspaceAddr, workspaceSize, executor, stream);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnAdd failed. ERROR: %d\n", ret); return ret);
   ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret);
+            return ret);
 
   std::vector<H> resultData(n);
-  ret = aclrtMemcpy(resultData.data(), n * sizeof(H), outDeviceAddr, n * sizeof(H), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return ret);
+  ret = aclrtMemcpy(resultData.data(), n * sizeof(H), outDeviceAddr, n * sizeof(H),
+                    ACL_MEMCPY_DEVICE_TO_HOST);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
+            return ret);
   std::vector<float> expected(n);
-  for (int64_t i = 0; i < n; i++) expected[i] = Expected<E>(selfValues[i], otherValues[i], alphaValue);
+  for (int64_t i = 0; i < n; i++)
+    expected[i] = Expected<E>(selfValues[i], otherValues[i], alphaValue);
   int bad = CheckResult<E>("aclnnAdd", resultData, expected);
 
   // aclnnInplaceAdd: self += alpha * other, in self's own memory.
   ret = aclnnInplaceAddGetWorkspaceSize(self, other, alpha, &workspaceSize, &executor);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceAddGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("aclnnInplaceAddGetWorkspaceSize failed. ERROR: %d\n", ret);
+            return ret);
   ret = aclnnInplaceAdd(workspaceAddr, workspaceSize, executor, stream);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceAdd failed. ERROR: %d\n", ret); return ret);
   ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtMemcpy(resultData.data(), n * sizeof(H), selfDeviceAddr, n * sizeof(H), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret);
+            return ret);
+  ret = aclrtMemcpy(resultData.data(), n * sizeof(H), selfDeviceAddr, n * sizeof(H),
+                    ACL_MEMCPY_DEVICE_TO_HOST);
+  CHECK_RET(ret == ACL_SUCCESS,
+            LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
+            return ret);
   bad += CheckResult<E>("aclnnInplaceAdd", resultData, expected);
 
   aclDestroyTensor(self);
@@ -183,6 +200,7 @@ int main() {
     LOG_PRINT("%d element(s) wrong\n", bad);
     return 1;
   }
-  LOG_PRINT("all elements checked: aclnnAdd and aclnnInplaceAdd are right for float32 and float16\n");
+  LOG_PRINT(
+      "all elements checked: aclnnAdd and aclnnInplaceAdd are right for float32 and float16\n");
   return 0;
 }

@@ -6,16 +6,18 @@
 #include "kernel_operator.h"
 #include "kernels.h"
 
-extern "C" __global__ __aicore__ void ScaledSum(__gm__ float* x, __gm__ float* y, __gm__ float* z, float alpha,
-                                                uint32_t count) {
+extern "C" __global__ __aicore__ void ScaledSum(__gm__ float* x, __gm__ float* y, __gm__ float* z,
+                                                float alpha, uint32_t count) {
   // Block b of n takes elements [b * count / n, (b + 1) * count / n).
   const uint32_t begin = static_cast<uint32_t>(block_idx * count / block_num);
   const uint32_t end = static_cast<uint32_t>((block_idx + 1) * count / block_num);
   for (uint32_t i = begin; i < end; ++i) z[i] = x[i] + alpha * y[i];
-  if (AscendC::GetBlockIdx() == 0) AscendC::printf("ScaledSum: %u blocks\n", static_cast<uint32_t>(block_num));
+  if (AscendC::GetBlockIdx() == 0)
+    AscendC::printf("ScaledSum: %u blocks\n", static_cast<uint32_t>(block_num));
 }
 
-extern "C" __global__ __aicore__ void ReadsTooFar(__gm__ float* x, __gm__ float* out, uint32_t count) {
+extern "C" __global__ __aicore__ void ReadsTooFar(__gm__ float* x, __gm__ float* out,
+                                                  uint32_t count) {
   float sum = 0;
   for (uint32_t i = 0; i < count; ++i) sum += x[i];  // count is far larger than x
   out[0] = sum;
@@ -92,8 +94,9 @@ extern "C" __global__ __aicore__ void AddRelu(GM_ADDR x, GM_ADDR y, GM_ADDR z, u
 }
 
 int32_t LaunchAddRelu(uint32_t blocks, void* stream, float* x, float* y, float* z, uint32_t count) {
-  return static_cast<int32_t>(AddRelu<<<blocks, nullptr, stream>>>(reinterpret_cast<uint8_t*>(x), reinterpret_cast<uint8_t*>(y),
-                                                                     reinterpret_cast<uint8_t*>(z), count / blocks));
+  return static_cast<int32_t>(AddRelu<<<blocks, nullptr, stream>>>(
+      reinterpret_cast<uint8_t*>(x), reinterpret_cast<uint8_t*>(y), reinterpret_cast<uint8_t*>(z),
+      count / blocks));
 }
 
 // Register-only scalar work: its time is its basic blocks (kernels are built with coverage).
@@ -107,7 +110,8 @@ int32_t LaunchSpin(void* stream, uint32_t* out, uint32_t iterations) {
   return static_cast<int32_t>(Spin<<<1, nullptr, stream>>>(out, iterations));
 }
 
-int32_t LaunchScaledSum(uint32_t blocks, void* stream, float* x, float* y, float* z, float alpha, uint32_t count) {
+int32_t LaunchScaledSum(uint32_t blocks, void* stream, float* x, float* y, float* z, float alpha,
+                        uint32_t count) {
   return static_cast<int32_t>(ScaledSum<<<blocks, nullptr, stream>>>(x, y, z, alpha, count));
 }
 
@@ -115,4 +119,6 @@ int32_t LaunchReadsTooFar(void* stream, float* x, float* out, uint32_t count) {
   return static_cast<int32_t>(ReadsTooFar<<<1, nullptr, stream>>>(x, out, count));
 }
 
-int32_t LaunchTraps(void* stream, float* out) { return static_cast<int32_t>(Traps<<<2, nullptr, stream>>>(out)); }
+int32_t LaunchTraps(void* stream, float* out) {
+  return static_cast<int32_t>(Traps<<<2, nullptr, stream>>>(out));
+}

@@ -10,12 +10,12 @@
 #include "acl/acl.h"
 #include "check.h"
 
-
 namespace {
 constexpr uint32_t kCount = 1 << 14;
 
 // ScaledSum(x, y, z, alpha, count) on 4 blocks; 0 when it ran and z is right.
-int scaledSum(aclrtFuncHandle sum, aclrtStream stream, float* x, float* y, float* z, const float* hostZ) {
+int scaledSum(aclrtFuncHandle sum, aclrtStream stream, float* x, float* y, float* z,
+              const float* hostZ) {
   aclrtArgsHandle args = nullptr;
   aclrtParamHandle param = nullptr;
   float alpha = 0.25f;
@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
     void* p = nullptr;
     CHECK(aclrtKernelArgsInit(sum, &few));
     CHECK(aclrtKernelArgsAppend(few, &p, sizeof p, &param));
-    std::printf("too few arguments: %d\n", aclrtLaunchKernelWithConfig(sum, 1, stream, nullptr, few, nullptr));
-    std::printf("an argument of SIZE_MAX bytes: %d\n", aclrtKernelArgsAppend(few, &p, SIZE_MAX, &param));
+    std::printf("too few arguments: %d\n",
+                aclrtLaunchKernelWithConfig(sum, 1, stream, nullptr, few, nullptr));
+    std::printf("an argument of SIZE_MAX bytes: %d\n",
+                aclrtKernelArgsAppend(few, &p, SIZE_MAX, &param));
   }
 
   // 1. Device memory.
@@ -91,11 +93,14 @@ int main(int argc, char** argv) {
   std::vector<float> hx(kCount), hy(kCount), hz(kCount);
   fill(hx.data(), hy.data());
   void *mx = nullptr, *my = nullptr, *mz = nullptr;
-  for (auto [host, mapped] : {std::pair{hx.data(), &mx}, std::pair{hy.data(), &my}, std::pair{hz.data(), &mz}}) {
+  for (auto [host, mapped] :
+       {std::pair{hx.data(), &mx}, std::pair{hy.data(), &my}, std::pair{hz.data(), &mz}}) {
     CHECK(aclrtHostRegisterV2(host, bytes, ACL_HOST_REG_MAPPED));
     CHECK(aclrtHostGetDevicePointer(host, mapped, 0));
   }
-  if (scaledSum(sum, stream, static_cast<float*>(mx), static_cast<float*>(my), static_cast<float*>(mz), hz.data()) != 0) return 1;
+  if (scaledSum(sum, stream, static_cast<float*>(mx), static_cast<float*>(my),
+                static_cast<float*>(mz), hz.data()) != 0)
+    return 1;
   std::printf("loaded ScaledSum on registered host memory: ok\n");
   for (float* host : {hx.data(), hy.data(), hz.data()}) CHECK(aclrtHostUnregister(host));
 

@@ -10,7 +10,6 @@
 #include "check.h"
 #include "kernels.h"
 
-
 int main() {
   constexpr uint32_t n = 1 << 16;
   const size_t bytes = n * sizeof(float);
@@ -77,11 +76,13 @@ int main() {
   CHECK(LaunchReadsTooFar(stream, dx, dz, 1u << 30));
   aclError e = aclrtSynchronizeStream(stream);
   std::printf("out of bounds: %d (%s)\n", e, e ? aclGetRecentErrMsg() : "");
-  if (e != (vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION)) return 1;
+  if (e != (vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION))
+    return 1;
   CHECK(LaunchTraps(stream, dz));
   e = aclrtSynchronizeStream(stream);
   std::printf("trap: %d (%s)\n", e, e ? aclGetRecentErrMsg() : "");
-  if (e != (vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION)) return 1;
+  if (e != (vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION))
+    return 1;
   CHECK(aclrtSynchronizeStream(stream));  // reported once
   CHECK(aclrtFree(dx));
   CHECK(aclrtFree(dy));

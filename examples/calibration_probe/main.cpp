@@ -77,8 +77,8 @@ bool parseArgs(int argc, char** argv, Options& o) {
 }
 
 // Seconds one asynchronous copy of `size` bytes takes between two events on `stream`.
-bool timeCopy(void* dst, const void* src, size_t size, aclrtMemcpyKind kind, aclrtStream stream, aclrtEvent start,
-              aclrtEvent end, double& seconds) {
+bool timeCopy(void* dst, const void* src, size_t size, aclrtMemcpyKind kind, aclrtStream stream,
+              aclrtEvent start, aclrtEvent end, double& seconds) {
   CHECK(aclrtRecordEvent(start, stream));
   CHECK(aclrtMemcpyAsync(dst, size, src, size, kind, stream));
   CHECK(aclrtRecordEvent(end, stream));
@@ -113,7 +113,8 @@ bool probe(const Options& o, FILE* out) {
   for (const Direction& d : directions) {
     for (size_t size : o.sizes) {
       double seconds = 0;
-      if (!timeCopy(d.dst, d.src, size, d.kind, stream, start, end, seconds)) return false;  // warm-up
+      if (!timeCopy(d.dst, d.src, size, d.kind, stream, start, end, seconds))
+        return false;  // warm-up
       std::vector<double> runs;
       for (int r = 0; r < o.repeat; ++r) {
         if (!timeCopy(d.dst, d.src, size, d.kind, stream, start, end, seconds)) return false;
@@ -137,19 +138,23 @@ bool probe(const Options& o, FILE* out) {
 int main(int argc, char** argv) {
   Options o;
   if (!parseArgs(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s [--device N] [--sizes BYTES,BYTES,...] [--repeat R] [--out FILE]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s [--device N] [--sizes BYTES,BYTES,...] [--repeat R] [--out FILE]\n",
+                 argv[0]);
     return 2;
   }
   FILE* out = o.out.empty() ? stdout : std::fopen(o.out.c_str(), "w");
   if (!out) {
-    std::fprintf(stderr, "calibration_probe: cannot write %s: %s\n", o.out.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "calibration_probe: cannot write %s: %s\n", o.out.c_str(),
+                 std::strerror(errno));
     return 1;
   }
   if (!check(aclInit(nullptr), "aclInit(nullptr)")) return 1;
   const bool ok = probe(o, out);
   aclFinalize();
   if (out != stdout && std::fclose(out) != 0) {
-    std::fprintf(stderr, "calibration_probe: cannot write %s: %s\n", o.out.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "calibration_probe: cannot write %s: %s\n", o.out.c_str(),
+                 std::strerror(errno));
     return 1;
   }
   return ok ? 0 : 1;

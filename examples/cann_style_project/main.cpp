@@ -9,7 +9,8 @@ int main() {
   std::vector<unsigned char> in(n), out(n, 0);
   for (size_t i = 0; i < n; ++i) in[i] = static_cast<unsigned char>(i * 7);
   void* dev = nullptr;
-  if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST)) return 1;
+  if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST))
+    return 1;
   if (aclrtMemcpy(dev, n, in.data(), n, ACL_MEMCPY_HOST_TO_DEVICE)) return 1;
   if (aclrtMemcpy(out.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST)) return 1;
   if (aclrtFree(dev) || aclrtResetDevice(0) || aclFinalize()) return 1;

@@ -36,14 +36,14 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 
-#define CHECK(expr)                                                                           \
-  do {                                                                                        \
-    const int rc_ = static_cast<int>(expr);                                                   \
-    if (rc_ != 0) {                                                                           \
-      const char* msg_ = aclGetRecentErrMsg();                                                \
-      std::fprintf(stderr, "%s failed: %d %s\n", #expr, rc_, msg_ ? msg_ : "");               \
-      std::exit(2);                                                                           \
-    }                                                                                         \
+#define CHECK(expr)                                                             \
+  do {                                                                          \
+    const int rc_ = static_cast<int>(expr);                                     \
+    if (rc_ != 0) {                                                             \
+      const char* msg_ = aclGetRecentErrMsg();                                  \
+      std::fprintf(stderr, "%s failed: %d %s\n", #expr, rc_, msg_ ? msg_ : ""); \
+      std::exit(2);                                                             \
+    }                                                                           \
   } while (0)
 
 namespace {
@@ -122,7 +122,8 @@ int main() {
   download(slots[0], hz, compute);
   CHECK(aclrtRecordEvent(marks[3], compute));
   CHECK(aclrtSynchronizeStream(compute));
-  const float tUp = elapsed(marks[0], marks[1]), tAdd = elapsed(marks[1], marks[2]), tDown = elapsed(marks[2], marks[3]);
+  const float tUp = elapsed(marks[0], marks[1]), tAdd = elapsed(marks[1], marks[2]),
+              tDown = elapsed(marks[2], marks[3]);
   const float slowest = std::max({tUp, tAdd, tDown});
   std::printf("alone: upload %.4f ms, add %.4f ms, download %.4f ms per block\n", tUp, tAdd, tDown);
 
@@ -161,17 +162,20 @@ int main() {
   const float serial = kBlocks * (tUp + tAdd + tDown);
   std::printf("arithmetic: upload %.4f ms, add %.4f ms, download %.4f ms per block\n", upArith,
               addArith, downArith);
-  std::printf("pipeline of %d blocks: %.4f ms; arithmetic %d x %.4f + %.4f + %.4f = %.4f ms; "
-              "one stream would take %.4f ms\n",
-              kBlocks, total, kBlocks, upArith, addArith, downArith, expected, serial);
+  std::printf(
+      "pipeline of %d blocks: %.4f ms; arithmetic %d x %.4f + %.4f + %.4f = %.4f ms; "
+      "one stream would take %.4f ms\n",
+      kBlocks, total, kBlocks, upArith, addArith, downArith, expected, serial);
 
   int bad = 0;
   for (int64_t i = 0; i < kElements * kBlocks; ++i) {
-    if (hz[i] != hx[i] + hy[i] && ++bad <= 5) std::printf("z[%lld] = %f, expected %f\n", static_cast<long long>(i), hz[i], hx[i] + hy[i]);
+    if (hz[i] != hx[i] + hy[i] && ++bad <= 5)
+      std::printf("z[%lld] = %f, expected %f\n", static_cast<long long>(i), hz[i], hx[i] + hy[i]);
   }
   const bool timingOk = slowest == tUp && std::fabs(total - expected) <= 0.01 * expected;
   std::printf("%s: %d wrong elements; total within %.1f %% of the arithmetic\n",
-              bad == 0 && timingOk ? "pipeline ok" : "pipeline FAILED", bad, 100.0 * std::fabs(total - expected) / expected);
+              bad == 0 && timingOk ? "pipeline ok" : "pipeline FAILED", bad,
+              100.0 * std::fabs(total - expected) / expected);
 
   aclDestroyScalar(one);
   for (Slot& s : slots) {

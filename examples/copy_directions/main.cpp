@@ -6,14 +6,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    aclError ret_ = (call);                                                             \
-    if (ret_ != ACL_SUCCESS) {                                                          \
-      const char* msg_ = aclGetRecentErrMsg();                                          \
-      std::printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : "");               \
-      return 1;                                                                         \
-    }                                                                                   \
+#define CHECK(call)                                                       \
+  do {                                                                    \
+    aclError ret_ = (call);                                               \
+    if (ret_ != ACL_SUCCESS) {                                            \
+      const char* msg_ = aclGetRecentErrMsg();                            \
+      std::printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : ""); \
+      return 1;                                                           \
+    }                                                                     \
   } while (0)
 
 int main() {

@@ -11,14 +11,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    aclError ret_ = (call);                                                          \
-    if (ret_ != ACL_SUCCESS) {                                                       \
-      const char* msg_ = aclGetRecentErrMsg();                                       \
-      printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : "");                 \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK(call)                                                  \
+  do {                                                               \
+    aclError ret_ = (call);                                          \
+    if (ret_ != ACL_SUCCESS) {                                       \
+      const char* msg_ = aclGetRecentErrMsg();                       \
+      printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : ""); \
+      return 1;                                                      \
+    }                                                                \
   } while (0)
 
 static const char* topologyName(uint64_t t) {
@@ -45,9 +45,11 @@ int main(void) {
   CHECK(aclrtGetDevicesTopo(0, 1, &topoNear));
   CHECK(aclrtGetDevicesTopo(0, 4, &topoFar));
   printf("npu0 -> npu1: %s (%s), npu0 -> npu4: %s (%s)\n", topologyName(topoNear),
-         canNear ? "peer access" : "no peer access", topologyName(topoFar), canFar ? "peer access" : "no peer access");
+         canNear ? "peer access" : "no peer access", topologyName(topoFar),
+         canFar ? "peer access" : "no peer access");
   /* Peers exactly when an HCCS link or a PCIe switch joins them. */
-  if (canNear != isPeerTopology(topoNear) || canFar != isPeerTopology(topoFar) || !canNear) return 1;
+  if (canNear != isPeerTopology(topoNear) || canFar != isPeerTopology(topoFar) || !canNear)
+    return 1;
 
   CHECK(aclrtSetDevice(1));
   CHECK(aclrtMalloc(&dst, n, ACL_MEM_MALLOC_HUGE_FIRST));

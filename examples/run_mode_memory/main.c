@@ -9,14 +9,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    aclError ret_ = (call);                                                          \
-    if (ret_ != ACL_SUCCESS) {                                                       \
-      const char* msg_ = aclGetRecentErrMsg();                                       \
-      printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : "");                 \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK(call)                                                  \
+  do {                                                               \
+    aclError ret_ = (call);                                          \
+    if (ret_ != ACL_SUCCESS) {                                       \
+      const char* msg_ = aclGetRecentErrMsg();                       \
+      printf("%s failed: %d (%s)\n", #call, ret_, msg_ ? msg_ : ""); \
+      return 1;                                                      \
+    }                                                                \
   } while (0)
 
 int main(void) {

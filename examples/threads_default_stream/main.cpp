@@ -18,14 +18,21 @@ int main() {
   for (int id = 0; id < threads; ++id) {
     pool.emplace_back([&, id] {
       int& bad = failures[static_cast<size_t>(id)];
-      if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) { bad++; return; }
+      if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) {
+        bad++;
+        return;
+      }
       void *host = nullptr, *dev = nullptr;
-      if (aclrtMallocHost(&host, n) || aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST)) { bad++; return; }
+      if (aclrtMallocHost(&host, n) || aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST)) {
+        bad++;
+        return;
+      }
       std::vector<unsigned char> back(n);
       for (int round = 0; round < 20; ++round) {
         std::memset(host, (id * 31 + round) & 0xFF, n);
         bad += aclrtMemcpyAsync(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr) != ACL_SUCCESS;
-        bad += aclrtMemcpyAsync(back.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr) != ACL_SUCCESS;
+        bad += aclrtMemcpyAsync(back.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr) !=
+               ACL_SUCCESS;
         bad += aclrtSynchronizeStream(nullptr) != ACL_SUCCESS;
         bad += std::memcmp(back.data(), host, n) != 0;
       }

@@ -25,8 +25,8 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-void sequential(const std::vector<KernelWork::Range>& ranges, uint64_t from, uint64_t length, uint64_t fallback,
-                bool write, std::vector<AddressRun>& out) {
+void sequential(const std::vector<KernelWork::Range>& ranges, uint64_t from, uint64_t length,
+                uint64_t fallback, bool write, std::vector<AddressRun>& out) {
   if (ranges.empty()) {
     out.push_back({fallback + from, length, write});
     return;
@@ -53,13 +53,14 @@ void sequential(const std::vector<KernelWork::Range>& ranges, uint64_t from, uin
 
 }  // namespace
 
-void kernelRuns(const KernelWork& work, bool write, uint64_t from, uint64_t length, uint64_t burst, uint64_t fallback,
-                std::vector<AddressRun>& out) {
+void kernelRuns(const KernelWork& work, bool write, uint64_t from, uint64_t length, uint64_t burst,
+                uint64_t fallback, std::vector<AddressRun>& out) {
   if (length == 0) return;
   const std::vector<KernelWork::Range>& ranges = write ? work.writeRanges : work.readRanges;
   uint64_t region = 0;
   for (const KernelWork::Range& r : ranges) region += r.bytes;
-  const bool patterned = work.access != KernelWork::Access::Sequential && region >= burst && burst > 0 &&
+  const bool patterned = work.access != KernelWork::Access::Sequential && region >= burst &&
+                         burst > 0 &&
                          (work.access == KernelWork::Access::Random || work.stride > 0);
   if (!patterned) {
     sequential(ranges, from, length, fallback, write, out);
@@ -77,7 +78,8 @@ void kernelRuns(const KernelWork& work, bool write, uint64_t from, uint64_t leng
       // benchmark's walk: it touches every burst once before repeating one).
       const Wide p = static_cast<Wide>(k) * work.stride;
       const uint64_t wraps = static_cast<uint64_t>(p / span);
-      place = static_cast<uint64_t>((p % span + static_cast<Wide>(wraps) * burst) % span) / burst * burst;
+      place = static_cast<uint64_t>((p % span + static_cast<Wide>(wraps) * burst) % span) / burst *
+              burst;
     }
     const uint64_t lo = std::max(from, k * burst), hi = std::min(end, (k + 1) * burst);
     out.push_back({addressIn(ranges, place + (lo - k * burst)), hi - lo, write});
@@ -94,7 +96,8 @@ const char* accessName(KernelWork::Access access) {
 }
 
 bool accessFromName(const std::string& name, KernelWork::Access& out) {
-  for (KernelWork::Access a : {KernelWork::Access::Sequential, KernelWork::Access::Strided, KernelWork::Access::Random}) {
+  for (KernelWork::Access a :
+       {KernelWork::Access::Sequential, KernelWork::Access::Strided, KernelWork::Access::Random}) {
     if (name == accessName(a)) {
       out = a;
       return true;

@@ -12,7 +12,8 @@ namespace {
 const DmaModelRegistration kRegistered{
     {"dma-model",
      "pcie",
-     "each copy in chunks through the components on its route: links, switches, root complex, memories",
+     "each copy in chunks through the components on its route: links, switches, root complex, "
+     "memories",
      {"engines", "channels_per_engine", "outstanding_reads", "chunk_size", "setup_latency"},
      {}},
     [](const spec::SystemSpec& sys, MachineGraph& graph, Router& router) {
@@ -20,14 +21,17 @@ const DmaModelRegistration kRegistered{
     }};
 }  // namespace
 
-std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
-                                                   MachineGraph& graph, Router& router) {
-  return kinds::Registry<TransferTimingFactory>::instance().at("DMA model", name)(sys, graph, router);
+std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name,
+                                                   const spec::SystemSpec& sys, MachineGraph& graph,
+                                                   Router& router) {
+  return kinds::Registry<TransferTimingFactory>::instance().at("DMA model", name)(sys, graph,
+                                                                                  router);
 }
 
 namespace {
 bool isPageable(const Task& t) {
-  return t.src.kind == MemoryPlace::Kind::HostPageable || t.dst.kind == MemoryPlace::Kind::HostPageable;
+  return t.src.kind == MemoryPlace::Kind::HostPageable ||
+         t.dst.kind == MemoryPlace::Kind::HostPageable;
 }
 Endpoint endpoint(const MemoryPlace& m) {
   return m.kind == MemoryPlace::Kind::Device ? Endpoint::of(m.device) : Endpoint::host();
@@ -48,9 +52,12 @@ PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router&
       // more so that the completions still streaming in do not hold the link back.
       const Route& down = router.route(Endpoint::host(), Endpoint::of(i), i);
       double rate = 1e15;
-      for (const Crossing& c : down.crossings) rate = std::min(rate, c.link->payloadRate(Traffic::Completion, dev.link.mrrs, down.framing));
+      for (const Crossing& c : down.crossings)
+        rate =
+            std::min(rate, c.link->payloadRate(Traffic::Completion, dev.link.mrrs, down.framing));
       if (down.crossings.empty()) rate = graph.hostMemory(sys.host.memorySocket).readRate();
-      const double needed = rate * static_cast<double>(rtt) * 1e-12 / static_cast<double>(dev.link.mrrs);
+      const double needed =
+          rate * static_cast<double>(rtt) * 1e-12 / static_cast<double>(dev.link.mrrs);
       window = static_cast<uint32_t>(std::ceil(needed * 1.25));
     }
     window_.push_back(std::max<uint32_t>(1, std::min(window, dev.link.tags)));
@@ -59,13 +66,17 @@ PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router&
 
 // A piece: the staging buffer for pageable copies, else a DMA chunk; reads from host memory also
 // at most an eighth of the channel's request window, so requests stream rather than wait for a
-// whole chunk (a piece holds its requests until its last byte lands). Shaped copies move whole rows.
+// whole chunk (a piece holds its requests until its last byte lands). Shaped copies move whole
+// rows.
 uint64_t PathTiming::pieceBytes(int device, const Task& task, uint64_t offset) const {
   const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
-  uint64_t piece = isPageable(task) && !runsOnDevice_ ? sys_.host.stagingBufferSize : dev.dma.chunkSize;
-  const bool readsHost = !runsOnDevice_ && task.kind == TaskKind::Copy && task.src.kind != MemoryPlace::Kind::Device;
+  uint64_t piece =
+      isPageable(task) && !runsOnDevice_ ? sys_.host.stagingBufferSize : dev.dma.chunkSize;
+  const bool readsHost =
+      !runsOnDevice_ && task.kind == TaskKind::Copy && task.src.kind != MemoryPlace::Kind::Device;
   if (readsHost && !isPageable(task)) {
-    piece = std::min<uint64_t>(piece, std::max<uint64_t>(1, window_[static_cast<size_t>(device)] / 8) * dev.link.mrrs);
+    piece = std::min<uint64_t>(
+        piece, std::max<uint64_t>(1, window_[static_cast<size_t>(device)] / 8) * dev.link.mrrs);
   }
   const uint64_t left = task.bytes - offset;
   if (task.rowBytes == 0) return std::min(piece, left);
@@ -73,23 +84,27 @@ uint64_t PathTiming::pieceBytes(int device, const Task& task, uint64_t offset) c
   return std::min(rows * task.rowBytes, left);
 }
 
-ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
+                                  Picoseconds ready) {
   if (task.kind == TaskKind::Kernel) return kernelStep(device, task, offset, ready);
   const uint64_t bytes = pieceBytes(device, task, offset);
-  const Shape shape = task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
+  const Shape shape =
+      task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
   uint32_t requests = 0;
   const std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const auto [nextIssue, done] = flow(st, ready, &spans_);
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
       if (st[i].memory == Stage::kNotMemory) continue;
-      reportTransfer(task, offset, bytes, st[i].reads, st[i].writes, spans_[i].first, spans_[i].second);
+      reportTransfer(task, offset, bytes, st[i].reads, st[i].writes, spans_[i].first,
+                     spans_[i].second);
     }
   }
   // Posted writes free the channel's buffer once they are out on the device's link: the stage
   // after the source memory's read.
   Picoseconds released = done;
-  if (requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 && st[1].memory == Stage::kNotMemory) {
+  if (requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 &&
+      st[1].memory == Stage::kNotMemory) {
     released = spans_[1].second;
   }
   return {bytes, nextIssue, done, requests, released};
@@ -98,10 +113,13 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
 // whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
 // copy's read and write alongside.
-void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out) {
+void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape,
+                             std::vector<Stage>& out) {
   HostCpu& cpu = graph_.hostCpu();
-  out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()), 0, shape.bytes(), true});
-  Stage memory = graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
+  out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()),
+                 0, shape.bytes(), true});
+  Stage memory =
+      graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
   if (memory.service) {
@@ -121,8 +139,8 @@ void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& sha
 
 // Where a piece of `task` (from byte `offset` of it, `shape`) lies on one side of the copy, for
 // memories timed burst by burst: one run, or one per row of a shaped copy.
-void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task, uint64_t offset,
-                         const Shape& shape, bool write) {
+void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
+                         uint64_t offset, const Shape& shape, bool write) {
   if (!st.service) return;
   if (task.rowBytes == 0) {
     st.runs.push_back({place.address + offset, shape.bytes(), write});
@@ -130,20 +148,23 @@ void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, co
   }
   const uint64_t firstRow = offset / task.rowBytes;
   const uint64_t step = pitch > 0 ? pitch : task.rowBytes;
-  for (uint64_t r = 0; r < shape.rows; ++r) st.runs.push_back({place.address + (firstRow + r) * step, shape.rowBytes, write});
+  for (uint64_t r = 0; r < shape.rows; ++r)
+    st.runs.push_back({place.address + (firstRow + r) * step, shape.rowBytes, write});
 }
 
 // The device's DMA reads host memory: read requests go up, memory answers, completions come down.
-void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out,
-                          uint32_t& requests) {
+void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
+                          std::vector<Stage>& out, uint32_t& requests) {
   const int target = task.dst.device;
   const Route& up = router_.route(Endpoint::of(target), Endpoint::host(), device);
   const Route& down = router_.route(Endpoint::host(), Endpoint::of(target), device);
-  requests = static_cast<uint32_t>(std::min<uint64_t>(shape.rows * pcie::ceilDiv(shape.rowBytes, down.framing.request), 1u << 30));
+  requests = static_cast<uint32_t>(std::min<uint64_t>(
+      shape.rows * pcie::ceilDiv(shape.rowBytes, down.framing.request), 1u << 30));
   // The device's read tags: each request holds one for a round trip.
   const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
   const Picoseconds tagTime = static_cast<Picoseconds>(
-      std::ceil(static_cast<double>(requests) * static_cast<double>(roundTrip_[static_cast<size_t>(device)]) / dev.link.tags));
+      std::ceil(static_cast<double>(requests) *
+                static_cast<double>(roundTrip_[static_cast<size_t>(device)]) / dev.link.tags));
   Stage tags{&graph_.readTags(device), tagTime, 0, shape.bytes()};
   tags.rateOnly = true;
   out.push_back(tags);
@@ -164,10 +185,12 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
   addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
 }
 
-std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t offset, const Shape& shape, uint32_t& requests) {
+std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t offset,
+                                      const Shape& shape, uint32_t& requests) {
   std::vector<Stage> out;
   requests = 0;
-  const bool srcDev = task.src.kind == MemoryPlace::Kind::Device, dstDev = task.dst.kind == MemoryPlace::Kind::Device;
+  const bool srcDev = task.src.kind == MemoryPlace::Kind::Device,
+             dstDev = task.dst.kind == MemoryPlace::Kind::Device;
   if (task.kind == TaskKind::Memset) {
     out.push_back(graph_.deviceMemory(task.dst.device).access(shape, false, true, 0));
     addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
@@ -196,8 +219,9 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     s.latency = c.latency;
     out.push_back(s);
   }
-  out.push_back((dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
-                    .access(shape, false, true, 0));
+  out.push_back(
+      (dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
+          .access(shape, false, true, 0));
   addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
   if (!dstDev && isPageable(task)) stagingCopy(task, offset, shape, out);
   return out;
@@ -205,7 +229,8 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
 
 // A kernel reading host memory in place (zero copy): the same requests and completions as a DMA
 // read of the host, the data landing in the cores instead of device memory.
-void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out) {
+void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes,
+                                std::vector<Stage>& out) {
   Task read;
   read.kind = TaskKind::Copy;
   read.src = {MemoryPlace::Kind::HostPinned, -1, task.kernel.hostAddress};
@@ -216,7 +241,8 @@ void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes, st
 }
 
 // A kernel writing host memory in place: posted writes up the device's route to host memory.
-void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out) {
+void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
+                                 std::vector<Stage>& out) {
   const Shape shape{bytes, 1};
   const Route& r = router_.route(Endpoint::of(device), Endpoint::host(), device);
   for (const Crossing& c : r.crossings) {
@@ -232,7 +258,8 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes, s
 // One step of a kernel: the AI Cores share device memory with the DMA channels piece by piece.
 // One booking of the memory for a tile's reads and writes together: the cores double-buffer, so a
 // tile's results stream out while the next tile streams in.
-ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready) {
+ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset,
+                                   Picoseconds ready) {
   const spec::AiCoreSpec& cores = sys_.devices.at(static_cast<size_t>(device)).aicore;
   const uint64_t length = std::min(kernelStepBytes(cores), task.bytes - offset);
   const KernelSlice s = sliceOf(task.kernel, offset, length);
@@ -249,15 +276,18 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
       // The tile's bursts at the places the kernel's access pattern gives.
       const uint64_t burst = sys_.devices.at(static_cast<size_t>(device)).memory.burstBytes();
       kernelRuns(task.kernel, false, s.readFrom, s.bytesRead, burst, 0, reads.runs);
-      kernelRuns(task.kernel, true, s.writtenFrom, s.bytesWritten, burst, task.kernel.bytesRead, reads.runs);
+      kernelRuns(task.kernel, true, s.writtenFrom, s.bytesWritten, burst, task.kernel.bytesRead,
+                 reads.runs);
     }
     st.push_back(reads);
   }
   if (s.hostRead > 0) kernelHostRead(device, task, s.hostRead, st);
-  st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0, s.bytesRead + s.bytesWritten});
+  st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0,
+                s.bytesRead + s.bytesWritten});
   if (s.hostWritten > 0) kernelHostWrite(device, task, s.hostWritten, st);
   const auto [nextIssue, done] = flow(st, ready, observer_ ? &spans_ : nullptr);
-  if (observer_ && length > 0) reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
+  if (observer_ && length > 0)
+    reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
   return {length, nextIssue, done, 0};
 }
 

@@ -23,23 +23,24 @@ class PathTiming : public TransferTiming {
 
   // The stages one piece of `shape` crosses for `task` run by `device`'s DMA, in order, and the
   // read requests it sends (exposed for tests).
-  std::vector<Stage> stages(int device, const Task& task, uint64_t offset, const Shape& shape, uint32_t& requests);
+  std::vector<Stage> stages(int device, const Task& task, uint64_t offset, const Shape& shape,
+                            uint32_t& requests);
 
  private:
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
   void kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
   void kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
-  void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out,
-                uint32_t& requests);
+  void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
+                std::vector<Stage>& out, uint32_t& requests);
   void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);
-  static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task, uint64_t offset,
-                      const Shape& shape, bool write);
+  static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
+                      uint64_t offset, const Shape& shape, bool write);
   const spec::SystemSpec& sys_;
   MachineGraph& graph_;
   Router& router_;
-  std::vector<uint32_t> window_;          // read requests per channel, per device
-  std::vector<Picoseconds> roundTrip_;    // of a read to host memory, per device
+  std::vector<uint32_t> window_;                            // read requests per channel, per device
+  std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
 };
 

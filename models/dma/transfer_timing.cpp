@@ -18,23 +18,27 @@ int TransferTiming::memoryIndex(const MemoryPlace& place) const {
   return runsOnDevice_ ? 0 : MemoryTrafficObserver::kHostMemory;
 }
 
-void TransferTiming::reportTransfer(const Task& task, uint64_t offset, uint64_t bytes, bool reads, bool writes,
-                                    Picoseconds start, Picoseconds end) const {
+void TransferTiming::reportTransfer(const Task& task, uint64_t offset, uint64_t bytes, bool reads,
+                                    bool writes, Picoseconds start, Picoseconds end) const {
   if (!observer_) return;
   if (reads && task.kind == TaskKind::Copy) {
-    observer_->memoryAccess(memoryIndex(task.src), task.src.address + offset, bytes, false, start, end);
+    observer_->memoryAccess(memoryIndex(task.src), task.src.address + offset, bytes, false, start,
+                            end);
   }
-  if (writes) observer_->memoryAccess(memoryIndex(task.dst), task.dst.address + offset, bytes, true, start, end);
+  if (writes)
+    observer_->memoryAccess(memoryIndex(task.dst), task.dst.address + offset, bytes, true, start,
+                            end);
 }
 
-void TransferTiming::reportKernel(int device, const KernelWork& work, uint64_t offset, uint64_t length,
-                                  Picoseconds start, Picoseconds end) const {
+void TransferTiming::reportKernel(int device, const KernelWork& work, uint64_t offset,
+                                  uint64_t length, Picoseconds start, Picoseconds end) const {
   if (!observer_) return;
   const KernelSlice s = sliceOf(work, offset, length);
   std::vector<AddressRun> runs;
   kernelRuns(work, false, s.readFrom, s.bytesRead, kReportBurst, 0, runs);
   kernelRuns(work, true, s.writtenFrom, s.bytesWritten, kReportBurst, work.bytesRead, runs);
-  for (const AddressRun& r : runs) observer_->memoryAccess(device, r.address, r.bytes, r.write, start, end);
+  for (const AddressRun& r : runs)
+    observer_->memoryAccess(device, r.address, r.bytes, r.write, start, end);
 }
 
 }  // namespace ascendsim::models

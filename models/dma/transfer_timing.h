@@ -6,18 +6,18 @@
 #include <memory>
 #include <string>
 
-#include "spec/kind_registry.h"
 #include "models/task/memory_traffic.h"
 #include "models/task/task.h"
+#include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
 
 struct ChunkTiming {
-  uint64_t bytes = 0;           // payload this chunk moved
-  Picoseconds nextIssue = 0;    // when the channel may start its next chunk
-  Picoseconds done = 0;         // when this chunk's last byte landed
-  uint32_t requests = 0;        // read requests it keeps outstanding until `done` (0: none, a write)
+  uint64_t bytes = 0;         // payload this chunk moved
+  Picoseconds nextIssue = 0;  // when the channel may start its next chunk
+  Picoseconds done = 0;       // when this chunk's last byte landed
+  uint32_t requests = 0;      // read requests it keeps outstanding until `done` (0: none, a write)
   // When the channel's buffer for it frees: a posted write's once its data has left the device on
   // the link (no completion comes back); otherwise `done`. 0: at `done`.
   Picoseconds released = 0;
@@ -28,7 +28,8 @@ class TransferTiming {
   virtual ~TransferTiming() = default;
   // Moves the next chunk of `task` (its bytes from `offset` on) on one of `device`'s DMA
   // channels, starting no earlier than `ready`.
-  virtual ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) = 0;
+  virtual ChunkTiming moveChunk(int device, const Task& task, uint64_t offset,
+                                Picoseconds ready) = 0;
   virtual const char* name() const = 0;
   // Read requests one of `device`'s DMA channels may keep outstanding.
   virtual uint32_t readWindow(int device) const = 0;
@@ -38,11 +39,11 @@ class TransferTiming {
  protected:
   // Reports bytes [offset, offset + bytes) of a copy or memset read from its source and/or written
   // to its destination over [start, end).
-  void reportTransfer(const Task& task, uint64_t offset, uint64_t bytes, bool reads, bool writes, Picoseconds start,
-                      Picoseconds end) const;
+  void reportTransfer(const Task& task, uint64_t offset, uint64_t bytes, bool reads, bool writes,
+                      Picoseconds start, Picoseconds end) const;
   // Reports the reads and writes of a kernel's traffic bytes [offset, offset + length) on `device`.
-  void reportKernel(int device, const KernelWork& work, uint64_t offset, uint64_t length, Picoseconds start,
-                    Picoseconds end) const;
+  void reportKernel(int device, const KernelWork& work, uint64_t offset, uint64_t length,
+                    Picoseconds start, Picoseconds end) const;
   // The observer's index of the memory `place` is in.
   int memoryIndex(const MemoryPlace& place) const;
   MemoryTrafficObserver* observer_ = nullptr;
@@ -55,10 +56,11 @@ class Router;
 // "pcie" (path_timing.cpp, through the machine graph) and "fixed-rate" (fixed_rate_timing.cpp).
 // A kind that charges memories only their sustained rates registers the limit
 // "cycle_memory" = 0, and the configuration refuses it beside a memory with `timing: cycle`.
-using TransferTimingFactory =
-    std::function<std::unique_ptr<TransferTiming>(const spec::SystemSpec& sys, MachineGraph& graph, Router& router)>;
+using TransferTimingFactory = std::function<std::unique_ptr<TransferTiming>(
+    const spec::SystemSpec& sys, MachineGraph& graph, Router& router)>;
 using DmaModelRegistration = kinds::Registration<TransferTimingFactory>;
-std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name, const spec::SystemSpec& sys,
-                                                   MachineGraph& graph, Router& router);
+std::unique_ptr<TransferTiming> makeTransferTiming(const std::string& name,
+                                                   const spec::SystemSpec& sys, MachineGraph& graph,
+                                                   Router& router);
 
 }  // namespace ascendsim::models

@@ -13,7 +13,9 @@ int log2Exact(uint64_t v) {
 }  // namespace
 
 AddressDecoder::AddressDecoder(const spec::DramSpec& m)
-    : burstBytes_(m.burstBytes()), channelsPerStack_(m.channels), pseudoChannels_(m.pseudoChannels) {
+    : burstBytes_(m.burstBytes()),
+      channelsPerStack_(m.channels),
+      pseudoChannels_(m.pseudoChannels) {
   std::string why;
   auto digits = spec::buildAddressMapping(m, why);
   if (!digits) throw std::invalid_argument("address mapping: " + why);

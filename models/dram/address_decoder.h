@@ -27,7 +27,7 @@ class AddressDecoder {
   struct Digit {
     spec::DramField field;
     uint64_t radix;
-    int shift;  // log2(radix) when a power of two, else -1
+    int shift;        // log2(radix) when a power of two, else -1
     uint64_t weight;  // for column digits: value of one step in column units
   };
   std::vector<Digit> digits_;

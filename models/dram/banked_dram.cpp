@@ -10,8 +10,8 @@ const DramModelRegistration kRegistered{
     {"dram-model",
      "banked",
      "channels with bank state, FR-FCFS read/write queues, write drain and refresh (JEDEC timings)",
-     {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark", "starvation_cap",
-      "page_policy", "address_mapping"},
+     {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark",
+      "starvation_cap", "page_policy", "address_mapping"},
      {}},
     [](const spec::DramSpec& m) { return std::make_unique<BankedDram>(m); }};
 }  // namespace
@@ -48,7 +48,8 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
       runBegin_ = at;
       runEnd_ = at + decoder_.burstsSharingCoordinates(at) * burst;
     }
-    // A local copy and a local end: the channel's stores cannot alias them, so they stay in registers.
+    // A local copy and a local end: the channel's stores cannot alias them, so they stay in
+    // registers.
     const uint64_t runEnd = runEnd_;
     DramRequest r;
     r.write = write;

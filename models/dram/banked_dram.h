@@ -29,7 +29,8 @@ class BankedDram : public MemoryTiming {
  private:
   AddressDecoder decoder_;
   int64_t tckPs_;
-  std::vector<CommandBus> buses_;  // one per channel (pseudo-channels share it); channels refer to it
+  std::vector<CommandBus>
+      buses_;  // one per channel (pseudo-channels share it); channels refer to it
   std::vector<DramStats> stats_;  // one per channel; channels keep references into it
   std::vector<DramChannel> channels_;
   std::vector<uint32_t> touched_;
@@ -38,7 +39,6 @@ class BankedDram : public MemoryTiming {
   DramCoordinates runCoordinates_;
   std::vector<bool> isTouched_;
   int64_t admitted_ = 0;  // cycle the latest request of this batch was admitted
-
 };
 
 }  // namespace ascendsim::models

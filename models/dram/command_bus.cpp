@@ -24,7 +24,8 @@ void CycleWindow::bookSlow(int64_t at, int length) {
     if (newBase - base_ >= kCycles) {
       bits_.fill(0);
     } else {
-      for (int64_t c = base_; c < newBase; c += 64) bits_[(static_cast<uint64_t>(c) & (kCycles - 1)) >> 6] = 0;
+      for (int64_t c = base_; c < newBase; c += 64)
+        bits_[(static_cast<uint64_t>(c) & (kCycles - 1)) >> 6] = 0;
     }
     base_ = newBase;
   }

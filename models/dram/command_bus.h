@@ -56,7 +56,7 @@ class CycleWindow {
     return (bits_[slot >> 6] >> (slot & 63)) & 1u;
   }
   std::array<uint64_t, kCycles / 64> bits_{};
-  int64_t base_ = 0;  // the window is [base_, base_ + kCycles)
+  int64_t base_ = 0;         // the window is [base_, base_ + kCycles)
   int64_t bookedUntil_ = 0;  // end of the latest booked cycle
 };
 

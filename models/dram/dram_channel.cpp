@@ -51,7 +51,8 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   tckPs_ = m.tCK();
   stats_.tckPs = tckPs_;
 
-  banks_.assign(size_t{m.ranks} * banksPerRank_, Bank{-1, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo});
+  banks_.assign(size_t{m.ranks} * banksPerRank_,
+                Bank{-1, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo});
   groups_.assign(size_t{m.ranks} * bankGroups_, BankGroup{kLongAgo, kLongAgo, kLongAgo});
   // With per-bank refresh (tRFCpb > 0) one bank at a time refreshes, each once per tREFI, while
   // the others keep serving; otherwise all banks refresh together every tREFI.
@@ -84,7 +85,8 @@ template <bool withBus>
       if (withBus) p.pre = bus_.row.firstFree(p.pre, commands_.pre);
       actFrom = p.pre + tRP_;
     }
-    p.act = std::max({actFrom, b.actAllowed, w.lastAct + tRRD_S_, g.lastAct + tRRD_L_, w.faw[w.fawNext] + tFAW_});
+    p.act = std::max({actFrom, b.actAllowed, w.lastAct + tRRD_S_, g.lastAct + tRRD_L_,
+                      w.faw[w.fawNext] + tFAW_});
     if (withBus) p.act = bus_.row.firstFree(p.act, commands_.act);
     p.col = p.act + (r.write ? tRCDWR_ : tRCDRD_);
   }
@@ -93,7 +95,8 @@ template <bool withBus>
     p.col = std::max(p.col, lastRdCmd_ + tRTW_);
   } else {
     p.col = std::max({p.col, w.lastWrDataEnd + tWTR_S_, g.lastWrDataEnd + tWTR_L_});
-    if (lastRdRank_ >= 0 && lastRdRank_ != static_cast<int64_t>(r.rank)) p.col = std::max(p.col, lastRdCmd_ + tCCDR_);
+    if (lastRdRank_ >= 0 && lastRdRank_ != static_cast<int64_t>(r.rank))
+      p.col = std::max(p.col, lastRdCmd_ + tCCDR_);
   }
   // Data bursts go out in order on the shared data bus.
   p.col = std::max(p.col, dataBusFree_ - (r.write ? tCWL_ : tCL_));
@@ -153,7 +156,8 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     b.actAllowed = std::max(b.actAllowed, b.preAllowed + tRP_);
   }
   const int64_t arrivalPs = r.arrival * tckPs_;
-  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs) stats_.firstArrivalPs = arrivalPs;
+  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
+    stats_.firstArrivalPs = arrivalPs;
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, dataEnd * tckPs_);
 }
 
@@ -161,7 +165,8 @@ void DramChannel::refresh(Rank& k, uint32_t rankIndex, int64_t start) {
   // Refresh needs every bank of the rank precharged: close open rows first.
   for (uint32_t i = 0; i < banksPerRank_; ++i) {
     Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
-    start = std::max(start, b.openRow >= 0 ? std::max(b.preAllowed, b.lastAct + tRAS_) + tRP_ : b.actAllowed);
+    start = std::max(
+        start, b.openRow >= 0 ? std::max(b.preAllowed, b.lastAct + tRAS_) + tRP_ : b.actAllowed);
   }
   start = bus_.row.firstFree(start, commands_.ref);
   bus_.row.book(start, commands_.ref);
@@ -218,7 +223,8 @@ void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
       k.nextRefresh += skipped * refreshInterval_;
       stats_.refreshes += static_cast<uint64_t>(skipped);
       stats_.refreshPs += skipped * (tRFCpb_ > 0 ? tRFCpb_ / banksPerRank_ : tRFC_) * tckPs_;
-      for (uint32_t i = 0; i < banksPerRank_; ++i) setOpenRow(size_t{rankIndex} * banksPerRank_ + i, -1);
+      for (uint32_t i = 0; i < banksPerRank_; ++i)
+        setOpenRow(size_t{rankIndex} * banksPerRank_ + i, -1);
     }
   }
   while (until >= k.nextRefresh) {
@@ -247,10 +253,11 @@ void DramChannel::issueOne() {
     auto consider = [&](int32_t slot) __attribute__((always_inline)) {
       const Plan p = plan<false>(q.request(slot));
       // First ready (earliest column command), then row hits, then the oldest.
-      const bool better = p.col < bestPlan.col ||
-                          (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
-                                                         ? p.access == Access::Hit
-                                                         : q.seq(slot) < q.seq(best)));
+      const bool better =
+          p.col < bestPlan.col ||
+          (p.col == bestPlan.col && ((p.access == Access::Hit) != (bestPlan.access == Access::Hit)
+                                         ? p.access == Access::Hit
+                                         : q.seq(slot) < q.seq(best)));
       if (better) take(slot, p);
       return p.access == Access::Hit;
     };
@@ -275,7 +282,8 @@ void DramChannel::issueOne() {
       int64_t missFloor = std::numeric_limits<int64_t>::max();
       for (const Rank& k : ranks_) {
         const ActWindow& w = window(k);
-        missFloor = std::min(missFloor, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) + std::min(tRCDRD_, tRCDWR_));
+        missFloor = std::min(missFloor, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) +
+                                            std::min(tRCDRD_, tRCDWR_));
       }
       return bestPlan.col <= std::max(floor, missFloor);
     };
@@ -301,13 +309,16 @@ void DramChannel::issueOne() {
       }
       return false;
     };
-    const bool scan = q.passedOver < starvationCap_ && !settled && !onlyHitWins() && !hitAtFloorByAge();
+    const bool scan =
+        q.passedOver < starvationCap_ && !settled && !onlyHitWins() && !hitAtFloorByAge();
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = q.head(bi);
         // (For the oldest, ask its own row: bestPlan may be another bank's by now.)
-        const bool headHit = h == oldest ? static_cast<int64_t>(q.request(h).row) == banks_[bi].openRow : consider(h);
+        const bool headHit = h == oldest
+                                 ? static_cast<int64_t>(q.request(h).row) == banks_[bi].openRow
+                                 : consider(h);
         if (headHit || q.hitsIn(bi) == 0) continue;
         for (int32_t s = q.next(h); s >= 0; s = q.next(s)) {
           if (static_cast<int64_t>(q.request(s).row) == banks_[bi].openRow) {
@@ -321,9 +332,10 @@ void DramChannel::issueOne() {
     // The choice ignores the command bus (it moves a command by a cycle or two at most, and
     // checking it for every candidate would double the cost of choosing); the chosen request's
     // commands take the bus's first free cycles.
-    const bool busFree = columnBus().firstFree(bestPlan.col, commands_.column) == bestPlan.col &&
-                         (bestPlan.act < 0 || bus_.row.firstFree(bestPlan.act, commands_.act) == bestPlan.act) &&
-                         (bestPlan.pre < 0 || bus_.row.firstFree(bestPlan.pre, commands_.pre) == bestPlan.pre);
+    const bool busFree =
+        columnBus().firstFree(bestPlan.col, commands_.column) == bestPlan.col &&
+        (bestPlan.act < 0 || bus_.row.firstFree(bestPlan.act, commands_.act) == bestPlan.act) &&
+        (bestPlan.pre < 0 || bus_.row.firstFree(bestPlan.pre, commands_.pre) == bestPlan.pre);
     if (!busFree) bestPlan = plan<true>(r);
     if (bestPlan.first() >= ranks_[r.rank].nextRefresh) {
       catchUpRefresh(r.rank, bestPlan.first());

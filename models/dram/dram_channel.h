@@ -78,9 +78,11 @@ class DramChannel {
   static size_t groupIndex(const DramRequest& r) { return r.groupIndex; }
 
   // Timing in cycles.
-  int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_, tFAW_;
+  int64_t tCL_, tCWL_, tRCDRD_, tRCDWR_, tRP_, tRAS_, tRC_, tCCD_S_, tCCD_L_, tRRD_S_, tRRD_L_,
+      tFAW_;
   int64_t tWR_, tWTR_S_, tWTR_L_, tRTW_, tRTP_, tREFI_, tRFC_, tRFCpb_, burst_;
-  int64_t tCCDR_;  // read to read on another rank (stack id); tCCD_S when the part has no own figure
+  int64_t
+      tCCDR_;  // read to read on another rank (stack id); tCCD_S when the part has no own figure
   // HBM3: its "ranks" are the stack ids of one pseudo-channel, which share tRRD_S, tFAW and
   // tWTR_S (JESD238A; Ramulator 2's HBM3 puts them at the pseudo-channel level).
   bool sharedWindow_ = false;
@@ -89,7 +91,8 @@ class DramChannel {
   CommandLengths commands_;
   CommandBus& bus_;
   CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
-  int64_t refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
+  int64_t
+      refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
   bool closedPage_;
   uint32_t bankGroups_, banksPerGroup_, banksPerRank_, starvationCap_;
   int64_t tckPs_;

@@ -15,16 +15,19 @@ void DramStats::add(const DramStats& o) {
   rowConflicts += o.rowConflicts;
   refreshes += o.refreshes;
   refreshPs += o.refreshPs;
-  if (o.firstArrivalPs >= 0 && (firstArrivalPs < 0 || o.firstArrivalPs < firstArrivalPs)) firstArrivalPs = o.firstArrivalPs;
+  if (o.firstArrivalPs >= 0 && (firstArrivalPs < 0 || o.firstArrivalPs < firstArrivalPs))
+    firstArrivalPs = o.firstArrivalPs;
   lastCompletionPs = std::max(lastCompletionPs, o.lastCompletionPs);
   readLatencySumPs += o.readLatencySumPs;
-  for (size_t i = 0; i < readLatencyCycles.size(); ++i) readLatencyCycles[i] += o.readLatencyCycles[i];
+  for (size_t i = 0; i < readLatencyCycles.size(); ++i)
+    readLatencyCycles[i] += o.readLatencyCycles[i];
   if (tckPs == 0) tckPs = o.tckPs;
 }
 
 double DramStats::bandwidth() const {
   if (firstArrivalPs < 0 || lastCompletionPs <= firstArrivalPs) return 0;
-  return static_cast<double>(bytesRead + bytesWritten) / (static_cast<double>(lastCompletionPs - firstArrivalPs) * 1e-12);
+  return static_cast<double>(bytesRead + bytesWritten) /
+         (static_cast<double>(lastCompletionPs - firstArrivalPs) * 1e-12);
 }
 
 double DramStats::meanReadLatencyNs() const {
@@ -36,7 +39,8 @@ void DramStats::recordReadLatency(int64_t cycles) {
     readLatencyCycles[static_cast<size_t>(std::max<int64_t>(cycles, 0))]++;
   } else {
     size_t bucket = 4096;
-    for (int64_t c = cycles >> 12; c > 1 && bucket + 1 < readLatencyCycles.size(); c >>= 1) ++bucket;
+    for (int64_t c = cycles >> 12; c > 1 && bucket + 1 < readLatencyCycles.size(); c >>= 1)
+      ++bucket;
     readLatencyCycles[bucket]++;
   }
 }
@@ -50,7 +54,8 @@ double DramStats::readLatencyPercentileNs(double p) const {
   for (size_t i = 0; i < readLatencyCycles.size(); ++i) {
     seen += readLatencyCycles[i];
     if (seen >= rank) {
-      const double cycles = i < 4096 ? static_cast<double>(i) : std::ldexp(4096.0, static_cast<int>(i - 4096) + 1);
+      const double cycles =
+          i < 4096 ? static_cast<double>(i) : std::ldexp(4096.0, static_cast<int>(i - 4096) + 1);
       return cycles * static_cast<double>(tckPs) / 1000.0;
     }
   }

@@ -5,7 +5,11 @@
 namespace ascendsim::models {
 
 DramTarget::DramTarget(sc_core::sc_module_name name, const spec::DramSpec& spec, uint64_t base)
-    : sc_core::sc_module(name), socket("socket"), timing_(makeMemoryTiming(spec)), base_(base), capacity_(spec.capacity) {
+    : sc_core::sc_module(name),
+      socket("socket"),
+      timing_(makeMemoryTiming(spec)),
+      base_(base),
+      capacity_(spec.capacity) {
   socket.register_b_transport(this, &DramTarget::b_transport);
 }
 

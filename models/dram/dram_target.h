@@ -2,9 +2,9 @@
 // A memory as a TLM-2.0 target: b_transport of any size and address returns, in its delay, the
 // time until the access's last byte moved, as the memory's timing model computes it.
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
 

@@ -7,7 +7,11 @@
 namespace ascendsim::models {
 namespace {
 const DramModelRegistration kRegistered{
-    {"dram-model", "fixed-latency", "a fixed latency plus bytes over the peak bandwidth; no banks", {}, {}},
+    {"dram-model",
+     "fixed-latency",
+     "a fixed latency plus bytes over the peak bandwidth; no banks",
+     {},
+     {}},
     [](const spec::DramSpec& m) { return std::make_unique<FixedLatencyDram>(m); }};
 }  // namespace
 
@@ -20,7 +24,8 @@ FixedLatencyDram::FixedLatencyDram(const spec::DramSpec& m) : peak_(m.peakBandwi
 void FixedLatencyDram::enqueue(uint64_t, uint64_t bytes, bool write, Picoseconds arrival) {
   const Picoseconds start = std::max(arrival, busyUntil_);
   lastStart_ = start;
-  busyUntil_ = start + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / peak_ * 1e12));
+  busyUntil_ =
+      start + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / peak_ * 1e12));
   const Picoseconds end = busyUntil_ + latency_;
   lastEnd_ = std::max(lastEnd_, end);
   if (write) {
@@ -36,6 +41,8 @@ void FixedLatencyDram::enqueue(uint64_t, uint64_t bytes, bool write, Picoseconds
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, end);
 }
 
-Picoseconds FixedLatencyDram::drain() { return lastEnd_; }
+Picoseconds FixedLatencyDram::drain() {
+  return lastEnd_;
+}
 
 }  // namespace ascendsim::models

@@ -8,14 +8,15 @@ constexpr uint64_t kPiece = 64;  // the replay's request size: one cache line, a
 }
 
 MemoryStatistics::MemoryStatistics(const spec::SystemSpec& sys) {
-  memories_.push_back({"host.memory", &sys.host.memory, makeMemoryTiming(sys.host.memory), {}, {}, 0});
+  memories_.push_back(
+      {"host.memory", &sys.host.memory, makeMemoryTiming(sys.host.memory), {}, {}, 0});
   for (const spec::DeviceSpec& d : sys.devices) {
     memories_.push_back({d.name + ".memory", &d.memory, makeMemoryTiming(d.memory), {}, {}, 0});
   }
 }
 
-void MemoryStatistics::memoryAccess(int index, uint64_t address, uint64_t bytes, bool write, Picoseconds start,
-                                    Picoseconds end) {
+void MemoryStatistics::memoryAccess(int index, uint64_t address, uint64_t bytes, bool write,
+                                    Picoseconds start, Picoseconds end) {
   if (bytes == 0) return;
   Memory& m = memory(index);
   // Addresses are the program's (host virtual, or device) addresses: folded into the memory's

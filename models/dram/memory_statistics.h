@@ -33,8 +33,8 @@ class MemoryStatistics : public MemoryTrafficObserver {
     const spec::DramSpec* spec;
     std::unique_ptr<MemoryTiming> timing;
     std::map<int64_t, DramCounters> bins;
-    DramCounters seen;      // counters already put in a bin
-    int64_t lastBin = 0;    // where what is still queued goes at the end
+    DramCounters seen;    // counters already put in a bin
+    int64_t lastBin = 0;  // where what is still queued goes at the end
   };
   Picoseconds binWidth() const { return binWidth_; }
   const std::vector<Memory>& memories() const { return memories_; }

@@ -19,7 +19,8 @@ RequestQueue::RequestQueue(uint32_t depth, size_t banks) : depth_(depth) {
 void RequestQueue::rowChanged(uint32_t bi, int64_t row) {
   uint32_t n = 0;
   if (row >= 0) {
-    for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next) n += static_cast<int64_t>(slots_[s].request.row) == row;
+    for (int32_t s = bankHead_[bi]; s >= 0; s = slots_[s].next)
+      n += static_cast<int64_t>(slots_[s].request.row) == row;
   }
   setHitCount(bi, n);
 }
@@ -36,7 +37,8 @@ void RequestQueue::remove(int32_t slot, int64_t openRow) {
   if (bankTail_[bi] == slot) bankTail_[bi] = prev;
   freeSlots_.push_back(slot);
   arrivals_[slots_[slot].seq & arrivalMask_] = -1;  // issued: the front skips it
-  if (static_cast<int64_t>(slots_[slot].request.row) == openRow) setHitCount(bi, openRowQueued_[bi] - 1);
+  if (static_cast<int64_t>(slots_[slot].request.row) == openRow)
+    setHitCount(bi, openRowQueued_[bi] - 1);
   --queued_;
   if (--bankQueued_[bi] == 0) {
     // Swap-remove from the busy list.
@@ -51,7 +53,8 @@ void RequestQueue::remove(int32_t slot, int64_t openRow) {
 
 void RequestQueue::growArrivals() {
   std::vector<int32_t> bigger(arrivals_.size() * 2);
-  for (uint64_t q = frontSeq_; q < nextSeq_; ++q) bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
+  for (uint64_t q = frontSeq_; q < nextSeq_; ++q)
+    bigger[q & (bigger.size() - 1)] = arrivals_[q & arrivalMask_];
   arrivals_ = std::move(bigger);
   arrivalMask_ = arrivals_.size() - 1;
 }

@@ -14,8 +14,8 @@ struct DramRequest {
   bool write = false;
   uint32_t rank = 0, bankGroup = 0, bank = 0;  // bank: index within its group
   uint64_t row = 0;
-  int64_t arrival = 0;  // clock cycles
-  uint32_t bytes = 0;   // payload this burst carries for the caller (statistics)
+  int64_t arrival = 0;                     // clock cycles
+  uint32_t bytes = 0;                      // payload this burst carries for the caller (statistics)
   uint32_t bankIndex = 0, groupIndex = 0;  // within the channel; the channel fills them in
 };
 
@@ -97,7 +97,8 @@ class RequestQueue {
 };
 
 // Defined here so that the per-burst caller can inline it.
-inline DramRequest& RequestQueue::push(const DramRequest& request, uint32_t bi, uint32_t gi, int64_t openRow) {
+inline DramRequest& RequestQueue::push(const DramRequest& request, uint32_t bi, uint32_t gi,
+                                       int64_t openRow) {
   const int32_t slot = freeSlots_.back();
   freeSlots_.pop_back();
   // Filled field by field: a whole-struct copy of a request the caller has just built reads it

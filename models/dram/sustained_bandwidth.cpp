@@ -15,7 +15,8 @@ double efficiency(const spec::DramSpec& one, bool write) {
   auto timing = makeMemoryTiming(one);
   const uint64_t burst = one.burstBytes();
   const double burstCycles = static_cast<double>(one.burstLength) / (one.dataRate / one.clock);
-  const uint64_t bursts = std::max<uint64_t>(4096, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles));
+  const uint64_t bursts =
+      std::max<uint64_t>(4096, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles));
   for (uint64_t i = 0; i < bursts; ++i) timing->enqueue(i * burst, burst, write, 0);
   timing->drain();
   return timing->totalStats().bandwidth() / one.peakBandwidth();
@@ -31,7 +32,8 @@ double efficiency(const spec::DramSpec& one, bool write) {
 double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
   const uint64_t burst = one.burstBytes();
   const double burstCycles = static_cast<double>(one.burstLength) / (one.dataRate / one.clock);
-  const uint64_t bursts = std::max<uint64_t>({4096, 8 * batch, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles)});
+  const uint64_t bursts = std::max<uint64_t>(
+      {4096, 8 * batch, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles)});
   constexpr int kDestinations = 8;
   double sum = 0;
   for (int d = 0; d < kDestinations; ++d) {
@@ -39,7 +41,8 @@ double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
     const uint64_t destination = one.capacity / 2 + static_cast<uint64_t>(d) * one.pageSize;
     for (uint64_t i = 0; i < bursts; i += batch) {
       for (uint64_t j = i; j < i + batch; ++j) timing->enqueue(j * burst, burst, false, 0);
-      for (uint64_t j = i; j < i + batch; ++j) timing->enqueue(destination + j * burst, burst, true, 0);
+      for (uint64_t j = i; j < i + batch; ++j)
+        timing->enqueue(destination + j * burst, burst, true, 0);
     }
     timing->drain();
     sum += timing->totalStats().bandwidth() / 2;  // it counts reads and writes; a copy moves half
@@ -51,7 +54,9 @@ double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
 
 // The memory written out whole as `config show` writes it (every field, exactly), so no setting
 // can be left out of the key and serve a stale rate to a what-if study.
-std::string sustainedRatesKey(const spec::DramSpec& memory) { return spec::writeMemorySpecYaml(memory); }
+std::string sustainedRatesKey(const spec::DramSpec& memory) {
+  return spec::writeMemorySpecYaml(memory);
+}
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   static std::mutex mutex;
@@ -64,14 +69,19 @@ SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   // Batches beyond 8192 bursts pay turnarounds too rarely to matter (under 0.5 %) and would only
   // lengthen the measurement (a 1 TiB buffer would take billions of bursts).
   const uint64_t batch = std::min<uint64_t>(
-      8192, std::max<uint64_t>({1, memory.effectiveWriteQueueDepth(), memory.writeBuffer / memory.independentChannels() / memory.burstBytes()}));
+      8192, std::max<uint64_t>(
+                {1, memory.effectiveWriteQueueDepth(),
+                 memory.writeBuffer / memory.independentChannels() / memory.burstBytes()}));
   SustainedRates eff;
   {
     std::lock_guard<std::mutex> lock(mutex);
     const std::string k = sustainedRatesKey(one) + "/" + std::to_string(batch);
     auto it = cache.find(k);
     if (it == cache.end()) {
-      it = cache.emplace(k, SustainedRates{efficiency(one, false), efficiency(one, true), copyEfficiency(one, batch)}).first;
+      it = cache
+               .emplace(k, SustainedRates{efficiency(one, false), efficiency(one, true),
+                                          copyEfficiency(one, batch)})
+               .first;
     }
     eff = it->second;
   }

@@ -1,7 +1,8 @@
 #pragma once
 // What a memory sustains for long sequential reads and writes, as its timing model says (refresh,
 // row switches and bank timing included). Measured on one channel for four refresh intervals and
-// scaled to all channels, which sequential traffic under an interleaving mapping keeps equally busy.
+// scaled to all channels, which sequential traffic under an interleaving mapping keeps equally
+// busy.
 
 #include <string>
 

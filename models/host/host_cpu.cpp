@@ -15,7 +15,8 @@ Resource& HostCpu::stagingEngine(int thread) {
   const size_t index = cap_ == 0 ? t : t % cap_;
   while (engines_.size() <= index) {
     const size_t n = engines_.size();
-    engines_.push_back(&table_.add(n == 0 ? std::string("host.cpu-copy") : "host.cpu-copy." + std::to_string(n)));
+    engines_.push_back(
+        &table_.add(n == 0 ? std::string("host.cpu-copy") : "host.cpu-copy." + std::to_string(n)));
   }
   return *engines_[index];
 }

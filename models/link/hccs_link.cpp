@@ -9,10 +9,13 @@ namespace {
 const DeviceLinkRegistration kRegistered{
     {"device-link",
      "hccs",
-     "Huawei Cache Coherence System between Ascend NPUs: packets of packet_payload + packet_overhead bytes",
+     "Huawei Cache Coherence System between Ascend NPUs: packets of packet_payload + "
+     "packet_overhead bytes",
      {"lanes", "speed", "packet_payload", "packet_overhead", "latency"},
      {{"max_lane_rate", 56e9}}},
-    [](const spec::DeviceLinkSpec& s, int a, int b, ResourceTable& t) { return std::make_unique<HccsLink>(s, a, b, t); }};
+    [](const spec::DeviceLinkSpec& s, int a, int b, ResourceTable& t) {
+      return std::make_unique<HccsLink>(s, a, b, t);
+    }};
 }  // namespace
 
 HccsLink::HccsLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table)
@@ -28,7 +31,8 @@ uint64_t HccsLink::wireBytes(Traffic traffic, uint64_t rowBytes, const Framing&)
 
 std::string HccsLink::describe() const {
   char text[96];
-  std::snprintf(text, sizeof text, "HCCS x%u, %.1f GB/s per direction", spec_.lanes, spec_.bandwidth() / 1e9);
+  std::snprintf(text, sizeof text, "HCCS x%u, %.1f GB/s per direction", spec_.lanes,
+                spec_.bandwidth() / 1e9);
   return text;
 }
 

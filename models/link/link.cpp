@@ -2,7 +2,8 @@
 
 namespace ascendsim::models {
 
-Link::Link(std::string name, int endA, int endB, ResourceTable& table, const std::string& abName, const std::string& baName)
+Link::Link(std::string name, int endA, int endB, ResourceTable& table, const std::string& abName,
+           const std::string& baName)
     : name_(std::move(name)), ends_{endA, endB}, wires_{&table.add(abName), &table.add(baName)} {}
 
 Stage Link::carry(int direction, Traffic traffic, const Shape& shape, const Framing& framing) {
@@ -13,11 +14,14 @@ Stage Link::carry(int direction, Traffic traffic, const Shape& shape, const Fram
 }
 
 double Link::payloadRate(Traffic traffic, uint64_t piece, const Framing& framing) const {
-  return wireRate(framing) * static_cast<double>(piece) / static_cast<double>(wireBytes(traffic, piece, framing));
+  return wireRate(framing) * static_cast<double>(piece) /
+         static_cast<double>(wireBytes(traffic, piece, framing));
 }
 
-std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table) {
-  return kinds::Registry<DeviceLinkFactory>::instance().at("device link", spec.model)(spec, endA, endB, table);
+std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB,
+                                     ResourceTable& table) {
+  return kinds::Registry<DeviceLinkFactory>::instance().at("device link", spec.model)(spec, endA,
+                                                                                      endB, table);
 }
 
 }  // namespace ascendsim::models

@@ -33,7 +33,8 @@ struct Framing {
 class Link {
  public:
   // `abName` and `baName` name the two directions' resources ("npu0.link.up", "hccs.npu0>npu1").
-  Link(std::string name, int endA, int endB, ResourceTable& table, const std::string& abName, const std::string& baName);
+  Link(std::string name, int endA, int endB, ResourceTable& table, const std::string& abName,
+       const std::string& baName);
   virtual ~Link() = default;
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
@@ -49,14 +50,15 @@ class Link {
   // Payload bytes per second a long stream of `traffic` in `piece`-byte pieces gets.
   double payloadRate(Traffic traffic, uint64_t piece, const Framing& framing) const;
 
-  virtual const char* kind() const = 0;              // "pcie", "hccs", "socket"
-  virtual Picoseconds latency() const = 0;           // one way, end to end
-  virtual double bandwidth() const = 0;              // raw bytes/s per direction (for tables)
-  virtual std::string describe() const = 0;          // "Gen4 x16, 31.51 GB/s, MPS 256"
+  virtual const char* kind() const = 0;      // "pcie", "hccs", "socket"
+  virtual Picoseconds latency() const = 0;   // one way, end to end
+  virtual double bandwidth() const = 0;      // raw bytes/s per direction (for tables)
+  virtual std::string describe() const = 0;  // "Gen4 x16, 31.51 GB/s, MPS 256"
   // How CANN names two devices joined by this link (aclrtGetDevicesTopo's ACL_RT_DEVS_TOPOLOGY_*
   // bit: HCCS 0x01, SIO 0x20, HCCS_SW 0x40); 0 for links that do not join two devices.
   virtual uint64_t topologyBit() const { return 0; }
-  // The largest TLP payload the link takes (PCIe MPS); 0 for links that frame traffic their own way.
+  // The largest TLP payload the link takes (PCIe MPS); 0 for links that frame traffic their own
+  // way.
   virtual uint64_t payloadLimit() const { return 0; }
 
  protected:
@@ -73,9 +75,10 @@ class Link {
 // Device-link kinds by name: each implementation registers itself from its own file (see
 // hccs_link.cpp) with the highest per-lane rate the kind runs at (limit "max_lane_rate", which the
 // configuration checks `speed` against).
-using DeviceLinkFactory =
-    std::function<std::unique_ptr<Link>(const spec::DeviceLinkSpec&, int endA, int endB, ResourceTable& table)>;
+using DeviceLinkFactory = std::function<std::unique_ptr<Link>(const spec::DeviceLinkSpec&, int endA,
+                                                              int endB, ResourceTable& table)>;
 using DeviceLinkRegistration = kinds::Registration<DeviceLinkFactory>;
-std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB, ResourceTable& table);
+std::unique_ptr<Link> makeDeviceLink(const spec::DeviceLinkSpec& spec, int endA, int endB,
+                                     ResourceTable& table);
 
 }  // namespace ascendsim::models

@@ -6,9 +6,11 @@
 
 namespace ascendsim::models {
 
-PcieLink::PcieLink(const std::string& name, int downstream, int upstream, const spec::PcieLinkSpec& spec,
-                   double efficiency, ResourceTable& table)
-    : Link(name, downstream, upstream, table, name + ".up", name + ".down"), spec_(spec), efficiency_(efficiency) {}
+PcieLink::PcieLink(const std::string& name, int downstream, int upstream,
+                   const spec::PcieLinkSpec& spec, double efficiency, ResourceTable& table)
+    : Link(name, downstream, upstream, table, name + ".up", name + ".down"),
+      spec_(spec),
+      efficiency_(efficiency) {}
 
 uint64_t PcieLink::wireBytes(Traffic traffic, uint64_t rowBytes, const Framing& f) const {
   switch (traffic) {
@@ -19,7 +21,9 @@ uint64_t PcieLink::wireBytes(Traffic traffic, uint64_t rowBytes, const Framing& 
   return rowBytes;
 }
 
-double PcieLink::wireRate(const Framing& f) const { return pcie::tlpBandwidth(spec_, f.payload) * efficiency_; }
+double PcieLink::wireRate(const Framing& f) const {
+  return pcie::tlpBandwidth(spec_, f.payload) * efficiency_;
+}
 
 std::string PcieLink::describe() const {
   char text[96];

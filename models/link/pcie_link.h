@@ -10,8 +10,8 @@ namespace ascendsim::models {
 class PcieLink : public Link {
  public:
   // `efficiency` scales the TLP rate: the share a root port's host bridge sustains (1 elsewhere).
-  PcieLink(const std::string& name, int downstream, int upstream, const spec::PcieLinkSpec& spec, double efficiency,
-           ResourceTable& table);
+  PcieLink(const std::string& name, int downstream, int upstream, const spec::PcieLinkSpec& spec,
+           double efficiency, ResourceTable& table);
   const char* kind() const override { return "pcie"; }
   Picoseconds latency() const override { return spec_.latency; }
   double bandwidth() const override { return spec_.lineBandwidth(); }

@@ -4,7 +4,8 @@
 
 namespace ascendsim::models {
 
-SocketLink::SocketLink(int socketA, int socketB, int nodeA, int nodeB, const spec::SocketLinkSpec& spec, ResourceTable& table)
+SocketLink::SocketLink(int socketA, int socketB, int nodeA, int nodeB,
+                       const spec::SocketLinkSpec& spec, ResourceTable& table)
     : Link("cpu" + std::to_string(socketA) + "-cpu" + std::to_string(socketB), nodeA, nodeB, table,
            "host.cpu" + std::to_string(socketA) + ">cpu" + std::to_string(socketB),
            "host.cpu" + std::to_string(socketB) + ">cpu" + std::to_string(socketA)),

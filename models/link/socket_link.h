@@ -9,7 +9,8 @@ namespace ascendsim::models {
 
 class SocketLink : public Link {
  public:
-  SocketLink(int socketA, int socketB, int nodeA, int nodeB, const spec::SocketLinkSpec& spec, ResourceTable& table);
+  SocketLink(int socketA, int socketB, int nodeA, int nodeB, const spec::SocketLinkSpec& spec,
+             ResourceTable& table);
   const char* kind() const override { return "socket"; }
   Picoseconds latency() const override { return spec_.latency; }
   double bandwidth() const override { return spec_.bandwidth; }

@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "models/task/memory_traffic.h"
 #include "models/link/pcie_link.h"
 #include "models/link/socket_link.h"
+#include "models/task/memory_traffic.h"
 
 namespace ascendsim::models {
 int MachineGraph::addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency) {
@@ -16,28 +16,34 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
   const uint32_t sockets = sys.rootComplex.sockets();
   // Nodes 0..sockets-1 are the sockets; their root complexes cost `root_complex.latency` to cross.
   for (uint32_t s = 0; s < sockets; ++s) {
-    addNode(GraphNode::Kind::Socket, "cpu" + std::to_string(s), static_cast<int>(s), sys.rootComplex.latency);
-    hostMemories_.push_back(makeMemory(sockets == 1 ? "host.memory" : "host.memory" + std::to_string(s), sys.host.memory,
-                                       1.0 / sockets, MemoryTrafficObserver::kHostMemory, resources_));
+    addNode(GraphNode::Kind::Socket, "cpu" + std::to_string(s), static_cast<int>(s),
+            sys.rootComplex.latency);
+    hostMemories_.push_back(
+        makeMemory(sockets == 1 ? "host.memory" : "host.memory" + std::to_string(s),
+                   sys.host.memory, 1.0 / sockets, MemoryTrafficObserver::kHostMemory, resources_));
   }
   cpu_ = std::make_unique<HostCpu>(sys.host, resources_);
   socketLinkIndex_.assign(sockets, std::vector<int>(sockets, -1));
   for (uint32_t a = 0; a < sockets; ++a) {
     for (uint32_t b = a + 1; b < sockets; ++b) {
-      links_.push_back(std::make_unique<SocketLink>(a, b, socketNode(a), socketNode(b), sys.host.socketLink, resources_));
+      links_.push_back(std::make_unique<SocketLink>(a, b, socketNode(a), socketNode(b),
+                                                    sys.host.socketLink, resources_));
       socketLinkIndex_[a][b] = socketLinkIndex_[b][a] = static_cast<int>(links_.size()) - 1;
     }
   }
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    addNode(GraphNode::Kind::Switch, sys.switches[i].name, static_cast<int>(i), sys.switches[i].latency);
+    addNode(GraphNode::Kind::Switch, sys.switches[i].name, static_cast<int>(i),
+            sys.switches[i].latency);
   }
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    plug(socketNode(0) + static_cast<int>(sockets + i), sys.switches[i].upstream, sys.switches[i].link, sys.switches[i].name + ".uplink");
+    plug(socketNode(0) + static_cast<int>(sockets + i), sys.switches[i].upstream,
+         sys.switches[i].link, sys.switches[i].name + ".uplink");
   }
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const spec::DeviceSpec& dev = sys.devices[d];
     deviceNodes_.push_back(addNode(GraphNode::Kind::Device, dev.name, static_cast<int>(d), 0));
-    deviceMemories_.push_back(makeMemory(dev.name + ".memory", dev.memory, 1.0, static_cast<int>(d), resources_));
+    deviceMemories_.push_back(
+        makeMemory(dev.name + ".memory", dev.memory, 1.0, static_cast<int>(d), resources_));
     readTags_.push_back(&resources_.add(dev.name + ".read-tags"));
     aiCores_.push_back(&resources_.add(dev.name + ".aicore"));
     if (!dev.port.empty()) plug(deviceNodes_.back(), dev.port, dev.link, dev.name + ".link");
@@ -45,15 +51,20 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
   deviceLinkIndex_.assign(sys.devices.size(), std::vector<int>(sys.devices.size(), -1));
   for (const spec::DeviceLinkSpec& l : sys.deviceLinks) {
     const int a = sys.findDevice(l.a), b = sys.findDevice(l.b);
-    if (a < 0 || b < 0) throw std::logic_error("device link " + l.model + " " + l.a + "-" + l.b + " was not validated");
+    if (a < 0 || b < 0)
+      throw std::logic_error("device link " + l.model + " " + l.a + "-" + l.b +
+                             " was not validated");
     links_.push_back(makeDeviceLink(l, deviceNode(a), deviceNode(b), resources_));
-    deviceLinkIndex_[static_cast<size_t>(a)][static_cast<size_t>(b)] = static_cast<int>(links_.size()) - 1;
-    deviceLinkIndex_[static_cast<size_t>(b)][static_cast<size_t>(a)] = static_cast<int>(links_.size()) - 1;
+    deviceLinkIndex_[static_cast<size_t>(a)][static_cast<size_t>(b)] =
+        static_cast<int>(links_.size()) - 1;
+    deviceLinkIndex_[static_cast<size_t>(b)][static_cast<size_t>(a)] =
+        static_cast<int>(links_.size()) - 1;
   }
 }
 
 // Plugs `child` into the port `port` ("rc.2" or "sw0.1") with a PCIe link.
-void MachineGraph::plug(int child, const std::string& port, const spec::PcieLinkSpec& link, const std::string& linkName) {
+void MachineGraph::plug(int child, const std::string& port, const spec::PcieLinkSpec& link,
+                        const std::string& linkName) {
   const auto ref = spec::parsePortRef(port);
   if (!ref) return;
   int parent = -1;
@@ -63,11 +74,13 @@ void MachineGraph::plug(int child, const std::string& port, const spec::PcieLink
     efficiency = sys_.rootComplex.efficiency;  // the host bridge behind a root port
   } else {
     for (size_t i = 0; i < nodes_.size(); ++i) {
-      if (nodes_[i].kind == GraphNode::Kind::Switch && nodes_[i].name == ref->owner) parent = static_cast<int>(i);
+      if (nodes_[i].kind == GraphNode::Kind::Switch && nodes_[i].name == ref->owner)
+        parent = static_cast<int>(i);
     }
   }
   if (parent < 0) return;
-  links_.push_back(std::make_unique<PcieLink>(linkName, child, parent, link, efficiency, resources_));
+  links_.push_back(
+      std::make_unique<PcieLink>(linkName, child, parent, link, efficiency, resources_));
   nodes_[static_cast<size_t>(child)].parent = parent;
   nodes_[static_cast<size_t>(child)].uplink = static_cast<int>(links_.size()) - 1;
 }
@@ -77,6 +90,8 @@ Link* MachineGraph::deviceLink(int a, int b) const {
   return i < 0 ? nullptr : links_[static_cast<size_t>(i)].get();
 }
 
-Link& MachineGraph::socketLink(uint32_t a, uint32_t b) const { return *links_[static_cast<size_t>(socketLinkIndex_[a][b])]; }
+Link& MachineGraph::socketLink(uint32_t a, uint32_t b) const {
+  return *links_[static_cast<size_t>(socketLinkIndex_[a][b])];
+}
 
 }  // namespace ascendsim::models

@@ -10,8 +10,8 @@
 
 #include "models/host/host_cpu.h"
 #include "models/link/link.h"
-#include "models/resource/resource.h"
 #include "models/memory/memory.h"
+#include "models/resource/resource.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -19,10 +19,10 @@ namespace ascendsim::models {
 struct GraphNode {
   enum class Kind { Socket, Switch, Device };
   Kind kind;
-  std::string name;    // "cpu0", "sw0", "npu3"
-  int index;           // socket number, switch index or device index
-  int parent = -1;     // the node its PCIe link goes up to (-1 for sockets and unplugged devices)
-  int uplink = -1;     // index in links() of that link
+  std::string name;  // "cpu0", "sw0", "npu3"
+  int index;         // socket number, switch index or device index
+  int parent = -1;   // the node its PCIe link goes up to (-1 for sockets and unplugged devices)
+  int uplink = -1;   // index in links() of that link
   Picoseconds latency = 0;  // crossing the node: a switch's cut-through, a socket's root complex
 };
 
@@ -53,7 +53,8 @@ class MachineGraph {
 
  private:
   int addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency);
-  void plug(int child, const std::string& port, const spec::PcieLinkSpec& link, const std::string& linkName);
+  void plug(int child, const std::string& port, const spec::PcieLinkSpec& link,
+            const std::string& linkName);
 
   const spec::SystemSpec& sys_;
   ResourceTable resources_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace ascendsim::models {
 
 const char* topologyName(Topology t) {
@@ -22,7 +21,8 @@ Router::Router(MachineGraph& graph) : graph_(graph) {}
 
 std::vector<int> Router::ancestors(int node) const {
   std::vector<int> out;
-  for (int p = graph_.nodes()[static_cast<size_t>(node)].parent; p >= 0; p = graph_.nodes()[static_cast<size_t>(p)].parent) {
+  for (int p = graph_.nodes()[static_cast<size_t>(node)].parent; p >= 0;
+       p = graph_.nodes()[static_cast<size_t>(p)].parent) {
     out.push_back(p);
   }
   return out;
@@ -31,7 +31,8 @@ std::vector<int> Router::ancestors(int node) const {
 Crossing Router::crossing(int linkIndex, int fromNode) const {
   Link& l = graph_.link(linkIndex);
   const int upper = l.end(1);  // PCIe links: end B is the upstream node
-  return {&l, l.directionFrom(fromNode), l.latency() + graph_.nodes()[static_cast<size_t>(upper)].latency};
+  return {&l, l.directionFrom(fromNode),
+          l.latency() + graph_.nodes()[static_cast<size_t>(upper)].latency};
 }
 
 std::vector<Crossing> Router::upward(int node, int stopAt) const {
@@ -47,17 +48,20 @@ std::vector<Crossing> Router::upward(int node, int stopAt) const {
 Topology Router::topology(int a, int b) const {
   if (a == b) return Topology::Same;
   if (const Link* link = graph_.deviceLink(a, b)) return static_cast<Topology>(link->topologyBit());
-  const std::vector<int> up = ancestors(graph_.deviceNode(a)), other = ancestors(graph_.deviceNode(b));
+  const std::vector<int> up = ancestors(graph_.deviceNode(a)),
+                         other = ancestors(graph_.deviceNode(b));
   for (int n : up) {
     if (std::find(other.begin(), other.end(), n) == other.end()) continue;
-    return graph_.nodes()[static_cast<size_t>(n)].kind == GraphNode::Kind::Switch ? Topology::Pix : Topology::Phb;
+    return graph_.nodes()[static_cast<size_t>(n)].kind == GraphNode::Kind::Switch ? Topology::Pix
+                                                                                  : Topology::Phb;
   }
   return Topology::Sys;
 }
 
 bool Router::peersAllowed(int a, int b, std::string* why) const {
   const auto& devs = graph_.spec().devices;
-  const std::string pair = devs[static_cast<size_t>(a)].name + " and " + devs[static_cast<size_t>(b)].name;
+  const std::string pair =
+      devs[static_cast<size_t>(a)].name + " and " + devs[static_cast<size_t>(b)].name;
   switch (topology(a, b)) {
     case Topology::Same:
       if (why) *why = "a device is not its own peer";
@@ -68,10 +72,16 @@ bool Router::peersAllowed(int a, int b, std::string* why) const {
     case Topology::Pix: return true;
     case Topology::Phb:
       if (graph_.spec().rootComplex.peerToPeer) return true;
-      if (why) *why = pair + " share no device link and no PCIe switch, and this root complex does not forward peer-to-peer traffic (pcie.root_complex.peer_to_peer: false)";
+      if (why)
+        *why = pair +
+               " share no device link and no PCIe switch, and this root complex does not forward "
+               "peer-to-peer traffic (pcie.root_complex.peer_to_peer: false)";
       return false;
     case Topology::Sys:
-      if (why) *why = pair + " hang off different CPU sockets; peer-to-peer traffic does not cross the socket link";
+      if (why)
+        *why =
+            pair +
+            " hang off different CPU sockets; peer-to-peer traffic does not cross the socket link";
       return false;
   }
   return false;
@@ -142,7 +152,8 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
 
 Picoseconds Router::hostReadRoundTrip(int device) {
   Picoseconds rtt = graph_.hostMemory(graph_.spec().host.memorySocket).readLatency();
-  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings) rtt += 2 * c.latency;
+  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings)
+    rtt += 2 * c.latency;
   return rtt;
 }
 

@@ -6,8 +6,13 @@
 namespace ascendsim::models {
 namespace {
 const MemoryRegistration kRegistered{
-    {"memory-timing", "cycle", "every burst at its address through the DRAM model (for validation runs)", {}, {}},
-    [](const std::string& name, const spec::DramSpec& spec, double share, int observerIndex, ResourceTable& table) {
+    {"memory-timing",
+     "cycle",
+     "every burst at its address through the DRAM model (for validation runs)",
+     {},
+     {}},
+    [](const std::string& name, const spec::DramSpec& spec, double share, int observerIndex,
+       ResourceTable& table) {
       return std::make_unique<CycleMemory>(name, spec, share, observerIndex, table);
     }};
 
@@ -26,14 +31,16 @@ spec::DramSpec partOf(const spec::DramSpec& whole, double share) {
 constexpr uint64_t kArrivalPiece = 512;
 }  // namespace
 
-CycleMemory::CycleMemory(const std::string& name, const spec::DramSpec& spec, double share, int observerIndex,
-                         ResourceTable& table)
-    : SustainedMemory(name, spec, share, observerIndex, table), spec_(partOf(spec, share)),
+CycleMemory::CycleMemory(const std::string& name, const spec::DramSpec& spec, double share,
+                         int observerIndex, ResourceTable& table)
+    : SustainedMemory(name, spec, share, observerIndex, table),
+      spec_(partOf(spec, share)),
       dram_(makeMemoryTiming(spec_)),
       bufferBytes_(spec_.writeBuffer) {}
 
 Stage CycleMemory::access(const Shape& shape, bool reads, bool writes, Picoseconds latency) {
-  Stage st = SustainedMemory::access(shape, reads, writes, latency);  // its occupancy counts as busy time
+  Stage st =
+      SustainedMemory::access(shape, reads, writes, latency);  // its occupancy counts as busy time
   st.service = this;
   st.parts = 1;
   return st;
@@ -50,8 +57,9 @@ void CycleMemory::enqueue(uint64_t address, uint64_t bytes, bool write, Picoseco
   }
 }
 
-std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<AddressRun>& runs, uint64_t total,
-                                                            Picoseconds from, Picoseconds to) {
+std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<AddressRun>& runs,
+                                                            uint64_t total, Picoseconds from,
+                                                            Picoseconds to) {
   const double perByte = static_cast<double>(to - from) / static_cast<double>(total);
   uint64_t before = 0;  // read bytes queued so far
   for (const AddressRun& r : runs) {
@@ -59,7 +67,8 @@ std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<Ad
     for (uint64_t done = 0; done < r.bytes;) {
       // Everything there at once goes in one piece; bytes that trickle in, piece by piece.
       const uint64_t n = perByte == 0.0 ? r.bytes : std::min(kArrivalPiece, r.bytes - done);
-      enqueue(r.address + done, n, false, from + static_cast<Picoseconds>(perByte * static_cast<double>(before + done)));
+      enqueue(r.address + done, n, false,
+              from + static_cast<Picoseconds>(perByte * static_cast<double>(before + done)));
       done += n;
     }
     before += r.bytes;
@@ -69,12 +78,14 @@ std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<Ad
   return {taken, busyUntil_};
 }
 
-void CycleMemory::bufferWrites(const std::vector<AddressRun>& runs, uint64_t total, Picoseconds from, Picoseconds to) {
+void CycleMemory::bufferWrites(const std::vector<AddressRun>& runs, uint64_t total,
+                               Picoseconds from, Picoseconds to) {
   const double perByte = static_cast<double>(to - from) / static_cast<double>(total);
   uint64_t before = 0;
   for (const AddressRun& r : runs) {
     if (!r.write) continue;
-    writes_.push_back({r.address, r.bytes, from + static_cast<Picoseconds>(perByte * static_cast<double>(before))});
+    writes_.push_back({r.address, r.bytes,
+                       from + static_cast<Picoseconds>(perByte * static_cast<double>(before))});
     before += r.bytes;
     buffered_ += r.bytes;
   }

@@ -14,7 +14,8 @@ namespace ascendsim::models {
 
 class CycleMemory : public SustainedMemory, public StageService {
  public:
-  CycleMemory(const std::string& name, const spec::DramSpec& spec, double share, int observerIndex, ResourceTable& table);
+  CycleMemory(const std::string& name, const spec::DramSpec& spec, double share, int observerIndex,
+              ResourceTable& table);
   Stage access(const Shape& shape, bool reads, bool writes, Picoseconds latency) override;
   Served serve(const Stage& stage, Picoseconds head, Picoseconds tail) override;
   // The DRAM model's own counters (row hits, refreshes, latencies) of everything served.
@@ -27,10 +28,11 @@ class CycleMemory : public SustainedMemory, public StageService {
   };
   // Queues the runs' reads, their bytes arriving evenly over [from, to]; returns when the channels
   // took the last one and when its data has moved.
-  std::pair<Picoseconds, Picoseconds> issueReads(const std::vector<AddressRun>& runs, uint64_t total, Picoseconds from,
-                                                 Picoseconds to);
+  std::pair<Picoseconds, Picoseconds> issueReads(const std::vector<AddressRun>& runs,
+                                                 uint64_t total, Picoseconds from, Picoseconds to);
   // The runs' writes into the write buffer, arriving likewise.
-  void bufferWrites(const std::vector<AddressRun>& runs, uint64_t total, Picoseconds from, Picoseconds to);
+  void bufferWrites(const std::vector<AddressRun>& runs, uint64_t total, Picoseconds from,
+                    Picoseconds to);
   // Sends every buffered write to the channels; returns when the last one's data has moved.
   Picoseconds drainWrites();
   // Queues [address, address + bytes) folded into the memory's capacity, arriving at `arrival`.
@@ -40,9 +42,9 @@ class CycleMemory : public SustainedMemory, public StageService {
   // The controller's write buffer: writes wait here while reads go first, and go to the channels
   // together (one bus turnaround) when it fills, or when the memory had nothing else to do.
   std::vector<PendingWrite> writes_;
-  uint64_t buffered_ = 0;       // bytes in it
-  uint64_t bufferBytes_;        // what it holds (`write_buffer`)
-  Picoseconds busyUntil_ = 0;   // when the channels finish what they were given
+  uint64_t buffered_ = 0;      // bytes in it
+  uint64_t bufferBytes_;       // what it holds (`write_buffer`)
+  Picoseconds busyUntil_ = 0;  // when the channels finish what they were given
 };
 
 }  // namespace ascendsim::models

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "models/task/shape.h"
 #include "models/resource/resource.h"
+#include "models/task/shape.h"
 #include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
@@ -43,11 +43,12 @@ class Memory {
 };
 
 // Memory timing implementations by name.
-using MemoryFactory = std::function<std::unique_ptr<Memory>(const std::string& name, const spec::DramSpec& spec,
-                                                            double share, int observerIndex, ResourceTable& table)>;
+using MemoryFactory =
+    std::function<std::unique_ptr<Memory>(const std::string& name, const spec::DramSpec& spec,
+                                          double share, int observerIndex, ResourceTable& table)>;
 using MemoryRegistration = kinds::Registration<MemoryFactory>;
 // Builds the memory `spec.timing` names.
-std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec, double share,
-                                   int observerIndex, ResourceTable& table);
+std::unique_ptr<Memory> makeMemory(const std::string& name, const spec::DramSpec& spec,
+                                   double share, int observerIndex, ResourceTable& table);
 
 }  // namespace ascendsim::models

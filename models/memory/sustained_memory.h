@@ -11,7 +11,8 @@ namespace ascendsim::models {
 class SustainedMemory : public Memory {
  public:
   // `share`: the part of `spec`'s channels this memory has (a NUMA node's part of host DDR).
-  SustainedMemory(const std::string& name, const spec::DramSpec& spec, double share, int observerIndex, ResourceTable& table);
+  SustainedMemory(const std::string& name, const spec::DramSpec& spec, double share,
+                  int observerIndex, ResourceTable& table);
   Stage access(const Shape& shape, bool reads, bool writes, Picoseconds latency) override;
   double readRate() const override { return rates_.read; }
   double writeRate() const override { return rates_.write; }

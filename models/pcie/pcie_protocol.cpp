@@ -46,14 +46,20 @@ int sizeIndex(uint64_t mps) {
   return i;
 }
 
-constexpr double kDllpBytes = 8;            // 2 B framing + 4 B DLLP + 2 B CRC
+constexpr double kDllpBytes = 8;  // 2 B framing + 4 B DLLP + 2 B CRC
 constexpr double kSkpBytes = 4, kSkpInterval = 1538;
 
 }  // namespace
 
-uint32_t memoryWriteOverhead(bool ecrc) { return 24 + (ecrc ? 4 : 0); }
-uint32_t readRequestBytes(bool ecrc) { return 24 + (ecrc ? 4 : 0); }
-uint32_t completionOverhead(bool ecrc) { return 20 + (ecrc ? 4 : 0); }
+uint32_t memoryWriteOverhead(bool ecrc) {
+  return 24 + (ecrc ? 4 : 0);
+}
+uint32_t readRequestBytes(bool ecrc) {
+  return 24 + (ecrc ? 4 : 0);
+}
+uint32_t completionOverhead(bool ecrc) {
+  return 20 + (ecrc ? 4 : 0);
+}
 
 double dataLinkOverhead(uint32_t generation, uint32_t lanes, uint64_t mps) {
   // The same table gives the ACK limit and the FC update interval (they coincide in the spec).
@@ -67,7 +73,9 @@ double tlpBandwidth(const spec::PcieLinkSpec& link, uint64_t mps) {
 
 // TLP payloads are whole doublewords (PCIe Base Specification 2.2.2: Length counts DW, byte
 // enables mark the bytes that count), so a 1-byte write still carries 4 bytes of data.
-uint64_t payloadWireBytes(uint64_t bytes) { return ceilDiv(bytes, 4) * 4; }
+uint64_t payloadWireBytes(uint64_t bytes) {
+  return ceilDiv(bytes, 4) * 4;
+}
 
 uint64_t writeWireBytes(uint64_t bytes, uint64_t mps, bool ecrc) {
   return payloadWireBytes(bytes) + ceilDiv(bytes, mps) * memoryWriteOverhead(ecrc);

@@ -32,6 +32,8 @@ uint64_t writeWireBytes(uint64_t bytes, uint64_t mps, bool ecrc);
 uint64_t completionWireBytes(uint64_t bytes, uint64_t split, bool ecrc);
 uint64_t requestWireBytes(uint64_t bytes, uint64_t mrrs, bool ecrc);
 
-inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+inline uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace ascendsim::models::pcie

@@ -7,13 +7,16 @@ namespace ascendsim::models {
 
 Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseconds now) {
   while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
-  if (reserved.empty() || earliest >= reserved.back().second) {  // the common case: after everything
+  if (reserved.empty() ||
+      earliest >= reserved.back().second) {  // the common case: after everything
     if (length > 0) reserved.emplace_back(earliest, earliest + length);
     return earliest;
   }
-  // Bookings are sorted and disjoint, so their ends are sorted too: skip those over before `earliest`.
-  auto it = std::partition_point(reserved.begin(), reserved.end(),
-                                 [earliest](const std::pair<Picoseconds, Picoseconds>& b) { return b.second <= earliest; });
+  // Bookings are sorted and disjoint, so their ends are sorted too: skip those over before
+  // `earliest`.
+  auto it = std::partition_point(
+      reserved.begin(), reserved.end(),
+      [earliest](const std::pair<Picoseconds, Picoseconds>& b) { return b.second <= earliest; });
   Picoseconds start = earliest;
   for (; it != reserved.end(); ++it) {
     if (start + length <= it->first) break;  // fits in the gap before it
@@ -61,7 +64,7 @@ void ResourceTable::sampleEvery(Picoseconds width) {
 }
 
 std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
-                                                     std::vector<std::pair<Picoseconds, Picoseconds>>* spans) {
+                                         std::vector<std::pair<Picoseconds, Picoseconds>>* spans) {
   if (spans) spans->clear();
   Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
   Picoseconds tail = ready;  // when its last byte has left the previous stage

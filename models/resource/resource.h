@@ -18,11 +18,12 @@ namespace ascendsim::models {
 using spec::Picoseconds;
 
 struct Resource {
-  std::string name;       // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
-  uint64_t bytes = 0;     // bytes it carried (wire bytes for links)
-  uint64_t chunks = 0;    // pieces that crossed it (simulation events at this hop)
-  Picoseconds busy = 0;   // time it was occupied
-  std::deque<std::pair<Picoseconds, Picoseconds>> reserved;  // [start, end), sorted, none before `now`
+  std::string name;      // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
+  uint64_t bytes = 0;    // bytes it carried (wire bytes for links)
+  uint64_t chunks = 0;   // pieces that crossed it (simulation events at this hop)
+  Picoseconds busy = 0;  // time it was occupied
+  std::deque<std::pair<Picoseconds, Picoseconds>>
+      reserved;  // [start, end), sorted, none before `now`
   // Bandwidth samples for the trace: bytes per bin of `binWidth` (0: not sampled), by bin index.
   Picoseconds binWidth = 0;
   std::map<int64_t, double> bins;
@@ -68,9 +69,10 @@ class StageService {
  public:
   virtual ~StageService() = default;
   struct Served {
-    Picoseconds first, last;  // when its first and last bytes are through (the next stage's head and tail)
-    Picoseconds free;         // when it may take the next piece: a copy's reads are in once they returned,
-                              // while its writes drain
+    Picoseconds first,
+        last;          // when its first and last bytes are through (the next stage's head and tail)
+    Picoseconds free;  // when it may take the next piece: a copy's reads are in once they returned,
+                       // while its writes drain
   };
   // Serves `stage`, whose bytes arrive over [head, tail].
   virtual Served serve(const Stage& stage, Picoseconds head, Picoseconds tail) = 0;
@@ -83,11 +85,11 @@ struct Stage {
   Picoseconds occupancy;
   Picoseconds latency;
   uint64_t bytes;
-  bool wholeChunk = false;  // store and forward: starts after the whole piece arrived, and hands
-                            // it on only when done (the CPU's copy through the staging buffer)
-  bool interleaved = false; // small TLPs that slip in between other traffic (read requests)
-  bool rateOnly = false;    // a budget, not a pipe (read tags, a CPU copy's memory traffic):
-                            // bookings space pieces out at its rate, but bytes do not wait for it
+  bool wholeChunk = false;   // store and forward: starts after the whole piece arrived, and hands
+                             // it on only when done (the CPU's copy through the staging buffer)
+  bool interleaved = false;  // small TLPs that slip in between other traffic (read requests)
+  bool rateOnly = false;     // a budget, not a pipe (read tags, a CPU copy's memory traffic):
+                             // bookings space pieces out at its rate, but bytes do not wait for it
   // Booked in this many equal parts, each as its bytes arrive, so that other traffic to the same
   // resource fits between them (a memory controller interleaves streams request by request).
   uint32_t parts = 1;
@@ -103,8 +105,9 @@ struct Stage {
 // Runs a piece through its stages from `ready` on, reserving each resource. Returns when the
 // first stage frees (the channel may start its next piece) and when the piece's last byte lands.
 // `spans`, when given, receives each stage's booked [start, end).
-std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
-                                         std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr);
+std::pair<Picoseconds, Picoseconds> flow(
+    const std::vector<Stage>& stages, Picoseconds ready,
+    std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr);
 
 // Time for `bytes` at `rate` bytes/s, in whole picoseconds (rounded up).
 Picoseconds transferTime(uint64_t bytes, double rate);

@@ -53,7 +53,9 @@ void DeviceScheduler::finishExternal(StreamQueue& stream, Picoseconds when) {
   wakeAt(head->endTime);
 }
 
-void DeviceScheduler::wake() { wakeAt(simNow()); }
+void DeviceScheduler::wake() {
+  wakeAt(simNow());
+}
 
 void DeviceScheduler::wakeAt(Picoseconds when) {
   const Picoseconds now = simNow();
@@ -61,13 +63,15 @@ void DeviceScheduler::wakeAt(Picoseconds when) {
 }
 
 unsigned DeviceScheduler::busyChannels() const {
-  return static_cast<unsigned>(std::count_if(channels_.begin(), channels_.end(), [](const Channel& c) { return c.task; }));
+  return static_cast<unsigned>(
+      std::count_if(channels_.begin(), channels_.end(), [](const Channel& c) { return c.task; }));
 }
 
 bool DeviceScheduler::ready(const Task& task, Picoseconds now) const {
   if (task.submitTime > now) return false;
   if (task.isCancelled()) return true;  // discarded: it waits for nothing
-  if (task.kind == TaskKind::EventWait && task.resetsFlag) return task.sync->recordsCompleted > task.sync->consumedUpTo;
+  if (task.kind == TaskKind::EventWait && task.resetsFlag)
+    return task.sync->recordsCompleted > task.sync->consumedUpTo;
   if (task.kind == TaskKind::EventWait) return task.sync->recordsCompleted >= task.waitForRecord;
   if (task.kind == TaskKind::ValueWait) return !task.condition || task.condition();
   return true;
@@ -83,7 +87,8 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
   task.startTime = now;
   task.endTime = now + spec_.scheduler.taskLaunch;
   if (task.kind == TaskKind::Copy || task.kind == TaskKind::Memset) {
-    const auto free = std::find_if(channels_.begin(), channels_.end(), [](const Channel& c) { return !c.task; });
+    const auto free =
+        std::find_if(channels_.begin(), channels_.end(), [](const Channel& c) { return !c.task; });
     task.channel = static_cast<int>(free - channels_.begin());
     // The channel fetches the descriptor and sets up, then moves the bytes chunk by chunk; the
     // task's end is known once its last chunk is issued.
@@ -95,7 +100,8 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
     aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
-    task.endTime = task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 ? first : -1;
+    task.endTime =
+        task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 ? first : -1;
   }
   if (task.onStart && !task.isCancelled()) task.onStart();
   for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);
@@ -109,7 +115,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
   for (size_t i = 0; i < streams_.size(); ++i) {
     StreamQueue& s = *streams_[i];
     Task* t = s.head();
-    if (!t || t->startTime < 0 || t->completesExternally || t->endTime < 0 || t->endTime > now) continue;
+    if (!t || t->startTime < 0 || t->completesExternally || t->endTime < 0 || t->endTime > now)
+      continue;
     std::unique_ptr<Task> done = s.popHead(t->endTime);
     if (done->channel >= 0) channels_[static_cast<size_t>(done->channel)].task = nullptr;
     if (aicore_.task == done.get()) aicore_.task = nullptr;
@@ -121,7 +128,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
       done->sync->recorded = false;
     } else if (done->kind == TaskKind::EventWait) {
       done->sync->waitsCompleted++;  // (a discarded wait is no longer pending either)
-      if (done->resetsFlag && !done->isCancelled()) done->sync->consumedUpTo = done->sync->recordsCompleted;
+      if (done->resetsFlag && !done->isCancelled())
+        done->sync->consumedUpTo = done->sync->recordsCompleted;
     }
     if (done->effect && !done->isCancelled()) done->effect();
     if (done->release) done->release();
@@ -129,8 +137,8 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     // What other devices' streams may wait for: a record, a written value, bytes put into another
     // device's memory.
     const bool others = done->kind == TaskKind::EventRecord || done->kind == TaskKind::ValueWrite ||
-                        (done->kind == TaskKind::Copy && done->dst.kind == MemoryPlace::Kind::Device &&
-                         done->dst.device != index_);
+                        (done->kind == TaskKind::Copy &&
+                         done->dst.kind == MemoryPlace::Kind::Device && done->dst.device != index_);
     if (others && onRecordCompleted_) onRecordCompleted_();
     any = true;
   }
@@ -151,7 +159,8 @@ bool DeviceScheduler::startReady(Picoseconds now) {
   return any;
 }
 
-Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next, uint64_t byteWindow) const {
+Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
+                                         uint64_t byteWindow) const {
   for (;;) {
     // Pieces land in issue order closely enough that the oldest frees first.
     while (!c.inFlight.empty() && c.inFlight.front().done <= t) {
@@ -179,7 +188,8 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
     const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
     c.offset += chunk.bytes;
     c.lastDone = std::max(c.lastDone, chunk.done);
-    c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes, chunk.requests});
+    c.inFlight.push_back(
+        {chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes, chunk.requests});
     c.inFlightBytes += chunk.bytes;
     c.inFlightRequests += chunk.requests;
     if (c.offset >= c.task->bytes) {
@@ -213,7 +223,8 @@ void DeviceScheduler::dispatch() {
   for (StreamQueue* s : streams_) {
     const Task* t = s->head();
     if (!t) continue;
-    if (t->startTime >= 0 && !t->completesExternally && t->endTime >= 0) next = std::min(next, t->endTime);
+    if (t->startTime >= 0 && !t->completesExternally && t->endTime >= 0)
+      next = std::min(next, t->endTime);
     if (t->startTime < 0 && t->submitTime > now) next = std::min(next, t->submitTime);
   }
   for (const Channel& c : channels_) {

@@ -6,10 +6,10 @@
 // change it computes the next instant something can happen (a task arrives, a channel may start
 // its next chunk, a task ends) and sleeps until then.
 
-#include <systemc>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <systemc>
 #include <vector>
 
 #include "models/dma/transfer_timing.h"
@@ -65,8 +65,8 @@ class DeviceScheduler : public sc_core::sc_module {
   TransferTiming& timing_;
   std::vector<StreamQueue*> streams_;
   struct Channel {
-    Task* task = nullptr;     // the copy or memset it is moving
-    uint64_t offset = 0;      // bytes of it already issued
+    Task* task = nullptr;  // the copy or memset it is moving
+    uint64_t offset = 0;   // bytes of it already issued
     Picoseconds nextIssue = 0;
     Picoseconds lastDone = 0;
     struct Piece {
@@ -81,12 +81,13 @@ class DeviceScheduler : public sc_core::sc_module {
   // When channel `c` may issue its next piece (of about `next`'s size and read requests), at `t`
   // or later. Reads: at most `readWindow` requests in flight (one piece always may go). Writes and
   // kernel tiles: at most `byteWindow` bytes, but always two pieces (double buffering).
-  Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next, uint64_t byteWindow) const;
+  Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
+                          uint64_t byteWindow) const;
   bool pump(Channel& c, uint64_t byteWindow, Picoseconds now);
-  uint64_t byteWindow_;   // bytes of posted writes a channel may have in flight
-  uint32_t readWindow_;   // read requests a channel may have outstanding
+  uint64_t byteWindow_;  // bytes of posted writes a channel may have in flight
+  uint32_t readWindow_;  // read requests a channel may have outstanding
   std::vector<Channel> channels_;
-  Channel aicore_;   // the kernel on the AI Cores: two tiles per core in flight (double buffering)
+  Channel aicore_;  // the kernel on the AI Cores: two tiles per core in flight (double buffering)
   sc_core::sc_event wake_;
   std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;

@@ -9,7 +9,9 @@ namespace {
 bool gElaborated = false;  // SystemC's kernel is process-wide; so is this fact about it.
 }
 
-bool SimulatedSystem::elaborated() { return gElaborated; }
+bool SimulatedSystem::elaborated() {
+  return gElaborated;
+}
 
 SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
   if (gElaborated) throw std::logic_error("the SystemC model can be elaborated once per process");
@@ -55,7 +57,8 @@ bool SimulatedSystem::runUntil(const std::function<bool()>& done) {
 bool SimulatedSystem::runUntil(const std::function<bool()>& done, Picoseconds deadline) {
   while (!done()) {
     if (!sc_core::sc_pending_activity()) return false;
-    const Picoseconds next = simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
+    const Picoseconds next =
+        simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
     if (next > deadline) return false;
     sc_core::sc_start(sc_core::sc_time_to_pending_activity());
   }
@@ -69,11 +72,11 @@ Picoseconds SimulatedSystem::nextEventTime() const {
 
 void SimulatedSystem::runTo(Picoseconds t) {
   while (sc_core::sc_pending_activity()) {
-    const Picoseconds next = simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
+    const Picoseconds next =
+        simNow() + static_cast<Picoseconds>(sc_core::sc_time_to_pending_activity().value());
     if (next > t) break;
     sc_core::sc_start(sc_core::sc_time_to_pending_activity());
   }
 }
 
 }  // namespace ascendsim::models
-

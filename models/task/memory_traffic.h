@@ -13,8 +13,8 @@ class MemoryTrafficObserver {
   virtual ~MemoryTrafficObserver() = default;
   // `memory`: kHostMemory, or the index of the device whose memory it is. The access's bytes flow
   // evenly over [start, end).
-  virtual void memoryAccess(int memory, uint64_t address, uint64_t bytes, bool write, spec::Picoseconds start,
-                            spec::Picoseconds end) = 0;
+  virtual void memoryAccess(int memory, uint64_t address, uint64_t bytes, bool write,
+                            spec::Picoseconds start, spec::Picoseconds end) = 0;
 };
 
 }  // namespace ascendsim::models

@@ -2,8 +2,12 @@
 
 namespace ascendsim::models {
 
-spec::Picoseconds simNow() { return static_cast<spec::Picoseconds>(sc_core::sc_time_stamp().value()); }
+spec::Picoseconds simNow() {
+  return static_cast<spec::Picoseconds>(sc_core::sc_time_stamp().value());
+}
 
-sc_core::sc_time toScTime(spec::Picoseconds ps) { return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS); }
+sc_core::sc_time toScTime(spec::Picoseconds ps) {
+  return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
+}
 
 }  // namespace ascendsim::models

@@ -10,7 +10,8 @@ using ascendsim::spec::ApiOverheads;
 namespace {
 // Sets one member of a description; descriptions are made and filled before aclInit too.
 template <class Setter>
-aclError setInDesc(const char* api, aclrtAllocatorDesc desc, const void* value, const char* what, Setter set) {
+aclError setInDesc(const char* api, aclrtAllocatorDesc desc, const void* value, const char* what,
+                   Setter set) {
   return rt().call(api, &ApiOverheads::defaultCall, false, [&](HostThread&) {
     AllocatorDesc& d = rt().allocatorDesc(desc);
     needPointer(value, what);
@@ -38,25 +39,32 @@ aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAlloc
                    [&](AllocatorDesc& d) { d.object = allocator; });
 }
 
-aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
-  return setInDesc("aclrtAllocatorSetAllocFuncToDesc", allocatorDesc, reinterpret_cast<const void*>(func), "func",
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                          aclrtAllocatorAllocFunc func) {
+  return setInDesc("aclrtAllocatorSetAllocFuncToDesc", allocatorDesc,
+                   reinterpret_cast<const void*>(func), "func",
                    [&](AllocatorDesc& d) { d.alloc = func; });
 }
 
-aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
-  return setInDesc("aclrtAllocatorSetFreeFuncToDesc", allocatorDesc, reinterpret_cast<const void*>(func), "func",
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                         aclrtAllocatorFreeFunc func) {
+  return setInDesc("aclrtAllocatorSetFreeFuncToDesc", allocatorDesc,
+                   reinterpret_cast<const void*>(func), "func",
                    [&](AllocatorDesc& d) { d.free = func; });
 }
 
-aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
-  return setInDesc("aclrtAllocatorSetAllocAdviseFuncToDesc", allocatorDesc, reinterpret_cast<const void*>(func), "func",
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                aclrtAllocatorAllocAdviseFunc func) {
+  return setInDesc("aclrtAllocatorSetAllocAdviseFuncToDesc", allocatorDesc,
+                   reinterpret_cast<const void*>(func), "func",
                    [&](AllocatorDesc& d) { d.allocAdvise = func; });
 }
 
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                      aclrtAllocatorGetAddrFromBlockFunc func) {
-  return setInDesc("aclrtAllocatorSetGetAddrFromBlockFuncToDesc", allocatorDesc, reinterpret_cast<const void*>(func),
-                   "func", [&](AllocatorDesc& d) { d.addressOf = func; });
+  return setInDesc("aclrtAllocatorSetGetAddrFromBlockFuncToDesc", allocatorDesc,
+                   reinterpret_cast<const void*>(func), "func",
+                   [&](AllocatorDesc& d) { d.addressOf = func; });
 }
 
 aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
@@ -64,14 +72,16 @@ aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocator
              [&](HostThread& t) { rt().registerAllocator(t, stream, allocatorDesc); });
 }
 
-aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator,
-                                   aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc,
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc,
+                                   aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc,
+                                   aclrtAllocatorFreeFunc* freeFunc,
                                    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
                                    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
   return run("aclrtAllocatorGetByStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(allocatorDesc, "allocatorDesc");
     const Stream& s = rt().allocatorStream(t, stream);
-    if (!s.allocatorHandle) fail(ACL_ERROR_INVALID_PARAM, "the stream is not registered with any allocator");
+    if (!s.allocatorHandle)
+      fail(ACL_ERROR_INVALID_PARAM, "the stream is not registered with any allocator");
     *allocatorDesc = s.allocatorHandle;
     if (allocator) *allocator = s.allocator.object;
     if (allocFunc) *allocFunc = s.allocator.alloc;

@@ -18,13 +18,16 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
              [&](HostThread& t) { rt().unsubscribeReport(t, threadId, stream); });
 }
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
-  return run("aclrtLaunchCallback", &ApiOverheads::event,
-             [&](HostThread& t) { rt().launchCallback(t, fn, userData, rawEnum(blockType), stream); });
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream) {
+  return run("aclrtLaunchCallback", &ApiOverheads::event, [&](HostThread& t) {
+    rt().launchCallback(t, fn, userData, rawEnum(blockType), stream);
+  });
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
-  return run("aclrtProcessReport", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().processReport(t, timeout); });
+  return run("aclrtProcessReport", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().processReport(t, timeout); });
 }
 
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
@@ -33,7 +36,8 @@ aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream
 }
 
 aclError aclrtProcessHostFunc(int32_t timeout) {
-  return run("aclrtProcessHostFunc", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().processReport(t, timeout); });
+  return run("aclrtProcessHostFunc", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().processReport(t, timeout); });
 }
 
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {

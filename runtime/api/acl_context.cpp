@@ -16,7 +16,8 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
-  return run("aclrtDestroyContext", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyContext(t, context); });
+  return run("aclrtDestroyContext", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().destroyContext(t, context); });
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {

@@ -15,7 +15,9 @@ namespace {
 DataBuffer* live(const aclDataBuffer* handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "dataBuffer is NULL");
   DataBuffer* b = rt().dataBuffers().find(handle);
-  if (!b) fail(ACL_ERROR_INVALID_PARAM, "dataBuffer " + describePointer(handle) + " is not a live aclDataBuffer");
+  if (!b)
+    fail(ACL_ERROR_INVALID_PARAM,
+         "dataBuffer " + describePointer(handle) + " is not a live aclDataBuffer");
   return b;
 }
 
@@ -49,7 +51,8 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
   void* data = nullptr;
-  rt().call("aclGetDataBufferAddr", &ApiOverheads::defaultCall, false, [&](HostThread&) { data = live(dataBuffer)->data; });
+  rt().call("aclGetDataBufferAddr", &ApiOverheads::defaultCall, false,
+            [&](HostThread&) { data = live(dataBuffer)->data; });
   return data;
 }
 
@@ -62,8 +65,10 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   size_t size = 0;
-  rt().call("aclGetDataBufferSize", &ApiOverheads::defaultCall, false, [&](HostThread&) { size = live(dataBuffer)->size; });
-  return size > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max() : static_cast<uint32_t>(size);
+  rt().call("aclGetDataBufferSize", &ApiOverheads::defaultCall, false,
+            [&](HostThread&) { size = live(dataBuffer)->size; });
+  return size > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
+                                                     : static_cast<uint32_t>(size);
 }
 
 }  // extern "C"

@@ -9,11 +9,13 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  return run("aclrtSetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().setDevice(t, deviceId); });
+  return run("aclrtSetDevice", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().setDevice(t, deviceId); });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  return run("aclrtResetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().resetDevice(t, deviceId); });
+  return run("aclrtResetDevice", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().resetDevice(t, deviceId); });
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
@@ -36,7 +38,8 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
-  return run("aclrtSynchronizeDevice", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().synchronizeDevice(t); });
+  return run("aclrtSynchronizeDevice", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().synchronizeDevice(t); });
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -97,7 +100,8 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
   return run("aclrtGetDeviceUtilizationRate", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(utilizationInfo, "utilizationInfo");
-    if (utilizationInfo->utilizationExtend) fail(ACL_ERROR_INVALID_PARAM, "utilizationExtend is reserved: it must be NULL");
+    if (utilizationInfo->utilizationExtend)
+      fail(ACL_ERROR_INVALID_PARAM, "utilizationExtend is reserved: it must be NULL");
     *utilizationInfo = rt().utilization(deviceId);
   });
 }
@@ -126,7 +130,8 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
   });
 }
 
-aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                  int32_t* value) {
   return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
     *value = rt().deviceCapability(deviceId, rawEnum(devFeatureType));

@@ -24,7 +24,8 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
-  return run("aclrtDestroyEvent", &ApiOverheads::event, [&](HostThread& t) { rt().destroyEvent(t, event); });
+  return run("aclrtDestroyEvent", &ApiOverheads::event,
+             [&](HostThread& t) { rt().destroyEvent(t, event); });
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
@@ -35,7 +36,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-  return run("aclrtResetEvent", &ApiOverheads::event, [&](HostThread& t) { rt().resetEvent(t, event, stream); });
+  return run("aclrtResetEvent", &ApiOverheads::event,
+             [&](HostThread& t) { rt().resetEvent(t, event, stream); });
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
@@ -48,19 +50,22 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
   return run("aclrtQueryEventStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventComplete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    *status = rt().eventComplete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                           : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
   return run("aclrtQueryEventWaitStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventWaitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    *status = rt().eventWaitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE
+                                                : ACL_EVENT_WAIT_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
-  return run("aclrtSynchronizeEvent", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().synchronizeEvent(t, event, -1); });
+  return run("aclrtSynchronizeEvent", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().synchronizeEvent(t, event, -1); });
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {

@@ -53,7 +53,8 @@ uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
   return rt().exceptionInfoLive(info) ? info->errorCode : kNoInfo;
 }
 
-aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr,
+                                       uint32_t* devArgsLen) {
   const bool live = rt().exceptionInfoLive(info);
   return run("aclrtGetArgsFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");
@@ -65,7 +66,8 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** de
   });
 }
 
-aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
+                                             aclrtFuncHandle* func) {
   const bool live = rt().exceptionInfoLive(info);
   return run("aclrtGetFuncHandleFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");

@@ -19,8 +19,9 @@ const PackageVersion& installedPackage(const char* name) {
   std::string n(name);
   for (char& c : n) c = c == '_' ? '-' : c;
   if (n == "runtime" || n == "npu-runtime") return runtime;
-  ascendsim::runtime::fail(ACL_ERROR_INVALID_FILE, "no version information for package '" + std::string(name) +
-                                                       "': AscendSim provides the 'runtime' package only");
+  ascendsim::runtime::fail(ACL_ERROR_INVALID_FILE,
+                           "no version information for package '" + std::string(name) +
+                               "': AscendSim provides the 'runtime' package only");
 }
 
 }  // namespace
@@ -32,11 +33,13 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclInit(const char* configPath) {
-  return rt().call("aclInit", &ApiOverheads::defaultCall, false, [&](HostThread&) { rt().init(configPath); });
+  return rt().call("aclInit", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) { rt().init(configPath); });
 }
 
 aclError aclFinalize(void) {
-  return rt().call("aclFinalize", &ApiOverheads::defaultCall, false, [&](HostThread& t) { rt().finalize(t); });
+  return rt().call("aclFinalize", &ApiOverheads::defaultCall, false,
+                   [&](HostThread& t) { rt().finalize(t); });
 }
 
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
@@ -50,7 +53,9 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
   });
 }
 
-const char* aclGetRecentErrMsg(void) { return rt().takeRecentError(); }
+const char* aclGetRecentErrMsg(void) {
+  return rt().takeRecentError();
+}
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(false) : ACL_ERROR_INVALID_PARAM;
@@ -62,7 +67,8 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
 
 const char* aclrtGetSocName() {
   const char* soc = nullptr;
-  rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, false, [&](HostThread&) { soc = rt().socName().c_str(); });
+  rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, false,
+            [&](HostThread&) { soc = rt().socName().c_str(); });
   return soc;
 }
 
@@ -71,7 +77,8 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
     needPointer(pkgName, "pkgName");
     needPointer(versionStr, "versionStr");
     const PackageVersion& v = installedPackage(pkgName);
-    std::snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%d.%d.%d", v.majorPart, v.minorPart, v.patchPart);
+    std::snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%d.%d.%d", v.majorPart, v.minorPart,
+                  v.patchPart);
   });
 }
 
@@ -85,7 +92,8 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 }
 
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
-  static const aclCannAttr kAll[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
+  static const aclCannAttr kAll[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16,
+                                     ACL_CANN_ATTR_JIT_COMPILE};
   return rt().call("aclGetCannAttributeList", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(cannAttrList, "cannAttrList");
     needPointer(num, "num");
@@ -102,11 +110,12 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
 }
 
 aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
-  return rt().call("aclrtCheckArchCompatibility", &ApiOverheads::defaultCall, false, [&](HostThread&) {
-    needPointer(socVersion, "socVersion");
-    needPointer(canCompatible, "canCompatible");
-    *canCompatible = rt().archCompatible(socVersion) ? 1 : 0;
-  });
+  return rt().call("aclrtCheckArchCompatibility", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) {
+                     needPointer(socVersion, "socVersion");
+                     needPointer(canCompatible, "canCompatible");
+                     *canCompatible = rt().archCompatible(socVersion) ? 1 : 0;
+                   });
 }
 
 }  // extern "C"

@@ -12,8 +12,9 @@ using ascendsim::spec::ApiOverheads;
 
 namespace {
 [[noreturn]] void noOtherProcess() {
-  fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "sharing memory with another process is not simulated: each AscendSim "
-                                         "process simulates its own machine, which no other process can reach");
+  fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+       "sharing memory with another process is not simulated: each AscendSim "
+       "process simulates its own machine, which no other process can reach");
 }
 }  // namespace
 
@@ -61,8 +62,8 @@ aclError aclrtIpcMemClose(const char* key) {
   });
 }
 
-aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
-                                         uint64_t* shareableHandle) {
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                         uint64_t flags, uint64_t* shareableHandle) {
   (void)handleType, (void)flags;
   return run("aclrtMemExportToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(handle, "handle");
@@ -71,7 +72,8 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandl
   });
 }
 
-aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                           aclrtDrvMemHandle* handle) {
   (void)shareableHandle, (void)deviceId;
   return run("aclrtMemImportFromShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(handle, "handle");

@@ -9,11 +9,13 @@ using ascendsim::spec::ApiOverheads;
 
 extern "C" {
 
-aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
+                                 aclrtBinHandle* binHandle) {
   return run("aclrtBinaryLoadFromFile", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(binHandle, "binHandle");
     if (options && options->numOpt > 0) {
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "binary load options (lazy load, magic, CPU kernels) are not simulated");
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "binary load options (lazy load, magic, CPU kernels) are not simulated");
     }
     t.callArgs = {arg("path", std::string(binPath ? binPath : ""))};
     *binHandle = rt().loadBinary(binPath);
@@ -21,10 +23,12 @@ aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* op
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
-  return run("aclrtBinaryUnLoad", &ApiOverheads::defaultCall, [&](HostThread&) { rt().unloadBinary(binHandle); });
+  return run("aclrtBinaryUnLoad", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().unloadBinary(binHandle); });
 }
 
-aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
+                                aclrtFuncHandle* funcHandle) {
   return run("aclrtBinaryGetFunction", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(funcHandle, "funcHandle");
     *funcHandle = rt().binaryFunction(binHandle, kernelName);
@@ -38,7 +42,8 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHa
   });
 }
 
-aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
+                               aclrtParamHandle* paramHandle) {
   return run("aclrtKernelArgsAppend", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(paramHandle, "paramHandle");
     *paramHandle = rt().appendKernelArg(argsHandle, param, paramSize);
@@ -50,8 +55,9 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
              [&](HostThread&) { rt().finalizeKernelArgs(argsHandle); });
 }
 
-aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                                     aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                     aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+                                     aclrtArgsHandle argsHandle, void* reserve) {
   (void)reserve;  // reserved by CANN
   return run("aclrtLaunchKernelWithConfig", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     t.callArgs = {arg("blockDim", numBlocks), streamArg(stream)};

@@ -48,7 +48,8 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
-  return run("aclrtFreeHost", &ApiOverheads::free, [&](HostThread& t) { rt().free(t, hostPtr, AllocationApi::MallocHost); });
+  return run("aclrtFreeHost", &ApiOverheads::free,
+             [&](HostThread& t) { rt().free(t, hostPtr, AllocationApi::MallocHost); });
 }
 
 aclError acldvppMalloc(void** devPtr, size_t size) {
@@ -59,67 +60,81 @@ aclError acldvppMalloc(void** devPtr, size_t size) {
 }
 
 aclError acldvppFree(void* devPtr) {
-  return run("acldvppFree", &ApiOverheads::free, [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Dvpp); });
+  return run("acldvppFree", &ApiOverheads::free,
+             [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Dvpp); });
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   return run("aclrtMemset", &ApiOverheads::memset, [&](HostThread& t) {
-    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count), arg("value", static_cast<uint64_t>(value & 0xFF))};
+    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count),
+                  arg("value", static_cast<uint64_t>(value & 0xFF))};
     rt().memset(t, devPtr, maxCount, value, count, std::nullopt);
   });
 }
 
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
   return run("aclrtMemsetAsync", &ApiOverheads::memsetAsync, [&](HostThread& t) {
-    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count), arg("value", static_cast<uint64_t>(value & 0xFF)), streamArg(stream)};
+    t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count),
+                  arg("value", static_cast<uint64_t>(value & 0xFF)), streamArg(stream)};
     rt().memset(t, devPtr, maxCount, value, count, stream);
   });
 }
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
   return run("aclrtMemcpy", &ApiOverheads::memcpy, [&](HostThread& t) {
-    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count), arg("kind", static_cast<uint64_t>(rawEnum(kind)))};
+    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count),
+                  arg("kind", static_cast<uint64_t>(rawEnum(kind)))};
     rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), std::nullopt);
   });
 }
 
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream) {
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
   return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
-    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count), arg("kind", static_cast<uint64_t>(rawEnum(kind))), streamArg(stream)};
+    t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count),
+                  arg("kind", static_cast<uint64_t>(rawEnum(kind))), streamArg(stream)};
     rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream);
   });
 }
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
-  // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does here.
-  return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync,
-             [&](HostThread& t) { rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream); });
+  // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does
+  // here.
+  return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
+    rt().memcpy(t, dst, destMax, src, count, rawEnum(kind), stream);
+  });
 }
 
-aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                       aclrtMemcpyKind kind) {
-  return run("aclrtMemcpy2d", &ApiOverheads::memcpy,
-             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), std::nullopt); });
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind) {
+  return run("aclrtMemcpy2d", &ApiOverheads::memcpy, [&](HostThread& t) {
+    rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), std::nullopt);
+  });
 }
 
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                            aclrtMemcpyKind kind, aclrtStream stream) {
-  return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync,
-             [&](HostThread& t) { rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream); });
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+  return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
+    rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream);
+  });
 }
 
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-  return run("aclrtHostRegisterV2", &ApiOverheads::defaultCall, [&](HostThread&) { rt().hostRegister(ptr, size, flag); });
+  return run("aclrtHostRegisterV2", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().hostRegister(ptr, size, flag); });
 }
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
   return run("aclrtHostRegister", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(devPtr, "devPtr");
     const int32_t kind = rawEnum(type);
-    if (kind != ACL_HOST_REGISTER_MAPPED && kind != ACL_HOST_REGISTER_IOMEMORY && kind != ACL_HOST_REGISTER_READONLY) {
-      fail(ACL_ERROR_INVALID_PARAM, "type " + std::to_string(kind) + " is not an aclrtHostRegisterType");
+    if (kind != ACL_HOST_REGISTER_MAPPED && kind != ACL_HOST_REGISTER_IOMEMORY &&
+        kind != ACL_HOST_REGISTER_READONLY) {
+      fail(ACL_ERROR_INVALID_PARAM,
+           "type " + std::to_string(kind) + " is not an aclrtHostRegisterType");
     }
     // Every type maps the range (MAPPED is 0); IOMEMORY and READONLY add their flag.
     rt().hostRegister(ptr, size, ACL_HOST_REG_MAPPED | static_cast<uint32_t>(kind));
@@ -135,7 +150,8 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
 }
 
 aclError aclrtHostUnregister(void* ptr) {
-  return run("aclrtHostUnregister", &ApiOverheads::defaultCall, [&](HostThread&) { rt().hostUnregister(ptr); });
+  return run("aclrtHostUnregister", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().hostUnregister(ptr); });
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
@@ -145,20 +161,23 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   });
 }
 
-aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
-                                          size_t* granularity) {
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
+                                          aclrtMemGranularityOptions option, size_t* granularity) {
   return run("aclrtMemGetAllocationGranularity", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(prop, "prop");
     needPointer(granularity, "granularity");
     const int32_t which = rawEnum(option);
-    if (which != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM && which != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
-      fail(ACL_ERROR_INVALID_PARAM, "option " + std::to_string(which) + " is not MINIMUM or RECOMMENDED");
+    if (which != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
+        which != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
+      fail(ACL_ERROR_INVALID_PARAM,
+           "option " + std::to_string(which) + " is not MINIMUM or RECOMMENDED");
     }
     *granularity = 2u << 20;
   });
 }
 
-aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
+                                uint64_t flags) {
   return run("aclrtReserveMemAddress", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(virPtr, "virPtr");
     *virPtr = rt().reserveAddresses(t, size, alignment, expectPtr, flags);
@@ -166,10 +185,12 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
 }
 
 aclError aclrtReleaseMemAddress(void* virPtr) {
-  return run("aclrtReleaseMemAddress", &ApiOverheads::defaultCall, [&](HostThread&) { rt().releaseAddresses(virPtr); });
+  return run("aclrtReleaseMemAddress", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().releaseAddresses(virPtr); });
 }
 
-aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                             const aclrtPhysicalMemProp* prop, uint64_t flags) {
   return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(handle, "handle");
     *handle = rt().mallocPhysical(size, prop, flags);
@@ -177,16 +198,19 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
-  return run("aclrtFreePhysical", &ApiOverheads::defaultCall, [&](HostThread&) { rt().freePhysical(handle); });
+  return run("aclrtFreePhysical", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().freePhysical(handle); });
 }
 
-aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                     uint64_t flags) {
   return run("aclrtMapMem", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().mapMemory(virPtr, size, offset, handle, flags); });
 }
 
 aclError aclrtUnmapMem(void* virPtr) {
-  return run("aclrtUnmapMem", &ApiOverheads::defaultCall, [&](HostThread&) { rt().unmapMemory(virPtr); });
+  return run("aclrtUnmapMem", &ApiOverheads::defaultCall,
+             [&](HostThread&) { rt().unmapMemory(virPtr); });
 }
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {

@@ -16,7 +16,8 @@ aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 }
 
 aclError aclrtDestroyNotify(aclrtNotify notify) {
-  return run("aclrtDestroyNotify", &ApiOverheads::event, [&](HostThread& t) { rt().destroyNotify(t, notify); });
+  return run("aclrtDestroyNotify", &ApiOverheads::event,
+             [&](HostThread& t) { rt().destroyNotify(t, notify); });
 }
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {

@@ -39,7 +39,8 @@ aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
 
 namespace {
 // An attribute's value, of the one width it has (`alsoNarrow`: a uint32_t is taken too).
-uint64_t configValue(const void* value, size_t valueSize, size_t width, bool alsoNarrow, const char* attr) {
+uint64_t configValue(const void* value, size_t valueSize, size_t width, bool alsoNarrow,
+                     const char* attr) {
   if (valueSize == width) {
     uint64_t v = 0;
     std::memcpy(&v, value, width);
@@ -50,13 +51,13 @@ uint64_t configValue(const void* value, size_t valueSize, size_t width, bool als
     std::memcpy(&v, value, sizeof v);
     return v;
   }
-  fail(ACL_ERROR_INVALID_PARAM, std::string(attr) + ": valueSize " + std::to_string(valueSize) + " should be " +
-                                    std::to_string(width));
+  fail(ACL_ERROR_INVALID_PARAM, std::string(attr) + ": valueSize " + std::to_string(valueSize) +
+                                    " should be " + std::to_string(width));
 }
 }  // namespace
 
-aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue,
-                                 size_t valueSize) {
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr,
+                                 const void* attrValue, size_t valueSize) {
   return rt().call("aclrtSetStreamConfigOpt", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(handle, "handle");
     needPointer(attrValue, "attrValue");
@@ -66,20 +67,26 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
             configValue(attrValue, valueSize, sizeof(void*), false, "ACL_RT_STREAM_WORK_ADDR_PTR"));
         break;
       case ACL_RT_STREAM_WORK_SIZE:
-        handle->workSize = configValue(attrValue, valueSize, sizeof(size_t), false, "ACL_RT_STREAM_WORK_SIZE");
+        handle->workSize =
+            configValue(attrValue, valueSize, sizeof(size_t), false, "ACL_RT_STREAM_WORK_SIZE");
         break;
       case ACL_RT_STREAM_FLAG:
         // CANN's implementation reads a size_t; its own sample passes a uint32_t: both are taken.
-        handle->flag = configValue(attrValue, valueSize, sizeof(size_t), true, "ACL_RT_STREAM_FLAG");
+        handle->flag =
+            configValue(attrValue, valueSize, sizeof(size_t), true, "ACL_RT_STREAM_FLAG");
         break;
       case ACL_RT_STREAM_PRIORITY: {
-        const uint64_t priority = configValue(attrValue, valueSize, sizeof(uint32_t), false, "ACL_RT_STREAM_PRIORITY");
-        if (priority > 7) fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
+        const uint64_t priority =
+            configValue(attrValue, valueSize, sizeof(uint32_t), false, "ACL_RT_STREAM_PRIORITY");
+        if (priority > 7)
+          fail(ACL_ERROR_INVALID_PARAM,
+               "priority " + std::to_string(priority) + " is out of range 0..7");
         handle->priority = static_cast<uint32_t>(priority);
         break;
       }
       default:
-        fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(rawEnum(attr)) + " is not an aclrtStreamConfigAttr");
+        fail(ACL_ERROR_INVALID_PARAM,
+             "attr " + std::to_string(rawEnum(attr)) + " is not an aclrtStreamConfigAttr");
     }
   });
 }
@@ -89,10 +96,12 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
     needPointer(stream, "stream");
     const aclrtStreamConfigHandle config = handle ? *handle : aclrtStreamConfigHandle{};
     if (config.workptr || config.workSize) {
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "model work memory (ACL_RT_STREAM_WORK_ADDR_PTR/SIZE) is for model run "
-                                             "instances (aclmdlRI...), which the simulator does not run");
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "model work memory (ACL_RT_STREAM_WORK_ADDR_PTR/SIZE) is for model run "
+           "instances (aclmdlRI...), which the simulator does not run");
     }
-    if (config.flag > UINT32_MAX) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
+    if (config.flag > UINT32_MAX)
+      fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
     *stream = rt().createStream(t, config.priority, static_cast<uint32_t>(config.flag));
     t.callArgs = {streamArg(*stream)};
     rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
@@ -137,17 +146,20 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
   return run("aclrtValueWait", &ApiOverheads::defaultCall, [&](HostThread& t) {
-    t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), arg("flag", flag), streamArg(stream)};
+    t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), arg("flag", flag),
+                  streamArg(stream)};
     rt().valueWait(t, devAddr, value, flag, stream);
   });
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  return run("aclrtDestroyStream", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStream(t, stream); });
+  return run("aclrtDestroyStream", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().destroyStream(t, stream); });
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
-  return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall, [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
+  return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall,
+             [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
 }
 
 aclError aclrtStreamStop(aclrtStream stream) {
@@ -164,7 +176,8 @@ aclError aclrtStreamAbort(aclrtStream stream) {
   });
 }
 
-aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback,
+                                     void* args) {
   // CANN's sample registers before aclInit.
   return rt().call("aclrtRegStreamStateCallback", &ApiOverheads::defaultCall, false,
                    [&](HostThread&) { rt().registerStreamStateCallback(regName, callback, args); });

@@ -30,7 +30,8 @@ inline void needOpPointer(const void* p, const char* what) {
 // Host-side calls (tensors, scalars, first phases) work before aclInit, as CANN's do.
 template <class Body>
 aclnnStatus runHostOp(const char* name, Body&& body) {
-  return opStatus(rt().call(name, &spec::ApiOverheads::defaultCall, false, std::forward<Body>(body)));
+  return opStatus(
+      rt().call(name, &spec::ApiOverheads::defaultCall, false, std::forward<Body>(body)));
 }
 
 }  // namespace ascendsim::runtime::api

@@ -14,16 +14,23 @@ namespace {
 const Tensor& tensorOf(const aclTensor* handle, const char* what = "tensor") {
   if (!handle) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
   const Tensor* t = objects().tensors.find(handle);
-  if (!t) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " " + describePointer(handle) + " is not a live aclTensor (destroyed already?)");
+  if (!t)
+    fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " " + describePointer(handle) +
+                                      " is not a live aclTensor (destroyed already?)");
   return *t;
 }
 
 std::vector<int64_t> dims(const int64_t* values, uint64_t n, const char* what) {
-  if (n > 0 && !values) fail(ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL but its count is " + std::to_string(n));
-  if (n > 64) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " has " + std::to_string(n) + " entries");
+  if (n > 0 && !values)
+    fail(ACLNN_ERR_PARAM_NULLPTR,
+         std::string(what) + " is NULL but its count is " + std::to_string(n));
+  if (n > 64)
+    fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " has " + std::to_string(n) + " entries");
   std::vector<int64_t> out(values, values + n);
   for (int64_t v : out) {
-    if (v < 0) fail(ACLNN_ERR_PARAM_INVALID, std::string(what) + " has a negative entry " + std::to_string(v));
+    if (v < 0)
+      fail(ACLNN_ERR_PARAM_INVALID,
+           std::string(what) + " has a negative entry " + std::to_string(v));
   }
   return out;
 }
@@ -38,13 +45,17 @@ void giveArray(const std::vector<int64_t>& v, int64_t** out, uint64_t* count, co
 }
 
 // Re-points one of a repeatable executor's tensors (and the aclTensor itself) at `addr`.
-aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr, bool input) {
+aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor,
+                          void* addr, bool input) {
   return runHostOp(api, [&](HostThread&) {
-    if (!executor || !tensor) fail(ACLNN_ERR_INNER_NULLPTR, std::string(!executor ? "executor" : "tensor") + " is NULL");
+    if (!executor || !tensor)
+      fail(ACLNN_ERR_INNER_NULLPTR, std::string(!executor ? "executor" : "tensor") + " is NULL");
     ops::Executor* e = objects().executors.find(executor);
     if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live");
     ops::Tensor* t = objects().tensors.find(tensor);
-    if (!t) fail(ACLNN_ERR_PARAM_INVALID, "tensor " + describePointer(tensor) + " is not a live aclTensor");
+    if (!t)
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "tensor " + describePointer(tensor) + " is not a live aclTensor");
     ops::ElementwisePlan& p = e->plan;
     std::vector<ops::Tensor*> slots;
     if (input) {
@@ -54,13 +65,15 @@ aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index
       slots.push_back(&p.out);
     }
     if (index >= slots.size()) {
-      fail(ACLNN_ERR_PARAM_INVALID, std::string(input ? "input" : "output") + " index " + std::to_string(index) + " is out of range: " +
-                                        p.name + " has " + std::to_string(slots.size()));
+      fail(ACLNN_ERR_PARAM_INVALID, std::string(input ? "input" : "output") + " index " +
+                                        std::to_string(index) + " is out of range: " + p.name +
+                                        " has " + std::to_string(slots.size()));
     }
     t->data = addr;
     slots[index]->data = addr;
     // In place, self and out are one tensor.
-    if (p.inplace && (slots[index] == &p.self || slots[index] == &p.out)) p.self.data = p.out.data = addr;
+    if (p.inplace && (slots[index] == &p.self || slots[index] == &p.out))
+      p.self.data = p.out.data = addr;
   });
 }
 
@@ -68,18 +81,22 @@ aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index
 
 extern "C" {
 
-float aclFloat16ToFloat(aclFloat16 value) { return ops::halfToFloat(value); }
+float aclFloat16ToFloat(aclFloat16 value) {
+  return ops::halfToFloat(value);
+}
 
-aclFloat16 aclFloatToFloat16(float value) { return ops::floatToHalf(value); }
+aclFloat16 aclFloatToFloat16(float value) {
+  return ops::floatToHalf(value);
+}
 
 size_t aclDataTypeSize(aclDataType dataType) {
   const int32_t raw = rawEnum(dataType);
   return ops::isDataType(raw) ? ops::elementSize(static_cast<aclDataType>(raw)) : 0;
 }
 
-aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
-                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
-                           void* tensorData) {
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t* stride, int64_t offset, aclFormat format,
+                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   aclTensor* handle = nullptr;
   runHostOp("aclCreateTensor", [&](HostThread&) {
     auto t = std::make_unique<Tensor>();
@@ -93,15 +110,19 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
       t->strides = dims(stride, viewDimsNum, "stride");
     } else {
       t->strides.assign(viewDimsNum, 1);
-      for (size_t k = viewDimsNum; k-- > 1;) t->strides[k - 1] = t->strides[k] * std::max<int64_t>(t->shape[k], 1);
+      for (size_t k = viewDimsNum; k-- > 1;)
+        t->strides[k - 1] = t->strides[k] * std::max<int64_t>(t->shape[k], 1);
     }
-    if (offset < 0) fail(ACLNN_ERR_PARAM_INVALID, "offset " + std::to_string(offset) + " is negative");
+    if (offset < 0)
+      fail(ACLNN_ERR_PARAM_INVALID, "offset " + std::to_string(offset) + " is negative");
     t->offset = offset;
     long double extent = static_cast<long double>(offset);
     for (size_t k = 0; k < t->shape.size(); ++k) {
-      extent += static_cast<long double>(std::max<int64_t>(t->shape[k] - 1, 0)) * static_cast<long double>(t->strides[k]);
+      extent += static_cast<long double>(std::max<int64_t>(t->shape[k] - 1, 0)) *
+                static_cast<long double>(t->strides[k]);
     }
-    if (extent > 0x1p56L) fail(ACLNN_ERR_PARAM_INVALID, "the view reaches past element 2^56 of its storage");
+    if (extent > 0x1p56L)
+      fail(ACLNN_ERR_PARAM_INVALID, "the view reaches past element 2^56 of its storage");
     const int32_t type = rawEnum(dataType);
     if (!ops::isDataType(type) || ops::elementSize(static_cast<aclDataType>(type)) == 0) {
       fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(type));
@@ -112,10 +133,11 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     long double storage = 1;
     for (int64_t d : t->storageShape) storage *= static_cast<long double>(d);
     if (!t->storageShape.empty() && static_cast<long double>(t->extentElements()) > storage) {
-      fail(ACLNN_ERR_PARAM_INVALID, "the view " + ops::shapeText(t->shape) + " with strides " + ops::shapeText(t->strides) +
-                                        " and offset " + std::to_string(offset) + " reaches element " +
-                                        std::to_string(t->extentElements() - 1) + ", past the storage of " +
-                                        std::to_string(static_cast<uint64_t>(std::min(storage, 0x1p63L))) + " elements");
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "the view " + ops::shapeText(t->shape) + " with strides " + ops::shapeText(t->strides) +
+               " and offset " + std::to_string(offset) + " reaches element " +
+               std::to_string(t->extentElements() - 1) + ", past the storage of " +
+               std::to_string(static_cast<uint64_t>(std::min(storage, 0x1p63L))) + " elements");
     }
     t->data = tensorData;
     handle = reinterpret_cast<aclTensor*>(&objects().tensors.add(std::move(t)));
@@ -130,7 +152,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     auto s = std::make_unique<Scalar>();
     const int32_t type = rawEnum(dataType);
     if (!ops::isDataType(type) || !ops::supported(static_cast<aclDataType>(type))) {
-      fail(ACLNN_ERR_PARAM_INVALID, "scalars of aclDataType " + std::to_string(type) + " are not supported");
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "scalars of aclDataType " + std::to_string(type) + " are not supported");
     }
     s->type = static_cast<aclDataType>(type);
     s->value = ops::load(s->type, static_cast<const uint8_t*>(value));
@@ -143,7 +166,8 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   return runHostOp("aclDestroyTensor", [&](HostThread&) {
     // Destroying NULL is allowed and does nothing, as free(NULL) does.
     if (tensor && !objects().tensors.remove(tensor)) {
-      fail(ACLNN_ERR_PARAM_INVALID, "tensor " + describePointer(tensor) + " is not a live aclTensor (destroyed twice?)");
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "tensor " + describePointer(tensor) + " is not a live aclTensor (destroyed twice?)");
     }
   });
 }
@@ -151,7 +175,8 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
   return runHostOp("aclDestroyScalar", [&](HostThread&) {
     if (scalar && !objects().scalars.remove(scalar)) {
-      fail(ACLNN_ERR_PARAM_INVALID, "scalar " + describePointer(scalar) + " is not a live aclScalar (destroyed twice?)");
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "scalar " + describePointer(scalar) + " is not a live aclScalar (destroyed twice?)");
     }
   });
 }
@@ -159,7 +184,8 @@ aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   return runHostOp("aclDestroyAclOpExecutor", [&](HostThread&) {
     if (executor && !objects().executors.remove(executor)) {
-      fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not a live aclOpExecutor (already run?)");
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "executor " + describePointer(executor) + " is not a live aclOpExecutor (already run?)");
     }
   });
 }
@@ -168,28 +194,38 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   return runHostOp("aclSetAclOpExecutorRepeatable", [&](HostThread&) {
     if (!executor) fail(ACLNN_ERR_INNER_NULLPTR, "executor is NULL");
     ops::Executor* e = objects().executors.find(executor);
-    if (!e) fail(ACLNN_ERR_PARAM_INVALID, "executor " + describePointer(executor) + " is not live (already run?)");
+    if (!e)
+      fail(ACLNN_ERR_PARAM_INVALID,
+           "executor " + describePointer(executor) + " is not live (already run?)");
     e->repeatable = true;
   });
 }
 
-aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                  void* addr) {
   return setTensorAddr("aclSetInputTensorAddr", executor, index, tensor, addr, true);
 }
 
-aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                   void* addr) {
   return setTensorAddr("aclSetOutputTensorAddr", executor, index, tensor, addr, false);
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  return runHostOp("aclGetViewShape", [&](HostThread&) { giveArray(tensorOf(tensor).shape, viewDims, viewDimsNum, "viewDims"); });
+  return runHostOp("aclGetViewShape", [&](HostThread&) {
+    giveArray(tensorOf(tensor).shape, viewDims, viewDimsNum, "viewDims");
+  });
 }
 
-aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
-  return runHostOp("aclGetViewStrides", [&](HostThread&) { giveArray(tensorOf(tensor).strides, stridesValue, stridesNum, "stridesValue"); });
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
+                              uint64_t* stridesNum) {
+  return runHostOp("aclGetViewStrides", [&](HostThread&) {
+    giveArray(tensorOf(tensor).strides, stridesValue, stridesNum, "stridesValue");
+  });
 }
 
-aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                               uint64_t* storageDimsNum) {
   return runHostOp("aclGetStorageShape", [&](HostThread&) {
     giveArray(tensorOf(tensor).storageShape, storageDims, storageDimsNum, "storageDims");
   });

@@ -12,7 +12,9 @@ namespace ascendsim::runtime::api {
 
 using Overhead = spec::Picoseconds spec::ApiOverheads::*;
 
-inline Runtime& rt() { return Runtime::instance(); }
+inline Runtime& rt() {
+  return Runtime::instance();
+}
 
 template <class Body>
 aclError run(const char* name, Overhead overhead, Body&& body) {
@@ -30,10 +32,18 @@ int32_t rawEnum(const Enum& value) {
 }
 
 // The call's arguments as the trace shows them.
-inline TraceArg arg(const char* key, uint64_t value) { return TraceArg::number(key, value); }
-inline TraceArg arg(const char* key, const std::string& value) { return TraceArg::string(key, value); }
-inline TraceArg ptrArg(const char* key, const void* p) { return arg(key, rt().pointerName(p)); }
-inline TraceArg streamArg(aclrtStream s) { return arg("stream", rt().streamName(s)); }
+inline TraceArg arg(const char* key, uint64_t value) {
+  return TraceArg::number(key, value);
+}
+inline TraceArg arg(const char* key, const std::string& value) {
+  return TraceArg::string(key, value);
+}
+inline TraceArg ptrArg(const char* key, const void* p) {
+  return arg(key, rt().pointerName(p));
+}
+inline TraceArg streamArg(aclrtStream s) {
+  return arg("stream", rt().streamName(s));
+}
 
 inline void needPointer(const void* p, const char* what) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, std::string(what) + " is NULL");

@@ -10,7 +10,8 @@ using ascendsim::spec::ApiOverheads;
 
 namespace {
 // A kernel with no arithmetic: its bytes and operations only.
-KernelLaunch timingOnly(const char* name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops, uint32_t opBytes) {
+KernelLaunch timingOnly(const char* name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
+                        uint32_t opBytes) {
   KernelLaunch k;
   k.work.name = name;
   k.work.bytesRead = bytesRead;
@@ -23,19 +24,21 @@ KernelLaunch timingOnly(const char* name, uint64_t bytesRead, uint64_t bytesWrit
 
 extern "C" {
 
-aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
-                                    uint32_t opBytes, aclrtStream stream) {
+aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64_t bytesWritten,
+                                    uint64_t ops, uint32_t opBytes, aclrtStream stream) {
   return run("ascendsimLaunchComputeTask", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     needPointer(name, "name");
     if (opBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "opBytes is 0");
-    t.callArgs = {arg("kernel", std::string(name)), arg("bytes_read", bytesRead), arg("bytes_written", bytesWritten), arg("ops", ops), streamArg(stream)};
+    t.callArgs = {arg("kernel", std::string(name)), arg("bytes_read", bytesRead),
+                  arg("bytes_written", bytesWritten), arg("ops", ops), streamArg(stream)};
     rt().launchKernel(t, stream, timingOnly(name, bytesRead, bytesWritten, ops, opBytes));
   });
 }
 
-aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t regionBytes, int32_t pattern,
-                                      uint64_t stride, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
-                                      uint32_t opBytes, aclrtStream stream) {
+aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t regionBytes,
+                                      int32_t pattern, uint64_t stride, uint64_t bytesRead,
+                                      uint64_t bytesWritten, uint64_t ops, uint32_t opBytes,
+                                      aclrtStream stream) {
   return run("ascendsimLaunchComputeTaskIn", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     needPointer(name, "name");
     needPointer(region, "region");
@@ -49,8 +52,16 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
       case ASCENDSIM_ACCESS_RANDOM: access = Access::Random; break;
       default: fail(ACL_ERROR_INVALID_PARAM, "unknown access pattern " + std::to_string(pattern));
     }
-    if (access == Access::Strided && stride == 0) fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
-    t.callArgs = {arg("kernel", std::string(name)), ptrArg("region", region), arg("region_bytes", regionBytes), arg("access", std::string(ascendsim::models::accessName(access))), arg("bytes_read", bytesRead), arg("bytes_written", bytesWritten), arg("ops", ops), streamArg(stream)};
+    if (access == Access::Strided && stride == 0)
+      fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
+    t.callArgs = {arg("kernel", std::string(name)),
+                  ptrArg("region", region),
+                  arg("region_bytes", regionBytes),
+                  arg("access", std::string(ascendsim::models::accessName(access))),
+                  arg("bytes_read", bytesRead),
+                  arg("bytes_written", bytesWritten),
+                  arg("ops", ops),
+                  streamArg(stream)};
     KernelLaunch k = timingOnly(name, bytesRead, bytesWritten, ops, opBytes);
     k.work.access = access;
     k.work.stride = stride;

@@ -18,15 +18,18 @@ Fn next(const char* name) {
 }
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
-                                                                     void* (*start)(void*), void* arg) {
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread,
+                                                                     const pthread_attr_t* attr,
+                                                                     void* (*start)(void*),
+                                                                     void* arg) {
   using Create = ascendsim::runtime::Runtime::CreateThread;
   static const Create create = next<Create>("pthread_create");
   if (!create) return EAGAIN;
   return ascendsim::runtime::Runtime::instance().createThread(create, thread, attr, start, arg);
 }
 
-extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void** result) {
+extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thread,
+                                                                   void** result) {
   using Join = int (*)(pthread_t, void**);
   static const Join join = next<Join>("pthread_join");
   if (!join) return ESRCH;

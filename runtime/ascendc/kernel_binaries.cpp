@@ -23,7 +23,8 @@ KernelBinary* Runtime::loadBinary(const char* path) {
   void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();
-    fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path + "': " + (why ? why : "unknown") +
+    fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path +
+                                     "': " + (why ? why : "unknown") +
                                      " (AscendSim loads what ascendc_fatbin_library builds)");
   }
   auto binary = std::make_unique<KernelBinary>();
@@ -35,7 +36,8 @@ KernelBinary* Runtime::loadBinary(const char* path) {
 void Runtime::unloadBinary(aclrtBinHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "binHandle is NULL");
   KernelBinary* binary = binaries_.find(handle);
-  if (!binary) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+  if (!binary)
+    fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
   // Its kernels' argument lists go with it; queued launches hold the library open until they end.
   for (KernelArgs* args : kernelArgs_.all()) {
     if (args->function->binary == binary) kernelArgs_.erase(args);
@@ -44,17 +46,21 @@ void Runtime::unloadBinary(aclrtBinHandle handle) {
 }
 
 KernelFunction* Runtime::binaryFunction(aclrtBinHandle handle, const char* name) {
-  if (!handle || !name) fail(ACL_ERROR_INVALID_PARAM, handle ? "kernelName is NULL" : "binHandle is NULL");
+  if (!handle || !name)
+    fail(ACL_ERROR_INVALID_PARAM, handle ? "kernelName is NULL" : "binHandle is NULL");
   KernelBinary* binary = binaries_.find(handle);
-  if (!binary) fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
+  if (!binary)
+    fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
   auto& slot = binary->functions[name];
   if (slot) return slot.get();
   const std::string entryName = std::string("ascendsimKernelEntry_") + name;
   void* entry = dlsym(binary->library.get(), entryName.c_str());
-  void* size = dlsym(binary->library.get(), (std::string("ascendsimKernelArgsBytes_") + name).c_str());
+  void* size =
+      dlsym(binary->library.get(), (std::string("ascendsimKernelArgsBytes_") + name).c_str());
   if (!entry || !size) {
     binary->functions.erase(name);
-    fail(ACL_ERROR_RT_KERNEL_LOOKUP, std::string("binary '") + binary->path + "' defines no kernel named '" + name + "'");
+    fail(ACL_ERROR_RT_KERNEL_LOOKUP,
+         std::string("binary '") + binary->path + "' defines no kernel named '" + name + "'");
   }
   auto function = std::make_unique<KernelFunction>();
   function->name = name;
@@ -72,7 +78,8 @@ KernelFunction& Runtime::loadedFunction(aclrtFuncHandle handle) {
       if (function.get() == handle) return *function;
     }
   }
-  fail(ACL_ERROR_RT_INVALID_HANDLE, "funcHandle is not a kernel of a loaded binary (aclrtBinaryGetFunction)");
+  fail(ACL_ERROR_RT_INVALID_HANDLE,
+       "funcHandle is not a kernel of a loaded binary (aclrtBinaryGetFunction)");
 }
 
 KernelArgs& Runtime::kernelArgs(aclrtArgsHandle handle) {
@@ -88,17 +95,21 @@ KernelArgs* Runtime::createKernelArgs(aclrtFuncHandle handle) {
   return &kernelArgs_.add(std::move(args));
 }
 
-KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param, size_t size) {
+KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param,
+                                            size_t size) {
   KernelArgs& args = kernelArgs(handle);
   if (!param) fail(ACL_ERROR_INVALID_PARAM, "param is NULL");
   if (args.finalized) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the arguments were finalized (aclrtKernelArgsFinalize): nothing can be appended");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "the arguments were finalized (aclrtKernelArgsFinalize): nothing can be appended");
   }
-  const size_t offset = (args.bytes.size() + kArgumentAlignment - 1) / kArgumentAlignment * kArgumentAlignment;
+  const size_t offset =
+      (args.bytes.size() + kArgumentAlignment - 1) / kArgumentAlignment * kArgumentAlignment;
   const uint64_t takes = args.function->argsBytes;
   if (size > takes || offset > takes - size) {  // (compared so that no size can wrap around)
-    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + args.function->name + " takes " + std::to_string(takes) +
-                                         " bytes of arguments; one of " + std::to_string(size) + " bytes at offset " +
+    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + args.function->name + " takes " +
+                                         std::to_string(takes) + " bytes of arguments; one of " +
+                                         std::to_string(size) + " bytes at offset " +
                                          std::to_string(offset) + " does not fit");
   }
   args.bytes.resize(offset + size);
@@ -107,21 +118,27 @@ KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* 
   return args.params.back().get();
 }
 
-void Runtime::finalizeKernelArgs(aclrtArgsHandle handle) { kernelArgs(handle).finalized = true; }
+void Runtime::finalizeKernelArgs(aclrtArgsHandle handle) {
+  kernelArgs(handle).finalized = true;
+}
 
-void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks, aclrtStream stream,
-                             const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle) {
+void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks,
+                             aclrtStream stream, const aclrtLaunchKernelCfg* cfg,
+                             aclrtArgsHandle argsHandle) {
   KernelFunction& function = loadedFunction(handle);
   KernelArgs& args = kernelArgs(argsHandle);
   if (args.function != &function) {
-    fail(ACL_ERROR_INVALID_PARAM, "argsHandle was made for kernel " + args.function->name + ", not " + function.name);
+    fail(ACL_ERROR_INVALID_PARAM,
+         "argsHandle was made for kernel " + args.function->name + ", not " + function.name);
   }
   if (args.bytes.size() != function.argsBytes) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + function.name + " takes " + std::to_string(function.argsBytes) +
-                                         " bytes of arguments; " + std::to_string(args.bytes.size()) + " were appended");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "kernel " + function.name + " takes " + std::to_string(function.argsBytes) +
+             " bytes of arguments; " + std::to_string(args.bytes.size()) + " were appended");
   }
   if (cfg && cfg->numAttrs > 0) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "launch attributes (aclrtLaunchKernelCfg) are not simulated: pass NULL or none");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "launch attributes (aclrtLaunchKernelCfg) are not simulated: pass NULL or none");
   }
   AscendCLaunch launch;
   launch.name = function.name;

@@ -37,8 +37,8 @@ CopyPlanner::CopyPlanner(const spec::SystemSpec& spec, MemoryManager& memory,
                          const std::vector<std::unique_ptr<Device>>& devices)
     : spec_(spec), memory_(memory), devices_(devices) {}
 
-CopyPlan CopyPlanner::plan(Device* current, void* dst, uint64_t dstBytes, const void* src, uint64_t srcBytes,
-                           int32_t kind, bool async) const {
+CopyPlan CopyPlanner::plan(Device* current, void* dst, uint64_t dstBytes, const void* src,
+                           uint64_t srcBytes, int32_t kind, bool async) const {
   if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
     fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(kind));
@@ -70,14 +70,18 @@ CopyPlan CopyPlanner::plan(Device* current, void* dst, uint64_t dstBytes, const 
     default: break;  // ACL_MEMCPY_DEFAULT: the direction follows the addresses
   }
   if (!kindOk) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(copyKindName(kind)) + " does not match the pointers: src is " +
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(copyKindName(kind)) +
+                                         " does not match the pointers: src is " +
                                          placeName(plan.src) + ", dst is " + placeName(plan.dst));
   }
   if (!dstDev && !srcDev) {
-    if (async) fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "asynchronous host-to-host copies are not supported in run mode host");
+    if (async)
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "asynchronous host-to-host copies are not supported in run mode host");
     return plan;  // the CPU copies
   }
-  plan.pageable = plan.dst.kind == MemoryPlace::Kind::HostPageable || plan.src.kind == MemoryPlace::Kind::HostPageable;
+  plan.pageable = plan.dst.kind == MemoryPlace::Kind::HostPageable ||
+                  plan.src.kind == MemoryPlace::Kind::HostPageable;
   if (dstDev && srcDev) {
     if (count > kMaxDeviceCopyBytes) {
       fail(ACL_ERROR_RT_PARAM_INVALID, "a device-to-device copy carries at most 4 GiB; split it");
@@ -91,8 +95,9 @@ CopyPlan CopyPlanner::plan(Device* current, void* dst, uint64_t dstBytes, const 
       if (!engine.peersEnabled.count(other.id)) {
         fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
              "copy between device " + std::to_string(a.id) + " and device " + std::to_string(b.id) +
-                 " needs peer access: call aclrtDeviceEnablePeerAccess(" + std::to_string(other.id) +
-                 ", 0) with device " + std::to_string(engine.id) + " current");
+                 " needs peer access: call aclrtDeviceEnablePeerAccess(" +
+                 std::to_string(other.id) + ", 0) with device " + std::to_string(engine.id) +
+                 " current");
       }
     }
     plan.engine = &engine;

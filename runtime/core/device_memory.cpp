@@ -20,7 +20,9 @@ DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity)
   free_[0] = span_;
 }
 
-DeviceMemory::~DeviceMemory() { munmap(reinterpret_cast<void*>(base_), span_); }
+DeviceMemory::~DeviceMemory() {
+  munmap(reinterpret_cast<void*>(base_), span_);
+}
 
 std::optional<uint64_t> DeviceMemory::carve(uint64_t length, uint64_t alignment) {
   for (auto it = free_.begin(); it != free_.end(); ++it) {
@@ -36,7 +38,8 @@ std::optional<uint64_t> DeviceMemory::carve(uint64_t length, uint64_t alignment)
   return std::nullopt;
 }
 
-std::optional<uint64_t> DeviceMemory::allocate(uint64_t size, uint64_t reserved, uint64_t alignment) {
+std::optional<uint64_t> DeviceMemory::allocate(uint64_t size, uint64_t reserved,
+                                               uint64_t alignment) {
   if (reserved > capacity_ - used_) return std::nullopt;
   const std::optional<uint64_t> address = carve(reserved, alignment);
   if (!address) return std::nullopt;
@@ -55,7 +58,8 @@ uint64_t DeviceMemory::reservationContaining(uint64_t address, uint64_t size) co
   auto it = reservations_.upper_bound(address);
   if (it == reservations_.begin()) return 0;
   --it;
-  const bool inside = address - it->first < it->second && size <= it->second - (address - it->first);
+  const bool inside =
+      address - it->first < it->second && size <= it->second - (address - it->first);
   return inside ? it->first : 0;
 }
 
@@ -76,9 +80,13 @@ bool DeviceMemory::takeCapacity(uint64_t bytes) {
   return true;
 }
 
-void DeviceMemory::giveCapacity(uint64_t bytes) { used_ -= std::min(bytes, used_); }
+void DeviceMemory::giveCapacity(uint64_t bytes) {
+  used_ -= std::min(bytes, used_);
+}
 
-void DeviceMemory::mapRange(uint64_t address, uint64_t size) { allocations_[address] = Allocation{address, size, 0}; }
+void DeviceMemory::mapRange(uint64_t address, uint64_t size) {
+  allocations_[address] = Allocation{address, size, 0};
+}
 
 void DeviceMemory::unmapRange(uint64_t address) {
   auto it = allocations_.find(address);
@@ -152,7 +160,8 @@ const uint8_t* DeviceMemory::pageIfPresent(uint64_t index) const {
 void DeviceMemory::dropPages(uint64_t begin, uint64_t end) {
   if (direct_) return;
   // Only pages wholly inside the freed range: a neighbour may share the others.
-  for (uint64_t index = (begin - base_ + kPage - 1) / kPage; (index + 1) * kPage <= end - base_; ++index) {
+  for (uint64_t index = (begin - base_ + kPage - 1) / kPage; (index + 1) * kPage <= end - base_;
+       ++index) {
     pages_.erase(index);
   }
 }
@@ -206,12 +215,15 @@ void DeviceMemory::fill(uint64_t address, uint8_t value, uint64_t n) {
   while (n > 0) {
     const uint64_t inPage = std::min(n, kPage - offset % kPage);
     // Zeroing a page nobody wrote changes nothing: keep the store sparse.
-    if (value != 0 || pageIfPresent(offset / kPage)) std::memset(page(offset / kPage) + offset % kPage, value, inPage);
+    if (value != 0 || pageIfPresent(offset / kPage))
+      std::memset(page(offset / kPage) + offset % kPage, value, inPage);
     offset += inPage;
     n -= inPage;
   }
 }
 
-uint64_t DeviceMemory::residentBytes() const { return pages_.size() * kPage; }
+uint64_t DeviceMemory::residentBytes() const {
+  return pages_.size() * kPage;
+}
 
 }  // namespace ascendsim::runtime

@@ -65,7 +65,7 @@ class DeviceMemory {
   const uint8_t* pageIfPresent(uint64_t index) const;
   void dropPages(uint64_t begin, uint64_t end);
   std::optional<uint64_t> carve(uint64_t length, uint64_t alignment);  // address space only
-  void giveBack(uint64_t start, uint64_t length);                     // offsets from base_
+  void giveBack(uint64_t start, uint64_t length);                      // offsets from base_
 
   uint64_t capacity_;
   uint64_t span_;

@@ -37,7 +37,8 @@ class HandleTable {
   }
   template <typename Predicate>
   bool any(Predicate holds) const {
-    return std::any_of(objects_.begin(), objects_.end(), [&](const auto& entry) { return holds(*entry.second); });
+    return std::any_of(objects_.begin(), objects_.end(),
+                       [&](const auto& entry) { return holds(*entry.second); });
   }
 
  private:

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,31 +34,31 @@ struct CallbackReport {
 constexpr spec::Picoseconds kNoDeadline = std::numeric_limits<spec::Picoseconds>::max();
 
 struct HostThread {
-  uint64_t pthreadId = 0;   // what aclrtSubscribeReport names threads by; the key of the record
-  pid_t tid = 0;            // the kernel's id, once the thread has run (0: not started yet)
+  uint64_t pthreadId = 0;  // what aclrtSubscribeReport names threads by; the key of the record
+  pid_t tid = 0;           // the kernel's id, once the thread has run (0: not started yet)
   // Order of creation (a thread created by the program is numbered when it is created, after its
   // parent) or, for threads the runtime did not see being created, of first API call.
   uint32_t index = 0;
   spec::Picoseconds now = 0;
   Context* current = nullptr;
-  std::string error;        // pending aclGetRecentErrMsg text
+  std::string error;                 // pending aclGetRecentErrMsg text
   aclError lastError = ACL_SUCCESS;  // the last failed call's code (aclrtGetLastError)
   uint64_t lastTaskId = 0;           // the last task it submitted (aclrtGetThreadLastTaskId)
-  std::string returned;     // keeps the last returned text alive for the caller
-  bool blocked = false;     // waiting for the simulation or another thread
+  std::string returned;              // keeps the last returned text alive for the caller
+  bool blocked = false;              // waiting for the simulation or another thread
   const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked
   spec::Picoseconds deadline = kNoDeadline;          // when that wait gives up
-  bool inCall = false;      // inside an API call (and not running user code for it)
+  bool inCall = false;                // inside an API call (and not running user code for it)
   std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
   // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
-  int64_t cpuAtCall = 0;        // CPU time when its last call ended (or it was created)
-  int64_t cpuSeen = -1;         // CPU time when last looked at
+  int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
+  int64_t cpuSeen = -1;   // CPU time when last looked at
   std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
   spec::Picoseconds callOverhead = 0;  // host overhead the current API call was charged
-  TraceArgs callArgs;             // the current API call's arguments, for the trace
-  std::vector<uint64_t> callTasks;  // tasks the current API call submitted
+  TraceArgs callArgs;                  // the current API call's arguments, for the trace
+  std::vector<uint64_t> callTasks;     // tasks the current API call submitted
 };
 
 }  // namespace ascendsim::runtime

@@ -12,7 +12,8 @@
 
 namespace ascendsim::runtime {
 namespace {
-thread_local std::unique_lock<std::mutex>* tActiveLock = nullptr;  // the calling thread's, in a call
+thread_local std::unique_lock<std::mutex>* tActiveLock =
+    nullptr;  // the calling thread's, in a call
 thread_local HostThread* tSelf = nullptr;
 
 double secondsFromEnv(const char* name, double fallback) {
@@ -28,14 +29,16 @@ double secondsFromEnv(const char* name, double fallback) {
 // next call: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on a flag that
 // another thread's call will set would otherwise hold everyone back for ever.)
 int64_t busyBudgetNs() {
-  static const int64_t budget = static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
+  static const int64_t budget =
+      static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
   return budget;
 }
 
 // How long other threads may show no sign of life before a wait that only they could end is
 // called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default.
 std::chrono::milliseconds deadlockPatience() {
-  return std::chrono::milliseconds(static_cast<int64_t>(secondsFromEnv("ASCENDSIM_DEADLOCK_PATIENCE", 2.0) * 1000));
+  return std::chrono::milliseconds(
+      static_cast<int64_t>(secondsFromEnv("ASCENDSIM_DEADLOCK_PATIENCE", 2.0) * 1000));
 }
 
 // A thread asleep outside AscendCL is taken to stay asleep once it has been seen asleep, without
@@ -48,8 +51,8 @@ constexpr auto kAsleepAfter = std::chrono::milliseconds(30);
 size_t processThreads() {
   std::error_code ec;
   size_t n = 0;
-  for (auto it = std::filesystem::directory_iterator("/proc/self/task", ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     ++n;
   }
   return n;
@@ -84,7 +87,9 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
   return t;
 }
 
-HostThread* HostThreads::self() { return tSelf; }
+HostThread* HostThreads::self() {
+  return tSelf;
+}
 
 void HostThreads::adopt(uint64_t child, const HostThread& parent) {
   HostThread& t = threads_[child];
@@ -129,7 +134,9 @@ void HostThreads::endCall(HostThread& t) {
   tActiveLock = nullptr;
 }
 
-bool HostThreads::insideCall() { return tActiveLock != nullptr; }
+bool HostThreads::insideCall() {
+  return tActiveLock != nullptr;
+}
 
 // ---------------------------------------------------------------- the order of calls
 
@@ -152,7 +159,8 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
   return true;
 }
 
-HostThreads::Turn HostThreads::earliestOther(const HostThread& t, models::SimulatedSystem* system, bool& unsure) {
+HostThreads::Turn HostThreads::earliestOther(const HostThread& t, models::SimulatedSystem* system,
+                                             bool& unsure) {
   Turn earliest = kNever;
   for (auto& [id, other] : threads_) {
     if (&other == &t) continue;
@@ -185,7 +193,8 @@ bool HostThreads::othersMayAct(const HostThread& t) const {
     const HostThread& other = kv.second;
     if (&other == &t) return false;
     // A blocked thread whose condition has come true is about to act; one with a deadline will.
-    return !other.blocked || other.deadline != kNoDeadline || (other.waitingOn && (*other.waitingOn)());
+    return !other.blocked || other.deadline != kNoDeadline ||
+           (other.waitingOn && (*other.waitingOn)());
   });
 }
 
@@ -217,7 +226,8 @@ void HostThreads::awaitTurn(HostThread& t, models::SimulatedSystem* system) {
 }
 
 HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem& system,
-                                          const std::function<bool()>& done, spec::Picoseconds deadline) {
+                                          const std::function<bool()>& done,
+                                          spec::Picoseconds deadline) {
   using Clock = std::chrono::steady_clock;
   t.blocked = true;
   t.waitingOn = &done;
@@ -240,7 +250,8 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
     bool unsure = false;
     const Turn others = earliestOther(t, &system, unsure);
     if (!anotherWaitEnded(t)) {
-      system.runUntil([&] { return done() || anotherWaitEnded(t); }, std::min(others.time, deadline));
+      system.runUntil([&] { return done() || anotherWaitEnded(t); },
+                      std::min(others.time, deadline));
     }
     if (done()) return WaitEnd::Done;
     if (anotherWaitEnded(t)) {
@@ -248,7 +259,8 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
     } else {
       const spec::Picoseconds next = nextEventTime(&system);
       const Turn now = earliestOther(t, &system, unsure);
-      if (deadline != kNoDeadline && next > deadline && Turn{deadline, t.index} < now) return WaitEnd::TimedOut;
+      if (deadline != kNoDeadline && next > deadline && Turn{deadline, t.index} < now)
+        return WaitEnd::TimedOut;
       // Nothing left to simulate and nobody to act: threads the runtime has not seen (no AscendCL
       // call yet), or that are busy outside it, may still act; the ones blocked in a wait that
       // cannot end may not. (The kernel's thread list is read only when the known threads cannot
@@ -262,7 +274,8 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
     // A call, or CPU time spent by another thread, is a sign of life; none for the whole patience
     // means every thread that could end this wait is stuck (asleep, in join(), ...).
     const int64_t nowCpu = othersCpuNs();
-    if (woken || nowCpu - cpu > 1000000 || nextEventTime(&system) != kNoDeadline || deadline != kNoDeadline) {
+    if (woken || nowCpu - cpu > 1000000 || nextEventTime(&system) != kNoDeadline ||
+        deadline != kNoDeadline) {
       quietSince = Clock::now();
     }
     cpu = nowCpu;

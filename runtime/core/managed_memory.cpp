@@ -11,7 +11,9 @@ void ManagedMemory::add(uint64_t base, uint64_t size) {
   a.copies.clear();
 }
 
-void ManagedMemory::remove(uint64_t base) { allocations_.erase(base); }
+void ManagedMemory::remove(uint64_t base) {
+  allocations_.erase(base);
+}
 
 std::vector<std::pair<uint64_t, uint64_t>> ManagedMemory::ranges() const {
   std::vector<std::pair<uint64_t, uint64_t>> out;
@@ -49,7 +51,8 @@ void ManagedMemory::settleHostChanges() {
   }
 }
 
-ManagedMemory::KernelUse ManagedMemory::useByKernel(int device, const std::vector<uint64_t>& touched,
+ManagedMemory::KernelUse ManagedMemory::useByKernel(int device,
+                                                    const std::vector<uint64_t>& touched,
                                                     const std::vector<uint64_t>& changed) {
   KernelUse use;
   for (uint64_t page : touched) {

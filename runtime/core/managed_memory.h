@@ -37,7 +37,8 @@ class ManagedMemory {
   struct KernelUse {
     std::vector<uint64_t> migrated, resident, changed;  // page addresses
   };
-  KernelUse useByKernel(int device, const std::vector<uint64_t>& touched, const std::vector<uint64_t>& changed);
+  KernelUse useByKernel(int device, const std::vector<uint64_t>& touched,
+                        const std::vector<uint64_t>& changed);
   // After the kernel: the pages it touched are on `device` with their current contents.
   void settleOnDevice(int device, const std::vector<uint64_t>& touched);
 

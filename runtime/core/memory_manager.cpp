@@ -1,10 +1,10 @@
 #include "runtime/core/memory_manager.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
 #include <vector>
 
 #include "acl/acl_base.h"
@@ -65,11 +65,13 @@ void* MemoryManager::allocateDevice(Device& device, uint64_t size, uint64_t rese
 void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
   void* p = nullptr;
   if (size > UINT64_MAX - (alignment - 1)) {
-    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
   const uint64_t rounded = (size + alignment - 1) / alignment * alignment;
   if (posix_memalign(&p, alignment, rounded) != 0) {
-    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host is out of memory for " + std::to_string(size) + " pinned bytes");
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
   pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size, pinnedCount_++};
   pinnedBytes_ += size;
@@ -82,12 +84,14 @@ bool MemoryManager::free(void* p, AllocationApi api) {
   if (Device* d = deviceOwning(address)) {
     auto it = deviceApi_.find(address);
     if (it == deviceApi_.end() || !d->memory->allocationAt(address)) {
-      fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " is not the start of a live allocation on device " +
-                                         std::to_string(d->id) + " (freed twice, or never allocated)");
+      fail(ACL_ERROR_RT_MEMORY_FREE,
+           describePointer(p) + " is not the start of a live allocation on device " +
+               std::to_string(d->id) + " (freed twice, or never allocated)");
     }
     if (it->second != api) {
-      fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by " + apiName(it->second) +
-                                         "; release it with " + freeName(it->second));
+      fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by " +
+                                         apiName(it->second) + "; release it with " +
+                                         freeName(it->second));
     }
     deviceApi_.erase(it);
     if (held) {
@@ -109,9 +113,11 @@ bool MemoryManager::free(void* p, AllocationApi api) {
     return held;
   }
   if (it != pinned_.end()) {
-    fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was allocated by aclrtMallocHost; release it with aclrtFreeHost");
+    fail(ACL_ERROR_RT_MEMORY_FREE,
+         describePointer(p) + " was allocated by aclrtMallocHost; release it with aclrtFreeHost");
   }
-  fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was not allocated by " + std::string(apiName(api)) +
+  fail(ACL_ERROR_RT_MEMORY_FREE, describePointer(p) + " was not allocated by " +
+                                     std::string(apiName(api)) +
                                      " (freed twice, or never allocated)");
 }
 
@@ -181,14 +187,16 @@ std::string MemoryManager::stableName(const void* p) const {
   char buf[64];
   if (!p) return "NULL";
   if (Device* d = deviceOwning(address)) {
-    std::snprintf(buf, sizeof buf, "npu%d+0x%llx", d->id, static_cast<unsigned long long>(address - d->memory->base()));
+    std::snprintf(buf, sizeof buf, "npu%d+0x%llx", d->id,
+                  static_cast<unsigned long long>(address - d->memory->base()));
     return buf;
   }
   auto it = pinned_.upper_bound(address);
   if (it != pinned_.begin()) {
     --it;
     if (address < it->first + std::max<uint64_t>(it->second.size, 1)) {
-      std::snprintf(buf, sizeof buf, "pinned#%llu+0x%llx", static_cast<unsigned long long>(it->second.number),
+      std::snprintf(buf, sizeof buf, "pinned#%llu+0x%llx",
+                    static_cast<unsigned long long>(it->second.number),
                     static_cast<unsigned long long>(address - it->first));
       return buf;
     }
@@ -196,16 +204,22 @@ std::string MemoryManager::stableName(const void* p) const {
   return "pageable";
 }
 
-size_t MemoryManager::liveAllocations() const { return deviceApi_.size() + pinned_.size(); }
+size_t MemoryManager::liveAllocations() const {
+  return deviceApi_.size() + pinned_.size();
+}
 
 uint64_t MemoryManager::pinnedSize(uint64_t address) const {
   auto it = pinned_.find(address);
   return it == pinned_.end() ? 0 : it->second.size;
 }
 
-void MemoryManager::registerHost(uint64_t address, uint64_t size) { registered_[address] = size; }
+void MemoryManager::registerHost(uint64_t address, uint64_t size) {
+  registered_[address] = size;
+}
 
-bool MemoryManager::unregisterHost(uint64_t address) { return registered_.erase(address) > 0; }
+bool MemoryManager::unregisterHost(uint64_t address) {
+  return registered_.erase(address) > 0;
+}
 
 bool MemoryManager::overlapsRegistered(uint64_t address, uint64_t size) const {
   auto it = registered_.lower_bound(address);
@@ -236,15 +250,17 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
   const uint64_t address = reinterpret_cast<uint64_t>(p);
   // Every range check below compares sizes, never address + n: a size near 2^64 must not wrap.
   if (n > UINT64_MAX - address) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " +
+                                         std::to_string(n) +
                                          " bytes runs past the end of the address space");
   }
   if (Device* d = deviceOwning(address)) {
     const DeviceMemory::Allocation* a = d->memory->allocationContaining(address);
     if (!a || !deviceApi_.count(a->base)) {  // (freed, though queued tasks still hold it)
-      fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " " + describePointer(p) +
-                                           " is device memory of device " + std::to_string(d->id) +
-                                           " but lies in no live allocation (freed, or never allocated)");
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           std::string(role) + " " + describePointer(p) + " is device memory of device " +
+               std::to_string(d->id) +
+               " but lies in no live allocation (freed, or never allocated)");
     }
     if (n > a->base + a->size - address) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -263,10 +279,11 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
     // starts there runs off the buffer, it is not someone's pageable memory.
     if (address <= end && (address < end || n > 0)) {
       if (n > end - address) {
-        fail(ACL_ERROR_RT_PARAM_INVALID,
-             std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
-                 " bytes overruns its aclrtMallocHost allocation of " + std::to_string(it->second.size) +
-                 " bytes by " + std::to_string(n - (end - address)) + " bytes");
+        fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) +
+                                             " + " + std::to_string(n) +
+                                             " bytes overruns its aclrtMallocHost allocation of " +
+                                             std::to_string(it->second.size) + " bytes by " +
+                                             std::to_string(n - (end - address)) + " bytes");
       }
       return {MemoryPlace::Kind::HostPinned, -1, address};
     }
@@ -275,23 +292,26 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
   // Pageable memory is the program's own: it may be anywhere but in the simulator's memories.
   auto next = pinned_.upper_bound(address);
   if (next != pinned_.end() && n > next->first - address) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " +
+                                         std::to_string(n) +
                                          " bytes runs into an aclrtMallocHost allocation at " +
                                          describePointer(reinterpret_cast<void*>(next->first)));
   }
   for (Device* d : devices_) {
     const uint64_t base = d->memory->base();
     if (base > address && n > base - address) {
-      fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " range " + describePointer(p) + " + " +
-                                           std::to_string(n) + " bytes runs into the memory of device " +
-                                           std::to_string(d->id));
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           std::string(role) + " range " + describePointer(p) + " + " + std::to_string(n) +
+               " bytes runs into the memory of device " + std::to_string(d->id));
     }
   }
   return {MemoryPlace::Kind::HostPageable, -1, address};
 }
 
 namespace {
-void* hostPointer(const MemoryPlace& place) { return reinterpret_cast<void*>(place.address); }
+void* hostPointer(const MemoryPlace& place) {
+  return reinterpret_cast<void*>(place.address);
+}
 }  // namespace
 
 void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_t n) {
@@ -302,7 +322,9 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
   } else if (!srcDev) {
     devices_.at(static_cast<size_t>(dst.device))->memory->write(dst.address, hostPointer(src), n);
   } else if (!dstDev) {
-    if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, hostPointer(dst), n) && onUnwrittenRead) {
+    if (devices_.at(static_cast<size_t>(src.device))
+            ->memory->read(src.address, hostPointer(dst), n) &&
+        onUnwrittenRead) {
       onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
     }
   } else {
@@ -312,7 +334,8 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
     DeviceMemory& to = *devices_.at(static_cast<size_t>(dst.device))->memory;
     const uint64_t chunk = 1 << 20;
     std::vector<uint8_t> buffer(std::min(n, chunk));
-    const bool backwards = src.device == dst.device && dst.address > src.address && dst.address < src.address + n;
+    const bool backwards =
+        src.device == dst.device && dst.address > src.address && dst.address < src.address + n;
     bool unwritten = false;
     for (uint64_t done = 0; done < n;) {
       const uint64_t len = std::min(chunk, n - done);
@@ -321,7 +344,8 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
       to.write(dst.address + offset, buffer.data(), len);
       done += len;
     }
-    if (unwritten && onUnwrittenRead) onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
+    if (unwritten && onUnwrittenRead)
+      onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
   }
 }
 
@@ -333,17 +357,19 @@ void MemoryManager::fill(const MemoryPlace& dst, uint8_t value, uint64_t n) {
   }
 }
 
-std::vector<uint8_t> MemoryManager::readDevice(const MemoryPlace& src, uint64_t n, bool warnUnwritten) {
+std::vector<uint8_t> MemoryManager::readDevice(const MemoryPlace& src, uint64_t n,
+                                               bool warnUnwritten) {
   std::vector<uint8_t> bytes(n);
-  if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, bytes.data(), n) && warnUnwritten &&
-      onUnwrittenRead) {
+  if (devices_.at(static_cast<size_t>(src.device))->memory->read(src.address, bytes.data(), n) &&
+      warnUnwritten && onUnwrittenRead) {
     onUnwrittenRead(stableName(reinterpret_cast<void*>(src.address)));
   }
   return bytes;
 }
 
 void MemoryManager::writeDevice(const MemoryPlace& dst, const std::vector<uint8_t>& bytes) {
-  devices_.at(static_cast<size_t>(dst.device))->memory->write(dst.address, bytes.data(), bytes.size());
+  devices_.at(static_cast<size_t>(dst.device))
+      ->memory->write(dst.address, bytes.data(), bytes.size());
 }
 
 }  // namespace ascendsim::runtime

@@ -77,7 +77,7 @@ class MemoryManager {
   void releaseNow(uint64_t start);
 
   std::map<uint64_t, uint64_t> registered_;  // registered host range start -> size
-  std::map<uint64_t, uint32_t> holds_;    // allocation start -> queued tasks that touch it
+  std::map<uint64_t, uint32_t> holds_;       // allocation start -> queued tasks that touch it
   std::map<uint64_t, HostAllocation> freedPinned_;  // freed by the program, held by tasks
   std::map<uint64_t, Device*> freedDevice_;         // likewise
 

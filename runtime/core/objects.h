@@ -21,7 +21,7 @@ struct rtExceptionInfo {
   uint32_t streamId = 0;
   uint32_t threadId = 0;  // Linux thread id of the thread that submitted it
   uint32_t deviceId = 0;
-  uint32_t errorCode = 0;  // the aclError its stream's synchronisation returns
+  uint32_t errorCode = 0;      // the aclError its stream's synchronisation returns
   const void* args = nullptr;  // the kernel's arguments as it received them
   uint32_t argsBytes = 0;
   void* function = nullptr;  // the kernel's KernelFunction (aclrtFuncHandle)
@@ -136,10 +136,10 @@ struct Device {
   std::unique_ptr<DeviceMemory> memory;
   Context* defaultContext = nullptr;
   int explicitContexts = 0;
-  std::set<uint64_t> setBy;  // (pthread ids of) threads holding an aclrtSetDevice reference
-  std::set<int> peersEnabled;       // devices this one may copy to and from directly
-  Stream* copyStream = nullptr;     // internal stream for synchronous copies and memsets
-  uint32_t streams = 0;             // live streams, default and internal ones included
+  std::set<uint64_t> setBy;      // (pthread ids of) threads holding an aclrtSetDevice reference
+  std::set<int> peersEnabled;    // devices this one may copy to and from directly
+  Stream* copyStream = nullptr;  // internal stream for synchronous copies and memsets
+  uint32_t streams = 0;          // live streams, default and internal ones included
   uint32_t events = 0;
   uint32_t nextStreamId = 0;
   uint32_t nextNotifyId = 0;

@@ -2,8 +2,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -35,7 +35,8 @@ bool RunOutputs::openTrace() {
   const char* reportEnv = std::getenv("ASCENDSIM_REPORT");
   const std::string report = reportEnv && *reportEnv ? reportEnv : spec_->trace.report;
   std::error_code ec;
-  if (!report.empty() && std::filesystem::weakly_canonical(report, ec) == std::filesystem::weakly_canonical(path, ec)) {
+  if (!report.empty() && std::filesystem::weakly_canonical(report, ec) ==
+                             std::filesystem::weakly_canonical(path, ec)) {
     fail(ACL_ERROR_INVALID_PARAM, "the trace and the report are both to be written to '" + path +
                                       "'; give them different files");
   }
@@ -44,15 +45,20 @@ bool RunOutputs::openTrace() {
   const std::string chosen = format && *format ? format : spec_->trace.format;
   if (!chosen.empty() && !kinds::findKind("trace-format", chosen)) {
     std::string formats;
-    for (const std::string& n : kinds::kindNames("trace-format")) formats += (formats.empty() ? "" : ", ") + n;
-    fail(ACL_ERROR_INVALID_PARAM, "ASCENDSIM_TRACE_FORMAT: unknown trace format '" + chosen + "' (formats: " + formats + ")");
+    for (const std::string& n : kinds::kindNames("trace-format"))
+      formats += (formats.empty() ? "" : ", ") + n;
+    fail(ACL_ERROR_INVALID_PARAM, "ASCENDSIM_TRACE_FORMAT: unknown trace format '" + chosen +
+                                      "' (formats: " + formats + ")");
   }
-  if (!trace_.open(path, chosen, *spec_, why, spec_->trace.maxFileSize)) fail(ACL_ERROR_INVALID_FILE, why);
+  if (!trace_.open(path, chosen, *spec_, why, spec_->trace.maxFileSize))
+    fail(ACL_ERROR_INVALID_FILE, why);
   system_->addListener(&trace_);
   spec::Picoseconds interval = spec_->trace.counterInterval;
   if (const char* text = std::getenv("ASCENDSIM_TRACE_INTERVAL"); text && *text) {
     auto parsed = spec::parseDuration(text, why);
-    if (!parsed || *parsed <= 0) fail(ACL_ERROR_INVALID_FILE, "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
+    if (!parsed || *parsed <= 0)
+      fail(ACL_ERROR_INVALID_FILE,
+           "ASCENDSIM_TRACE_INTERVAL: " + (parsed ? "must be more than 0" : why));
     interval = *parsed;
   }
   trace_.attachFabric(&system_->graph().resources(), interval);
@@ -80,7 +86,8 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_->trace.report;
   if (!path.empty() && !writeWhole(path, report_->json(warnings, resources()), why)) {
-    std::fprintf(stderr, "ascendsim: the report could not be written to %s: %s\n", path.c_str(), why.c_str());
+    std::fprintf(stderr, "ascendsim: the report could not be written to %s: %s\n", path.c_str(),
+                 why.c_str());
     ok = false;
   }
   const char* summary = std::getenv("ASCENDSIM_SUMMARY");
@@ -88,7 +95,8 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
   if (!summary || !*summary) {
     std::fputs(table.c_str(), stderr);
   } else if (std::string(summary) != "0" && !writeWhole(summary, table, why)) {
-    std::fprintf(stderr, "ascendsim: the summary could not be written to %s: %s\n", summary, why.c_str());
+    std::fprintf(stderr, "ascendsim: the summary could not be written to %s: %s\n", summary,
+                 why.c_str());
     ok = false;
   }
   failed_ = failed_ || !ok;

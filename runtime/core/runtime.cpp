@@ -5,11 +5,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <signal.h>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <signal.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -68,8 +68,8 @@ void Runtime::threadStarted() {
   threads_.started(thread());
 }
 
-int Runtime::createThread(CreateThread create, pthread_t* out, const pthread_attr_t* attr, void* (*start)(void*),
-                          void* arg) {
+int Runtime::createThread(CreateThread create, pthread_t* out, const pthread_attr_t* attr,
+                          void* (*start)(void*), void* arg) {
   // Threads made inside an API call are the runtime's own (the signal watcher): not callers.
   if (HostThreads::insideCall()) return create(out, attr, start, arg);
   auto* boot = new (std::nothrow) ThreadStart{start, arg};
@@ -87,7 +87,8 @@ int Runtime::createThread(CreateThread create, pthread_t* out, const pthread_att
 
 void Runtime::threadJoined(pthread_t joined) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const std::optional<spec::Picoseconds> end = threads_.takeExitClock(static_cast<uint64_t>(joined));
+  const std::optional<spec::Picoseconds> end =
+      threads_.takeExitClock(static_cast<uint64_t>(joined));
   if (!end) return;
   HostThread& t = thread();
   t.now = std::max(t.now, *end);
@@ -97,8 +98,8 @@ namespace {
 void closeTraceAtExit();
 }
 
-aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead, bool needsInit,
-                       const std::function<void(HostThread&)>& body) {
+aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead,
+                       bool needsInit, const std::function<void(HostThread&)>& body) {
   if (HostThread* self = HostThreads::self()) self->entering = true;
   std::unique_lock<std::mutex> lock(mutex_);
   HostThread& t = thread();
@@ -109,7 +110,8 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   t.callArgs.clear();
   t.callTasks.clear();
   try {
-    if (needsInit && !initialized_) fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
+    if (needsInit && !initialized_)
+      fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
     t.callOverhead = spec_.host.apiOverhead.*overhead;
     t.now += t.callOverhead;
     body(t);
@@ -147,9 +149,13 @@ const char* Runtime::takeRecentError() {
   return t.returned.c_str();
 }
 
-const spec::ApiOverheads& Runtime::overheads() const { return spec_.host.apiOverhead; }
+const spec::ApiOverheads& Runtime::overheads() const {
+  return spec_.host.apiOverhead;
+}
 
-spec::Picoseconds Runtime::simulatedNow() const { return system_ ? system_->now() : 0; }
+spec::Picoseconds Runtime::simulatedNow() const {
+  return system_ ? system_->now() : 0;
+}
 
 // ---------------------------------------------------------------- init
 
@@ -158,10 +164,12 @@ void checkAclJson(const char* configPath) {
   if (!configPath || !*configPath) return;
   std::error_code ec;
   if (std::filesystem::is_directory(configPath, ec)) {
-    fail(ACL_ERROR_INVALID_FILE, std::string("the config file '") + configPath + "' is a directory");
+    fail(ACL_ERROR_INVALID_FILE,
+         std::string("the config file '") + configPath + "' is a directory");
   }
   std::ifstream in(configPath);
-  if (!in) fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
+  if (!in)
+    fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
   std::stringstream text;
   text << in.rdbuf();
   const std::string body = text.str();
@@ -188,10 +196,12 @@ spec::SystemSpec loadMachine() {
 
 const std::string& Runtime::socName() {
   // Before aclInit (CANN answers without it), from the machine aclInit would load.
-  if (!initialized_ && !system_ && !preInitMachine_) preInitMachine_ = std::make_unique<spec::SystemSpec>(loadMachine());
+  if (!initialized_ && !system_ && !preInitMachine_)
+    preInitMachine_ = std::make_unique<spec::SystemSpec>(loadMachine());
   const spec::SystemSpec& machine = system_ ? spec_ : *preInitMachine_;
   if (machine.devices.empty() || machine.devices.front().soc.empty()) {
-    fail(ACL_ERROR_FAILURE, "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");
+    fail(ACL_ERROR_FAILURE,
+         "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");
   }
   return machine.devices.front().soc;
 }
@@ -203,8 +213,9 @@ void Runtime::init(const char* configPath) {
   if (system_) {
     // SystemC elaborates once per process: a later aclInit must describe the same machine.
     if (spec::writeSystemSpecYaml(machine) != spec::writeSystemSpecYaml(spec_)) {
-      fail(ACL_ERROR_REPEAT_INITIALIZE, "this process already simulates another machine; "
-                                        "run a new process for a different ASCENDSIM_CONFIG");
+      fail(ACL_ERROR_REPEAT_INITIALIZE,
+           "this process already simulates another machine; "
+           "run a new process for a different ASCENDSIM_CONFIG");
     }
   } else {
     spec_ = std::move(machine);
@@ -215,15 +226,18 @@ void Runtime::init(const char* configPath) {
       d->id = static_cast<int>(i);
       d->spec = &spec_.devices[i];
       d->scheduler = &system_->device(i);
-      d->memory = std::make_unique<DeviceMemory>(d->spec->memory.capacity, spec_.runMode == spec::RunMode::Device);
+      d->memory = std::make_unique<DeviceMemory>(d->spec->memory.capacity,
+                                                 spec_.runMode == spec::RunMode::Device);
       raw.push_back(d.get());
       devices_.push_back(std::move(d));
     }
     memory_ = std::make_unique<MemoryManager>(raw);
     copyPlanner_ = std::make_unique<CopyPlanner>(spec_, *memory_, devices_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
-      warnings_.push_back({"unwritten-read", "a copy or kernel read device memory at " + where +
-                                                 " that was never written (it reads as zero)", system_->now()});
+      warnings_.push_back({"unwritten-read",
+                           "a copy or kernel read device memory at " + where +
+                               " that was never written (it reads as zero)",
+                           system_->now()});
     };
     outputs_.attach(spec_, *system_);
   }
@@ -259,7 +273,9 @@ void Runtime::finalize(HostThread& t) {
     d->cubeCoreLimit = d->vectorCoreLimit = 0;
   }
   if (memory_->liveAllocations() > 0) {
-    warn(t, "memory-not-freed", std::to_string(memory_->liveAllocations()) + " allocation(s) were not freed before aclFinalize");
+    warn(t, "memory-not-freed",
+         std::to_string(memory_->liveAllocations()) +
+             " allocation(s) were not freed before aclFinalize");
   }
   memory_->releaseAll();
   outputs_.writeReport(warnings_);
@@ -275,7 +291,9 @@ void Runtime::finalize(HostThread& t) {
 // ---------------------------------------------------------------- trace
 
 namespace {
-void closeTraceAtExit() { Runtime::instance().endOfProcess(); }
+void closeTraceAtExit() {
+  Runtime::instance().endOfProcess();
+}
 
 // SIGINT, SIGTERM and SIGHUP (a closed terminal) end a simulated program as they end a real one,
 // but its report and trace
@@ -328,7 +346,8 @@ bool Runtime::finishOnSignal() {
   // The signal may have stopped a thread inside the runtime, holding the lock: give it 2 s (a
   // thread waiting in simulated time does not hold it), then fall back to the safe close-out.
   std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-  for (int i = 0; i < 2000 && !lock.try_lock(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 2000 && !lock.try_lock(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (!lock.owns_lock()) {
     outputs_.closeTraceFromSignal();
     return false;
@@ -338,7 +357,9 @@ bool Runtime::finishOnSignal() {
   return true;
 }
 
-void Runtime::openTrace() { outputs_.openTrace(); }
+void Runtime::openTrace() {
+  outputs_.openTrace();
+}
 
 void Runtime::endOfProcess() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -351,9 +372,13 @@ void Runtime::endOfProcess() {
   }
 }
 
-void Runtime::closeTraceFromSignal() { outputs_.closeTraceFromSignal(); }
+void Runtime::closeTraceFromSignal() {
+  outputs_.closeTraceFromSignal();
+}
 
-std::string Runtime::pointerName(const void* p) const { return memory_ ? memory_->stableName(p) : "?"; }
+std::string Runtime::pointerName(const void* p) const {
+  return memory_ ? memory_->stableName(p) : "?";
+}
 
 // ---------------------------------------------------------------- waiting
 
@@ -361,7 +386,8 @@ bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done) {
   return threads_.waitFor(t, *system_, done) == HostThreads::WaitEnd::Done;
 }
 
-bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline) {
+bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
+                                spec::Picoseconds deadline) {
   // A timed wait ends in simulated time: it times out when nothing queued, and nothing another
   // thread may still do before the deadline, satisfies it. It simulates no further than the moment
   // it is satisfied, so work queued behind is not pulled forward.
@@ -370,15 +396,18 @@ bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done
 
 void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
   if (!waitFor(t, [&s] { return s.queue.idle(); })) {
-    fail(deadlockCode, "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
-                           std::to_string(s.device->id) + " still has " + std::to_string(s.queue.pending()) +
-                           " task(s) that can never run (its head waits for an event that no stream "
-                           "will record, a value no task will write, or a callback no thread will process)");
+    fail(deadlockCode,
+         "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
+             std::to_string(s.device->id) + " still has " + std::to_string(s.queue.pending()) +
+             " task(s) that can never run (its head waits for an event that no stream "
+             "will record, a value no task will write, or a callback no thread will process)");
   }
   t.now = std::max(t.now, s.queue.lastCompletion());
 }
 
-void Runtime::catchUp(HostThread& t) { system_->runTo(t.now); }
+void Runtime::catchUp(HostThread& t) {
+  system_->runTo(t.now);
+}
 
 void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
   if (!s.queue.full()) return;
@@ -389,8 +418,9 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
   // Full at the caller's present: the call waits until the head task ends, as CANN's task
   // sender retries until the stream has room.
   if (!waitFor(t, [&s] { return !s.queue.full(); })) {
-    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "deadlock: stream " + std::to_string(s.queue.id()) + " holds " +
-                                            std::to_string(s.queue.pending()) + " tasks (queue_depth " +
+    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "deadlock: stream " + std::to_string(s.queue.id()) +
+                                            " holds " + std::to_string(s.queue.pending()) +
+                                            " tasks (queue_depth " +
                                             std::to_string(s.device->spec->scheduler.queueDepth) +
                                             ") and its head can never run, so no slot will free");
   }
@@ -400,7 +430,8 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
 void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
   if (*s.stopped) {
     fail(s.failure ? s.failure : ACL_ERROR_RT_AICORE_EXCEPTION,
-         "stream " + std::to_string(s.queue.id()) + " stopped on a failed task (ACL_STOP_ON_FAILURE): it takes no new tasks" +
+         "stream " + std::to_string(s.queue.id()) +
+             " stopped on a failed task (ACL_STOP_ON_FAILURE): it takes no new tasks" +
              (s.failureMessage.empty() ? std::string() : ": " + s.failureMessage));
   }
   task->cancelled = s.stopped;

@@ -9,10 +9,10 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -77,8 +77,8 @@ class Runtime {
   bool initialized() const { return initialized_; }
   // The SoC version the machine's devices name (aclrtGetSocName); answered before aclInit too.
   const std::string& socName();
-  int32_t cannAttribute(int32_t attr);            // aclGetCannAttribute (of the machine's SoC)
-  bool archCompatible(const std::string& soc);    // aclrtCheckArchCompatibility
+  int32_t cannAttribute(int32_t attr);          // aclGetCannAttribute (of the machine's SoC)
+  bool archCompatible(const std::string& soc);  // aclrtCheckArchCompatibility
 
   // ---- devices
   void setDevice(HostThread& t, int32_t id);
@@ -94,7 +94,7 @@ class Runtime {
   void disablePeerAccess(HostThread& t, int32_t peer);
   void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
   void requireDevice(int32_t dev) { device(dev); }  // fails as aclrtSetDevice does for a bad id
-  int64_t deviceInfo(int32_t dev, int32_t attr);  // aclrtGetDeviceInfo
+  int64_t deviceInfo(int32_t dev, int32_t attr);    // aclrtGetDeviceInfo
   aclrtUtilizationInfo utilization(int32_t dev);
   aclrtDeviceStatus deviceStatus(int32_t dev);             // aclrtQueryDeviceStatus
   int32_t deviceCapability(int32_t dev, int32_t feature);  // aclrtGetDeviceCapability
@@ -168,7 +168,8 @@ class Runtime {
   // Host memory kernels reach in place: registered mapped ranges and managed allocations.
   std::vector<std::pair<uint64_t, uint64_t>> hostRangesForKernels() const;
   // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...).
-  void* reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect, uint64_t flags);
+  void* reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect,
+                         uint64_t flags);
   void releaseAddresses(void* p);
   PhysicalMemory* mallocPhysical(uint64_t size, const aclrtPhysicalMemProp* prop, uint64_t flags);
   void freePhysical(aclrtDrvMemHandle handle);
@@ -177,10 +178,10 @@ class Runtime {
   void setMemoryAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc, size_t count);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
-  void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
-              int32_t kind, std::optional<aclrtStream> stream);
-  void memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                size_t height, int32_t kind, std::optional<aclrtStream> stream);
+  void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count, int32_t kind,
+              std::optional<aclrtStream> stream);
+  void memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch,
+                size_t width, size_t height, int32_t kind, std::optional<aclrtStream> stream);
 
   // ---- compute
   void launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launch);
@@ -189,10 +190,10 @@ class Runtime {
   // ---- callbacks
   void subscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
   void unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream s);
-  void queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking, uint64_t target);
+  void queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking,
+                     uint64_t target);
   void startHostFuncThread(HostThread& t, Stream& s);
-  void launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block,
-                      aclrtStream s);
+  void launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block, aclrtStream s);
   void processReport(HostThread& t, int32_t timeoutMs);
   // Host functions: callbacks that always block their stream, run by the thread subscribed with
   // aclrtSubscribeHostFunc or, when there is none, by a thread the runtime starts for the stream
@@ -215,7 +216,8 @@ class Runtime {
   // A task of `d` failed: the device's error state, and the exception callbacks' report, delivered
   // to the thread that submitted it (pthread id `submitter`) at the end of its current or next
   // API call: a program that synchronises sees its callbacks run before the failed sync returns.
-  void taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info, aclrtAicoreErrorType kind);
+  void taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info,
+                  aclrtAicoreErrorType kind);
   // Kernel binaries (aclrtBinaryLoadFromFile ...) and launches by handle.
   KernelBinary* loadBinary(const char* path);
   void unloadBinary(aclrtBinHandle binary);
@@ -231,7 +233,8 @@ class Runtime {
   // check: anything else is not an aclrtExceptionInfo).
   bool exceptionInfoLive(const rtExceptionInfo* info);
 
-  // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0", "pageable".
+  // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0",
+  // "pageable".
   std::string pointerName(const void* p) const;
   std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
   void endOfProcess();  // exit handler: report and trace of a program that never finalized
@@ -244,7 +247,8 @@ class Runtime {
   // numbered at once, after its creator, and starts at its creator's clock; a thread that joins
   // another goes on from the joined thread's clock if that is later.
   using CreateThread = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
-  int createThread(CreateThread create, pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg);
+  int createThread(CreateThread create, pthread_t* thread, const pthread_attr_t* attr,
+                   void* (*start)(void*), void* arg);
   void threadJoined(pthread_t thread);
 
   // ---- for reports and tests
@@ -272,7 +276,8 @@ class Runtime {
   // nothing left to simulate and no other host thread that could still act.
   bool waitFor(HostThread& t, const std::function<bool()>& done);
   // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
-  bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done, spec::Picoseconds deadline);
+  bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
+                         spec::Picoseconds deadline);
   void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
   void catchUp(HostThread& t);
   // Queues `task` on `s` at the thread's present, first waiting (in simulated time) for a slot
@@ -306,7 +311,8 @@ class Runtime {
   void openTrace();
   void hookSignals();
   uint64_t nextTaskId_ = 1;
-  void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place, std::unique_ptr<models::Task> task);
+  void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place,
+                       std::unique_ptr<models::Task> task);
   // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
   void discardTasks(Stream& s);
   std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;

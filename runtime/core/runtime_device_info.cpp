@@ -17,7 +17,8 @@ uint32_t coreCount(const spec::DeviceSpec& d, int32_t type) {
 
 void checkResourceType(int32_t type) {
   if (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "type " + std::to_string(type) + " is not an aclrtDevResLimitType (0, 1)");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "type " + std::to_string(type) + " is not an aclrtDevResLimitType (0, 1)");
   }
 }
 
@@ -39,9 +40,10 @@ int64_t Runtime::deviceInfo(int32_t id, int32_t attr) {
     case ACL_DEV_ATTR_PHY_CHIP_ID: return d.id;
     case ACL_DEV_ATTR_IS_VIRTUAL: return 0;
     default:
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attribute " + std::to_string(attr) +
-                                                 " is not one the simulated machine describes (AI Core, cube and "
-                                                 "vector core counts, Unified Buffer, total memory, chip id, is-virtual)");
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "attribute " + std::to_string(attr) +
+               " is not one the simulated machine describes (AI Core, cube and "
+               "vector core counts, Unified Buffer, total memory, chip id, is-virtual)");
   }
 }
 
@@ -94,8 +96,9 @@ void Runtime::setResourceLimit(int32_t id, int32_t type, uint32_t value) {
   Device& d = device(id);
   const uint32_t total = coreCount(*d.spec, type);
   if (value == 0 || value > total) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "value " + std::to_string(value) + " must be 1.." + std::to_string(total) +
-                                         " (the device's " + (type == ACL_RT_DEV_RES_CUBE_CORE ? "cube" : "vector") +
+    fail(ACL_ERROR_RT_PARAM_INVALID, "value " + std::to_string(value) + " must be 1.." +
+                                         std::to_string(total) + " (the device's " +
+                                         (type == ACL_RT_DEV_RES_CUBE_CORE ? "cube" : "vector") +
                                          " cores)");
   }
   (type == ACL_RT_DEV_RES_CUBE_CORE ? d.cubeCoreLimit : d.vectorCoreLimit) = value;
@@ -114,11 +117,15 @@ int32_t Runtime::cannAttribute(int32_t attr) {
     case ACL_CANN_ATTR_INF_NAN:
     case ACL_CANN_ATTR_BF16: return isA2OrA3(socName()) ? 1 : 0;
     case ACL_CANN_ATTR_JIT_COMPILE: return 0;
-    default: fail(ACL_ERROR_INVALID_PARAM, "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
+    default:
+      fail(ACL_ERROR_INVALID_PARAM,
+           "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
   }
 }
 
-bool Runtime::archCompatible(const std::string& soc) { return socFamily(soc) == socFamily(socName()); }
+bool Runtime::archCompatible(const std::string& soc) {
+  return socFamily(soc) == socFamily(socName());
+}
 
 void Runtime::resetResourceLimits(int32_t id) {
   Device& d = device(id);

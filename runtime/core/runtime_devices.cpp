@@ -12,7 +12,8 @@ namespace ascendsim::runtime {
 
 Device& Runtime::device(int32_t id) {
   if (id < 0 || static_cast<size_t>(id) >= devices_.size()) {
-    fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id " + std::to_string(id) + " is out of range; this machine has " +
+    fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id " + std::to_string(id) +
+                                            " is out of range; this machine has " +
                                             std::to_string(devices_.size()) + " device(s), 0 to " +
                                             std::to_string(static_cast<int>(devices_.size()) - 1));
   }
@@ -21,7 +22,8 @@ Device& Runtime::device(int32_t id) {
 
 Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
   if (d.streams >= d.spec->scheduler.maxStreams) {
-    fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device " + std::to_string(d.id) + " has no stream left (max_streams " +
+    fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device " + std::to_string(d.id) +
+                                              " has no stream left (max_streams " +
                                               std::to_string(d.spec->scheduler.maxStreams) + ")");
   }
   auto s = std::make_unique<Stream>(d.nextStreamId++, d.spec->scheduler.queueDepth);
@@ -49,8 +51,9 @@ void Runtime::releaseContext(HostThread& t, Context& ctx) {
   const std::vector<Stream*> streams = ctx.streams;
   for (Stream* s : streams) {
     if (!waitFor(t, [s] { return s->queue.idle(); })) {
-      warn(t, "tasks-dropped", std::to_string(s->queue.pending()) + " task(s) of stream " +
-                                   std::to_string(s->queue.id()) + " could never run and were dropped");
+      warn(t, "tasks-dropped",
+           std::to_string(s->queue.pending()) + " task(s) of stream " +
+               std::to_string(s->queue.id()) + " could never run and were dropped");
       while (!s->queue.idle()) s->queue.popHead(system_->now());
     }
     t.now = std::max(t.now, s->queue.lastCompletion());
@@ -67,9 +70,9 @@ void Runtime::releaseContext(HostThread& t, Context& ctx) {
 void Runtime::releaseDeviceIfUnused(Device& d) {
   if (d.defaultContext || d.explicitContexts > 0) return;
   if (d.memory->allocationCount() > 0) {
-    warn(thread(), "memory-not-freed", std::to_string(d.memory->allocationCount()) +
-                                          " allocation(s) on device " + std::to_string(d.id) +
-                                          " were released by aclrtResetDevice without aclrtFree");
+    warn(thread(), "memory-not-freed",
+         std::to_string(d.memory->allocationCount()) + " allocation(s) on device " +
+             std::to_string(d.id) + " were released by aclrtResetDevice without aclrtFree");
   }
   memory_->releaseDevice(d);
   d.peersEnabled.clear();
@@ -104,11 +107,15 @@ void Runtime::resetDevice(HostThread& t, int32_t id, bool force) {
 }
 
 Context& Runtime::requireContext(HostThread& t) {
-  if (!t.current) fail(ACL_ERROR_RT_CONTEXT_NULL, "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
+  if (!t.current)
+    fail(ACL_ERROR_RT_CONTEXT_NULL,
+         "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
   return *t.current;
 }
 
-int32_t Runtime::currentDevice(HostThread& t) { return requireContext(t).device->id; }
+int32_t Runtime::currentDevice(HostThread& t) {
+  return requireContext(t).device->id;
+}
 
 void Runtime::synchronizeDevice(HostThread& t) {
   Device& d = *requireContext(t).device;
@@ -129,7 +136,8 @@ aclrtRunMode Runtime::runMode() const {
 bool Runtime::canAccessPeer(int32_t dev, int32_t peer) {
   Device& a = device(dev);
   Device& b = device(peer);
-  if (dev == peer) fail(ACL_ERROR_INVALID_PARAM, "a device is not its own peer (deviceId == peerDeviceId)");
+  if (dev == peer)
+    fail(ACL_ERROR_INVALID_PARAM, "a device is not its own peer (deviceId == peerDeviceId)");
   (void)a;
   (void)b;
   return system_->router().peersAllowed(dev, peer);
@@ -149,8 +157,8 @@ void Runtime::enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags) {
   if (&d == &p) fail(ACL_ERROR_INVALID_PARAM, "peerDeviceId is the current device");
   std::string why;
   if (!system_->router().peersAllowed(d.id, peer, &why)) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "devices " + std::to_string(d.id) + " and " + std::to_string(p.id) +
-                                               " cannot be peers: " + why);
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "devices " + std::to_string(d.id) + " and " +
+                                               std::to_string(p.id) + " cannot be peers: " + why);
   }
   d.peersEnabled.insert(peer);
 }
@@ -159,19 +167,23 @@ void Runtime::disablePeerAccess(HostThread& t, int32_t peer) {
   Device& d = *requireContext(t).device;
   device(peer);
   if (!d.peersEnabled.erase(peer)) {
-    fail(ACL_ERROR_INVALID_PARAM, "peer access from device " + std::to_string(d.id) + " to device " +
-                                      std::to_string(peer) + " was not enabled");
+    fail(ACL_ERROR_INVALID_PARAM, "peer access from device " + std::to_string(d.id) +
+                                      " to device " + std::to_string(peer) + " was not enabled");
   }
 }
 
 void Runtime::memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total) {
   Device& d = *requireContext(t).device;
-  const bool hbmAttr = attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE || attr == ACL_HBM_MEM_NORMAL ||
-                       attr == ACL_HBM_MEM_P2P_HUGE || attr == ACL_HBM_MEM_P2P_NORMAL;
-  const bool ddrAttr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE || attr == ACL_DDR_MEM_NORMAL ||
-                       attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL;
-  if (!hbmAttr && !ddrAttr) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemAttr " + std::to_string(attr));
-  const bool isHbm = models::dramStandard(d.spec->memory.standard).family == models::DramStandardRules::Family::Hbm;
+  const bool hbmAttr = attr == ACL_HBM_MEM || attr == ACL_HBM_MEM_HUGE ||
+                       attr == ACL_HBM_MEM_NORMAL || attr == ACL_HBM_MEM_P2P_HUGE ||
+                       attr == ACL_HBM_MEM_P2P_NORMAL;
+  const bool ddrAttr = attr == ACL_DDR_MEM || attr == ACL_DDR_MEM_HUGE ||
+                       attr == ACL_DDR_MEM_NORMAL || attr == ACL_DDR_MEM_P2P_HUGE ||
+                       attr == ACL_DDR_MEM_P2P_NORMAL;
+  if (!hbmAttr && !ddrAttr)
+    fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemAttr " + std::to_string(attr));
+  const bool isHbm = models::dramStandard(d.spec->memory.standard).family ==
+                     models::DramStandardRules::Family::Hbm;
   if (hbmAttr == isHbm) {
     *total = d.memory->capacity();
     *free = d.memory->capacity() - d.memory->used();
@@ -202,8 +214,13 @@ Context* Runtime::createContext(HostThread& t, int32_t deviceId) {
 void Runtime::destroyContext(HostThread& t, aclrtContext handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
   Context* ctx = contexts_.find(handle);
-  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
-  if (ctx->isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default context of a device is released by aclrtResetDevice, not aclrtDestroyContext");
+  if (!ctx)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (ctx->isDefault)
+    fail(
+        ACL_ERROR_INVALID_PARAM,
+        "the default context of a device is released by aclrtResetDevice, not aclrtDestroyContext");
   Device& d = *ctx->device;
   releaseContext(t, *ctx);
   d.explicitContexts--;
@@ -213,10 +230,14 @@ void Runtime::destroyContext(HostThread& t, aclrtContext handle) {
 void Runtime::setCurrentContext(HostThread& t, aclrtContext handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
   Context* ctx = contexts_.find(handle);
-  if (!ctx) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (!ctx)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "context " + describePointer(handle) + " does not exist (destroyed already?)");
   t.current = ctx;
 }
 
-Context* Runtime::currentContext(HostThread& t) { return &requireContext(t); }
+Context* Runtime::currentContext(HostThread& t) {
+  return &requireContext(t);
+}
 
 }  // namespace ascendsim::runtime

@@ -9,7 +9,9 @@
 
 namespace ascendsim::runtime {
 
-void Runtime::setExceptionCallback(aclrtExceptionInfoCallback callback) { legacyExceptionCallback_ = callback; }
+void Runtime::setExceptionCallback(aclrtExceptionInfoCallback callback) {
+  legacyExceptionCallback_ = callback;
+}
 
 void Runtime::registerExceptionCallback(aclrtExceptionInfoCallback callback, bool add) {
   if (!callback) fail(ACL_ERROR_INVALID_PARAM, "the callback is NULL");
@@ -29,10 +31,12 @@ aclrtErrorInfo Runtime::deviceError(int32_t deviceId) {
   return info;
 }
 
-void Runtime::taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info, aclrtAicoreErrorType kind) {
+void Runtime::taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info,
+                         aclrtAicoreErrorType kind) {
   d.errorType = ACL_RT_ERROR_AICORE;
   d.aicoreErrorType = kind;
-  if (legacyExceptionCallback_ || !exceptionCallbacks_.empty()) pendingExceptions_.emplace_back(submitter, info);
+  if (legacyExceptionCallback_ || !exceptionCallbacks_.empty())
+    pendingExceptions_.emplace_back(submitter, info);
 }
 
 KernelFunction* Runtime::launchedKernel(const std::string& name) {
@@ -48,8 +52,9 @@ void Runtime::deliverExceptions(HostThread& t) {
     if (mine(pending)) failures.push_back(pending.second);
   }
   if (failures.empty()) return;
-  pendingExceptions_.erase(std::remove_if(pendingExceptions_.begin(), pendingExceptions_.end(), mine),
-                           pendingExceptions_.end());
+  pendingExceptions_.erase(
+      std::remove_if(pendingExceptions_.begin(), pendingExceptions_.end(), mine),
+      pendingExceptions_.end());
   std::vector<aclrtExceptionInfoCallback> callbacks = exceptionCallbacks_;
   if (legacyExceptionCallback_ &&
       std::find(callbacks.begin(), callbacks.end(), legacyExceptionCallback_) == callbacks.end()) {

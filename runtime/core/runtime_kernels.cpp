@@ -17,8 +17,9 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   auto place = [&](const KernelLaunch::Range& r) {
     const MemoryPlace p = memory_->resolve(r.p, r.bytes, r.role.c_str());
     if (p.kind != MemoryPlace::Kind::Device || p.device != device) {
-      fail(ACL_ERROR_RT_PARAM_INVALID, r.role + " (" + pointerName(r.p) + ") is not memory of device " +
-                                           std::to_string(device) + ", which runs the stream");
+      fail(ACL_ERROR_RT_PARAM_INVALID, r.role + " (" + pointerName(r.p) +
+                                           ") is not memory of device " + std::to_string(device) +
+                                           ", which runs the stream");
     }
     return p;
   };
@@ -31,7 +32,8 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   }
   auto task = std::make_unique<models::Task>();
   task->kind = models::TaskKind::Kernel;
-  task->dst = {MemoryPlace::Kind::Device, device, writes.empty() ? 0 : writes.front().first.address};
+  task->dst = {MemoryPlace::Kind::Device, device,
+               writes.empty() ? 0 : writes.front().first.address};
   task->kernel = std::move(launch.work);
   for (const auto& [p, n] : reads) task->kernel.readRanges.push_back({p.address, n});
   for (const auto& [p, n] : writes) task->kernel.writeRanges.push_back({p.address, n});
@@ -46,7 +48,8 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
     for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
     for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));
     compute(images);
-    for (size_t i = 0; i < writes.size(); ++i) mm->writeDevice(writes[i].first, images[reads.size() + i]);
+    for (size_t i = 0; i < writes.size(); ++i)
+      mm->writeDevice(writes[i].first, images[reads.size() + i]);
   };
   task->release = [mm, holds] {
     for (uint64_t start : *holds) mm->drop(start);

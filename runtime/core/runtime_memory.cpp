@@ -17,7 +17,9 @@ using models::TaskKind;
 
 namespace {
 
-uint64_t roundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+uint64_t roundUp(uint64_t v, uint64_t to) {
+  return (v + to - 1) / to * to;
+}
 
 MemoryPlace offsetPlace(MemoryPlace p, uint64_t offset) {
   p.address += offset;
@@ -32,16 +34,19 @@ void* Runtime::malloc(HostThread& t, size_t size, int32_t policy, bool align32On
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   const uint32_t p = static_cast<uint32_t>(policy);
   const uint32_t base = p & 0xFFu;
-  if (base > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P || (p & ~(0xFFu | ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH))) {
+  if (base > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P ||
+      (p & ~(0xFFu | ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH))) {
     fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtMemMallocPolicy " + std::to_string(p));
   }
   Device& d = *requireContext(t).device;
   if (size > d.memory->capacity()) {
-    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, std::to_string(size) + " bytes exceed device " + std::to_string(d.id) +
-                                             "'s capacity of " + std::to_string(d.memory->capacity()) + " bytes");
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, std::to_string(size) + " bytes exceed device " +
+                                             std::to_string(d.id) + "'s capacity of " +
+                                             std::to_string(d.memory->capacity()) + " bytes");
   }
   // CANN reserves the size rounded up to 32 B plus 32 B, except for 1 GiB huge pages and Align32.
-  const bool exact = align32Only || base == ACL_MEM_MALLOC_HUGE1G_ONLY || base == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+  const bool exact =
+      align32Only || base == ACL_MEM_MALLOC_HUGE1G_ONLY || base == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
   const uint64_t reserved = roundUp(size, 32) + (exact ? 0 : 32);
   return memory_->allocateDevice(d, size, reserved, 64, AllocationApi::Malloc);
 }
@@ -49,7 +54,8 @@ void* Runtime::malloc(HostThread& t, size_t size, int32_t policy, bool align32On
 void* Runtime::dvppMalloc(HostThread& t, size_t size) {
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   Device& d = *requireContext(t).device;
-  if (size > d.memory->capacity()) fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
+  if (size > d.memory->capacity())
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
   // DVPP buffers start on 128-byte boundaries.
   return memory_->allocateDevice(d, size, roundUp(size, 32) + 32, 128, AllocationApi::Dvpp);
 }
@@ -59,12 +65,15 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
   if (spec_.runMode == spec::RunMode::Device) {
     // RC mode: the program runs on the device, and "host" memory is the device's own.
     Device& d = t.current ? *t.current->device : *devices_.front();
-    if (size > d.memory->capacity()) fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
+    if (size > d.memory->capacity())
+      fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "request exceeds the device's capacity");
     return memory_->allocateDevice(d, size, roundUp(size, 64), 64, AllocationApi::MallocHost);
   }
-  if (size > spec_.host.memory.capacity - std::min(memory_->pinnedBytes(), spec_.host.memory.capacity)) {
-    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "host memory (" + std::to_string(spec_.host.memory.capacity) +
-                                             " bytes) cannot pin " + std::to_string(size) + " more bytes");
+  if (size >
+      spec_.host.memory.capacity - std::min(memory_->pinnedBytes(), spec_.host.memory.capacity)) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "host memory (" + std::to_string(spec_.host.memory.capacity) + " bytes) cannot pin " +
+             std::to_string(size) + " more bytes");
   }
   return memory_->allocatePinnedHost(size);
 }
@@ -75,33 +84,43 @@ void Runtime::free(HostThread& t, void* p, AllocationApi api) {
   if (managed_.isAllocation(reinterpret_cast<uint64_t>(p))) {
     // Managed memory is host memory the runtime allocated as pinned; aclrtFree releases it.
     if (api != AllocationApi::Malloc) {
-      fail(ACL_ERROR_RT_MEMORY_FREE, name + " is managed memory (aclrtMemAllocManaged); release it with aclrtFree");
+      fail(ACL_ERROR_RT_MEMORY_FREE,
+           name + " is managed memory (aclrtMemAllocManaged); release it with aclrtFree");
     }
     managed_.remove(reinterpret_cast<uint64_t>(p));
     api = AllocationApi::MallocHost;
   }
   if (memory_->free(p, api)) {
-    warn(t, "freed-while-in-use", name + " was freed while a queued copy or memset still uses it; "
-                                  "it is released when the last of them ends");
+    warn(t, "freed-while-in-use",
+         name +
+             " was freed while a queued copy or memset still uses it; "
+             "it is released when the last of them ends");
   }
 }
 
 void Runtime::hostRegister(void* p, uint64_t size, uint32_t flags) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
-  const uint32_t known = ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
-  if (flags & ~known) fail(ACL_ERROR_INVALID_PARAM, "flag bits " + std::to_string(flags & ~known) + " are not ACL_HOST_REG_*");
+  const uint32_t known =
+      ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
+  if (flags & ~known)
+    fail(ACL_ERROR_INVALID_PARAM,
+         "flag bits " + std::to_string(flags & ~known) + " are not ACL_HOST_REG_*");
   if (flags & ACL_HOST_REG_IOMEMORY) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "ACL_HOST_REG_IOMEMORY maps device I/O memory, which the simulator has none of");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "ACL_HOST_REG_IOMEMORY maps device I/O memory, which the simulator has none of");
   }
   const uint64_t address = reinterpret_cast<uint64_t>(p);
-  if (size > UINT64_MAX - address) fail(ACL_ERROR_INVALID_PARAM, "ptr + size runs past the end of the address space");
+  if (size > UINT64_MAX - address)
+    fail(ACL_ERROR_INVALID_PARAM, "ptr + size runs past the end of the address space");
   if (memory_->overlapsRegistered(address, size)) {
-    fail(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, describePointer(p) + " + " + std::to_string(size) +
-                                                       " bytes overlaps a range registered already");
+    fail(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+         describePointer(p) + " + " + std::to_string(size) +
+             " bytes overlaps a range registered already");
   }
   const models::MemoryPlace place = memory_->resolve(p, 1, "ptr");
-  if (place.kind == models::MemoryPlace::Kind::Device) fail(ACL_ERROR_INVALID_PARAM, "ptr is device memory, not host memory");
+  if (place.kind == models::MemoryPlace::Kind::Device)
+    fail(ACL_ERROR_INVALID_PARAM, "ptr is device memory, not host memory");
   memory_->registerHost(address, size);
   hostRegistrations_[address] = {size, flags};
 }
@@ -111,12 +130,15 @@ void* Runtime::hostDevicePointer(void* p, uint32_t flag) {
   if (flag != 0) fail(ACL_ERROR_INVALID_PARAM, "flag must be 0");
   const uint64_t address = reinterpret_cast<uint64_t>(p);
   auto it = hostRegistrations_.upper_bound(address);
-  if (it == hostRegistrations_.begin() || address - std::prev(it)->first >= std::prev(it)->second.first) {
-    fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, describePointer(p) + " lies in no registered host range");
+  if (it == hostRegistrations_.begin() ||
+      address - std::prev(it)->first >= std::prev(it)->second.first) {
+    fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+         describePointer(p) + " lies in no registered host range");
   }
   --it;
   if (!(it->second.second & ACL_HOST_REG_MAPPED)) {
-    fail(ACL_ERROR_INVALID_PARAM, "the range was registered without ACL_HOST_REG_MAPPED: it has no device address");
+    fail(ACL_ERROR_INVALID_PARAM,
+         "the range was registered without ACL_HOST_REG_MAPPED: it has no device address");
   }
   return p;  // kernels run on the host: the device reaches the memory at its host address
 }
@@ -125,7 +147,8 @@ void Runtime::hostUnregister(void* p) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
   const uint64_t address = reinterpret_cast<uint64_t>(p);
   if (!hostRegistrations_.erase(address) || !memory_->unregisterHost(address)) {
-    fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, describePointer(p) + " is not the start of a registered host range");
+    fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+         describePointer(p) + " is not the start of a registered host range");
   }
 }
 
@@ -140,9 +163,11 @@ std::vector<std::pair<uint64_t, uint64_t>> Runtime::hostRangesForKernels() const
 
 void* Runtime::allocManaged(uint64_t size, uint32_t flag) {
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
-  if (flag != ACL_RT_MEM_ATTACH_GLOBAL) fail(ACL_ERROR_INVALID_PARAM, "flag must be ACL_RT_MEM_ATTACH_GLOBAL");
+  if (flag != ACL_RT_MEM_ATTACH_GLOBAL)
+    fail(ACL_ERROR_INVALID_PARAM, "flag must be ACL_RT_MEM_ATTACH_GLOBAL");
   if (!isA2OrA3(socName())) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "managed (UVM) memory needs an A2/A3 SoC; this machine's is " + socName());
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "managed (UVM) memory needs an A2/A3 SoC; this machine's is " + socName());
   }
   // Whole pages, so that every page of it can be watched and migrate.
   void* p = memory_->allocatePinnedHost(size, ManagedMemory::kPage);
@@ -157,16 +182,19 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
   if (!plan.engine) {
     // Host to host: the calling thread's CPU does it.
     effect();
-    t.now += static_cast<spec::Picoseconds>(std::llround(static_cast<double>(bytes) / spec_.host.cpuCopyBandwidth * 1e12));
+    t.now += static_cast<spec::Picoseconds>(
+        std::llround(static_cast<double>(bytes) / spec_.host.cpuCopyBandwidth * 1e12));
     return;
   }
   Stream& s = stream ? resolveStream(t, *stream) : *plan.engine->copyStream;
   if (stream && s.device != requireContext(t).device) {
-    fail(ACL_ERROR_RT_STREAM_CONTEXT, "the stream belongs to device " + std::to_string(s.device->id) +
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "the stream belongs to device " +
+                                          std::to_string(s.device->id) +
                                           " but the current context is on device " +
                                           std::to_string(requireContext(t).device->id));
   }
-  const uint64_t pieces = std::max<uint64_t>(1, (bytes + plan.maxTaskBytes - 1) / plan.maxTaskBytes);
+  const uint64_t pieces =
+      std::max<uint64_t>(1, (bytes + plan.maxTaskBytes - 1) / plan.maxTaskBytes);
   for (uint64_t i = 0; i < pieces; ++i) {
     const uint64_t offset = i * plan.maxTaskBytes;
     auto task = std::make_unique<Task>();
@@ -193,12 +221,14 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
       };
     }
     submit(t, s, std::move(task));
-    if (last) *holds = {mm->hold(plan.dst), mm->hold(plan.src)};  // (it runs no earlier than the next step)
+    if (last)
+      *holds = {mm->hold(plan.dst), mm->hold(plan.src)};  // (it runs no earlier than the next step)
   }
   const bool synchronous = !stream || plan.pageable;
   if (stream && plan.pageable) {
-    warn(t, "pageable-async-copy", "aclrtMemcpyAsync from pageable host memory ran synchronously; "
-                                   "use aclrtMallocHost memory for asynchronous copies");
+    warn(t, "pageable-async-copy",
+         "aclrtMemcpyAsync from pageable host memory ran synchronously; "
+         "use aclrtMallocHost memory for asynchronous copies");
   }
   if (synchronous) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
 }
@@ -207,7 +237,8 @@ void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, 
                      int32_t kind, std::optional<aclrtStream> stream) {
   if (count == 0) return;
   if (destMax == 0 || count > destMax) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "count " + std::to_string(count) + " exceeds destMax " + std::to_string(destMax));
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "count " + std::to_string(count) + " exceeds destMax " + std::to_string(destMax));
   }
   if (dst && dst == src) {
     if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
@@ -215,22 +246,27 @@ void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, 
     }
     return;  // nothing to move
   }
-  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, count, src, count, kind, stream.has_value());
+  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, count, src,
+                                     count, kind, stream.has_value());
   MemoryManager* mm = memory_.get();
-  runCopy(t, plan, stream, [mm, d = plan.dst, s = plan.src, count] { mm->copy(d, s, count); }, count);
+  runCopy(
+      t, plan, stream, [mm, d = plan.dst, s = plan.src, count] { mm->copy(d, s, count); }, count);
 }
 
-void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                       size_t height, int32_t kind, std::optional<aclrtStream> stream) {
+void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src, size_t spitch,
+                       size_t width, size_t height, int32_t kind,
+                       std::optional<aclrtStream> stream) {
   if (width == 0 || height == 0) return;
   if (!dst || !src) fail(ACL_ERROR_INVALID_PARAM, std::string(!dst ? "dst" : "src") + " is NULL");
   if (width > dpitch || width > spitch) {
     fail(ACL_ERROR_INVALID_PARAM, "width " + std::to_string(width) + " exceeds a pitch (dpitch " +
-                                      std::to_string(dpitch) + ", spitch " + std::to_string(spitch) + ")");
+                                      std::to_string(dpitch) + ", spitch " +
+                                      std::to_string(spitch) + ")");
   }
   if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
       kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
-    fail(ACL_ERROR_INVALID_PARAM, std::string(copyKindName(kind)) + " is not supported by 2D copies");
+    fail(ACL_ERROR_INVALID_PARAM,
+         std::string(copyKindName(kind)) + " is not supported by 2D copies");
   }
   // Check the whole footprint of both sides, then move row by row.
   uint64_t dstSpan = 0, srcSpan = 0;
@@ -238,10 +274,12 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
       __builtin_add_overflow(dstSpan, uint64_t{width}, &dstSpan) ||
       __builtin_mul_overflow(uint64_t{spitch}, uint64_t{height - 1}, &srcSpan) ||
       __builtin_add_overflow(srcSpan, uint64_t{width}, &srcSpan)) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "pitch x height (" + std::to_string(std::max(dpitch, spitch)) + " x " +
-                                         std::to_string(height) + ") runs past the end of the address space");
+    fail(ACL_ERROR_RT_PARAM_INVALID, "pitch x height (" + std::to_string(std::max(dpitch, spitch)) +
+                                         " x " + std::to_string(height) +
+                                         ") runs past the end of the address space");
   }
-  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, dstSpan, src, srcSpan, kind, stream.has_value());
+  CopyPlan plan = copyPlanner_->plan(t.current ? t.current->device : nullptr, dst, dstSpan, src,
+                                     srcSpan, kind, stream.has_value());
   plan.maxTaskBytes = uint64_t{width} * height;
   // Rows with gaps between them (on either side) move as separate runs of packets.
   if (height > 1 && (spitch != width || dpitch != width)) {
@@ -252,7 +290,8 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
   MemoryManager* mm = memory_.get();
   auto effect = [mm, d = plan.dst, s = plan.src, dpitch, spitch, width, height] {
     for (size_t row = 0; row < height; ++row) {
-      mm->copy(offsetPlace(d, uint64_t{row} * dpitch), offsetPlace(s, uint64_t{row} * spitch), width);
+      mm->copy(offsetPlace(d, uint64_t{row} * dpitch), offsetPlace(s, uint64_t{row} * spitch),
+               width);
     }
   };
   runCopy(t, plan, stream, effect, uint64_t{width} * height);
@@ -263,14 +302,16 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
   if (count == 0) return;
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
   if (count > maxCount) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));
   }
   const MemoryPlace place = memory_->resolve(p, count, "devPtr");
   const uint8_t byte = static_cast<uint8_t>(value);
   MemoryManager* mm = memory_.get();
   if (!isDevice(place)) {
     mm->fill(place, byte, count);
-    t.now += static_cast<spec::Picoseconds>(std::llround(static_cast<double>(count) / spec_.host.cpuCopyBandwidth * 1e12));
+    t.now += static_cast<spec::Picoseconds>(
+        std::llround(static_cast<double>(count) / spec_.host.cpuCopyBandwidth * 1e12));
     return;
   }
   Device& d = *devices_[static_cast<size_t>(place.device)];

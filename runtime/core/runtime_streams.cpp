@@ -21,23 +21,29 @@ Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
   if (!handle) return *requireContext(t).defaultStream;
   Stream* s = streams_.find(handle);
   // Internal streams are not handles a program ever received.
-  if (!s || !s->context) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (!s || !s->context)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "stream " + describePointer(handle) + " does not exist (destroyed already?)");
   return *s;
 }
 
 Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) {
   Context& ctx = requireContext(t);
-  if (priority > 7) fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
+  if (priority > 7)
+    fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
   if (flags & ACL_STREAM_PERSISTENT) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "ACL_STREAM_PERSISTENT streams hold tasks for a model run instance "
-                                           "(aclmdlRI...), which the simulator does not run");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "ACL_STREAM_PERSISTENT streams hold tasks for a model run instance "
+         "(aclmdlRI...), which the simulator does not run");
   }
   // CANN creates a plain stream for any other bits; HUGE has no effect on these SoCs (CANN's
   // aclrtCreateStreamWithConfig documentation).
-  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_DEVICE_USE_ONLY;
+  const uint32_t known =
+      ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_DEVICE_USE_ONLY;
   if (flags & ~known) {
-    warn(t, "stream-flags-ignored", "stream flag bits " + std::to_string(flags & ~known) +
-                                        " mean nothing here; a plain stream was created, as CANN does");
+    warn(t, "stream-flags-ignored",
+         "stream flag bits " + std::to_string(flags & ~known) +
+             " mean nothing here; a plain stream was created, as CANN does");
   }
   if (flags & ACL_STREAM_FAST_LAUNCH) {
     // Its internal resources are taken now instead of at each launch.
@@ -62,18 +68,22 @@ aclrtStreamConfigHandle* Runtime::createStreamConfig() {
 void Runtime::destroyStreamConfig(aclrtStreamConfigHandle* handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "handle is NULL");
   if (streamConfigs_.erase(handle) == 0) {
-    fail(ACL_ERROR_INVALID_PARAM, "handle " + describePointer(handle) +
-                                      " was not made by aclrtCreateStreamConfigHandle (destroyed already?)");
+    fail(ACL_ERROR_INVALID_PARAM,
+         "handle " + describePointer(handle) +
+             " was not made by aclrtCreateStreamConfigHandle (destroyed already?)");
   }
 }
 
 Stream& Runtime::destroyableStream(HostThread& t, aclrtStream handle) {
-  if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
+  if (!handle)
+    fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (the default stream cannot be destroyed)");
   Stream& s = resolveStream(t, handle);
-  if (s.isDefault) fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
+  if (s.isDefault)
+    fail(ACL_ERROR_INVALID_PARAM, "the default stream of a context cannot be destroyed");
   Context& ctx = requireContext(t);
   if (s.context != &ctx) {
-    fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " + std::to_string(s.device->id) +
+    fail(ACL_ERROR_RT_STREAM_CONTEXT, "stream belongs to another context (device " +
+                                          std::to_string(s.device->id) +
                                           "); destroy it with its own context current");
   }
   return s;
@@ -112,31 +122,36 @@ void Runtime::stopStream(HostThread& t, aclrtStream handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   Stream& s = resolveStream(t, handle);
   if (!(s.flags & ACL_STREAM_DEVICE_USE_ONLY)) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamStop takes streams created with ACL_STREAM_DEVICE_USE_ONLY "
-                                           "(CANN, A2/A3); use aclrtStreamAbort for this one");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "aclrtStreamStop takes streams created with ACL_STREAM_DEVICE_USE_ONLY "
+         "(CANN, A2/A3); use aclrtStreamAbort for this one");
   }
   discardTasks(s);  // for good: the stream stays stopped
   s.failure = ACL_ERROR_RT_INTERNAL_ERROR;
-  s.failureMessage = "stream " + std::to_string(s.queue.id()) +
-                     " was stopped by aclrtStreamStop: its tasks were discarded and it takes no new ones";
+  s.failureMessage =
+      "stream " + std::to_string(s.queue.id()) +
+      " was stopped by aclrtStreamStop: its tasks were discarded and it takes no new ones";
 }
 
 void Runtime::abortStream(HostThread& t, aclrtStream handle) {
   Stream& s = resolveStream(t, handle);
   if (s.flags & ACL_STREAM_DEVICE_USE_ONLY) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamAbort does not take ACL_STREAM_DEVICE_USE_ONLY streams (CANN); "
-                                           "use aclrtStreamStop");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "aclrtStreamAbort does not take ACL_STREAM_DEVICE_USE_ONLY streams (CANN); "
+         "use aclrtStreamStop");
   }
   if (*s.stopped) return;  // stopped on a failure already: nothing runs
   discardTasks(s);
   // Tasks queued from now on run: they get a fresh flag.
   s.stopped = std::make_shared<bool>(false);
   s.failure = ACL_ERROR_RT_STREAM_ABORT;
-  s.failureMessage = "stream " + std::to_string(s.queue.id()) + " was aborted (aclrtStreamAbort): the tasks queued "
+  s.failureMessage = "stream " + std::to_string(s.queue.id()) +
+                     " was aborted (aclrtStreamAbort): the tasks queued "
                      "before were discarded";
 }
 
-void Runtime::registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args) {
+void Runtime::registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback,
+                                          void* args) {
   if (!name || !*name) fail(ACL_ERROR_INVALID_PARAM, "regName is NULL or empty");
   if (callback) {
     streamStateCallbacks_[name] = {callback, args};
@@ -158,23 +173,29 @@ void Runtime::setStreamFailureMode(HostThread& t, aclrtStream handle, uint64_t m
   if (!s.context) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream has no context");
   const bool stop = (mode & 1) != 0;  // CANN reads the lowest bit
   if (s.context->stopOnFailure && !stop) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a stream cannot go from ACL_STOP_ON_FAILURE back to ACL_CONTINUE_ON_FAILURE");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "a stream cannot go from ACL_STOP_ON_FAILURE back to ACL_CONTINUE_ON_FAILURE");
   }
   // The mode holds for every stream of the context (CANN's documentation).
   if (stop) s.context->stopOnFailure = true;
 }
 
 void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeoutMs) {
-  if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever, otherwise give 0 or more");
+  if (timeoutMs < -1)
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "timeout " + std::to_string(timeoutMs) +
+             " ms is invalid: -1 waits forever, otherwise give 0 or more");
   Stream& s = resolveStream(t, handle);
   if (timeoutMs == -1) {
     waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
   } else {
     const spec::Picoseconds deadline = t.now + spec::Picoseconds{timeoutMs} * 1000000000;
-    if (!waitUntilDeadline(t, [&s] { return s.queue.idle(); }, deadline)) {
+    if (!waitUntilDeadline(
+            t, [&s] { return s.queue.idle(); }, deadline)) {
       t.now = std::max(t.now, deadline);
-      fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream " + std::to_string(s.queue.id()) + " did not finish within " +
-                                                 std::to_string(timeoutMs) + " ms of simulated time");
+      fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+           "stream " + std::to_string(s.queue.id()) + " did not finish within " +
+               std::to_string(timeoutMs) + " ms of simulated time");
     }
     t.now = std::max(t.now, s.queue.lastCompletion());
   }
@@ -193,15 +214,18 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   Stream& s = resolveStream(t, sh);
   Event* e = events_.find(eh);
-  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  if (!e)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "event " + describePointer(eh) + " does not exist (destroyed already?)");
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventWait;
   task->sync = e->sync;
   // The record issued most recently. Only an ACL_EVENT_SYNC event may be waited for before it is
   // recorded (CANN sends its wait whatever the event's state); others must be recorded first.
   if (e->sync->recordsSubmitted == 0 && !(e->flags & ACL_EVENT_SYNC)) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "the event has not been recorded: record it first, or create it with "
-                                     "aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to wait for a record to come");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "the event has not been recorded: record it first, or create it with "
+         "aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to wait for a record to come");
   }
   task->waitForRecord = std::max<uint64_t>(e->sync->recordsSubmitted, 1);
   std::shared_ptr<models::SyncPoint> sync = e->sync;
@@ -216,15 +240,19 @@ Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
   const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
   const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
   if (flags & unsimulated) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event flag bits " + std::to_string(flags & unsimulated) +
-                                               " (device-only, external or IPC events) are not simulated");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "event flag bits " + std::to_string(flags & unsimulated) +
+             " (device-only, external or IPC events) are not simulated");
   }
   if (flags == 0 || (flags & ~known)) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "event flag " + std::to_string(flags) + " is invalid: give ACL_EVENT_SYNC, "
-                                     "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE or an OR of them");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "event flag " + std::to_string(flags) +
+             " is invalid: give ACL_EVENT_SYNC, "
+             "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE or an OR of them");
   }
   if (d.events >= d.spec->scheduler.maxEvents) {
-    fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) + " has no event left (max_events " +
+    fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) +
+                                             " has no event left (max_events " +
                                              std::to_string(d.spec->scheduler.maxEvents) + ")");
   }
   auto e = std::make_unique<Event>();
@@ -238,7 +266,9 @@ Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
 void Runtime::destroyEvent(HostThread&, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   Event* e = events_.find(eh);
-  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  if (!e)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "event " + describePointer(eh) + " does not exist (destroyed already?)");
   // Does not block: queued records and waits keep the event's sync point alive.
   e->device->events--;
   events_.erase(e);
@@ -246,7 +276,9 @@ void Runtime::destroyEvent(HostThread&, aclrtEvent eh) {
 
 namespace {
 Event& checkedEvent(Event* e, aclrtEvent eh) {
-  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist (destroyed already?)");
+  if (!e)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "event " + describePointer(eh) + " does not exist (destroyed already?)");
   return *e;
 }
 }  // namespace
@@ -257,7 +289,8 @@ void Runtime::recordEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
   Stream& s = resolveStream(t, sh);
   if (s.device != e.device) {
     fail(ACL_ERROR_RT_STREAM_CONTEXT, "event of device " + std::to_string(e.device->id) +
-                                          " cannot be recorded on a stream of device " + std::to_string(s.device->id));
+                                          " cannot be recorded on a stream of device " +
+                                          std::to_string(s.device->id));
   }
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventRecord;
@@ -292,7 +325,9 @@ bool Runtime::eventWaitsComplete(HostThread& t, aclrtEvent eh) {
 
 void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
-  if (timeoutMs < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever");
+  if (timeoutMs < -1)
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "timeout " + std::to_string(timeoutMs) + " ms is invalid: -1 waits forever");
   Event& e = checkedEvent(events_.find(eh), eh);
   std::shared_ptr<models::SyncPoint> sync = e.sync;
   const uint64_t target = std::max<uint64_t>(sync->recordsSubmitted, 1);
@@ -307,7 +342,8 @@ void Runtime::synchronizeEvent(HostThread& t, aclrtEvent eh, int32_t timeoutMs) 
     const spec::Picoseconds deadline = t.now + spec::Picoseconds{timeoutMs} * 1000000000;
     if (!waitUntilDeadline(t, done, deadline)) {
       t.now = std::max(t.now, deadline);
-      fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "the event was not recorded within " + std::to_string(timeoutMs) +
+      fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "the event was not recorded within " +
+                                                std::to_string(timeoutMs) +
                                                 " ms of simulated time");
     }
   }
@@ -325,20 +361,24 @@ float Runtime::elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end) {
                                                 " event has not completed its latest record yet");
     }
     if (!(e->flags & ACL_EVENT_TIME_LINE)) {
-      fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, std::string(e == &a ? "start" : "end") +
-                                                     " event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
+      fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+           std::string(e == &a ? "start" : "end") +
+               " event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
     }
   }
-  return static_cast<float>(static_cast<double>(b.sync->lastRecordTime - a.sync->lastRecordTime) / 1e9);
+  return static_cast<float>(static_cast<double>(b.sync->lastRecordTime - a.sync->lastRecordTime) /
+                            1e9);
 }
 
 uint64_t Runtime::eventTimestampUs(HostThread& t, aclrtEvent eh) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   Event& e = checkedEvent(events_.find(eh), eh);
   catchUp(t);
-  if (e.sync->recordsSubmitted == 0) fail(ACL_ERROR_RT_INTERNAL_ERROR, "the event has never been recorded");
+  if (e.sync->recordsSubmitted == 0)
+    fail(ACL_ERROR_RT_INTERNAL_ERROR, "the event has never been recorded");
   if (!(e.flags & ACL_EVENT_TIME_LINE)) {
-    fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
+    fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+         "the event keeps no timestamps: create it with ACL_EVENT_TIME_LINE");
   }
   if (e.sync->recordsCompleted != e.sync->recordsSubmitted) {
     fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event's latest record has not completed yet");
@@ -350,7 +390,9 @@ uint64_t Runtime::eventTimestampUs(HostThread& t, aclrtEvent eh) {
 
 Notify* Runtime::createNotify(HostThread& t, uint64_t flag) {
   Device& d = *requireContext(t).device;
-  if (flag != 0) fail(ACL_ERROR_RT_PARAM_INVALID, "notify flag " + std::to_string(flag) + " is reserved: give 0");
+  if (flag != 0)
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "notify flag " + std::to_string(flag) + " is reserved: give 0");
   auto n = std::make_unique<Notify>();
   n->device = &d;
   n->id = d.nextNotifyId++;
@@ -360,7 +402,9 @@ Notify* Runtime::createNotify(HostThread& t, uint64_t flag) {
 namespace {
 Notify& checkedNotify(Notify* n, aclrtNotify handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "notify is NULL");
-  if (!n) fail(ACL_ERROR_RT_INVALID_HANDLE, "notify " + describePointer(handle) + " does not exist (destroyed already?)");
+  if (!n)
+    fail(ACL_ERROR_RT_INVALID_HANDLE,
+         "notify " + describePointer(handle) + " does not exist (destroyed already?)");
   return *n;
 }
 }  // namespace
@@ -380,10 +424,12 @@ void Runtime::recordNotify(HostThread& t, aclrtNotify handle, aclrtStream sh) {
   submit(t, s, std::move(task));
 }
 
-void Runtime::waitAndResetNotify(HostThread& t, aclrtNotify handle, aclrtStream sh, uint32_t timeoutMs) {
+void Runtime::waitAndResetNotify(HostThread& t, aclrtNotify handle, aclrtStream sh,
+                                 uint32_t timeoutMs) {
   Notify& n = checkedNotify(notifies_.find(handle), handle);
   if (timeoutMs != 0) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a notify wait with a timeout is not simulated yet: give 0 (wait for ever)");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "a notify wait with a timeout is not simulated yet: give 0 (wait for ever)");
   }
   Stream& s = resolveStream(t, sh);
   auto task = std::make_unique<Task>();
@@ -395,33 +441,41 @@ void Runtime::waitAndResetNotify(HostThread& t, aclrtNotify handle, aclrtStream 
   sync->waitsSubmitted++;
 }
 
-uint32_t Runtime::notifyId(aclrtNotify handle) { return checkedNotify(notifies_.find(handle), handle).id; }
+uint32_t Runtime::notifyId(aclrtNotify handle) {
+  return checkedNotify(notifies_.find(handle), handle).id;
+}
 
 // ---------------------------------------------------------------- callbacks
 
 void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
   Stream& s = resolveStream(t, sh);
-  if (s.subscribedThread != 0) fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
+  if (s.subscribedThread != 0)
+    fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
   s.subscribedThread = threadId;
 }
 
 void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
   Stream& s = resolveStream(t, sh);
-  if (s.subscribedThread != threadId) fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream is not subscribed to that thread");
+  if (s.subscribedThread != threadId)
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream is not subscribed to that thread");
   s.subscribedThread = 0;
 }
 
-void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block, aclrtStream sh) {
+void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block,
+                             aclrtStream sh) {
   if (!fn) fail(ACL_ERROR_INVALID_PARAM, "callback function is NULL");
-  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtCallbackBlockType");
+  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK)
+    fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtCallbackBlockType");
   Stream& s = resolveStream(t, sh);
   if (s.subscribedThread == 0) {
-    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "no thread is subscribed to this stream: call aclrtSubscribeReport first");
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+         "no thread is subscribed to this stream: call aclrtSubscribeReport first");
   }
   queueCallback(t, s, fn, data, block == ACL_CALLBACK_BLOCK, s.subscribedThread);
 }
 
-void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking, uint64_t target) {
+void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking,
+                            uint64_t target) {
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::Callback;
   task->completesExternally = blocking;
@@ -443,7 +497,8 @@ void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* da
 void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
   Stream& s = resolveStream(t, sh);
   if (s.hostFuncThread != 0 && !s.hostFuncThreadIsOwn) {
-    fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream's host functions are already subscribed to a thread");
+    fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+         "the stream's host functions are already subscribed to a thread");
   }
   s.hostFuncThread = threadId;
   s.hostFuncThreadIsOwn = false;
@@ -452,7 +507,8 @@ void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh
 void Runtime::unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
   Stream& s = resolveStream(t, sh);
   if (s.hostFuncThread != threadId || s.hostFuncThreadIsOwn) {
-    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream's host functions are not subscribed to that thread");
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+         "the stream's host functions are not subscribed to that thread");
   }
   s.hostFuncThread = 0;
 }
@@ -462,12 +518,14 @@ void Runtime::startHostFuncThread(HostThread& t, Stream& s) {
   std::thread worker([this, stream] {
     // Runs the stream's host functions until the stream is gone (or AscendCL is finalised).
     for (;;) {
-      const aclError code = call("aclrtProcessHostFunc", &spec::ApiOverheads::defaultCall, true, [&](HostThread& self) {
-        if (!streams_.find(stream) || stream->hostFuncThread != self.pthreadId) {
-          fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream of this host-function thread is gone");
-        }
-        processReport(self, -1);
-      });
+      const aclError code = call(
+          "aclrtProcessHostFunc", &spec::ApiOverheads::defaultCall, true, [&](HostThread& self) {
+            if (!streams_.find(stream) || stream->hostFuncThread != self.pthreadId) {
+              fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   "the stream of this host-function thread is gone");
+            }
+            processReport(self, -1);
+          });
       if (code == ACL_ERROR_RT_THREAD_SUBSCRIBE || code == ACL_ERROR_UNINITIALIZE) return;
     }
   });
@@ -493,13 +551,17 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   const bool subscribed = streams_.any([&](const Stream& s) {
     return s.subscribedThread == t.pthreadId || s.hostFuncThread == t.pthreadId;
   });
-  if (!subscribed && t.reports.empty()) fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
+  if (!subscribed && t.reports.empty())
+    fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
   auto ready = [&t] { return !t.reports.empty(); };
-  const bool got = timeoutMs == -1 ? waitFor(t, ready)
-                                   : waitUntilDeadline(t, ready, t.now + spec::Picoseconds{timeoutMs} * 1000000000);
+  const bool got =
+      timeoutMs == -1
+          ? waitFor(t, ready)
+          : waitUntilDeadline(t, ready, t.now + spec::Picoseconds{timeoutMs} * 1000000000);
   if (!got) {
     if (timeoutMs != -1) t.now += spec::Picoseconds{timeoutMs} * 1000000000;
-    fail(ACL_ERROR_RT_REPORT_TIMEOUT, timeoutMs == -1 ? "deadlock: no callback can ever arrive" : "no callback arrived within the timeout");
+    fail(ACL_ERROR_RT_REPORT_TIMEOUT, timeoutMs == -1 ? "deadlock: no callback can ever arrive"
+                                                      : "no callback arrived within the timeout");
   }
   CallbackReport report = t.reports.front();
   t.reports.pop_front();
@@ -509,7 +571,8 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   // The callback's own run time is not simulated: the stream resumes one call overhead after the
   // report, however long this thread polled before it picked the report up.
   if (report.blocking && streams_.find(report.stream)) {
-    report.stream->device->scheduler->finishExternal(report.stream->queue, report.readyAt + overheads().defaultCall);
+    report.stream->device->scheduler->finishExternal(report.stream->queue,
+                                                     report.readyAt + overheads().defaultCall);
   }
 }
 

@@ -15,7 +15,8 @@ constexpr uint64_t kValueBytes = 8;
 bool conditionHolds(uint32_t flag, uint64_t current, uint64_t value) {
   switch (flag) {
     // CANN's STARS condition program branches with a signed compare (BGE).
-    case ACL_STREAM_WAIT_VALUE_GEQ: return static_cast<int64_t>(current) >= static_cast<int64_t>(value);
+    case ACL_STREAM_WAIT_VALUE_GEQ:
+      return static_cast<int64_t>(current) >= static_cast<int64_t>(value);
     case ACL_STREAM_WAIT_VALUE_EQ: return current == value;
     case ACL_STREAM_WAIT_VALUE_AND: return (current & value) != 0;
     default: return ~(current | value) != 0;  // ACL_STREAM_WAIT_VALUE_NOR
@@ -29,14 +30,17 @@ static models::MemoryPlace valuePlace(MemoryManager& mm, void* devAddr) {
   if (!devAddr) fail(ACL_ERROR_INVALID_PARAM, "devAddr is NULL");
   const models::MemoryPlace place = mm.resolve(devAddr, kValueBytes, "devAddr");
   if (place.kind != models::MemoryPlace::Kind::Device) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "devAddr must be device memory (aclrtMalloc), not host memory");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "devAddr must be device memory (aclrtMalloc), not host memory");
   }
   return place;
 }
 
-void Runtime::valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream sh) {
+void Runtime::valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag,
+                         aclrtStream sh) {
   const models::MemoryPlace place = valuePlace(*memory_, devAddr);
-  if (flag != 0) fail(ACL_ERROR_RT_PARAM_INVALID, "flag " + std::to_string(flag) + " must be 0 (reserved)");
+  if (flag != 0)
+    fail(ACL_ERROR_RT_PARAM_INVALID, "flag " + std::to_string(flag) + " must be 0 (reserved)");
   MemoryManager* mm = memory_.get();
   auto task = std::make_unique<models::Task>();
   task->kind = models::TaskKind::ValueWrite;
@@ -48,10 +52,12 @@ void Runtime::valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t 
   submitValueTask(t, resolveStream(t, sh), place, std::move(task));
 }
 
-void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream sh) {
+void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag,
+                        aclrtStream sh) {
   const models::MemoryPlace place = valuePlace(*memory_, devAddr);
   if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "flag " + std::to_string(flag) + " is not an ACL_STREAM_WAIT_VALUE_* mode (0..3)");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "flag " + std::to_string(flag) + " is not an ACL_STREAM_WAIT_VALUE_* mode (0..3)");
   }
   MemoryManager* mm = memory_.get();
   auto task = std::make_unique<models::Task>();

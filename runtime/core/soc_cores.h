@@ -24,14 +24,18 @@ inline bool isA2OrA3(const std::string& soc) {
   const std::string family = socFamily(soc);
   return family == "Ascend910B" || family == "Ascend910_93";
 }
-inline bool hasVectorCores(const spec::DeviceSpec& device) { return isA2OrA3(device.soc); }
+inline bool hasVectorCores(const spec::DeviceSpec& device) {
+  return isA2OrA3(device.soc);
+}
 // Unified Buffer per core that runs vector kernels: the device's `aicore.unified_buffer`, whose
 // default is the SoC's (spec::unifiedBufferDefault: 192 KiB on A2/A3 vector cores, 256 KiB else).
 inline uint32_t unifiedBufferBytes(const spec::DeviceSpec& device) {
   const uint64_t bytes = device.aicore.unifiedBuffer;
   return static_cast<uint32_t>(bytes ? bytes : spec::unifiedBufferDefault(device.soc));
 }
-inline uint32_t vectorCoreCount(const spec::DeviceSpec& device) { return device.aicore.cores; }
+inline uint32_t vectorCoreCount(const spec::DeviceSpec& device) {
+  return device.aicore.cores;
+}
 inline uint32_t cubeCoreCount(const spec::DeviceSpec& device) {
   return hasVectorCores(device) ? device.aicore.cores / 2 : device.aicore.cores;
 }

@@ -10,7 +10,9 @@
 
 namespace ascendsim::runtime {
 
-pid_t currentTid() { return static_cast<pid_t>(syscall(SYS_gettid)); }
+pid_t currentTid() {
+  return static_cast<pid_t>(syscall(SYS_gettid));
+}
 
 int64_t threadCpuNs(pthread_t thread) {
   clockid_t clock{};
@@ -35,7 +37,8 @@ bool threadSleeps(pid_t tid) {
   ::close(fd);
   if (n <= 0) return true;
   buf[n] = '\0';
-  // "tid (comm) S ...": the name may hold spaces and parentheses, so the state follows the last ')'.
+  // "tid (comm) S ...": the name may hold spaces and parentheses, so the state follows the last
+  // ')'.
   const char* close = std::strrchr(buf, ')');
   if (!close || close[1] != ' ') return true;
   const char state = close[2];

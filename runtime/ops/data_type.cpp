@@ -28,33 +28,66 @@ int category(aclDataType t) {
 
 bool isDataType(int32_t raw) {
   switch (raw) {
-    case ACL_FLOAT: case ACL_FLOAT16: case ACL_INT8: case ACL_INT32: case ACL_UINT8: case ACL_INT16: case ACL_UINT16:
-    case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_BOOL: case ACL_STRING: case ACL_COMPLEX64:
-    case ACL_COMPLEX128: case ACL_BF16: case ACL_INT4: case ACL_UINT1: case ACL_COMPLEX32:
-      return true;
-    default:
-      return false;
+    case ACL_FLOAT:
+    case ACL_FLOAT16:
+    case ACL_INT8:
+    case ACL_INT32:
+    case ACL_UINT8:
+    case ACL_INT16:
+    case ACL_UINT16:
+    case ACL_UINT32:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_BOOL:
+    case ACL_STRING:
+    case ACL_COMPLEX64:
+    case ACL_COMPLEX128:
+    case ACL_BF16:
+    case ACL_INT4:
+    case ACL_UINT1:
+    case ACL_COMPLEX32: return true;
+    default: return false;
   }
 }
 
 bool supported(aclDataType t) {
   switch (t) {
-    case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: case ACL_INT8: case ACL_INT16:
-    case ACL_INT32: case ACL_INT64: case ACL_UINT8: case ACL_BOOL:
-      return true;
-    default:
-      return false;
+    case ACL_FLOAT:
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_DOUBLE:
+    case ACL_INT8:
+    case ACL_INT16:
+    case ACL_INT32:
+    case ACL_INT64:
+    case ACL_UINT8:
+    case ACL_BOOL: return true;
+    default: return false;
   }
 }
 
-bool isFloating(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_DOUBLE; }
+bool isFloating(aclDataType t) {
+  return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_DOUBLE;
+}
 
 size_t elementSize(aclDataType t) {
   switch (t) {
-    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8: return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16: return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32: return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64: return 8;
     case ACL_COMPLEX128: return 16;
     default: return 0;
   }
@@ -88,7 +121,8 @@ uint16_t floatToHalf(float f) {
   std::memcpy(&x, &f, sizeof x);
   const uint32_t sign = (x >> 16) & 0x8000u;
   x &= 0x7FFFFFFFu;
-  if (x >= 0x7F800000u) return static_cast<uint16_t>(sign | (x > 0x7F800000u ? 0x7E00u : 0x7C00u));  // NaN, inf
+  if (x >= 0x7F800000u)
+    return static_cast<uint16_t>(sign | (x > 0x7F800000u ? 0x7E00u : 0x7C00u));  // NaN, inf
   if (x >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds past 65504: inf
   if (x < 0x38800000u) {
     // Subnormal half (or zero): value / 2^-24, rounded to nearest even.
@@ -128,8 +162,9 @@ float halfToFloat(uint16_t h) {
 uint16_t floatToBf16(float f) {
   uint32_t x;
   std::memcpy(&x, &f, sizeof x);
-  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
-  x += 0x7FFFu + ((x >> 16) & 1u);  // round to nearest even
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+    return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
+  x += 0x7FFFu + ((x >> 16) & 1u);                    // round to nearest even
   return static_cast<uint16_t>(x >> 16);
 }
 
@@ -174,7 +209,8 @@ void storeInt(aclDataType t, uint8_t* p, int64_t v) {
   // Narrowing to the type keeps the low bits (two's complement), as the hardware's casts do.
   const uint64_t u = static_cast<uint64_t>(v);
   switch (t) {
-    case ACL_INT8: case ACL_UINT8: put(p, static_cast<uint8_t>(u)); break;
+    case ACL_INT8:
+    case ACL_UINT8: put(p, static_cast<uint8_t>(u)); break;
     case ACL_INT16: put(p, static_cast<uint16_t>(u)); break;
     case ACL_INT32: put(p, static_cast<uint32_t>(u)); break;
     case ACL_INT64: put(p, u); break;

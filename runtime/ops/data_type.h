@@ -16,7 +16,7 @@ bool isDataType(int32_t raw);
 // Every type the elementwise operators compute on.
 bool supported(aclDataType t);
 bool isFloating(aclDataType t);
-size_t elementSize(aclDataType t);  // 0 for types without a fixed size
+size_t elementSize(aclDataType t);    // 0 for types without a fixed size
 const char* typeName(aclDataType t);  // "FLOAT", "FLOAT16", ...
 
 // A value on its way through an operator: floating types travel as double, integer and bool
@@ -26,7 +26,7 @@ struct Value {
   int64_t i = 0;
 };
 Value load(aclDataType t, const uint8_t* p);
-void store(aclDataType t, uint8_t* p, double v);   // rounds to the type (wraps integers)
+void store(aclDataType t, uint8_t* p, double v);  // rounds to the type (wraps integers)
 void storeInt(aclDataType t, uint8_t* p, int64_t v);
 
 uint16_t floatToHalf(float f);

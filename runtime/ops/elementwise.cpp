@@ -10,23 +10,35 @@
 namespace ascendsim::runtime::ops {
 namespace {
 
-[[noreturn]] void invalid(const std::string& why) { fail(ACLNN_ERR_PARAM_INVALID, why); }
+[[noreturn]] void invalid(const std::string& why) {
+  fail(ACLNN_ERR_PARAM_INVALID, why);
+}
 
 void needTensor(const void* p, const char* what) {
-  if (!p) fail(ACLNN_ERR_PARAM_NULLPTR, std::string("Expected a value of type [aclTensor] for argument [") + what + "] but instead found nullptr.");
+  if (!p)
+    fail(ACLNN_ERR_PARAM_NULLPTR,
+         std::string("Expected a value of type [aclTensor] for argument [") + what +
+             "] but instead found nullptr.");
 }
 
 void checkTensor(const Tensor& t, const char* what) {
-  if (!supported(t.type)) invalid(std::string(what) + " has data type " + typeName(t.type) + ", which is not supported (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT8, INT16, INT32, INT64, UINT8, BOOL)");
-  if (t.shape.size() > kMaxDims) invalid(std::string(what) + " has " + std::to_string(t.shape.size()) + " dimensions; at most 8 are supported");
+  if (!supported(t.type))
+    invalid(std::string(what) + " has data type " + typeName(t.type) +
+            ", which is not supported (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT8, INT16, INT32, "
+            "INT64, UINT8, BOOL)");
+  if (t.shape.size() > kMaxDims)
+    invalid(std::string(what) + " has " + std::to_string(t.shape.size()) +
+            " dimensions; at most 8 are supported");
   if (t.format != ACL_FORMAT_ND && t.format != ACL_FORMAT_NCHW && t.format != ACL_FORMAT_NHWC &&
       t.format != ACL_FORMAT_NCDHW && t.format != ACL_FORMAT_NDHWC && t.format != ACL_FORMAT_HWCN) {
-    invalid(std::string(what) + " has a private format (" + std::to_string(t.format) + "); elementwise operators take ND formats");
+    invalid(std::string(what) + " has a private format (" + std::to_string(t.format) +
+            "); elementwise operators take ND formats");
   }
 }
 
 // NumPy broadcasting: align right; each pair of sizes is equal or one of them is 1.
-bool broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>& out) {
+bool broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+               std::vector<int64_t>& out) {
   const size_t n = std::max(a.size(), b.size());
   out.assign(n, 1);
   for (size_t k = 0; k < n; ++k) {
@@ -48,13 +60,15 @@ std::vector<int64_t> broadcastStrides(const Tensor& t, const std::vector<int64_t
 
 }  // namespace
 
-ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor* self, const Tensor* other,
-                           const Scalar* alpha, const Tensor* out, bool inplace) {
+ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor* self,
+                           const Tensor* other, const Scalar* alpha, const Tensor* out,
+                           bool inplace) {
   needTensor(self, inplace ? "selfRef" : "self");
   needTensor(other, "other");
   const bool scaled = op == Elementwise::Add || op == Elementwise::Sub;
   if (scaled && !alpha) {
-    fail(ACLNN_ERR_PARAM_NULLPTR, "Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.");
+    fail(ACLNN_ERR_PARAM_NULLPTR,
+         "Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.");
   }
   needTensor(out, "out");
   const char* selfName = inplace ? "selfRef" : "self";
@@ -70,26 +84,34 @@ ElementwisePlan planBinary(Elementwise op, const std::string& name, const Tensor
   p.other = *other;
   p.out = *out;
   const auto promoted = promote(self->type, other->type);
-  if (!promoted) invalid(std::string("the types of ") + selfName + " (" + typeName(self->type) + ") and other (" + typeName(other->type) + ") cannot be promoted");
+  if (!promoted)
+    invalid(std::string("the types of ") + selfName + " (" + typeName(self->type) +
+            ") and other (" + typeName(other->type) + ") cannot be promoted");
   p.compute = *promoted;
   // Division is true division: integer operands divide in float32.
   if (op == Elementwise::Div && !isFloating(p.compute)) p.compute = ACL_FLOAT;
-  if (op == Elementwise::Sub && p.compute == ACL_BOOL) invalid("subtraction of two BOOL tensors is not supported");
+  if (op == Elementwise::Sub && p.compute == ACL_BOOL)
+    invalid("subtraction of two BOOL tensors is not supported");
   if (!canCast(p.compute, out->type)) {
-    invalid(std::string("the promoted type ") + typeName(p.compute) + " cannot be cast to the type of " +
-            (inplace ? "selfRef" : "out") + " (" + typeName(out->type) + ")");
+    invalid(std::string("the promoted type ") + typeName(p.compute) +
+            " cannot be cast to the type of " + (inplace ? "selfRef" : "out") + " (" +
+            typeName(out->type) + ")");
   }
   if (alpha) {
-    if (!supported(alpha->type)) invalid(std::string("alpha has data type ") + typeName(alpha->type) + ", which is not supported");
+    if (!supported(alpha->type))
+      invalid(std::string("alpha has data type ") + typeName(alpha->type) +
+              ", which is not supported");
     if (isFloating(alpha->type) && !isFloating(p.compute)) {
-      invalid(std::string("alpha is floating point (") + typeName(alpha->type) + ") but the promoted type is " + typeName(p.compute));
+      invalid(std::string("alpha is floating point (") + typeName(alpha->type) +
+              ") but the promoted type is " + typeName(p.compute));
     }
-    if (p.compute == ACL_BOOL && alpha->type != ACL_BOOL) invalid("a BOOL result takes only a BOOL alpha");
+    if (p.compute == ACL_BOOL && alpha->type != ACL_BOOL)
+      invalid("a BOOL result takes only a BOOL alpha");
     p.alpha = alpha->value;
   }
   if (!broadcast(self->shape, other->shape, p.shape)) {
-    invalid(std::string("the shapes of ") + selfName + " " + shapeText(self->shape) + " and other " +
-            shapeText(other->shape) + " cannot broadcast");
+    invalid(std::string("the shapes of ") + selfName + " " + shapeText(self->shape) +
+            " and other " + shapeText(other->shape) + " cannot broadcast");
   }
   if (p.shape != out->shape) {
     invalid(std::string("the shape of ") + (inplace ? "selfRef " : "out ") + shapeText(out->shape) +
@@ -112,7 +134,8 @@ ElementwisePlan planCopy(const std::string& name, const Tensor* selfRef, const T
   p.compute = selfRef->type;  // a copy casts to the destination's type
   std::vector<int64_t> shape;
   if (!broadcast(selfRef->shape, src->shape, shape) || shape != selfRef->shape) {
-    invalid("src " + shapeText(src->shape) + " cannot broadcast to selfRef " + shapeText(selfRef->shape));
+    invalid("src " + shapeText(src->shape) + " cannot broadcast to selfRef " +
+            shapeText(selfRef->shape));
   }
   p.shape = selfRef->shape;
   return p;
@@ -154,7 +177,8 @@ void sameTypeLoop(const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n, 
 }
 
 template <class T>
-void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint8_t* out, uint64_t n) {
+void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint8_t* out,
+              uint64_t n) {
   const Elementwise op = p.op;
   if (op == Elementwise::Copy) {
     std::memcpy(out, b, n * sizeof(T));
@@ -170,10 +194,13 @@ void sameType(const ElementwisePlan& p, const uint8_t* a, const uint8_t* b, uint
   }
 }
 
-bool wholeAndContiguous(const Tensor& t, const std::vector<int64_t>& shape) { return t.shape == shape && t.contiguous(); }
+bool wholeAndContiguous(const Tensor& t, const std::vector<int64_t>& shape) {
+  return t.shape == shape && t.contiguous();
+}
 
 // Runs the plan with a typed loop if it is the common case; returns whether it did.
-bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage, uint8_t* outImage) {
+bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage,
+              uint8_t* outImage) {
   const aclDataType t = p.out.type;
   if (p.other.type != t || p.compute != t || (p.hasSelf && p.self.type != t)) return false;
   if (!wholeAndContiguous(p.other, p.shape) || !wholeAndContiguous(p.out, p.shape)) return false;
@@ -189,21 +216,22 @@ bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t*
     case ACL_DOUBLE: sameType<double>(p, a, b, o, n); return true;
     case ACL_INT32: sameType<int32_t>(p, a, b, o, n); return true;
     case ACL_INT64: sameType<int64_t>(p, a, b, o, n); return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
 }  // namespace
 
-void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage, uint8_t* outImage) {
+void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage,
+             uint8_t* outImage) {
   if (fastPath(p, selfImage, otherImage, outImage)) return;
   const size_t n = p.shape.size();
   const std::vector<int64_t> zero(n, 0);
   const std::vector<int64_t> sa = p.hasSelf ? broadcastStrides(p.self, p.shape) : zero;
   const std::vector<int64_t> sb = broadcastStrides(p.other, p.shape);
   const std::vector<int64_t> so = broadcastStrides(p.out, p.shape);
-  const size_t za = elementSize(p.self.type), zb = elementSize(p.other.type), zo = elementSize(p.out.type);
+  const size_t za = elementSize(p.self.type), zb = elementSize(p.other.type),
+               zo = elementSize(p.out.type);
   const bool floating = isFloating(p.compute);
   const bool single = p.compute == ACL_FLOAT || p.compute == ACL_FLOAT16 || p.compute == ACL_BF16;
   uint64_t total = 1;
@@ -214,22 +242,27 @@ void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* 
     const Value b = load(p.other.type, otherImage + static_cast<size_t>(ib) * zb);
     uint8_t* dst = outImage + static_cast<size_t>(io) * zo;
     if (p.op == Elementwise::Copy) {
-      if (isFloating(p.other.type)) store(p.out.type, dst, b.f);
-      else storeInt(p.out.type, dst, b.i);
+      if (isFloating(p.other.type))
+        store(p.out.type, dst, b.f);
+      else
+        storeInt(p.out.type, dst, b.i);
     } else {
       const Value a = load(p.self.type, selfImage + static_cast<size_t>(ia) * za);
       if (floating && single) {
-        // The vector units work in float32 (float16 and bfloat16 results round once more at the store).
+        // The vector units work in float32 (float16 and bfloat16 results round once more at the
+        // store).
         const float x = static_cast<float>(a.f), y = static_cast<float>(b.f);
         store(p.out.type, dst, arithmetic<float>(p.op, x, y, static_cast<float>(p.alpha.f)));
       } else if (floating) {
         store(p.out.type, dst, arithmetic<double>(p.op, a.f, b.f, p.alpha.f));
       } else if (p.compute == ACL_BOOL) {
-        storeInt(p.out.type, dst, p.op == Elementwise::Mul ? (a.i && b.i) : (a.i || (p.alpha.i && b.i)));
+        storeInt(p.out.type, dst,
+                 p.op == Elementwise::Mul ? (a.i && b.i) : (a.i || (p.alpha.i && b.i)));
       } else {
         // Integers wrap like the hardware's: compute modulo 2^64, store the low bits.
-        const uint64_t r = arithmetic<uint64_t>(p.op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i),
-                                                static_cast<uint64_t>(p.alpha.i));
+        const uint64_t r =
+            arithmetic<uint64_t>(p.op, static_cast<uint64_t>(a.i), static_cast<uint64_t>(b.i),
+                                 static_cast<uint64_t>(p.alpha.i));
         storeInt(p.out.type, dst, static_cast<int64_t>(r));
       }
     }
@@ -266,7 +299,9 @@ models::KernelWork kernelWork(const ElementwisePlan& p) {
     if (p.out.type != p.compute) ++perElement;
   }
   w.ops = n * perElement;
-  w.opBytes = p.compute == ACL_BF16 ? 4 : static_cast<uint32_t>(std::max<size_t>(1, elementSize(p.compute)));
+  w.opBytes = p.compute == ACL_BF16
+                  ? 4
+                  : static_cast<uint32_t>(std::max<size_t>(1, elementSize(p.compute)));
   return w;
 }
 

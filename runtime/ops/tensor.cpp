@@ -11,7 +11,8 @@ uint64_t Tensor::elements() const {
 uint64_t Tensor::extentElements() const {
   if (elements() == 0) return 0;
   uint64_t last = static_cast<uint64_t>(offset);
-  for (size_t k = 0; k < shape.size(); ++k) last += static_cast<uint64_t>(shape[k] - 1) * static_cast<uint64_t>(strides[k]);
+  for (size_t k = 0; k < shape.size(); ++k)
+    last += static_cast<uint64_t>(shape[k] - 1) * static_cast<uint64_t>(strides[k]);
   return last + 1;
 }
 
@@ -30,6 +31,8 @@ std::string shapeText(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-std::string Tensor::describe() const { return std::string(typeName(type)) + shapeText(shape); }
+std::string Tensor::describe() const {
+  return std::string(typeName(type)) + shapeText(shape);
+}
 
 }  // namespace ascendsim::runtime::ops

@@ -20,7 +20,7 @@ struct Tensor {
   aclDataType type = ACL_FLOAT;
   int32_t format = ACL_FORMAT_ND;  // as the caller passed it: any value may arrive from C
   std::vector<int64_t> storageShape;
-  void* data = nullptr;          // device address of the storage
+  void* data = nullptr;  // device address of the storage
 
   uint64_t elements() const;
   // Elements of storage from `data` that the view can touch: offset + the furthest element + 1

@@ -56,8 +56,12 @@ std::string& moduleError() {
   return *e;
 }
 
-void* ptr(uint64_t p) { return reinterpret_cast<void*>(static_cast<uintptr_t>(p)); }
-uint64_t num(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+void* ptr(uint64_t p) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(p));
+}
+uint64_t num(const void* p) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+}
 
 // A refused pointer: the call is not made, the C API's code for a bad argument is returned.
 int refuse(const std::string& what) {
@@ -65,7 +69,9 @@ int refuse(const std::string& what) {
   return ACL_ERROR_INVALID_PARAM;
 }
 
-bool known(uint64_t p, uint64_t n) { return regions().find(p, n) != nullptr; }
+bool known(uint64_t p, uint64_t n) {
+  return regions().find(p, n) != nullptr;
+}
 
 std::string hex(uint64_t p) {
   char buf[32];
@@ -85,7 +91,8 @@ uint64_t bytesToPtr(const py::bytes& b) {
 }
 
 uint64_t numpyToPtr(const py::array& a) {
-  if (!(a.flags() & py::array::c_style)) throw py::value_error("numpy_to_ptr needs a C-contiguous array");
+  if (!(a.flags() & py::array::c_style))
+    throw py::value_error("numpy_to_ptr needs a C-contiguous array");
   const uint64_t p = num(a.data());
   regions().add(p, static_cast<uint64_t>(a.nbytes()), Region::Kind::Borrowed, a);
   return p;
@@ -93,10 +100,13 @@ uint64_t numpyToPtr(const py::array& a) {
 
 const Region& hostRegion(uint64_t p, uint64_t n, const char* call) {
   const Region* r = regions().find(p, n);
-  if (!r) throw py::value_error(std::string(call) + ": " + hex(p) + " (+" + std::to_string(n) +
-                                " bytes) is not memory this program got from acl (malloc_host, bytes_to_ptr, numpy_to_ptr)");
+  if (!r)
+    throw py::value_error(std::string(call) + ": " + hex(p) + " (+" + std::to_string(n) +
+                          " bytes) is not memory this program got from acl (malloc_host, "
+                          "bytes_to_ptr, numpy_to_ptr)");
   if (r->kind == Region::Kind::Device) {
-    throw py::value_error(std::string(call) + ": " + hex(p) + " is device memory; copy it to host memory first");
+    throw py::value_error(std::string(call) + ": " + hex(p) +
+                          " is device memory; copy it to host memory first");
   }
   return *r;
 }
@@ -115,7 +125,8 @@ py::array ptrToNumpy(uint64_t p, const std::vector<py::ssize_t>& shape, int npyT
   }
   const Region& r = hostRegion(p, count * static_cast<uint64_t>(dt.itemsize()), "ptr_to_numpy");
   // A view of the memory, as pyACL gives: it lives as long as the memory it was made from.
-  return py::array(dt, shape, ptr(p), r.owner.is_none() ? py::capsule(ptr(p), [](void*) {}) : r.owner);
+  return py::array(dt, shape, ptr(p),
+                   r.owner.is_none() ? py::capsule(ptr(p), [](void*) {}) : r.owner);
 }
 
 // ---- acl.rt memory
@@ -148,8 +159,10 @@ int rtFreeHost(uint64_t p) {
 
 int checkCopy(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count) {
   if (count == 0) return ACL_SUCCESS;
-  if (!known(dst, std::min(count, destMax))) return refuse("memcpy: dst " + hex(dst) + " is not memory this program got from acl");
-  if (!known(src, count)) return refuse("memcpy: src " + hex(src) + " is not memory this program got from acl");
+  if (!known(dst, std::min(count, destMax)))
+    return refuse("memcpy: dst " + hex(dst) + " is not memory this program got from acl");
+  if (!known(src, count))
+    return refuse("memcpy: src " + hex(src) + " is not memory this program got from acl");
   return ACL_SUCCESS;
 }
 
@@ -158,13 +171,16 @@ int rtMemcpy(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count, int k
   return aclrtMemcpy(ptr(dst), destMax, ptr(src), count, static_cast<aclrtMemcpyKind>(kind));
 }
 
-int rtMemcpyAsync(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count, int kind, uint64_t stream) {
+int rtMemcpyAsync(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count, int kind,
+                  uint64_t stream) {
   if (int bad = checkCopy(dst, destMax, src, count)) return bad;
-  return aclrtMemcpyAsync(ptr(dst), destMax, ptr(src), count, static_cast<aclrtMemcpyKind>(kind), ptr(stream));
+  return aclrtMemcpyAsync(ptr(dst), destMax, ptr(src), count, static_cast<aclrtMemcpyKind>(kind),
+                          ptr(stream));
 }
 
 int rtMemset(uint64_t p, uint64_t maxCount, int value, uint64_t count) {
-  if (count > 0 && !known(p, std::min(count, maxCount))) return refuse("memset: " + hex(p) + " is not memory this program got from acl");
+  if (count > 0 && !known(p, std::min(count, maxCount)))
+    return refuse("memset: " + hex(p) + " is not memory this program got from acl");
   return aclrtMemset(ptr(p), maxCount, value, count);
 }
 
@@ -179,8 +195,12 @@ std::tuple<uint64_t, int> create(aclError (*fn)(T*)) {
 
 PYBIND11_MODULE(acl, m) {
   m.doc() = "AscendSim: pyACL-compatible AscendCL for Python, running on the simulator";
-  m.def("init", [](const std::string& config) { return static_cast<int>(aclInit(config.empty() ? nullptr : config.c_str())); },
-        py::arg("config_path") = "");
+  m.def(
+      "init",
+      [](const std::string& config) {
+        return static_cast<int>(aclInit(config.empty() ? nullptr : config.c_str()));
+      },
+      py::arg("config_path") = "");
   m.def("finalize", [] { return static_cast<int>(aclFinalize()); });
   m.def("get_recent_err_msg", [] {
     std::string msg = moduleError();
@@ -213,16 +233,21 @@ PYBIND11_MODULE(acl, m) {
     const int ret = aclrtCreateContext(&ctx, id);
     return std::make_tuple(num(ctx), ret);
   });
-  rt.def("destroy_context", [](uint64_t ctx) { return static_cast<int>(aclrtDestroyContext(ptr(ctx))); });
-  rt.def("set_context", [](uint64_t ctx) { return static_cast<int>(aclrtSetCurrentContext(ptr(ctx))); });
+  rt.def("destroy_context",
+         [](uint64_t ctx) { return static_cast<int>(aclrtDestroyContext(ptr(ctx))); });
+  rt.def("set_context",
+         [](uint64_t ctx) { return static_cast<int>(aclrtSetCurrentContext(ptr(ctx))); });
   rt.def("get_context", [] { return create<aclrtContext>(aclrtGetCurrentContext); });
   rt.def("create_stream", [] { return create<aclrtStream>(aclrtCreateStream); });
   rt.def("destroy_stream", [](uint64_t s) { return static_cast<int>(aclrtDestroyStream(ptr(s))); });
-  rt.def("synchronize_stream", [](uint64_t s) { return static_cast<int>(aclrtSynchronizeStream(ptr(s))); });
+  rt.def("synchronize_stream",
+         [](uint64_t s) { return static_cast<int>(aclrtSynchronizeStream(ptr(s))); });
   rt.def("create_event", [] { return create<aclrtEvent>(aclrtCreateEvent); });
   rt.def("destroy_event", [](uint64_t e) { return static_cast<int>(aclrtDestroyEvent(ptr(e))); });
-  rt.def("record_event", [](uint64_t e, uint64_t s) { return static_cast<int>(aclrtRecordEvent(ptr(e), ptr(s))); });
-  rt.def("synchronize_event", [](uint64_t e) { return static_cast<int>(aclrtSynchronizeEvent(ptr(e))); });
+  rt.def("record_event",
+         [](uint64_t e, uint64_t s) { return static_cast<int>(aclrtRecordEvent(ptr(e), ptr(s))); });
+  rt.def("synchronize_event",
+         [](uint64_t e) { return static_cast<int>(aclrtSynchronizeEvent(ptr(e))); });
   rt.def("event_elapsed_time", [](uint64_t start, uint64_t end) {
     float ms = 0;
     const int ret = aclrtEventElapsedTime(&ms, ptr(start), ptr(end));
@@ -232,10 +257,12 @@ PYBIND11_MODULE(acl, m) {
   rt.def("malloc_host", &rtMallocHost, py::arg("size"));
   rt.def("free", &rtFree);
   rt.def("free_host", &rtFreeHost);
-  rt.def("memset", &rtMemset, py::arg("dev_ptr"), py::arg("max_count"), py::arg("value"), py::arg("count"));
-  rt.def("memcpy", &rtMemcpy, py::arg("dst"), py::arg("dest_max"), py::arg("src"), py::arg("count"), py::arg("kind"));
-  rt.def("memcpy_async", &rtMemcpyAsync, py::arg("dst"), py::arg("dest_max"), py::arg("src"), py::arg("count"),
-         py::arg("kind"), py::arg("stream"));
+  rt.def("memset", &rtMemset, py::arg("dev_ptr"), py::arg("max_count"), py::arg("value"),
+         py::arg("count"));
+  rt.def("memcpy", &rtMemcpy, py::arg("dst"), py::arg("dest_max"), py::arg("src"), py::arg("count"),
+         py::arg("kind"));
+  rt.def("memcpy_async", &rtMemcpyAsync, py::arg("dst"), py::arg("dest_max"), py::arg("src"),
+         py::arg("count"), py::arg("kind"), py::arg("stream"));
 
   py::module_ util = m.def_submodule("util", "conversions between Python memory and acl pointers");
   util.def("bytes_to_ptr", &bytesToPtr);
@@ -247,11 +274,13 @@ PYBIND11_MODULE(acl, m) {
   py::module_ sim = m.def_submodule("ascendsim", "AscendSim extensions: modelled compute tasks");
   sim.def(
       "launch_compute_task",
-      [](const std::string& name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops, uint32_t opBytes, uint64_t stream) {
-        return static_cast<int>(ascendsimLaunchComputeTask(name.c_str(), bytesRead, bytesWritten, ops, opBytes, ptr(stream)));
+      [](const std::string& name, uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
+         uint32_t opBytes, uint64_t stream) {
+        return static_cast<int>(ascendsimLaunchComputeTask(name.c_str(), bytesRead, bytesWritten,
+                                                           ops, opBytes, ptr(stream)));
       },
-      py::arg("name"), py::arg("bytes_read"), py::arg("bytes_written"), py::arg("ops"), py::arg("op_bytes") = 4,
-      py::arg("stream") = 0);
+      py::arg("name"), py::arg("bytes_read"), py::arg("bytes_written"), py::arg("ops"),
+      py::arg("op_bytes") = 4, py::arg("stream") = 0);
 
   // Constants pyACL programs use.
   m.attr("ACL_SUCCESS") = ACL_SUCCESS;

@@ -7,8 +7,12 @@
 namespace ascendsim::runtime {
 namespace {
 
-double micros(spec::Picoseconds ps) { return static_cast<double>(ps) / 1e6; }
-double gbps(uint64_t bytes, spec::Picoseconds ps) { return ps > 0 ? static_cast<double>(bytes) / (static_cast<double>(ps) * 1e-12) / 1e9 : 0; }
+double micros(spec::Picoseconds ps) {
+  return static_cast<double>(ps) / 1e6;
+}
+double gbps(uint64_t bytes, spec::Picoseconds ps) {
+  return ps > 0 ? static_cast<double>(bytes) / (static_cast<double>(ps) * 1e-12) / 1e9 : 0;
+}
 
 nlohmann::ordered_json statsJson(const models::DramStats& d) {
   return {{"bytes_read", d.bytesRead},
@@ -24,7 +28,9 @@ nlohmann::ordered_json statsJson(const models::DramStats& d) {
           {"p99_read_latency_ns", d.readLatencyPercentileNs(99)}};
 }
 
-bool sawTraffic(const models::DramStats& d) { return d.reads + d.writes > 0; }
+bool sawTraffic(const models::DramStats& d) {
+  return d.reads + d.writes > 0;
+}
 
 }  // namespace
 
@@ -37,7 +43,8 @@ std::vector<RunReport::MemoryArgs> RunReport::memoryStatisticsArgs() const {
     if (!sawTraffic(total)) continue;
     const auto stats = statsJson(total);
     TraceArgs args;
-    for (auto it = stats.begin(); it != stats.end(); ++it) args.push_back(TraceArg::json(it.key(), it.value().dump()));
+    for (auto it = stats.begin(); it != stats.end(); ++it)
+      args.push_back(TraceArg::json(it.key(), it.value().dump()));
     out.push_back({static_cast<int>(i), memories[i].name, std::move(args)});
   }
   return out;
@@ -78,7 +85,8 @@ void RunReport::taskEnded(int device, const models::StreamQueue& stream, const m
   k.time += task.endTime - task.startTime;
   ++copiesSeen_;
   if (copies_.size() < kMaxCopies) {
-    copies_.push_back({task.id, device, stream.id(), kind, task.bytes, task.submitTime, task.startTime, task.endTime});
+    copies_.push_back({task.id, device, stream.id(), kind, task.bytes, task.submitTime,
+                       task.startTime, task.endTime});
   }
 }
 
@@ -104,14 +112,20 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
   r["copies_total"] = copiesSeen_;
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
   for (const auto& [kind, k] : totals_) {
-    totals[kind] = {{"count", k.count}, {"bytes", k.bytes}, {"time_us", micros(k.time)}, {"GBps", gbps(k.bytes, k.time)}};
+    totals[kind] = {{"count", k.count},
+                    {"bytes", k.bytes},
+                    {"time_us", micros(k.time)},
+                    {"GBps", gbps(k.bytes, k.time)}};
   }
   r["copy_totals"] = totals;
   nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
   for (const auto& [name, k] : kernels_) {
-    kernels[name] = {{"count", k.count},         {"bytes_read", k.bytesRead},
-                     {"bytes_written", k.bytesWritten}, {"ops", k.ops},
-                     {"time_us", micros(k.time)}, {"GBps", gbps(k.bytesRead + k.bytesWritten, k.time)}};
+    kernels[name] = {{"count", k.count},
+                     {"bytes_read", k.bytesRead},
+                     {"bytes_written", k.bytesWritten},
+                     {"ops", k.ops},
+                     {"time_us", micros(k.time)},
+                     {"GBps", gbps(k.bytesRead + k.bytesWritten, k.time)}};
   }
   r["kernel_totals"] = kernels;
   nlohmann::ordered_json streams = nlohmann::ordered_json::array();
@@ -130,7 +144,9 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
     res.push_back({{"name", x.name},
                    {"bytes", x.bytes},
                    {"busy_us", micros(x.busy)},
-                   {"utilisation", span() > 0 ? std::min(1.0, static_cast<double>(x.busy) / static_cast<double>(span())) : 0.0},
+                   {"utilisation", span() > 0 ? std::min(1.0, static_cast<double>(x.busy) /
+                                                                  static_cast<double>(span()))
+                                              : 0.0},
                    {"mean_GBps", gbps(x.bytes, span())},
                    {"busy_GBps", gbps(x.bytes, x.busy)}});
   }
@@ -150,7 +166,8 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
     r["memories"] = memories;
   }
   nlohmann::ordered_json warn = nlohmann::ordered_json::array();
-  for (const RuntimeWarning& w : warnings) warn.push_back({{"kind", w.kind}, {"message", w.message}, {"at_us", micros(w.when)}});
+  for (const RuntimeWarning& w : warnings)
+    warn.push_back({{"kind", w.kind}, {"message", w.message}, {"at_us", micros(w.when)}});
   r["warnings"] = warn;
   // Names come from the program (kernel names): bytes that are not UTF-8 become U+FFFD.
   return r.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
@@ -160,15 +177,19 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
                              const models::ResourceTable& resources) const {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "AscendSim report (%s): %llu copies and memsets%s over %.3f ms of simulated time\n",
+  std::snprintf(line, sizeof line,
+                "AscendSim report (%s): %llu copies and memsets%s over %.3f ms of simulated time\n",
                 sys_.name.c_str(), static_cast<unsigned long long>(copiesSeen_),
-                kernelsSeen_ ? (", " + std::to_string(kernelsSeen_) + " kernels").c_str() : "", micros(span()) / 1000);
+                kernelsSeen_ ? (", " + std::to_string(kernelsSeen_) + " kernels").c_str() : "",
+                micros(span()) / 1000);
   out += line;
   if (!totals_.empty()) {
     out += "  kind        count          bytes     time (ms)   GB/s (bytes / summed time)\n";
     for (const auto& [kind, k] : totals_) {
-      std::snprintf(line, sizeof line, "  %-8s %8llu %14llu %13.3f %8.2f\n", kind.c_str(), static_cast<unsigned long long>(k.count),
-                    static_cast<unsigned long long>(k.bytes), micros(k.time) / 1000, gbps(k.bytes, k.time));
+      std::snprintf(line, sizeof line, "  %-8s %8llu %14llu %13.3f %8.2f\n", kind.c_str(),
+                    static_cast<unsigned long long>(k.count),
+                    static_cast<unsigned long long>(k.bytes), micros(k.time) / 1000,
+                    gbps(k.bytes, k.time));
       out += line;
     }
   }
@@ -176,8 +197,10 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
     out += "  kernel      count  traffic bytes     time (ms)   GB/s (traffic / summed time)\n";
     for (const auto& [name, k] : kernels_) {
       const uint64_t traffic = k.bytesRead + k.bytesWritten;
-      std::snprintf(line, sizeof line, "  %-10s %6llu %14llu %13.3f %8.2f\n", name.c_str(), static_cast<unsigned long long>(k.count),
-                    static_cast<unsigned long long>(traffic), micros(k.time) / 1000, gbps(traffic, k.time));
+      std::snprintf(line, sizeof line, "  %-10s %6llu %14llu %13.3f %8.2f\n", name.c_str(),
+                    static_cast<unsigned long long>(k.count),
+                    static_cast<unsigned long long>(traffic), micros(k.time) / 1000,
+                    gbps(traffic, k.time));
       out += line;
     }
   }
@@ -190,21 +213,27 @@ std::string RunReport::table(const std::vector<RuntimeWarning>& warnings,
     out += "  busiest resources        bytes   utilisation   GB/s while busy\n";
     for (size_t i = 0; i < std::min<size_t>(5, busiest.size()); ++i) {
       const auto* x = busiest[i];
-      std::snprintf(line, sizeof line, "  %-20s %12llu %12.1f%% %12.2f\n", x->name.c_str(), static_cast<unsigned long long>(x->bytes),
-                    span() > 0 ? 100.0 * std::min(1.0, static_cast<double>(x->busy) / static_cast<double>(span())) : 0.0,
+      std::snprintf(line, sizeof line, "  %-20s %12llu %12.1f%% %12.2f\n", x->name.c_str(),
+                    static_cast<unsigned long long>(x->bytes),
+                    span() > 0 ? 100.0 * std::min(1.0, static_cast<double>(x->busy) /
+                                                           static_cast<double>(span()))
+                               : 0.0,
                     gbps(x->bytes, x->busy));
       out += line;
     }
   }
   if (memoryStats_) {
-    out += "  DRAM statistics   GB/s   row hits  misses  conflicts  refresh (us)  read latency mean / p99 (ns)\n";
+    out +=
+        "  DRAM statistics   GB/s   row hits  misses  conflicts  refresh (us)  read latency mean / "
+        "p99 (ns)\n";
     for (const auto& m : memoryStats_->memories()) {
       const models::DramStats d = m.timing->totalStats();
       if (!sawTraffic(d)) continue;
-      std::snprintf(line, sizeof line, "  %-14s %8.2f %9.1f%% %7llu %10llu %13.1f %12.1f / %.1f\n", m.name.c_str(),
-                    d.bandwidth() / 1e9, 100.0 * d.rowHitRate(), static_cast<unsigned long long>(d.rowMisses),
-                    static_cast<unsigned long long>(d.rowConflicts), micros(d.refreshPs), d.meanReadLatencyNs(),
-                    d.readLatencyPercentileNs(99));
+      std::snprintf(line, sizeof line, "  %-14s %8.2f %9.1f%% %7llu %10llu %13.1f %12.1f / %.1f\n",
+                    m.name.c_str(), d.bandwidth() / 1e9, 100.0 * d.rowHitRate(),
+                    static_cast<unsigned long long>(d.rowMisses),
+                    static_cast<unsigned long long>(d.rowConflicts), micros(d.refreshPs),
+                    d.meanReadLatencyNs(), d.readLatencyPercentileNs(99));
       out += line;
     }
   }

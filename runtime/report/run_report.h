@@ -1,6 +1,7 @@
 #pragma once
-// The run report: what every copy got, what each kernel took, how busy every stream and fabric resource was, and the
-// warnings the run raised. Written as JSON (schema: docs/report.md) and as a readable table.
+// The run report: what every copy got, what each kernel took, how busy every stream and fabric
+// resource was, and the warnings the run raised. Written as JSON (schema: docs/report.md) and as a
+// readable table.
 
 #include <cstdint>
 #include <map>
@@ -27,8 +28,10 @@ class RunReport : public models::TaskListener {
   void taskStarted(int, const models::StreamQueue&, const models::Task&) override {}
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
 
-  std::string json(const std::vector<RuntimeWarning>& warnings, const models::ResourceTable& resources) const;
-  std::string table(const std::vector<RuntimeWarning>& warnings, const models::ResourceTable& resources) const;
+  std::string json(const std::vector<RuntimeWarning>& warnings,
+                   const models::ResourceTable& resources) const;
+  std::string table(const std::vector<RuntimeWarning>& warnings,
+                    const models::ResourceTable& resources) const;
 
   // DRAM statistics to include (finished: nothing still queued), or nullptr.
   void setMemoryStatistics(const models::MemoryStatistics* stats) { memoryStats_ = stats; }
@@ -41,7 +44,8 @@ class RunReport : public models::TaskListener {
   };
   std::vector<MemoryArgs> memoryStatisticsArgs() const;
 
-  static constexpr size_t kMaxCopies = 100000;  // per-copy records kept; the totals count every copy
+  static constexpr size_t kMaxCopies =
+      100000;  // per-copy records kept; the totals count every copy
 
  private:
   struct Copy {

@@ -17,8 +17,11 @@ OutputTarget outputTarget(const std::string& path, std::string& why) {
   if (::stat(path.c_str(), &st) != 0) return OutputTarget::File;  // a new file
   if (S_ISREG(st.st_mode)) return OutputTarget::File;
   if (S_ISCHR(st.st_mode)) return OutputTarget::CharacterDevice;
-  const char* what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file";
-  why = "'" + path + "' is " + what + "; outputs are written to regular files only, and it is left as it is";
+  const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                            : "not a regular file";
+  why = "'" + path + "' is " + what +
+        "; outputs are written to regular files only, and it is left as it is";
   return OutputTarget::Refused;
 }
 

@@ -21,10 +21,12 @@ namespace {
 
 constexpr const char* kSchema =
     "CREATE TABLE process(pid INTEGER PRIMARY KEY, name TEXT, sort_index INTEGER);"
-    "CREATE TABLE track(pid INTEGER, tid INTEGER, name TEXT, sort_index INTEGER, PRIMARY KEY(pid, tid));"
+    "CREATE TABLE track(pid INTEGER, tid INTEGER, name TEXT, sort_index INTEGER, PRIMARY KEY(pid, "
+    "tid));"
     "CREATE TABLE slice(id INTEGER PRIMARY KEY, pid INTEGER, tid INTEGER, name TEXT, category TEXT,"
     " start_ps INTEGER, duration_ps INTEGER);"
-    "CREATE TABLE arg(slice_id INTEGER, key TEXT, int_value INTEGER, real_value REAL, text_value TEXT);"
+    "CREATE TABLE arg(slice_id INTEGER, key TEXT, int_value INTEGER, real_value REAL, text_value "
+    "TEXT);"
     "CREATE TABLE flow(id INTEGER, pid INTEGER, tid INTEGER, at_ps INTEGER, phase TEXT);"
     "CREATE TABLE counter(pid INTEGER, name TEXT, series TEXT, at_ps INTEGER, value REAL);";
 
@@ -58,7 +60,9 @@ class SqliteTraceSink : public TraceSink {
     process_ = track_ = slice_ = arg_ = flow_ = counter_ = nullptr;
     sqlite3_close(db_);
     db_ = nullptr;
-    if (!ok_) std::fprintf(stderr, "ascendsim: the trace %s could not be written completely\n", path_.c_str());
+    if (!ok_)
+      std::fprintf(stderr, "ascendsim: the trace %s could not be written completely\n",
+                   path_.c_str());
     return ok_;
   }
   // SQLite is not async-signal-safe: what was committed (all but the last 4096 events at most)
@@ -78,8 +82,9 @@ class SqliteTraceSink : public TraceSink {
     sqlite3_bind_int(track_, 4, sortIndex);
     step(track_);
   }
-  void complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
-                spec::Picoseconds duration, const TraceArgs& args) override {
+  void complete(int pid, int tid, const std::string& name, const char* category,
+                spec::Picoseconds start, spec::Picoseconds duration,
+                const TraceArgs& args) override {
     const sqlite3_int64 id = static_cast<sqlite3_int64>(++slices_);
     sqlite3_bind_int64(slice_, 1, id);
     sqlite3_bind_int(slice_, 2, pid);
@@ -91,8 +96,12 @@ class SqliteTraceSink : public TraceSink {
     step(slice_);
     for (const TraceArg& a : args) addArg(id, a);
   }
-  void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) override { flow(pid, tid, id, at, "s"); }
-  void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) override { flow(pid, tid, id, at, "f"); }
+  void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) override {
+    flow(pid, tid, id, at, "s");
+  }
+  void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) override {
+    flow(pid, tid, id, at, "f");
+  }
   void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
                double value) override {
     sqlite3_bind_int(counter_, 1, pid);
@@ -111,7 +120,9 @@ class SqliteTraceSink : public TraceSink {
     db_ = nullptr;
     return false;
   }
-  bool exec(const char* sql) { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+  bool exec(const char* sql) {
+    return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  }
   bool prepare(sqlite3_stmt*& statement, const char* sql, std::string& why) {
     if (sqlite3_prepare_v2(db_, sql, -1, &statement, nullptr) == SQLITE_OK) return true;
     return fail(why, "cannot prepare the trace tables of " + path_);
@@ -131,7 +142,9 @@ class SqliteTraceSink : public TraceSink {
     sqlite3_bind_int64(arg_, 1, sliceId);
     bindText(arg_, 2, a.key);
     switch (a.kind) {
-      case TraceArg::Kind::Unsigned: sqlite3_bind_int64(arg_, 3, static_cast<sqlite3_int64>(a.unsignedValue)); break;
+      case TraceArg::Kind::Unsigned:
+        sqlite3_bind_int64(arg_, 3, static_cast<sqlite3_int64>(a.unsignedValue));
+        break;
       case TraceArg::Kind::Signed: sqlite3_bind_int64(arg_, 3, a.signedValue); break;
       case TraceArg::Kind::Real: sqlite3_bind_double(arg_, 4, a.realValue); break;
       case TraceArg::Kind::Text:
@@ -150,17 +163,19 @@ class SqliteTraceSink : public TraceSink {
 
   std::string path_;
   sqlite3* db_ = nullptr;
-  sqlite3_stmt *process_ = nullptr, *track_ = nullptr, *slice_ = nullptr, *arg_ = nullptr, *flow_ = nullptr,
-               *counter_ = nullptr;
+  sqlite3_stmt *process_ = nullptr, *track_ = nullptr, *slice_ = nullptr, *arg_ = nullptr,
+               *flow_ = nullptr, *counter_ = nullptr;
   uint64_t slices_ = 0, events_ = 0;
   bool ok_ = true;
 };
 
-const TraceFormatRegistration kRegistered{
-    {"trace-format", "sqlite",
-     "an SQLite database (tables process, track, slice, arg, flow, counter; times in ps) to query with SQL",
-     {}, {}},
-    [] { return std::make_unique<SqliteTraceSink>(); }};
+const TraceFormatRegistration kRegistered{{"trace-format",
+                                           "sqlite",
+                                           "an SQLite database (tables process, track, slice, arg, "
+                                           "flow, counter; times in ps) to query with SQL",
+                                           {},
+                                           {}},
+                                          [] { return std::make_unique<SqliteTraceSink>(); }};
 
 }  // namespace
 }  // namespace ascendsim::runtime

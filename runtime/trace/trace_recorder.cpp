@@ -5,8 +5,8 @@ namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
 }
 
-bool TraceRecorder::open(const std::string& path, const std::string& format, const spec::SystemSpec& sys,
-                         std::string& why, uint64_t maxBytes) {
+bool TraceRecorder::open(const std::string& path, const std::string& format,
+                         const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes) {
   sink_ = makeTraceSink(format, path);
   if (!sink_->open(path, why, maxBytes)) {
     sink_.reset();
@@ -20,8 +20,9 @@ bool TraceRecorder::open(const std::string& path, const std::string& format, con
   sink_->processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const spec::DeviceSpec& dev = sys.devices[d];
-    sink_->processName(static_cast<int>(d) + 1, dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
-                        static_cast<int>(d) + 1);
+    sink_->processName(static_cast<int>(d) + 1,
+                       dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
+                       static_cast<int>(d) + 1);
   }
   return true;
 }
@@ -46,7 +47,8 @@ int TraceRecorder::counterPid(const std::string& name) const {
 
 void TraceRecorder::flushCounters(spec::Picoseconds now) {
   if (!resources_ || !active()) return;
-  if (lastBin_.size() < resources_->size()) lastBin_.resize(resources_->size(), -2);  // added while running
+  if (lastBin_.size() < resources_->size())
+    lastBin_.resize(resources_->size(), -2);  // added while running
   for (size_t i = 0; i < resources_->size(); ++i) {
     models::Resource& r = (*resources_)[i];
     while (!r.bins.empty()) {
@@ -56,7 +58,7 @@ void TraceRecorder::flushCounters(spec::Picoseconds now) {
         sink_->counter(counterPid(r.name), r.name, (lastBin_[i] + 1) * r.binWidth, "GB/s", 0);
       }
       sink_->counter(counterPid(r.name), r.name, it->first * r.binWidth, "GB/s",
-                      it->second / (static_cast<double>(r.binWidth) * 1e-12) / 1e9);
+                     it->second / (static_cast<double>(r.binWidth) * 1e-12) / 1e9);
       lastBin_[i] = it->first;
       r.bins.erase(it);
     }
@@ -69,23 +71,27 @@ void TraceRecorder::flushCounters(spec::Picoseconds now) {
 
 void TraceRecorder::nameThread(uint32_t thread) {
   if (!threads_.insert(thread).second) return;
-  sink_->threadName(0, static_cast<int>(thread) + 1,
-                     thread == 0 ? std::string("Thread 0 (main)") : "Thread " + std::to_string(thread),
-                     static_cast<int>(thread));
+  sink_->threadName(
+      0, static_cast<int>(thread) + 1,
+      thread == 0 ? std::string("Thread 0 (main)") : "Thread " + std::to_string(thread),
+      static_cast<int>(thread));
 }
 
 void TraceRecorder::nameStream(int device, uint32_t streamId) {
   if (!streams_.insert({device, streamId}).second) return;
-  sink_->threadName(device + 1, streamTrack(streamId), "Stream " + std::to_string(streamId), streamTrack(streamId));
+  sink_->threadName(device + 1, streamTrack(streamId), "Stream " + std::to_string(streamId),
+                    streamTrack(streamId));
 }
 
 void TraceRecorder::nameChannel(int device, int channel) {
   if (!channels_.insert({device, channel}).second) return;
-  sink_->threadName(device + 1, channelTrack(channel), "DMA channel " + std::to_string(channel), channelTrack(channel));
+  sink_->threadName(device + 1, channelTrack(channel), "DMA channel " + std::to_string(channel),
+                    channelTrack(channel));
 }
 
-void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start, spec::Picoseconds end,
-                            int code, const TraceArgs& args, const std::vector<uint64_t>& tasks) {
+void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start,
+                            spec::Picoseconds end, int code, const TraceArgs& args,
+                            const std::vector<uint64_t>& tasks) {
   if (!active()) return;
   nameThread(thread);
   TraceArgs all = args;
@@ -97,7 +103,8 @@ void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Pico
 
 std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
   switch (p.kind) {
-    case models::MemoryPlace::Kind::Device: return sys_->devices.at(static_cast<size_t>(p.device)).name;
+    case models::MemoryPlace::Kind::Device:
+      return sys_->devices.at(static_cast<size_t>(p.device)).name;
     case models::MemoryPlace::Kind::HostPinned: return "host (pinned)";
     case models::MemoryPlace::Kind::HostPageable: return "host (pageable)";
   }
@@ -112,46 +119,55 @@ void TraceRecorder::addKernelArgs(TraceArgs& args, const models::Task& task) {
   args.push_back(TraceArg::number("ops", k.ops));
 }
 
-void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) {
+void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream,
+                                const models::Task& task) {
   if (!active()) return;
   nameStream(device, stream.id());
   sink_->flowEnd(device + 1, streamTrack(stream.id()), task.id, task.startTime);
 }
 
-void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
+void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
+                              const models::Task& task) {
   if (!active()) return;
   flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;
   TraceArgs args{TraceArg::number("task_id", task.id), TraceArg::number("stream", stream.id())};
-  const bool transfer = task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
+  const bool transfer =
+      task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
   if (transfer) {
     args.push_back(TraceArg::number("bytes", task.bytes));
     args.push_back(TraceArg::string("dst", placeText(task.dst)));
-    if (task.kind == models::TaskKind::Copy) args.push_back(TraceArg::string("src", placeText(task.src)));
+    if (task.kind == models::TaskKind::Copy)
+      args.push_back(TraceArg::string("src", placeText(task.src)));
     const double seconds = static_cast<double>(task.endTime - task.startTime) * 1e-12;
-    args.push_back(TraceArg::real("GB/s", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0, 3));
+    args.push_back(TraceArg::real(
+        "GB/s", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0, 3));
   }
   const bool kernel = task.kind == models::TaskKind::Kernel;
   if (kernel) addKernelArgs(args, task);
-  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", task.startTime,
-                   task.endTime - task.startTime, args);
+  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task",
+                  task.startTime, task.endTime - task.startTime, args);
   if (kernel) {
     // The AI Cores' own track: when they were busy with which kernel.
-    if (aicoreNamed_.insert(device).second) sink_->threadName(pid, kAiCoreTrack, "AI Core", kAiCoreTrack);
+    if (aicoreNamed_.insert(device).second)
+      sink_->threadName(pid, kAiCoreTrack, "AI Core", kAiCoreTrack);
     const spec::DeviceSpec& d = sys_->devices.at(static_cast<size_t>(device));
     const spec::Picoseconds begin = std::min(task.endTime, task.startTime + d.scheduler.taskLaunch);
     sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
     TraceArgs kernelArgs{TraceArg::number("task_id", task.id)};
     addKernelArgs(kernelArgs, task);
-    sink_->complete(pid, kAiCoreTrack, task.kernel.name, "kernel", begin, task.endTime - begin, kernelArgs);
+    sink_->complete(pid, kAiCoreTrack, task.kernel.name, "kernel", begin, task.endTime - begin,
+                    kernelArgs);
     sink_->flowEnd(pid, kAiCoreTrack, task.id + kTransferFlow, begin);
   }
   if (transfer && task.channel >= 0) {
     nameChannel(device, task.channel);
-    const spec::Picoseconds begin = task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;
-    const std::string what = task.kind == models::TaskKind::Memset ? "memset " + placeText(task.dst)
-                                                                    : placeText(task.src) + " -> " + placeText(task.dst);
+    const spec::Picoseconds begin =
+        task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;
+    const std::string what = task.kind == models::TaskKind::Memset
+                                 ? "memset " + placeText(task.dst)
+                                 : placeText(task.src) + " -> " + placeText(task.dst);
     sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
     sink_->complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
                     {TraceArg::number("task_id", task.id), TraceArg::number("bytes", task.bytes)});
@@ -159,23 +175,27 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream, con
   }
 }
 
-void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const TraceArgs& args) {
+void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end,
+                                     const TraceArgs& args) {
   if (!active()) return;
   sink_->threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
   sink_->complete(pid, kDramTrack, memory, "dram", 0, end, args);
 }
 
-void TraceRecorder::memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
+void TraceRecorder::memoryCounters(int pid, const std::string& memory,
+                                   const std::map<int64_t, models::DramCounters>& bins,
                                    spec::Picoseconds width) {
   if (!active()) return;
   for (const auto& [bin, c] : bins) {
     const uint64_t accesses = c.rowHits + c.rowMisses + c.rowConflicts;
     if (accesses > 0) {
-      sink_->counter(pid, memory + " row hits", bin * width, "%", 100.0 * static_cast<double>(c.rowHits) / static_cast<double>(accesses));
+      sink_->counter(pid, memory + " row hits", bin * width, "%",
+                     100.0 * static_cast<double>(c.rowHits) / static_cast<double>(accesses));
     }
     if (c.reads > 0) {
-      sink_->counter(pid, memory + " read latency", bin * width, "ns",
-                      static_cast<double>(c.readLatencySumPs) / static_cast<double>(c.reads) / 1000.0);
+      sink_->counter(
+          pid, memory + " read latency", bin * width, "ns",
+          static_cast<double>(c.readLatencySumPs) / static_cast<double>(c.reads) / 1000.0);
     }
   }
 }

@@ -20,8 +20,8 @@ namespace ascendsim::runtime {
 class TraceRecorder : public models::TaskListener {
  public:
   // Opens the trace in `format` (a registered trace format; empty: by the file's extension).
-  bool open(const std::string& path, const std::string& format, const spec::SystemSpec& sys, std::string& why,
-            uint64_t maxBytes = 0);
+  bool open(const std::string& path, const std::string& format, const spec::SystemSpec& sys,
+            std::string& why, uint64_t maxBytes = 0);
   bool active() const { return sink_ && sink_->isOpen(); }
   // False if the trace could not be written (reported on stderr).
   bool close() {
@@ -41,16 +41,19 @@ class TraceRecorder : public models::TaskListener {
     return sink_ ? sink_->path() : none;
   }
 
-  void apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start, spec::Picoseconds end, int code,
-               const TraceArgs& args, const std::vector<uint64_t>& tasks);
-  void taskStarted(int device, const models::StreamQueue& stream, const models::Task& task) override;
+  void apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start,
+               spec::Picoseconds end, int code, const TraceArgs& args,
+               const std::vector<uint64_t>& tasks);
+  void taskStarted(int device, const models::StreamQueue& stream,
+                   const models::Task& task) override;
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
   // The DRAM statistics of one memory (process `pid`: 0 the host, d + 1 device d), as one slice
   // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
-  void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end, const TraceArgs& args);
+  void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end,
+                        const TraceArgs& args);
   // Its row-hit rate and mean read latency over time, one sample per bin of `width`.
-  void memoryCounters(int pid, const std::string& memory, const std::map<int64_t, models::DramCounters>& bins,
-                      spec::Picoseconds width);
+  void memoryCounters(int pid, const std::string& memory,
+                      const std::map<int64_t, models::DramCounters>& bins, spec::Picoseconds width);
 
   static int streamTrack(uint32_t streamId) { return 1000 + static_cast<int>(streamId); }
   static int channelTrack(int channel) { return 100000 + channel; }

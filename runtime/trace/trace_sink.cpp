@@ -46,13 +46,15 @@ TraceArg TraceArg::json(std::string key, std::string jsonText) {
 std::string traceFormatFor(const std::string& format, const std::string& path) {
   if (!format.empty()) return format;
   const auto endsWith = [&](const std::string& suffix) {
-    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return path.size() >= suffix.size() &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   return endsWith(".sqlite") || endsWith(".db") ? "sqlite" : "chrome-json";
 }
 
 std::unique_ptr<TraceSink> makeTraceSink(const std::string& format, const std::string& path) {
-  return kinds::Registry<TraceSinkFactory>::instance().at("trace format", traceFormatFor(format, path))();
+  return kinds::Registry<TraceSinkFactory>::instance().at("trace format",
+                                                          traceFormatFor(format, path))();
 }
 
 }  // namespace ascendsim::runtime

@@ -52,12 +52,13 @@ class TraceSink {
   virtual void processName(int pid, const std::string& name, int sortIndex) = 0;
   virtual void threadName(int pid, int tid, const std::string& name, int sortIndex) = 0;
   virtual void complete(int pid, int tid, const std::string& name, const char* category,
-                        spec::Picoseconds start, spec::Picoseconds duration, const TraceArgs& args) = 0;
+                        spec::Picoseconds start, spec::Picoseconds duration,
+                        const TraceArgs& args) = 0;
   // Flow arrows: start on one track, end (binding to the enclosing slice) on another.
   virtual void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) = 0;
   virtual void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) = 0;
-  virtual void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
-                       double value) = 0;
+  virtual void counter(int pid, const std::string& name, spec::Picoseconds at,
+                       const std::string& series, double value) = 0;
   virtual uint64_t events() const = 0;
 };
 

@@ -15,8 +15,11 @@
 namespace ascendsim::runtime {
 namespace {
 const TraceFormatRegistration kRegistered{
-    {"trace-format", "chrome-json",
-     "Chrome Trace Event JSON, streamed: opens in Perfetto, chrome://tracing and ascendsim view", {}, {}},
+    {"trace-format",
+     "chrome-json",
+     "Chrome Trace Event JSON, streamed: opens in Perfetto, chrome://tracing and ascendsim view",
+     {},
+     {}},
     [] { return std::make_unique<TraceWriter>(); }};
 }  // namespace
 namespace {
@@ -36,8 +39,8 @@ bool writeAll(int fd, const char* data, size_t n) {
   return true;
 }
 
-// While a thread changes the file or the buffer's written part, SIGINT, SIGTERM and SIGHUP wait on that
-// thread, and a handler on another thread waits for it (see closeFromSignal).
+// While a thread changes the file or the buffer's written part, SIGINT, SIGTERM and SIGHUP wait on
+// that thread, and a handler on another thread waits for it (see closeFromSignal).
 class SignalsHeld {
  public:
   explicit SignalsHeld(std::atomic<bool>& busy) : busy_(busy) {
@@ -60,7 +63,9 @@ class SignalsHeld {
 };
 }  // namespace
 
-TraceWriter::~TraceWriter() { close(); }
+TraceWriter::~TraceWriter() {
+  close();
+}
 
 bool TraceWriter::openPart(std::string& why) {
   const std::string temporary = partPath(part_) + ".partial";
@@ -78,7 +83,9 @@ bool TraceWriter::open(const std::string& path, std::string& why, uint64_t maxBy
   close();
   // The trace is streamed to PATH.partial and renamed: never over a device, FIFO or directory.
   if (outputTarget(path, why) != OutputTarget::File) {
-    if (why.empty()) why = "'" + path + "' is a device; the trace is written to a regular file (leave the trace out for none)";
+    if (why.empty())
+      why = "'" + path +
+            "' is a device; the trace is written to a regular file (leave the trace out for none)";
     return false;
   }
   if (path.size() + 32 > sizeof finalPath_) {
@@ -103,7 +110,9 @@ bool TraceWriter::open(const std::string& path, std::string& why, uint64_t maxBy
 void TraceWriter::emit(const std::string& event) {
   if (fd_ < 0) return;
   if (event.rfind("{\"ph\":\"M\"", 0) == 0) metadata_.push_back(event);
-  if (maxBytes_ > 0 && written_ + buffer_.size() + event.size() > maxBytes_ && events_ > metadata_.size()) rotate();
+  if (maxBytes_ > 0 && written_ + buffer_.size() + event.size() > maxBytes_ &&
+      events_ > metadata_.size())
+    rotate();
   if (fd_ < 0) return;
   const size_t grow = event.size() + 2;
   if (buffer_.size() + grow > buffer_.capacity()) {
@@ -124,7 +133,8 @@ std::string TraceWriter::partPath(int part) const {
   if (part == 0) return path_;
   const auto dot = path_.rfind('.');
   const bool ext = dot != std::string::npos && path_.find('/', dot) == std::string::npos;
-  return (ext ? path_.substr(0, dot) : path_) + "." + std::to_string(part) + (ext ? path_.substr(dot) : ".json");
+  return (ext ? path_.substr(0, dot) : path_) + "." + std::to_string(part) +
+         (ext ? path_.substr(dot) : ".json");
 }
 
 // Ends this file well-formed and goes on in the next numbered one, track names first.
@@ -203,8 +213,8 @@ bool TraceWriter::close() {
   }
   if (failed_ == 0) return true;
   if (!reported_) {
-    std::fprintf(stderr, "ascendsim: the trace could not be written to %s: %s; it was removed\n", finalPath_,
-                 std::strerror(failed_));
+    std::fprintf(stderr, "ascendsim: the trace could not be written to %s: %s; it was removed\n",
+                 finalPath_, std::strerror(failed_));
     reported_ = true;
   }
   return false;
@@ -250,7 +260,9 @@ size_t utf8Length(const std::string& text, size_t i) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
     cp = (cp << 6) | (byte(i + k) & 0x3F);
   }
-  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
+  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+      (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+    return 0;
   return n;
 }
 }  // namespace
@@ -297,15 +309,19 @@ std::string TraceWriter::micros(spec::Picoseconds ps) {
 }
 
 void TraceWriter::processName(int pid, const std::string& name, int sortIndex) {
-  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) + ",\"name\":\"process_name\",\"args\":{\"name\":\"" + escape(name) + "\"}}");
-  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) + ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
-       std::to_string(sortIndex) + "}}");
+  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+       ",\"name\":\"process_name\",\"args\":{\"name\":\"" + escape(name) + "\"}}");
+  emit("{\"ph\":\"M\",\"pid\":" + std::to_string(pid) +
+       ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + std::to_string(sortIndex) +
+       "}}");
 }
 
 void TraceWriter::threadName(int pid, int tid, const std::string& name, int sortIndex) {
   const std::string ids = "\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
-  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" + escape(name) + "\"}}");
-  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + std::to_string(sortIndex) + "}}");
+  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" + escape(name) +
+       "\"}}");
+  emit("{\"ph\":\"M\"," + ids + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" +
+       std::to_string(sortIndex) + "}}");
 }
 
 std::string TraceWriter::jsonMembers(const TraceArgs& args) {
@@ -329,28 +345,32 @@ std::string TraceWriter::jsonMembers(const TraceArgs& args) {
   return out;
 }
 
-void TraceWriter::complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
-                           spec::Picoseconds duration, const TraceArgs& args) {
-  emit("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"name\":\"" +
-       escape(name) + "\",\"cat\":\"" + category + "\",\"ts\":" + micros(start) + ",\"dur\":" + micros(duration) +
-       ",\"args\":{" + jsonMembers(args) + "}}");
+void TraceWriter::complete(int pid, int tid, const std::string& name, const char* category,
+                           spec::Picoseconds start, spec::Picoseconds duration,
+                           const TraceArgs& args) {
+  emit("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+       ",\"name\":\"" + escape(name) + "\",\"cat\":\"" + category + "\",\"ts\":" + micros(start) +
+       ",\"dur\":" + micros(duration) + ",\"args\":{" + jsonMembers(args) + "}}");
 }
 
 void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {
-  emit("{\"ph\":\"s\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" +
-       std::to_string(id) + ",\"ts\":" + micros(at) + "}");
+  emit("{\"ph\":\"s\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+       ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) +
+       ",\"ts\":" + micros(at) + "}");
 }
 
 void TraceWriter::flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) {
-  emit("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-       ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) + ",\"ts\":" + micros(at) + "}");
+  emit("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":" + std::to_string(pid) + ",\"tid\":" +
+       std::to_string(tid) + ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) +
+       ",\"ts\":" + micros(at) + "}");
 }
 
-void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series, double value) {
+void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at,
+                          const std::string& series, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", value);
-  emit("{\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"name\":\"" + escape(name) + "\",\"ts\":" + micros(at) +
-       ",\"args\":{\"" + escape(series) + "\":" + buf + "}}");
+  emit("{\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"name\":\"" + escape(name) +
+       "\",\"ts\":" + micros(at) + ",\"args\":{\"" + escape(series) + "\":" + buf + "}}");
 }
 
 }  // namespace ascendsim::runtime

@@ -39,8 +39,9 @@ class TraceWriter : public TraceSink {
   void processName(int pid, const std::string& name, int sortIndex) override;
   void threadName(int pid, int tid, const std::string& name, int sortIndex) override;
   // A complete ("X") event with its arguments.
-  void complete(int pid, int tid, const std::string& name, const char* category, spec::Picoseconds start,
-                spec::Picoseconds duration, const TraceArgs& args) override;
+  void complete(int pid, int tid, const std::string& name, const char* category,
+                spec::Picoseconds start, spec::Picoseconds duration,
+                const TraceArgs& args) override;
   void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) override;
   void flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) override;
   void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
@@ -65,7 +66,7 @@ class TraceWriter : public TraceSink {
   int fd_ = -1;
   char partialPath_[4096] = {};  // fixed buffers: the signal handler reads them
   char finalPath_[4096] = {};
-  int failed_ = 0;               // errno of a refused write; tracing stopped
+  int failed_ = 0;  // errno of a refused write; tracing stopped
   bool reported_ = false;
   std::atomic<bool> busy_{false};  // a thread is writing the file or moving the buffer
   std::string path_;

@@ -121,7 +121,8 @@ std::string findCycle(const FolderGraph& graph) {
 TEST(Layers, NoIncludeGoesUpALayerOrIntoTheApi) {
   const FolderGraph graph = readIncludes(ASCENDSIM_SOURCE_DIR);
   // The graph must have been read: these folders exist and include what they are known to.
-  ASSERT_TRUE(graph.count("models/machine") && graph.count("runtime/core") && graph.count("tools/sweep"));
+  ASSERT_TRUE(graph.count("models/machine") && graph.count("runtime/core") &&
+              graph.count("tools/sweep"));
   ASSERT_TRUE(graph.at("models/machine").count("models/link"));
   ASSERT_TRUE(graph.at("runtime/api").count("runtime/core"));
   const std::vector<std::string> wrong = backwardIncludes(graph);
@@ -134,14 +135,16 @@ TEST(Layers, NoFolderIncludesItselfThroughOthers) {
 
 TEST(Layers, TheChecksFindWhatTheyLookFor) {
   // a -> b -> c -> a is reported from where it closes.
-  EXPECT_EQ(findCycle({{"a", {"b"}}, {"b", {"c"}}, {"c", {"a"}}, {"d", {"a"}}}), "a -> b -> c -> a");
+  EXPECT_EQ(findCycle({{"a", {"b"}}, {"b", {"c"}}, {"c", {"a"}}, {"d", {"a"}}}),
+            "a -> b -> c -> a");
   EXPECT_EQ(findCycle({{"a", {"b"}}, {"b", {}}}), "");
   // A model including the runtime, and the runtime's core including its C API, are backward.
   const FolderGraph backward = {{"models/dram", {"spec", "runtime/core"}},
                                 {"runtime/core", {"models/dram", "runtime/api"}},
                                 {"tools/sweep", {"runtime/api", "spec"}}};
   EXPECT_EQ(backwardIncludes(backward),
-            (std::vector<std::string>{"models/dram includes runtime/core", "runtime/core includes runtime/api"}));
+            (std::vector<std::string>{"models/dram includes runtime/core",
+                                      "runtime/core includes runtime/api"}));
   EXPECT_EQ(includedFolder("#include \"models/dram/standards/hbm3.h\""), "models/dram");
   EXPECT_EQ(includedFolder("  #include \"spec/units.h\""), "spec");
   EXPECT_EQ(includedFolder("#include \"acl/acl.h\""), "");

@@ -26,9 +26,12 @@ static void* noContext(void* arg) {
   void* p = NULL;
   aclrtStream s = NULL;
   (void)arg;
-  expect(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc in a thread with no context");
-  expect(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream in a thread with no context");
-  expect(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtProcessReport in a thread nothing is subscribed to");
+  expect(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL,
+         "aclrtMalloc in a thread with no context");
+  expect(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL,
+         "aclrtCreateStream in a thread with no context");
+  expect(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE,
+         "aclrtProcessReport in a thread nothing is subscribed to");
   return NULL;
 }
 
@@ -36,9 +39,11 @@ static void* noContext(void* arg) {
 static void* freeUnderCopy(void* arg) {
   struct Shared* sh = (struct Shared*)arg;
   expect(aclrtSetCurrentContext(sh->ctx), ACL_SUCCESS, "aclrtSetCurrentContext in a second thread");
-  expect(aclrtFree(sh->dev), ACL_SUCCESS, "aclrtFree of memory a queued copy of another thread uses");
+  expect(aclrtFree(sh->dev), ACL_SUCCESS,
+         "aclrtFree of memory a queued copy of another thread uses");
   expect(aclrtFree(sh->dev), ACL_ERROR_RT_MEMORY_FREE, "aclrtFree of it again");
-  expect(aclrtDestroyStream(sh->stream), ACL_SUCCESS, "aclrtDestroyStream of another thread's busy stream (waits)");
+  expect(aclrtDestroyStream(sh->stream), ACL_SUCCESS,
+         "aclrtDestroyStream of another thread's busy stream (waits)");
   return NULL;
 }
 
@@ -46,7 +51,8 @@ static void* freeUnderCopy(void* arg) {
 static void* destroyEvent(void* arg) {
   struct Shared* sh = (struct Shared*)arg;
   expect(aclrtSetCurrentContext(sh->ctx), ACL_SUCCESS, "aclrtSetCurrentContext in a third thread");
-  expect(aclrtDestroyEvent(sh->event), ACL_SUCCESS, "aclrtDestroyEvent of an event another thread waits for");
+  expect(aclrtDestroyEvent(sh->event), ACL_SUCCESS,
+         "aclrtDestroyEvent of an event another thread waits for");
   return NULL;
 }
 
@@ -72,16 +78,19 @@ int main(void) {
   expect(aclrtMalloc(&sh.dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS, "aclrtMalloc");
   expect(aclrtMallocHost(&sh.host, kBytes), ACL_SUCCESS, "aclrtMallocHost");
   memset(sh.host, 0x5a, kBytes);
-  expect(aclrtMemcpyAsync(sh.dev, kBytes, sh.host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, sh.stream), ACL_SUCCESS,
-         "aclrtMemcpyAsync");
+  expect(aclrtMemcpyAsync(sh.dev, kBytes, sh.host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, sh.stream),
+         ACL_SUCCESS, "aclrtMemcpyAsync");
   runThread(freeUnderCopy, &sh);
-  expect(aclrtSynchronizeStream(sh.stream), ACL_ERROR_RT_INVALID_HANDLE, "synchronising the stream another thread destroyed");
-  expect(aclrtMemcpy(sh.host, kBytes, sh.dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID,
-         "copying from memory another thread freed");
+  expect(aclrtSynchronizeStream(sh.stream), ACL_ERROR_RT_INVALID_HANDLE,
+         "synchronising the stream another thread destroyed");
+  expect(aclrtMemcpy(sh.host, kBytes, sh.dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
+         ACL_ERROR_RT_PARAM_INVALID, "copying from memory another thread freed");
 
-  expect(aclrtCreateEventWithFlag(&sh.event, ACL_EVENT_SYNC), ACL_SUCCESS, "aclrtCreateEventWithFlag(SYNC)");
+  expect(aclrtCreateEventWithFlag(&sh.event, ACL_EVENT_SYNC), ACL_SUCCESS,
+         "aclrtCreateEventWithFlag(SYNC)");
   runThread(destroyEvent, &sh);
-  expect(aclrtSynchronizeEvent(sh.event), ACL_ERROR_RT_INVALID_HANDLE, "waiting for an event another thread destroyed");
+  expect(aclrtSynchronizeEvent(sh.event), ACL_ERROR_RT_INVALID_HANDLE,
+         "waiting for an event another thread destroyed");
   expect(aclrtStreamWaitEvent(NULL, sh.event), ACL_ERROR_RT_INVALID_HANDLE, "a stream wait on it");
 
   expect(aclrtFreeHost(sh.host), ACL_SUCCESS, "aclrtFreeHost");

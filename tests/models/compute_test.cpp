@@ -12,7 +12,9 @@ namespace {
 
 constexpr uint64_t MiB = 1ull << 20;
 
-double seconds(Picoseconds ps) { return static_cast<double>(ps) * 1e-12; }
+double seconds(Picoseconds ps) {
+  return static_cast<double>(ps) * 1e-12;
+}
 
 // A kernel's time from its start, less the launch and dispatch every kernel pays first.
 double busySeconds(const Machine& m, size_t i) {
@@ -20,7 +22,8 @@ double busySeconds(const Machine& m, size_t i) {
   return seconds(m.end(i) - m.start(i) - d.scheduler.taskLaunch - d.aicore.startLatency);
 }
 
-KernelWork work(const char* name, uint64_t read, uint64_t written, uint64_t ops, uint32_t opBytes = 4) {
+KernelWork work(const char* name, uint64_t read, uint64_t written, uint64_t ops,
+                uint32_t opBytes = 4) {
   KernelWork w;
   w.name = name;
   w.bytesRead = read;
@@ -113,7 +116,8 @@ TEST(Kernel, SharesDeviceMemoryWithDma) {
   const uint64_t n = 16 * MiB;
   Machine both("default");
   both.kernel(0, add32(n));
-  both.copy(0, {MemoryPlace::Kind::Device, 0, 0}, {MemoryPlace::Kind::Device, 0, 1ull << 30}, 4 * n);
+  both.copy(0, {MemoryPlace::Kind::Device, 0, 0}, {MemoryPlace::Kind::Device, 0, 1ull << 30},
+            4 * n);
   both.run();
   // From the start of the run, so the launches and setups (3 us, 0.7 %) are inside; 2.5 %: two
   // writers and two readers interleave, so write batches and the rows reopened after each

@@ -23,8 +23,10 @@ TEST(Lpddr5, PeakIsFourSixteenBitChannelsAt6400MTs) {
 // next bank of each group, ... (16 banks; a row of 64 bursts in each, so the first 1024 reads
 // open each row once and then hit it), with refresh pushed out of the way.
 spec::Picoseconds readsAcrossBankGroups(uint64_t n) {
-  auto timing = makeMemoryTiming(spec::loadMemorySpec(
-      "lpddr5", "channels: 1\ncapacity: 2GiB\naddress_mapping: co:1,bg,ch,pc,st,ba,ra,co,ro\ntREFI: 1000000\n"));
+  auto timing =
+      makeMemoryTiming(spec::loadMemorySpec("lpddr5",
+                                            "channels: 1\ncapacity: 2GiB\naddress_mapping: "
+                                            "co:1,bg,ch,pc,st,ba,ra,co,ro\ntREFI: 1000000\n"));
   for (uint64_t i = 0; i < n; ++i) timing->enqueue(i * 32, 32, false, 0);
   return timing->drain();
 }

@@ -1,9 +1,9 @@
 // The DRAM model behind a TLM-2.0 target socket: any size and address, delay = completion.
 #include <gtest/gtest.h>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/dram/dram_target.h"
 #include "spec/system_loader.h"
@@ -20,8 +20,11 @@ TEST(DramTarget, BTransportReturnsTheModelsCompletionTime) {
   setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   const spec::DramSpec m = spec::loadSystemSpecFromText(
-      "host: { memory: { preset: ddr4-3200 } }\ndevices: [ { port: rc.0, memory: { preset: hbm2, capacity: 16GiB } } ]\n",
-      "t.yaml").devices[0].memory;
+                               "host: { memory: { preset: ddr4-3200 } }\ndevices: [ { port: rc.0, "
+                               "memory: { preset: hbm2, capacity: 16GiB } } ]\n",
+                               "t.yaml")
+                               .devices[0]
+                               .memory;
   const uint64_t base = 1ull << 40;
   DramTarget dram("dram", m, base);
   Initiator cpu("cpu");

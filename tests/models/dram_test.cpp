@@ -13,8 +13,10 @@ namespace {
 
 // A memory from a preset with overrides, read through the real config loader.
 spec::DramSpec memory(const std::string& preset, const std::string& overrides = "") {
-  const std::string yaml = "host: { memory: { preset: ddr4-3200 } }\n"
-                           "devices: [ { port: rc.0, memory: { preset: " + preset + overrides + " } } ]\n";
+  const std::string yaml =
+      "host: { memory: { preset: ddr4-3200 } }\n"
+      "devices: [ { port: rc.0, memory: { preset: " +
+      preset + overrides + " } } ]\n";
   return spec::loadSystemSpecFromText(yaml, "test.yaml").devices[0].memory;
 }
 
@@ -42,8 +44,8 @@ uint64_t sameBankAs0(const spec::DramSpec& m, bool sameRow) {
   const auto c0 = d.decode(0);
   for (uint64_t a = m.burstBytes(); a < (1ull << 32); a += m.burstBytes()) {
     const auto c = d.decode(a);
-    if (c.channel == c0.channel && c.bankGroup == c0.bankGroup && c.bank == c0.bank && c.rank == c0.rank &&
-        (c.row == c0.row) == sameRow) {
+    if (c.channel == c0.channel && c.bankGroup == c0.bankGroup && c.bank == c0.bank &&
+        c.rank == c0.rank && (c.row == c0.row) == sameRow) {
       return a;
     }
   }
@@ -99,14 +101,16 @@ double randomBound(const spec::DramSpec& m) {
   const double burstCycles = static_cast<double>(m.burstLength) / (m.dataRate / m.clock);
   const double dataCycles = 64.0 / static_cast<double>(m.burstBytes()) * burstCycles;
   const spec::DramTimings& t = m.timings;
-  const double actCycles = std::max({double(t.tRRD_S), t.tFAW / 4.0, double(t.tRC) / (m.bankGroups * m.banksPerGroup)});
+  const double actCycles =
+      std::max({double(t.tRRD_S), t.tFAW / 4.0, double(t.tRC) / (m.bankGroups * m.banksPerGroup)});
   return std::min(1.0, dataCycles / actCycles) * (1.0 - double(t.tRFC) / t.tREFI);
 }
 
 double randomEfficiency(const spec::DramSpec& m, uint64_t requests) {
   auto t = makeMemoryTiming(m);
   std::mt19937_64 rng(7);
-  for (uint64_t i = 0; i < requests; ++i) t->enqueue((rng() % ((1ull << 30) / 64)) * 64, 64, false, 0);
+  for (uint64_t i = 0; i < requests; ++i)
+    t->enqueue((rng() % ((1ull << 30) / 64)) * 64, 64, false, 0);
   t->drain();
   return t->totalStats().bandwidth() / m.peakBandwidth();
 }
@@ -147,7 +151,8 @@ TEST(Dram, PseudoChannelsShareTheirChannelsRowCommandBus) {
   // bus, which carries at most one request per 3 cycles: 64 B / 3 ns = 21.3 GB/s for the
   // channel (two thirds of its 32 GB/s peak), less refresh. Without the shared bus the two would
   // reach up to 2 x 64 B / 4 ns = 32 GB/s (21.6 GB/s measured before the bus was modelled).
-  const spec::DramSpec m = memory("hbm2", ", channels: 1, capacity: 1GiB, address_mapping: bank-group-interleaved");
+  const spec::DramSpec m =
+      memory("hbm2", ", channels: 1, capacity: 1GiB, address_mapping: bank-group-interleaved");
   ASSERT_EQ(m.independentChannels(), 2u);
   const double gbps = randomEfficiency(m, 100000) * m.peakBandwidth() / 1e9;
   EXPECT_LE(gbps, 64.0 / 3.0 * (1 - 350.0 / 3900) * 1.01);
@@ -160,7 +165,8 @@ TEST(Dram, HbmThreeStackIdsShareTheActivateWindow) {
   // not to each stack id: four ACTs per 48 cycles, one per 12 cycles of 0.625 ns, so 64 B / 7.5 ns
   // = 8.53 GB/s, less refresh (560 / 6240): 7.77 GB/s at most. With a window per stack id (as
   // before) the two ids together activated twice as often: 13.6 GB/s measured.
-  const spec::DramSpec m = memory("hbm3", ", channels: 1, pseudo_channels: 1, capacity: 1GiB, tFAW: 48");
+  const spec::DramSpec m =
+      memory("hbm3", ", channels: 1, pseudo_channels: 1, capacity: 1GiB, tFAW: 48");
   ASSERT_EQ(m.independentChannels(), 1u);
   ASSERT_EQ(m.ranks, 2u);
   const double bound = 64.0 / (12 * 0.625) * (1 - 560.0 / 6240);
@@ -187,7 +193,8 @@ TEST(Dram, HbmThreeReadsThatSwitchStackIdWaitTccdr) {
   ASSERT_EQ(sid[0].size(), 32u);
   ASSERT_EQ(sid[1].size(), 32u);
   auto t = makeMemoryTiming(m);
-  const Picoseconds start = std::max(t->access(sid[0][0], 32, false, 0), t->access(sid[1][0], 32, false, 0)) + 100000;
+  const Picoseconds start =
+      std::max(t->access(sid[0][0], 32, false, 0), t->access(sid[1][0], 32, false, 0)) + 100000;
   for (size_t i = 0; i < 500; ++i) {
     t->enqueue(sid[0][i % 32], 32, false, start);
     t->enqueue(sid[1][i % 32], 32, false, start);
@@ -229,7 +236,8 @@ TEST(Dram, ReadWriteAlternationPaysTurnarounds) {
   }
   const Picoseconds tck = m.tCK();
   const Picoseconds first = (22 + 22 + 4) * tck;  // ACT, tRCD, CL, burst of the first read
-  EXPECT_NEAR(static_cast<double>(alt - first), (pairs - 1) * 44.0 * tck + 12 * tck + (16 + 4 - 22 - 4) * tck, 2.0 * tck);
+  EXPECT_NEAR(static_cast<double>(alt - first),
+              (pairs - 1) * 44.0 * tck + 12 * tck + (16 + 4 - 22 - 4) * tck, 2.0 * tck);
   EXPECT_NEAR(static_cast<double>(reads - first), (2 * pairs - 1) * 8.0 * tck, 2.0 * tck);
 }
 
@@ -263,13 +271,15 @@ TEST(Dram, RefreshTakesItsShareOfTime) {
   // DDR4-3200 streaming reads with and without refresh: the bandwidth ratio is 1 - tRFC / tREFI
   // = 1 - 560 / 12480 = 0.9551.
   const double with = sequentialEfficiency(memory("ddr4-3200"), 400000);
-  const double without = sequentialEfficiency(memory("ddr4-3200", ", tREFI: 1000000, tRFC: 1"), 400000);
+  const double without =
+      sequentialEfficiency(memory("ddr4-3200", ", tREFI: 1000000, tRFC: 1"), 400000);
   EXPECT_NEAR(with / without, 1.0 - 560.0 / 12480.0, 0.005);
   auto t = makeMemoryTiming(memory("ddr4-3200"));
   for (uint64_t i = 0; i < 400000; ++i) t->enqueue(i * 64, 64, false, 0);
   t->drain();
   const DramStats s = t->totalStats();
-  const double share = static_cast<double>(s.refreshPs) / static_cast<double>(s.lastCompletionPs - s.firstArrivalPs);
+  const double share =
+      static_cast<double>(s.refreshPs) / static_cast<double>(s.lastCompletionPs - s.firstArrivalPs);
   EXPECT_NEAR(share, 560.0 / 12480.0, 0.003);
 }
 
@@ -320,9 +330,9 @@ TEST(AddressDecoder, BankGroupInterleavedMatchesRamulatorBitPositions) {
   const AddressDecoder d(referenceHbm2(", address_mapping: bank-group-interleaved"));
   EXPECT_EQ(d.decode(1u << 5).column, 1u);
   EXPECT_EQ(d.decode(1u << 6).bankGroup, 1u);
-  EXPECT_EQ(d.decode(1u << 8).channel, 1u);           // pseudo-channel 1 of channel 0
+  EXPECT_EQ(d.decode(1u << 8).channel, 1u);  // pseudo-channel 1 of channel 0
   EXPECT_EQ(d.decode(1u << 9).bank, 1u);
-  EXPECT_EQ(d.decode(1u << 11).channel, 2u);          // channel 1, pseudo-channel 0
+  EXPECT_EQ(d.decode(1u << 11).channel, 2u);  // channel 1, pseudo-channel 0
   EXPECT_EQ(d.decode(1u << 14).column, 2u);
   EXPECT_EQ(d.decode(1u << 18).row, 1u);
   EXPECT_EQ(d.decode((1u << 18) - 1).row, 0u);
@@ -358,9 +368,12 @@ TEST(AddressDecoder, NonPowerOfTwoCounts) {
 }
 
 TEST(AddressMapping, BadMappingsAreConfigErrors) {
-  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,pc,st,bg,ba,ra'"), spec::ConfigError);  // no ro
-  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co:3,ch,pc,st,bg,ba,ra,co,ro'"), spec::ConfigError);
-  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,ch,pc,st,bg,ba,ra,ro'"), spec::ConfigError);
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,pc,st,bg,ba,ra'"),
+               spec::ConfigError);  // no ro
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co:3,ch,pc,st,bg,ba,ra,co,ro'"),
+               spec::ConfigError);
+  EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,ch,ch,pc,st,bg,ba,ra,ro'"),
+               spec::ConfigError);
   EXPECT_THROW(memory("hbm2e", ", address_mapping: 'co,xx,pc,st,bg,ba,ra,ro'"), spec::ConfigError);
   EXPECT_NO_THROW(memory("hbm2e", ", address_mapping: 'co:2,ch,bg,ba,pc,st,ra,co,ro'"));
 }

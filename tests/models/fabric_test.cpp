@@ -10,8 +10,12 @@
 namespace ascendsim::models {
 namespace {
 
-MemoryPlace host() { return {MemoryPlace::Kind::HostPinned, -1, 0}; }
-MemoryPlace dev(int d) { return {MemoryPlace::Kind::Device, d, 0}; }
+MemoryPlace host() {
+  return {MemoryPlace::Kind::HostPinned, -1, 0};
+}
+MemoryPlace dev(int d) {
+  return {MemoryPlace::Kind::Device, d, 0};
+}
 
 // Expected rates, as arithmetic from the PCIe Base Specification (not from the model's code):
 // - Line rate of Gen4 x16: 16 GT/s per lane x 16 lanes x 128/130 (128b/130b encoding) / 8 bits
@@ -48,7 +52,8 @@ void devicesShareTheUplink(int devices) {
   m.run();
   Picoseconds last = 0;
   for (int d = 0; d < devices; ++d) last = std::max(last, m.end(static_cast<size_t>(d)));
-  const double aggregate = static_cast<double>(bytes) * devices / (static_cast<double>(last) * 1e-12);
+  const double aggregate =
+      static_cast<double>(bytes) * devices / (static_cast<double>(last) * 1e-12);
   EXPECT_NEAR(aggregate / kGen4WriteRate, 1.0, kRateTolerance) << aggregate / 1e9 << " GB/s";
   // The uplink carries every byte as 256 B payloads in 280 B write TLPs: 256 MiB per device is
   // 1 Mi TLPs of 280 B.
@@ -58,8 +63,12 @@ void devicesShareTheUplink(int devices) {
   for (int d = 0; d < devices; ++d) EXPECT_GT(m.end(static_cast<size_t>(d)), last * 9 / 10);
 }
 
-TEST(Fabric, TwoDevicesBehindOneSwitchShareItsUplink) { devicesShareTheUplink(2); }
-TEST(Fabric, FourDevicesBehindOneSwitchShareItsUplink) { devicesShareTheUplink(4); }
+TEST(Fabric, TwoDevicesBehindOneSwitchShareItsUplink) {
+  devicesShareTheUplink(2);
+}
+TEST(Fabric, FourDevicesBehindOneSwitchShareItsUplink) {
+  devicesShareTheUplink(4);
+}
 
 TEST(Fabric, DevicesUnderDifferentSwitchesDoNotShare) {
   // npu0 (sw0) and npu4 (sw1) each get a full link's rate.
@@ -105,7 +114,8 @@ TEST(Fabric, HccsPeerCopiesLeavePcieIdleAndRunAtTheLinkRate) {
   // 0.3 % either way: the fixed costs (launch, setup: 2 us of 1.27 ms, 0.16 %) are all the
   // arithmetic leaves out; 8 B more of packet overhead would move the rate by 272/280 (2.9 %).
   for (size_t i = 0; i < 7; ++i) {
-    const double rate = static_cast<double>(bytes) / (static_cast<double>(m.end(i) - m.start(i)) * 1e-12);
+    const double rate =
+        static_cast<double>(bytes) / (static_cast<double>(m.end(i) - m.start(i)) * 1e-12);
     EXPECT_NEAR(rate / perLink, 1.0, 0.003)
         << "npu0 -> npu" << i + 1 << ": " << rate / 1e9 << " GB/s";
   }

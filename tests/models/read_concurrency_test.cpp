@@ -19,15 +19,19 @@ namespace {
 // Gen g x16 at payload size `mps`, MRRS 512, one NPU on a root port or behind one switch, with
 // the generation's default tags (768 from Gen4 on, 256 before) and default outstanding reads.
 spec::SystemSpec machine(uint32_t gen, uint64_t mps, bool behindSwitch, const std::string& chunk) {
-  const std::string link = "{ generation: " + std::to_string(gen) + ", lanes: 16, mps: " + std::to_string(mps) +
+  const std::string link = "{ generation: " + std::to_string(gen) +
+                           ", lanes: 16, mps: " + std::to_string(mps) +
                            ", mrrs: 512, latency: 20ns }";
   std::string yaml =
       "host: { memory: { preset: ddr4-3200, channels: 8, capacity: 64GiB } }\n"
       "pcie:\n  root_complex: { ports: 2, latency: 250ns }\n";
-  if (behindSwitch) yaml += "  switches: [ { name: sw0, upstream: rc.0, ports: 2, latency: 105ns, link: " + link + " } ]\n";
+  if (behindSwitch)
+    yaml += "  switches: [ { name: sw0, upstream: rc.0, ports: 2, latency: 105ns, link: " + link +
+            " } ]\n";
   yaml += "devices: [ { port: " + std::string(behindSwitch ? "sw0.0" : "rc.0") + ", link: " + link +
           ", memory: { preset: hbm2e, stacks: 4, capacity: 64GiB },\n"
-          "              dma: { chunk_size: " + chunk + ", setup_latency: 0ns }, scheduler: { task_launch: 0ns } } ]\n";
+          "              dma: { chunk_size: " +
+          chunk + ", setup_latency: 0ns }, scheduler: { task_launch: 0ns } } ]\n";
   return spec::loadSystemSpecFromText(yaml, "read-concurrency.yaml");
 }
 
@@ -73,7 +77,8 @@ class PcieBenchOneCopy : public ::testing::TestWithParam<Params> {};
 TEST_P(PcieBenchOneCopy, ReachesThePcieBenchRate) {
   const auto [gen, mps, behindSwitch, chunk] = GetParam();
   Machine m(machine(gen, mps, behindSwitch, chunk));
-  const MemoryPlace host{MemoryPlace::Kind::HostPinned, -1, 0}, dev{MemoryPlace::Kind::Device, 0, 0};
+  const MemoryPlace host{MemoryPlace::Kind::HostPinned, -1, 0},
+      dev{MemoryPlace::Kind::Device, 0, 0};
   // 64 MiB one way, then the other: long enough that the round trip at each end (about 1 us)
   // weighs under 0.1 %.
   const uint64_t bytes = 64ull << 20;
@@ -85,23 +90,27 @@ TEST_P(PcieBenchOneCopy, ReachesThePcieBenchRate) {
   for (const PcieBench64MiB& r : kPcieBench64MiB)
     if (r.gen == gen && r.mps == mps) ref = &r;
   ASSERT_NE(ref, nullptr);
-  const double h2d = static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
-  const double d2h = static_cast<double>(bytes) / (static_cast<double>(m.end(1) - m.start(1)) * 1e-12);
+  const double h2d =
+      static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
+  const double d2h =
+      static_cast<double>(bytes) / (static_cast<double>(m.end(1) - m.start(1)) * 1e-12);
   const double h2dTolerance = knownWindowShortfall(gen, mps, behindSwitch) ? 6e-3 : kTolerance;
   EXPECT_NEAR(h2d / (ref->readGbps * 1e9 / 8), 1.0, h2dTolerance) << "H2D " << h2d / 1e9 << " GB/s";
   EXPECT_NEAR(d2h / (ref->writeGbps * 1e9 / 8), 1.0, kTolerance) << "D2H " << d2h / 1e9 << " GB/s";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    GenMpsPlacementChunk, PcieBenchOneCopy,
-    ::testing::Combine(::testing::Values(3u, 4u, 5u), ::testing::Values(128u, 256u, 512u),
-                       ::testing::Bool(),
-                       ::testing::Values(std::string("4KiB"), std::string("64KiB"),
-                                         std::string("64MiB"))),
-    [](const auto& p) {
-      return "Gen" + std::to_string(std::get<0>(p.param)) + "_MPS" + std::to_string(std::get<1>(p.param)) +
-             (std::get<2>(p.param) ? "_switch_" : "_rootport_") + std::get<3>(p.param);
-    });
+INSTANTIATE_TEST_SUITE_P(GenMpsPlacementChunk, PcieBenchOneCopy,
+                         ::testing::Combine(::testing::Values(3u, 4u, 5u),
+                                            ::testing::Values(128u, 256u, 512u), ::testing::Bool(),
+                                            ::testing::Values(std::string("4KiB"),
+                                                              std::string("64KiB"),
+                                                              std::string("64MiB"))),
+                         [](const auto& p) {
+                           return "Gen" + std::to_string(std::get<0>(p.param)) + "_MPS" +
+                                  std::to_string(std::get<1>(p.param)) +
+                                  (std::get<2>(p.param) ? "_switch_" : "_rootport_") +
+                                  std::get<3>(p.param);
+                         });
 
 TEST(ReadConcurrencyConsistency, FewOutstandingReadsBindByLittlesLaw) {
   // A consistency check of our DMA engine (pcie-bench has no latency limit): 8 requests of 512 B
@@ -119,7 +128,8 @@ TEST(ReadConcurrencyConsistency, FewOutstandingReadsBindByLittlesLaw) {
     const uint64_t bytes = 16ull << 20;
     m.copy(0, {MemoryPlace::Kind::HostPinned, -1, 0}, {MemoryPlace::Kind::Device, 0, 0}, bytes);
     m.run();
-    const double rate = static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
+    const double rate =
+        static_cast<double>(bytes) / (static_cast<double>(m.end(0) - m.start(0)) * 1e-12);
     EXPECT_NEAR(rate / (8 * 512 / (570e-9 + completionTime)), 1.0, 1e-3) << rate / 1e9 << " GB/s";
   }
 }

@@ -18,7 +18,8 @@ class Machine {
   explicit Machine(spec::SystemSpec sys) : sys_(std::move(sys)), system_(sys_) {}
 
   // A copy of `bytes` on its own stream of `device` (host side pinned).
-  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes, int hostThread = 0) {
+  const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes,
+                   int hostThread = 0) {
     auto t = std::make_unique<Task>();
     t->hostThread = hostThread;
     t->kind = TaskKind::Copy;
@@ -43,7 +44,8 @@ class Machine {
   }
   void run() {
     system_.runUntil([this] {
-      for (auto& s : streams_) if (!s->idle()) return false;
+      for (auto& s : streams_)
+        if (!s->idle()) return false;
       return true;
     });
   }

@@ -9,11 +9,11 @@
 
 #include "acl/acl.h"
 
-#define ASSERT_ACL_OK(expr)                                                  \
-  do {                                                                       \
-    const aclError acl_ok_ = (expr);                                         \
-    const char* msg_ = acl_ok_ ? aclGetRecentErrMsg() : nullptr;             \
-    ASSERT_EQ(acl_ok_, ACL_SUCCESS) << #expr << ": " << (msg_ ? msg_ : "");  \
+#define ASSERT_ACL_OK(expr)                                                 \
+  do {                                                                      \
+    const aclError acl_ok_ = (expr);                                        \
+    const char* msg_ = acl_ok_ ? aclGetRecentErrMsg() : nullptr;            \
+    ASSERT_EQ(acl_ok_, ACL_SUCCESS) << #expr << ": " << (msg_ ? msg_ : ""); \
   } while (0)
 
 #define EXPECT_ACL_ERROR(expr, code)                                         \

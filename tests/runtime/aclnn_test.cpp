@@ -35,11 +35,13 @@ struct DeviceTensor {
     bytes = std::max<size_t>(values.size() * sizeof(T), 1);
     EXPECT_EQ(aclrtMalloc(&data, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     if (!values.empty()) {
-      EXPECT_EQ(aclrtMemcpy(data, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+      EXPECT_EQ(aclrtMemcpy(data, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
     }
     if (strides.empty()) strides = contiguous(shape);
     const int64_t storage = static_cast<int64_t>(values.size());
-    tensor = aclCreateTensor(shape.data(), shape.size(), type, strides.data(), offset, ACL_FORMAT_ND, &storage, 1, data);
+    tensor = aclCreateTensor(shape.data(), shape.size(), type, strides.data(), offset,
+                             ACL_FORMAT_ND, &storage, 1, data);
     EXPECT_NE(tensor, nullptr) << aclGetRecentErrMsg();
   }
   ~DeviceTensor() {
@@ -66,10 +68,13 @@ class Aclnn : public AclTest {
     AclTest::TearDown();
   }
   template <class T>
-  aclScalar* scalar(T v, aclDataType type) { return aclCreateScalar(&v, type); }
+  aclScalar* scalar(T v, aclDataType type) {
+    return aclCreateScalar(&v, type);
+  }
 
   // Both phases of aclnnAdd, then a stream synchronisation.
-  aclnnStatus add(const DeviceTensor& a, const DeviceTensor& b, aclScalar* alpha, const DeviceTensor& out) {
+  aclnnStatus add(const DeviceTensor& a, const DeviceTensor& b, aclScalar* alpha,
+                  const DeviceTensor& out) {
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     aclnnStatus s = aclnnAddGetWorkspaceSize(a.tensor, b.tensor, alpha, out.tensor, &ws, &ex);
@@ -92,31 +97,36 @@ TEST_F(Aclnn, AddBroadcastsAndScalesByAlpha) {
   ASSERT_EQ(add(a, b, alpha, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   const auto r = out.read<float>();
   for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 3; ++j) EXPECT_EQ(r[i * 3 + j], (i + 1) + 2.0f * 10 * (j + 1)) << i << "," << j;
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(r[i * 3 + j], (i + 1) + 2.0f * 10 * (j + 1)) << i << "," << j;
   }
   aclDestroyScalar(alpha);
 }
 
 TEST_F(Aclnn, IntegerAddWrapsLikeTheHardware) {
   // int8: 100 + 3 x 10 = 130 wraps to -126; int32 and int64 exact; uint8 255 + 1 = 0.
-  DeviceTensor a8(std::vector<int8_t>{100, -5}, {2}, ACL_INT8), b8(std::vector<int8_t>{10, 2}, {2}, ACL_INT8);
+  DeviceTensor a8(std::vector<int8_t>{100, -5}, {2}, ACL_INT8),
+      b8(std::vector<int8_t>{10, 2}, {2}, ACL_INT8);
   DeviceTensor o8(std::vector<int8_t>(2), {2}, ACL_INT8);
   aclScalar* three = scalar(int32_t{3}, ACL_INT32);
   ASSERT_EQ(add(a8, b8, three, o8), ACLNN_SUCCESS) << aclGetRecentErrMsg();
   EXPECT_EQ(o8.read<int8_t>(), (std::vector<int8_t>{-126, 1}));
 
-  DeviceTensor a64(std::vector<int64_t>{1ll << 40, -7}, {2}, ACL_INT64), b64(std::vector<int64_t>{5, 7}, {2}, ACL_INT64);
+  DeviceTensor a64(std::vector<int64_t>{1ll << 40, -7}, {2}, ACL_INT64),
+      b64(std::vector<int64_t>{5, 7}, {2}, ACL_INT64);
   DeviceTensor o64(std::vector<int64_t>(2), {2}, ACL_INT64);
   ASSERT_EQ(add(a64, b64, three, o64), ACLNN_SUCCESS);
   EXPECT_EQ(o64.read<int64_t>(), (std::vector<int64_t>{(1ll << 40) + 15, 14}));
 
-  DeviceTensor a32(std::vector<int32_t>{2147483647, 0}, {2}, ACL_INT32), b32(std::vector<int32_t>{1, -1}, {2}, ACL_INT32);
+  DeviceTensor a32(std::vector<int32_t>{2147483647, 0}, {2}, ACL_INT32),
+      b32(std::vector<int32_t>{1, -1}, {2}, ACL_INT32);
   DeviceTensor o32(std::vector<int32_t>(2), {2}, ACL_INT32);
   aclScalar* one = scalar(int64_t{1}, ACL_INT64);
   ASSERT_EQ(add(a32, b32, one, o32), ACLNN_SUCCESS);
   EXPECT_EQ(o32.read<int32_t>(), (std::vector<int32_t>{-2147483647 - 1, -1}));
 
-  DeviceTensor au(std::vector<uint8_t>{255, 7}, {2}, ACL_UINT8), bu(std::vector<uint8_t>{1, 8}, {2}, ACL_UINT8);
+  DeviceTensor au(std::vector<uint8_t>{255, 7}, {2}, ACL_UINT8),
+      bu(std::vector<uint8_t>{1, 8}, {2}, ACL_UINT8);
   DeviceTensor ou(std::vector<uint8_t>(2), {2}, ACL_UINT8);
   ASSERT_EQ(add(au, bu, one, ou), ACLNN_SUCCESS);
   EXPECT_EQ(ou.read<uint8_t>(), (std::vector<uint8_t>{0, 15}));
@@ -128,14 +138,16 @@ TEST_F(Aclnn, HalfAndBfloat16RoundToNearestEven) {
   // float16: 2048 + 1 is exactly between 2048 and 2050: ties to even give 2048; 2048 + 3 -> 2052.
   const std::vector<aclFloat16> h{aclFloatToFloat16(2048), aclFloatToFloat16(2048)};
   const std::vector<aclFloat16> g{aclFloatToFloat16(1), aclFloatToFloat16(3)};
-  DeviceTensor a(h, {2}, ACL_FLOAT16), b(g, {2}, ACL_FLOAT16), out(std::vector<aclFloat16>(2), {2}, ACL_FLOAT16);
+  DeviceTensor a(h, {2}, ACL_FLOAT16), b(g, {2}, ACL_FLOAT16),
+      out(std::vector<aclFloat16>(2), {2}, ACL_FLOAT16);
   aclScalar* one = scalar(1.0f, ACL_FLOAT);
   ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS);
   const auto r = out.read<aclFloat16>();
   EXPECT_EQ(aclFloat16ToFloat(r[0]), 2048.0f);
   EXPECT_EQ(aclFloat16ToFloat(r[1]), 2052.0f);
   // bfloat16 (8 mantissa bits): 256 + 1 ties to 256; 256 + 3 -> 260. 0x4380 is 256, 0x3F80 is 1.
-  DeviceTensor c(std::vector<uint16_t>{0x4380, 0x4380}, {2}, ACL_BF16), d(std::vector<uint16_t>{0x3F80, 0x4040}, {2}, ACL_BF16);
+  DeviceTensor c(std::vector<uint16_t>{0x4380, 0x4380}, {2}, ACL_BF16),
+      d(std::vector<uint16_t>{0x3F80, 0x4040}, {2}, ACL_BF16);
   DeviceTensor o(std::vector<uint16_t>(2), {2}, ACL_BF16);
   ASSERT_EQ(add(c, d, one, o), ACLNN_SUCCESS);
   EXPECT_EQ(o.read<uint16_t>(), (std::vector<uint16_t>{0x4380, 0x4382}));  // 256, 260
@@ -145,7 +157,8 @@ TEST_F(Aclnn, HalfAndBfloat16RoundToNearestEven) {
 TEST_F(Aclnn, MixedTypesPromoteAndCastToOut) {
   // int32 + float16 computes in float16; the result is written to a float32 tensor.
   DeviceTensor a(std::vector<int32_t>{3, -4}, {2}, ACL_INT32);
-  DeviceTensor b(std::vector<aclFloat16>{aclFloatToFloat16(0.5f), aclFloatToFloat16(0.25f)}, {2}, ACL_FLOAT16);
+  DeviceTensor b(std::vector<aclFloat16>{aclFloatToFloat16(0.5f), aclFloatToFloat16(0.25f)}, {2},
+                 ACL_FLOAT16);
   DeviceTensor out(std::vector<float>(2), {2}, ACL_FLOAT);
   aclScalar* one = scalar(1.0, ACL_DOUBLE);
   ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -161,12 +174,14 @@ TEST_F(Aclnn, StridedViewsReadAndWriteOnlyTheirElements) {
   DeviceTensor out(std::vector<float>(12, -1), {3, 2}, ACL_FLOAT, {4, 2}, 1);
   aclScalar* one = scalar(1.0f, ACL_FLOAT);
   ASSERT_EQ(add(a, b, one, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-  EXPECT_EQ(out.read<float>(), (std::vector<float>{-1, 101, -1, 104, -1, 102, -1, 105, -1, 103, -1, 106}));
+  EXPECT_EQ(out.read<float>(),
+            (std::vector<float>{-1, 101, -1, 104, -1, 102, -1, 105, -1, 103, -1, 106}));
   aclDestroyScalar(one);
 }
 
 TEST_F(Aclnn, MulAndInplaceForms) {
-  DeviceTensor a(std::vector<float>{1.5f, -2, 4}, {3}, ACL_FLOAT), b(std::vector<float>{2, 3, 0.25f}, {3}, ACL_FLOAT);
+  DeviceTensor a(std::vector<float>{1.5f, -2, 4}, {3}, ACL_FLOAT),
+      b(std::vector<float>{2, 3, 0.25f}, {3}, ACL_FLOAT);
   DeviceTensor out(std::vector<float>(3), {3}, ACL_FLOAT);
   uint64_t ws = 1;
   aclOpExecutor* ex = nullptr;
@@ -188,21 +203,27 @@ TEST_F(Aclnn, SubScalesOtherByAlphaAndDivIsTrueDivision) {
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   // Sub: 10 - 3 x [1, 2] = [7, 4] in int32; in place on float: [1.5, -2] - 0.5 x [1, 4] = [1, -4].
-  DeviceTensor a(std::vector<int32_t>{10, 10}, {2}, ACL_INT32), b(std::vector<int32_t>{1, 2}, {2}, ACL_INT32);
+  DeviceTensor a(std::vector<int32_t>{10, 10}, {2}, ACL_INT32),
+      b(std::vector<int32_t>{1, 2}, {2}, ACL_INT32);
   DeviceTensor o(std::vector<int32_t>(2), {2}, ACL_INT32);
   aclScalar* three = scalar(int32_t{3}, ACL_INT32);
-  ASSERT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, three, o.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, three, o.tensor, &ws, &ex), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclnnSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
-  DeviceTensor f(std::vector<float>{1.5f, -2}, {2}, ACL_FLOAT), g(std::vector<float>{1, 4}, {2}, ACL_FLOAT);
+  DeviceTensor f(std::vector<float>{1.5f, -2}, {2}, ACL_FLOAT),
+      g(std::vector<float>{1, 4}, {2}, ACL_FLOAT);
   aclScalar* half = scalar(0.5f, ACL_FLOAT);
   ASSERT_EQ(aclnnInplaceSubGetWorkspaceSize(f.tensor, g.tensor, half, &ws, &ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnInplaceSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
   // Div: int32 7 / 2 = 3.5 in float32 (true division); x / 0 = inf; in place 1 / 4 = 0.25.
-  DeviceTensor n(std::vector<int32_t>{7, 1}, {2}, ACL_INT32), d(std::vector<int32_t>{2, 0}, {2}, ACL_INT32);
+  DeviceTensor n(std::vector<int32_t>{7, 1}, {2}, ACL_INT32),
+      d(std::vector<int32_t>{2, 0}, {2}, ACL_INT32);
   DeviceTensor q(std::vector<float>(2), {2}, ACL_FLOAT);
-  ASSERT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, q.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, q.tensor, &ws, &ex), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclnnDiv(nullptr, ws, ex, stream), ACLNN_SUCCESS);
-  DeviceTensor r(std::vector<float>{1}, {1}, ACL_FLOAT), four(std::vector<float>{4}, {1}, ACL_FLOAT);
+  DeviceTensor r(std::vector<float>{1}, {1}, ACL_FLOAT),
+      four(std::vector<float>{4}, {1}, ACL_FLOAT);
   ASSERT_EQ(aclnnInplaceDivGetWorkspaceSize(r.tensor, four.tensor, &ws, &ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnInplaceDiv(nullptr, ws, ex, stream), ACLNN_SUCCESS);
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
@@ -215,9 +236,12 @@ TEST_F(Aclnn, SubScalesOtherByAlphaAndDivIsTrueDivision) {
   // Refusals: integer division into an int32 out (the float result cannot be cast back), Sub of
   // two BOOL tensors, a NULL alpha for Sub.
   DeviceTensor bools(std::vector<uint8_t>{1, 0}, {2}, ACL_BOOL);
-  EXPECT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, o.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnSubGetWorkspaceSize(bools.tensor, bools.tensor, three, bools.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, nullptr, o.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnDivGetWorkspaceSize(n.tensor, d.tensor, o.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnSubGetWorkspaceSize(bools.tensor, bools.tensor, three, bools.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnSubGetWorkspaceSize(a.tensor, b.tensor, nullptr, o.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
   aclDestroyScalar(three);
   aclDestroyScalar(half);
 }
@@ -227,11 +251,13 @@ TEST_F(Aclnn, InplaceCopyBroadcastsAndCasts) {
   DeviceTensor src(std::vector<float>{0.1f, 2.5f, -3}, {3}, ACL_FLOAT);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  ASSERT_EQ(aclnnInplaceCopyGetWorkspaceSize(dst.tensor, src.tensor, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnInplaceCopyGetWorkspaceSize(dst.tensor, src.tensor, &ws, &ex), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
   ASSERT_EQ(aclnnInplaceCopy(nullptr, ws, ex, stream), ACLNN_SUCCESS);
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   const auto r = dst.read<aclFloat16>();
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(r[i], aclFloatToFloat16(std::vector<float>{0.1f, 2.5f, -3}[i % 3])) << i;
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(r[i], aclFloatToFloat16(std::vector<float>{0.1f, 2.5f, -3}[i % 3])) << i;
   EXPECT_EQ(aclFloat16ToFloat(aclFloatToFloat16(0.1f)), 0.0999755859375f);  // nearest half to 0.1
 }
 
@@ -278,14 +304,21 @@ TEST_F(Aclnn, NullArgumentsAre161001) {
   aclScalar* one = scalar(1.0f, ACL_FLOAT);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(nullptr, a.tensor, one, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(nullptr, a.tensor, one, a.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("[self]"), std::string::npos);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, nullptr, one, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnMulGetWorkspaceSize(a.tensor, nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, nullptr, one, a.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, nullptr, a.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, nullptr, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, nullptr, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.tensor, a.tensor, one, a.tensor, &ws, nullptr),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnMulGetWorkspaceSize(a.tensor, nullptr, a.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnInplaceCopyGetWorkspaceSize(nullptr, a.tensor, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnAdd(nullptr, 0, nullptr, stream), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
@@ -298,24 +331,33 @@ TEST_F(Aclnn, InvalidParametersAre161002) {
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   DeviceTensor f3(std::vector<float>(3), {3}, ACL_FLOAT), f4(std::vector<float>(4), {4}, ACL_FLOAT);
-  DeviceTensor i3(std::vector<int32_t>(3), {3}, ACL_INT32), f23(std::vector<float>(6), {2, 3}, ACL_FLOAT);
+  DeviceTensor i3(std::vector<int32_t>(3), {3}, ACL_INT32),
+      f23(std::vector<float>(6), {2, 3}, ACL_FLOAT);
   DeviceTensor c3(std::vector<double>(3), {3}, ACL_COMPLEX64);
   // Shapes that do not broadcast, and an out that is not the broadcast shape.
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f4.tensor, one, f3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f23.tensor, one, f3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f4.tensor, one, f3.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, f23.tensor, one, f3.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
   // In place: the broadcast shape must be selfRef's own.
-  EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(f3.tensor, f23.tensor, one, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(f3.tensor, f23.tensor, one, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
   // A float result cannot go to an int32 out; a float alpha cannot scale integers.
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, i3.tensor, one, i3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, one, i3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, intOne, i3.tensor, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(f3.tensor, i3.tensor, one, i3.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, one, i3.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(i3.tensor, i3.tensor, intOne, i3.tensor, &ws, &ex),
+            ACLNN_SUCCESS);
   EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
   // Unsupported types.
-  EXPECT_EQ(aclnnAddGetWorkspaceSize(c3.tensor, c3.tensor, one, c3.tensor, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(c3.tensor, c3.tensor, one, c3.tensor, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
   // More than 8 dimensions.
   const std::vector<int64_t> nine(9, 1);
   const int64_t storage = 1;
-  aclTensor* t9 = aclCreateTensor(nine.data(), 9, ACL_FLOAT, nine.data(), 0, ACL_FORMAT_ND, &storage, 1, f3.data);
+  aclTensor* t9 = aclCreateTensor(nine.data(), 9, ACL_FLOAT, nine.data(), 0, ACL_FORMAT_ND,
+                                  &storage, 1, f3.data);
   ASSERT_NE(t9, nullptr);
   EXPECT_EQ(aclnnAddGetWorkspaceSize(t9, t9, one, t9, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclDestroyTensor(t9), ACLNN_SUCCESS);
@@ -328,15 +370,21 @@ TEST_F(Aclnn, BadTensorDescriptionsAreRefused) {
   const int64_t shape[] = {2, 3}, negative[] = {2, -3}, strides[] = {3, 1}, small = 5;
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
-  EXPECT_EQ(aclCreateTensor(negative, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
-  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
+  EXPECT_EQ(aclCreateTensor(negative, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d),
+            nullptr);
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, nullptr, 0, d),
+            nullptr);
   // The view reaches element 5 (1 x 3 + 2 x 1), past a storage of 5 elements.
   EXPECT_EQ(aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, &small, 1, d), nullptr);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("past the storage"), std::string::npos);
-  EXPECT_EQ(aclCreateTensor(shape, 2, static_cast<aclDataType>(99), strides, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
-  // Values outside the enums arrive from C: refused (type) or kept and refused by the operator (format).
+  EXPECT_EQ(aclCreateTensor(shape, 2, static_cast<aclDataType>(99), strides, 0, ACL_FORMAT_ND,
+                            nullptr, 0, d),
+            nullptr);
+  // Values outside the enums arrive from C: refused (type) or kept and refused by the operator
+  // (format).
   EXPECT_EQ(aclCreateScalar(d, static_cast<aclDataType>(99)), nullptr);
-  aclTensor* odd = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, static_cast<aclFormat>(99), nullptr, 0, d);
+  aclTensor* odd =
+      aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, static_cast<aclFormat>(99), nullptr, 0, d);
   ASSERT_NE(odd, nullptr);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
@@ -349,7 +397,8 @@ TEST_F(Aclnn, BadTensorDescriptionsAreRefused) {
   // 2^40 x 2^40 elements: more than any memory holds, refused before its size overflows.
   const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
   EXPECT_EQ(aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d), nullptr);
-  aclTensor* ok = aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, d);  // NULL stride: contiguous
+  aclTensor* ok = aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
+                                  d);  // NULL stride: contiguous
   ASSERT_NE(ok, nullptr);
   int64_t* got = nullptr;
   uint64_t count = 0;
@@ -391,7 +440,8 @@ TEST_F(Aclnn, RepeatableExecutorsRunUntilDestroyedAndFollowNewAddresses) {
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(x.tensor, y.tensor, one, &ws, &ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
-  for (int i = 0; i < 3; ++i) ASSERT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS) << i;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(aclnnInplaceAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS) << i;
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(x.read<float>()[0], 7.0f);
   // The other operand moves: input 1 now reads z = 10, so x becomes 17.
@@ -412,7 +462,8 @@ TEST_F(Aclnn, TensorsOutsideTheStreamsDeviceAre361001) {
   // Host memory behind a tensor: the kernel cannot reach it.
   std::vector<float> host(4, 1);
   const int64_t shape = 4, stride = 1;
-  aclTensor* h = aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, host.data());
+  aclTensor* h =
+      aclCreateTensor(&shape, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &shape, 1, host.data());
   DeviceTensor d(std::vector<float>(4), {4}, ACL_FLOAT);
   aclScalar* one = scalar(1.0f, ACL_FLOAT);
   uint64_t ws = 0;
@@ -471,7 +522,8 @@ TEST(AclnnReport, KernelsAndDramStatistics) {
   void *hx = nullptr, *hz = nullptr, *dx = nullptr, *dy = nullptr, *dz = nullptr;
   ASSERT_EQ(aclrtMallocHost(&hx, bytes), ACL_SUCCESS);
   ASSERT_EQ(aclrtMallocHost(&hz, bytes), ACL_SUCCESS);
-  for (void** p : {&dx, &dy, &dz}) ASSERT_EQ(aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  for (void** p : {&dx, &dy, &dz})
+    ASSERT_EQ(aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(dx, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemcpy(dy, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   const int64_t shape = static_cast<int64_t>(n);
@@ -495,7 +547,8 @@ TEST(AclnnReport, KernelsAndDramStatistics) {
 
   const std::string text = slurpFile(report);
   ASSERT_FALSE(text.empty());
-  EXPECT_EQ(text.find("unwritten-read"), std::string::npos) << "the output's old contents are no read of the program's";
+  EXPECT_EQ(text.find("unwritten-read"), std::string::npos)
+      << "the output's old contents are no read of the program's";
   const nlohmann::json r = nlohmann::json::parse(text);
   const auto field = [&](const std::string& memory, const std::string& key) {
     for (const auto& m : r["memories"]) {
@@ -507,7 +560,7 @@ TEST(AclnnReport, KernelsAndDramStatistics) {
   EXPECT_EQ(r["kernel_totals"]["aclnnAdd"]["bytes_read"], 2 * bytes);
   EXPECT_EQ(field("host.memory", "bytes_read"), 2.0 * bytes);
   EXPECT_EQ(field("host.memory", "bytes_written"), 1.0 * bytes);
-  EXPECT_EQ(field("npu0.memory", "bytes_read"), 2.0 * bytes + bytes);   // kernel inputs + download
+  EXPECT_EQ(field("npu0.memory", "bytes_read"), 2.0 * bytes + bytes);  // kernel inputs + download
   EXPECT_EQ(field("npu0.memory", "bytes_written"), 2.0 * bytes + bytes);  // uploads + kernel output
   EXPECT_GT(field("npu0.memory", "row_hit_rate"), 0.5);  // streams: mostly row hits
   EXPECT_GT(field("npu0.memory", "mean_read_latency_ns"), 0.0);
@@ -565,7 +618,8 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
     const int64_t outElements = outStrides[0] * shape[0];
     const aclDataType type = integer ? ACL_INT32 : ACL_FLOAT;
     const size_t z = 4;
-    std::vector<uint8_t> ha(static_cast<size_t>(va.elements) * z), hb(static_cast<size_t>(vb.elements) * z);
+    std::vector<uint8_t> ha(static_cast<size_t>(va.elements) * z),
+        hb(static_cast<size_t>(vb.elements) * z);
     for (int64_t i = 0; i < va.elements; ++i) {
       if (integer) {
         const int32_t v = static_cast<int32_t>(next(2001)) - 1000;
@@ -587,12 +641,18 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
     void *da = nullptr, *db = nullptr, *dout = nullptr;
     ASSERT_EQ(aclrtMalloc(&da, ha.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     ASSERT_EQ(aclrtMalloc(&db, hb.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMalloc(&dout, static_cast<size_t>(outElements) * z, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpy(da, ha.size(), ha.data(), ha.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpy(db, hb.size(), hb.data(), hb.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-    aclTensor* ta = aclCreateTensor(va.shape.data(), rank, type, va.strides.data(), 0, ACL_FORMAT_ND, &va.elements, 1, da);
-    aclTensor* tb = aclCreateTensor(vb.shape.data(), rank, type, vb.strides.data(), 0, ACL_FORMAT_ND, &vb.elements, 1, db);
-    aclTensor* to = aclCreateTensor(shape.data(), rank, type, outStrides.data(), 0, ACL_FORMAT_ND, &outElements, 1, dout);
+    ASSERT_EQ(aclrtMalloc(&dout, static_cast<size_t>(outElements) * z, ACL_MEM_MALLOC_HUGE_FIRST),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(da, ha.size(), ha.data(), ha.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(db, hb.size(), hb.data(), hb.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    aclTensor* ta = aclCreateTensor(va.shape.data(), rank, type, va.strides.data(), 0,
+                                    ACL_FORMAT_ND, &va.elements, 1, da);
+    aclTensor* tb = aclCreateTensor(vb.shape.data(), rank, type, vb.strides.data(), 0,
+                                    ACL_FORMAT_ND, &vb.elements, 1, db);
+    aclTensor* to = aclCreateTensor(shape.data(), rank, type, outStrides.data(), 0, ACL_FORMAT_ND,
+                                    &outElements, 1, dout);
     ASSERT_TRUE(ta && tb && to) << aclGetRecentErrMsg();
     const int32_t alphaInt = static_cast<int32_t>(next(7)) - 3;
     const float alphaFloat = static_cast<float>(alphaInt) * 0.75f;
@@ -601,18 +661,23 @@ TEST_F(AclnnRandom, BroadcastAndStridedViewsMatchAHostReference) {
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     if (mul) {
-      ASSERT_EQ(aclnnMulGetWorkspaceSize(ta, tb, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnMulGetWorkspaceSize(ta, tb, to, &ws, &ex), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
       ASSERT_EQ(aclnnMul(nullptr, ws, ex, stream), ACLNN_SUCCESS);
     } else if (op == 1) {
-      ASSERT_EQ(aclnnSubGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnSubGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
       ASSERT_EQ(aclnnSub(nullptr, ws, ex, stream), ACLNN_SUCCESS);
     } else {
-      ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
       ASSERT_EQ(aclnnAdd(nullptr, ws, ex, stream), ACLNN_SUCCESS);
     }
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     std::vector<uint8_t> result(static_cast<size_t>(outElements) * z);
-    ASSERT_EQ(aclrtMemcpy(result.data(), result.size(), dout, result.size(), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpy(result.data(), result.size(), dout, result.size(), ACL_MEMCPY_DEVICE_TO_HOST),
+        ACL_SUCCESS);
     // The reference: walk the output's multi-index; a broadcast dimension reads index 0.
     std::vector<int64_t> idx(rank, 0);
     for (int64_t e = 0; e < outElements; ++e) {
@@ -661,7 +726,9 @@ TEST_F(Aclnn, HalfSumsAreCorrectlyRounded) {
   // A float16's value straight from its bits (sign, 5-bit exponent, 10-bit mantissa).
   auto decode = [](uint16_t bits) {
     const uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
-    const double magnitude = exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(mantissa | 0x400, static_cast<int>(exponent) - 25);
+    const double magnitude = exponent == 0
+                                 ? std::ldexp(mantissa, -24)
+                                 : std::ldexp(mantissa | 0x400, static_cast<int>(exponent) - 25);
     return (bits & 0x8000) ? -magnitude : magnitude;
   };
   std::vector<std::pair<double, uint16_t>> halves;  // every finite value, sorted
@@ -690,10 +757,12 @@ TEST_F(Aclnn, HalfSumsAreCorrectlyRounded) {
   for (size_t i = 0; i < n; ++i) {
     a[i] = random();
     // Half the pairs close in magnitude (cancellation and carries), half anywhere.
-    b[i] = i % 2 ? random() : static_cast<uint16_t>((a[i] ^ 0x8000) + static_cast<uint16_t>(state % 7) - 3);
+    b[i] = i % 2 ? random()
+                 : static_cast<uint16_t>((a[i] ^ 0x8000) + static_cast<uint16_t>(state % 7) - 3);
     if (((b[i] >> 10) & 0x1F) == 31) b[i] = 0;
   }
-  DeviceTensor ta(a, {static_cast<int64_t>(n)}, ACL_FLOAT16), tb(b, {static_cast<int64_t>(n)}, ACL_FLOAT16);
+  DeviceTensor ta(a, {static_cast<int64_t>(n)}, ACL_FLOAT16),
+      tb(b, {static_cast<int64_t>(n)}, ACL_FLOAT16);
   DeviceTensor out(std::vector<uint16_t>(n), {static_cast<int64_t>(n)}, ACL_FLOAT16);
   aclScalar* one = scalar(1.0f, ACL_FLOAT);
   ASSERT_EQ(add(ta, tb, one, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
@@ -704,7 +773,8 @@ TEST_F(Aclnn, HalfSumsAreCorrectlyRounded) {
     const uint16_t want = nearest(exact);
     // A zero result may carry either sign; compare values then.
     const bool ok = got[i] == want || (exact == 0 && (got[i] & 0x7FFF) == 0);
-    if (!ok && ++wrong <= 5) ADD_FAILURE() << std::hex << a[i] << " + " << b[i] << " gave " << got[i] << ", want " << want;
+    if (!ok && ++wrong <= 5)
+      ADD_FAILURE() << std::hex << a[i] << " + " << b[i] << " gave " << got[i] << ", want " << want;
   }
   EXPECT_EQ(wrong, 0);
   aclDestroyScalar(one);
@@ -728,9 +798,12 @@ TEST_F(Aclnn, MemoryFreedUnderAQueuedKernelLivesUntilItEnds) {
   ASSERT_ACL_OK(aclrtMemcpy(b, sizeof bv, bv, sizeof bv, ACL_MEMCPY_HOST_TO_DEVICE));
   const std::vector<int64_t> shape = {4}, strides = {1};
   const int64_t storage = 4;
-  aclTensor* ta = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, a);
-  aclTensor* tb = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, b);
-  aclTensor* to = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, out);
+  aclTensor* ta =
+      aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, a);
+  aclTensor* tb =
+      aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, &storage, 1, b);
+  aclTensor* to = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                  &storage, 1, out);
   aclScalar* alpha = scalar(1.0f, ACL_FLOAT);
   aclrtEvent gate = nullptr;
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));

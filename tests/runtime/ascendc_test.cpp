@@ -16,16 +16,20 @@ TEST_F(AscendCKernels, BlocksRunInOrderOnDeviceMemory) {
   // buffer reads back 0,0,...,1,1,...,3 and the blocks ran 0, 1, 2, 3.
   constexpr size_t n = 1024;
   int32_t* d = nullptr;
-  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), n * sizeof(int32_t), ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(
+      aclrtMalloc(reinterpret_cast<void**>(&d), n * sizeof(int32_t), ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<int64_t> order;
   auto* orderPtr = &order;
-  ASSERT_EQ(ascendsim::ascendc::launch("Quarters", 4, nullptr, nullptr, [=]() {
-              const int64_t b = ascendsimAscendCBlockIdx(), blocks = ascendsimAscendCBlockNum();
-              orderPtr->push_back(b);
-              for (size_t i = static_cast<size_t>(b) * n / blocks; i < static_cast<size_t>(b + 1) * n / blocks; ++i) {
-                d[i] = static_cast<int32_t>(b);
-              }
-            }),
+  ASSERT_EQ(ascendsim::ascendc::launch("Quarters", 4, nullptr, nullptr,
+                                       [=]() {
+                                         const int64_t b = ascendsimAscendCBlockIdx(),
+                                                       blocks = ascendsimAscendCBlockNum();
+                                         orderPtr->push_back(b);
+                                         for (size_t i = static_cast<size_t>(b) * n / blocks;
+                                              i < static_cast<size_t>(b + 1) * n / blocks; ++i) {
+                                           d[i] = static_cast<int32_t>(b);
+                                         }
+                                       }),
             0u);
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
   EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3}));
@@ -51,9 +55,10 @@ TEST_F(AscendCKernels, AKernelReadsWhatACopyWroteAndTakesItsTime) {
   ASSERT_ACL_OK(aclrtCreateEvent(&before));
   ASSERT_ACL_OK(aclrtCreateEvent(&after));
   ASSERT_ACL_OK(aclrtRecordEvent(before, nullptr));
-  ASSERT_EQ(ascendsim::ascendc::launch("Double", 1, nullptr, nullptr, [=]() {
-              for (size_t i = 0; i < n; ++i) d[i] *= 2;
-            }),
+  ASSERT_EQ(ascendsim::ascendc::launch("Double", 1, nullptr, nullptr,
+                                       [=]() {
+                                         for (size_t i = 0; i < n; ++i) d[i] *= 2;
+                                       }),
             0u);
   ASSERT_ACL_OK(aclrtRecordEvent(after, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
@@ -76,27 +81,36 @@ void outOfBoundsThenTrap(aclError outOfBounds, aclError trap) {
   float* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   // 1 MiB past a 4 KiB buffer: outside every allocation of the device.
-  ASSERT_EQ(ascendsim::ascendc::launch("Wild", 2, nullptr, nullptr, [=]() {
-              if (ascendsimAscendCBlockIdx() == 1) d[1 << 18] = 1.0f;
-            }),
+  ASSERT_EQ(ascendsim::ascendc::launch("Wild", 2, nullptr, nullptr,
+                                       [=]() {
+                                         if (ascendsimAscendCBlockIdx() == 1) d[1 << 18] = 1.0f;
+                                       }),
             0u);
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), outOfBounds);
   const std::string message = aclGetRecentErrMsg();
-  EXPECT_NE(message.find("kernel Wild, block 1: out-of-bounds access at 0x"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernel Wild, block 1: out-of-bounds access at 0x"), std::string::npos)
+      << message;
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));  // reported once
-  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 3, nullptr, nullptr, [=]() {
-              if (ascendsimAscendCBlockIdx() == 2) ascendsimAscendCTrap();
-              d[0] = 5.0f;
-            }),
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 3, nullptr, nullptr,
+                                       [=]() {
+                                         if (ascendsimAscendCBlockIdx() == 2)
+                                           ascendsimAscendCTrap();
+                                         d[0] = 5.0f;
+                                       }),
             0u);
   EXPECT_EQ(aclrtSynchronizeDevice(), trap);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("kernel Trap trapped in block 2"), std::string::npos);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("kernel Trap trapped in block 2"),
+            std::string::npos);
   float back = 0;
   ASSERT_ACL_OK(aclrtMemcpy(&back, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, 5.0f);  // blocks 0 and 1 ran before the trap
   // Bad launches are refused and their arguments freed.
-  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("None", 0, nullptr, [](void*) {}, nullptr, 0, nullptr), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel("NoEntry", 1, nullptr, nullptr, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(ascendsimLaunchAscendCKernel(
+                       "None", 0, nullptr, [](void*) {}, nullptr, 0, nullptr),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(
+      ascendsimLaunchAscendCKernel("NoEntry", 1, nullptr, nullptr, nullptr, 0, nullptr),
+      ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtFree(d));
 }
 }  // namespace
@@ -171,7 +185,8 @@ TEST_F(AscendCKernels, TheVectorInterfaceComputesAndIsTimedFromWhatItMoves) {
     y[i] = 0.25f * static_cast<float>(i % 13);
   }
   float *dx = nullptr, *dy = nullptr, *dz = nullptr;
-  for (float** p : {&dx, &dy, &dz}) ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(p), n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (float** p : {&dx, &dy, &dz})
+    ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(p), n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMemcpy(dx, n * 4, x.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
   ASSERT_ACL_OK(aclrtMemcpy(dy, n * 4, y.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
   const double one = kernelMs(1, dx, dy, dz, n);
@@ -197,7 +212,8 @@ TEST_F(AscendCKernels, StopOnFailureSkipsTheRestOfTheStream) {
   ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE));
   ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
   ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, 3));  // bit 0: stop again
-  EXPECT_ACL_ERROR(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   uint8_t* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
@@ -253,20 +269,26 @@ void record(aclrtExceptionInfo* info, int which) {
   EXPECT_EQ(aclrtGetArgsFromExceptionInfo(info, &args, &argsLen), ACL_SUCCESS);
   EXPECT_EQ(aclrtGetFuncHandleFromExceptionInfo(info, &func), ACL_SUCCESS);
   gSeen.push_back({aclrtGetTaskIdFromExceptionInfo(info), aclrtGetStreamIdFromExceptionInfo(info),
-                   aclrtGetDeviceIdFromExceptionInfo(info), aclrtGetErrorCodeFromExceptionInfo(info), argsLen, func,
-                   which});
+                   aclrtGetDeviceIdFromExceptionInfo(info),
+                   aclrtGetErrorCodeFromExceptionInfo(info), argsLen, func, which});
 }
-void legacyCallback(aclrtExceptionInfo* info) { record(info, 1); }
-void registeredCallback(aclrtExceptionInfo* info) { record(info, 2); }
+void legacyCallback(aclrtExceptionInfo* info) {
+  record(info, 1);
+}
+void registeredCallback(aclrtExceptionInfo* info) {
+  record(info, 2);
+}
 int gHostCallbacks = 0;
-void countCallback(void*) { ++gHostCallbacks; }
+void countCallback(void*) {
+  ++gHostCallbacks;
+}
 }  // namespace
 
 TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   // A trapping kernel on a stop-on-failure stream, a callback queued behind it. At the
-  // synchronisation that reports the trap (507035 on vector cores), both exception callbacks have run once
-  // (the legacy one first), naming the kernel's task (the thread's last task id when it was
-  // launched), its stream and device, 507035, the 16 bytes of its two captured pointers and the
+  // synchronisation that reports the trap (507035 on vector cores), both exception callbacks have
+  // run once (the legacy one first), naming the kernel's task (the thread's last task id when it
+  // was launched), its stream and device, 507035, the 16 bytes of its two captured pointers and the
   // same function handle for both; the host callback behind the trap never ran. The device's
   // verbose error is an AI Core software error until the device is reset.
   aclrtErrorInfo verbose{};
@@ -285,10 +307,11 @@ TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   int* a = nullptr;
   int* b = nullptr;
   ASSERT_EQ(ascendsim::ascendc::launch("Fine", 1, nullptr, s, [a] { (void)a; }), 0u);
-  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, s, [a, b] {
-              (void)a, (void)b;
-              ascendsimAscendCTrap();
-            }),
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, s,
+                                       [a, b] {
+                                         (void)a, (void)b;
+                                         ascendsimAscendCTrap();
+                                       }),
             0u);
   uint32_t lastTask = 0;
   ASSERT_ACL_OK(aclrtGetThreadLastTaskId(&lastTask));
@@ -323,7 +346,8 @@ TEST_F(AscendCKernels, ExceptionCallbacksSeeTheFailedTaskBeforeTheSyncReturns) {
   ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(registeredCallback));
   EXPECT_ACL_ERROR(aclrtExceptionInfoCallbackRegister(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
-  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, nullptr, [] { ascendsimAscendCTrap(); }), 0u);
+  ASSERT_EQ(ascendsim::ascendc::launch("Trap", 1, nullptr, nullptr, [] { ascendsimAscendCTrap(); }),
+            0u);
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   EXPECT_EQ(gSeen.size(), 2u);
   ASSERT_ACL_OK(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), s));
@@ -361,7 +385,9 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC));
   for (aclrtStream s : {deviceOnly, plain}) {
     ASSERT_ACL_OK(aclrtStreamWaitEvent(s, gate));
-    ASSERT_EQ(ascendsim::ascendc::launch("Long", 1, nullptr, s, [d] { std::memset(d, 0x33, 4 << 20); }), 0u);
+    ASSERT_EQ(
+        ascendsim::ascendc::launch("Long", 1, nullptr, s, [d] { std::memset(d, 0x33, 4 << 20); }),
+        0u);
     ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 0x22, 64, s));
   }
   ASSERT_ACL_OK(aclrtStreamStop(deviceOnly));
@@ -387,7 +413,8 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
   ASSERT_ACL_OK(aclrtCreateStream(&quiet));
   ASSERT_ACL_OK(aclrtDestroyStream(quiet));
   EXPECT_EQ(gStates.size(), 4u);
-  EXPECT_ACL_ERROR(aclrtRegStreamStateCallback(nullptr, stateCallback, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtRegStreamStateCallback(nullptr, stateCallback, nullptr),
+                   ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtStreamStop(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtDestroyEvent(gate));
   ASSERT_ACL_OK(aclrtFree(d));
@@ -404,9 +431,11 @@ double timedUs(Work work) {
 // time so that every page changes) takes on the default stream.
 double eightBlockFillUs(uint8_t* d, uint8_t byte) {
   return timedUs([d, byte] {
-    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 8, nullptr, nullptr, [d, byte] {
-                std::memset(d + ascendsimAscendCBlockIdx() * (512 << 10), byte, 512 << 10);
-              }),
+    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 8, nullptr, nullptr,
+                                         [d, byte] {
+                                           std::memset(d + ascendsimAscendCBlockIdx() * (512 << 10),
+                                                       byte, 512 << 10);
+                                         }),
               0u);
   });
 }
@@ -458,7 +487,8 @@ TEST_F(AscendCKernels, ATPipeLargerThanTheUnifiedBufferFailsTheKernel) {
   ASSERT_EQ(ascendsim::ascendc::launch("TooBig", 2, nullptr, nullptr, pipeOf(true)), 0u);
   EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   const std::string message = aclGetRecentErrMsg();
-  EXPECT_NE(message.find("kernel TooBig, block 0: its TPipe buffers take 196640 bytes, more than the core's 196608 bytes"),
+  EXPECT_NE(message.find("kernel TooBig, block 0: its TPipe buffers take 196640 bytes, more than "
+                         "the core's 196608 bytes"),
             std::string::npos)
       << message;
 }
@@ -486,19 +516,23 @@ TEST_F(AscendCKernels, AKernelReadingRegisteredHostMemoryIsTimedOverPcie) {
     return [n, sum, in] {
       const size_t block = static_cast<size_t>(ascendsimAscendCBlockIdx()), share = n / 40;
       float s = 0;
-      for (size_t i = block * share; i < (block + 1) * share; i += 1024) s += in[i];  // a float of every page
+      for (size_t i = block * share; i < (block + 1) * share; i += 1024)
+        s += in[i];  // a float of every page
       sum[block] = s;
     };
   };
   const double zeroCopyUs = timedUs([&] {
-    ASSERT_EQ(ascendsim::ascendc::launch("SumHost", 40, nullptr, nullptr, summing(static_cast<const float*>(mapped))), 0u);
+    ASSERT_EQ(ascendsim::ascendc::launch("SumHost", 40, nullptr, nullptr,
+                                         summing(static_cast<const float*>(mapped))),
+              0u);
   });
   float back[40] = {};
   ASSERT_ACL_OK(aclrtMemcpy(back, sizeof back, sum, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
   float total = 0;
   for (float b : back) total += b;
   EXPECT_EQ(total, static_cast<float>(40 * ((n / 40 + 1023) / 1024)));
-  EXPECT_NEAR(zeroCopyUs / copyUs, 1.0, 0.15) << zeroCopyUs << " us in place vs " << copyUs << " us copied";
+  EXPECT_NEAR(zeroCopyUs / copyUs, 1.0, 0.15)
+      << zeroCopyUs << " us in place vs " << copyUs << " us copied";
   const double deviceUs = timedUs([&] {
     ASSERT_EQ(ascendsim::ascendc::launch("SumDevice", 40, nullptr, nullptr, summing(dev)), 0u);
   });
@@ -520,7 +554,8 @@ TEST_F(AscendCKernels, ManagedPagesMigrateToTheDeviceOnFirstTouch) {
   // 4. the host only read them: they stay on the device, as fast as 2.
   constexpr size_t n = 4u << 20;  // floats: 16 MiB
   float* managed = nullptr;
-  ASSERT_ACL_OK(aclrtMemAllocManaged(reinterpret_cast<void**>(&managed), n * 4, ACL_RT_MEM_ATTACH_GLOBAL));
+  ASSERT_ACL_OK(
+      aclrtMemAllocManaged(reinterpret_cast<void**>(&managed), n * 4, ACL_RT_MEM_ATTACH_GLOBAL));
   for (size_t i = 0; i < n; ++i) managed[i] = 1.0f;
   float *dev = nullptr, *sum = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&dev), n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -530,18 +565,20 @@ TEST_F(AscendCKernels, ManagedPagesMigrateToTheDeviceOnFirstTouch) {
   });
   auto summed = [&](const float* in, const char* name) {
     const double us = timedUs([&] {
-      ASSERT_EQ(ascendsim::ascendc::launch(name, 40, nullptr, nullptr,
-                                           [in, sum] {
-                                             const size_t block = static_cast<size_t>(ascendsimAscendCBlockIdx());
-                                             const size_t share = n / 40;
-                                             float s = 0;
-                                             for (size_t i = block * share; i < (block + 1) * share; i += 1024) s += in[i];
-                                             sum[block] = s;
-                                           }),
+      ASSERT_EQ(ascendsim::ascendc::launch(
+                    name, 40, nullptr, nullptr,
+                    [in, sum] {
+                      const size_t block = static_cast<size_t>(ascendsimAscendCBlockIdx());
+                      const size_t share = n / 40;
+                      float s = 0;
+                      for (size_t i = block * share; i < (block + 1) * share; i += 1024) s += in[i];
+                      sum[block] = s;
+                    }),
                 0u);
     });
     float back[40] = {};
-    EXPECT_EQ(aclrtMemcpy(back, sizeof back, sum, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(back, sizeof back, sum, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
     float total = 0;
     for (float b : back) total += b;
     return std::make_pair(us, total);
@@ -549,20 +586,24 @@ TEST_F(AscendCKernels, ManagedPagesMigrateToTheDeviceOnFirstTouch) {
   const float pagesSummed = static_cast<float>(40 * ((n / 40 + 1023) / 1024));
   const auto first = summed(managed, "SumManaged");
   EXPECT_EQ(first.second, pagesSummed);
-  EXPECT_NEAR(first.first / copyUs, 1.0, 0.15) << first.first << " us migrating vs " << copyUs << " us copied";
+  EXPECT_NEAR(first.first / copyUs, 1.0, 0.15)
+      << first.first << " us migrating vs " << copyUs << " us copied";
   const auto second = summed(managed, "SumManagedAgain");
   const auto onDevice = summed(dev, "SumDevice");
-  EXPECT_NEAR(second.first / onDevice.first, 1.0, 0.10) << second.first << " us resident vs " << onDevice.first;
+  EXPECT_NEAR(second.first / onDevice.first, 1.0, 0.10)
+      << second.first << " us resident vs " << onDevice.first;
   EXPECT_LT(second.first * 3, first.first);
   for (size_t i = 0; i < n; ++i) managed[i] = 2.0f;
   const auto third = summed(managed, "SumManagedRewritten");
   EXPECT_EQ(third.second, 2 * pagesSummed);
-  EXPECT_NEAR(third.first / first.first, 1.0, 0.10) << third.first << " us after the host rewrote the pages";
+  EXPECT_NEAR(third.first / first.first, 1.0, 0.10)
+      << third.first << " us after the host rewrote the pages";
   float hostSum = 0;
   for (size_t i = 0; i < n; i += 1024) hostSum += managed[i];
   EXPECT_EQ(hostSum, 2.0f * static_cast<float>(n / 1024));
   const auto fourth = summed(managed, "SumManagedAfterHostRead");
-  EXPECT_NEAR(fourth.first / onDevice.first, 1.0, 0.10) << fourth.first << " us after the host only read them";
+  EXPECT_NEAR(fourth.first / onDevice.first, 1.0, 0.10)
+      << fourth.first << " us after the host only read them";
   ASSERT_ACL_OK(aclrtFree(managed));
   ASSERT_ACL_OK(aclrtFree(dev));
   ASSERT_ACL_OK(aclrtFree(sum));

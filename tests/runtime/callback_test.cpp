@@ -11,7 +11,9 @@
 class Callback : public AclTest {};
 
 namespace {
-void addOne(void* data) { ++*static_cast<std::atomic<int>*>(data); }
+void addOne(void* data) {
+  ++*static_cast<std::atomic<int>*>(data);
+}
 
 // What each callback saw: the thread it ran on, recorded before it counts itself.
 struct Seen {
@@ -43,12 +45,15 @@ TEST_F(Callback, ProcessedByTheSubscribedThread) {
     subscribedThreadReady = true;
     while (!stop) {
       const aclError e = aclrtProcessReport(10);
-      if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT && e != ACL_ERROR_RT_THREAD_SUBSCRIBE) break;
+      if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT &&
+          e != ACL_ERROR_RT_THREAD_SUBSCRIBE)
+        break;
     }
   });
   while (!subscribedThreadReady) std::this_thread::yield();
   ASSERT_ACL_OK(aclrtSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s));
-  EXPECT_ACL_ERROR(aclrtSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s), ACL_ERROR_REPEAT_SUBSCRIBE);
+  EXPECT_ACL_ERROR(aclrtSubscribeReport(static_cast<uint64_t>(reporter.native_handle()), s),
+                   ACL_ERROR_REPEAT_SUBSCRIBE);
   ASSERT_ACL_OK(aclrtLaunchCallback(recordThread, &seen, ACL_CALLBACK_BLOCK, s));
   ASSERT_ACL_OK(aclrtLaunchCallback(recordThread, &seen, ACL_CALLBACK_NO_BLOCK, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
@@ -77,8 +82,10 @@ TEST_F(Callback, ErrorCodes) {
   aclrtStream s = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s));
   std::atomic<int> calls{0};
-  EXPECT_ACL_ERROR(aclrtLaunchCallback(addOne, &calls, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_STREAM_NO_CB_REG);
-  EXPECT_ACL_ERROR(aclrtLaunchCallback(nullptr, &calls, ACL_CALLBACK_BLOCK, s), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtLaunchCallback(addOne, &calls, ACL_CALLBACK_BLOCK, s),
+                   ACL_ERROR_RT_STREAM_NO_CB_REG);
+  EXPECT_ACL_ERROR(aclrtLaunchCallback(nullptr, &calls, ACL_CALLBACK_BLOCK, s),
+                   ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
@@ -119,11 +126,14 @@ TEST(HostFunc, ASubscribedThreadRunsThemAndTheStreamWaits) {
   });
   const uint64_t workerId = static_cast<uint64_t>(worker.native_handle());
   ASSERT_ACL_OK(aclrtSubscribeHostFunc(workerId, s));
-  ASSERT_ACL_OK(aclrtLaunchHostFunc(s, [](void* p) {
-    auto* seenBy = static_cast<Seen*>(p);
-    aclrtMemcpy(&seenBy->byte, 1, seenBy->device, 1, ACL_MEMCPY_DEVICE_TO_HOST);
-    seenBy->calls++;
-  }, &seen));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(
+      s,
+      [](void* p) {
+        auto* seenBy = static_cast<Seen*>(p);
+        aclrtMemcpy(&seenBy->byte, 1, seenBy->device, 1, ACL_MEMCPY_DEVICE_TO_HOST);
+        seenBy->calls++;
+      },
+      &seen));
   ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 2, 64, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   worker.join();
@@ -155,11 +165,14 @@ TEST(HostFunc, WithoutASubscriberTheRuntimesThreadRunsThem) {
       int value;
     };
     auto* arg = new Arg{&order, i};
-    ASSERT_ACL_OK(aclrtLaunchHostFunc(s, [](void* p) {
-      auto* a = static_cast<Arg*>(p);
-      a->order->push_back(a->value);
-      delete a;
-    }, arg));
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(
+        s,
+        [](void* p) {
+          auto* a = static_cast<Arg*>(p);
+          a->order->push_back(a->value);
+          delete a;
+        },
+        arg));
   }
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));

@@ -24,7 +24,8 @@ class ComputeTaskIn : public AclTest {
   float kernelMs(ascendsimAccessPattern pattern, uint64_t bytes, uint64_t stride = 0) {
     return elapsedMs(
         [&] {
-          EXPECT_EQ(ascendsimLaunchComputeTaskIn("k", region, kRegion, pattern, stride, bytes, 0, bytes / 4, 4, stream),
+          EXPECT_EQ(ascendsimLaunchComputeTaskIn("k", region, kRegion, pattern, stride, bytes, 0,
+                                                 bytes / 4, 4, stream),
                     ACL_SUCCESS);
         },
         stream);
@@ -40,26 +41,32 @@ class ComputeTaskInCycle : public ComputeTaskIn {
 };
 
 TEST_F(ComputeTaskIn, RefusesBadArguments) {
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn(nullptr, region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn(nullptr, region, kRegion, ASCENDSIM_ACCESS_RANDOM,
+                                                0, 64, 0, 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", nullptr, kRegion, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", nullptr, kRegion, ASCENDSIM_ACCESS_RANDOM, 0,
+                                                64, 0, 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, 0, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+  EXPECT_ACL_ERROR(
+      ascendsimLaunchComputeTaskIn("k", region, 0, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, 7, 0, 64, 0, 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, 7, 0, 64, 0,
-                                                0, 4, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, ASCENDSIM_ACCESS_STRIDED, 0,
+                                                64, 0, 0, 4, stream),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, ASCENDSIM_ACCESS_STRIDED, 0, 64, 0, 0, 4, stream),
-                   ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 0, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0,
+                                                64, 0, 0, 0, stream),
                    ACL_ERROR_INVALID_PARAM);
   // Host memory, and a region running past its allocation, are not the device's to touch.
   void* host = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&host, 4096));
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", host, 4096, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", host, 4096, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0,
+                                                0, 4, stream),
                    ACL_ERROR_RT_PARAM_INVALID);
   aclrtFreeHost(host);
-  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion + 1, ASCENDSIM_ACCESS_RANDOM, 0, 64, 0, 0, 4, stream),
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskIn("k", region, kRegion + 1, ASCENDSIM_ACCESS_RANDOM,
+                                                0, 64, 0, 0, 4, stream),
                    ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // nothing was queued
 }

@@ -79,7 +79,8 @@ TEST_F(Device, MemInfoMovesWithAllocations) {
   size_t ddrFree = 1, ddrTotal = 1;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &ddrFree, &ddrTotal));
   EXPECT_EQ(ddrTotal, 0u);  // an HBM part has no device DDR
-  EXPECT_ACL_ERROR(aclrtGetMemInfo(static_cast<aclrtMemAttr>(13), &ddrFree, &ddrTotal), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtGetMemInfo(static_cast<aclrtMemAttr>(13), &ddrFree, &ddrTotal),
+                   ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &ddrTotal), ACL_ERROR_INVALID_PARAM);
 }
 
@@ -176,7 +177,8 @@ TEST_F(EightNpuServer, PeerCopyNeedsEnabledAccess) {
   ASSERT_ACL_OK(aclrtMalloc(&d1, n, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMemset(d1, n, 0x5A, n));
   ASSERT_ACL_OK(aclrtSetDevice(0));
-  EXPECT_ACL_ERROR(aclrtMemcpy(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
   ASSERT_ACL_OK(aclrtMemcpy(d0, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
   std::vector<unsigned char> host(n);
@@ -195,7 +197,8 @@ TEST_F(EightNpuServer, StreamsAndEventsOfAnotherDeviceAreRefused) {
   std::vector<unsigned char> h(4096);
   ASSERT_ACL_OK(aclrtSetDevice(1));
   // Device 1 is current: a stream of device 0 cannot carry its copies.
-  EXPECT_ACL_ERROR(aclrtMemcpyAsync(d0, 4096, h.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, s0), ACL_ERROR_RT_STREAM_CONTEXT);
+  EXPECT_ACL_ERROR(aclrtMemcpyAsync(d0, 4096, h.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, s0),
+                   ACL_ERROR_RT_STREAM_CONTEXT);
   aclrtStream s1 = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&s1));
   EXPECT_ACL_ERROR(aclrtRecordEvent(e0, s1), ACL_ERROR_RT_STREAM_CONTEXT);
@@ -213,7 +216,8 @@ TEST_F(Device, DeviceToDeviceCopiesCarryAtMost4GiB) {
   void *a = nullptr, *b = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, big, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMalloc(&b, big, ACL_MEM_MALLOC_HUGE_FIRST));
-  EXPECT_ACL_ERROR(aclrtMemcpy(b, big, a, big, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(b, big, a, big, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_ACL_OK(aclrtMemcpyAsync(b, big, a, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, nullptr));
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   ASSERT_ACL_OK(aclrtFree(a));
@@ -232,8 +236,10 @@ TEST_F(Device, InfoStatusAndLimitsOfA910B4) {
   EXPECT_EQ(v, 20);
   ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &v));
   EXPECT_EQ(v, 32ll << 30);
-  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(3, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtGetDeviceInfo(3, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v),
+                   ACL_ERROR_RT_INVALID_DEVICEID);
   aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_ABNORMAL;
   ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
   EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
@@ -244,9 +250,12 @@ TEST_F(Device, InfoStatusAndLimitsOfA910B4) {
   ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &limit));
   EXPECT_EQ(limit, 40u);
   ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 5));
-  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 21), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 0), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, static_cast<aclrtDevResLimitType>(2), 1), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 21),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 0),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtSetDeviceResLimit(0, static_cast<aclrtDevResLimitType>(2), 1),
+                   ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &limit));
   EXPECT_EQ(limit, 5u);
   ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));

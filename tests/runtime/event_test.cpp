@@ -12,11 +12,11 @@ class SmallDevice : public AclTest {
 };
 
 TEST_F(FixedRateEvent, ElapsedTimeOfACopyIsItsSimulatedDuration) {
-  // 64 MiB H2D on the default machine with the fixed-rate model (the link's line rate bounds it). The start record ends 1 us
-  // (task launch) after it is submitted; the copy is submitted 3 us (memcpy_async overhead)
-  // after the record and takes 1 us launch + 1 us DMA setup + 67108864 B / (16 GT/s x 16 lanes
-  // x 128/130 / 8 = 31.5077 GB/s) = 2129.9 us; the end record adds 1 us launch. So the two
-  // records end 3 - 1 + 1 + 1 + 2129.9 + 1 = 2134.9 us apart.
+  // 64 MiB H2D on the default machine with the fixed-rate model (the link's line rate bounds it).
+  // The start record ends 1 us (task launch) after it is submitted; the copy is submitted 3 us
+  // (memcpy_async overhead) after the record and takes 1 us launch + 1 us DMA setup + 67108864 B /
+  // (16 GT/s x 16 lanes x 128/130 / 8 = 31.5077 GB/s) = 2129.9 us; the end record adds 1 us launch.
+  // So the two records end 3 - 1 + 1 + 1 + 2129.9 + 1 = 2134.9 us apart.
   const size_t n = 64 << 20;
   void *h = nullptr, *d = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&h, n));
@@ -30,7 +30,8 @@ TEST_F(FixedRateEvent, ElapsedTimeOfACopyIsItsSimulatedDuration) {
   ASSERT_ACL_OK(aclrtSynchronizeEvent(end));
   float ms = 0;
   ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
-  const double expected = (3 - 1 + 1 + 1 + 1) * 1e-3 + 67108864.0 / (16e9 * 16 * 128 / 130 / 8) * 1e3;
+  const double expected =
+      (3 - 1 + 1 + 1 + 1) * 1e-3 + 67108864.0 / (16e9 * 16 * 128 / 130 / 8) * 1e3;
   EXPECT_NEAR(ms, expected, 1e-5);
   ASSERT_ACL_OK(aclrtFree(d));
   ASSERT_ACL_OK(aclrtFreeHost(h));
@@ -221,12 +222,14 @@ TEST_F(Event, OnlyTimeLineEventsKeepTimestamps) {
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE));
   ASSERT_ACL_OK(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC));
   uint64_t us = 0;
-  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(start, &us), ACL_ERROR_RT_INTERNAL_ERROR);  // never recorded
+  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(start, &us),
+                   ACL_ERROR_RT_INTERNAL_ERROR);  // never recorded
   ASSERT_ACL_OK(aclrtRecordEvent(start, nullptr));
   ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
   ASSERT_ACL_OK(aclrtRecordEvent(end, nullptr));
   ASSERT_ACL_OK(aclrtRecordEvent(untimed, nullptr));
-  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(end, &us), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);  // not ended yet
+  EXPECT_ACL_ERROR(aclrtEventGetTimestamp(end, &us),
+                   ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);  // not ended yet
   ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
   float ms = 0;
   ASSERT_ACL_OK(aclrtEventElapsedTime(&ms, start, end));
@@ -235,7 +238,8 @@ TEST_F(Event, OnlyTimeLineEventsKeepTimestamps) {
   ASSERT_ACL_OK(aclrtEventGetTimestamp(start, &t0));
   ASSERT_ACL_OK(aclrtEventGetTimestamp(end, &t1));
   EXPECT_NEAR(static_cast<double>(t1 - t0), ms * 1000.0, 1.0);  // whole microseconds
-  EXPECT_ACL_ERROR(aclrtEventElapsedTime(&ms, start, untimed), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+  EXPECT_ACL_ERROR(aclrtEventElapsedTime(&ms, start, untimed),
+                   ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
   EXPECT_ACL_ERROR(aclrtEventGetTimestamp(untimed, &us), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
   for (aclrtEvent e : {start, end, untimed}) ASSERT_ACL_OK(aclrtDestroyEvent(e));
   ASSERT_ACL_OK(aclrtFree(d));

@@ -9,13 +9,13 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                        \
-  do {                                                                     \
-    const aclError rc = (call);                                            \
-    if (rc != ACL_SUCCESS) {                                               \
+#define CHECK(call)                                                         \
+  do {                                                                      \
+    const aclError rc = (call);                                             \
+    if (rc != ACL_SUCCESS) {                                                \
       std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(rc)); \
-      return 1;                                                            \
-    }                                                                      \
+      return 1;                                                             \
+    }                                                                       \
   } while (0)
 
 int main() {

@@ -24,7 +24,8 @@ TEST(Init, RepeatedInitAndFinalize) {
 
 TEST(Init, ConfigFileMustExistAndBeJson) {
   EXPECT_ACL_ERROR(aclInit("/no/such/acl.json"), ACL_ERROR_INVALID_FILE);
-  EXPECT_ACL_ERROR(aclInit(::testing::TempDir().c_str()), ACL_ERROR_INVALID_FILE);  // a directory (#16 item 15)
+  EXPECT_ACL_ERROR(aclInit(::testing::TempDir().c_str()),
+                   ACL_ERROR_INVALID_FILE);  // a directory (#16 item 15)
   const std::string bad = ::testing::TempDir() + "/bad-acl.json";
   std::ofstream(bad) << "{ not json";
   EXPECT_ACL_ERROR(aclInit(bad.c_str()), ACL_ERROR_PARSE_FILE);

@@ -19,10 +19,12 @@ class SmallDevice : public AclTest {
 namespace {
 std::vector<unsigned char> pattern(size_t n, unsigned seed) {
   std::vector<unsigned char> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>((i * 131 + seed * 17 + (i >> 8)) & 0xFF);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<unsigned char>((i * 131 + seed * 17 + (i >> 8)) & 0xFF);
   return v;
 }
-size_t reservedBy(size_t size, aclError (*alloc)(void**, size_t, aclrtMemMallocPolicy), aclrtMemMallocPolicy policy) {
+size_t reservedBy(size_t size, aclError (*alloc)(void**, size_t, aclrtMemMallocPolicy),
+                  aclrtMemMallocPolicy policy) {
   size_t before = 0, after = 0, total = 0;
   void* p = nullptr;
   aclrtGetMemInfo(ACL_HBM_MEM, &before, &total);
@@ -34,11 +36,11 @@ size_t reservedBy(size_t size, aclError (*alloc)(void**, size_t, aclrtMemMallocP
 }  // namespace
 
 TEST_F(Memory, MallocReservesRoundedSizePlus32AndAligns64) {
-  EXPECT_EQ(reservedBy(1, aclrtMalloc, ACL_MEM_MALLOC_HUGE_FIRST), 64u);     // 32 + 32
-  EXPECT_EQ(reservedBy(32, aclrtMalloc, ACL_MEM_MALLOC_NORMAL_ONLY), 64u);   // 32 + 32
-  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE_ONLY), 96u);     // 64 + 32
+  EXPECT_EQ(reservedBy(1, aclrtMalloc, ACL_MEM_MALLOC_HUGE_FIRST), 64u);          // 32 + 32
+  EXPECT_EQ(reservedBy(32, aclrtMalloc, ACL_MEM_MALLOC_NORMAL_ONLY), 64u);        // 32 + 32
+  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE_ONLY), 96u);          // 64 + 32
   EXPECT_EQ(reservedBy(33, aclrtMallocAlign32, ACL_MEM_MALLOC_HUGE_FIRST), 64u);  // no +32
-  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE1G_ONLY), 64u);   // no +32
+  EXPECT_EQ(reservedBy(33, aclrtMalloc, ACL_MEM_MALLOC_HUGE1G_ONLY), 64u);        // no +32
   EXPECT_EQ(reservedBy(100, aclrtMallocCached, ACL_MEM_MALLOC_HUGE_FIRST), 160u);
   for (int i = 0; i < 16; ++i) {
     void* p = nullptr;
@@ -60,8 +62,11 @@ TEST_F(Memory, AllocationErrors) {
   void* p = nullptr;
   EXPECT_ACL_ERROR(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtMalloc(&p, 64, static_cast<aclrtMemMallocPolicy>(9)), ACL_ERROR_INVALID_PARAM);
-  ASSERT_ACL_OK(aclrtMalloc(&p, 64, static_cast<aclrtMemMallocPolicy>(ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH)));
+  EXPECT_ACL_ERROR(aclrtMalloc(&p, 64, static_cast<aclrtMemMallocPolicy>(9)),
+                   ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtMalloc(
+      &p, 64,
+      static_cast<aclrtMemMallocPolicy>(ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH)));
   ASSERT_ACL_OK(aclrtFree(p));
   EXPECT_ACL_ERROR(aclrtMallocHost(&p, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtMallocHost(nullptr, 8), ACL_ERROR_INVALID_PARAM);
@@ -72,7 +77,8 @@ TEST_F(Memory, AllocationErrors) {
   EXPECT_ACL_ERROR(aclrtFree(&local), ACL_ERROR_RT_MEMORY_FREE);
   EXPECT_ACL_ERROR(aclrtFreeHost(&local), ACL_ERROR_RT_MEMORY_FREE);
   ASSERT_ACL_OK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
-  EXPECT_ACL_ERROR(aclrtFree(static_cast<char*>(p) + 64), ACL_ERROR_RT_MEMORY_FREE);  // not its start
+  EXPECT_ACL_ERROR(aclrtFree(static_cast<char*>(p) + 64),
+                   ACL_ERROR_RT_MEMORY_FREE);  // not its start
   EXPECT_ACL_ERROR(aclrtFreeHost(p), ACL_ERROR_RT_MEMORY_FREE);
   ASSERT_ACL_OK(aclrtFree(p));
   EXPECT_ACL_ERROR(aclrtFree(p), ACL_ERROR_RT_MEMORY_FREE);  // double free
@@ -84,8 +90,10 @@ TEST_F(SmallDevice, OutOfMemory) {
   void* a = nullptr;
   void* b = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, 3 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
-  EXPECT_ACL_ERROR(aclrtMalloc(&b, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
-  EXPECT_ACL_ERROR(aclrtMalloc(&b, 5 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_ACL_ERROR(aclrtMalloc(&b, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST),
+                   ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_ACL_ERROR(aclrtMalloc(&b, 5 << 20, ACL_MEM_MALLOC_HUGE_FIRST),
+                   ACL_ERROR_RT_MEMORY_ALLOCATION);
   ASSERT_ACL_OK(aclrtFree(a));
   ASSERT_ACL_OK(aclrtMalloc(&b, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtFree(b));
@@ -122,7 +130,8 @@ TEST_F(Memory, EveryDirectionRoundTripsByteExactly) {
   ASSERT_ACL_OK(aclrtMemcpyAsync(pinnedOut, n, d1, n, ACL_MEMCPY_DEFAULT, s));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   EXPECT_EQ(std::memcmp(pinnedOut, src3.data(), n), 0);
-  ASSERT_ACL_OK(aclrtMemcpyAsyncWithCondition(pageable.data(), n, d1, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsyncWithCondition(pageable.data(), n, d1, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
   EXPECT_EQ(pageable, src3);
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   for (void* p : {d1, d2}) ASSERT_ACL_OK(aclrtFree(p));
@@ -135,26 +144,37 @@ TEST_F(Memory, CopyArgumentChecksInCannOrder) {
   std::vector<unsigned char> h(8192);
   // count 0 succeeds before any pointer is looked at.
   ASSERT_ACL_OK(aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 0, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(nullptr, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, static_cast<aclrtMemcpyKind>(7)), ACL_ERROR_INVALID_PARAM);
-  ASSERT_ACL_OK(aclrtMemcpy(d, 16, d, 16, ACL_MEMCPY_DEVICE_TO_DEVICE));  // dst == src: nothing to do
-  // The kind must match the pointers.
-  EXPECT_ACL_ERROR(aclrtMemcpy(h.data(), 16, d, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  // Async host to host is not supported in run mode host.
-  EXPECT_ACL_ERROR(aclrtMemcpyAsync(h.data(), 16, h.data() + 100, 16, ACL_MEMCPY_HOST_TO_HOST, nullptr),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  // Overruns of the allocation, and use after free, are refused: nothing is written.
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8192, h.data(), 4097, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(static_cast<char*>(d) + 4000, 8192, h.data(), 100, ACL_MEMCPY_HOST_TO_DEVICE),
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 0, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(nullptr, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, static_cast<aclrtMemcpyKind>(7)),
+                   ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(
+      aclrtMemcpy(d, 16, d, 16, ACL_MEMCPY_DEVICE_TO_DEVICE));  // dst == src: nothing to do
+  // The kind must match the pointers.
+  EXPECT_ACL_ERROR(aclrtMemcpy(h.data(), 16, d, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  // Async host to host is not supported in run mode host.
+  EXPECT_ACL_ERROR(
+      aclrtMemcpyAsync(h.data(), 16, h.data() + 100, 16, ACL_MEMCPY_HOST_TO_HOST, nullptr),
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  // Overruns of the allocation, and use after free, are refused: nothing is written.
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 8192, h.data(), 4097, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(
+      aclrtMemcpy(static_cast<char*>(d) + 4000, 8192, h.data(), 100, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_RT_PARAM_INVALID);
   void* pinned = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&pinned, 100));
-  EXPECT_ACL_ERROR(aclrtMemcpy(pinned, 8192, d, 200, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(pinned, 8192, d, 200, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_ACL_OK(aclrtFreeHost(pinned));
   ASSERT_ACL_OK(aclrtFree(d));
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 16, h.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST_F(Memory, MemsetIsBytewise) {
@@ -183,20 +203,26 @@ TEST_F(Memory, Memcpy2dMovesRowsByPitch) {
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, dpitch * height, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMemset(d, dpitch * height, 0, dpitch * height));
-  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
-  ASSERT_ACL_OK(aclrtMemcpy2dAsync(back.data(), spitch, d, dpitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST, nullptr));
+  ASSERT_ACL_OK(
+      aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy2dAsync(back.data(), spitch, d, dpitch, width, height,
+                                   ACL_MEMCPY_DEVICE_TO_HOST, nullptr));
   for (size_t r = 0; r < height; ++r) {
     for (size_t c = 0; c < spitch; ++c) {
       EXPECT_EQ(back[r * spitch + c], c < width ? image[r * spitch + c] : 0) << r << "," << c;
     }
   }
-  ASSERT_ACL_OK(aclrtMemcpy2d(d, dpitch, image.data(), spitch, 0, height, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, 4, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM);  // width > dpitch
-  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, dpitch, nullptr, spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height + 1, ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_RT_PARAM_INVALID);  // the device footprint overruns
+  ASSERT_ACL_OK(
+      aclrtMemcpy2d(d, dpitch, image.data(), spitch, 0, height, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_ERROR(
+      aclrtMemcpy2d(d, 4, image.data(), spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM);  // width > dpitch
+  EXPECT_ACL_ERROR(
+      aclrtMemcpy2d(d, dpitch, nullptr, spitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(
+      aclrtMemcpy2d(d, dpitch, image.data(), spitch, width, height + 1, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_RT_PARAM_INVALID);  // the device footprint overruns
   ASSERT_ACL_OK(aclrtFree(d));
 }
 
@@ -242,10 +268,14 @@ TEST_F(Memory, NarrowRowsPayPerRowPacketOverhead) {
   void *h = nullptr, *d = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&h, 2 * n));
   ASSERT_ACL_OK(aclrtMalloc(&d, 2 * n, ACL_MEM_MALLOC_HUGE_FIRST));
-  const float d2h = timed([&] { return aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr); });
-  const float d2hRows = timed([&] { return aclrtMemcpy2dAsync(h, 2, d, 2, 1, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr); });
-  const float h2d = timed([&] { return aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr); });
-  const float h2dRows = timed([&] { return aclrtMemcpy2dAsync(d, 2, h, 2, 1, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr); });
+  const float d2h =
+      timed([&] { return aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr); });
+  const float d2hRows = timed(
+      [&] { return aclrtMemcpy2dAsync(h, 2, d, 2, 1, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr); });
+  const float h2d =
+      timed([&] { return aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr); });
+  const float h2dRows = timed(
+      [&] { return aclrtMemcpy2dAsync(d, 2, h, 2, 1, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr); });
   EXPECT_GE(d2hRows / d2h, 20.0f) << d2hRows << " ms against " << d2h << " ms";
   EXPECT_GE(h2dRows / h2d, 20.0f) << h2dRows << " ms against " << h2d << " ms";
   // The D2H rows are bound by the link: 1 Mi x 28 B at Gen4 x16's TLP rate (31.51 GB/s less 9.78 %
@@ -265,17 +295,24 @@ TEST_F(Memory, SizesNearTheTopOfTheAddressSpaceAreRefusedNotWrapped) {
   ASSERT_ACL_OK(aclrtMallocHost(&h, 4096));
   ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   // Copies and memsets of SIZE_MAX bytes (destMax as large) from and to real allocations.
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX, h, SIZE_MAX, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(h, SIZE_MAX, d, SIZE_MAX, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX, h, SIZE_MAX, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(h, SIZE_MAX, d, SIZE_MAX, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclrtMemset(d, SIZE_MAX, 0, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemset(h, SIZE_MAX, 0, SIZE_MAX), ACL_ERROR_RT_PARAM_INVALID);  // was a segfault
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX - 8, h, SIZE_MAX - 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemset(h, SIZE_MAX, 0, SIZE_MAX),
+                   ACL_ERROR_RT_PARAM_INVALID);  // was a segfault
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, SIZE_MAX - 8, h, SIZE_MAX - 8, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
   // A copy that starts one past the end of a pinned buffer runs off that buffer.
   char* end = static_cast<char*>(h) + 4096;
-  EXPECT_ACL_ERROR(aclrtMemcpy(d, 64, end, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(end, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(d, 64, end, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy(end, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);
   // 2D copies whose pitch x height does not fit in 64 bits.
-  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, SIZE_MAX / 2, h, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtMemcpy2d(d, SIZE_MAX / 2, h, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
   // Nothing was touched: the buffers still work.
   std::vector<uint8_t> bytes(4096, 7), back(4096, 0);
   std::memcpy(h, bytes.data(), 4096);
@@ -302,7 +339,7 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
   std::memset(h, 0x5a, n);
   ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  ASSERT_ACL_OK(aclrtFreeHost(h));  // the copy has not run yet
+  ASSERT_ACL_OK(aclrtFreeHost(h));                               // the copy has not run yet
   EXPECT_ACL_ERROR(aclrtFreeHost(h), ACL_ERROR_RT_MEMORY_FREE);  // still a double free
   void* reused = nullptr;
   ASSERT_ACL_OK(aclrtMallocHost(&reused, n));
@@ -314,7 +351,8 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtFree(d));  // the copy back has not run yet either
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &held, &total));
   EXPECT_EQ(held, before);
-  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, n, 0, n, s), ACL_ERROR_RT_PARAM_INVALID);  // freed for the program
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, n, 0, n, s),
+                   ACL_ERROR_RT_PARAM_INVALID);  // freed for the program
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &after, &total));
   EXPECT_EQ(after - held, n + 32);
@@ -336,8 +374,10 @@ TEST_F(AclTest, AnotherProcessCannotShareThisOnesDeviceMemory) {
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   char key[65] = {};
-  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(nullptr, 4096, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 0),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(nullptr, 4096, key, sizeof key, 0),
+                   ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtIpcMemImportByKey(&d, "key", 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_ACL_ERROR(aclrtIpcMemSetImportPid("key", &pid, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_ACL_ERROR(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
@@ -354,7 +394,8 @@ TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
   prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
   prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
   size_t granularity = 0;
-  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+  ASSERT_ACL_OK(
+      aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
   EXPECT_EQ(granularity, 2u << 20);
   size_t freeBefore = 0, total = 0, freeAfter = 0;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total));
@@ -367,7 +408,8 @@ TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
   void* va = nullptr;
   ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * size, 0, nullptr, 0));
   uint8_t byte = 0;
-  EXPECT_ACL_ERROR(aclrtMemcpy(&byte, 1, va, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);  // not mapped
+  EXPECT_ACL_ERROR(aclrtMemcpy(&byte, 1, va, 1, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);  // not mapped
   ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
   aclrtMemAccessDesc access{};
   access.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
@@ -379,9 +421,11 @@ TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
   for (size_t i = 0; i < size; ++i) data[i] = static_cast<uint8_t>(i * 7 + 1);
   ASSERT_ACL_OK(aclrtMemcpy(va, size, data.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
   ASSERT_ACL_OK(aclrtMemset(va, 16, 0xEE, 16));
-  EXPECT_ACL_ERROR(aclrtMapMem(static_cast<uint8_t*>(va) + size, size, 0, handle, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtMapMem(static_cast<uint8_t*>(va) + size, size, 0, handle, 0),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_ACL_ERROR(aclrtFreePhysical(handle), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtFree(va), ACL_ERROR_RT_MEMORY_FREE);  // a mapping is undone by aclrtUnmapMem
+  EXPECT_ACL_ERROR(aclrtFree(va),
+                   ACL_ERROR_RT_MEMORY_FREE);  // a mapping is undone by aclrtUnmapMem
   EXPECT_ACL_ERROR(aclrtReleaseMemAddress(va), ACL_ERROR_INVALID_PARAM);  // still mapped
   ASSERT_ACL_OK(aclrtUnmapMem(va));
   void* other = static_cast<uint8_t*>(va) + size;

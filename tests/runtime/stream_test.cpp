@@ -2,8 +2,8 @@
 #include <cstring>
 #include <vector>
 
-#include "acl_fixture.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl_fixture.h"
 #include "ascendsim/ascendc.h"
 
 class Stream : public AclTest {};
@@ -39,7 +39,8 @@ TEST_F(Stream, CreateWithConfigChecksPriorityAndFlags) {
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_HUGE));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
-  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT),
+                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 namespace {
@@ -69,7 +70,9 @@ TEST_F(Stream, FastLaunchCostsMoreToCreateAndLessToLaunch) {
   // fast_launch 1.5 us per enqueue.
   aclrtStream plain = nullptr, fast = nullptr;
   EXPECT_NEAR(hostMicroseconds([&] { aclrtCreateStream(&plain); }), 10.0, 0.01);
-  EXPECT_NEAR(hostMicroseconds([&] { aclrtCreateStreamWithConfig(&fast, 0, ACL_STREAM_FAST_LAUNCH); }), 20.0, 0.01);
+  EXPECT_NEAR(
+      hostMicroseconds([&] { aclrtCreateStreamWithConfig(&fast, 0, ACL_STREAM_FAST_LAUNCH); }),
+      20.0, 0.01);
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
   auto tenMemsets = [&](aclrtStream s) {
@@ -257,7 +260,8 @@ TEST_F(SmallDevice, AFullQueueMakesTheSubmitterWait) {
   ASSERT_ACL_OK(aclrtCreateEvent(&after));
   ASSERT_ACL_OK(aclrtRecordEvent(start, s2));
   for (int i = 0; i < 5; ++i) {
-    ASSERT_EQ(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS) << "copy " << i;
+    ASSERT_EQ(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS)
+        << "copy " << i;
   }
   ASSERT_ACL_OK(aclrtRecordEvent(after, s2));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
@@ -286,13 +290,18 @@ TEST_F(Stream, ConfigHandlesMakeStreamsOfTheirPriorityAndFlags) {
   const uint32_t priority = 5, tooLow = 8;
   const uint64_t priority64 = 5;
   ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &flag32, sizeof flag32));
-  ASSERT_ACL_OK(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority));
-  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &tooLow, sizeof tooLow), ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority64, sizeof priority64),
+  ASSERT_ACL_OK(
+      aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority, sizeof priority));
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &tooLow, sizeof tooLow),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, static_cast<aclrtStreamConfigAttr>(9), &priority, sizeof priority),
+  EXPECT_ACL_ERROR(
+      aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &priority64, sizeof priority64),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, static_cast<aclrtStreamConfigAttr>(9), &priority,
+                                           sizeof priority),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, nullptr, 4), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, nullptr, 4),
+                   ACL_ERROR_INVALID_PARAM);
   aclrtStream s = nullptr;
   ASSERT_ACL_OK(aclrtCreateStreamV2(&s, config));
   int32_t id = -1, defaultId = -1;
@@ -318,7 +327,8 @@ TEST_F(Stream, ConfigHandlesMakeStreamsOfTheirPriorityAndFlags) {
   ASSERT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
   EXPECT_ACL_ERROR(aclrtDestroyStreamConfigHandle(config), ACL_ERROR_INVALID_PARAM);  // twice
   aclrtStreamConfigHandle mine{};
-  EXPECT_ACL_ERROR(aclrtDestroyStreamConfigHandle(&mine), ACL_ERROR_INVALID_PARAM);  // not made there
+  EXPECT_ACL_ERROR(aclrtDestroyStreamConfigHandle(&mine),
+                   ACL_ERROR_INVALID_PARAM);              // not made there
   ASSERT_ACL_OK(aclrtCreateStreamV2(&refused, nullptr));  // no handle: a plain stream
   ASSERT_ACL_OK(aclrtDestroyStream(refused));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
@@ -327,7 +337,8 @@ TEST_F(Stream, ConfigHandlesMakeStreamsOfTheirPriorityAndFlags) {
 namespace {
 // Two streams, `first` created before `second`, each wait for one gate event and then run a 1 MiB
 // kernel; returns the end times (us) of the kernels of first and second.
-std::pair<uint64_t, uint64_t> kernelEndsBehindOneGate(uint32_t firstPriority, uint32_t secondPriority, void* d) {
+std::pair<uint64_t, uint64_t> kernelEndsBehindOneGate(uint32_t firstPriority,
+                                                      uint32_t secondPriority, void* d) {
   aclrtStream first = nullptr, second = nullptr;
   EXPECT_EQ(aclrtCreateStreamWithConfig(&first, firstPriority, 0), ACL_SUCCESS);
   EXPECT_EQ(aclrtCreateStreamWithConfig(&second, secondPriority, 0), ACL_SUCCESS);
@@ -338,7 +349,9 @@ std::pair<uint64_t, uint64_t> kernelEndsBehindOneGate(uint32_t firstPriority, ui
   auto* bytes = static_cast<uint8_t*>(d);
   for (aclrtStream s : {first, second}) {
     EXPECT_EQ(aclrtStreamWaitEvent(s, gate), ACL_SUCCESS);
-    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 1, nullptr, s, [bytes] { std::memset(bytes, 1, 1 << 20); }), 0u);
+    EXPECT_EQ(ascendsim::ascendc::launch("Fill", 1, nullptr, s,
+                                         [bytes] { std::memset(bytes, 1, 1 << 20); }),
+              0u);
   }
   EXPECT_EQ(aclrtRecordEvent(endFirst, first), ACL_SUCCESS);
   EXPECT_EQ(aclrtRecordEvent(endSecond, second), ACL_SUCCESS);
@@ -407,22 +420,25 @@ TEST_F(Stream, ValueWaitHoldsAStreamUntilMemoryMeetsItsCondition) {
     uint64_t value;
     bool passes;
   };
-  const Case cases[] = {{ACL_STREAM_WAIT_VALUE_GEQ, 100, true},  {ACL_STREAM_WAIT_VALUE_GEQ, 101, false},
-                        {ACL_STREAM_WAIT_VALUE_GEQ, ~0ull, true},  // -1: signed compare
-                        {ACL_STREAM_WAIT_VALUE_AND, 4, true},     {ACL_STREAM_WAIT_VALUE_AND, 3, false},
-                        {ACL_STREAM_WAIT_VALUE_NOR, 1, true},     {ACL_STREAM_WAIT_VALUE_NOR, ~100ull, false}};
+  const Case cases[] = {
+      {ACL_STREAM_WAIT_VALUE_GEQ, 100, true},   {ACL_STREAM_WAIT_VALUE_GEQ, 101, false},
+      {ACL_STREAM_WAIT_VALUE_GEQ, ~0ull, true},  // -1: signed compare
+      {ACL_STREAM_WAIT_VALUE_AND, 4, true},     {ACL_STREAM_WAIT_VALUE_AND, 3, false},
+      {ACL_STREAM_WAIT_VALUE_NOR, 1, true},     {ACL_STREAM_WAIT_VALUE_NOR, ~100ull, false}};
   for (const Case& c : cases) {
     aclrtStream s = nullptr;
     ASSERT_ACL_OK(aclrtCreateStream(&s));
     ASSERT_ACL_OK(aclrtValueWait(d, c.value, c.flag, s));
     const aclError code = aclrtSynchronizeStreamWithTimeout(s, 10);
-    EXPECT_EQ(code == ACL_SUCCESS, c.passes) << "flag " << c.flag << " value " << c.value << " code " << code;
+    EXPECT_EQ(code == ACL_SUCCESS, c.passes)
+        << "flag " << c.flag << " value " << c.value << " code " << code;
     ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
   }
   EXPECT_ACL_ERROR(aclrtValueWrite(nullptr, 1, 0, writer), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtValueWrite(d, 1, 1, writer), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclrtValueWait(d, 1, 4, writer), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtValueWait(reinterpret_cast<uint8_t*>(d) + 60, 1, 0, writer), ACL_ERROR_RT_PARAM_INVALID);  // leaves the 64 bytes
+  EXPECT_ACL_ERROR(aclrtValueWait(reinterpret_cast<uint8_t*>(d) + 60, 1, 0, writer),
+                   ACL_ERROR_RT_PARAM_INVALID);  // leaves the 64 bytes
   uint64_t host = 0;
   EXPECT_ACL_ERROR(aclrtValueWrite(&host, 1, 0, writer), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_ACL_OK(aclrtDestroyEvent(waited));
@@ -433,9 +449,13 @@ TEST_F(Stream, ValueWaitHoldsAStreamUntilMemoryMeetsItsCondition) {
 }
 
 namespace {
-void* allocateBlock(aclrtAllocator, size_t) { return nullptr; }
+void* allocateBlock(aclrtAllocator, size_t) {
+  return nullptr;
+}
 void freeBlock(aclrtAllocator, aclrtAllocatorBlock) {}
-void* addressOfBlock(aclrtAllocatorBlock block) { return block; }
+void* addressOfBlock(aclrtAllocatorBlock block) {
+  return block;
+}
 }  // namespace
 
 TEST_F(Stream, AnAllocatorRegisteredOnAStreamIsHandedBack) {
@@ -450,28 +470,33 @@ TEST_F(Stream, AnAllocatorRegisteredOnAStreamIsHandedBack) {
   ASSERT_ACL_OK(aclrtAllocatorSetObjToDesc(desc, &object));
   ASSERT_ACL_OK(aclrtAllocatorSetAllocFuncToDesc(desc, allocateBlock));
   ASSERT_ACL_OK(aclrtAllocatorSetFreeFuncToDesc(desc, freeBlock));
-  EXPECT_ACL_ERROR(aclrtAllocatorRegister(s, desc), ACL_ERROR_INVALID_PARAM);  // no get-address function
+  EXPECT_ACL_ERROR(aclrtAllocatorRegister(s, desc),
+                   ACL_ERROR_INVALID_PARAM);  // no get-address function
   ASSERT_ACL_OK(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(desc, addressOfBlock));
   EXPECT_ACL_ERROR(aclrtAllocatorRegister(nullptr, desc), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtAllocatorRegister(s, desc));
   aclrtAllocatorDesc gotDesc = nullptr;
   aclrtAllocator gotObject = nullptr;
   aclrtAllocatorAllocFunc gotAlloc = nullptr;
-  aclrtAllocatorAllocAdviseFunc gotAdvise = reinterpret_cast<aclrtAllocatorAllocAdviseFunc>(&object);
+  aclrtAllocatorAllocAdviseFunc gotAdvise =
+      reinterpret_cast<aclrtAllocatorAllocAdviseFunc>(&object);
   aclrtAllocatorGetAddrFromBlockFunc gotAddress = nullptr;
-  ASSERT_ACL_OK(aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, &gotAlloc, nullptr, &gotAdvise, &gotAddress));
+  ASSERT_ACL_OK(aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, &gotAlloc, nullptr, &gotAdvise,
+                                          &gotAddress));
   EXPECT_EQ(gotDesc, desc);
   EXPECT_EQ(gotObject, &object);
   EXPECT_EQ(gotAlloc, &allocateBlock);
   EXPECT_EQ(gotAdvise, nullptr);
   EXPECT_EQ(gotAddress, &addressOfBlock);
   ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(desc));  // the stream keeps its copy
-  ASSERT_ACL_OK(aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, nullptr, nullptr, nullptr, nullptr));
+  ASSERT_ACL_OK(
+      aclrtAllocatorGetByStream(s, &gotDesc, &gotObject, nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(gotObject, &object);
   EXPECT_ACL_ERROR(aclrtAllocatorDestroyDesc(desc), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtAllocatorSetObjToDesc(desc, &object), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtAllocatorUnregister(s));
-  EXPECT_ACL_ERROR(aclrtAllocatorGetByStream(s, &gotDesc, nullptr, nullptr, nullptr, nullptr, nullptr),
-                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(
+      aclrtAllocatorGetByStream(s, &gotDesc, nullptr, nullptr, nullptr, nullptr, nullptr),
+      ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtDestroyStream(s));
 }

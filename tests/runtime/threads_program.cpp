@@ -26,7 +26,9 @@ bool work(int i, aclrtContext ctx, std::vector<aclrtEvent>& done) {
   const size_t n = static_cast<size_t>(i % 4 + 1) << 20;
   aclrtStream s = nullptr;
   void *host = nullptr, *dev = nullptr;
-  if (aclrtCreateStream(&s) || aclrtMallocHost(&host, n) || aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST)) return false;
+  if (aclrtCreateStream(&s) || aclrtMallocHost(&host, n) ||
+      aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST))
+    return false;
   std::vector<unsigned char> back(n);
   bool ok = true;
   for (int round = 0; round < kRounds; ++round) {
@@ -37,9 +39,11 @@ bool work(int i, aclrtContext ctx, std::vector<aclrtEvent>& done) {
     if (i > 0) ok = ok && aclrtStreamWaitEvent(s, done[static_cast<size_t>(i - 1)]) == ACL_SUCCESS;
     ok = ok && ascendsimLaunchComputeTask("step", n, n, n / 4, 4, s) == ACL_SUCCESS;
     ok = ok && aclrtRecordEvent(done[static_cast<size_t>(i)], s) == ACL_SUCCESS;
-    ok = ok && aclrtMemcpyAsync(back.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST, s) == ACL_SUCCESS;
+    ok =
+        ok && aclrtMemcpyAsync(back.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST, s) == ACL_SUCCESS;
     ok = ok && aclrtSynchronizeStream(s) == ACL_SUCCESS;
-    ok = ok && back == std::vector<unsigned char>(n, static_cast<unsigned char>(i * kRounds + round + 1));
+    ok = ok &&
+         back == std::vector<unsigned char>(n, static_cast<unsigned char>(i * kRounds + round + 1));
   }
   ok = aclrtFree(dev) == ACL_SUCCESS && ok;
   ok = aclrtFreeHost(host) == ACL_SUCCESS && ok;
@@ -61,7 +65,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < threads; ++i) {
     pool.emplace_back([&, i] {
       if (!work(i, ctx, done)) {
-        std::fprintf(stderr, "thread %d: %s\n", i, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "wrong data back");
+        std::fprintf(stderr, "thread %d: %s\n", i,
+                     aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "wrong data back");
         failures++;
       }
     });

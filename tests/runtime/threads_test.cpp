@@ -93,15 +93,19 @@ TEST(Threads, OneDevicePerThread) {
       aclrtStream s = nullptr;
       void *h = nullptr, *d = nullptr;
       const size_t n = 4 << 20;
-      if (aclrtCreateStream(&s) || aclrtMallocHost(&h, n) || aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST)) return;
+      if (aclrtCreateStream(&s) || aclrtMallocHost(&h, n) ||
+          aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST))
+        return;
       std::memset(h, dev * 3 + 1, n);
       std::vector<unsigned char> back(n);
       aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, s);
       aclrtSynchronizeStream(s);
       aclrtMemcpy(back.data(), n, d, n, ACL_MEMCPY_DEVICE_TO_HOST);
-      ok[static_cast<size_t>(dev)] = current == dev && back == std::vector<unsigned char>(n, static_cast<unsigned char>(dev * 3 + 1)) &&
-                                     aclrtDestroyStream(s) == ACL_SUCCESS && aclrtFree(d) == ACL_SUCCESS &&
-                                     aclrtFreeHost(h) == ACL_SUCCESS && aclrtResetDevice(dev) == ACL_SUCCESS;
+      ok[static_cast<size_t>(dev)] =
+          current == dev &&
+          back == std::vector<unsigned char>(n, static_cast<unsigned char>(dev * 3 + 1)) &&
+          aclrtDestroyStream(s) == ACL_SUCCESS && aclrtFree(d) == ACL_SUCCESS &&
+          aclrtFreeHost(h) == ACL_SUCCESS && aclrtResetDevice(dev) == ACL_SUCCESS;
     });
   }
   for (auto& t : threads) t.join();
@@ -227,9 +231,11 @@ TEST(Threads, AJoinerGoesOnFromTheJoinedThreadsClock) {
   });
   const auto mainCalls = callsOf(trace, 1), workerCalls = callsOf(trace, 2);
   ASSERT_EQ(workerCalls.size(), 6u);  // set context, two mallocs, the copy, two frees
-  const double workerEnd = workerCalls.back()["ts"].get<double>() + workerCalls.back()["dur"].get<double>();
+  const double workerEnd =
+      workerCalls.back()["ts"].get<double>() + workerCalls.back()["dur"].get<double>();
   EXPECT_GT(workerEnd, 2000.0);  // us: 64 MiB at no more than 32 GB/s takes over 2 ms
-  const auto reset = std::find_if(mainCalls.begin(), mainCalls.end(), [](const auto& e) { return e["name"] == "aclrtResetDevice"; });
+  const auto reset = std::find_if(mainCalls.begin(), mainCalls.end(),
+                                  [](const auto& e) { return e["name"] == "aclrtResetDevice"; });
   ASSERT_NE(reset, mainCalls.end());
   EXPECT_GE((*reset)["ts"].get<double>(), workerEnd);
 }

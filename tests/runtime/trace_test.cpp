@@ -9,10 +9,10 @@
 #include <csignal>
 #include <fstream>
 #include <map>
-#include <set>
-#include <vector>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "acl_fixture.h"
 #include "ascendsim/compute.h"
@@ -73,8 +73,10 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   double h2dMicros = 0;
   for (const auto& e : trace) {
     phases[e["ph"]]++;
-    if (e["ph"] == "M" && e["name"] == "thread_name") tracks[{e["pid"], e["tid"]}] = e["args"]["name"];
-    if (e["ph"] == "M" && e["name"] == "process_name") names["process " + e["args"]["name"].get<std::string>()]++;
+    if (e["ph"] == "M" && e["name"] == "thread_name")
+      tracks[{e["pid"], e["tid"]}] = e["args"]["name"];
+    if (e["ph"] == "M" && e["name"] == "process_name")
+      names["process " + e["args"]["name"].get<std::string>()]++;
     if (e["ph"] == "X") names[e["name"]]++;
     if (e["ph"] == "s") flowStarts[e["id"]]++;
     if (e["ph"] == "f") flowEnds[e["id"]]++;
@@ -96,7 +98,8 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   // The H2D transfer: 64 MiB at Gen4 x16's completion-limited 26.37 GB/s = 2545 us, plus the
   // DMA setup and a round trip.
   EXPECT_NEAR(h2dMicros, 67108864.0 / 26.365e9 * 1e6, 0.01 * h2dMicros);
-  // Bandwidth counters: npu0's down link runs at its TLP rate, 28.43 GB/s of wire bytes, while busy.
+  // Bandwidth counters: npu0's down link runs at its TLP rate, 28.43 GB/s of wire bytes, while
+  // busy.
   double peakDown = 0;
   int samples = 0;
   for (const auto& e : trace) {
@@ -110,16 +113,20 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   // Complete events on one track never overlap (they nest, here: follow one another).
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
   for (const auto& e : trace) {
-    if (e["ph"] == "X") slices[{e["pid"], e["tid"]}].push_back({e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
+    if (e["ph"] == "X")
+      slices[{e["pid"], e["tid"]}].push_back(
+          {e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
   }
   for (auto& [track, v] : slices) {
     std::sort(v.begin(), v.end());
-    for (size_t i = 1; i < v.size(); ++i) EXPECT_LE(v[i - 1].second, v[i].first + 1e-6) << track.first << "/" << track.second;
+    for (size_t i = 1; i < v.size(); ++i)
+      EXPECT_LE(v[i - 1].second, v[i].first + 1e-6) << track.first << "/" << track.second;
   }
 }
 
 TEST(Trace, IdenticalRunsGiveByteIdenticalTraces) {
-  const std::string a = ::testing::TempDir() + "/trace-a.json", b = ::testing::TempDir() + "/trace-b.json";
+  const std::string a = ::testing::TempDir() + "/trace-a.json",
+                    b = ::testing::TempDir() + "/trace-b.json";
   ASSERT_EQ(runChild(a, false), 0);
   ASSERT_EQ(runChild(b, false), 0);
   const std::string ta = slurp(a), tb = slurp(b);
@@ -157,8 +164,10 @@ int runReportChild(const std::string& path) {
     std::vector<unsigned char> pageable(4096);
     if (aclInit(nullptr) || aclrtSetDevice(0)) std::exit(2);
     if (aclrtMallocHost(&h, n) || aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST) ||
-        aclrtMalloc(&leak, 4096, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
-    if (aclrtMemcpyAsync(pageable.data(), 4096, leak, 4096, ACL_MEMCPY_DEVICE_TO_HOST, nullptr)) std::exit(2);
+        aclrtMalloc(&leak, 4096, ACL_MEM_MALLOC_HUGE_FIRST))
+      std::exit(2);
+    if (aclrtMemcpyAsync(pageable.data(), 4096, leak, 4096, ACL_MEMCPY_DEVICE_TO_HOST, nullptr))
+      std::exit(2);
     if (aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr)) std::exit(2);
     if (aclrtMemcpyAsync(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, nullptr)) std::exit(2);
     if (aclrtSynchronizeStream(nullptr)) std::exit(2);
@@ -210,7 +219,8 @@ TEST(Trace, ContinuesInNumberedFilesPastItsLimit) {
   // tracks again.
   const std::string dir = ::testing::TempDir();
   const std::string machine = dir + "/limited.yaml";
-  std::ofstream(machine) << "extends: default\ntrace: { path: " << dir << "/limited-trace.json, max_size: 64KiB }\n";
+  std::ofstream(machine) << "extends: default\ntrace: { path: " << dir
+                         << "/limited-trace.json, max_size: 64KiB }\n";
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("ASCENDSIM_CONFIG", machine.c_str(), 1);
@@ -224,7 +234,8 @@ TEST(Trace, ContinuesInNumberedFilesPastItsLimit) {
   ASSERT_EQ(status, 0);
   int files = 0, copies = 0;
   for (int part = 0; part < 100; ++part) {
-    const std::string path = dir + (part == 0 ? "/limited-trace.json" : "/limited-trace." + std::to_string(part) + ".json");
+    const std::string path = dir + (part == 0 ? "/limited-trace.json"
+                                              : "/limited-trace." + std::to_string(part) + ".json");
     std::ifstream in(path);
     if (!in) break;
     const std::string text = slurp(path);
@@ -269,7 +280,8 @@ TEST(Trace, NamesAreEscapedAndMadeValidUtf8) {
   bool found = false;
   for (const auto& e : trace) {  // the trace is a JSON array of events
     if (e.contains("args") && e["args"].contains("kernel")) {
-      EXPECT_EQ(e["args"]["kernel"].get<std::string>(), std::string("k\"a\\b\x01") + "\xef\xbf\xbd" + "\xc3\xa9");
+      EXPECT_EQ(e["args"]["kernel"].get<std::string>(),
+                std::string("k\"a\\b\x01") + "\xef\xbf\xbd" + "\xc3\xa9");
       found = true;
     }
   }
@@ -307,8 +319,10 @@ TEST_P(ReportOnSignal, WrittenWhenTheProgramIsTerminated) {
   // #16 item 11: SIGTERM (or SIGINT) used to leave no report; #34: SIGHUP (a closed terminal)
   // too. The process still ends by the signal, after the report and the trace are written.
   const int signal = GetParam();
-  const std::string trace = ::testing::TempDir() + "/terminated-trace-" + std::to_string(signal) + ".json";
-  const std::string report = ::testing::TempDir() + "/terminated-report-" + std::to_string(signal) + ".json";
+  const std::string trace =
+      ::testing::TempDir() + "/terminated-trace-" + std::to_string(signal) + ".json";
+  const std::string report =
+      ::testing::TempDir() + "/terminated-report-" + std::to_string(signal) + ".json";
   std::remove(report.c_str());
   std::remove(trace.c_str());
   const pid_t pid = fork();
@@ -320,7 +334,8 @@ TEST_P(ReportOnSignal, WrittenWhenTheProgramIsTerminated) {
     const size_t n = 1 << 20;
     void *h = nullptr, *d = nullptr;
     if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMallocHost(&h, n) ||
-        aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST)) std::exit(2);
+        aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST))
+      std::exit(2);
     if (aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE)) std::exit(2);
     std::raise(signal);
     std::exit(3);  // not reached: the signal ends the process
@@ -336,4 +351,6 @@ TEST_P(ReportOnSignal, WrittenWhenTheProgramIsTerminated) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, ReportOnSignal, ::testing::Values(SIGTERM, SIGHUP),
-                         [](const ::testing::TestParamInfo<int>& p) { return p.param == SIGTERM ? "SIGTERM" : "SIGHUP"; });
+                         [](const ::testing::TestParamInfo<int>& p) {
+                           return p.param == SIGTERM ? "SIGTERM" : "SIGHUP";
+                         });

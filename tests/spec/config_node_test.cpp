@@ -52,7 +52,8 @@ TEST(ConfigNode, YamlMergeKeysLetDevicesShareASection) {
 TEST(ConfigNode, ExtendsOverridesFieldByField) {
   // atlas-800t-a2 with faster links: only the named keys change.
   const SystemSpec sys = loadSystemSpecFromText(
-      "extends: atlas-800t-a2\nname: a2-gen5\npcie:\n  root_complex: { latency: 300ns }\n", "x.yaml");
+      "extends: atlas-800t-a2\nname: a2-gen5\npcie:\n  root_complex: { latency: 300ns }\n",
+      "x.yaml");
   EXPECT_EQ(sys.name, "a2-gen5");
   EXPECT_EQ(sys.rootComplex.latency, 300000);
   EXPECT_EQ(sys.rootComplex.ports, 4u);  // from the base

@@ -55,7 +55,9 @@ TEST(Presets, NanosecondTimingsRoundUpToCycles) {
 
 TEST(Presets, OverridingTheClockRescalesNanosecondTimings) {
   // DDR5-4800 tWR is 30 ns: 72 cycles at 2.4 GHz (417 ps), 60 at 2 GHz.
-  const char* base = "host: { memory: { preset: ddr5-4800 CLOCK } }\ndevices: [ { port: rc.0, memory: { preset: hbm2e } } ]\n";
+  const char* base =
+      "host: { memory: { preset: ddr5-4800 CLOCK } }\ndevices: [ { port: rc.0, memory: { preset: "
+      "hbm2e } } ]\n";
   std::string at24 = base, at20 = base;
   at24.replace(at24.find("CLOCK"), 5, "");
   at20.replace(at20.find("CLOCK"), 5, ", clock: 2000MHz, data_rate: 4000MT/s");

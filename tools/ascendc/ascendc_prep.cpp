@@ -1,15 +1,16 @@
 // ascendsim-ascendc-prep IN OUT: turns an Ascend C kernel source into one the host compiler takes.
 // Each launch `K<<<blockDim, l2ctrl, stream>>>(args)` becomes
-// `ascendsim::ascendc::launch("K", blockDim, l2ctrl, stream, [=]() { K(args); })`, and the AI Core's
-// trap instruction (`asm("trap")`, `asm volatile ("trap")`) a call that stops the block. Comments,
-// strings and character literals are left alone; line numbers are kept (a #line directive names
-// the original file, and each rewrite keeps its newlines), so compiler messages point at the
+// `ascendsim::ascendc::launch("K", blockDim, l2ctrl, stream, [=]() { K(args); })`, and the AI
+// Core's trap instruction (`asm("trap")`, `asm volatile ("trap")`) a call that stops the block.
+// Comments, strings and character literals are left alone; line numbers are kept (a #line directive
+// names the original file, and each rewrite keeps its newlines), so compiler messages point at the
 // kernel's own source.
 // For every kernel defined in the file (`__global__ ... void K(params) {`) it appends an entry that
 // takes the kernel's arguments as AscendCL lays them out for aclrtLaunchKernelWithConfig (each
 // parameter at the next multiple of 8 bytes, as CANN's runtime places AI Core kernels' arguments):
 // `ascendsimKernelEntry_K(void* args)` runs one block and `ascendsimKernelArgsBytes_K()` says how
-// many bytes the arguments take, so a kernel library loaded by aclrtBinaryLoadFromFile can launch it.
+// many bytes the arguments take, so a kernel library loaded by aclrtBinaryLoadFromFile can launch
+// it.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -64,7 +65,9 @@ std::string newlinesOf(const std::string& text) {
   return n;
 }
 
-bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
+bool identifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+}
 
 // Rewrites the launch whose `<<<` is at `at`; returns the index to go on from, or npos on a
 // malformed launch (then `error` says why).
@@ -91,8 +94,8 @@ size_t rewriteLaunch(std::string& s, size_t at, std::string& error) {
   }
   const std::string args = s.substr(open + 1, close - open - 1);
   const std::string original = s.substr(start, close + 1 - start);
-  std::string replacement = "ascendsim::ascendc::launch(\"" + kernel + "\", " + config + ", [=]() { " + kernel + "(" +
-                            args + "); })";
+  std::string replacement = "ascendsim::ascendc::launch(\"" + kernel + "\", " + config +
+                            ", [=]() { " + kernel + "(" + args + "); })";
   // Keep the line count: the launch's own newlines go after it.
   std::string flat;
   for (char c : replacement) flat += c == '\n' ? ' ' : c;
@@ -101,7 +104,8 @@ size_t rewriteLaunch(std::string& s, size_t at, std::string& error) {
   return start + flat.size();
 }
 
-// Rewrites `asm("trap")` / `asm volatile ("trap")` at `at` (an `asm` keyword); npos if it is not one.
+// Rewrites `asm("trap")` / `asm volatile ("trap")` at `at` (an `asm` keyword); npos if it is not
+// one.
 size_t rewriteTrap(std::string& s, size_t at) {
   size_t j = at + 3;
   auto spaces = [&] {
@@ -116,10 +120,12 @@ size_t rewriteTrap(std::string& s, size_t at) {
   const size_t close = matching(s, j, '(', ')');
   if (close == std::string::npos) return std::string::npos;
   std::string inside = s.substr(j + 1, close - j - 1);
-  inside.erase(std::remove_if(inside.begin(), inside.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+  inside.erase(std::remove_if(inside.begin(), inside.end(),
+                              [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
                inside.end());
   if (inside != "\"trap\"") return std::string::npos;
-  const std::string replacement = "ascendsimAscendCTrap()" + newlinesOf(s.substr(at, close + 1 - at));
+  const std::string replacement =
+      "ascendsimAscendCTrap()" + newlinesOf(s.substr(at, close + 1 - at));
   s.replace(at, close + 1 - at, replacement);
   return at + replacement.size();
 }
@@ -137,7 +143,9 @@ std::string parameterType(std::string declaration) {
   declaration = trim(declaration);
   size_t end = declaration.size();
   size_t begin = end;
-  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(declaration[begin - 1])) || declaration[begin - 1] == '_')) --begin;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(declaration[begin - 1])) ||
+                       declaration[begin - 1] == '_'))
+    --begin;
   const std::string last = declaration.substr(begin, end - begin);
   const std::string rest = trim(declaration.substr(0, begin));
   // `uint32_t n` or `T* p`: a name after a type; a lone word (`uint32_t`) is a type of its own.
@@ -168,7 +176,8 @@ std::vector<std::string> parameterTypes(const std::string& list) {
 // such kernels are launched with <<<...>>> only).
 bool isTemplate(const std::string& s, size_t at) {
   const size_t start = s.find_last_of(";}", at);
-  const std::string head = s.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+  const std::string head = s.substr(start == std::string::npos ? 0 : start + 1,
+                                    at - (start == std::string::npos ? 0 : start + 1));
   return head.find("template") != std::string::npos;
 }
 
@@ -185,7 +194,9 @@ bool kernelAt(const std::string& s, size_t at, KernelDefinition& kernel) {
   size_t end = open;
   while (end > at && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
   size_t begin = end;
-  while (begin > at && (std::isalnum(static_cast<unsigned char>(s[begin - 1])) || s[begin - 1] == '_')) --begin;
+  while (begin > at &&
+         (std::isalnum(static_cast<unsigned char>(s[begin - 1])) || s[begin - 1] == '_'))
+    --begin;
   const size_t close = matching(s, open, '(', ')');
   if (begin == end || close == std::string::npos) return false;
   size_t next = close + 1;
@@ -197,20 +208,25 @@ bool kernelAt(const std::string& s, size_t at, KernelDefinition& kernel) {
 }
 
 std::string entryOf(const KernelDefinition& k) {
-  std::string out = "\nextern \"C\" __attribute__((visibility(\"default\"))) void ascendsimKernelEntry_" + k.name +
-                    "(void* args) {\n  const unsigned char* bytes = static_cast<const unsigned char*>(args);\n"
-                    "  size_t at = 0;\n  (void)bytes;\n  (void)at;\n";
+  std::string out =
+      "\nextern \"C\" __attribute__((visibility(\"default\"))) void ascendsimKernelEntry_" +
+      k.name +
+      "(void* args) {\n  const unsigned char* bytes = static_cast<const unsigned char*>(args);\n"
+      "  size_t at = 0;\n  (void)bytes;\n  (void)at;\n";
   std::string call;
   for (size_t i = 0; i < k.types.size(); ++i) {
     const std::string v = "p" + std::to_string(i);
-    out += "  std::remove_cv_t<" + k.types[i] + "> " + v + ";\n  at = (at + 7) & ~size_t{7};\n  std::memcpy(&" + v +
-           ", bytes + at, sizeof " + v + ");\n  at += sizeof " + v + ";\n";
+    out += "  std::remove_cv_t<" + k.types[i] + "> " + v +
+           ";\n  at = (at + 7) & ~size_t{7};\n  std::memcpy(&" + v + ", bytes + at, sizeof " + v +
+           ");\n  at += sizeof " + v + ";\n";
     call += (i ? ", " : "") + v;
   }
   out += "  " + k.name + "(" + call + ");\n}\n";
-  out += "extern \"C\" __attribute__((visibility(\"default\"))) uint32_t ascendsimKernelArgsBytes_" + k.name +
-         "(void) {\n  size_t at = 0;\n";
-  for (const std::string& t : k.types) out += "  at = ((at + 7) & ~size_t{7}) + sizeof(std::remove_cv_t<" + t + ">);\n";
+  out +=
+      "extern \"C\" __attribute__((visibility(\"default\"))) uint32_t ascendsimKernelArgsBytes_" +
+      k.name + "(void) {\n  size_t at = 0;\n";
+  for (const std::string& t : k.types)
+    out += "  at = ((at + 7) & ~size_t{7}) + sizeof(std::remove_cv_t<" + t + ">);\n";
   out += "  return static_cast<uint32_t>(at);\n}\n";
   return out;
 }
@@ -248,8 +264,8 @@ int main(int argc, char** argv) {
       continue;
     }
     KernelDefinition kernel;
-    if (s.compare(i, 10, "__global__") == 0 && (i == 0 || !identifierChar(s[i - 1])) && !isTemplate(s, i) &&
-        kernelAt(s, i + 10, kernel)) {
+    if (s.compare(i, 10, "__global__") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
+        !isTemplate(s, i) && kernelAt(s, i + 10, kernel)) {
       kernels.push_back(kernel);
     }
     if (s.compare(i, 3, "asm") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
@@ -263,7 +279,9 @@ int main(int argc, char** argv) {
     ++i;
   }
   std::ofstream out(argv[2]);
-  out << "#include <cstring>\n#include <type_traits>\n#include \"ascendsim/ascendc.h\"\n#line 1 \"" << argv[1] << "\"\n" << s;
+  out << "#include <cstring>\n#include <type_traits>\n#include \"ascendsim/ascendc.h\"\n#line 1 \""
+      << argv[1] << "\"\n"
+      << s;
   for (const KernelDefinition& k : kernels) out << entryOf(k);
   if (!out) {
     std::cerr << "ascendsim-ascendc-prep: cannot write " << argv[2] << "\n";

@@ -51,7 +51,8 @@ void apply(const Fitted& f, spec::SystemSpec& sys) {
 
 std::string fittedText(const Fitted& f) {
   std::ostringstream s;
-  s << "efficiency " << std::setprecision(4) << f.efficiency << ", setup_latency " << spec::formatDuration(f.setup);
+  s << "efficiency " << std::setprecision(4) << f.efficiency << ", setup_latency "
+    << spec::formatDuration(f.setup);
   return s.str();
 }
 
@@ -77,8 +78,8 @@ class ProbeRunner {
   }
 
   // The simulated time of each measured row, in order.
-  bool run(const spec::SystemSpec& machine, const std::vector<CopyTime>& measured, std::vector<double>& simulated,
-           std::string& why) {
+  bool run(const spec::SystemSpec& machine, const std::vector<CopyTime>& measured,
+           std::vector<double>& simulated, std::string& why) {
     const std::string n = std::to_string(++runs_);
     const fs::path yaml = dir_ / ("candidate-" + n + ".yaml");
     const fs::path csv = dir_ / ("probe-" + n + ".csv");
@@ -90,21 +91,22 @@ class ProbeRunner {
       return false;
     }
     if (pid == 0) {
-      if (!std::freopen(log.c_str(), "w", stdout) || !std::freopen(log.c_str(), "a", stderr)) _exit(126);
+      if (!std::freopen(log.c_str(), "w", stdout) || !std::freopen(log.c_str(), "a", stderr))
+        _exit(126);
       setenv("ASCENDSIM_CONFIG", yaml.c_str(), 1);
       setenv("ASCENDSIM_SUMMARY", "0", 1);
       unsetenv("ASCENDSIM_TRACE");
       unsetenv("ASCENDSIM_REPORT");
       useSimulatorLibrary();
-      execl(probe_.c_str(), probe_.c_str(), "--device", device_.c_str(), "--sizes", sizes_.c_str(), "--repeat", "1",
-            "--out", csv.c_str(), static_cast<char*>(nullptr));
+      execl(probe_.c_str(), probe_.c_str(), "--device", device_.c_str(), "--sizes", sizes_.c_str(),
+            "--repeat", "1", "--out", csv.c_str(), static_cast<char*>(nullptr));
       std::fprintf(stderr, "cannot run %s\n", probe_.c_str());
       _exit(127);
     }
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      why = "the probe " + probe_ + " failed on the simulated machine (" + yaml.string() + "); its output:\n" +
-            tail(log);
+      why = "the probe " + probe_ + " failed on the simulated machine (" + yaml.string() +
+            "); its output:\n" + tail(log);
       return false;
     }
     std::vector<CopyTime> got;
@@ -129,7 +131,8 @@ class ProbeRunner {
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);) lines.push_back(l);
     std::string out;
-    for (size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) out += "  " + lines[i] + "\n";
+    for (size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i)
+      out += "  " + lines[i] + "\n";
     return out;
   }
 
@@ -138,12 +141,12 @@ class ProbeRunner {
   int runs_ = 0;
 };
 
-std::string residualTable(const std::vector<CopyTime>& measured, const std::vector<double>& simulated,
-                          const Residuals& r) {
+std::string residualTable(const std::vector<CopyTime>& measured,
+                          const std::vector<double>& simulated, const Residuals& r) {
   std::ostringstream s;
   char line[160];
-  std::snprintf(line, sizeof line, "%14s  %-4s %15s %15s %9s\n", "size (B)", "dir", "measured (us)", "simulated (us)",
-                "error");
+  std::snprintf(line, sizeof line, "%14s  %-4s %15s %15s %9s\n", "size (B)", "dir", "measured (us)",
+                "simulated (us)", "error");
   s << line;
   for (size_t i = 0; i < measured.size(); ++i) {
     std::snprintf(line, sizeof line, "%14llu  %-4s %15.3f %15.3f %+8.2f%%\n",
@@ -176,13 +179,14 @@ int calibrate(const CalibrateOptions& o) {
     return kExitBadConfig;
   }
   if (o.device < 0 || static_cast<size_t>(o.device) >= sys.devices.size()) {
-    std::cerr << "ascendsim calibrate: --device " << o.device << ": the machine has " << sys.devices.size()
-              << " device(s)\n";
+    std::cerr << "ascendsim calibrate: --device " << o.device << ": the machine has "
+              << sys.devices.size() << " device(s)\n";
     return kExitUsage;
   }
   const std::string probe = o.probe.empty() ? defaultProbe() : o.probe;
   if (access(probe.c_str(), X_OK) != 0) {
-    std::cerr << "ascendsim calibrate: the probe program " << probe << " is not there (give it with --probe)\n";
+    std::cerr << "ascendsim calibrate: the probe program " << probe
+              << " is not there (give it with --probe)\n";
     return kExitUsage;
   }
   char dirTemplate[] = "/tmp/ascendsim-calibrate-XXXXXX";
@@ -193,10 +197,12 @@ int calibrate(const CalibrateOptions& o) {
   const fs::path dir = dirTemplate;
   ProbeRunner runner(probe, o.device, measured, dir);
 
-  const Fitted start{sys.rootComplex.efficiency, sys.devices[static_cast<size_t>(o.device)].dma.setupLatency};
+  const Fitted start{sys.rootComplex.efficiency,
+                     sys.devices[static_cast<size_t>(o.device)].dma.setupLatency};
   Fitted f = start;
   std::vector<double> simulated;
-  bool rateFixed = false;  // efficiency cannot move the rate (at 1 and still too slow, or not the bottleneck)
+  bool rateFixed =
+      false;  // efficiency cannot move the rate (at 1 and still too slow, or not the bottleneck)
   std::string rateNote;
   double lastSlopeRatio = 0;
   for (int iteration = 1;; ++iteration) {
@@ -214,7 +220,8 @@ int calibrate(const CalibrateOptions& o) {
     const double shift = bestShift(measured, simulated);
     const Residuals r = residualsOf(measured, simulated);
     char step[200];
-    std::snprintf(step, sizeof step, ": time per byte x%.4f to match, every copy %+.3f us; rms error %.2f %%\n", ratio,
+    std::snprintf(step, sizeof step,
+                  ": time per byte x%.4f to match, every copy %+.3f us; rms error %.2f %%\n", ratio,
                   shift * 1e6, r.rms * 100);
     std::cerr << "calibrate: step " << iteration << ": " << fittedText(f) << step;
     const bool rateDone = rateFixed || std::fabs(ratio - 1) < 2e-3;
@@ -223,12 +230,14 @@ int calibrate(const CalibrateOptions& o) {
     if (!rateFixed) {
       if (iteration > 1 && std::fabs(std::log(ratio / lastSlopeRatio)) < 1e-4 && f.efficiency < 1) {
         rateFixed = true;
-        rateNote = "the root complex does not limit these copies: efficiency does not move their rate";
+        rateNote =
+            "the root complex does not limit these copies: efficiency does not move their rate";
       } else {
         const double next = std::clamp(std::round(f.efficiency / ratio * 1e4) / 1e4, 0.05, 1.0);
         if (next == f.efficiency) {
           rateFixed = true;
-          rateNote = ratio < 1 ? "the measured copies are faster than the model at efficiency 1: check the links' "
+          rateNote = ratio < 1 ? "the measured copies are faster than the model at efficiency 1: "
+                                 "check the links' "
                                  "generation, lanes, mps, mrrs and tags"
                                : "efficiency is at its lower limit (0.05)";
         }
@@ -237,7 +246,8 @@ int calibrate(const CalibrateOptions& o) {
       lastSlopeRatio = ratio;
     }
     const double setup = std::max(0.0, static_cast<double>(f.setup) + shift * 1e12);
-    f.setup = static_cast<spec::Picoseconds>(std::llround(setup / 1000) * 1000);  // whole nanoseconds
+    f.setup =
+        static_cast<spec::Picoseconds>(std::llround(setup / 1000) * 1000);  // whole nanoseconds
   }
 
   const Residuals r = residualsOf(measured, simulated);
@@ -245,22 +255,25 @@ int calibrate(const CalibrateOptions& o) {
   std::cout << table;
   std::ostringstream summary;
   summary << std::fixed << std::setprecision(2);
-  summary << "fitted " << fittedText(f) << " (from " << fittedText(start) << "); rms error " << r.rms * 100
-          << " %, worst " << r.relative[r.worst] * 100 << " % (" << measured[r.worst].size << " B "
-          << measured[r.worst].direction << ", line " << measured[r.worst].line << ")";
+  summary << "fitted " << fittedText(f) << " (from " << fittedText(start) << "); rms error "
+          << r.rms * 100 << " %, worst " << r.relative[r.worst] * 100 << " % ("
+          << measured[r.worst].size << " B " << measured[r.worst].direction << ", line "
+          << measured[r.worst].line << ")";
   std::cout << summary.str() << "\n";
   if (!rateNote.empty()) std::cout << "note: " << rateNote << "\n";
 
   if (!o.out.empty()) {
     spec::SystemSpec result = sys;
     apply(f, result);
-    const std::string header = "# Calibrated by `ascendsim calibrate " + o.measured +
-                               (o.config.empty() ? "" : " --config " + o.config) + "`: " +
-                               "pcie.root_complex.efficiency and every device's dma.setup_latency\n# were fitted to "
-                               "the measured copy times; " +
-                               summary.str() + ".\n" + (rateNote.empty() ? "" : "# Note: " + rateNote + ".\n") +
-                               commented(table);
-    if (!writeOutput(o.out, header + spec::writeSystemSpecYaml(result), "calibrate")) return kExitFailure;
+    const std::string header =
+        "# Calibrated by `ascendsim calibrate " + o.measured +
+        (o.config.empty() ? "" : " --config " + o.config) + "`: " +
+        "pcie.root_complex.efficiency and every device's dma.setup_latency\n# were fitted to "
+        "the measured copy times; " +
+        summary.str() + ".\n" + (rateNote.empty() ? "" : "# Note: " + rateNote + ".\n") +
+        commented(table);
+    if (!writeOutput(o.out, header + spec::writeSystemSpecYaml(result), "calibrate"))
+      return kExitFailure;
     std::cout << "wrote " << o.out << "\n";
   }
   std::error_code ec;
@@ -273,23 +286,37 @@ int calibrate(const CalibrateOptions& o) {
 void addCalibrateCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = &command;
-  cmd->add_option("measured", o->measured, "CSV of measured copies: size,direction,seconds (the calibration probe's output)")
+  cmd->add_option("measured", o->measured,
+                  "CSV of measured copies: size,direction,seconds (the calibration probe's output)")
       ->required();
-  cmd->add_option("--config,-c", o->config, "Machine to calibrate: a YAML file or a built-in preset (default: built-in default)");
+  cmd->add_option(
+      "--config,-c", o->config,
+      "Machine to calibrate: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--out,-o", o->out, "Write the calibrated machine (YAML) to this file");
   cmd->add_option("--device,-d", o->device, "The device the probe measured (default 0)");
-  cmd->add_option("--probe", o->probe, "The probe program to run on the simulator (default: ascendsim-calibration-probe)");
-  cmd->add_option("--iterations", o->iterations, "Most probe runs on the simulator (default 8)")->check(CLI::Range(1, 50));
+  cmd->add_option(
+      "--probe", o->probe,
+      "The probe program to run on the simulator (default: ascendsim-calibration-probe)");
+  cmd->add_option("--iterations", o->iterations, "Most probe runs on the simulator (default 8)")
+      ->check(CLI::Range(1, 50));
   cmd->footer(
-      "Measure on the real machine with the probe (examples/calibration_probe, built against CANN):\n"
+      "Measure on the real machine with the probe (examples/calibration_probe, built against "
+      "CANN):\n"
       "  ascendsim-calibration-probe --out measured.csv\n"
       "then: ascendsim calibrate measured.csv --config atlas-800t-a2 -o calibrated.yaml\n"
-      "The probe runs again on the simulated machine for each trial; docs/calibration.md explains the fit.");
+      "The probe runs again on the simulated machine for each trial; docs/calibration.md explains "
+      "the fit.");
   cmd->callback([o, &exitCode] { exitCode = calibrate(*o); });
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "calibrate", "Fit the root-complex efficiency and DMA setup latency to copy times measured on a real machine", {}, {}}, addCalibrateCommand};
+const SubcommandRegistration kRegistered{{"subcommand",
+                                          "calibrate",
+                                          "Fit the root-complex efficiency and DMA setup latency "
+                                          "to copy times measured on a real machine",
+                                          {},
+                                          {}},
+                                         addCalibrateCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

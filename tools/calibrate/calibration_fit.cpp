@@ -24,7 +24,8 @@ bool fitLine(const std::vector<double>& x, const std::vector<double>& y, LineFit
   return true;
 }
 
-bool slopeRatio(const std::vector<CopyTime>& measured, const std::vector<double>& simulated, double& ratio) {
+bool slopeRatio(const std::vector<CopyTime>& measured, const std::vector<double>& simulated,
+                double& ratio) {
   struct Columns {
     std::vector<double> size, meas, sim;
   };
@@ -39,7 +40,8 @@ bool slopeRatio(const std::vector<CopyTime>& measured, const std::vector<double>
   int used = 0;
   for (const auto& [direction, c] : byDirection) {
     LineFit m, s;
-    if (!fitLine(c.size, c.meas, m) || !fitLine(c.size, c.sim, s) || m.slope <= 0 || s.slope <= 0) continue;
+    if (!fitLine(c.size, c.meas, m) || !fitLine(c.size, c.sim, s) || m.slope <= 0 || s.slope <= 0)
+      continue;
     logSum += std::log(m.slope / s.slope);
     ++used;
   }

@@ -23,8 +23,10 @@ bool fitLine(const std::vector<double>& x, const std::vector<double>& y, LineFit
 
 // Time per byte measured over time per byte simulated, as the geometric mean over the directions
 // that have at least two sizes (1: they agree; above 1: the machine is slower than the model).
-// `simulated[i]` is the simulated time of `measured[i]`. Returns false if no direction has two sizes.
-bool slopeRatio(const std::vector<CopyTime>& measured, const std::vector<double>& simulated, double& ratio);
+// `simulated[i]` is the simulated time of `measured[i]`. Returns false if no direction has two
+// sizes.
+bool slopeRatio(const std::vector<CopyTime>& measured, const std::vector<double>& simulated,
+                double& ratio);
 
 // The time to add to every simulated copy to minimise sum(((sim + shift) - meas) / meas)^2.
 double bestShift(const std::vector<CopyTime>& measured, const std::vector<double>& simulated);

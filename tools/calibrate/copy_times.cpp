@@ -12,16 +12,21 @@ namespace ascendsim::tools {
 namespace {
 
 std::string trimmedLower(std::string s) {
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), [](unsigned char c) { return !std::isspace(c); }));
-  s.erase(std::find_if(s.rbegin(), s.rend(), [](unsigned char c) { return !std::isspace(c); }).base(), s.end());
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  s.erase(s.begin(),
+          std::find_if(s.begin(), s.end(), [](unsigned char c) { return !std::isspace(c); }));
+  s.erase(
+      std::find_if(s.rbegin(), s.rend(), [](unsigned char c) { return !std::isspace(c); }).base(),
+      s.end());
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
-bool parseRow(const Row& fields, size_t sizeCol, size_t dirCol, size_t secCol, CopyTime& out, std::string& why) {
+bool parseRow(const Row& fields, size_t sizeCol, size_t dirCol, size_t secCol, CopyTime& out,
+              std::string& why) {
   if (std::max({sizeCol, dirCol, secCol}) >= fields.size()) {
-    why = "expected " + std::to_string(std::max({sizeCol, dirCol, secCol}) + 1) + " fields, found " +
-          std::to_string(fields.size());
+    why = "expected " + std::to_string(std::max({sizeCol, dirCol, secCol}) + 1) +
+          " fields, found " + std::to_string(fields.size());
     return false;
   }
   std::string unitWhy;
@@ -66,7 +71,9 @@ bool readCopyTimes(const std::string& path, std::vector<CopyTime>& rows, std::st
   while (std::getline(in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+    if (line.find_first_not_of(" \t") == std::string::npos ||
+        line[line.find_first_not_of(" \t")] == '#')
+      continue;
     const Row fields = parseCsvLine(line);
     if (!haveHeader) {
       auto column = [&](const char* name, size_t& col) {
@@ -80,7 +87,8 @@ bool readCopyTimes(const std::string& path, std::vector<CopyTime>& rows, std::st
               "' column (expected size,direction,seconds)";
         return false;
       };
-      if (!column("size", sizeCol) || !column("direction", dirCol) || !column("seconds", secCol)) return false;
+      if (!column("size", sizeCol) || !column("direction", dirCol) || !column("seconds", secCol))
+        return false;
       haveHeader = true;
       continue;
     }
@@ -94,7 +102,8 @@ bool readCopyTimes(const std::string& path, std::vector<CopyTime>& rows, std::st
     rows.push_back(row);
   }
   if (!haveHeader || rows.empty()) {
-    why = path + ": no measurements (expected a header size,direction,seconds and one row per copy)";
+    why =
+        path + ": no measurements (expected a header size,direction,seconds and one row per copy)";
     return false;
   }
   return true;

@@ -17,7 +17,7 @@ struct CopyTime {
   uint64_t size = 0;
   std::string direction;  // "h2d" or "d2h"
   double seconds = 0;
-  int line = 0;           // where it came from, for messages
+  int line = 0;  // where it came from, for messages
 };
 
 // Reads `path`; on a problem returns false with `why` naming the file and line.

@@ -10,7 +10,7 @@ namespace ascendsim::tools {
 
 struct HeatMap {
   std::string title, xTitle, yTitle, valueTitle;
-  std::vector<std::string> columns, rows;           // the two keys' values, in sweep order
+  std::vector<std::string> columns, rows;                  // the two keys' values, in sweep order
   std::vector<std::vector<std::optional<double>>> values;  // [row][column]; empty: no result
 };
 

@@ -9,8 +9,8 @@
 
 namespace ascendsim::tools {
 namespace {
-const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-                         "#7f7f7f", "#bcbd22"};
+const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                         "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 constexpr double kFont = 12, kTitleFont = 15, kPlotW = 560, kPlotH = 320, kLegendRow = 18;
 
 bool plainNumber(const std::string& text, double& out) {
@@ -25,12 +25,14 @@ struct Tick {
 };
 
 // Ticks along x, in axis units, and the axis's range.
-std::vector<Tick> xTicks(const ChartAxes& axes, const std::vector<ChartSeries>& series, double& lo, double& hi) {
+std::vector<Tick> xTicks(const ChartAxes& axes, const std::vector<ChartSeries>& series, double& lo,
+                         double& hi) {
   std::vector<Tick> ticks;
   if (axes.xScale == XScale::Categories) {
     lo = -0.5;
     hi = static_cast<double>(axes.categories.size()) - 0.5;
-    for (size_t i = 0; i < axes.categories.size(); ++i) ticks.push_back({static_cast<double>(i), axes.categories[i]});
+    for (size_t i = 0; i < axes.categories.size(); ++i)
+      ticks.push_back({static_cast<double>(i), axes.categories[i]});
     return ticks;
   }
   const bool log = axes.xScale != XScale::Linear;
@@ -48,7 +50,9 @@ std::vector<Tick> xTicks(const ChartAxes& axes, const std::vector<ChartSeries>& 
     hi = std::max(std::ceil(maxX), lo + 1);
     for (double e = lo; e <= hi; ++e) {
       const double v = std::pow(2.0, e);
-      ticks.push_back({e, axes.xScale == XScale::Log2Bytes && e >= 0 ? spec::formatBytes(static_cast<uint64_t>(v)) : tickLabel(v)});
+      ticks.push_back({e, axes.xScale == XScale::Log2Bytes && e >= 0
+                              ? spec::formatBytes(static_cast<uint64_t>(v))
+                              : tickLabel(v)});
     }
     return ticks;
   }
@@ -83,7 +87,8 @@ XScale xScaleFor(const std::vector<std::string>& values) {
   return positive && hi >= 4 * lo ? XScale::Log2 : XScale::Linear;
 }
 
-bool xValue(const std::string& text, XScale scale, const std::vector<std::string>& categories, double& x) {
+bool xValue(const std::string& text, XScale scale, const std::vector<std::string>& categories,
+            double& x) {
   switch (scale) {
     case XScale::Log2Bytes: {
       std::string why;
@@ -103,7 +108,8 @@ bool xValue(const std::string& text, XScale scale, const std::vector<std::string
   return false;
 }
 
-std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries>& series, const ChartAxes& axes) {
+std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries>& series,
+                         const ChartAxes& axes) {
   // y: from 0 (or below, for negative figures) to a round value over the largest.
   double minY = 0, maxY = 0;
   for (const auto& s : series) {
@@ -147,11 +153,13 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
   const double B = 10 + xLabelH + 10 + kFont + 10;  // tick labels, gap, x title, margin
   const double legendH = 10 + kLegendRow * static_cast<double>(series.size());
   const double H = T + std::max(kPlotH, legendH) + B;
-  const double W = std::max(plotRight + (legendW > 0 ? 24 + legendW : 20), textWidth(title, kTitleFont) + 2 * 16);
+  const double W = std::max(plotRight + (legendW > 0 ? 24 + legendW : 20),
+                            textWidth(title, kTitleFont) + 2 * 16);
   const double plotBottom = T + kPlotH;
 
   auto px = [&](double x) {
-    const double v = axes.xScale == XScale::Log2Bytes || axes.xScale == XScale::Log2 ? std::log2(x) : x;
+    const double v =
+        axes.xScale == XScale::Log2Bytes || axes.xScale == XScale::Log2 ? std::log2(x) : x;
     return L + (v - xLo) / (xHi - xLo) * kPlotW;
   };
   auto pxAxis = [&](double at) { return L + (at - xLo) / (xHi - xLo) * kPlotW; };
@@ -159,11 +167,14 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
   char buf[1024];
   std::string svg;
   std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-                "font-family=\"sans-serif\" font-size=\"%g\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"sans-serif\" font-size=\"%g\">\n<rect width=\"100%%\" "
+                "height=\"100%%\" fill=\"white\"/>\n",
                 std::ceil(W), std::ceil(H), std::ceil(W), std::ceil(H), kFont);
   svg += buf;
-  std::snprintf(buf, sizeof buf, "<text x=\"16\" y=\"24\" font-size=\"%g\">%s</text>\n", kTitleFont, svgEscape(title).c_str());
+  std::snprintf(buf, sizeof buf, "<text x=\"16\" y=\"24\" font-size=\"%g\">%s</text>\n", kTitleFont,
+                svgEscape(title).c_str());
   svg += buf;
   // Grid and y ticks.
   for (size_t i = 0; i < yLabels.size(); ++i) {
@@ -178,17 +189,21 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
   // x ticks.
   for (size_t i = 0; i < ticks.size(); ++i) {
     const double x = pxAxis(ticks[i].at);
-    std::snprintf(buf, sizeof buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>"
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>"
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
                   x, T, x, plotBottom, x, plotBottom, x, plotBottom + 4);
     svg += buf;
     if (i % every != 0) continue;
     if (slanted) {
-      std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-45 %.1f %.1f)\">%s</text>\n",
+      std::snprintf(buf, sizeof buf,
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" transform=\"rotate(-45 %.1f "
+                    "%.1f)\">%s</text>\n",
                     x, plotBottom + 14, x, plotBottom + 14, svgEscape(ticks[i].label).c_str());
     } else {
-      std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x, plotBottom + 18,
-                    svgEscape(ticks[i].label).c_str());
+      std::snprintf(buf, sizeof buf,
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x,
+                    plotBottom + 18, svgEscape(ticks[i].label).c_str());
     }
     svg += buf;
   }
@@ -197,9 +212,11 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n"
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n"
-                "<text x=\"%.1f\" y=\"%.1f\" transform=\"rotate(-90 %.1f %.1f)\" text-anchor=\"middle\">%s</text>\n",
-                L, plotBottom, plotRight, plotBottom, L, T, L, plotBottom, L + kPlotW / 2, plotBottom + 10 + xLabelH + 10 + kFont,
-                svgEscape(axes.xTitle).c_str(), 14 + kFont / 2, T + kPlotH / 2, 14 + kFont / 2, T + kPlotH / 2,
+                "<text x=\"%.1f\" y=\"%.1f\" transform=\"rotate(-90 %.1f %.1f)\" "
+                "text-anchor=\"middle\">%s</text>\n",
+                L, plotBottom, plotRight, plotBottom, L, T, L, plotBottom, L + kPlotW / 2,
+                plotBottom + 10 + xLabelH + 10 + kFont, svgEscape(axes.xTitle).c_str(),
+                14 + kFont / 2, T + kPlotH / 2, 14 + kFont / 2, T + kPlotH / 2,
                 svgEscape(axes.yTitle).c_str());
   svg += buf;
   // Series: a line through the points and a marker on each (a lone point stays visible). Series
@@ -207,7 +224,8 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
   static const char* kDashes[] = {"", "7 3", "2 3", "9 3 2 3"};
   for (size_t i = 0; i < series.size(); ++i) {
     const char* color = kColors[i % (sizeof kColors / sizeof kColors[0])];
-    const std::string dash = kDashes[i % 4][0] ? std::string(" stroke-dasharray=\"") + kDashes[i % 4] + "\"" : "";
+    const std::string dash =
+        kDashes[i % 4][0] ? std::string(" stroke-dasharray=\"") + kDashes[i % 4] + "\"" : "";
     const double width = 2 + std::min(6.0, 1.5 * static_cast<double>(series.size() - 1 - i));
     const double radius = width / 2 + 2;
     std::string points, markers;
@@ -215,21 +233,24 @@ std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries
       const double cx = axes.xScale == XScale::Categories ? pxAxis(x) : px(x);
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", cx, py(y));
       points += buf;
-      std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>", cx, py(y), radius, color);
+      std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>", cx,
+                    py(y), radius, color);
       markers += buf;
     }
     if (series[i].points.size() > 1) {
-      std::snprintf(buf, sizeof buf, "<polyline fill=\"none\" stroke-width=\"%.1f\" stroke=\"%s\"%s points=\"", width, color,
-                    dash.c_str());
+      std::snprintf(buf, sizeof buf,
+                    "<polyline fill=\"none\" stroke-width=\"%.1f\" stroke=\"%s\"%s points=\"",
+                    width, color, dash.c_str());
       svg += buf + points + "\"/>\n";
     }
     svg += markers + "\n";
     const double ly = T + 10 + kLegendRow * static_cast<double>(i);
     std::snprintf(buf, sizeof buf,
-                  "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>"
+                  "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                  "stroke=\"%s\" stroke-width=\"3\"%s/>"
                   "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                  plotRight + 24, ly, plotRight + 48, ly, color, dash.c_str(), plotRight + 56, ly + 4,
-                  svgEscape(series[i].name).c_str());
+                  plotRight + 24, ly, plotRight + 48, ly, color, dash.c_str(), plotRight + 56,
+                  ly + 4, svgEscape(series[i].name).c_str());
     svg += buf;
   }
   return svg + "</svg>\n";

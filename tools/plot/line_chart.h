@@ -11,7 +11,8 @@ namespace ascendsim::tools {
 
 struct ChartSeries {
   std::string name;
-  std::vector<std::pair<double, double>> points;  // (x, y); with categories, x is the category's index
+  std::vector<std::pair<double, double>>
+      points;  // (x, y); with categories, x is the category's index
 };
 
 enum class XScale {
@@ -27,12 +28,14 @@ struct ChartAxes {
   std::vector<std::string> categories;  // for XScale::Categories
 };
 
-std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries>& series, const ChartAxes& axes = {});
+std::string lineChartSvg(const std::string& title, const std::vector<ChartSeries>& series,
+                         const ChartAxes& axes = {});
 
 // The scale for a swept key's values: sizes with units -> Log2Bytes; positive numbers spanning a
 // factor of 4 or more -> Log2; other numbers -> Linear; anything else -> Categories.
 XScale xScaleFor(const std::vector<std::string>& values);
 // A value on that scale (categories: its index among `categories`); false if it is not one.
-bool xValue(const std::string& text, XScale scale, const std::vector<std::string>& categories, double& x);
+bool xValue(const std::string& text, XScale scale, const std::vector<std::string>& categories,
+            double& x);
 
 }  // namespace ascendsim::tools

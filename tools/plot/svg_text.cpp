@@ -8,11 +8,16 @@ namespace ascendsim::tools {
 std::string svgEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -21,7 +26,9 @@ double textWidth(const std::string& text, double fontSize) {
   double em = 0;
   for (unsigned char c : text) {
     if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte: one character counted once
-    em += (c == 'm' || c == 'w' || c == 'M' || c == 'W' || c == '@') ? 0.95 : (c >= 'A' && c <= 'Z') ? 0.72 : 0.62;
+    em += (c == 'm' || c == 'w' || c == 'M' || c == 'W' || c == '@') ? 0.95
+          : (c >= 'A' && c <= 'Z')                                   ? 0.72
+                                                                     : 0.62;
   }
   return em * fontSize;
 }
@@ -44,12 +51,14 @@ std::string columnTitle(const std::string& column) {
     const char* suffix;
     const char* unit;
   };
-  static const Unit units[] = {{"_GBps", "GB/s"}, {"_us", "us"}, {"_ns", "ns"}, {"_ms", "ms"}, {"_rate", "fraction"},
-                               {"_utilisation", "fraction"}};
+  static const Unit units[] = {{"_GBps", "GB/s"},     {"_us", "us"},
+                               {"_ns", "ns"},         {"_ms", "ms"},
+                               {"_rate", "fraction"}, {"_utilisation", "fraction"}};
   std::string name = column, unit;
   for (const Unit& u : units) {
     const std::string suffix = u.suffix;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       if (suffix == "_rate" || suffix == "_utilisation") {
         unit = u.unit;
       } else {

@@ -5,11 +5,11 @@
 #include <iostream>
 #include <memory>
 
+#include "runtime/trace/output_file.h"
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
-#include "tools/run/workload_player.h"
-#include "runtime/trace/output_file.h"
 #include "tools/machine_options.h"
+#include "tools/run/workload_player.h"
 #include "tools/subcommand.h"
 
 namespace ascendsim::tools {
@@ -32,7 +32,8 @@ int runWorkload(const RunOptions& o) {
   }
   for (const std::string& output : {o.trace, o.report}) {
     if (runtime::sameFile(output, o.workload)) {
-      std::cerr << "ascendsim run: '" << output << "' is the workload itself; an output must not overwrite it\n";
+      std::cerr << "ascendsim run: '" << output
+                << "' is the workload itself; an output must not overwrite it\n";
       return kExitUsage;
     }
   }
@@ -41,7 +42,8 @@ int runWorkload(const RunOptions& o) {
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
-  std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size() << " host thread(s))" << std::endl;
+  std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size()
+            << " host thread(s))" << std::endl;
   const std::string failure = playWorkload(w);
   if (!failure.empty()) {
     std::cerr << failure << "\n";
@@ -57,18 +59,29 @@ void addRunCommand(CLI::App& command, int& exitCode) {
   CLI::App* cmd = &command;
   addMachineOptions(*cmd, o->machine);
   cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
-  cmd->add_option("--trace", o->trace, "Write the timing trace to this file (.sqlite or .db: an SQLite database)");
-  cmd->add_option("--trace-format", o->traceFormat, "Trace format: chrome-json or sqlite (ascendsim config kinds)")
+  cmd->add_option("--trace", o->trace,
+                  "Write the timing trace to this file (.sqlite or .db: an SQLite database)");
+  cmd->add_option("--trace-format", o->traceFormat,
+                  "Trace format: chrome-json or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   cmd->add_option("--report", o->report, "Write the JSON run report to this file");
   cmd->add_flag("--dram-stats", o->dramStats,
-                "Replay memory traffic through the DRAM models: row hits, refresh, read latency in the report and trace");
-  cmd->footer("Example: ascendsim run --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml --trace t.json");
+                "Replay memory traffic through the DRAM models: row hits, refresh, read latency in "
+                "the report and trace");
+  cmd->footer(
+      "Example: ascendsim run --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml "
+      "--trace t.json");
   cmd->callback([o, &exitCode] { exitCode = runWorkload(*o); });
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "run", "Replay a workload script through the AscendCL API (format: traces/README.md)", {}, {}}, addRunCommand};
+const SubcommandRegistration kRegistered{
+    {"subcommand",
+     "run",
+     "Replay a workload script through the AscendCL API (format: traces/README.md)",
+     {},
+     {}},
+    addRunCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

@@ -25,7 +25,20 @@ struct WorkloadObject {  // a stream or an event
 };
 
 struct WorkloadStep {
-  enum class Op { Alloc, Free, Memcpy, Memset, Compute, Record, Wait, SyncStream, SyncEvent, SyncDevice, PeerAccess, Repeat };
+  enum class Op {
+    Alloc,
+    Free,
+    Memcpy,
+    Memset,
+    Compute,
+    Record,
+    Wait,
+    SyncStream,
+    SyncEvent,
+    SyncDevice,
+    PeerAccess,
+    Repeat
+  };
   Op op = Op::SyncDevice;
   spec::SourceLocation where;
   std::string dst, src, event, stream;  // names; stream empty = the device's default stream
@@ -41,8 +54,8 @@ struct WorkloadStep {
   // Compute with `buffer` (a device buffer's name): the traffic lands in it, walked by `access`
   // (ascendsimLaunchComputeTaskIn); without, it is a timing-only stream.
   std::string computeBuffer;
-  int access = 0;        // ascendsimAccessPattern
-  uint64_t stride = 0;   // access strided
+  int access = 0;                  // ascendsimAccessPattern
+  uint64_t stride = 0;             // access strided
   std::vector<WorkloadStep> body;  // Repeat
 };
 

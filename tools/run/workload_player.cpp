@@ -26,7 +26,8 @@ std::string at(const spec::SourceLocation& where) {
 void check(aclError code, const char* call, const spec::SourceLocation& where) {
   if (code == ACL_SUCCESS) return;
   const char* msg = aclGetRecentErrMsg();
-  throw PlayError(at(where) + ": " + call + " returned " + std::to_string(code) + (msg ? std::string(": ") + msg : ""));
+  throw PlayError(at(where) + ": " + call + " returned " + std::to_string(code) +
+                  (msg ? std::string(": ") + msg : ""));
 }
 
 // Host threads of a workload run concurrently: a thread enters a blocking step (a synchronisation,
@@ -94,7 +95,9 @@ class Player {
         try {
           check(aclrtSetDevice(t.device), "aclrtSetDevice", {w_.source, 1, 1});
           for (const WorkloadStep& s : t.steps) step(s, t.device);
-          blocking([&] { check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", {w_.source, 1, 1}); });
+          blocking([&] {
+            check(aclrtSynchronizeDevice(), "aclrtSynchronizeDevice", {w_.source, 1, 1});
+          });
         } catch (const PlayError& e) {
           std::lock_guard<std::mutex> lock(failureMutex);
           if (failure.empty()) failure = e.what();
@@ -137,15 +140,22 @@ class Player {
     switch (b.memory) {
       case WorkloadBuffer::Memory::Device:
         check(aclrtSetDevice(b.device), "aclrtSetDevice", where);
-        check(aclrtMalloc(&device_[b.name], b.size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", where);
+        check(aclrtMalloc(&device_[b.name], b.size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc",
+              where);
         break;
-      case WorkloadBuffer::Memory::Pinned: check(aclrtMallocHost(&pinned_[b.name], b.size), "aclrtMallocHost", where); break;
-      case WorkloadBuffer::Memory::Pageable: pageable_[b.name] = std::make_shared<std::vector<char>>(b.size, 0); break;
+      case WorkloadBuffer::Memory::Pinned:
+        check(aclrtMallocHost(&pinned_[b.name], b.size), "aclrtMallocHost", where);
+        break;
+      case WorkloadBuffer::Memory::Pageable:
+        pageable_[b.name] = std::make_shared<std::vector<char>>(b.size, 0);
+        break;
     }
   }
 
-  [[noreturn]] static void notAllocated(const std::string& name, const spec::SourceLocation& where) {
-    throw PlayError(at(where) + ": buffer '" + name + "' is not allocated (freed, or `allocated: false` without an alloc step)");
+  [[noreturn]] static void notAllocated(const std::string& name,
+                                        const spec::SourceLocation& where) {
+    throw PlayError(at(where) + ": buffer '" + name +
+                    "' is not allocated (freed, or `allocated: false` without an alloc step)");
   }
 
   void free(const WorkloadBuffer& b, const spec::SourceLocation& where) {
@@ -168,7 +178,8 @@ class Player {
 
   // A buffer's address for one step. `keep` holds a pageable buffer alive for the step, should
   // another thread free it meanwhile.
-  char* pointer(const std::string& name, const spec::SourceLocation& where, std::shared_ptr<std::vector<char>>& keep) {
+  char* pointer(const std::string& name, const spec::SourceLocation& where,
+                std::shared_ptr<std::vector<char>>& keep) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = device_.find(name); it != device_.end()) return static_cast<char*>(it->second);
     if (auto it = pinned_.find(name); it != pinned_.end()) return static_cast<char*>(it->second);
@@ -180,11 +191,13 @@ class Player {
   }
 
   // The runtime cannot bound pageable memory (it is the program's own): the player does.
-  static void checkHostRange(const WorkloadBuffer& b, uint64_t offset, uint64_t size, const spec::SourceLocation& where) {
+  static void checkHostRange(const WorkloadBuffer& b, uint64_t offset, uint64_t size,
+                             const spec::SourceLocation& where) {
     if (b.memory != WorkloadBuffer::Memory::Pageable) return;
     if (offset > b.size || size > b.size - offset) {
-      throw PlayError(at(where) + ": " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
-                      " run past the end of buffer '" + b.name + "' (" + std::to_string(b.size) + " bytes)");
+      throw PlayError(at(where) + ": " + std::to_string(size) + " bytes at offset " +
+                      std::to_string(offset) + " run past the end of buffer '" + b.name + "' (" +
+                      std::to_string(b.size) + " bytes)");
     }
   }
 
@@ -210,7 +223,9 @@ class Player {
       case Op::Memcpy: {
         const WorkloadBuffer& d = buffer(s.dst);
         const WorkloadBuffer& src = buffer(s.src);
-        const uint64_t size = s.size ? s.size : std::min(d.size - std::min(d.size, s.dstOffset), src.size - std::min(src.size, s.srcOffset));
+        const uint64_t size = s.size ? s.size
+                                     : std::min(d.size - std::min(d.size, s.dstOffset),
+                                                src.size - std::min(src.size, s.srcOffset));
         const bool toDevice = d.memory == WorkloadBuffer::Memory::Device;
         const bool fromDevice = src.memory == WorkloadBuffer::Memory::Device;
         const aclrtMemcpyKind kind = toDevice && fromDevice ? ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -224,7 +239,8 @@ class Player {
         const char* sp = pointer(s.src, s.where, keepSrc) + s.srcOffset;
         const size_t room = d.size > s.dstOffset ? d.size - s.dstOffset : 0;
         if (s.async) {
-          check(aclrtMemcpyAsync(dp, room, sp, size, kind, stream(s.stream)), "aclrtMemcpyAsync", s.where);
+          check(aclrtMemcpyAsync(dp, room, sp, size, kind, stream(s.stream)), "aclrtMemcpyAsync",
+                s.where);
         } else {
           blocking([&] { check(aclrtMemcpy(dp, room, sp, size, kind), "aclrtMemcpy", s.where); });
         }
@@ -238,7 +254,8 @@ class Player {
         std::shared_ptr<std::vector<char>> keep;
         char* dp = pointer(s.dst, s.where, keep) + s.dstOffset;
         if (s.async) {
-          check(aclrtMemsetAsync(dp, room, s.value, size, stream(s.stream)), "aclrtMemsetAsync", s.where);
+          check(aclrtMemsetAsync(dp, room, s.value, size, stream(s.stream)), "aclrtMemsetAsync",
+                s.where);
         } else {
           blocking([&] { check(aclrtMemset(dp, room, s.value, size), "aclrtMemset", s.where); });
         }
@@ -246,27 +263,39 @@ class Player {
       }
       case Op::Compute:
         if (s.computeBuffer.empty()) {
-          check(ascendsimLaunchComputeTask(s.name.c_str(), s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
+          check(ascendsimLaunchComputeTask(s.name.c_str(), s.bytesRead, s.bytesWritten, s.ops,
+                                           s.opBytes, stream(s.stream)),
                 "ascendsimLaunchComputeTask", s.where);
         } else {
           const WorkloadBuffer& b = buffer(s.computeBuffer);
           if (b.memory != WorkloadBuffer::Memory::Device) {
-            throw PlayError(at(s.where) + ": compute buffer '" + s.computeBuffer + "' is not device memory");
+            throw PlayError(at(s.where) + ": compute buffer '" + s.computeBuffer +
+                            "' is not device memory");
           }
           std::shared_ptr<std::vector<char>> keep;
           char* p = pointer(s.computeBuffer, s.where, keep);
           check(ascendsimLaunchComputeTaskIn(s.name.c_str(), p, b.size, s.access, s.stride,
-                                             s.bytesRead, s.bytesWritten, s.ops, s.opBytes, stream(s.stream)),
+                                             s.bytesRead, s.bytesWritten, s.ops, s.opBytes,
+                                             stream(s.stream)),
                 "ascendsimLaunchComputeTaskIn", s.where);
         }
         break;
-      case Op::Record: check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where); break;
-      case Op::Wait: check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent", s.where); break;
+      case Op::Record:
+        check(aclrtRecordEvent(events_.at(s.event), stream(s.stream)), "aclrtRecordEvent", s.where);
+        break;
+      case Op::Wait:
+        check(aclrtStreamWaitEvent(stream(s.stream), events_.at(s.event)), "aclrtStreamWaitEvent",
+              s.where);
+        break;
       case Op::SyncStream:
-        blocking([&] { check(aclrtSynchronizeStream(stream(s.stream)), "aclrtSynchronizeStream", s.where); });
+        blocking([&] {
+          check(aclrtSynchronizeStream(stream(s.stream)), "aclrtSynchronizeStream", s.where);
+        });
         break;
       case Op::SyncEvent:
-        blocking([&] { check(aclrtSynchronizeEvent(events_.at(s.event)), "aclrtSynchronizeEvent", s.where); });
+        blocking([&] {
+          check(aclrtSynchronizeEvent(events_.at(s.event)), "aclrtSynchronizeEvent", s.where);
+        });
         break;
       case Op::SyncDevice:
         check(aclrtSetDevice(s.device >= 0 ? s.device : device), "aclrtSetDevice", s.where);

@@ -17,21 +17,26 @@ struct Names {
   std::set<std::string> buffers, streams, events;
 };
 
-void checkName(FieldReader& r, const std::string& key, const std::string& value, const std::set<std::string>& known,
-               const char* what) {
+void checkName(FieldReader& r, const std::string& key, const std::string& value,
+               const std::set<std::string>& known, const char* what) {
   if (value.empty() || known.count(value)) return;
-  r.error(key, "no " + std::string(what) + " called '" + value + "'" +
-                   FieldReader::suggestion(value, std::vector<std::string>(known.begin(), known.end())));
+  r.error(key,
+          "no " + std::string(what) + " called '" + value + "'" +
+              FieldReader::suggestion(value, std::vector<std::string>(known.begin(), known.end())));
 }
 
-std::vector<WorkloadStep> readSteps(const ConfigNode& node, const std::string& path, Diagnostics& diag, const Names& names);
+std::vector<WorkloadStep> readSteps(const ConfigNode& node, const std::string& path,
+                                    Diagnostics& diag, const Names& names);
 
-WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnostics& diag, const Names& names) {
+WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnostics& diag,
+                      const Names& names) {
   WorkloadStep s;
   s.where = node.where();
   if (!node.isMap() || node.entries().size() != 1) {
-    diag.error(node.where(), path, "a step is one of: alloc, free, memcpy, memset, compute, record, wait, sync, peer_access, repeat, "
-                                   "written as `memcpy: { dst: d0, src: h0 }`");
+    diag.error(node.where(), path,
+               "a step is one of: alloc, free, memcpy, memset, compute, record, wait, sync, "
+               "peer_access, repeat, "
+               "written as `memcpy: { dst: d0, src: h0 }`");
     return s;
   }
   const ConfigNode::Entry& e = node.entries().front();
@@ -41,7 +46,8 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     if (e.key == "free" || e.key == "alloc") {
       s.op = e.key == "free" ? WorkloadStep::Op::Free : WorkloadStep::Op::Alloc;
       s.dst = e.value.value();
-      if (!names.buffers.count(s.dst)) diag.error(e.value.where(), step, "no buffer called '" + s.dst + "'");
+      if (!names.buffers.count(s.dst))
+        diag.error(e.value.where(), step, "no buffer called '" + s.dst + "'");
       return s;
     }
     if (e.key == "sync" && e.value.value() == "device") {
@@ -81,10 +87,13 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     r.choice("access", s.access, {{"sequential", 0}, {"strided", 1}, {"random", 2}});
     r.bytes("stride", s.stride, 1, uint64_t{1} << 40);
     if (s.computeBuffer.empty() && (e.value.find("access") || e.value.find("stride"))) {
-      r.error("access", "'access' and 'stride' place the traffic in a device buffer: name it with 'buffer'");
+      r.error("access",
+              "'access' and 'stride' place the traffic in a device buffer: name it with 'buffer'");
     }
-    if (s.access == 1 && s.stride == 0) r.error("access", "access: strided needs a stride (e.g. stride: 4KiB)");
-    if (s.access != 1 && e.value.find("stride")) r.error("stride", "stride goes with access: strided");
+    if (s.access == 1 && s.stride == 0)
+      r.error("access", "access: strided needs a stride (e.g. stride: 4KiB)");
+    if (s.access != 1 && e.value.find("stride"))
+      r.error("stride", "stride goes with access: strided");
     r.text("stream", s.stream);
     checkName(r, "stream", s.stream, names.streams, "stream");
   } else if (e.key == "record" || e.key == "wait") {
@@ -96,7 +105,9 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
   } else if (e.key == "sync") {
     const bool hasEvent = e.value.isMap() && e.value.find("event");
     const bool hasDevice = e.value.isMap() && e.value.find("device");
-    s.op = hasEvent ? WorkloadStep::Op::SyncEvent : hasDevice ? WorkloadStep::Op::SyncDevice : WorkloadStep::Op::SyncStream;
+    s.op = hasEvent    ? WorkloadStep::Op::SyncEvent
+           : hasDevice ? WorkloadStep::Op::SyncDevice
+                       : WorkloadStep::Op::SyncStream;
     r.text("stream", s.stream);
     checkName(r, "stream", s.stream, names.streams, "stream");
     r.text("event", s.event);
@@ -110,17 +121,22 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
   } else if (e.key == "repeat") {
     s.op = WorkloadStep::Op::Repeat;
     r.integer("times", s.times, 1, 1000000, true);
-    if (const ConfigNode* body = r.require("steps")) s.body = readSteps(*body, step + ".steps", diag, names);
+    if (const ConfigNode* body = r.require("steps"))
+      s.body = readSteps(*body, step + ".steps", diag, names);
   } else {
-    const std::vector<std::string> ops{"alloc", "free", "memcpy", "memset", "compute", "record", "wait", "sync", "peer_access", "repeat"};
-    diag.error(e.keyWhere, step, "unknown step" + FieldReader::suggestion(e.key, ops) + "; steps: " + FieldReader::join(ops));
+    const std::vector<std::string> ops{"alloc",  "free", "memcpy", "memset",      "compute",
+                                       "record", "wait", "sync",   "peer_access", "repeat"};
+    diag.error(e.keyWhere, step,
+               "unknown step" + FieldReader::suggestion(e.key, ops) +
+                   "; steps: " + FieldReader::join(ops));
     return s;
   }
   r.finish();
   return s;
 }
 
-std::vector<WorkloadStep> readSteps(const ConfigNode& node, const std::string& path, Diagnostics& diag, const Names& names) {
+std::vector<WorkloadStep> readSteps(const ConfigNode& node, const std::string& path,
+                                    Diagnostics& diag, const Names& names) {
   std::vector<WorkloadStep> steps;
   if (!node.isList()) {
     diag.error(node.where(), path, "expected a list of steps");
@@ -132,8 +148,8 @@ std::vector<WorkloadStep> readSteps(const ConfigNode& node, const std::string& p
   return steps;
 }
 
-void readObjects(const ConfigNode* list, const std::string& path, Diagnostics& diag, std::vector<WorkloadObject>& out,
-                 std::set<std::string>& names) {
+void readObjects(const ConfigNode* list, const std::string& path, Diagnostics& diag,
+                 std::vector<WorkloadObject>& out, std::set<std::string>& names) {
   if (!list) return;
   if (!list->isList()) {
     diag.error(list->where(), path, "expected a list such as [ { name: s0, device: 0 } ]");
@@ -145,7 +161,8 @@ void readObjects(const ConfigNode* list, const std::string& path, Diagnostics& d
     r.text("name", o.name, true);
     uint32_t d = 0;
     if (r.integer("device", d, 0, 1023)) o.device = static_cast<int>(d);
-    if (!o.name.empty() && !names.insert(o.name).second) r.error("name", "'" + o.name + "' is declared twice");
+    if (!o.name.empty() && !names.insert(o.name).second)
+      r.error("name", "'" + o.name + "' is declared twice");
     r.finish();
     out.push_back(o);
   }
@@ -173,13 +190,16 @@ Workload readWorkloadText(const std::string& text, const std::string& fileName) 
         WorkloadBuffer buf;
         b.text("name", buf.name, true);
         b.choice("memory", buf.memory,
-                 {{"device", WorkloadBuffer::Memory::Device}, {"pinned", WorkloadBuffer::Memory::Pinned},
-                  {"pageable", WorkloadBuffer::Memory::Pageable}}, true);
+                 {{"device", WorkloadBuffer::Memory::Device},
+                  {"pinned", WorkloadBuffer::Memory::Pinned},
+                  {"pageable", WorkloadBuffer::Memory::Pageable}},
+                 true);
         uint32_t d = 0;
         if (b.integer("device", d, 0, 1023)) buf.device = static_cast<int>(d);
         b.bytes("size", buf.size, 1, uint64_t{1} << 46, true);
         b.boolean("allocated", buf.allocated);
-        if (!buf.name.empty() && !names.buffers.insert(buf.name).second) b.error("name", "'" + buf.name + "' is declared twice");
+        if (!buf.name.empty() && !names.buffers.insert(buf.name).second)
+          b.error("name", "'" + buf.name + "' is declared twice");
         b.finish();
         w.buffers.push_back(buf);
       }
@@ -189,7 +209,8 @@ Workload readWorkloadText(const std::string& text, const std::string& fileName) 
   readObjects(r.take("events"), "events", diag, w.events, names.events);
   const ConfigNode* steps = r.take("steps");
   const ConfigNode* threads = r.take("threads");
-  if (steps && threads) r.error("threads", "give either `steps` (one thread) or `threads`, not both");
+  if (steps && threads)
+    r.error("threads", "give either `steps` (one thread) or `threads`, not both");
   if (!steps && !threads) r.errorAtMap("missing `steps` (or `threads` with steps each)");
   if (steps) {
     uint32_t d = 0;
@@ -208,7 +229,8 @@ Workload readWorkloadText(const std::string& text, const std::string& fileName) 
         t.text("name", th.name);
         uint32_t d = 0;
         if (t.integer("device", d, 0, 1023)) th.device = static_cast<int>(d);
-        if (const ConfigNode* s = t.require("steps")) th.steps = readSteps(*s, path + ".steps", diag, names);
+        if (const ConfigNode* s = t.require("steps"))
+          th.steps = readSteps(*s, path + ".steps", diag, names);
         t.finish();
         w.threads.push_back(th);
       }
@@ -230,8 +252,9 @@ Workload readWorkload(const std::string& path) {
     Diagnostics diag;
     diag.error({path, 0, 0}, "",
                !regular ? "the workload is not a regular file"
-               : size > kLargest ? "the workload is larger than 64 MiB; a workload script is a few KiB of YAML"
-                                 : "cannot read the workload file");
+               : size > kLargest
+                   ? "the workload is larger than 64 MiB; a workload script is a few KiB of YAML"
+                   : "cannot read the workload file");
     throw spec::ConfigError(diag.items());
   }
   std::stringstream text;

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -20,8 +20,8 @@
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
 #include "tools/csv_table.h"
-#include "tools/machine_override.h"
 #include "tools/exit_codes.h"
+#include "tools/machine_override.h"
 #include "tools/sweep/sweep_grid.h"
 
 namespace ascendsim::tools {
@@ -87,7 +87,8 @@ struct Manifest {
   std::vector<std::string> jobs;  // every submission's job id, oldest first
 
   bool sameSweep(const Manifest& o) const {
-    return config == o.config && workload == o.workload && sets == o.sets && dramStats == o.dramStats && shards == o.shards;
+    return config == o.config && workload == o.workload && sets == o.sets &&
+           dramStats == o.dramStats && shards == o.shards;
   }
 };
 
@@ -122,7 +123,9 @@ bool writeManifest(const fs::path& dir, const Manifest& m, std::string& why) {
   return writeFileAtomically((dir / kManifest).string(), j.dump(2) + "\n", why);
 }
 
-std::string partFile(const fs::path& dir, size_t shard) { return (dir / ("part-" + std::to_string(shard) + ".csv")).string(); }
+std::string partFile(const fs::path& dir, size_t shard) {
+  return (dir / ("part-" + std::to_string(shard) + ".csv")).string();
+}
 
 struct Grid {
   std::vector<SweepParameter> params;
@@ -142,7 +145,8 @@ std::optional<Grid> gridOf(const std::vector<std::string>& sets, std::string& wh
 }
 
 // The rows of the shards' part files that ran, by point; the header of the first file read.
-std::map<std::vector<std::string>, Row> readParts(const fs::path& dir, const Manifest& m, const Grid& g, Row& header,
+std::map<std::vector<std::string>, Row> readParts(const fs::path& dir, const Manifest& m,
+                                                  const Grid& g, Row& header,
                                                   std::set<size_t>& complete) {
   std::map<std::vector<std::string>, Row> rows;
   for (size_t shard = 0; shard < m.shards; ++shard) {
@@ -153,7 +157,8 @@ std::map<std::vector<std::string>, Row> readParts(const fs::path& dir, const Man
     if (h != header) continue;
     std::map<std::vector<std::string>, Row> mine;
     for (const Row& r : part) {
-      if (r.size() == header.size()) mine[Row(r.begin(), r.begin() + static_cast<long>(g.params.size()))] = r;
+      if (r.size() == header.size())
+        mine[Row(r.begin(), r.begin() + static_cast<long>(g.params.size()))] = r;
     }
     bool all = true;
     for (size_t i = shard; i < g.points.size(); i += m.shards) {
@@ -208,7 +213,8 @@ std::map<size_t, TaskState> taskStates(const Manifest& m) {
       tasksFromScontrol(shown.text, tasks);
       continue;
     }
-    const Output acct = capture({"sacct", "-n", "-P", "-X", "-j", job, "--format=JobID,State,ExitCode"});
+    const Output acct =
+        capture({"sacct", "-n", "-P", "-X", "-j", job, "--format=JobID,State,ExitCode"});
     if (acct.status != 0) continue;
     std::stringstream lines(acct.text);
     std::string line;
@@ -218,32 +224,39 @@ std::map<size_t, TaskState> taskStates(const Manifest& m) {
       if (bar == std::string::npos || under == std::string::npos || under > bar) continue;
       if (std::sscanf(line.c_str() + under + 1, "%zu", &task) != 1) continue;
       const size_t bar2 = line.find('|', bar + 1);
-      tasks[task] = {line.substr(bar + 1, bar2 - bar - 1), bar2 == std::string::npos ? "" : line.substr(bar2 + 1), ""};
+      tasks[task] = {line.substr(bar + 1, bar2 - bar - 1),
+                     bar2 == std::string::npos ? "" : line.substr(bar2 + 1), ""};
     }
   }
   return tasks;
 }
 
-void listMissing(const fs::path& dir, const Manifest& m, const Grid& g, const std::set<size_t>& complete) {
+void listMissing(const fs::path& dir, const Manifest& m, const Grid& g,
+                 const std::set<size_t>& complete) {
   const auto tasks = taskStates(m);
   for (size_t shard = 0; shard < m.shards; ++shard) {
     if (complete.count(shard)) continue;
     std::string points;
-    for (size_t i = shard; i < g.points.size(); i += m.shards) points += (points.empty() ? "" : ", ") + std::to_string(i);
+    for (size_t i = shard; i < g.points.size(); i += m.shards)
+      points += (points.empty() ? "" : ", ") + std::to_string(i);
     auto it = tasks.find(shard);
-    std::cerr << "  shard " << shard << " (point" << (points.find(',') == std::string::npos ? " " : "s ") << points << "): ";
+    std::cerr << "  shard " << shard << " (point"
+              << (points.find(',') == std::string::npos ? " " : "s ") << points << "): ";
     if (it == tasks.end()) {
-      std::cerr << "no complete part file, Slurm does not know the task (" << partFile(dir, shard) << ")\n";
+      std::cerr << "no complete part file, Slurm does not know the task (" << partFile(dir, shard)
+                << ")\n";
     } else {
-      std::cerr << it->second.state << (it->second.exitCode.empty() ? "" : " exit " + it->second.exitCode)
-                << ", log " << (it->second.log.empty() ? "unknown" : it->second.log) << "\n";
+      std::cerr << it->second.state
+                << (it->second.exitCode.empty() ? "" : " exit " + it->second.exitCode) << ", log "
+                << (it->second.log.empty() ? "unknown" : it->second.log) << "\n";
     }
   }
 }
 
 // The machine of one point: the base with the point's values applied, checked.
-bool pointMachine(const std::string& base, const std::vector<SweepParameter>& params, const std::vector<std::string>& values,
-                  const std::string& name, std::string& why) {
+bool pointMachine(const std::string& base, const std::vector<SweepParameter>& params,
+                  const std::vector<std::string>& values, const std::string& name,
+                  std::string& why) {
   std::string yaml = base;
   for (size_t k = 0; k < params.size(); ++k) {
     auto next = applyOverride(yaml, params[k].key, values[k], why);
@@ -262,19 +275,23 @@ bool pointMachine(const std::string& base, const std::vector<SweepParameter>& pa
   return true;
 }
 
-std::string absolute(const std::string& path) { return path.empty() ? path : fs::absolute(path).lexically_normal().string(); }
+std::string absolute(const std::string& path) {
+  return path.empty() ? path : fs::absolute(path).lexically_normal().string();
+}
 
 // A machine file stays a file; a preset name stays a name.
 std::string configArgument(const std::string& config) {
   return !config.empty() && fs::exists(config) ? absolute(config) : config;
 }
 
-std::string jobScript(const SlurmSweepOptions& o, const Manifest& m, const fs::path& dir, const std::string& array) {
+std::string jobScript(const SlurmSweepOptions& o, const Manifest& m, const fs::path& dir,
+                      const std::string& array) {
   std::ostringstream s;
   s << "#!/bin/bash\n"
     << "# Written by ascendsim sweep --slurm: one array task per shard of the grid.\n"
     << "#SBATCH --job-name=ascendsim-sweep\n"
-    << "#SBATCH --array=" << array << (o.arrayLimit > 0 ? "%" + std::to_string(o.arrayLimit) : "") << "\n"
+    << "#SBATCH --array=" << array << (o.arrayLimit > 0 ? "%" + std::to_string(o.arrayLimit) : "")
+    << "\n"
     << "#SBATCH --output=" << (dir / "task-%A_%a.log").string() << "\n"
     << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
@@ -285,7 +302,8 @@ std::string jobScript(const SlurmSweepOptions& o, const Manifest& m, const fs::p
   for (const std::string& set : m.sets) s << " --set " << shellQuote(set);
   if (m.dramStats) s << " --dram-stats";
   s << " --jobs 1 --shard \"${SLURM_ARRAY_TASK_ID}/" << m.shards << "\" --out "
-    << shellQuote((dir / "part-").string()) << "\"${SLURM_ARRAY_TASK_ID}\"" << shellQuote(".csv") << "\n";
+    << shellQuote((dir / "part-").string()) << "\"${SLURM_ARRAY_TASK_ID}\"" << shellQuote(".csv")
+    << "\n";
   return s.str();
 }
 
@@ -304,7 +322,8 @@ bool waitForJob(const std::string& job) {
     std::string line;
     while (std::getline(lines, line)) left += !line.empty();
     if (left == 0) return true;
-    if (left != last) std::cerr << "slurm: job " << job << ": " << left << " task(s) pending or running\n";
+    if (left != last)
+      std::cerr << "slurm: job " << job << ": " << left << " task(s) pending or running\n";
     last = left;
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
@@ -312,28 +331,37 @@ bool waitForJob(const std::string& job) {
 
 }  // namespace
 
-bool isSlurmSweepDir(const std::string& path) { return fs::is_directory(path) && fs::exists(fs::path(path) / kManifest); }
+bool isSlurmSweepDir(const std::string& path) {
+  return fs::is_directory(path) && fs::exists(fs::path(path) / kManifest);
+}
 
 int submitSlurmSweep(const SlurmSweepOptions& o) {
   // Values that go into #SBATCH lines: one line each, no room for another directive or command.
   const auto plain = [](const std::string& v) {
-    return v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:-") == std::string::npos;
+    return v.find_first_not_of(
+               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:-") ==
+           std::string::npos;
   };
-  for (const auto& [flag, value] : {std::make_pair("--partition", o.partition), std::make_pair("--time", o.time)}) {
+  for (const auto& [flag, value] :
+       {std::make_pair("--partition", o.partition), std::make_pair("--time", o.time)}) {
     if (!plain(value)) {
       std::cerr << "ascendsim sweep " << flag << ": '" << value
-                << "' has characters Slurm names and times never have (letters, digits, _ . , : - only)\n";
+                << "' has characters Slurm names and times never have (letters, digits, _ . , : - "
+                   "only)\n";
       return kExitUsage;
     }
   }
   if (o.out.find_first_of("\n\r") != std::string::npos) {
-    std::cerr << "ascendsim sweep --out: the path has a line break; it would end the job script's #SBATCH line\n";
+    std::cerr << "ascendsim sweep --out: the path has a line break; it would end the job script's "
+                 "#SBATCH line\n";
     return kExitUsage;
   }
   for (const char* tool : {"sbatch", "squeue", "scontrol"}) {
     if (!inPath(tool)) {
-      std::cerr << "ascendsim sweep --slurm: '" << tool << "' is not on PATH: Slurm is not installed here (Debian: "
-                << "apt-get install slurm-client; scripts/install-deps.sh --with-slurm installs a local cluster's daemons too)\n";
+      std::cerr << "ascendsim sweep --slurm: '" << tool
+                << "' is not on PATH: Slurm is not installed here (Debian: "
+                << "apt-get install slurm-client; scripts/install-deps.sh --with-slurm installs a "
+                   "local cluster's daemons too)\n";
       return kExitUsage;
     }
   }
@@ -367,7 +395,8 @@ int submitSlurmSweep(const SlurmSweepOptions& o) {
   const fs::path dir = m.out + ".slurm";
   if (auto old = readManifest(dir)) {
     if (!old->sameSweep(m)) {
-      std::cerr << "ascendsim sweep --slurm: " << dir.string() << " holds another sweep (other settings, workload or "
+      std::cerr << "ascendsim sweep --slurm: " << dir.string()
+                << " holds another sweep (other settings, workload or "
                 << "shards): remove it or choose another --out\n";
       return kExitUsage;
     }
@@ -376,7 +405,8 @@ int submitSlurmSweep(const SlurmSweepOptions& o) {
   std::error_code made;
   fs::create_directories(dir, made);
   if (made) {
-    std::cerr << "ascendsim sweep: cannot make the folder " << dir << ": " << made.message() << "\n";
+    std::cerr << "ascendsim sweep: cannot make the folder " << dir << ": " << made.message()
+              << "\n";
     return kExitFailure;
   }
   // Resubmission: only the shards without a complete part file.
@@ -401,8 +431,10 @@ int submitSlurmSweep(const SlurmSweepOptions& o) {
   sbatch.push_back(script);
   const Output submitted = capture(sbatch);
   std::string job = submitted.text.substr(0, submitted.text.find_first_of(";\n"));
-  if (submitted.status != 0 || job.empty() || job.find_first_not_of("0123456789") != std::string::npos) {
-    std::cerr << "ascendsim sweep --slurm: sbatch failed (exit " << submitted.status << "): " << submitted.text;
+  if (submitted.status != 0 || job.empty() ||
+      job.find_first_not_of("0123456789") != std::string::npos) {
+    std::cerr << "ascendsim sweep --slurm: sbatch failed (exit " << submitted.status
+              << "): " << submitted.text;
     return kExitFailure;
   }
   m.jobs.push_back(job);
@@ -412,8 +444,8 @@ int submitSlurmSweep(const SlurmSweepOptions& o) {
   }
   const size_t tasks = static_cast<size_t>(std::count(array.begin(), array.end(), ',')) + 1;
   std::cout << job << "\n";
-  std::cerr << "slurm: submitted job " << job << ": " << tasks << " array task(s) of " << m.shards << " shard(s), "
-            << grid->points.size() << " point(s); script " << script << "\n";
+  std::cerr << "slurm: submitted job " << job << ": " << tasks << " array task(s) of " << m.shards
+            << " shard(s), " << grid->points.size() << " point(s); script " << script << "\n";
   if (!o.wait) {
     std::cerr << "slurm: when it ends: ascendsim sweep merge " << dir.string() << "\n";
     return kExitOk;
@@ -426,7 +458,8 @@ int mergeSlurmSweep(const std::string& dirText, const std::string& outOverride) 
   const fs::path dir = dirText;
   const auto m = readManifest(dir);
   if (!m) {
-    std::cerr << "ascendsim sweep merge: " << (dir / kManifest).string() << " is missing or unreadable\n";
+    std::cerr << "ascendsim sweep merge: " << (dir / kManifest).string()
+              << " is missing or unreadable\n";
     return kExitFailure;
   }
   std::string why;
@@ -444,14 +477,16 @@ int mergeSlurmSweep(const std::string& dirText, const std::string& outOverride) 
     if (it != rows.end()) ordered.push_back(it->second);
   }
   const std::string out = outOverride.empty() ? m->out : outOverride;
-  if (!header.empty() && !writeOutput(out, csvText(header, ordered), "sweep merge")) return kExitFailure;
+  if (!header.empty() && !writeOutput(out, csvText(header, ordered), "sweep merge"))
+    return kExitFailure;
   if (complete.size() == m->shards) {
-    std::cerr << "merged " << m->shards << " shard(s): " << ordered.size() << " point(s) in " << out << "\n";
+    std::cerr << "merged " << m->shards << " shard(s): " << ordered.size() << " point(s) in " << out
+              << "\n";
     return kExitOk;
   }
-  std::cerr << "merged " << complete.size() << " of " << m->shards << " shard(s) (" << ordered.size() << " of "
-            << grid->points.size() << " point(s)) into " << (header.empty() ? std::string("nothing") : out)
-            << "; incomplete:\n";
+  std::cerr << "merged " << complete.size() << " of " << m->shards << " shard(s) ("
+            << ordered.size() << " of " << grid->points.size() << " point(s)) into "
+            << (header.empty() ? std::string("nothing") : out) << "; incomplete:\n";
   listMissing(dir, *m, *grid, complete);
   std::cerr << "resubmit the missing shards with the same command and --slurm\n";
   return kExitFailure;

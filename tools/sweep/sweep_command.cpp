@@ -12,9 +12,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "spec/spec_writer.h"
@@ -22,20 +22,32 @@
 #include "spec/units.h"
 #include "tools/atomic_file.h"
 #include "tools/csv_table.h"
-#include "tools/machine_override.h"
 #include "tools/exit_codes.h"
+#include "tools/machine_override.h"
+#include "tools/subcommand.h"
 #include "tools/sweep/slurm_sweep.h"
 #include "tools/sweep/sweep_grid.h"
 #include "tools/sweep/sweep_plot.h"
-#include "tools/subcommand.h"
 
 namespace ascendsim::tools {
 namespace fs = std::filesystem;
 namespace {
 
-const std::vector<std::string> kFigures = {"status", "simulated_span_us", "copies", "H2D_GBps", "D2H_GBps", "D2D_GBps",
-                                           "P2P_GBps", "memset_GBps", "local_GBps", "busiest_resource", "busiest_utilisation",
-                                           "kernels", "kernel_time_us", "host_row_hit_rate", "device_row_hit_rate",
+const std::vector<std::string> kFigures = {"status",
+                                           "simulated_span_us",
+                                           "copies",
+                                           "H2D_GBps",
+                                           "D2H_GBps",
+                                           "D2D_GBps",
+                                           "P2P_GBps",
+                                           "memset_GBps",
+                                           "local_GBps",
+                                           "busiest_resource",
+                                           "busiest_utilisation",
+                                           "kernels",
+                                           "kernel_time_us",
+                                           "host_row_hit_rate",
+                                           "device_row_hit_rate",
                                            "device_read_latency_ns"};
 
 struct SweepOptions {
@@ -75,9 +87,11 @@ Row figuresOf(const std::string& reportPath) {
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return std::string(buf);
   };
-  Row row{"ok", num(r["simulated_span_us"].get<double>()), std::to_string(r["copies_total"].get<uint64_t>())};
+  Row row{"ok", num(r["simulated_span_us"].get<double>()),
+          std::to_string(r["copies_total"].get<uint64_t>())};
   for (const char* kind : {"H2D", "D2H", "D2D", "P2P", "memset", "local"}) {
-    row.push_back(r["copy_totals"].contains(kind) ? num(r["copy_totals"][kind]["GBps"].get<double>()) : "");
+    row.push_back(
+        r["copy_totals"].contains(kind) ? num(r["copy_totals"][kind]["GBps"].get<double>()) : "");
   }
   std::string busiest;
   double util = -1;
@@ -106,7 +120,8 @@ Row figuresOf(const std::string& reportPath) {
   if (r.contains("memories")) {
     double hits = 0, accesses = 0, latencySum = 0, reads = 0;
     for (const auto& m : r["memories"]) {
-      const double n = m["row_hits"].get<double>() + m["row_misses"].get<double>() + m["row_conflicts"].get<double>();
+      const double n = m["row_hits"].get<double>() + m["row_misses"].get<double>() +
+                       m["row_conflicts"].get<double>();
       if (m["name"] == "host.memory") {
         hostHits = num(m["row_hit_rate"].get<double>());
         continue;
@@ -157,8 +172,10 @@ int runSweep(const SweepOptions& o) {
   }
   size_t shardIndex = 0, shardCount = 1;
   if (!o.shard.empty()) {
-    if (std::sscanf(o.shard.c_str(), "%zu/%zu", &shardIndex, &shardCount) != 2 || shardCount == 0 || shardIndex >= shardCount) {
-      std::cerr << "ascendsim sweep: --shard: expected i/N with 0 <= i < N (e.g. 3/16), got '" << o.shard << "'\n";
+    if (std::sscanf(o.shard.c_str(), "%zu/%zu", &shardIndex, &shardCount) != 2 || shardCount == 0 ||
+        shardIndex >= shardCount) {
+      std::cerr << "ascendsim sweep: --shard: expected i/N with 0 <= i < N (e.g. 3/16), got '"
+                << o.shard << "'\n";
       return kExitUsage;
     }
   }
@@ -183,7 +200,8 @@ int runSweep(const SweepOptions& o) {
   std::error_code made;
   fs::create_directories(dir, made);
   if (made) {
-    std::cerr << "ascendsim sweep: cannot make the folder " << dir << " beside --out: " << made.message() << "\n";
+    std::cerr << "ascendsim sweep: cannot make the folder " << dir
+              << " beside --out: " << made.message() << "\n";
     return kExitFailure;
   }
   std::vector<std::string> machines(grid.size());
@@ -201,7 +219,8 @@ int runSweep(const SweepOptions& o) {
     try {
       spec::loadSystemSpecFromText(yaml, path);
     } catch (const spec::ConfigError& e) {
-      std::cerr << "ascendsim sweep: point " << i << " is not a valid machine:\n" << e.what() << "\n";
+      std::cerr << "ascendsim sweep: point " << i << " is not a valid machine:\n"
+                << e.what() << "\n";
       return kExitBadConfig;
     }
     if (!writeOutput(path, yaml, "sweep")) return kExitFailure;
@@ -217,7 +236,8 @@ int runSweep(const SweepOptions& o) {
     std::vector<Row> oldRows;
     if (readCsv(o.out, oldHeader, oldRows) && oldHeader == header) {
       for (const Row& r : oldRows) {
-        if (r.size() == header.size() && r[params.size()] == "ok") done[Row(r.begin(), r.begin() + static_cast<long>(params.size()))] = r;
+        if (r.size() == header.size() && r[params.size()] == "ok")
+          done[Row(r.begin(), r.begin() + static_cast<long>(params.size()))] = r;
       }
     }
   }
@@ -225,8 +245,10 @@ int runSweep(const SweepOptions& o) {
   for (size_t i : mine) {
     if (!done.count(grid[i])) pending.push_back(i);
   }
-  std::cerr << "sweep: " << grid.size() << " point(s)" << (shardCount > 1 ? ", shard " + o.shard + ": " + std::to_string(mine.size()) : "")
-            << ", " << mine.size() - pending.size() << " already done, " << pending.size() << " to run, " << o.jobs << " at a time\n";
+  std::cerr << "sweep: " << grid.size() << " point(s)"
+            << (shardCount > 1 ? ", shard " + o.shard + ": " + std::to_string(mine.size()) : "")
+            << ", " << mine.size() - pending.size() << " already done, " << pending.size()
+            << " to run, " << o.jobs << " at a time\n";
 
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -250,7 +272,8 @@ int runSweep(const SweepOptions& o) {
     for (const auto& [k, r] : done) {
       if (!listed.count(k)) rows.push_back(r);
     }
-    return writeFileAtomically(o.out, csvText(header, rows), why) && (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
+    return writeFileAtomically(o.out, csvText(header, rows), why) &&
+           (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
   };
   while (next < pending.size() || !running.empty()) {
     while (next < pending.size() && static_cast<int>(running.size()) < o.jobs) {
@@ -264,8 +287,8 @@ int runSweep(const SweepOptions& o) {
         setenv("ASCENDSIM_SUMMARY", "0", 1);
         unsetenv("ASCENDSIM_TRACE");
         if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
-        execl(self, "ascendsim", "run", "--config", machines[i].c_str(), "--workload", o.workload.c_str(), "--report",
-              report.c_str(), static_cast<char*>(nullptr));
+        execl(self, "ascendsim", "run", "--config", machines[i].c_str(), "--workload",
+              o.workload.c_str(), "--report", report.c_str(), static_cast<char*>(nullptr));
         _exit(127);
       }
       running[pid] = {i, std::chrono::steady_clock::now()};
@@ -288,8 +311,9 @@ int runSweep(const SweepOptions& o) {
         figures = {std::string("failed: unreadable report: ") + e.what()};
       }
     } else {
-      figures = {"failed (exit " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + "): " +
-                 lastLine((dir / ("point-" + std::to_string(i) + ".log")).string())};
+      figures = {"failed (exit " +
+                 std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) +
+                 "): " + lastLine((dir / ("point-" + std::to_string(i) + ".log")).string())};
     }
     if (figures[0] != "ok") ++failed;
     figures.resize(kFigures.size());
@@ -299,11 +323,14 @@ int runSweep(const SweepOptions& o) {
       std::cerr << "\nascendsim sweep: " << why << "\n";
       return kExitFailure;
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double left = elapsed / static_cast<double>(finished) * static_cast<double>(pending.size() - finished);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double left =
+        elapsed / static_cast<double>(finished) * static_cast<double>(pending.size() - finished);
     const int width = 30, filled = static_cast<int>(width * finished / pending.size());
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ", std::string(filled, '#').c_str(),
-                 std::string(width - filled, '.').c_str(), finished, pending.size(), running.size(), left);
+    std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ",
+                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
+                 finished, pending.size(), running.size(), left);
   }
   std::fprintf(stderr, "\n");
   if (!save()) {
@@ -324,7 +351,8 @@ int runSweep(const SweepOptions& o) {
     }
     std::cerr << "plot: " << svgPath << "\n";
   }
-  std::cerr << "results: " << o.out << " (" << done.size() << " point(s), " << failed << " failed this run)\n";
+  std::cerr << "results: " << o.out << " (" << done.size() << " point(s), " << failed
+            << " failed this run)\n";
   return failed ? kExitFailure : kExitOk;
 }
 
@@ -343,10 +371,12 @@ int runMerge(const MergeOptions& o) {
       header = h;
       keyColumns = static_cast<size_t>(std::find(h.begin(), h.end(), "status") - h.begin());
     } else if (h != header) {
-      std::cerr << "ascendsim sweep merge: '" << path << "' has other columns than the first file\n";
+      std::cerr << "ascendsim sweep merge: '" << path
+                << "' has other columns than the first file\n";
       return kExitFailure;
     }
-    for (const Row& r : rows) all[Row(r.begin(), r.begin() + static_cast<long>(std::min(keyColumns, r.size())))] = r;
+    for (const Row& r : rows)
+      all[Row(r.begin(), r.begin() + static_cast<long>(std::min(keyColumns, r.size())))] = r;
   }
   std::vector<Row> rows;
   for (const auto& [k, r] : all) rows.push_back(r);
@@ -358,14 +388,16 @@ int runMerge(const MergeOptions& o) {
       char* endA = nullptr;
       char* endB = nullptr;
       const double x = std::strtod(a[k].c_str(), &endA), y = std::strtod(b[k].c_str(), &endB);
-      const bool numbers = endA != a[k].c_str() && endB != b[k].c_str() && std::string(endA) == std::string(endB);
+      const bool numbers =
+          endA != a[k].c_str() && endB != b[k].c_str() && std::string(endA) == std::string(endB);
       if (numbers && x != y) return x < y;
       return a[k] < b[k];
     }
     return false;
   });
   if (!writeOutput(o.out, csvText(header, rows), "sweep merge")) return kExitFailure;
-  std::cerr << "merged " << o.inputs.size() << " file(s): " << rows.size() << " point(s) in " << o.out << "\n";
+  std::cerr << "merged " << o.inputs.size() << " file(s): " << rows.size() << " point(s) in "
+            << o.out << "\n";
   return kExitOk;
 }
 
@@ -375,32 +407,55 @@ void addSweepCommand(CLI::App& command, int& exitCode) {
   auto o = std::make_shared<SweepOptions>();
   auto m = std::make_shared<MergeOptions>();
   CLI::App* cmd = &command;
-  cmd->add_option("--config,-c", o->config, "Base machine: a YAML file or a built-in preset (default: built-in default)");
+  cmd->add_option("--config,-c", o->config,
+                  "Base machine: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--workload,-w", o->workload, "Workload script to run at every point");
-  cmd->add_option("--set", o->sets, "KEY=v1,v2,...: a machine setting as `config show` names it; [*] for every list item");
+  cmd->add_option(
+      "--set", o->sets,
+      "KEY=v1,v2,...: a machine setting as `config show` names it; [*] for every list item");
   cmd->add_option("--jobs,-j", o->jobs, "Points run at once (default 2)");
-  cmd->add_option("--out,-o", o->out, "Results CSV (points already in it are skipped: rerun to resume)");
+  cmd->add_option("--out,-o", o->out,
+                  "Results CSV (points already in it are skipped: rerun to resume)");
   cmd->add_option("--json", o->json, "Results as JSON too");
-  cmd->add_flag("--dram-stats", o->dramStats, "Replay each point's memory traffic through the DRAM models: row-hit and latency columns");
-  cmd->add_option("--shard", o->shard, "i/N: run only points with index % N == i (0-based), for cluster job arrays");
+  cmd->add_flag(
+      "--dram-stats", o->dramStats,
+      "Replay each point's memory traffic through the DRAM models: row-hit and latency columns");
+  cmd->add_option("--shard", o->shard,
+                  "i/N: run only points with index % N == i (0-based), for cluster job arrays");
   cmd->add_option("--plot", o->plot, "Draw this result column ...");
-  cmd->add_option("--against", o->against, "... against this --set key (x axis), as OUT with .svg: a line per combination of the other keys");
-  cmd->add_option("--by", o->by, "... or a heat map over --against (columns) and this second --set key (rows)");
-  cmd->add_flag("--slurm", o->slurm, "Submit the grid as a Slurm job array (one task per shard, parts in OUT.slurm/)");
-  cmd->add_option("--shards", o->shards, "With --slurm: array tasks to split the grid into (default: one per point)");
+  cmd->add_option("--against", o->against,
+                  "... against this --set key (x axis), as OUT with .svg: a line per combination "
+                  "of the other keys");
+  cmd->add_option("--by", o->by,
+                  "... or a heat map over --against (columns) and this second --set key (rows)");
+  cmd->add_flag("--slurm", o->slurm,
+                "Submit the grid as a Slurm job array (one task per shard, parts in OUT.slurm/)");
+  cmd->add_option("--shards", o->shards,
+                  "With --slurm: array tasks to split the grid into (default: one per point)");
   cmd->add_option("--partition", o->partition, "With --slurm: the partition to run in");
-  cmd->add_option("--time", o->time, "With --slurm: each task's time limit (sbatch --time, e.g. 00:30:00)");
+  cmd->add_option("--time", o->time,
+                  "With --slurm: each task's time limit (sbatch --time, e.g. 00:30:00)");
   cmd->add_option("--array-limit", o->arrayLimit, "With --slurm: at most this many tasks at once");
-  cmd->add_option("--sbatch-arg", o->sbatchArgs, "With --slurm: one more argument for sbatch (repeat for more)")->allow_extra_args(false);
-  cmd->add_flag("--wait", o->wait, "With --slurm: wait for the array to end (squeue), then merge into OUT");
-  cmd->footer("Example: ascendsim sweep --config atlas-800t-a2 --workload traces/workloads/all-to-host.yaml \\\n"
-              "    --set 'pcie.switches[*].link.generation=3,4,5' --jobs 2 --out gen.csv --plot D2H_GBps --against 'pcie.switches[*].link.generation'\n"
-              "Merge shards: ascendsim sweep merge part-*.csv --out all.csv\n"
-              "On Slurm: ascendsim sweep ... --out gen.csv --slurm --partition P --time 00:30:00 [--wait]; "
-              "then ascendsim sweep merge gen.csv.slurm");
+  cmd->add_option("--sbatch-arg", o->sbatchArgs,
+                  "With --slurm: one more argument for sbatch (repeat for more)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--wait", o->wait,
+                "With --slurm: wait for the array to end (squeue), then merge into OUT");
+  cmd->footer(
+      "Example: ascendsim sweep --config atlas-800t-a2 --workload "
+      "traces/workloads/all-to-host.yaml \\\n"
+      "    --set 'pcie.switches[*].link.generation=3,4,5' --jobs 2 --out gen.csv --plot D2H_GBps "
+      "--against 'pcie.switches[*].link.generation'\n"
+      "Merge shards: ascendsim sweep merge part-*.csv --out all.csv\n"
+      "On Slurm: ascendsim sweep ... --out gen.csv --slurm --partition P --time 00:30:00 [--wait]; "
+      "then ascendsim sweep merge gen.csv.slurm");
   CLI::App* merge = cmd->add_subcommand("merge", "Join the result files of sweep shards");
-  merge->add_option("inputs", m->inputs, "Shard result CSVs, or the OUT.slurm directory of a --slurm sweep")->required();
-  merge->add_option("--out,-o", m->out, "Merged CSV (for a --slurm directory: its sweep's OUT unless given)");
+  merge
+      ->add_option("inputs", m->inputs,
+                   "Shard result CSVs, or the OUT.slurm directory of a --slurm sweep")
+      ->required();
+  merge->add_option("--out,-o", m->out,
+                    "Merged CSV (for a --slurm directory: its sweep's OUT unless given)");
   merge->callback([m, &exitCode] {
     if (m->inputs.size() == 1 && isSlurmSweepDir(m->inputs[0])) {
       exitCode = mergeSlurmSweep(m->inputs[0], m->out);
@@ -423,12 +478,14 @@ void addSweepCommand(CLI::App& command, int& exitCode) {
     (void)cmd;
     if (o->slurm) {
       if (o->arrayLimit < 0) {
-        std::cerr << "ascendsim sweep --slurm: --array-limit must be 1 or more (0: Slurm's choice)\n";
+        std::cerr
+            << "ascendsim sweep --slurm: --array-limit must be 1 or more (0: Slurm's choice)\n";
         exitCode = kExitUsage;
         return;
       }
       if (!o->shard.empty() || !o->plot.empty()) {
-        std::cerr << "ascendsim sweep --slurm: --shard and --plot do not apply (each task runs a shard; plot the merged table)\n";
+        std::cerr << "ascendsim sweep --slurm: --shard and --plot do not apply (each task runs a "
+                     "shard; plot the merged table)\n";
         exitCode = kExitUsage;
         return;
       }
@@ -455,8 +512,10 @@ void addSweepCommand(CLI::App& command, int& exitCode) {
       exitCode = submitSlurmSweep(s);
       return;
     }
-    if (o->wait || !o->partition.empty() || !o->time.empty() || o->arrayLimit || !o->sbatchArgs.empty() || o->shards) {
-      std::cerr << "ascendsim sweep: --wait, --partition, --time, --array-limit, --sbatch-arg and --shards need --slurm\n";
+    if (o->wait || !o->partition.empty() || !o->time.empty() || o->arrayLimit ||
+        !o->sbatchArgs.empty() || o->shards) {
+      std::cerr << "ascendsim sweep: --wait, --partition, --time, --array-limit, --sbatch-arg and "
+                   "--shards need --slurm\n";
       exitCode = kExitUsage;
       return;
     }
@@ -465,7 +524,13 @@ void addSweepCommand(CLI::App& command, int& exitCode) {
 }
 
 namespace {
-const SubcommandRegistration kRegistered{{"subcommand", "sweep", "Run a workload over a grid of machine settings, each point in its own process", {}, {}}, addSweepCommand};
+const SubcommandRegistration kRegistered{
+    {"subcommand",
+     "sweep",
+     "Run a workload over a grid of machine settings, each point in its own process",
+     {},
+     {}},
+    addSweepCommand};
 }  // namespace
 
 }  // namespace ascendsim::tools

@@ -3,7 +3,6 @@
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
-
 #include <algorithm>
 #include <sstream>
 

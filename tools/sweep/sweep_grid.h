@@ -16,7 +16,8 @@ struct SweepParameter {
 
 std::optional<SweepParameter> parseSet(const std::string& text, std::string& why);
 // A sweep has at most this many points: beyond it a grid is almost surely a mistake (a million
-// points would run for weeks and write a table of gigabytes), and it is refused before anything runs.
+// points would run for weeks and write a table of gigabytes), and it is refused before anything
+// runs.
 constexpr size_t kMaxSweepPoints = 100000;
 // False (with `why`) when the combinations of `params` exceed kMaxSweepPoints.
 bool gridWithinLimit(const std::vector<SweepParameter>& params, std::string& why);

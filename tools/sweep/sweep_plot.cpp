@@ -26,8 +26,9 @@ size_t column(const Row& header, const std::string& name) {
   return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
 }
 
-int heatMap(const Row& header, const std::vector<Row>& rows, const std::vector<SweepParameter>& params, size_t fi, size_t xi,
-            size_t yi, const std::string& svgPath) {
+int heatMap(const Row& header, const std::vector<Row>& rows,
+            const std::vector<SweepParameter>& params, size_t fi, size_t xi, size_t yi,
+            const std::string& svgPath) {
   for (size_t p = 0; p < params.size(); ++p) {
     if (p != xi && p != yi && params[p].values.size() > 1) {
       std::cerr << "ascendsim sweep: a heat map shows two keys; " << params[p].key
@@ -47,11 +48,14 @@ int heatMap(const Row& header, const std::vector<Row>& rows, const std::vector<S
     double v = 0;
     if (r[params.size()] != "ok" || r[fi].empty()) continue;
     if (!figureValue(r[fi], v)) {
-      std::cerr << "ascendsim sweep: cannot plot: " << header[fi] << " = '" << r[fi] << "' is not a number\n";
+      std::cerr << "ascendsim sweep: cannot plot: " << header[fi] << " = '" << r[fi]
+                << "' is not a number\n";
       return kExitUsage;
     }
-    const size_t c = static_cast<size_t>(std::find(m.columns.begin(), m.columns.end(), r[xi]) - m.columns.begin());
-    const size_t w = static_cast<size_t>(std::find(m.rows.begin(), m.rows.end(), r[yi]) - m.rows.begin());
+    const size_t c = static_cast<size_t>(std::find(m.columns.begin(), m.columns.end(), r[xi]) -
+                                         m.columns.begin());
+    const size_t w =
+        static_cast<size_t>(std::find(m.rows.begin(), m.rows.end(), r[yi]) - m.rows.begin());
     if (c < m.columns.size() && w < m.rows.size()) m.values[w][c] = v;
   }
   return writeOutput(svgPath, heatMapSvg(m), "sweep") ? kExitOk : kExitFailure;
@@ -59,11 +63,13 @@ int heatMap(const Row& header, const std::vector<Row>& rows, const std::vector<S
 
 }  // namespace
 
-int plotSweep(const Row& header, const std::vector<Row>& rows, const std::vector<SweepParameter>& params,
-              const std::string& figure, const std::string& against, const std::string& by, const std::string& svgPath) {
+int plotSweep(const Row& header, const std::vector<Row>& rows,
+              const std::vector<SweepParameter>& params, const std::string& figure,
+              const std::string& against, const std::string& by, const std::string& svgPath) {
   const size_t fi = column(header, figure), xi = column(header, against);
   const size_t yi = by.empty() ? header.size() : column(header, by);
-  if (fi >= header.size() || fi < params.size() || xi >= params.size() || (!by.empty() && (yi >= params.size() || yi == xi))) {
+  if (fi >= header.size() || fi < params.size() || xi >= params.size() ||
+      (!by.empty() && (yi >= params.size() || yi == xi))) {
     std::cerr << "ascendsim sweep: --plot needs a figure column, --against a --set key"
               << (by.empty() ? "" : " and --by another --set key") << "\n";
     return kExitUsage;
@@ -86,11 +92,13 @@ int plotSweep(const Row& header, const std::vector<Row>& rows, const std::vector
     if (name.empty()) name = columnTitle(figure);
     double x = 0, y = 0;
     if (!xValue(r[xi], axes.xScale, axes.categories, x)) {
-      std::cerr << "ascendsim sweep: cannot plot: " << against << " = '" << r[xi] << "' is not on the x axis\n";
+      std::cerr << "ascendsim sweep: cannot plot: " << against << " = '" << r[xi]
+                << "' is not on the x axis\n";
       return kExitUsage;
     }
     if (!figureValue(r[fi], y)) {
-      std::cerr << "ascendsim sweep: cannot plot: " << figure << " = '" << r[fi] << "' is not a number\n";
+      std::cerr << "ascendsim sweep: cannot plot: " << figure << " = '" << r[fi]
+                << "' is not a number\n";
       return kExitUsage;
     }
     auto [it, added] = index.emplace(name, series.size());
@@ -98,8 +106,11 @@ int plotSweep(const Row& header, const std::vector<Row>& rows, const std::vector
     series[it->second].points.push_back({x, y});
   }
   for (auto& s : series) std::sort(s.points.begin(), s.points.end());
-  return writeOutput(svgPath, lineChartSvg(columnTitle(figure) + " against " + against, series, axes), "sweep") ? kExitOk
-                                                                                                              : kExitFailure;
+  return writeOutput(svgPath,
+                     lineChartSvg(columnTitle(figure) + " against " + against, series, axes),
+                     "sweep")
+             ? kExitOk
+             : kExitFailure;
 }
 
 }  // namespace ascendsim::tools

@@ -12,7 +12,8 @@ namespace ascendsim::tools {
 
 // `rows` in the grid's order (the table as saved); writes `svgPath`. Returns an exit code and
 // says on stderr what cannot be drawn.
-int plotSweep(const Row& header, const std::vector<Row>& rows, const std::vector<SweepParameter>& params,
-              const std::string& figure, const std::string& against, const std::string& by, const std::string& svgPath);
+int plotSweep(const Row& header, const std::vector<Row>& rows,
+              const std::vector<SweepParameter>& params, const std::string& figure,
+              const std::string& against, const std::string& by, const std::string& svgPath);
 
 }  // namespace ascendsim::tools

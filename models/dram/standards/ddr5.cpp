@@ -5,7 +5,11 @@
 namespace ascendsim::models {
 namespace {
 const DramStandardRegistration kDdr5{
-    {"dram-standard", "DDR5", "JEDEC DDR5 (JESD79-5): a command bus per sub-channel, two-cycle ACT/RD/WR", {}, {}},
+    {"dram-standard",
+     "DDR5",
+     "JEDEC DDR5 (JESD79-5): a command bus per sub-channel, two-cycle ACT/RD/WR",
+     {},
+     {}},
     {DramStandardRules::Family::Ddr, 2, 1, 1, 2, false, false, false}};
 }
 }  // namespace ascendsim::models

@@ -5,7 +5,11 @@
 namespace ascendsim::models {
 namespace {
 const DramStandardRegistration kHbm2{
-    {"dram-standard", "HBM2", "JEDEC HBM2 (JESD235): separate row and column command buses per channel", {}, {}},
+    {"dram-standard",
+     "HBM2",
+     "JEDEC HBM2 (JESD235): separate row and column command buses per channel",
+     {},
+     {}},
     {DramStandardRules::Family::Hbm, 2, 1, 1, 1, true, true, false}};
 }
 }  // namespace ascendsim::models

@@ -4,7 +4,11 @@
 namespace ascendsim::models {
 namespace {
 const DramStandardRegistration kHbm2e{
-    {"dram-standard", "HBM2E", "JEDEC HBM2E (JESD235D): HBM2's command interface at up to 3.6 Gb/s", {}, {}},
+    {"dram-standard",
+     "HBM2E",
+     "JEDEC HBM2E (JESD235D): HBM2's command interface at up to 3.6 Gb/s",
+     {},
+     {}},
     {DramStandardRules::Family::Hbm, 2, 1, 1, 1, true, true, false}};
 }
 }  // namespace ascendsim::models

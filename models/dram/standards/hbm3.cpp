@@ -5,7 +5,11 @@
 namespace ascendsim::models {
 namespace {
 const DramStandardRegistration kHbm3{
-    {"dram-standard", "HBM3", "JEDEC HBM3 (JESD238): stack ids (ranks) share a pseudo-channel's activate window", {}, {}},
+    {"dram-standard",
+     "HBM3",
+     "JEDEC HBM3 (JESD238): stack ids (ranks) share a pseudo-channel's activate window",
+     {},
+     {}},
     {DramStandardRules::Family::Hbm, 2, 1, 1, 1, true, true, true}};
 }
 }  // namespace ascendsim::models

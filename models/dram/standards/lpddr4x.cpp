@@ -5,7 +5,11 @@
 namespace ascendsim::models {
 namespace {
 const DramStandardRegistration kLpddr4x{
-    {"dram-standard", "LPDDR4X", "JEDEC LPDDR4X (JESD209-4): multi-cycle two-part commands on one bus", {}, {}},
+    {"dram-standard",
+     "LPDDR4X",
+     "JEDEC LPDDR4X (JESD209-4): multi-cycle two-part commands on one bus",
+     {},
+     {}},
     {DramStandardRules::Family::Lpddr, 4, 2, 2, 4, false, false, false}};
 }
 }  // namespace ascendsim::models

@@ -10,7 +10,8 @@ namespace {
 const DramStandardRegistration kLpddr5{
     {"dram-standard",
      "LPDDR5",
-     "JEDEC LPDDR5 (JESD209-5B): two-command ACT and CAS+RD/WR on a DDR command bus; data on WCK at 4 x CK",
+     "JEDEC LPDDR5 (JESD209-5B): two-command ACT and CAS+RD/WR on a DDR command bus; data on WCK "
+     "at 4 x CK",
      {},
      {{"transfers_per_clock", 8}}},
     {DramStandardRules::Family::Lpddr, 2, 1, 1, 2, false, false, false}};

@@ -5,8 +5,8 @@
 #ifndef INC_EXTERNAL_ACL_ACL_BASE_H_
 #define INC_EXTERNAL_ACL_ACL_BASE_H_
 
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error_codes/rt_error_codes.h"
 
@@ -28,15 +28,15 @@ extern "C" {
 #define ACL_DEPRECATED_MESSAGE(message)
 #endif
 
-typedef void *aclrtStream;
-typedef void *aclrtEvent;
-typedef void *aclrtNotify;
-typedef void *aclrtContext;
+typedef void* aclrtStream;
+typedef void* aclrtEvent;
+typedef void* aclrtNotify;
+typedef void* aclrtContext;
 /* A program's own device memory allocator (acl/acl_rt_allocator.h). */
-typedef void *aclrtAllocatorDesc;
-typedef void *aclrtAllocator;
-typedef void *aclrtAllocatorBlock;
-typedef void *aclrtAllocatorAddr;
+typedef void* aclrtAllocatorDesc;
+typedef void* aclrtAllocator;
+typedef void* aclrtAllocatorBlock;
+typedef void* aclrtAllocatorAddr;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 typedef struct aclDataBuffer aclDataBuffer;
@@ -110,44 +110,44 @@ static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
 typedef enum {
-    ACL_DT_UNDEFINED = -1,
-    ACL_FLOAT = 0,
-    ACL_FLOAT16 = 1,
-    ACL_INT8 = 2,
-    ACL_INT32 = 3,
-    ACL_UINT8 = 4,
-    ACL_INT16 = 6,
-    ACL_UINT16 = 7,
-    ACL_UINT32 = 8,
-    ACL_INT64 = 9,
-    ACL_UINT64 = 10,
-    ACL_DOUBLE = 11,
-    ACL_BOOL = 12,
-    ACL_STRING = 13,
-    ACL_COMPLEX64 = 16,
-    ACL_COMPLEX128 = 17,
-    ACL_BF16 = 27,
-    ACL_INT4 = 29,
-    ACL_UINT1 = 30,
-    ACL_COMPLEX32 = 33
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_STRING = 13,
+  ACL_COMPLEX64 = 16,
+  ACL_COMPLEX128 = 17,
+  ACL_BF16 = 27,
+  ACL_INT4 = 29,
+  ACL_UINT1 = 30,
+  ACL_COMPLEX32 = 33
 } aclDataType;
 
 typedef enum {
-    ACL_FORMAT_UNDEFINED = -1,
-    ACL_FORMAT_NCHW = 0,
-    ACL_FORMAT_NHWC = 1,
-    ACL_FORMAT_ND = 2,
-    ACL_FORMAT_NC1HWC0 = 3,
-    ACL_FORMAT_FRACTAL_Z = 4,
-    ACL_FORMAT_NC1HWC0_C04 = 12,
-    ACL_FORMAT_HWCN = 16,
-    ACL_FORMAT_NDHWC = 27,
-    ACL_FORMAT_FRACTAL_NZ = 29,
-    ACL_FORMAT_NCDHW = 30,
-    ACL_FORMAT_NDC1HWC0 = 32,
-    ACL_FRACTAL_Z_3D = 33,
-    ACL_FORMAT_NC = 35,
-    ACL_FORMAT_NCL = 47
+  ACL_FORMAT_UNDEFINED = -1,
+  ACL_FORMAT_NCHW = 0,
+  ACL_FORMAT_NHWC = 1,
+  ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NC1HWC0_C04 = 12,
+  ACL_FORMAT_HWCN = 16,
+  ACL_FORMAT_NDHWC = 27,
+  ACL_FORMAT_FRACTAL_NZ = 29,
+  ACL_FORMAT_NCDHW = 30,
+  ACL_FORMAT_NDC1HWC0 = 32,
+  ACL_FRACTAL_Z_3D = 33,
+  ACL_FORMAT_NC = 35,
+  ACL_FORMAT_NCL = 47
 } aclFormat;
 
 /* Conversions between float and IEEE half precision (round to nearest even). */
@@ -160,26 +160,28 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 /* A description of a buffer (its address and size) that the program owns and frees itself.
  * Creating one needs no aclInit; NULL on failure. The getters return NULL / 0 for a handle that
  * is not a live data buffer. */
-ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
-ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
-ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
-ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data,
+                                                 size_t size);
+ACL_FUNC_VISIBILITY void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
 ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
-ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
-ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
 
 /* What the installed CANN (here: the simulated machine's SoC) supports. */
 typedef enum {
-    ACL_CANN_ATTR_UNDEFINED = -1,
-    ACL_CANN_ATTR_INF_NAN = 0,     /* inf/nan overflow mode: A2/A3 SoCs */
-    ACL_CANN_ATTR_BF16 = 1,        /* bfloat16 arithmetic: A2/A3 SoCs */
-    ACL_CANN_ATTR_JIT_COMPILE = 2  /* online operator compilation: never (the simulator compiles nothing) */
+  ACL_CANN_ATTR_UNDEFINED = -1,
+  ACL_CANN_ATTR_INF_NAN = 0, /* inf/nan overflow mode: A2/A3 SoCs */
+  ACL_CANN_ATTR_BF16 = 1,    /* bfloat16 arithmetic: A2/A3 SoCs */
+  ACL_CANN_ATTR_JIT_COMPILE =
+      2 /* online operator compilation: never (the simulator compiles nothing) */
 } aclCannAttr;
 
 /* All three attributes, in that order, and whether each is available (1) or not (0). Unknown
  * attribute: ACL_ERROR_INVALID_PARAM. Both answer before aclInit. */
-ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
-ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,8 @@
 #ifndef INC_EXTERNAL_ACL_ACL_RT_H_
 #define INC_EXTERNAL_ACL_ACL_RT_H_
 
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acl_base.h"
 
@@ -60,7 +60,8 @@ extern "C" {
 
 /* aclrtSetStreamFailureMode */
 /* aclrtValueWait conditions on the 8 bytes at devAddr (v): */
-#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* v >= value (signed, as CANN's condition program) */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* v >= value (signed, as CANN's condition program) \
+                                               */
 #define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U  /* v == value */
 #define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (v & value) != 0 */
 #define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(v | value) != 0 */
@@ -144,266 +145,266 @@ typedef enum aclrtMemAttr {
   ACL_HBM_MEM_P2P_NORMAL = 9,
 } aclrtMemAttr;
 
-
 /* Why a device last failed (aclrtGetErrorVerbose). */
 typedef enum {
-    ACL_RT_NO_ERROR = 0,
-    ACL_RT_ERROR_MEMORY = 1,
-    ACL_RT_ERROR_L2 = 2,
-    ACL_RT_ERROR_AICORE = 3,
-    ACL_RT_ERROR_LINK = 4,
-    ACL_RT_ERROR_L3_PORT = 5,
-    ACL_RT_ERROR_OTHERS = 0xFFFF,
+  ACL_RT_NO_ERROR = 0,
+  ACL_RT_ERROR_MEMORY = 1,
+  ACL_RT_ERROR_L2 = 2,
+  ACL_RT_ERROR_AICORE = 3,
+  ACL_RT_ERROR_LINK = 4,
+  ACL_RT_ERROR_L3_PORT = 5,
+  ACL_RT_ERROR_OTHERS = 0xFFFF,
 } aclrtErrorType;
 
 typedef enum aclrtAicoreErrorType {
-    ACL_RT_AICORE_ERROR_UNKNOWN,
-    ACL_RT_AICORE_ERROR_SW,
-    ACL_RT_AICORE_ERROR_HW_LOCAL,
+  ACL_RT_AICORE_ERROR_UNKNOWN,
+  ACL_RT_AICORE_ERROR_SW,
+  ACL_RT_AICORE_ERROR_HW_LOCAL,
 } aclrtAicoreErrorType;
 
 #define UCE_INFO_RESERVED_SIZE 14
 typedef struct aclrtMemUceInfo {
-    void *addr;
-    size_t len;
-    size_t reserved[UCE_INFO_RESERVED_SIZE];
+  void* addr;
+  size_t len;
+  size_t reserved[UCE_INFO_RESERVED_SIZE];
 } aclrtMemUceInfo;
 
 #define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
 typedef struct {
-    size_t arraySize;
-    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+  size_t arraySize;
+  aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
 } aclrtMemUceInfoArray;
 
 typedef union aclrtErrorInfoDetail {
-    aclrtMemUceInfoArray uceInfo;
-    aclrtAicoreErrorType aicoreErrType;
+  aclrtMemUceInfoArray uceInfo;
+  aclrtAicoreErrorType aicoreErrType;
 } aclrtErrorInfoDetail;
 
 typedef struct aclrtErrorInfo {
-    uint8_t tryRepair;
-    uint8_t hasDetail;
-    uint8_t reserved[2];
-    aclrtErrorType errorType;
-    aclrtErrorInfoDetail detail;
+  uint8_t tryRepair;
+  uint8_t hasDetail;
+  uint8_t reserved[2];
+  aclrtErrorType errorType;
+  aclrtErrorInfoDetail detail;
 } aclrtErrorInfo;
 
 /* A failed task, as an exception callback sees it (read it with the aclrtGet...FromExceptionInfo
  * getters; valid during the callback only). */
 typedef struct rtExceptionInfo aclrtExceptionInfo;
-typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo* exceptionInfo);
 
-typedef void *aclrtBinHandle;
-typedef void *aclrtFuncHandle;
-typedef void *aclrtArgsHandle;
-typedef void *aclrtParamHandle;
+typedef void* aclrtBinHandle;
+typedef void* aclrtFuncHandle;
+typedef void* aclrtArgsHandle;
+typedef void* aclrtParamHandle;
 
 /* What aclrtSetStreamConfigOpt sets in a stream configuration (aclrtCreateStreamV2). */
 typedef enum {
-    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* model work memory: for model run instances, refused here */
-    ACL_RT_STREAM_WORK_SIZE,         /* its size (size_t) */
-    ACL_RT_STREAM_FLAG,              /* ACL_STREAM_* flags (size_t, or uint32_t as CANN's sample passes) */
-    ACL_RT_STREAM_PRIORITY,          /* 0 (greatest) .. 7 (least), uint32_t */
+  ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* model work memory: for model run instances, refused here */
+  ACL_RT_STREAM_WORK_SIZE,         /* its size (size_t) */
+  ACL_RT_STREAM_FLAG,     /* ACL_STREAM_* flags (size_t, or uint32_t as CANN's sample passes) */
+  ACL_RT_STREAM_PRIORITY, /* 0 (greatest) .. 7 (least), uint32_t */
 } aclrtStreamConfigAttr;
 
 typedef struct aclrtStreamConfigHandle {
-    void *workptr;
-    size_t workSize;
-    size_t flag;
-    uint32_t priority;
+  void* workptr;
+  size_t workSize;
+  size_t flag;
+  uint32_t priority;
 } aclrtStreamConfigHandle;
 
 typedef enum {
-    ACL_RT_STREAM_STATE_CREATE_POST = 1,
-    ACL_RT_STREAM_STATE_DESTROY_PRE,
+  ACL_RT_STREAM_STATE_CREATE_POST = 1,
+  ACL_RT_STREAM_STATE_DESTROY_PRE,
 } aclrtStreamState;
-typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void* args);
 
 typedef enum aclrtDeviceStatus {
-    ACL_RT_DEVICE_STATUS_NORMAL = 0,
-    ACL_RT_DEVICE_STATUS_ABNORMAL,
-    ACL_RT_DEVICE_STATUS_END = 0xFFFF,
+  ACL_RT_DEVICE_STATUS_NORMAL = 0,
+  ACL_RT_DEVICE_STATUS_ABNORMAL,
+  ACL_RT_DEVICE_STATUS_END = 0xFFFF,
 } aclrtDeviceStatus;
 
 typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
 typedef struct aclrtUtilizationInfo {
-    int32_t cubeUtilization;
-    int32_t vectorUtilization;
-    int32_t aicpuUtilization;
-    int32_t memoryUtilization;
-    aclrtUtilizationExtendInfo *utilizationExtend; /* reserved: must be NULL */
+  int32_t cubeUtilization;
+  int32_t vectorUtilization;
+  int32_t aicpuUtilization;
+  int32_t memoryUtilization;
+  aclrtUtilizationExtendInfo* utilizationExtend; /* reserved: must be NULL */
 } aclrtUtilizationInfo;
 
 typedef enum {
-    ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
-    ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
-    ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
-    ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
-    ACL_DEV_ATTR_WARP_SIZE = 202,
-    ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
-    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204,
-    ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
-    ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
-    ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
-    ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
-    ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
-    ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
-    ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
-    ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
-    ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
-    ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
-    ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
-    ACL_DEV_ATTR_SMP_ID = 401U,
-    ACL_DEV_ATTR_PHY_CHIP_ID = 402U,
-    ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403U,
-    ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403U,
-    ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404U,
-    ACL_DEV_ATTR_SUPER_POD_ID = 405U,
-    ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406U,
-    ACL_DEV_ATTR_MAINBOARD_ID = 407U,
-    ACL_DEV_ATTR_HD_CONNECT_TYPE = 408U,
-    ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409U,
-    ACL_DEV_ATTR_IS_VIRTUAL = 501U,
-    ACL_DEV_ATTR_NPU_ARCH = 601U,
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+  ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+  ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+  ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+  ACL_DEV_ATTR_SMP_ID = 401U,
+  ACL_DEV_ATTR_PHY_CHIP_ID = 402U,
+  ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403U,
+  ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403U,
+  ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404U,
+  ACL_DEV_ATTR_SUPER_POD_ID = 405U,
+  ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406U,
+  ACL_DEV_ATTR_MAINBOARD_ID = 407U,
+  ACL_DEV_ATTR_HD_CONNECT_TYPE = 408U,
+  ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409U,
+  ACL_DEV_ATTR_IS_VIRTUAL = 501U,
+  ACL_DEV_ATTR_NPU_ARCH = 601U,
 } aclrtDevAttr;
 
 typedef enum {
-    ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
-    ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+  ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+  ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
 } aclrtDevFeatureType;
 
 typedef enum {
-    ACL_RT_DEV_RES_CUBE_CORE = 0,
-    ACL_RT_DEV_RES_VECTOR_CORE,
+  ACL_RT_DEV_RES_CUBE_CORE = 0,
+  ACL_RT_DEV_RES_VECTOR_CORE,
 } aclrtDevResLimitType;
 
 typedef enum {
-    ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
-    ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
-    ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
-    ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
+  ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+  ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
 } aclrtBinaryLoadOptionType;
 typedef union aclrtBinaryLoadOptionValue {
-    uint32_t isLazyLoad;
-    uint32_t magic;
-    int32_t cpuKernelMode;
-    uint32_t rsv[4];
+  uint32_t isLazyLoad;
+  uint32_t magic;
+  int32_t cpuKernelMode;
+  uint32_t rsv[4];
 } aclrtBinaryLoadOptionValue;
 typedef struct {
-    aclrtBinaryLoadOptionType type;
-    aclrtBinaryLoadOptionValue value;
+  aclrtBinaryLoadOptionType type;
+  aclrtBinaryLoadOptionValue value;
 } aclrtBinaryLoadOption;
 typedef struct aclrtBinaryLoadOptions {
-    aclrtBinaryLoadOption *options;
-    size_t numOpt;
+  aclrtBinaryLoadOption* options;
+  size_t numOpt;
 } aclrtBinaryLoadOptions;
 
 typedef enum {
-    ACL_RT_ENGINE_TYPE_AIC = 0,
-    ACL_RT_ENGINE_TYPE_AIV,
+  ACL_RT_ENGINE_TYPE_AIC = 0,
+  ACL_RT_ENGINE_TYPE_AIV,
 } aclrtEngineType;
 typedef enum aclrtLaunchKernelAttrId {
-    ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
-    ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
-    ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
-    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
-    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
-    ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
-    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
-    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
-    ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+  ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
 } aclrtLaunchKernelAttrId;
 typedef struct {
-    uint32_t timeoutLow;
-    uint32_t timeoutHigh;
+  uint32_t timeoutLow;
+  uint32_t timeoutHigh;
 } aclrtTimeoutUs;
 typedef union aclrtLaunchKernelAttrValue {
-    uint8_t schemMode;
-    uint32_t dynUBufSize;
-    aclrtEngineType engineType;
-    uint32_t blockDimOffset;
-    uint8_t isBlockTaskPrefetch;
-    uint8_t isDataDump;
-    uint16_t timeout;
-    aclrtTimeoutUs timeoutUs;
-    uint8_t enableProfiling;
-    uint32_t rsv[4];
+  uint8_t schemMode;
+  uint32_t dynUBufSize;
+  aclrtEngineType engineType;
+  uint32_t blockDimOffset;
+  uint8_t isBlockTaskPrefetch;
+  uint8_t isDataDump;
+  uint16_t timeout;
+  aclrtTimeoutUs timeoutUs;
+  uint8_t enableProfiling;
+  uint32_t rsv[4];
 } aclrtLaunchKernelAttrValue;
 typedef struct aclrtLaunchKernelAttr {
-    aclrtLaunchKernelAttrId id;
-    aclrtLaunchKernelAttrValue value;
+  aclrtLaunchKernelAttrId id;
+  aclrtLaunchKernelAttrValue value;
 } aclrtLaunchKernelAttr;
 typedef struct aclrtLaunchKernelCfg {
-    aclrtLaunchKernelAttr *attrs;
-    size_t numAttrs;
+  aclrtLaunchKernelAttr* attrs;
+  size_t numAttrs;
 } aclrtLaunchKernelCfg;
 
 typedef enum {
-    ACL_HOST_REGISTER_MAPPED = 0,
-    ACL_HOST_REGISTER_IOMEMORY = 0x04,
-    ACL_HOST_REGISTER_READONLY = 0x08
+  ACL_HOST_REGISTER_MAPPED = 0,
+  ACL_HOST_REGISTER_IOMEMORY = 0x04,
+  ACL_HOST_REGISTER_READONLY = 0x08
 } aclrtHostRegisterType;
 
 typedef enum aclrtMemLocationType {
-    ACL_MEM_LOCATION_TYPE_HOST = 0,
-    ACL_MEM_LOCATION_TYPE_DEVICE,
-    ACL_MEM_LOCATION_TYPE_UNREGISTERED,
-    ACL_MEM_LOCATION_TYPE_MANAGED,
-    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+  ACL_MEM_LOCATION_TYPE_HOST = 0,
+  ACL_MEM_LOCATION_TYPE_DEVICE,
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+  ACL_MEM_LOCATION_TYPE_MANAGED,
+  ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
 } aclrtMemLocationType;
 typedef struct aclrtMemLocation {
-    uint32_t id;
-    aclrtMemLocationType type;
+  uint32_t id;
+  aclrtMemLocationType type;
 } aclrtMemLocation;
 typedef enum aclrtMemAllocationType {
-    ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+  ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
 } aclrtMemAllocationType;
 typedef enum aclrtMemHandleType {
-    ACL_MEM_HANDLE_TYPE_NONE = 0,
-    ACL_MEM_HANDLE_TYPE_POSIX = 2,
+  ACL_MEM_HANDLE_TYPE_NONE = 0,
+  ACL_MEM_HANDLE_TYPE_POSIX = 2,
 } aclrtMemHandleType;
 typedef struct aclrtPhysicalMemProp {
-    aclrtMemHandleType handleType;
-    aclrtMemAllocationType allocationType;
-    aclrtMemAttr memAttr;
-    aclrtMemLocation location;
-    uint64_t reserve;
+  aclrtMemHandleType handleType;
+  aclrtMemAllocationType allocationType;
+  aclrtMemAttr memAttr;
+  aclrtMemLocation location;
+  uint64_t reserve;
 } aclrtPhysicalMemProp;
 typedef enum aclrtMemGranularityOptions {
-    ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
-    ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
-    ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+  ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+  ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+  ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
 } aclrtMemGranularityOptions;
-typedef void *aclrtDrvMemHandle;
+typedef void* aclrtDrvMemHandle;
 typedef enum {
-    ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
-    ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
-    ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+  ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+  ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+  ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
 } aclrtMemAccessFlags;
 typedef struct {
-    aclrtMemAccessFlags flags;
-    aclrtMemLocation location;
-    uint8_t rsv[12];
+  aclrtMemAccessFlags flags;
+  aclrtMemLocation location;
+  uint8_t rsv[12];
 } aclrtMemAccessDesc;
 
-typedef void (*aclrtCallback)(void *userData);
-typedef void (*aclrtHostFunc)(void *args);
+typedef void (*aclrtCallback)(void* userData);
+typedef void (*aclrtHostFunc)(void* args);
 
 /* Device */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 /* Resets the device however many aclrtSetDevice calls (of any thread) hold it. */
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
-ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
-ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t* count);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
-ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
-ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode* runMode);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
                                                       int32_t peerDeviceId);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
-ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
-ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
+                                                 uint64_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
 
 /* Kernel binaries: what ascendc_fatbin_library builds (install prefix fatbin/NAME/NAME.o). Load one
  * (a file that is not such a binary: ACL_ERROR_RT_FILE_OPEN; options: NULL or none), find a kernel
@@ -413,86 +414,101 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, si
  * <<<...>>> launch. Launch attributes (cfg) are not simulated: a cfg with any is refused
  * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Unloading with launches still queued is fine: the binary
  * stays open until they end. */
-ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
-                                                     aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char* binPath,
+                                                     aclrtBinaryLoadOptions* options,
+                                                     aclrtBinHandle* binHandle);
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
-ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
-                                                    aclrtFuncHandle *funcHandle);
-ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
-ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
-                                                   aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
+                                                    const char* kernelName,
+                                                    aclrtFuncHandle* funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                                                 aclrtArgsHandle* argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
+                                                   size_t paramSize, aclrtParamHandle* paramHandle);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
-ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
-                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
-                                                         aclrtArgsHandle argsHandle, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
+                                                         uint32_t numBlocks, aclrtStream stream,
+                                                         aclrtLaunchKernelCfg* cfg,
+                                                         aclrtArgsHandle argsHandle, void* reserve);
 
 /* Device queries. Core counts as CANN counts them: on A2/A3 SoCs (Ascend910B*, Ascend910_93*)
  * ai_core.cores vector cores and half as many cube cores (AI_CORE_NUM = CUBE_CORE_NUM); elsewhere
  * ai_core.cores AI Cores, each with both units. UBUF_PER_VECTOR_CORE: 192 KiB on A2/A3, 256 KiB
- * elsewhere (the Unified Buffer an Ascend C kernel's TPipe may take). TOTAL_GLOBAL_MEM_SIZE is the device memory's
- * capacity, PHY_CHIP_ID the device id, IS_VIRTUAL 0; attributes the machine does not describe
- * (AI CPUs, L2, SIMT sizes, pods, boards): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
-ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+ * elsewhere (the Unified Buffer an Ascend C kernel's TPipe may take). TOTAL_GLOBAL_MEM_SIZE is the
+ * device memory's capacity, PHY_CHIP_ID the device id, IS_VIRTUAL 0; attributes the machine does
+ * not describe (AI CPUs, L2, SIMT sizes, pods, boards): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                                                int64_t* value);
 /* 1 when a model built for `socVersion` runs on the machine's devices: the same SoC family
  * (Ascend910B3 and Ascend910B4 both Ascend910B; Ascend910_9362 and Ascend910_9392 both
  * Ascend910_93; otherwise the same name), else 0. */
-ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char* socVersion,
+                                                         int32_t* canCompatible);
 /* ACL_RT_DEVICE_STATUS_ABNORMAL once a task faulted on the device (an AI Core exception, a kernel
  * trap), until the device is reset (aclrtResetDevice of its last reference, aclrtResetDeviceForce);
  * else ACL_RT_DEVICE_STATUS_NORMAL. */
-ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId,
+                                                    aclrtDeviceStatus* deviceStatus);
 /* Percent of the simulated time since the machine started (the first aclInit of the process)
  * that the device's cores ran kernels (vectorUtilization), that its AI Cores did (cubeUtilization,
  * CANN's AI Core share: on A2/A3 SoCs kernels run on the vector cores and this is 0; elsewhere they
  * run on the AI Cores and both are the same) and that its memory was busy (memoryUtilization); AI
  * CPU work is not simulated: 0. utilizationExtend must be NULL. */
-ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+                                                           aclrtUtilizationInfo* utilizationInfo);
 /* Cores kernels of this process may use on the device: 1..the device's count (else
  * ACL_ERROR_RT_PARAM_INVALID). A vector core limit caps the cores every kernel launched on the
  * device afterwards runs on (its timing); so does a cube core limit on SoCs whose kernels run on
  * the AI Cores (910A, 310P), while on A2/A3 nothing simulated runs on the cube cores. Reset
  * restores the full counts. */
-ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
-ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                                    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                                    uint32_t* value);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
 /* The limit that applies to the calling thread: its current context's device's. */
-ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value);
 /* Optional runtime features, per SoC: ACL_DEV_FEATURE_SUPPORT for both kinds CANN defines (AI
  * Core task update, cross-device memory-queue events) on A2/A3 SoCs, ACL_DEV_FEATURE_NOT_SUPPORT
  * elsewhere; another devFeatureType: ACL_ERROR_INVALID_PARAM. */
-ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
-                                                      int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
+                                                      aclrtDevFeatureType devFeatureType,
+                                                      int32_t* value);
 
 /* Context */
-ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
-ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context);
 /* The current context's default stream (what a NULL stream means). */
-ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream);
 
 /* Stream */
-ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
-ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority,
                                                          uint32_t flag);
 /* A zeroed stream configuration (NULL if out of host memory); destroy it with
  * aclrtDestroyStreamConfigHandle (a handle not made here: ACL_ERROR_INVALID_PARAM). */
-ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
-ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
-/* Sets one attribute; a wrong valueSize, priority above 7 or unknown attr: ACL_ERROR_INVALID_PARAM. */
-ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
-                                                     const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle);
+/* Sets one attribute; a wrong valueSize, priority above 7 or unknown attr: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
+                                                     aclrtStreamConfigAttr attr,
+                                                     const void* attrValue, size_t valueSize);
 /* aclrtCreateStreamWithConfig(stream, handle->priority, handle->flag); NULL handle: a plain stream.
  * Model work memory (workptr or workSize set): ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
-ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream* stream,
+                                                 const aclrtStreamConfigHandle* handle);
 /* The stream's id on its device (the default stream's too: NULL means it), its flags as created
  * (the ones CANN knows) and its priority. */
-ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
-ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
-ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
 /* Priorities run from 7 (least) to 0 (greatest): among tasks ready at the same moment, the one of
  * the stream with the greater priority takes a free DMA channel or the AI Cores first. */
-ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority,
+                                                               int32_t* greatestPriority);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 /* Destroys the stream without running what is queued on it: its tasks, the running one included,
  * are dropped (no data they would move arrives). */
@@ -508,15 +524,16 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 /* Calls `callback(stream, state, args)` after each stream the program creates
  * (ACL_RT_STREAM_STATE_CREATE_POST) and before each it destroys (DESTROY_PRE), in the calling
  * thread, outside the runtime's lock. One registration per name; a NULL callback removes it. */
-ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
-                                                         void *args);
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char* regName,
+                                                         aclrtStreamStateCallback callback,
+                                                         void* args);
 /* ACL_CONTINUE_ON_FAILURE (default) or ACL_STOP_ON_FAILURE: after a task of a stream of the
  * context fails, skip that stream's later tasks and refuse new ones. Stop cannot go back to
  * continue (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). NULL: the default stream. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 
 /* Event */
@@ -524,41 +541,49 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
  * aclrtWaitAndResetNotify queues one that waits until it is set and clears it (several records
  * before one wait count once). flag must be 0; timeout 0 waits for ever (other timeouts:
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). */
-ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
+                                                     uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId);
 
 /* The stream writes `value` (8 bytes, little-endian) to device memory at devAddr; flag must be 0.
  * The stream waits until the 8 bytes at devAddr meet `flag` (ACL_STREAM_WAIT_VALUE_*) against
  * `value`; any stream, copy or kernel of any device may change them meanwhile. NULL devAddr:
  * ACL_ERROR_INVALID_PARAM; host memory, a range leaving its allocation or a bad flag:
  * ACL_ERROR_RT_PARAM_INVALID. */
-ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag,
+                                             aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
+                                            aclrtStream stream);
 
-ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
-ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
-ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
-ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
-ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
+                                                   aclrtEventRecordedStatus* status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event,
+                                                       aclrtEventWaitStatus* status);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent,
+                                                   aclrtEvent endEvent);
 /* When the event's latest record ended, in microseconds since the device started. */
-ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp);
 
 /* Memory */
-ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void** devPtr, size_t size,
+                                               aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size);
 /* Host registration: [ptr, ptr + size) of the program's host memory becomes pinned for copies and,
  * with ACL_HOST_REG_MAPPED (aclrtHostRegister: any type), reachable by kernels at the device
  * pointer aclrtHostGetDevicePointer gives (the host address itself: kernels run on the host).
@@ -567,15 +592,16 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
  * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT: there is no device I/O memory to map); READONLY is kept as a
  * flag. Kernels' accesses to mapped host memory cross PCIe: every page touched is read over the
  * link, every page changed written back. */
-ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
-ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
-ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
-ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
+                                               void** devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
 /* Managed (unified) memory, on A2/A3 SoCs (others: ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as CANN):
  * one address the host and kernels both use, freed with aclrtFree; flag ACL_RT_MEM_ATTACH_GLOBAL.
  * It lives in host memory (copies treat it as pinned); kernels reach it over PCIe, page by page
  * (it is not migrated to the device). */
-ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag);
 /* Virtual memory management, in one process. Granularity 2 MiB (minimum and recommended): sizes,
  * addresses and offsets are multiples of it (else ACL_ERROR_INVALID_PARAM). A reservation takes
  * addresses of the current device and no capacity; physical memory (handleType NONE, PINNED, on
@@ -587,75 +613,88 @@ ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uin
  * read-write for the mapping's device (aclrtMemSetAccess with READWRITE; other flags or devices:
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Freeing mapped physical memory or releasing a reservation with
  * mappings: ACL_ERROR_INVALID_PARAM. Unmap only after the work that uses the range has ended. */
-ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
-                                                              aclrtMemGranularityOptions option, size_t *granularity);
-ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
-                                                    uint64_t flags);
-ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
-                                                 const aclrtPhysicalMemProp *prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
+                                                              aclrtMemGranularityOptions option,
+                                                              size_t* granularity);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
+                                                    void* expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                                                 const aclrtPhysicalMemProp* prop, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
-ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
-                                         uint64_t flags);
-ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
+                                         aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
+                                               size_t count);
 /* Shareable handles carry physical memory to another process: refused (207000), as IPC keys. */
-ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
-                                                             uint64_t flags, uint64_t *shareableHandle);
-ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
-                                                               aclrtDrvMemHandle *handle);
-ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+                                                             aclrtMemHandleType handleType,
+                                                             uint64_t flags,
+                                                             uint64_t* shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+                                                               int32_t deviceId,
+                                                               aclrtDrvMemHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
+                                                             size_t pidNum);
 /* The calling process's id as the driver knows it (its thread group id). */
-ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
 /* Sharing device memory with another process (IPC keys): each AscendSim process simulates its own
  * machine, so no other process can reach this one's devices. Checked arguments, then
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT with that message. */
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
-ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
-ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
-ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
-                                              aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
+                                                     size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char* key);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
+                                         size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
+                                              size_t count, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                          aclrtMemcpyKind kind);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                                              aclrtMemcpyKind kind, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
-                                                           size_t count, aclrtMemcpyKind kind,
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
+                                              size_t count, aclrtMemcpyKind kind,
+                                              aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
+                                                           const void* src, size_t count,
+                                                           aclrtMemcpyKind kind,
                                                            aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
                                            size_t width, size_t height, aclrtMemcpyKind kind);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                                size_t width, size_t height, aclrtMemcpyKind kind,
-                                                aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
+                                                size_t spitch, size_t width, size_t height,
+                                                aclrtMemcpyKind kind, aclrtStream stream);
 
 /* Callbacks */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
-                                                 aclrtCallbackBlockType blockType, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
+                                                 aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 /* Host functions: run by the thread subscribed with aclrtSubscribeHostFunc (which calls
  * aclrtProcessHostFunc), or, when none is, by a thread the runtime starts for the stream; the
  * stream waits for each to return. */
-ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                    aclrtStream exeStream);
 ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
-ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                      aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
 
 /* Init (declared here as in the newest CANN headers; acl.h includes this file) */
-ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
-ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
-                                             int32_t *patchVersion);
-ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion,
+                                             int32_t* patchVersion);
+ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
 /* The SoC version of the machine's NPUs ("Ascend910B4"; the device's `soc` setting), or NULL
  * before aclInit or when the machine does not name one (aclGetRecentErrMsg says which). */
-ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 typedef enum aclrtLastErrLevel {
-    ACL_RT_THREAD_LEVEL = 0,
+  ACL_RT_THREAD_LEVEL = 0,
 } aclrtLastErrLevel;
 /* The code of the calling thread's last failed call (ACL_SUCCESS if none since it was cleared);
  * aclrtGetLastError also clears it. */
@@ -666,33 +705,35 @@ ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 /* The device's last task failure: an AI Core exception (trap, out-of-bounds access) is
  * ACL_RT_ERROR_AICORE with detail ACL_RT_AICORE_ERROR_SW; ACL_RT_NO_ERROR if none since the
  * device was set. tryRepair is 0: nothing AscendSim reports can be repaired. */
-ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo);
 /* Exception callbacks: called once for every task that fails (an AI Core exception), from the
  * host thread whose call ran the simulation to the failure, before that call returns and outside
  * the runtime's lock (a callback may call AscendCL). aclrtSetExceptionInfoCallback sets the one
  * legacy callback (NULL clears it); Register adds one (the same pointer twice counts once),
  * Unregister removes one (not registered: no effect). */
 ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
-ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
-ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError
+aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError
+aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
 /* The failed task's fields; 0xFFFFFFFF when info is NULL. The thread id is the submitting
  * thread's Linux thread id; the error code the aclError its stream's synchronisation returns. */
-ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
-ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
-ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
-ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
-ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info);
 /* The failed kernel's arguments as it received them (host memory in AscendSim) and their size. */
-ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
-                                                           uint32_t *devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
+                                                           void** devArgsPtr, uint32_t* devArgsLen);
 /* The failed kernel's function handle (the one aclrtBinaryGetFunction gives for its name). */
-ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
-                                                                 aclrtFuncHandle *func);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
+                                                                 aclrtFuncHandle* func);
 /* The id of the last task the calling thread submitted (what aclrtGetTaskIdFromExceptionInfo
  * names a failed one by); 0 before its first. */
-ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
-ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
-ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t* taskId);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
 
 #ifdef __cplusplus
 }

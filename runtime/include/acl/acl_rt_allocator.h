@@ -15,33 +15,38 @@
 extern "C" {
 #endif
 
-typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
+typedef void* (*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
 typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
-typedef void *(*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr);
-typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
+typedef void* (*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size,
+                                               aclrtAllocatorAddr addr);
+typedef void* (*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
 
 /* A new, empty description (NULL if out of host memory); no aclInit needed. */
 ACL_FUNC_VISIBILITY aclrtAllocatorDesc aclrtAllocatorCreateDesc(void);
-/* A description not made by aclrtAllocatorCreateDesc (or destroyed already): ACL_ERROR_INVALID_PARAM. */
+/* A description not made by aclrtAllocatorCreateDesc (or destroyed already):
+ * ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                        aclrtAllocator allocator);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                               aclrtAllocatorAllocFunc func);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                              aclrtAllocatorFreeFunc func);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                                                    aclrtAllocatorAllocAdviseFunc func);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
-                                                                         aclrtAllocatorGetAddrFromBlockFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
+    aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
 /* Registers a copy of the description on a (non-NULL) stream; it needs the object and the alloc,
  * free and get-address functions (advise is optional). Registering again replaces it. */
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
-/* What was registered on the stream (none: ACL_ERROR_INVALID_PARAM); NULL out-pointers are skipped. */
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
-                                                       aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
-                                                       aclrtAllocatorFreeFunc *freeFunc,
-                                                       aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
-                                                       aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorRegister(aclrtStream stream,
+                                                    aclrtAllocatorDesc allocatorDesc);
+/* What was registered on the stream (none: ACL_ERROR_INVALID_PARAM); NULL out-pointers are skipped.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(
+    aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator,
+    aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc,
+    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
+    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream);
 
 #ifdef __cplusplus

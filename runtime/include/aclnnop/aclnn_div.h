@@ -11,14 +11,18 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
-                                                         uint64_t *workspaceSize, aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnDiv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                         aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other,
-                                                                uint64_t *workspaceSize, aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDiv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self,
+                                                         const aclTensor* other, aclTensor* out,
+                                                         uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize,
+                                         aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivGetWorkspaceSize(const aclTensor* selfRef,
+                                                                const aclTensor* other,
+                                                                uint64_t* workspaceSize,
+                                                                aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize,
+                                                aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

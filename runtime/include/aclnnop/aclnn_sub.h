@@ -11,16 +11,20 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
-                                                         const aclScalar *alpha, aclTensor *out,
-                                                         uint64_t *workspaceSize, aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                         aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other,
-                                                                const aclScalar *alpha, uint64_t *workspaceSize,
-                                                                aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self,
+                                                         const aclTensor* other,
+                                                         const aclScalar* alpha, aclTensor* out,
+                                                         uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize,
+                                         aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef,
+                                                                const aclTensor* other,
+                                                                const aclScalar* alpha,
+                                                                uint64_t* workspaceSize,
+                                                                aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSub(void* workspace, uint64_t workspaceSize,
+                                                aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -16,14 +16,17 @@ extern "C" {
 #endif
 
 /* Returns ACL_ERROR_INVALID_PARAM for a NULL name or opBytes of 0, and the stream's usual codes. */
-ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTask(const char *name, uint64_t bytesRead, uint64_t bytesWritten,
-                                                        uint64_t ops, uint32_t opBytes, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead,
+                                                        uint64_t bytesWritten, uint64_t ops,
+                                                        uint32_t opBytes, aclrtStream stream);
 
 /* How a compute task's traffic walks the device memory it is given. */
 typedef enum ascendsimAccessPattern {
   ASCENDSIM_ACCESS_SEQUENTIAL = 0, /* in order, wrapping at the region's end */
-  ASCENDSIM_ACCESS_STRIDED = 1,    /* one memory burst every `stride` bytes, one burst further on each wrap */
-  ASCENDSIM_ACCESS_RANDOM = 2      /* one burst at a uniformly random place; the writes at the places read */
+  ASCENDSIM_ACCESS_STRIDED =
+      1, /* one memory burst every `stride` bytes, one burst further on each wrap */
+  ASCENDSIM_ACCESS_RANDOM =
+      2 /* one burst at a uniformly random place; the writes at the places read */
 } ascendsimAccessPattern;
 
 /*
@@ -36,9 +39,10 @@ typedef enum ascendsimAccessPattern {
  * 0, an unknown pattern, a STRIDED pattern with stride 0 and opBytes of 0;
  * ACL_ERROR_RT_PARAM_INVALID when the region is not device memory of the stream's device.
  */
-ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTaskIn(const char *name, void *region, uint64_t regionBytes,
-                                                          int32_t pattern, uint64_t stride,
-                                                          uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
+ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTaskIn(const char* name, void* region,
+                                                          uint64_t regionBytes, int32_t pattern,
+                                                          uint64_t stride, uint64_t bytesRead,
+                                                          uint64_t bytesWritten, uint64_t ops,
                                                           uint32_t opBytes, aclrtStream stream);
 
 #ifdef __cplusplus

@@ -11,8 +11,8 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclError acldvppMalloc(void **devPtr, size_t size);
-ACL_FUNC_VISIBILITY aclError acldvppFree(void *devPtr);
+ACL_FUNC_VISIBILITY aclError acldvppMalloc(void** devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError acldvppFree(void* devPtr);
 
 #ifdef __cplusplus
 }
