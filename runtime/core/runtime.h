@@ -263,6 +263,7 @@ class Runtime {
   void threadStarted();
   friend struct ThreadExitGuard;
   friend void* startHostThread(void*);
+  friend class ServicePort;  // what services over the runtime (collectives) may use of it
 
   Device& device(int32_t id);
   Context& requireContext(HostThread& t);

@@ -1,0 +1,107 @@
+#include "runtime/core/service_port.h"
+
+#include <algorithm>
+
+#include "runtime/core/copy_planner.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+
+Stream& ServicePort::stream(HostThread& t, aclrtStream handle) {
+  return rt_.resolveStream(t, handle);
+}
+
+int32_t ServicePort::currentDevice(HostThread& t) {
+  return rt_.currentDevice(t);
+}
+
+uint32_t ServicePort::deviceCount() {
+  return rt_.deviceCount();
+}
+
+uint64_t ServicePort::topology(int32_t a, int32_t b) {
+  return static_cast<uint64_t>(rt_.system_->router().topology(a, b));
+}
+
+bool ServicePort::directPath(int32_t a, int32_t b, std::string* why) {
+  return rt_.system_->router().peersAllowed(a, b, why);
+}
+
+Stream& ServicePort::createStream(int32_t device) {
+  return rt_.newStream(rt_.device(device), nullptr, false);
+}
+
+void ServicePort::releaseStream(HostThread& t, Stream* s) {
+  if (!s || !rt_.streams_.find(s)) return;
+  if (!rt_.waitFor(t, [s] { return s->queue.idle(); })) {
+    rt_.warn(t, "tasks-dropped",
+             std::to_string(s->queue.pending()) + " task(s) of internal stream " +
+                 std::to_string(s->queue.id()) + " of device " + std::to_string(s->device->id) +
+                 " could never run and were dropped");
+    while (!s->queue.idle()) {
+      std::unique_ptr<models::Task> dropped = s->queue.popHead(rt_.system_->now());
+      if (dropped->release) dropped->release();
+    }
+  }
+  t.now = std::max(t.now, s->queue.lastCompletion());
+  rt_.deleteStream(*s);
+}
+
+void* ServicePort::allocate(int32_t device, uint64_t bytes) {
+  Device& d = rt_.device(device);
+  try {
+    return rt_.memory_->allocateDevice(d, bytes, (bytes + 31) / 32 * 32 + 32, 64,
+                                       AllocationApi::Malloc);
+  } catch (const AclFailure&) {
+    return nullptr;
+  }
+}
+
+void ServicePort::release(void* p) {
+  try {
+    rt_.memory_->free(p, AllocationApi::Malloc);
+  } catch (const AclFailure&) {
+    // Released already, with its device (aclrtResetDevice) or with everything (aclFinalize).
+  }
+}
+
+models::MemoryPlace ServicePort::place(const void* p, uint64_t bytes, const char* role) {
+  return rt_.memory_->resolve(p, bytes, role);
+}
+
+MemoryManager& ServicePort::memory() {
+  return *rt_.memory_;
+}
+
+void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  MemoryManager* mm = rt_.memory_.get();
+  std::vector<models::MemoryPlace> sides;
+  if (task->kind == models::TaskKind::Copy || task->kind == models::TaskKind::Memset) {
+    for (const models::MemoryPlace* p : {&task->dst, &task->src}) {
+      if (isDevice(*p)) sides.push_back(*p);
+    }
+    if (task->kind == models::TaskKind::Memset) sides.resize(std::min<size_t>(sides.size(), 1));
+  }
+  auto holds = std::make_shared<std::vector<uint64_t>>();
+  if (!sides.empty()) {
+    std::function<void()> before = std::move(task->release);
+    task->release = [mm, holds, before] {
+      if (before) before();
+      for (uint64_t start : *holds) mm->drop(start);
+    };
+  }
+  rt_.submit(t, s, std::move(task));
+  // (Queued now; it ends no earlier than the next simulation step.)
+  for (const models::MemoryPlace& p : sides) holds->push_back(mm->hold(p));
+}
+
+bool ServicePort::waitUntil(HostThread& t, const std::function<bool()>& done) {
+  return rt_.waitFor(t, done);
+}
+
+void ServicePort::changed() {
+  rt_.threads_.changed();
+}
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,64 @@
+#pragma once
+// What a service built over the runtime (the collectives of runtime/hccl) may do, inside one of
+// its API calls (Runtime::call holds the lock): find the program's stream, make streams of its own,
+// take device memory, queue the tasks it builds, and wait in simulated time. Nothing else of the
+// Runtime is the service's; the runtime knows nothing of the service.
+
+#include <functional>
+#include <memory>
+
+#include "acl/acl_rt.h"
+#include "models/task/task.h"
+#include "runtime/core/host_thread.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/core/objects.h"
+
+namespace ascendsim::runtime {
+
+class Runtime;
+
+class ServicePort {
+ public:
+  explicit ServicePort(Runtime& runtime) : rt_(runtime) {}
+
+  // The stream a handle names (NULL: the current context's default stream); fails with the
+  // runtime's codes as its own calls do.
+  Stream& stream(HostThread& t, aclrtStream handle);
+  // The calling thread's current device; fails when it has none.
+  int32_t currentDevice(HostThread& t);
+  uint32_t deviceCount();
+  // How two devices are connected (ACL_RT_DEVS_TOPOLOGY_* bits) and whether their DMA may move
+  // data between their memories directly (`why` says what is missing when not).
+  uint64_t topology(int32_t a, int32_t b);
+  bool directPath(int32_t a, int32_t b, std::string* why);
+
+  // A stream of the service's own on `device`: not a handle programs see, but waited for by
+  // aclrtSynchronizeDevice like every stream of the device.
+  Stream& createStream(int32_t device);
+  // Waits until its tasks have ended (tasks that can never run are dropped) and deletes it; a
+  // stream the runtime has already released (aclFinalize) is left alone.
+  void releaseStream(HostThread& t, Stream* s);
+
+  // Device memory on `device`, `bytes` long (capacity of that device); nullptr when it is full.
+  void* allocate(int32_t device, uint64_t bytes);
+  // Releases what allocate() returned, once the queued tasks that use it have ended; memory the
+  // runtime has already released (the device was reset, aclFinalize) is left alone.
+  void release(void* p);
+  // The place of [p, p + bytes): fails (the runtime's code) when it leaves its allocation.
+  models::MemoryPlace place(const void* p, uint64_t bytes, const char* role);
+  MemoryManager& memory();
+
+  // Queues `task` on `s` at the thread's present. The memories of its device sides live until it
+  // ends, whatever the program frees meanwhile.
+  void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
+  // Blocks `t`, in simulated time, until `done()` holds; false when it never can (a deadlock: no
+  // task left that could end the wait and no other thread that could still act).
+  bool waitUntil(HostThread& t, const std::function<bool()>& done);
+  // Tells waiting threads that something they wait for has changed outside the machine.
+  void changed();
+
+ private:
+  Runtime& rt_;
+};
+
+}  // namespace ascendsim::runtime

@@ -1,0 +1,513 @@
+#include "runtime/hccl/algorithms.h"
+
+#include <algorithm>
+
+#include "runtime/hccl/data_types.h"
+
+namespace ascendsim::runtime::hccl {
+
+using models::MemoryPlace;
+
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+uint64_t roundUp(uint64_t v, uint64_t to) {
+  return ceilDiv(v, to) * to;
+}
+
+// The most one rank's slice may hold in a staging buffer: whole 16 KiB units of it.
+uint64_t sliceMax(const Group& g) {
+  return std::max(kSliceAlign, g.cclBytes() / kSliceAlign * kSliceAlign);
+}
+
+// `total` bytes cut into one slice per rank, each a multiple of `align` (the last ones shorter,
+// or empty).
+struct Slices {
+  uint64_t size = 0, total = 0;
+  uint64_t offset(uint32_t j) const { return std::min(uint64_t{j} * size, total); }
+  uint64_t bytes(uint32_t j) const { return std::min(total, offset(j) + size) - offset(j); }
+};
+
+Slices cut(uint64_t total, uint32_t parts, uint64_t align) {
+  return {roundUp(ceilDiv(total, parts), align), total};
+}
+
+// Calls pass(k, offset, bytes) for the passes that cover `total` bytes, `perPass` at a time.
+template <class Pass>
+void inPasses(uint64_t total, uint64_t perPass, Pass pass) {
+  uint64_t k = 0;
+  for (uint64_t o = 0; o < total; o += perPass, ++k) pass(k, o, std::min(perPass, total - o));
+}
+
+uint32_t rightOf(const Steps& s, uint32_t size) {
+  return (s.me() + 1) % size;
+}
+
+uint32_t leftOf(const Steps& s, uint32_t size) {
+  return (s.me() + size - 1) % size;
+}
+
+// ---------------------------------------------------------------- full mesh
+
+// Every rank copies its own slice into its CCL out, the peers add theirs into it (one helper
+// stream per peer, all at once), and every rank reads each finished slice back from its owner.
+void meshAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                   int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  s.fork();
+  inPasses(bytes, uint64_t{p} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices sl = cut(n, p, kSliceAlign);
+    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, o + sl.offset(me)), sl.bytes(me));
+    s.signal(s.main(), kReady, me, kEveryRank, k);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kReady, j, kEveryRank, k);
+      s.reduce(h, s.cclOut(j, 0), offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType, op);
+      s.signal(h, kWritten, me, j, k);
+    }
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me) s.wait(s.main(), kWritten, i, me, k);
+    }
+    s.signal(s.main(), kFinal, me, kEveryRank, k);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kFinal, j, kEveryRank, k);
+      s.copy(h, offsetBy(recv, o + sl.offset(j)), s.cclOut(j, 0), sl.bytes(j));
+      s.signal(h, kRead, me, j, k);
+    }
+    s.copy(s.main(), offsetBy(recv, o + sl.offset(me)), s.cclOut(me, 0), sl.bytes(me));
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me) s.wait(s.main(), kRead, i, me, k);
+    }
+  });
+  s.join();
+}
+
+// Small data: rank 0's CCL out gathers every rank's inline-reduced buffer, and every rank reads
+// the result back from it.
+void reduceToOneAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                          uint64_t bytes, int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  Stream& m = s.main();
+  if (me == 0) {
+    s.copy(m, s.cclOut(0, 0), send, bytes);
+    s.signal(m, kReady, 0, kEveryRank);
+    for (uint32_t i = 1; i < p; ++i) s.wait(m, kWritten, i, 0);
+    s.signal(m, kFinal, 0, kEveryRank);
+    s.copy(m, recv, s.cclOut(0, 0), bytes);
+    for (uint32_t i = 1; i < p; ++i) s.wait(m, kRead, i, 0);
+  } else {
+    s.wait(m, kReady, 0, kEveryRank);
+    s.reduce(m, s.cclOut(0, 0), send, bytes, dataType, op);
+    s.signal(m, kWritten, me, 0);
+    s.wait(m, kFinal, 0, kEveryRank);
+    s.copy(m, recv, s.cclOut(0, 0), bytes);
+    s.signal(m, kRead, me, 0);
+  }
+}
+
+void meshReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                       uint64_t blockBytes, int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  s.fork();
+  inPasses(blockBytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, me * blockBytes + o), n);
+    s.signal(s.main(), kReady, me, kEveryRank, k);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kReady, j, kEveryRank, k);
+      s.reduce(h, s.cclOut(j, 0), offsetBy(send, j * blockBytes + o), n, dataType, op);
+      s.signal(h, kWritten, me, j, k);
+    }
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me) s.wait(s.main(), kWritten, i, me, k);
+    }
+    s.copy(s.main(), offsetBy(recv, o), s.cclOut(me, 0), n);
+  });
+  s.join();
+}
+
+void meshAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                   uint64_t blockBytes) {
+  const uint32_t p = s.group().size(), me = s.me();
+  s.fork();
+  inPasses(blockBytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, o), n);
+    s.signal(s.main(), kReady, me, kEveryRank, k);
+    s.copy(s.main(), offsetBy(recv, me * blockBytes + o), offsetBy(send, o), n);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kReady, j, kEveryRank, k);
+      s.copy(h, offsetBy(recv, j * blockBytes + o), s.cclOut(j, 0), n);
+      s.signal(h, kRead, me, j, k);
+    }
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me) s.wait(s.main(), kRead, i, me, k);
+    }
+  });
+  s.join();
+}
+
+// Scatter from the root's CCL out into every rank's, then all-gather from those.
+void meshBroadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
+  const uint32_t p = s.group().size(), me = s.me();
+  Stream& m = s.main();
+  if (me != root) s.fork();
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices sl = cut(n, p, kSliceAlign);
+    if (me == root) {
+      s.copy(m, s.cclOut(root, 0), offsetBy(buf, o), n);
+      s.signal(m, kReady, root, kEveryRank, k);
+      for (uint32_t i = 0; i < p; ++i) {
+        if (i != root) s.wait(m, kHave, i, kEveryRank, k);
+      }
+      for (uint32_t i = 0; i < p; ++i) {
+        if (i != root) s.wait(m, kRead, i, root, k);
+      }
+      return;
+    }
+    s.wait(m, kReady, root, kEveryRank, k);
+    s.copy(m, s.cclOut(me, sl.offset(me)), s.cclOut(root, sl.offset(me)), sl.bytes(me));
+    s.signal(m, kHave, me, kEveryRank, k);
+    s.copy(m, offsetBy(buf, o + sl.offset(me)), s.cclOut(me, sl.offset(me)), sl.bytes(me));
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, j == root ? kReady : kHave, j, kEveryRank, k);
+      s.copy(h, offsetBy(buf, o + sl.offset(j)), s.cclOut(j, sl.offset(j)), sl.bytes(j));
+      s.signal(h, kRead, me, j, k);
+    }
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me && i != root) s.wait(m, kRead, i, me, k);
+    }
+  });
+  s.join();
+}
+
+// Reduce-scatter as in AllReduce, then the root reads every finished slice.
+void meshReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                int32_t dataType, int32_t op, uint32_t root) {
+  const uint32_t p = s.group().size(), me = s.me();
+  Stream& m = s.main();
+  s.fork();
+  inPasses(bytes, uint64_t{p} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices sl = cut(n, p, kSliceAlign);
+    s.copy(m, s.cclOut(me, 0), offsetBy(send, o + sl.offset(me)), sl.bytes(me));
+    s.signal(m, kReady, me, kEveryRank, k);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kReady, j, kEveryRank, k);
+      s.reduce(h, s.cclOut(j, 0), offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType, op);
+      s.signal(h, kWritten, me, j, k);
+    }
+    for (uint32_t i = 0; i < p; ++i) {
+      if (i != me) s.wait(m, kWritten, i, me, k);
+    }
+    if (me != root) {
+      s.signal(m, kFinal, me, root, k);
+      s.wait(m, kRead, root, me, k);
+      return;
+    }
+    s.copy(m, offsetBy(recv, o + sl.offset(me)), s.cclOut(me, 0), sl.bytes(me));
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == me) continue;
+      Stream& h = s.helper(j);
+      s.wait(h, kFinal, j, root, k);
+      s.copy(h, offsetBy(recv, o + sl.offset(j)), s.cclOut(j, 0), sl.bytes(j));
+      s.signal(h, kRead, root, j, k);
+    }
+  });
+  s.join();
+}
+
+// ---------------------------------------------------------------- ring (ranks in order)
+
+// Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
+// CCL out), then all-gather around it (each step copies a finished chunk there).
+void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                   int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t right = rightOf(s, p), left = leftOf(s, p);
+  const uint64_t element = elementSize(dataType);
+  Stream& m = s.main();
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices c = cut(n, p, element);
+    s.copy(m, s.cclOut(me, 0), offsetBy(send, o), n);
+    s.signal(m, kReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (me + p - step) % p;
+      if (step == 0) {
+        s.wait(m, kReady, right, kEveryRank, k);
+      } else {
+        s.wait(m, kRingReduce, left, me, k * p + step - 1);
+      }
+      const MemoryPlace from =
+          step == 0 ? offsetBy(send, o + c.offset(chunk)) : s.cclOut(me, c.offset(chunk));
+      s.reduce(m, s.cclOut(right, c.offset(chunk)), from, c.bytes(chunk), dataType, op);
+      s.signal(m, kRingReduce, me, right, k * p + step);
+    }
+    s.wait(m, kRingReduce, left, me, k * p + p - 2);
+    s.signal(m, kRingDone, me, left, k);
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (me + 1 + p - step) % p;
+      if (step == 0) {
+        s.wait(m, kRingDone, right, me, k);
+      } else {
+        s.wait(m, kRingGather, left, me, k * p + step - 1);
+      }
+      s.copy(m, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)), c.bytes(chunk));
+      s.signal(m, kRingGather, me, right, k * p + step);
+    }
+    s.wait(m, kRingGather, left, me, k * p + p - 2);
+    s.copy(m, offsetBy(recv, o), s.cclOut(me, 0), n);
+  });
+}
+
+void ringReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                       uint64_t blockBytes, int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t right = rightOf(s, p), left = leftOf(s, p);
+  const uint64_t element = elementSize(dataType);
+  const uint64_t perPass = std::max(element, sliceMax(s.group()) / p / element * element);
+  Stream& m = s.main();
+  inPasses(blockBytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
+    for (uint32_t b = 0; b < p; ++b)
+      s.copy(m, s.cclOut(me, b * n), offsetBy(send, b * blockBytes + o), n);
+    s.signal(m, kReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t b = (me + 2 * p - step - 1) % p;
+      MemoryPlace from = s.cclOut(me, b * n);
+      if (step == 0) {
+        s.wait(m, kReady, right, kEveryRank, k);
+        from = offsetBy(send, b * blockBytes + o);
+      } else {
+        s.wait(m, kRingReduce, left, me, k * p + step - 1);
+      }
+      s.reduce(m, s.cclOut(right, b * n), from, n, dataType, op);
+      s.signal(m, kRingReduce, me, right, k * p + step);
+    }
+    s.wait(m, kRingReduce, left, me, k * p + p - 2);
+    s.copy(m, offsetBy(recv, o), s.cclOut(me, me * n), n);
+  });
+}
+
+void ringAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                   uint64_t blockBytes) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t right = rightOf(s, p), left = leftOf(s, p);
+  const uint64_t perPass = std::max<uint64_t>(1, sliceMax(s.group()) / p);
+  Stream& m = s.main();
+  inPasses(blockBytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.copy(m, s.cclOut(me, me * n), offsetBy(send, o), n);
+    s.copy(m, offsetBy(recv, me * blockBytes + o), offsetBy(send, o), n);
+    s.signal(m, kReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t b = (me + p - step) % p;
+      if (step == 0) {
+        s.wait(m, kReady, right, kEveryRank, k);
+      } else {
+        s.wait(m, kRingGather, left, me, k * p + step - 1);
+      }
+      s.copy(m, s.cclOut(right, b * n), s.cclOut(me, b * n), n);
+      s.signal(m, kRingGather, me, right, k * p + step);
+    }
+    s.wait(m, kRingGather, left, me, k * p + p - 2);
+    for (uint32_t b = 0; b < p; ++b) {
+      if (b != me) s.copy(m, offsetBy(recv, b * blockBytes + o), s.cclOut(me, b * n), n);
+    }
+  });
+}
+
+// Along the ring from the root: each rank forwards the whole buffer to its right neighbour.
+void chainBroadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t right = rightOf(s, p), left = leftOf(s, p);
+  Stream& m = s.main();
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    if (me == root) {
+      s.copy(m, s.cclOut(me, 0), offsetBy(buf, o), n);
+    } else {
+      s.signal(m, kReady, me, kEveryRank, k);
+      s.wait(m, kChain, left, me, k);
+    }
+    if (right != root) {
+      s.wait(m, kReady, right, kEveryRank, k);
+      s.copy(m, s.cclOut(right, 0), s.cclOut(me, 0), n);
+      s.signal(m, kChain, me, right, k);
+    }
+    if (me != root) s.copy(m, offsetBy(buf, o), s.cclOut(me, 0), n);
+  });
+}
+
+// Along the ring to the root: each rank inline-reduces its partial result into its right
+// neighbour's CCL out, starting at the rank after the root.
+void chainReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                 int32_t dataType, int32_t op, uint32_t root) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t right = rightOf(s, p), left = leftOf(s, p);
+  Stream& m = s.main();
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.copy(m, s.cclOut(me, 0), offsetBy(send, o), n);
+    s.signal(m, kReady, me, kEveryRank, k);
+    if (me != (root + 1) % p) s.wait(m, kChain, left, me, k);
+    if (me == root) {
+      s.copy(m, offsetBy(recv, o), s.cclOut(me, 0), n);
+      return;
+    }
+    s.wait(m, kReady, right, kEveryRank, k);
+    s.reduce(m, s.cclOut(right, 0), s.cclOut(me, 0), n, dataType, op);
+    s.signal(m, kChain, me, right, k);
+  });
+}
+
+}  // namespace
+
+uint64_t regionBytes(const Group& g) {
+  const uint64_t share = g.cclBytes() / g.size();
+  return share >= kSliceAlign ? share / kSliceAlign * kSliceAlign
+                              : std::max<uint64_t>(64, share / 64 * 64);
+}
+
+const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                      int32_t dataType, int32_t op) {
+  if (s.group().size() == 1) {
+    s.copy(s.main(), recv, send, bytes);
+    return "local copy";
+  }
+  if (!s.group().mesh()) {
+    ringAllReduce(s, send, recv, bytes, dataType, op);
+    return "ring";
+  }
+  if (bytes <= kSmallAllReduce) {
+    reduceToOneAllReduce(s, send, recv, bytes, dataType, op);
+    return "mesh reduce-broadcast";
+  }
+  meshAllReduce(s, send, recv, bytes, dataType, op);
+  return "mesh";
+}
+
+const char* reduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                          uint64_t blockBytes, int32_t dataType, int32_t op) {
+  if (s.group().size() == 1) {
+    s.copy(s.main(), recv, send, blockBytes);
+    return "local copy";
+  }
+  if (!s.group().mesh()) {
+    ringReduceScatter(s, send, recv, blockBytes, dataType, op);
+    return "ring";
+  }
+  meshReduceScatter(s, send, recv, blockBytes, dataType, op);
+  return "mesh";
+}
+
+const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                      uint64_t blockBytes) {
+  if (s.group().size() == 1) {
+    s.copy(s.main(), recv, send, blockBytes);
+    return "local copy";
+  }
+  if (!s.group().mesh()) {
+    ringAllGather(s, send, recv, blockBytes);
+    return "ring";
+  }
+  meshAllGather(s, send, recv, blockBytes);
+  return "mesh";
+}
+
+const char* broadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
+  if (s.group().size() == 1) return "none";
+  if (!s.group().mesh()) {
+    chainBroadcast(s, buf, bytes, root);
+    return "ring";
+  }
+  meshBroadcast(s, buf, bytes, root);
+  return "mesh";
+}
+
+const char* reduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                   int32_t dataType, int32_t op, uint32_t root) {
+  if (s.group().size() == 1) {
+    s.copy(s.main(), recv, send, bytes);
+    return "local copy";
+  }
+  if (!s.group().mesh()) {
+    chainReduce(s, send, recv, bytes, dataType, op, root);
+    return "ring";
+  }
+  meshReduce(s, send, recv, bytes, dataType, op, root);
+  return "mesh";
+}
+
+const char* allToAllV(Steps& s, const MemoryPlace& send, const std::vector<uint64_t>& sendBytes,
+                      const std::vector<uint64_t>& sendOffsets, const MemoryPlace& recv,
+                      const std::vector<uint64_t>& recvBytes,
+                      const std::vector<uint64_t>& recvOffsets) {
+  const uint32_t p = s.group().size(), me = s.me();
+  Stream& m = s.main();
+  const uint64_t region = regionBytes(s.group());
+  s.copy(m, offsetBy(recv, recvOffsets[me]), offsetBy(send, sendOffsets[me]), sendBytes[me]);
+  if (p == 1) return "local copy";
+  s.fork();
+  for (uint32_t i = 0; i < p; ++i) {
+    if (i != me) s.signal(m, kReady, me, i, 0);
+  }
+  for (uint32_t j = 0; j < p; ++j) {
+    if (j == me) continue;
+    Stream& h = s.helper(j);
+    inPasses(sendBytes[j], region, [&](uint64_t k, uint64_t o, uint64_t n) {
+      s.wait(h, kReady, j, me, k);
+      s.copy(h, s.cclIn(j, me * region), offsetBy(send, sendOffsets[j] + o), n);
+      s.signal(h, kSent, me, j, k);
+    });
+  }
+  for (uint32_t i = 0; i < p; ++i) {
+    if (i == me) continue;
+    inPasses(recvBytes[i], region, [&](uint64_t k, uint64_t o, uint64_t n) {
+      s.wait(m, kSent, i, me, k);
+      s.copy(m, offsetBy(recv, recvOffsets[i] + o), s.cclIn(me, i * region), n);
+      if (o + n < recvBytes[i]) s.signal(m, kReady, me, i, k + 1);
+    });
+  }
+  s.join();
+  return "full-mesh direct";
+}
+
+const char* barrier(Steps& s) {
+  const uint32_t p = s.group().size(), me = s.me();
+  if (p == 1) return "none";
+  s.signal(s.main(), kBarrier, me, kEveryRank);
+  for (uint32_t i = 0; i < p; ++i) {
+    if (i != me) s.wait(s.main(), kBarrier, i, kEveryRank);
+  }
+  return "notify all";
+}
+
+void send(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t to) {
+  const uint32_t me = s.me();
+  const uint64_t region = regionBytes(s.group());
+  inPasses(bytes, region, [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.wait(s.main(), kReady, to, me, k);
+    s.copy(s.main(), s.cclIn(to, me * region), offsetBy(buf, o), n);
+    s.signal(s.main(), kSent, me, to, k);
+  });
+}
+
+void recv(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t from) {
+  const uint32_t me = s.me();
+  const uint64_t region = regionBytes(s.group());
+  inPasses(bytes, region, [&](uint64_t k, uint64_t o, uint64_t n) {
+    s.signal(s.main(), kReady, me, from, k);
+    s.wait(s.main(), kSent, from, me, k);
+    s.copy(s.main(), offsetBy(buf, o), s.cclIn(me, from * region), n);
+  });
+}
+
+}  // namespace ascendsim::runtime::hccl

@@ -1,0 +1,666 @@
+#include "runtime/hccl/collectives.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "runtime/core/copy_planner.h"
+#include "runtime/core/errors.h"
+#include "runtime/hccl/algorithms.h"
+#include "runtime/hccl/data_types.h"
+#include "runtime/hccl/steps.h"
+
+namespace ascendsim::runtime::hccl {
+
+using models::MemoryPlace;
+
+namespace {
+
+constexpr uint64_t kMaxCount = 0x7FFFFFFFFull;  // SYS_MAX_COUNT
+constexpr uint64_t kMiB = 1024 * 1024;
+constexpr uint64_t kHccsBit = 0x01;  // ACL_RT_DEVS_TOPOLOGY_HCCS
+
+// What HcclGetRootInfo writes at the start of the 4108 bytes: enough to find the communicator
+// being made, and to tell a root info of another process (not simulated yet) from garbage.
+struct RootInfoContents {
+  char magic[24];
+  uint32_t version;
+  int32_t pid;
+  uint64_t id;
+  int32_t rootDevice;
+};
+constexpr char kRootMagic[24] = "AscendSim HCCL root";
+static_assert(sizeof(RootInfoContents) <= sizeof(HcclRootInfo), "root info fits");
+
+uint64_t secondsFromEnvironment(const char* name, uint64_t fallback, uint64_t low, uint64_t high) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (!end || *end || v < low || v > high) return fallback;
+  return v;
+}
+
+std::string rankList(const std::vector<uint32_t>& ranks) {
+  std::string text;
+  for (uint32_t r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
+  return text;
+}
+
+void checkCount(uint64_t count, const char* what) {
+  if (count > kMaxCount) {
+    refuse(HCCL_E_PARA, std::string(what) + " " + std::to_string(count) +
+                            " exceeds the largest count HCCL takes (0x7FFFFFFFF)");
+  }
+}
+
+// The element size of a type an operation that does not reduce may move.
+uint32_t movableType(int32_t dataType) {
+  const uint32_t size = elementSize(dataType);
+  if (size == 0 || dataType == HCCL_DATA_TYPE_INT128) {
+    refuse(HCCL_E_NOT_SUPPORT, "data type " + dataTypeName(dataType) + " is not supported");
+  }
+  return size;
+}
+
+uint32_t reducibleType(int32_t dataType, int32_t op) {
+  std::string why;
+  if (elementSize(dataType) == 0) {
+    refuse(HCCL_E_NOT_SUPPORT, "data type " + dataTypeName(dataType) + " is not supported");
+  }
+  if (!reducible(dataType, op, &why)) refuse(HCCL_E_NOT_SUPPORT, why);
+  return elementSize(dataType);
+}
+
+uint64_t times(uint64_t count, uint64_t size) {
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes))
+    refuse(HCCL_E_PARA, "count x element size overflows");
+  return bytes;
+}
+
+void needPointer(const void* p, const char* what) {
+  if (!p) refuse(HCCL_E_PTR, std::string(what) + " is NULL");
+}
+
+void checkAligned(const void* p, uint32_t element, const char* what) {
+  if (reinterpret_cast<uint64_t>(p) % element != 0) {
+    refuse(HCCL_E_PARA, std::string(what) + " is not aligned to its " + std::to_string(element) +
+                            "-byte elements");
+  }
+}
+
+void checkRank(const Comm& c, uint32_t r, const char* what) {
+  if (r >= c.group->size()) {
+    refuse(HCCL_E_PARA, std::string(what) + " " + std::to_string(r) +
+                            " is out of range: the communicator has " +
+                            std::to_string(c.group->size()) + " rank(s)");
+  }
+}
+
+}  // namespace
+
+uint64_t bufferSizeFromEnvironment() {
+  return secondsFromEnvironment("HCCL_BUFFSIZE", HCCL_COMM_DEFAULT_BUFFSIZE, 1, 1u << 20);
+}
+
+Collectives& Collectives::instance() {
+  static Collectives* c = new Collectives();  // lives as long as the process (threads use it)
+  return *c;
+}
+
+// ---------------------------------------------------------------- communicators
+
+void Collectives::getRootInfo(ServicePort& port, HostThread& t, HcclRootInfo* rootInfo) {
+  needPointer(rootInfo, "rootInfo");
+  const int32_t device = port.currentDevice(t);  // the root's
+  RootInfoContents contents{};
+  std::memcpy(contents.magic, kRootMagic, sizeof kRootMagic);
+  contents.version = 1;
+  contents.pid = static_cast<int32_t>(getpid());
+  contents.id = nextRootId_++;
+  contents.rootDevice = device;
+  std::memset(rootInfo, 0, sizeof *rootInfo);
+  std::memcpy(rootInfo->internal, &contents, sizeof contents);
+}
+
+std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_t>& devices,
+                                     uint64_t cclBytes, const std::string& name) {
+  const uint32_t p = static_cast<uint32_t>(devices.size());
+  bool mesh = p > 1;
+  for (uint32_t a = 0; a < p; ++a) {
+    for (uint32_t b = a + 1; b < p; ++b) {
+      if (port.topology(devices[a], devices[b]) != kHccsBit) mesh = false;
+    }
+  }
+  if (!mesh) {
+    // The ring: each rank moves data to its right neighbour's memory.
+    const uint32_t links = p == 2 ? 1 : p;
+    for (uint32_t r = 0; r < links; ++r) {
+      const int32_t a = devices[r], b = devices[(r + 1) % p];
+      std::string why;
+      if (!port.directPath(a, b, &why)) {
+        refuse(HCCL_E_NOT_SUPPORT, "ranks " + std::to_string(r) + " and " +
+                                       std::to_string((r + 1) % p) +
+                                       " cannot move data between their devices: " + why);
+      }
+    }
+  }
+  std::vector<RankPlace> places(p);
+  auto releaseAll = [&] {
+    for (RankPlace& rp : places) {
+      if (rp.cclIn) port.release(rp.cclIn);
+      if (rp.cclOut) port.release(rp.cclOut);
+    }
+  };
+  for (uint32_t r = 0; r < p; ++r) {
+    RankPlace& rp = places[r];
+    rp.device = devices[r];
+    rp.cclIn = port.allocate(rp.device, cclBytes);
+    rp.cclOut = rp.cclIn ? port.allocate(rp.device, cclBytes) : nullptr;
+    if (!rp.cclOut) {
+      releaseAll();
+      refuse(HCCL_E_MEMORY, "device " + std::to_string(rp.device) + " has no room for the " +
+                                "two staging buffers of " + std::to_string(cclBytes / kMiB) +
+                                " MB each (HCCL_BUFFSIZE)");
+    }
+    rp.inPlace = port.place(rp.cclIn, cclBytes, "CCL in");
+    rp.outPlace = port.place(rp.cclOut, cclBytes, "CCL out");
+  }
+  auto group = std::make_shared<Group>(name, std::move(places), cclBytes, mesh);
+  group->liveRanks = p;
+  std::vector<Comm*> made;
+  for (uint32_t r = 0; r < p; ++r) {
+    auto c = std::make_unique<Comm>();
+    c->group = group;
+    c->rank = r;
+    c->device = devices[r];
+    c->helpers.assign(p, nullptr);
+    for (uint32_t peer = 0; peer < p; ++peer) {
+      if (peer != r) c->helpers[peer] = &port.createStream(c->device);
+    }
+    c->sends.assign(p, 0);
+    c->recvs.assign(p, 0);
+    made.push_back(c.get());
+    comms_[c.get()] = std::move(c);
+  }
+  return made;
+}
+
+HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nRanks,
+                                   const HcclRootInfo* rootInfo, uint32_t rank,
+                                   const HcclCommConfig* config) {
+  needPointer(rootInfo, "rootInfo");
+  if (nRanks == 0) refuse(HCCL_E_PARA, "nRanks is 0");
+  if (rank >= nRanks) {
+    refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " is out of range for " +
+                            std::to_string(nRanks) + " rank(s)");
+  }
+  RootInfoContents contents;
+  std::memcpy(&contents, rootInfo->internal, sizeof contents);
+  if (std::memcmp(contents.magic, kRootMagic, sizeof kRootMagic) != 0 || contents.version != 1) {
+    refuse(HCCL_E_PARA, "rootInfo was not made by HcclGetRootInfo");
+  }
+  if (contents.pid != static_cast<int32_t>(getpid())) {
+    refuse(HCCL_E_NOT_SUPPORT,
+           "rootInfo comes from another process (" + std::to_string(contents.pid) +
+               "): communicators across processes are not simulated yet; make one from the "
+               "threads of one process (docs/collectives.md)");
+  }
+  uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
+  std::string name = "hccl_comm_" + std::to_string(contents.id);
+  if (config) {
+    uint32_t magic = 0, version = 0;
+    std::memcpy(&magic, config->reserved + sizeof(size_t), sizeof magic);
+    std::memcpy(&version, config->reserved + sizeof(size_t) + sizeof magic, sizeof version);
+    if (magic != HCCL_COMM_CONFIG_MAGIC_WORD || version == 0) {
+      refuse(HCCL_E_PARA, "config was not set up by HcclCommConfigInit (wrong magic word)");
+    }
+    if (config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
+      if (config->hcclBufferSize == 0) refuse(HCCL_E_PARA, "hcclBufferSize is 0 MB");
+      cclBytes = uint64_t{config->hcclBufferSize} * kMiB;
+    }
+    if (config->hcclCommName[0]) {
+      name.assign(config->hcclCommName, strnlen(config->hcclCommName, sizeof config->hcclCommName));
+    }
+  }
+  const int32_t device = port.currentDevice(t);
+
+  Pending& pd = pending_[contents.id];
+  if (pd.arrived.empty() && pd.comms.empty()) {
+    pd.nRanks = nRanks;
+    pd.cclBytes = cclBytes;
+    pd.name = name;
+  }
+  if (pd.nRanks != nRanks) {
+    refuse(HCCL_E_PARA, "nRanks " + std::to_string(nRanks) + " differs from the " +
+                            std::to_string(pd.nRanks) + " other ranks gave for this rootInfo");
+  }
+  if (!pd.comms.empty() || pd.arrived.count(rank)) {
+    refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " has joined this rootInfo already");
+  }
+  if (pd.cclBytes != cclBytes) {
+    refuse(HCCL_E_PARA, "the staging buffer size (" + std::to_string(cclBytes / kMiB) +
+                            " MB) differs from the other ranks' (" +
+                            std::to_string(pd.cclBytes / kMiB) + " MB)");
+  }
+  for (const auto& [other, arrival] : pd.arrived) {
+    if (arrival.device == device) {
+      refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " is on device " +
+                              std::to_string(device) + ", as rank " + std::to_string(other) +
+                              " is already: one rank per device");
+    }
+  }
+  pd.arrived[rank] = {device, t.now};
+  const uint64_t id = contents.id;
+  if (pd.arrived.size() == nRanks) {
+    std::vector<int32_t> devices;
+    for (const auto& [r, arrival] : pd.arrived) {
+      devices.push_back(arrival.device);
+      pd.readyAt = std::max(pd.readyAt, arrival.at);
+    }
+    try {
+      pd.comms = make(port, devices, cclBytes, pd.name);
+    } catch (const HcclFailure& f) {
+      pd.failure = f.code;
+      pd.failureMessage = f.message;
+    }
+    port.changed();
+  } else {
+    const bool joined = port.waitUntil(t, [&pd] { return !pd.comms.empty() || pd.failure != 0; });
+    if (!joined) {
+      std::vector<uint32_t> missing;
+      for (uint32_t r = 0; r < nRanks; ++r) {
+        if (!pd.arrived.count(r)) missing.push_back(r);
+      }
+      pd.arrived.erase(rank);
+      if (pd.arrived.empty()) pending_.erase(id);
+      // It would have waited HCCL_CONNECT_TIMEOUT (120 s by default) before giving up.
+      t.now += static_cast<spec::Picoseconds>(
+                   secondsFromEnvironment("HCCL_CONNECT_TIMEOUT", 120, 120, 7200)) *
+               1000000000000;
+      refuse(HCCL_E_TIMEOUT, "rank(s) " + rankList(missing) + " of " + std::to_string(nRanks) +
+                                 " never joined the communicator, and no thread that could "
+                                 "still join it is left (every other thread is blocked or gone)");
+    }
+  }
+  t.now = std::max(t.now, pd.readyAt);
+  const int32_t failure = pd.failure;
+  const std::string failureMessage = pd.failureMessage;
+  Comm* made = failure ? nullptr : pd.comms.at(rank);
+  if (++pd.taken == nRanks) pending_.erase(id);
+  if (failure) refuse(failure, failureMessage);
+  return made;
+}
+
+void Collectives::initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,
+                          HcclComm* comms) {
+  needPointer(devices, "devices");
+  needPointer(comms, "comms");
+  if (ndev == 0) refuse(HCCL_E_PARA, "ndev is 0");
+  const uint32_t count = port.deviceCount();
+  std::set<int32_t> seen;
+  for (uint32_t i = 0; i < ndev; ++i) {
+    if (devices[i] < 0 || static_cast<uint32_t>(devices[i]) >= count) {
+      refuse(HCCL_E_PARA, "devices[" + std::to_string(i) + "] = " + std::to_string(devices[i]) +
+                              " is no device of this machine (" + std::to_string(count) +
+                              " device(s))");
+    }
+    if (!seen.insert(devices[i]).second) {
+      refuse(HCCL_E_PARA, "device " + std::to_string(devices[i]) + " is listed twice");
+    }
+  }
+  (void)t;
+  const std::vector<Comm*> made =
+      make(port, std::vector<int32_t>(devices, devices + ndev), bufferSizeFromEnvironment() * kMiB,
+           "hccl_comm_all_" + std::to_string(nextGroup_++));
+  for (uint32_t i = 0; i < ndev; ++i) comms[i] = made[i];
+}
+
+Comm& Collectives::comm(HcclComm handle) {
+  needPointer(handle, "comm");
+  auto it = comms_.find(static_cast<Comm*>(handle));
+  if (it == comms_.end()) refuse(HCCL_E_PARA, "comm is no communicator (destroyed already?)");
+  return *it->second;
+}
+
+void Collectives::destroy(ServicePort& port, HostThread& t, HcclComm handle) {
+  Comm& c = comm(handle);
+  for (Stream* helper : c.helpers) port.releaseStream(t, helper);
+  std::shared_ptr<Group> group = c.group;
+  comms_.erase(&c);
+  if (--group->liveRanks > 0) return;
+  // The last rank: the staging buffers go (once the tasks still queued on them have ended).
+  for (uint32_t r = 0; r < group->size(); ++r) {
+    port.release(group->rank(r).cclIn);
+    port.release(group->rank(r).cclOut);
+  }
+}
+
+// ---------------------------------------------------------------- operations
+
+Stream& Collectives::opStream(ServicePort& port, HostThread& t, Comm& c, aclrtStream stream) {
+  needPointer(stream, "stream");
+  Stream* s = nullptr;
+  try {
+    s = &port.stream(t, stream);
+  } catch (const AclFailure& f) {
+    refuse(HCCL_E_PARA, f.message);
+  }
+  if (s->device->id != c.device) {
+    refuse(HCCL_E_PARA, "the stream is on device " + std::to_string(s->device->id) + " but rank " +
+                            std::to_string(c.rank) + " of the communicator is on device " +
+                            std::to_string(c.device));
+  }
+  return *s;
+}
+
+MemoryPlace Collectives::buffer(ServicePort& port, Comm& c, const void* p, uint64_t bytes,
+                                const char* role) {
+  needPointer(p, role);
+  MemoryPlace place;
+  try {
+    place = port.place(p, std::max<uint64_t>(bytes, 1), role);
+  } catch (const AclFailure& f) {
+    refuse(HCCL_E_PARA, f.message);
+  }
+  if (!isDevice(place) || place.device != c.device) {
+    refuse(HCCL_E_PARA, std::string(role) + " must be device memory of device " +
+                            std::to_string(c.device) + " (rank " + std::to_string(c.rank) + ")");
+  }
+  return place;
+}
+
+uint64_t Collectives::nextCollective(Comm& c, const std::string& description) {
+  const uint64_t seq = c.nextOp;
+  const std::string& first = c.group->describe(seq, description);
+  if (first != description) {
+    refuse(HCCL_E_PARA, "rank " + std::to_string(c.rank) + " issued " + description +
+                            " as collective #" + std::to_string(seq) +
+                            " of its communicator, where another rank issued " + first +
+                            ": every rank must issue the same operations in the same order");
+  }
+  c.nextOp++;
+  return seq;
+}
+
+std::string Collectives::allReduce(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                                   uint64_t count, int32_t dataType, int32_t op, HcclComm handle,
+                                   aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(count, "count");
+  if (count == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendBuf, "sendBuf");
+  needPointer(recvBuf, "recvBuf");
+  const uint32_t element = reducibleType(dataType, op);
+  checkAligned(sendBuf, element, "sendBuf");
+  checkAligned(recvBuf, element, "recvBuf");
+  const uint64_t bytes = times(count, element);
+  const MemoryPlace send = buffer(port, c, sendBuf, bytes, "sendBuf");
+  const MemoryPlace recv = buffer(port, c, recvBuf, bytes, "recvBuf");
+  const uint64_t seq =
+      nextCollective(c, "AllReduce(count " + std::to_string(count) + ", " + dataTypeName(dataType) +
+                            ", " + reduceOpName(op) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::allReduce(steps, send, recv, bytes, dataType, op);
+}
+
+std::string Collectives::reduceScatter(ServicePort& port, HostThread& t, void* sendBuf,
+                                       void* recvBuf, uint64_t recvCount, int32_t dataType,
+                                       int32_t op, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(recvCount, "recvCount");
+  if (recvCount == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendBuf, "sendBuf");
+  needPointer(recvBuf, "recvBuf");
+  const uint32_t element = reducibleType(dataType, op);
+  checkAligned(sendBuf, element, "sendBuf");
+  checkAligned(recvBuf, element, "recvBuf");
+  const uint64_t block = times(recvCount, element);
+  const MemoryPlace send = buffer(port, c, sendBuf, times(block, c.group->size()), "sendBuf");
+  const MemoryPlace recv = buffer(port, c, recvBuf, block, "recvBuf");
+  const uint64_t seq =
+      nextCollective(c, "ReduceScatter(recvCount " + std::to_string(recvCount) + ", " +
+                            dataTypeName(dataType) + ", " + reduceOpName(op) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::reduceScatter(steps, send, recv, block, dataType, op);
+}
+
+std::string Collectives::allGather(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                                   uint64_t sendCount, int32_t dataType, HcclComm handle,
+                                   aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(sendCount, "sendCount");
+  if (sendCount == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendBuf, "sendBuf");
+  needPointer(recvBuf, "recvBuf");
+  const uint64_t block = times(sendCount, movableType(dataType));
+  const MemoryPlace send = buffer(port, c, sendBuf, block, "sendBuf");
+  const MemoryPlace recv = buffer(port, c, recvBuf, times(block, c.group->size()), "recvBuf");
+  const uint64_t seq = nextCollective(
+      c, "AllGather(sendCount " + std::to_string(sendCount) + ", " + dataTypeName(dataType) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::allGather(steps, send, recv, block);
+}
+
+std::string Collectives::broadcast(ServicePort& port, HostThread& t, void* buf, uint64_t count,
+                                   int32_t dataType, uint32_t root, HcclComm handle,
+                                   aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(count, "count");
+  if (count == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(buf, "buf");
+  const uint64_t bytes = times(count, movableType(dataType));
+  checkRank(c, root, "root");
+  const MemoryPlace place = buffer(port, c, buf, bytes, "buf");
+  const uint64_t seq =
+      nextCollective(c, "Broadcast(count " + std::to_string(count) + ", " + dataTypeName(dataType) +
+                            ", root " + std::to_string(root) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::broadcast(steps, place, bytes, root);
+}
+
+std::string Collectives::reduce(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                                uint64_t count, int32_t dataType, int32_t op, uint32_t root,
+                                HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(count, "count");
+  if (count == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendBuf, "sendBuf");
+  const uint32_t element = reducibleType(dataType, op);
+  checkRank(c, root, "root");
+  checkAligned(sendBuf, element, "sendBuf");
+  const uint64_t bytes = times(count, element);
+  const MemoryPlace send = buffer(port, c, sendBuf, bytes, "sendBuf");
+  MemoryPlace recv = send;
+  if (c.rank == root) {
+    needPointer(recvBuf, "recvBuf");
+    checkAligned(recvBuf, element, "recvBuf");
+    recv = buffer(port, c, recvBuf, bytes, "recvBuf");
+  }
+  const uint64_t seq =
+      nextCollective(c, "Reduce(count " + std::to_string(count) + ", " + dataTypeName(dataType) +
+                            ", " + reduceOpName(op) + ", root " + std::to_string(root) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::reduce(steps, send, recv, bytes, dataType, op, root);
+}
+
+std::string Collectives::allToAllV(ServicePort& port, HostThread& t, const void* sendBuf,
+                                   const uint64_t* sendCounts, const uint64_t* sdispls,
+                                   int32_t sendType, const void* recvBuf,
+                                   const uint64_t* recvCounts, const uint64_t* rdispls,
+                                   int32_t recvType, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendCounts, "sendCounts");
+  needPointer(sdispls, "sdispls");
+  needPointer(recvCounts, "recvCounts");
+  needPointer(rdispls, "rdispls");
+  const uint32_t sendSize = movableType(sendType), recvSize = movableType(recvType);
+  const uint32_t p = c.group->size();
+  std::vector<uint64_t> sendBytes(p), sendOffsets(p), recvBytes(p), recvOffsets(p);
+  uint64_t sendExtent = 0, recvExtent = 0;
+  for (uint32_t r = 0; r < p; ++r) {
+    checkCount(sendCounts[r], "sendCounts[r]");
+    checkCount(recvCounts[r], "recvCounts[r]");
+    checkCount(sdispls[r], "sdispls[r]");
+    checkCount(rdispls[r], "rdispls[r]");
+    sendBytes[r] = sendCounts[r] * sendSize;
+    sendOffsets[r] = sdispls[r] * sendSize;
+    recvBytes[r] = recvCounts[r] * recvSize;
+    recvOffsets[r] = rdispls[r] * recvSize;
+    if (sendBytes[r]) sendExtent = std::max(sendExtent, sendOffsets[r] + sendBytes[r]);
+    if (recvBytes[r]) recvExtent = std::max(recvExtent, recvOffsets[r] + recvBytes[r]);
+    if (r != c.rank && (sendBytes[r] || recvBytes[r]) && !c.group->mesh()) {
+      std::string why;
+      if (!port.directPath(c.device, c.group->rank(r).device, &why)) {
+        refuse(HCCL_E_NOT_SUPPORT, "ranks " + std::to_string(c.rank) + " and " + std::to_string(r) +
+                                       " cannot exchange data: " + why);
+      }
+    }
+  }
+  if (sendBytes[c.rank] != recvBytes[c.rank]) {
+    refuse(HCCL_E_PARA, "rank " + std::to_string(c.rank) + " sends itself " +
+                            std::to_string(sendBytes[c.rank]) + " bytes but receives " +
+                            std::to_string(recvBytes[c.rank]));
+  }
+  MemoryPlace send{}, recv{};
+  if (sendExtent > 0) send = buffer(port, c, sendBuf, sendExtent, "sendBuf");
+  if (recvExtent > 0) recv = buffer(port, c, recvBuf, recvExtent, "recvBuf");
+  const uint64_t seq = nextCollective(c, "AlltoAll");
+  // What each pair of ranks says it exchanges must agree.
+  for (uint32_t r = 0; r < p; ++r) {
+    if (r == c.rank) continue;
+    const int64_t theirs = c.group->pairBytes(0, seq, c.rank, r, sendBytes[r], true);
+    const int64_t sent = c.group->pairBytes(0, seq, r, c.rank, recvBytes[r], false);
+    if ((theirs >= 0 && static_cast<uint64_t>(theirs) != sendBytes[r]) ||
+        (sent >= 0 && static_cast<uint64_t>(sent) != recvBytes[r])) {
+      refuse(HCCL_E_PARA, "ranks " + std::to_string(c.rank) + " and " + std::to_string(r) +
+                              " disagree on the bytes they exchange (the rank that issued it "
+                              "first waits for ever)");
+    }
+  }
+  Steps steps(port, t, c, main, 0, seq, p);
+  return hccl::allToAllV(steps, send, sendBytes, sendOffsets, recv, recvBytes, recvOffsets);
+}
+
+std::string Collectives::allToAll(ServicePort& port, HostThread& t, const void* sendBuf,
+                                  uint64_t sendCount, int32_t sendType, const void* recvBuf,
+                                  uint64_t recvCount, int32_t recvType, HcclComm handle,
+                                  aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(sendCount, "sendCount");
+  checkCount(recvCount, "recvCount");
+  const uint32_t p = c.group->size();
+  std::vector<uint64_t> sendCounts(p, sendCount), recvCounts(p, recvCount), sdispls(p), rdispls(p);
+  for (uint32_t r = 0; r < p; ++r) {
+    sdispls[r] = r * sendCount;
+    rdispls[r] = r * recvCount;
+  }
+  return allToAllV(port, t, sendBuf, sendCounts.data(), sdispls.data(), sendType, recvBuf,
+                   recvCounts.data(), rdispls.data(), recvType, handle, stream);
+}
+
+std::string Collectives::barrier(ServicePort& port, HostThread& t, HcclComm handle,
+                                 aclrtStream stream) {
+  Comm& c = comm(handle);
+  Stream& main = opStream(port, t, c, stream);
+  const uint64_t seq = nextCollective(c, "Barrier");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::barrier(steps);
+}
+
+void Collectives::send(ServicePort& port, HostThread& t, void* buf, uint64_t count,
+                       int32_t dataType, uint32_t peer, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(count, "count");
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(buf, "sendBuf");
+  const uint64_t bytes = times(count, movableType(dataType));
+  checkRank(c, peer, "destRank");
+  if (peer == c.rank) refuse(HCCL_E_PARA, "destRank is the sender itself");
+  std::string why;
+  if (!port.directPath(c.device, c.group->rank(peer).device, &why))
+    refuse(HCCL_E_NOT_SUPPORT, "ranks cannot exchange data: " + why);
+  if (count == 0) return;
+  const MemoryPlace place = buffer(port, c, buf, bytes, "sendBuf");
+  const uint32_t p = c.group->size();
+  const uint64_t space = 1 + uint64_t{c.rank} * p + peer;
+  const uint64_t seq = c.sends[peer];
+  const int64_t theirs = c.group->pairBytes(space, seq, c.rank, peer, bytes, true);
+  if (theirs >= 0 && static_cast<uint64_t>(theirs) != bytes) {
+    refuse(HCCL_E_PARA, "the matching HcclRecv of rank " + std::to_string(peer) + " takes " +
+                            std::to_string(theirs) + " bytes, this HcclSend sends " +
+                            std::to_string(bytes));
+  }
+  c.sends[peer]++;
+  Steps steps(port, t, c, main, space, seq, 2);
+  hccl::send(steps, place, bytes, peer);
+}
+
+void Collectives::recv(ServicePort& port, HostThread& t, void* buf, uint64_t count,
+                       int32_t dataType, uint32_t peer, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(count, "count");
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(buf, "recvBuf");
+  const uint64_t bytes = times(count, movableType(dataType));
+  checkRank(c, peer, "srcRank");
+  if (peer == c.rank) refuse(HCCL_E_PARA, "srcRank is the receiver itself");
+  if (count == 0) return;
+  const MemoryPlace place = buffer(port, c, buf, bytes, "recvBuf");
+  const uint32_t p = c.group->size();
+  const uint64_t space = 1 + uint64_t{peer} * p + c.rank;
+  const uint64_t seq = c.recvs[peer];
+  const int64_t theirs = c.group->pairBytes(space, seq, peer, c.rank, bytes, false);
+  if (theirs >= 0 && static_cast<uint64_t>(theirs) != bytes) {
+    refuse(HCCL_E_PARA, "the matching HcclSend of rank " + std::to_string(peer) + " sends " +
+                            std::to_string(theirs) + " bytes, this HcclRecv takes " +
+                            std::to_string(bytes));
+  }
+  c.recvs[peer]++;
+  Steps steps(port, t, c, main, space, seq, 2);
+  hccl::recv(steps, place, bytes, peer);
+}
+
+const char* errorString(int32_t code) {
+  switch (code) {
+    case HCCL_SUCCESS: return "success";
+    case HCCL_E_PARA: return "invalid parameter";
+    case HCCL_E_PTR: return "NULL pointer";
+    case HCCL_E_MEMORY: return "memory error";
+    case HCCL_E_INTERNAL: return "internal error";
+    case HCCL_E_NOT_SUPPORT: return "feature not supported";
+    case HCCL_E_NOT_FOUND: return "resource not found";
+    case HCCL_E_UNAVAIL: return "resource unavailable";
+    case HCCL_E_SYSCALL: return "system call failed";
+    case HCCL_E_TIMEOUT: return "timeout";
+    case HCCL_E_OPEN_FILE_FAILURE: return "cannot open file";
+    case HCCL_E_TCP_CONNECT: return "TCP connection failed";
+    case HCCL_E_ROCE_CONNECT: return "RoCE connection failed";
+    case HCCL_E_TCP_TRANSFER: return "TCP transfer failed";
+    case HCCL_E_ROCE_TRANSFER: return "RoCE transfer failed";
+    case HCCL_E_RUNTIME: return "runtime call failed";
+    case HCCL_E_DRV: return "driver call failed";
+    case HCCL_E_PROFILING: return "profiling call failed";
+    case HCCL_E_CCE: return "CCE call failed";
+    case HCCL_E_NETWORK: return "network call failed";
+    case HCCL_E_AGAIN: return "try again";
+    case HCCL_E_REMOTE: return "remote error (error CQE)";
+    case HCCL_E_SUSPENDING: return "communicator suspending";
+    case HCCL_E_OPRETRY_FAIL: return "operation retry failed";
+    case HCCL_E_OOM: return "out of memory";
+    case HCCL_E_IN_STATUS: return "error reported in the status";
+    default: return "unknown error";
+  }
+}
+
+}  // namespace ascendsim::runtime::hccl

@@ -1,0 +1,104 @@
+#pragma once
+// The HCCL service: communicators made by the threads of one process (one per device, as
+// hicann/hccl's examples do), the argument checks with HCCL's codes, and each operation handed to
+// its algorithm (algorithms.h). Every function runs inside one runtime call (the C layer's
+// Runtime::call), so calls reach it one at a time, in the order of simulated time; it fails by
+// throwing HcclFailure.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "hccl/hccl_types.h"
+#include "runtime/core/service_port.h"
+#include "runtime/hccl/group.h"
+
+namespace ascendsim::runtime::hccl {
+
+class Collectives {
+ public:
+  static Collectives& instance();
+
+  void getRootInfo(ServicePort& port, HostThread& t, HcclRootInfo* rootInfo);
+  // Blocks until all `nRanks` ranks have joined, or fails with HCCL_E_TIMEOUT when some never can.
+  HcclComm initRootInfo(ServicePort& port, HostThread& t, uint32_t nRanks,
+                        const HcclRootInfo* rootInfo, uint32_t rank, const HcclCommConfig* config);
+  void initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,
+               HcclComm* comms);
+  void destroy(ServicePort& port, HostThread& t, HcclComm comm);
+  Comm& comm(HcclComm handle);  // HCCL_E_PTR for NULL, HCCL_E_PARA for what is no communicator
+
+  // Operations, queued on `stream`; each returns the algorithm it used.
+  std::string allReduce(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                        uint64_t count, int32_t dataType, int32_t op, HcclComm comm,
+                        aclrtStream stream);
+  std::string reduceScatter(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                            uint64_t recvCount, int32_t dataType, int32_t op, HcclComm comm,
+                            aclrtStream stream);
+  std::string allGather(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                        uint64_t sendCount, int32_t dataType, HcclComm comm, aclrtStream stream);
+  std::string broadcast(ServicePort& port, HostThread& t, void* buf, uint64_t count,
+                        int32_t dataType, uint32_t root, HcclComm comm, aclrtStream stream);
+  std::string reduce(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf, uint64_t count,
+                     int32_t dataType, int32_t op, uint32_t root, HcclComm comm,
+                     aclrtStream stream);
+  // counts and displacements in elements, one per rank.
+  std::string allToAllV(ServicePort& port, HostThread& t, const void* sendBuf,
+                        const uint64_t* sendCounts, const uint64_t* sdispls, int32_t sendType,
+                        const void* recvBuf, const uint64_t* recvCounts, const uint64_t* rdispls,
+                        int32_t recvType, HcclComm comm, aclrtStream stream);
+  std::string allToAll(ServicePort& port, HostThread& t, const void* sendBuf, uint64_t sendCount,
+                       int32_t sendType, const void* recvBuf, uint64_t recvCount, int32_t recvType,
+                       HcclComm comm, aclrtStream stream);
+  std::string barrier(ServicePort& port, HostThread& t, HcclComm comm, aclrtStream stream);
+  void send(ServicePort& port, HostThread& t, void* buf, uint64_t count, int32_t dataType,
+            uint32_t peer, HcclComm comm, aclrtStream stream);
+  void recv(ServicePort& port, HostThread& t, void* buf, uint64_t count, int32_t dataType,
+            uint32_t peer, HcclComm comm, aclrtStream stream);
+
+ private:
+  Collectives() = default;
+
+  // A communicator being made from a root info: the ranks that have joined so far.
+  struct Arrival {
+    int32_t device;
+    spec::Picoseconds at;
+  };
+  struct Pending {
+    uint32_t nRanks = 0;
+    uint64_t cclBytes = 0;
+    std::string name;
+    std::map<uint32_t, Arrival> arrived;
+    std::vector<Comm*> comms;  // once made, one per rank
+    uint32_t taken = 0;
+    spec::Picoseconds readyAt = 0;
+    int32_t failure = 0;  // an HcclResult, when making it failed
+    std::string failureMessage;
+  };
+
+  // Makes the communicator of ranks on `devices` (rank i on devices[i]): staging buffers, helper
+  // streams, topology. Returns one Comm per rank.
+  std::vector<Comm*> make(ServicePort& port, const std::vector<int32_t>& devices, uint64_t cclBytes,
+                          const std::string& name);
+  // Checks the stream an operation of `c` is queued on.
+  Stream& opStream(ServicePort& port, HostThread& t, Comm& c, aclrtStream stream);
+  // A user buffer of `bytes` on the rank's device.
+  models::MemoryPlace buffer(ServicePort& port, Comm& c, const void* p, uint64_t bytes,
+                             const char* role);
+  // Takes the next collective number of `c`, after checking every rank describes it the same.
+  uint64_t nextCollective(Comm& c, const std::string& description);
+
+  std::map<Comm*, std::unique_ptr<Comm>> comms_;
+  std::map<uint64_t, Pending> pending_;  // by root info id
+  uint64_t nextRootId_ = 1;
+  uint64_t nextGroup_ = 0;
+};
+
+// The HCCL_BUFFSIZE the environment sets (MB), or HCCL's default of 200.
+uint64_t bufferSizeFromEnvironment();
+const char* errorString(int32_t code);  // HcclGetErrorString
+
+}  // namespace ascendsim::runtime::hccl

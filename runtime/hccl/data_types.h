@@ -1,0 +1,28 @@
+#pragma once
+// HCCL's element types and reduce operations: sizes, names, which operations HCCL allows on which
+// types (hicann/hccl src/common/param_check.cc and the API reference), and the reduction itself,
+// exact on the bytes: integers wrap as the hardware's adders do, float16 and bfloat16 are computed
+// in float and rounded to nearest even once per step.
+
+#include <cstdint>
+#include <string>
+
+#include "hccl/hccl_types.h"
+
+namespace ascendsim::runtime::hccl {
+
+// Bytes per element of an HcclDataType given as an integer; 0 for a value that names no type
+// (13, RESERVED, anything else).
+uint32_t elementSize(int32_t dataType);
+std::string dataTypeName(int32_t dataType);  // "fp32", "int8", ... ("unknown (13)")
+std::string reduceOpName(int32_t op);        // "sum", "prod", "max", "min"
+
+// Whether a reduction (AllReduce, ReduceScatter, Reduce) takes `dataType` with `op`: the reduce
+// types are int8, int16, int32, int64, fp16, fp32, bfp16, uint64 and fp64; PROD only int8, int32,
+// int64, uint64, fp16, fp32 and fp64. `why` says what is wrong when not.
+bool reducible(int32_t dataType, int32_t op, std::string* why);
+
+// acc[i] = acc[i] op in[i] for `count` elements of `dataType` (a type reducible() accepts).
+void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op);
+
+}  // namespace ascendsim::runtime::hccl

@@ -1,0 +1,105 @@
+#include "runtime/hccl/steps.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "runtime/hccl/data_types.h"
+
+namespace ascendsim::runtime::hccl {
+
+using models::MemoryPlace;
+using models::Task;
+using models::TaskKind;
+
+Steps::Steps(ServicePort& port, HostThread& t, Comm& comm, Stream& main, uint64_t space,
+             uint64_t seq, uint32_t parties)
+    : port_(port), t_(t), comm_(comm), main_(main), space_(space), seq_(seq), parties_(parties) {}
+
+Steps::~Steps() {
+  comm_.group->queued(space_, seq_, parties_);
+}
+
+MemoryPlace Steps::cclIn(uint32_t r, uint64_t offset) const {
+  return offsetBy(comm_.group->rank(r).inPlace, offset);
+}
+
+MemoryPlace Steps::cclOut(uint32_t r, uint64_t offset) const {
+  return offsetBy(comm_.group->rank(r).outPlace, offset);
+}
+
+void Steps::copy(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes) {
+  if (bytes == 0 || (dst.device == src.device && dst.address == src.address)) return;
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Copy;
+  task->src = src;
+  task->dst = dst;
+  task->bytes = bytes;
+  MemoryManager* mm = &port_.memory();
+  task->effect = [mm, dst, src, bytes] { mm->copy(dst, src, bytes); };
+  port_.submit(t_, s, std::move(task));
+}
+
+void Steps::reduce(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
+                   int32_t dataType, int32_t op) {
+  if (bytes == 0) return;
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Copy;
+  task->src = src;
+  task->dst = dst;
+  task->bytes = bytes;
+  MemoryManager* mm = &port_.memory();
+  const uint32_t element = elementSize(dataType);
+  task->effect = [mm, dst, src, bytes, element, dataType, op] {
+    // A MiB at a time, so that a large step needs no copy of its whole operands.
+    const uint64_t piece = (1u << 20) / element * element;
+    for (uint64_t done = 0; done < bytes; done += piece) {
+      const uint64_t n = std::min(piece, bytes - done);
+      std::vector<uint8_t> acc = mm->readDevice(offsetBy(dst, done), n, false);
+      const std::vector<uint8_t> in = mm->readDevice(offsetBy(src, done), n, false);
+      reduceInto(acc.data(), in.data(), n / element, dataType, op);
+      mm->writeDevice(offsetBy(dst, done), acc);
+    }
+  };
+  port_.submit(t_, s, std::move(task));
+}
+
+void Steps::signal(Stream& s, uint32_t phase, uint32_t from, uint32_t to, uint64_t step) {
+  std::shared_ptr<models::SyncPoint> sp =
+      comm_.group->signal({space_, seq_, phase, from, to, step});
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventRecord;
+  task->sync = sp;
+  sp->recordsSubmitted++;
+  port_.submit(t_, s, std::move(task));
+}
+
+void Steps::wait(Stream& s, uint32_t phase, uint32_t from, uint32_t to, uint64_t step) {
+  std::shared_ptr<models::SyncPoint> sp =
+      comm_.group->signal({space_, seq_, phase, from, to, step});
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::EventWait;
+  task->sync = sp;
+  task->waitForRecord = 1;
+  port_.submit(t_, s, std::move(task));
+  sp->waitsSubmitted++;
+}
+
+void Steps::fork() {
+  forked_ = true;
+  signal(main_, kFork, me(), me());
+  for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
+    if (peer != me()) wait(helper(peer), kFork, me(), me());
+  }
+}
+
+void Steps::join() {
+  if (!forked_) return;
+  for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
+    if (peer != me()) signal(helper(peer), kJoin, me(), peer);
+  }
+  for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
+    if (peer != me()) wait(main_, kJoin, me(), peer);
+  }
+}
+
+}  // namespace ascendsim::runtime::hccl
