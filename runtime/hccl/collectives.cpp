@@ -136,7 +136,7 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
       if (port.topology(devices[a], devices[b]) != kHccsBit) mesh = false;
     }
   }
-  if (!mesh) {
+  if (!mesh && p > 1) {
     // The ring: each rank moves data to its right neighbour's memory.
     const uint32_t links = p == 2 ? 1 : p;
     for (uint32_t r = 0; r < links; ++r) {
@@ -274,9 +274,10 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
     if (!joined) {
       std::vector<uint32_t> missing;
       for (uint32_t r = 0; r < nRanks; ++r) {
-        if (!pd.arrived.count(r)) missing.push_back(r);
+        if (!pd.arrived.count(r) && !pd.gaveUp.count(r)) missing.push_back(r);
       }
       pd.arrived.erase(rank);
+      pd.gaveUp.insert(rank);
       if (pd.arrived.empty()) pending_.erase(id);
       // It would have waited HCCL_CONNECT_TIMEOUT (120 s by default) before giving up.
       t.now += static_cast<spec::Picoseconds>(

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,8 @@ class Collectives {
     uint64_t cclBytes = 0;
     std::string name;
     std::map<uint32_t, Arrival> arrived;
-    std::vector<Comm*> comms;  // once made, one per rank
+    std::set<uint32_t> gaveUp;  // ranks that came but stopped waiting (timed out)
+    std::vector<Comm*> comms;   // once made, one per rank
     uint32_t taken = 0;
     spec::Picoseconds readyAt = 0;
     int32_t failure = 0;  // an HcclResult, when making it failed

@@ -1,0 +1,846 @@
+// HCCL (libhccl.so) through its public C API, as hicann/hccl's examples use it: one thread per
+// device, communicators from HcclGetRootInfo + HcclCommInitRootInfo (or HcclCommInitAll), every
+// operation on the rank's own stream. Checked: the headers' values and layouts, exact result
+// bytes for every operation, data type and reduce op on 2, 4 and 8 ranks (the 910B's full HCCS
+// mesh, the 910's ring, and staging buffers too small for the data), HCCL's error codes, a
+// communicator whose ranks never all arrive, and the time of an 8-rank AllReduce from the links'
+// arithmetic. Each test runs in its own process (a machine per process).
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "hccl/hccl.h"
+
+extern "C" {
+size_t hcclCRootInfoSize(void);
+size_t hcclCConfigSize(void);
+size_t hcclCConfigOffset(int field);
+void hcclCConfigInit(void* out);
+HcclResult (*hcclCAllReduce(void))(void*, void*, uint64_t, HcclDataType, HcclReduceOp, HcclComm,
+                                   aclrtStream);
+}
+
+namespace {
+
+#define ASSERT_HCCL_OK(expr)                                                            \
+  do {                                                                                  \
+    const HcclResult hccl_rc_ = (expr);                                                 \
+    const char* hccl_msg_ = hccl_rc_ ? aclGetRecentErrMsg() : nullptr;                  \
+    ASSERT_EQ(hccl_rc_, HCCL_SUCCESS) << #expr << ": " << (hccl_msg_ ? hccl_msg_ : ""); \
+  } while (0)
+
+// ---------------------------------------------------------------- element types
+
+enum class Kind { Signed, Unsigned, Float };
+struct Type {
+  HcclDataType type;
+  uint32_t size;
+  Kind kind;
+  const char* name;
+};
+
+// The types HCCL reduces (hicann/hccl param_check: int8, int16, int32, int64, fp16, fp32, bfp16,
+// uint64, fp64), and the others it only moves.
+const std::vector<Type> kReduceTypes = {{HCCL_DATA_TYPE_INT8, 1, Kind::Signed, "int8"},
+                                        {HCCL_DATA_TYPE_INT16, 2, Kind::Signed, "int16"},
+                                        {HCCL_DATA_TYPE_INT32, 4, Kind::Signed, "int32"},
+                                        {HCCL_DATA_TYPE_INT64, 8, Kind::Signed, "int64"},
+                                        {HCCL_DATA_TYPE_FP16, 2, Kind::Float, "fp16"},
+                                        {HCCL_DATA_TYPE_FP32, 4, Kind::Float, "fp32"},
+                                        {HCCL_DATA_TYPE_BFP16, 2, Kind::Float, "bfp16"},
+                                        {HCCL_DATA_TYPE_UINT64, 8, Kind::Unsigned, "uint64"},
+                                        {HCCL_DATA_TYPE_FP64, 8, Kind::Float, "fp64"}};
+const std::vector<Type> kMovedOnlyTypes = {{HCCL_DATA_TYPE_UINT8, 1, Kind::Unsigned, "uint8"},
+                                           {HCCL_DATA_TYPE_UINT16, 2, Kind::Unsigned, "uint16"},
+                                           {HCCL_DATA_TYPE_UINT32, 4, Kind::Unsigned, "uint32"},
+                                           {HCCL_DATA_TYPE_HIF8, 1, Kind::Unsigned, "hif8"},
+                                           {HCCL_DATA_TYPE_FP8E4M3, 1, Kind::Unsigned, "fp8e4m3"},
+                                           {HCCL_DATA_TYPE_FP8E5M2, 1, Kind::Unsigned, "fp8e5m2"},
+                                           {HCCL_DATA_TYPE_FP8E8M0, 1, Kind::Unsigned, "fp8e8m0"}};
+const std::vector<HcclReduceOp> kOps = {HCCL_REDUCE_SUM, HCCL_REDUCE_PROD, HCCL_REDUCE_MAX,
+                                        HCCL_REDUCE_MIN};
+
+std::vector<Type> allTypes() {
+  std::vector<Type> all = kReduceTypes;
+  all.insert(all.end(), kMovedOnlyTypes.begin(), kMovedOnlyTypes.end());
+  return all;
+}
+
+// PROD takes int8, int32, int64, uint64, fp16, fp32 and fp64 only.
+bool prodTakes(const Type& t) {
+  return t.type != HCCL_DATA_TYPE_INT16 && t.type != HCCL_DATA_TYPE_BFP16;
+}
+
+// float16 bits of a value float16 holds exactly (a normal number or zero).
+uint16_t halfBits(double v) {
+  if (v == 0) return 0;
+  const uint16_t sign = v < 0 ? 0x8000 : 0;
+  int e = 0;
+  const double m = std::frexp(std::fabs(v), &e);  // |v| = m 2^e, m in [0.5, 1)
+  return static_cast<uint16_t>(sign | ((e + 14) << 10) | static_cast<uint16_t>((2 * m - 1) * 1024));
+}
+
+// Stores `v` (an integer, or a value the type holds exactly) as element `i` of `bytes`. Integers
+// keep their low bytes: the two's complement wrap of the exact value.
+void store(const Type& t, std::vector<uint8_t>& bytes, uint64_t i, double v) {
+  uint8_t* p = bytes.data() + i * t.size;
+  switch (t.type) {
+    case HCCL_DATA_TYPE_FP32: {
+      const float f = static_cast<float>(v);
+      std::memcpy(p, &f, 4);
+      return;
+    }
+    case HCCL_DATA_TYPE_FP64: std::memcpy(p, &v, 8); return;
+    case HCCL_DATA_TYPE_FP16: {
+      const uint16_t h = halfBits(v);
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    case HCCL_DATA_TYPE_BFP16: {
+      const float f = static_cast<float>(v);
+      uint32_t bits = 0;
+      std::memcpy(&bits, &f, 4);
+      const uint16_t b = static_cast<uint16_t>(bits >> 16);  // exact: the low half is zero
+      std::memcpy(p, &b, 2);
+      return;
+    }
+    default: {
+      const int64_t iv = static_cast<int64_t>(v);
+      std::memcpy(p, &iv, t.size);  // little-endian: the low bytes
+    }
+  }
+}
+
+// Inputs whose every partial result every type holds exactly, whatever the order of reduction:
+// -4..4 (0..8 unsigned) for sum, max and min (8 ranks sum to at most 32); +-1 and +-2 for prod
+// (at most 2^8 in magnitude: exact in float16 and bfloat16; int8 wraps, as the hardware's adders).
+double inputOf(HcclReduceOp op, const Type& t, uint32_t rank, uint64_t i) {
+  if (op == HCCL_REDUCE_PROD) {
+    static const int factors[] = {1, 2, -1, 2, 1, -2, 1, -1};
+    const int v = factors[(rank * 3 + i) % 8];
+    return t.kind == Kind::Unsigned ? std::abs(v) : v;
+  }
+  const int v = static_cast<int>((rank * 5 + i * 3) % 9) - 4;
+  return t.kind == Kind::Unsigned ? v + 4 : v;
+}
+
+double combine(HcclReduceOp op, double a, double b) {
+  switch (op) {
+    case HCCL_REDUCE_SUM: return a + b;
+    case HCCL_REDUCE_PROD: return a * b;
+    case HCCL_REDUCE_MAX: return std::max(a, b);
+    default: return std::min(a, b);
+  }
+}
+
+// Input element `i` of `rank`, and the reduction of element `i` over `ranks` ranks, as bytes.
+std::vector<uint8_t> inputBytes(HcclReduceOp op, const Type& t, uint32_t rank, uint64_t count) {
+  std::vector<uint8_t> bytes(count * t.size);
+  for (uint64_t i = 0; i < count; ++i) store(t, bytes, i, inputOf(op, t, rank, i));
+  return bytes;
+}
+
+std::vector<uint8_t> reducedBytes(HcclReduceOp op, const Type& t, uint32_t ranks, uint64_t first,
+                                  uint64_t count) {
+  std::vector<uint8_t> bytes(count * t.size);
+  for (uint64_t i = 0; i < count; ++i) {
+    double v = inputOf(op, t, 0, first + i);
+    for (uint32_t r = 1; r < ranks; ++r) v = combine(op, v, inputOf(op, t, r, first + i));
+    store(t, bytes, i, v);
+  }
+  return bytes;
+}
+
+// Bytes that name their rank and place, for the operations that only move data.
+std::vector<uint8_t> patternBytes(uint32_t rank, uint64_t n, uint32_t salt = 0) {
+  std::vector<uint8_t> bytes(n);
+  for (uint64_t k = 0; k < n; ++k)
+    bytes[k] = static_cast<uint8_t>(rank * 37 + k * 7 + salt * 13 + 1);
+  return bytes;
+}
+
+// "" when equal, else where they first differ.
+std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  if (got.size() != want.size())
+    return "size " + std::to_string(got.size()) + " != " + std::to_string(want.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    if (got[k] != want[k]) {
+      return "byte " + std::to_string(k) + ": " + std::to_string(got[k]) +
+             " != " + std::to_string(want[k]);
+    }
+  }
+  return "";
+}
+
+// ---------------------------------------------------------------- device buffers and ranks
+
+struct DeviceBuffer {
+  explicit DeviceBuffer(size_t n) : bytes(n) {
+    EXPECT_EQ(aclrtMalloc(&p, std::max<size_t>(n, 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  ~DeviceBuffer() { aclrtFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void upload(const std::vector<uint8_t>& data) {
+    EXPECT_EQ(aclrtMemcpy(p, bytes, data.data(), data.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+  }
+  std::vector<uint8_t> download() const {
+    std::vector<uint8_t> data(bytes);
+    EXPECT_EQ(aclrtMemcpy(data.data(), bytes, p, bytes, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return data;
+  }
+  void* p = nullptr;
+  size_t bytes;
+};
+
+using RankBody = std::function<void(uint32_t rank, HcclComm comm, aclrtStream stream)>;
+
+// Runs `body` on `ranks` threads, rank r on device r, each with a communicator made by
+// HcclCommInitRootInfo and a stream of its own; every failed check names its rank.
+void onRanks(uint32_t ranks, const RankBody& body) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      SCOPED_TRACE("rank " + std::to_string(r));
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      ASSERT_HCCL_OK(HcclCommInitRootInfo(ranks, &root, r, &comm));
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      body(r, comm, stream);
+      EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+      EXPECT_EQ(aclrtResetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+class Hccl : public ::testing::Test {
+ protected:
+  // `machine`: a preset; `buffsize`: HCCL_BUFFSIZE in MB, or nullptr for HCCL's default (200).
+  void start(const char* machine, const char* buffsize = nullptr) {
+    setenv("ASCENDSIM_CONFIG", machine, 1);
+    setenv("ASCENDSIM_SUMMARY", "0", 1);
+    if (buffsize) {
+      setenv("HCCL_BUFFSIZE", buffsize, 1);
+    } else {
+      unsetenv("HCCL_BUFFSIZE");
+    }
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    started_ = true;
+  }
+  void TearDown() override {
+    if (started_) aclFinalize();
+  }
+  bool started_ = false;
+};
+
+// ---------------------------------------------------------------- headers
+
+// Values and layouts from hicann/hcomm include/hccl/hccl_types.h and hccl_comm.h (the field
+// offsets as g++ lays the vendor's struct out on x86-64: shared/reference facts, section 3.4).
+TEST(HcclHeaders, ValuesAndLayoutsAreHcclsInCAndCpp) {
+  EXPECT_EQ(sizeof(HcclRootInfo), 4108u);
+  EXPECT_EQ(hcclCRootInfoSize(), 4108u);
+  EXPECT_EQ(sizeof(HcclCommConfig), 2248u);
+  EXPECT_EQ(hcclCConfigSize(), 2248u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclBufferSize), 24u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclDeterministic), 28u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclCommName), 32u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclUdi), 160u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclOpExpansionMode), 288u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclWorldRankID), 300u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclJobID), 304u);
+  EXPECT_EQ(offsetof(HcclCommConfig, aclGraphZeroCopyEnable), 312u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclExecTimeOut), 316u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclAlgo), 320u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclRetryEnable), 1920u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclRetryParams), 1970u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclBufferName), 2098u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclQos), 2228u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclSymWinMaxMemSizePerRank), 2232u);
+  EXPECT_EQ(offsetof(HcclCommConfig, hcclChannelSqDepth), 2240u);
+  EXPECT_EQ(hcclCConfigOffset(0), 24u);
+  EXPECT_EQ(hcclCConfigOffset(1), 316u);
+  EXPECT_EQ(hcclCConfigOffset(2), 2240u);
+  EXPECT_EQ(sizeof(HcclSendRecvItem), 32u);
+
+  EXPECT_EQ(HCCL_E_PARA, 1);
+  EXPECT_EQ(HCCL_E_PTR, 2);
+  EXPECT_EQ(HCCL_E_NOT_SUPPORT, 5);
+  EXPECT_EQ(HCCL_E_TIMEOUT, 9);
+  EXPECT_EQ(HCCL_E_RUNTIME, 15);
+  EXPECT_EQ(HCCL_E_AGAIN, 20);
+  EXPECT_EQ(HCCL_E_OOM, 24);
+  EXPECT_EQ(HCCL_E_IN_STATUS, 1041);
+  EXPECT_EQ(HCCL_E_RESERVED, 1042);
+  EXPECT_EQ(HCCL_DATA_TYPE_FP16, 3);
+  EXPECT_EQ(HCCL_DATA_TYPE_BFP16, 11);
+  EXPECT_EQ(HCCL_DATA_TYPE_INT128, 12);
+  EXPECT_EQ(HCCL_DATA_TYPE_HIF8, 14);
+  EXPECT_EQ(HCCL_DATA_TYPE_FP8E8M0, 17);
+  EXPECT_EQ(HCCL_DATA_TYPE_RESERVED, 255);
+  EXPECT_EQ(HCCL_REDUCE_MIN, 3);
+  EXPECT_EQ(HCCL_REDUCE_RESERVED, 255);
+  EXPECT_EQ(HCCL_CMD_BARRIER, 103);
+  EXPECT_EQ(HCCL_CMD_HALF_ALLTOALLV, 20);
+
+  // HcclCommConfigInit, from C++ and from C: the header {size, magic word, version 11, 0} and
+  // every field "not set".
+  HcclCommConfig cpp;
+  std::memset(&cpp, 0x5a, sizeof cpp);
+  HcclCommConfigInit(&cpp);
+  HcclCommConfig c;
+  hcclCConfigInit(&c);
+  for (const HcclCommConfig* config : {&cpp, &c}) {
+    size_t size = 0;
+    uint32_t magic = 0, version = 0;
+    uint64_t reserved = 1;
+    std::memcpy(&size, config->reserved, 8);
+    std::memcpy(&magic, config->reserved + 8, 4);
+    std::memcpy(&version, config->reserved + 12, 4);
+    std::memcpy(&reserved, config->reserved + 16, 8);
+    EXPECT_EQ(size, 2248u);
+    EXPECT_EQ(magic, 0xf0f0f0f0u);
+    EXPECT_EQ(version, 11u);
+    EXPECT_EQ(reserved, 0u);
+    EXPECT_EQ(config->hcclBufferSize, 0xffffffffu);
+    EXPECT_EQ(config->hcclDeterministic, 0xffffffffu);
+    EXPECT_EQ(config->hcclCommName[0], '\0');
+    EXPECT_EQ(config->hcclOpExpansionMode, 0u);
+    EXPECT_EQ(config->hcclExecTimeOut, -1);
+    EXPECT_EQ(config->hcclSymWinMaxMemSizePerRank, 16u);
+    EXPECT_EQ(config->hcclChannelSqDepth, 0xffffffffu);
+  }
+  EXPECT_EQ(hcclCAllReduce(), &HcclAllReduce);
+  HcclCommConfigInit(nullptr);  // does nothing
+}
+
+TEST(HcclHeaders, ErrorStringsNameEveryCode) {
+  EXPECT_STREQ(HcclGetErrorString(HCCL_SUCCESS), "success");
+  EXPECT_STREQ(HcclGetErrorString(HCCL_E_TIMEOUT), "timeout");
+  EXPECT_STRNE(HcclGetErrorString(HCCL_E_PARA), HcclGetErrorString(HCCL_E_PTR));
+  EXPECT_STREQ(HcclGetErrorString(static_cast<HcclResult>(999)), "unknown error");
+  EXPECT_GT(HcclGetCommConfigCapability(), static_cast<uint32_t>(HCCL_COMM_CONFIG_BUFFER_SIZE));
+}
+
+// ---------------------------------------------------------------- communicators
+
+TEST_F(Hccl, RanksKnowTheirIdAndSizeOnTwoFourAndEightRanks) {
+  start("atlas-800t-a2");
+  for (uint32_t ranks : {2u, 4u, 8u}) {
+    std::mutex m;
+    std::vector<uint32_t> ids;
+    onRanks(ranks, [&](uint32_t rank, HcclComm comm, aclrtStream) {
+      uint32_t id = 99, size = 0;
+      EXPECT_EQ(HcclGetRankId(comm, &id), HCCL_SUCCESS);
+      EXPECT_EQ(HcclGetRankSize(comm, &size), HCCL_SUCCESS);
+      EXPECT_EQ(id, rank);
+      EXPECT_EQ(size, ranks);
+      std::lock_guard<std::mutex> lock(m);
+      ids.push_back(id);
+    });
+    EXPECT_EQ(ids.size(), ranks);
+  }
+}
+
+TEST_F(Hccl, InitAllMakesOneCommunicatorFromOneThread) {
+  start("atlas-800t-a2");
+  int32_t devices[4] = {3, 1, 0, 2};  // rank i on devices[i]
+  HcclComm comms[4] = {};
+  ASSERT_HCCL_OK(HcclCommInitAll(4, devices, comms));
+  for (uint32_t i = 0; i < 4; ++i) {
+    uint32_t id = 99, size = 0;
+    EXPECT_EQ(HcclGetRankId(comms[i], &id), HCCL_SUCCESS);
+    EXPECT_EQ(HcclGetRankSize(comms[i], &size), HCCL_SUCCESS);
+    EXPECT_EQ(id, i);
+    EXPECT_EQ(size, 4u);
+  }
+  // An AllGather issued by the one thread for every rank, each on a stream of its device.
+  std::vector<aclrtStream> streams(4);
+  std::vector<std::unique_ptr<DeviceBuffer>> send, recv;
+  for (uint32_t i = 0; i < 4; ++i) {
+    ASSERT_EQ(aclrtSetDevice(devices[i]), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&streams[i]), ACL_SUCCESS);
+    send.push_back(std::make_unique<DeviceBuffer>(1000));
+    recv.push_back(std::make_unique<DeviceBuffer>(4000));
+    send[i]->upload(patternBytes(i, 1000));
+    ASSERT_HCCL_OK(
+        HcclAllGather(send[i]->p, recv[i]->p, 1000, HCCL_DATA_TYPE_INT8, comms[i], streams[i]));
+  }
+  std::vector<uint8_t> want;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const std::vector<uint8_t> part = patternBytes(i, 1000);
+    want.insert(want.end(), part.begin(), part.end());
+  }
+  for (uint32_t i = 0; i < 4; ++i) {
+    ASSERT_EQ(aclrtSetDevice(devices[i]), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(streams[i]), ACL_SUCCESS);
+    EXPECT_EQ(firstDifference(recv[i]->download(), want), "") << "rank " << i;
+    EXPECT_EQ(HcclCommDestroy(comms[i]), HCCL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(streams[i]), ACL_SUCCESS);
+  }
+  send.clear();
+  recv.clear();
+  int32_t twice[2] = {1, 1};
+  EXPECT_EQ(HcclCommInitAll(2, twice, comms), HCCL_E_PARA);
+  int32_t missing[2] = {0, 8};
+  EXPECT_EQ(HcclCommInitAll(2, missing, comms), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitAll(0, devices, comms), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitAll(2, nullptr, comms), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommInitAll(2, devices, nullptr), HCCL_E_PTR);
+}
+
+// A rank that never comes: the others fail with HCCL_E_TIMEOUT instead of waiting for ever, and
+// their clocks show HCCL_CONNECT_TIMEOUT (120 s by default) spent waiting.
+TEST_F(Hccl, RanksThatNeverAllArriveTimeOut) {
+  start("atlas-800t-a2");
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+  const auto wallStart = std::chrono::steady_clock::now();
+  std::vector<HcclResult> results(3, HCCL_SUCCESS);
+  std::vector<std::string> messages(3);
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 3; ++r) {  // rank 3 of 4 never calls
+    threads.emplace_back([&, r] {
+      aclrtSetDevice(static_cast<int32_t>(r));
+      HcclComm comm = nullptr;
+      results[r] = HcclCommInitRootInfo(4, &root, r, &comm);
+      const char* msg = aclGetRecentErrMsg();
+      messages[r] = msg ? msg : "";
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  for (uint32_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(results[r], HCCL_E_TIMEOUT) << "rank " << r;
+    EXPECT_NE(messages[r].find("rank(s) 3 of 4 never joined"), std::string::npos) << messages[r];
+  }
+  // Found by the runtime's deadlock detection: within its patience (ASCENDSIM_DEADLOCK_PATIENCE,
+  // 2 s) and some slack for a loaded machine, never the 120 s it stands for.
+  EXPECT_LT(wall, 30.0);
+
+  // One thread that makes rank 0 of 2 itself and would then make rank 1: the first call can
+  // never end.
+  HcclComm comm = nullptr;
+  EXPECT_EQ(HcclCommInitRootInfo(2, &root, 0, &comm), HCCL_E_TIMEOUT);
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEventWithFlag(&event, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeEvent(event), ACL_SUCCESS);
+  uint64_t us = 0;
+  ASSERT_EQ(aclrtEventGetTimestamp(event, &us), ACL_SUCCESS);
+  EXPECT_GE(us, 120u * 1000000u);  // the thread's clock went past HCCL_CONNECT_TIMEOUT
+  aclrtDestroyEvent(event);
+}
+
+TEST_F(Hccl, CommunicatorArgumentsAreCheckedWithHcclsCodes) {
+  start("atlas-800t-a2");
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  EXPECT_EQ(HcclGetRootInfo(nullptr), HCCL_E_PTR);
+  ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+  HcclComm comm = nullptr;
+  EXPECT_EQ(HcclCommInitRootInfo(2, nullptr, 0, &comm), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommInitRootInfo(2, &root, 0, nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommInitRootInfo(0, &root, 0, &comm), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitRootInfo(2, &root, 2, &comm), HCCL_E_PARA);
+  HcclRootInfo madeUp;
+  std::memset(&madeUp, 7, sizeof madeUp);
+  EXPECT_EQ(HcclCommInitRootInfo(1, &madeUp, 0, &comm), HCCL_E_PARA);
+  HcclCommConfig config;
+  std::memset(&config, 0, sizeof config);  // never given to HcclCommConfigInit
+  EXPECT_EQ(HcclCommInitRootInfoConfig(1, &root, 0, &config, &comm), HCCL_E_PARA);
+  uint32_t value = 0;
+  EXPECT_EQ(HcclGetRankId(nullptr, &value), HCCL_E_PTR);
+  EXPECT_EQ(HcclGetRankSize(&value, &value), HCCL_E_PARA);  // no communicator
+  EXPECT_EQ(HcclCommDestroy(nullptr), HCCL_E_PTR);
+
+  // A one-rank communicator with 16 MB staging buffers: they take 2 x 16 MiB of device memory
+  // (plus the allocator's 32-byte rounding and guard each), given back by HcclCommDestroy.
+  HcclCommConfigInit(&config);
+  config.hcclBufferSize = 16;
+  std::strcpy(config.hcclCommName, "sixteen");
+  size_t freeBefore = 0, freeAfter = 0, total = 0;
+  ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total), ACL_SUCCESS);
+  ASSERT_HCCL_OK(HcclCommInitRootInfoConfig(1, &root, 0, &config, &comm));
+  ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &freeAfter, &total), ACL_SUCCESS);
+  EXPECT_GE(freeBefore - freeAfter, 2 * (16u << 20));
+  EXPECT_LE(freeBefore - freeAfter, 2 * (16u << 20) + 2 * 64);
+  char name[COMM_NAME_MAX_LENGTH] = {};
+  EXPECT_EQ(HcclGetCommName(comm, name), HCCL_SUCCESS);
+  EXPECT_STREQ(name, "sixteen");
+  EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+  ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &freeAfter, &total), ACL_SUCCESS);
+  EXPECT_EQ(freeAfter, freeBefore);
+  EXPECT_EQ(HcclCommDestroy(comm), HCCL_E_PARA);  // destroyed already
+  EXPECT_EQ(HcclGetRankId(comm, &value), HCCL_E_PARA);
+}
+
+// ---------------------------------------------------------------- operations: argument errors
+
+TEST_F(Hccl, OperationArgumentsAreCheckedWithHcclsCodes) {
+  start("atlas-800t-a2");
+  int32_t devices[2] = {0, 1};
+  HcclComm comms[2] = {};
+  ASSERT_HCCL_OK(HcclCommInitAll(2, devices, comms));
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  DeviceBuffer a(4096), b(8192);
+  HcclComm c = comms[0];
+  const HcclDataType f32 = HCCL_DATA_TYPE_FP32;
+  // NULL pointers: HCCL_E_PTR.
+  EXPECT_EQ(HcclAllReduce(nullptr, b.p, 8, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllReduce(a.p, nullptr, 8, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, nullptr, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, c, nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclBroadcast(nullptr, 8, f32, 0, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclSend(nullptr, 8, f32, 1, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclAlltoAllV(a.p, nullptr, nullptr, f32, b.p, nullptr, nullptr, f32, c, stream),
+            HCCL_E_PTR);
+  // Counts past SYS_MAX_COUNT (0x7FFFFFFFF), ranks out of range, misaligned buffers: HCCL_E_PARA.
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 0x800000000ull, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclBroadcast(a.p, 8, f32, 2, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, 5, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclSend(a.p, 8, f32, 0, c, stream), HCCL_E_PARA);  // to itself
+  EXPECT_EQ(HcclRecv(a.p, 8, f32, 7, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclAllReduce(static_cast<char*>(a.p) + 2, b.p, 8, f32, HCCL_REDUCE_SUM, c, stream),
+            HCCL_E_PARA);
+  // Buffers that are not the rank's device memory, or too small; a stream of another device.
+  std::vector<float> host(8);
+  EXPECT_EQ(HcclAllReduce(host.data(), b.p, 8, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclAllGather(a.p, b.p, 1025, f32, c, stream), HCCL_E_PARA);  // 4100 B > 4096 B
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  DeviceBuffer other(4096);
+  aclrtStream stream1 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream1), ACL_SUCCESS);
+  EXPECT_EQ(HcclAllReduce(other.p, other.p, 8, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, c, stream1), HCCL_E_PARA);
+  // Types and ops HCCL does not take: HCCL_E_NOT_SUPPORT.
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, HCCL_DATA_TYPE_RESERVED, HCCL_REDUCE_SUM, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, static_cast<HcclDataType>(13), HCCL_REDUCE_SUM, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_RESERVED, c, stream), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, HCCL_DATA_TYPE_UINT8, HCCL_REDUCE_SUM, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, HCCL_DATA_TYPE_UINT32, HCCL_REDUCE_MAX, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclReduceScatter(a.p, b.p, 8, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_PROD, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, HCCL_DATA_TYPE_INT16, HCCL_REDUCE_PROD, c, stream),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllGather(a.p, b.p, 8, HCCL_DATA_TYPE_INT128, c, stream), HCCL_E_NOT_SUPPORT);
+  // Nothing to do: success at once, whatever the buffers.
+  EXPECT_EQ(HcclAllReduce(nullptr, nullptr, 0, f32, HCCL_REDUCE_SUM, c, stream), HCCL_SUCCESS);
+  EXPECT_EQ(HcclBroadcast(nullptr, 0, f32, 0, c, stream), HCCL_SUCCESS);
+  // The message says what was wrong.
+  EXPECT_EQ(HcclBroadcast(a.p, 8, f32, 2, c, stream), HCCL_E_PARA);
+  const char* msg = aclGetRecentErrMsg();
+  ASSERT_NE(msg, nullptr);
+  EXPECT_NE(std::string(msg).find("root 2 is out of range"), std::string::npos) << msg;
+
+  // Ranks that issue different operations as the same collective: the second is refused.
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, comms[0], stream), HCCL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  DeviceBuffer other2(4096);
+  EXPECT_EQ(HcclAllReduce(other.p, other2.p, 16, f32, HCCL_REDUCE_SUM, comms[1], stream1),
+            HCCL_E_PARA);
+  EXPECT_EQ(HcclAllReduce(other.p, other2.p, 8, f32, HCCL_REDUCE_SUM, comms[1], stream1),
+            HCCL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(HcclCommDestroy(comms[0]), HCCL_SUCCESS);
+  EXPECT_EQ(HcclCommDestroy(comms[1]), HCCL_SUCCESS);
+  EXPECT_EQ(HcclAllReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, comms[0], stream), HCCL_E_PARA);
+  aclrtDestroyStream(stream);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  aclrtDestroyStream(stream1);
+}
+
+// ---------------------------------------------------------------- operations: exact results
+
+// (operation, ranks, machine, HCCL_BUFFSIZE): the 910B's HCCS mesh with HCCL's 200 MB staging
+// buffers; the same with 1 MB ones (data in several passes); the 910's two groups of four, whose
+// eight ranks take the ring.
+struct OpCase {
+  std::string op;
+  uint32_t ranks;
+  std::string machine;
+  std::string buffsize;  // "" for the default
+};
+
+void PrintTo(const OpCase& c, std::ostream* os) {
+  *os << c.op << " on " << c.ranks << " ranks of " << c.machine
+      << (c.buffsize.empty() ? "" : ", HCCL_BUFFSIZE=" + c.buffsize);
+}
+
+std::string caseName(const ::testing::TestParamInfo<OpCase>& info) {
+  std::string machine = info.param.machine == "atlas-800t-a2" ? "Mesh910B" : "Ring910";
+  return info.param.op + "_" + std::to_string(info.param.ranks) + "Ranks_" + machine +
+         (info.param.buffsize.empty() ? "" : "_Buffsize" + info.param.buffsize + "MB");
+}
+
+class HcclOps : public Hccl, public ::testing::WithParamInterface<OpCase> {
+ protected:
+  void SetUp() override {
+    start(GetParam().machine.c_str(),
+          GetParam().buffsize.empty() ? nullptr : GetParam().buffsize.c_str());
+  }
+  // Small and odd, to leave uneven slices; past 256 KiB, where the 910B mesh takes the
+  // reduce-scatter + all-gather algorithm instead of reduce-to-one.
+  static std::vector<uint64_t> reduceCounts(const Type& t) {
+    return {1031, (300u << 10) / t.size + 5};
+  }
+  // Past 8 x 1 MiB: two passes through 1 MB staging buffers on 8 ranks. Only for two of the
+  // cases, to keep the reference arithmetic short.
+  static std::vector<uint64_t> bigReduceCounts(const Type& t, HcclReduceOp op) {
+    const bool big = (t.type == HCCL_DATA_TYPE_FP32 && op == HCCL_REDUCE_SUM) ||
+                     (t.type == HCCL_DATA_TYPE_INT8 && op == HCCL_REDUCE_MAX);
+    if (!big) return {};
+    return {(9u << 20) / t.size + 5};
+  }
+  // Per rank past 1 MiB: passes through 1 MB staging buffers.
+  static std::vector<uint64_t> moveCounts(const Type& t) { return {1031, (3u << 19) / t.size + 5}; }
+};
+
+TEST_P(HcclOps, ResultsAreExact) {
+  const OpCase& c = GetParam();
+  const uint32_t p = c.ranks;
+  onRanks(p, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    if (c.op == "AllReduce" || c.op == "Reduce") {
+      const uint32_t root = p - 1;
+      for (const Type& t : kReduceTypes) {
+        for (HcclReduceOp op : kOps) {
+          if (op == HCCL_REDUCE_PROD && !prodTakes(t)) continue;
+          std::vector<uint64_t> counts = reduceCounts(t);
+          for (uint64_t big : bigReduceCounts(t, op)) counts.push_back(big);
+          for (uint64_t count : counts) {
+            SCOPED_TRACE(std::string(t.name) + " op " + std::to_string(op) + " count " +
+                         std::to_string(count));
+            DeviceBuffer send(count * t.size), recv(count * t.size);
+            send.upload(inputBytes(op, t, rank, count));
+            const std::vector<uint8_t> untouched(count * t.size, 0xEE);
+            recv.upload(untouched);
+            if (c.op == "AllReduce") {
+              ASSERT_HCCL_OK(HcclAllReduce(send.p, recv.p, count, t.type, op, comm, stream));
+            } else {
+              ASSERT_HCCL_OK(HcclReduce(send.p, recv.p, count, t.type, op, root, comm, stream));
+            }
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            const bool gets = c.op == "AllReduce" || rank == root;
+            EXPECT_EQ(firstDifference(recv.download(),
+                                      gets ? reducedBytes(op, t, p, 0, count) : untouched),
+                      "");
+          }
+        }
+      }
+    } else if (c.op == "ReduceScatter") {
+      for (const Type& t : kReduceTypes) {
+        for (HcclReduceOp op : kOps) {
+          if (op == HCCL_REDUCE_PROD && !prodTakes(t)) continue;
+          std::vector<uint64_t> blocks;
+          for (uint64_t count : reduceCounts(t)) blocks.push_back(count / p + 1);
+          if (!bigReduceCounts(t, op).empty()) blocks.push_back((3u << 19) / t.size + 1);
+          for (uint64_t block : blocks) {
+            SCOPED_TRACE(std::string(t.name) + " op " + std::to_string(op) + " recvCount " +
+                         std::to_string(block));
+            DeviceBuffer send(block * p * t.size), recv(block * t.size);
+            send.upload(inputBytes(op, t, rank, block * p));
+            ASSERT_HCCL_OK(HcclReduceScatter(send.p, recv.p, block, t.type, op, comm, stream));
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            EXPECT_EQ(firstDifference(recv.download(), reducedBytes(op, t, p, rank * block, block)),
+                      "");
+          }
+        }
+      }
+    } else if (c.op == "AllGather" || c.op == "Broadcast") {
+      const uint32_t root = 1 % p;
+      for (const Type& t : allTypes()) {
+        for (uint64_t count : moveCounts(t)) {
+          SCOPED_TRACE(std::string(t.name) + " count " + std::to_string(count));
+          const uint64_t bytes = count * t.size;
+          if (c.op == "AllGather") {
+            DeviceBuffer send(bytes), recv(bytes * p);
+            send.upload(patternBytes(rank, bytes, t.type));
+            ASSERT_HCCL_OK(HcclAllGather(send.p, recv.p, count, t.type, comm, stream));
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            std::vector<uint8_t> want;
+            for (uint32_t r = 0; r < p; ++r) {
+              const std::vector<uint8_t> part = patternBytes(r, bytes, t.type);
+              want.insert(want.end(), part.begin(), part.end());
+            }
+            EXPECT_EQ(firstDifference(recv.download(), want), "");
+          } else {
+            DeviceBuffer buf(bytes);
+            buf.upload(patternBytes(rank, bytes, t.type));
+            ASSERT_HCCL_OK(HcclBroadcast(buf.p, count, t.type, root, comm, stream));
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            EXPECT_EQ(firstDifference(buf.download(), patternBytes(root, bytes, t.type)), "");
+          }
+        }
+      }
+    } else if (c.op == "AlltoAll" || c.op == "AlltoAllV") {
+      const bool v = c.op == "AlltoAllV";
+      // AlltoAllV: rank r sends 1 + (r + 2j) % 5 thousand-odd int32 to rank j, at displacements
+      // in reverse rank order with gaps; AlltoAll: the same count to everyone.
+      auto countOf = [&](uint32_t from, uint32_t to) -> uint64_t {
+        return v ? 1000 * (1 + (from + 2 * to) % 5) + 3 : 200001;
+      };
+      const uint32_t e = 4;
+      std::vector<uint64_t> sendCounts(p), sdispls(p), recvCounts(p), rdispls(p);
+      uint64_t sendTotal = 0, recvTotal = 0;
+      for (uint32_t k = 0; k < p; ++k) {
+        const uint32_t j = v ? p - 1 - k : k;
+        sendCounts[j] = countOf(rank, j);
+        sdispls[j] = sendTotal;
+        sendTotal += sendCounts[j] + (v ? 7 : 0);
+        recvCounts[j] = countOf(j, rank);
+        rdispls[j] = recvTotal;
+        recvTotal += recvCounts[j] + (v ? 5 : 0);
+      }
+      DeviceBuffer send(sendTotal * e), recv(recvTotal * e);
+      std::vector<uint8_t> in(sendTotal * e, 0);
+      for (uint32_t j = 0; j < p; ++j) {
+        const std::vector<uint8_t> part = patternBytes(rank, sendCounts[j] * e, j);
+        std::memcpy(in.data() + sdispls[j] * e, part.data(), part.size());
+      }
+      send.upload(in);
+      const std::vector<uint8_t> before(recvTotal * e, 0xEE);
+      recv.upload(before);
+      if (v) {
+        ASSERT_HCCL_OK(HcclAlltoAllV(send.p, sendCounts.data(), sdispls.data(),
+                                     HCCL_DATA_TYPE_INT32, recv.p, recvCounts.data(),
+                                     rdispls.data(), HCCL_DATA_TYPE_INT32, comm, stream));
+      } else {
+        ASSERT_HCCL_OK(HcclAlltoAll(send.p, sendCounts[0], HCCL_DATA_TYPE_INT32, recv.p,
+                                    recvCounts[0], HCCL_DATA_TYPE_INT32, comm, stream));
+      }
+      ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+      std::vector<uint8_t> want = before;
+      for (uint32_t i = 0; i < p; ++i) {
+        const std::vector<uint8_t> part = patternBytes(i, recvCounts[i] * e, rank);
+        std::memcpy(want.data() + rdispls[i] * e, part.data(), part.size());
+      }
+      EXPECT_EQ(firstDifference(recv.download(), want), "");
+    } else if (c.op == "SendRecv") {
+      // A ring: even ranks send to the right first, odd ranks receive from the left first (a
+      // send waits for its matching receive, as HCCL's do).
+      const uint32_t right = (rank + 1) % p, left = (rank + p - 1) % p;
+      for (uint64_t bytes : {uint64_t{4096}, uint64_t{(3u << 20) + 12}}) {
+        SCOPED_TRACE("bytes " + std::to_string(bytes));
+        DeviceBuffer send(bytes), recv(bytes);
+        send.upload(patternBytes(rank, bytes, 3));
+        const uint64_t count = bytes / 4;
+        if (rank % 2 == 0) {
+          ASSERT_HCCL_OK(HcclSend(send.p, count, HCCL_DATA_TYPE_FP32, right, comm, stream));
+          ASSERT_HCCL_OK(HcclRecv(recv.p, count, HCCL_DATA_TYPE_FP32, left, comm, stream));
+        } else {
+          ASSERT_HCCL_OK(HcclRecv(recv.p, count, HCCL_DATA_TYPE_FP32, left, comm, stream));
+          ASSERT_HCCL_OK(HcclSend(send.p, count, HCCL_DATA_TYPE_FP32, right, comm, stream));
+        }
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        EXPECT_EQ(firstDifference(recv.download(), patternBytes(left, bytes, 3)), "");
+      }
+    } else if (c.op == "Barrier") {
+      ASSERT_HCCL_OK(HcclBarrier(comm, stream));
+    }
+  });
+}
+
+std::vector<OpCase> opCases() {
+  std::vector<OpCase> cases;
+  for (const char* op : {"AllReduce", "ReduceScatter", "AllGather", "Broadcast", "Reduce",
+                         "AlltoAll", "AlltoAllV", "SendRecv"}) {
+    for (uint32_t ranks : {2u, 4u, 8u}) cases.push_back({op, ranks, "atlas-800t-a2", ""});
+    cases.push_back({op, 8, "atlas-800t-a2", "1"});
+    cases.push_back({op, 8, "atlas-800-9000", ""});
+    cases.push_back({op, 8, "atlas-800-9000", "1"});
+  }
+  cases.push_back({"Barrier", 8, "atlas-800t-a2", ""});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOperation, HcclOps, ::testing::ValuesIn(opCases()), caseName);
+
+// ---------------------------------------------------------------- timing
+
+// The 910B mesh AllReduce of 256 MiB per rank on 8 ranks, from the preset's link arithmetic:
+// each rank's slice (256 MiB / 8 = 32 MiB) crosses each of its HCCS links once in the
+// reduce-scatter (inline-reduced into the peer's staging buffer) and once in the all-gather (read
+// back), all seven links at once, so the two phases take 2 x 32 MiB at the link's payload rate.
+// atlas-800t-a2.yaml: HCCS 8 lanes x 56 GT/s = 56 GB/s per direction, 256 B payload per 16 B of
+// packet overhead; HBM2e 4 stacks, 1638.4 GB/s; task_launch 1 us; dma.setup_latency 1 us.
+TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
+  start("atlas-800t-a2");
+  const uint32_t p = 8;
+  const uint64_t bytes = 256ull << 20;
+  std::vector<double> ms(p, 0);
+  onRanks(p, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    DeviceBuffer send(bytes), recv(bytes);
+    aclrtEvent before = nullptr, after = nullptr;
+    ASSERT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    // Every rank starts together: a barrier, then the measured AllReduce.
+    ASSERT_HCCL_OK(HcclBarrier(comm, stream));
+    ASSERT_EQ(aclrtRecordEvent(before, stream), ACL_SUCCESS);
+    ASSERT_HCCL_OK(HcclAllReduce(send.p, recv.p, bytes / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                                 comm, stream));
+    ASSERT_EQ(aclrtRecordEvent(after, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    float elapsed = 0;
+    ASSERT_EQ(aclrtEventElapsedTime(&elapsed, before, after), ACL_SUCCESS);
+    ms[rank] = elapsed;
+    aclrtDestroyEvent(before);
+    aclrtDestroyEvent(after);
+  });
+  const double slice = static_cast<double>(bytes / p);    // 32 MiB
+  const double linkRate = 56e9 * 256.0 / (256.0 + 16.0);  // 52.71 GB/s of payload
+  const double phaseUs = slice / linkRate * 1e6;          // 636.6 us
+  const double localCopyUs = 2 * slice / 1638.4e9 * 1e6;  // own slice into CCL out: 41.0 us
+  // The chain of tasks the slowest path waits for, each 1 us to launch (copies 1 us more to set
+  // up the DMA): the record that opens the helper streams; the local copy (2); the ready notify;
+  // the peer's wait (1) and its reduce-copy (2) and record (1); the owner's seven waits (7) and
+  // its final notify (1); the reader's wait (1), copy (2) and record (1); the owner's seven waits
+  // for the readers (7); the helpers' join records (1) and the seven waits for them (7); the
+  // measuring record (1).
+  const double tasksUs = 1 + 2 + 1 + 1 + 2 + 1 + 7 + 1 + 1 + 2 + 1 + 7 + 1 + 7 + 1;  // 36
+  const double expectedMs = (2 * phaseUs + localCopyUs + tasksUs) / 1000;            // 1.350 ms
+  for (uint32_t r = 0; r < p; ++r) {
+    // 1 % (13.5 us): each copy's first 64 KiB chunk crosses HBM, the link and HBM before the
+    // stream of chunks is full (about 1.5 us per phase), HBM refresh slows the local copy by a
+    // few percent of its 41 us, and ranks differ by a notify latency or two: about 5 us (0.4 %,
+    // measured 1.3558 ms). A link rate off by 2 %, or one more pass over the data, fails it.
+    EXPECT_NEAR(ms[r], expectedMs, 0.01 * expectedMs) << "rank " << r;
+  }
+  std::printf(
+      "8 x 256 MiB AllReduce on the 910B mesh: %.4f ms (arithmetic %.4f ms); algbw %.1f "
+      "GB/s, busbw %.1f GB/s\n",
+      ms[0], expectedMs, bytes / (ms[0] * 1e-3) / 1e9,
+      bytes / (ms[0] * 1e-3) / 1e9 * 2 * (p - 1) / p);
+}
+
+}  // namespace
