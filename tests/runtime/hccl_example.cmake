@@ -1,0 +1,36 @@
+# ctest script: install AscendSim into a fresh prefix, build examples/hccl_allreduce there with its
+# own Makefile (as hicann/hccl's examples build: set_env.sh, make, make test) and check that it
+# prints what hicann/hccl's examples/02_collectives/01_allreduce README shows for 8 NPUs: the
+# device count, then every rank's sum of 0..7 over 8 ranks, in rank order.
+# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR, SANITIZER_FLAGS (a sanitizer
+# build's compiler flags: the example is built with them added, to load the instrumented libraries).
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(make_flags "")
+if(SANITIZER_FLAGS)
+  # The Makefile's own flags, and the sanitizer's.
+  set(make_flags "CXXFLAGS='-std=c++14 -Werror -O2 -fPIE -pie ${SANITIZER_FLAGS}'")
+  set(ENV{ASAN_OPTIONS} "detect_leaks=0:abort_on_error=1")
+endif()
+set(prefix "${WORK_DIR}/prefix")
+set(RUN_TIMEOUT 300)
+include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
+
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+foreach(f include/hccl/hccl.h include/hccl/hccl_types.h include/hccl/hccl_comm.h lib64/libhccl.so
+          lib64/libascendcl.so set_env.sh)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install is missing ${f}")
+  endif()
+endforeach()
+
+file(COPY "${SOURCE_DIR}/examples/hccl_allreduce/" DESTINATION "${WORK_DIR}/app")
+run(bash -c "source '${prefix}/set_env.sh' && cd '${WORK_DIR}/app' && make ${make_flags} && ASCENDSIM_CONFIG=atlas-800t-a2 ASCENDSIM_SUMMARY=0 make test")
+set(expected "Found 8 NPU device(s) available\n")
+foreach(rank RANGE 7)
+  string(APPEND expected "rankId: ${rank}, output: [ 0 8 16 24 32 40 48 56 ]\n")
+endforeach()
+string(FIND "${last_output}" "${expected}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the AllReduce example printed:\n${last_output}\nexpected:\n${expected}")
+endif()
+message(STATUS "the HCCL AllReduce example built against the prefix printed every rank's line")
