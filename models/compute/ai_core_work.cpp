@@ -19,13 +19,19 @@ Picoseconds cyclesTime(double cycles, double clock) {
 
 }  // namespace
 
-uint64_t kernelStepBytes(const spec::AiCoreSpec& cores) { return cores.tileSize; }
+uint64_t kernelStepBytes(const spec::AiCoreSpec& cores) {
+  return cores.tileSize;
+}
 
-uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores) { return 2 * uint64_t{cores.cores} * cores.tileSize; }
+uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores) {
+  return 2 * uint64_t{cores.cores} * cores.tileSize;
+}
 
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
-  const uint64_t total = work.bytesRead + work.bytesWritten + work.hostBytesRead + work.hostBytesWritten;
-  if (total == 0) return {0, 0, work.ops, work.scalarOps, work.blocks};  // pure arithmetic: one step
+  const uint64_t total =
+      work.bytesRead + work.bytesWritten + work.hostBytesRead + work.hostBytesWritten;
+  if (total == 0)
+    return {0, 0, work.ops, work.scalarOps, work.blocks};  // pure arithmetic: one step
   const uint64_t end = std::min(total, offset + length);
   KernelSlice s;
   s.blocks = work.blocks;
@@ -36,7 +42,8 @@ KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
   s.bytesWritten = scaled(work.bytesWritten, end, total) - s.writtenFrom;
   s.ops = scaled(work.ops, end, total) - scaled(work.ops, offset, total);
   s.hostRead = scaled(work.hostBytesRead, end, total) - scaled(work.hostBytesRead, offset, total);
-  s.hostWritten = scaled(work.hostBytesWritten, end, total) - scaled(work.hostBytesWritten, offset, total);
+  s.hostWritten =
+      scaled(work.hostBytesWritten, end, total) - scaled(work.hostBytesWritten, offset, total);
   return s;
 }
 

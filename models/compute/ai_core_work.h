@@ -19,7 +19,7 @@ struct KernelSlice {
   uint64_t bytesWritten = 0;
   uint64_t ops = 0;
   uint64_t scalarOps = 0;
-  uint32_t blocks = 0;  // cores the scalar code runs on at most (0: all)
+  uint32_t blocks = 0;                     // cores the scalar code runs on at most (0: all)
   uint64_t readFrom = 0, writtenFrom = 0;  // where in the read and write streams the slice starts
   uint64_t hostRead = 0, hostWritten = 0;  // host memory reached in place (zero copy)
 };
@@ -29,9 +29,9 @@ uint64_t kernelStepBytes(const spec::AiCoreSpec& cores);
 // Traffic bytes in flight at most: two tiles per core.
 uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores);
 
-// The part of `work` in traffic bytes [offset, offset + length) of its total (read + written, device
-// and host),
-// with operations spread in proportion; consecutive slices add up exactly to the whole.
+// The part of `work` in traffic bytes [offset, offset + length) of its total (read + written,
+// device and host), with operations spread in proportion; consecutive slices add up exactly to the
+// whole.
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length);
 
 // Time the cores together need for `slice`, spread over all of them (or over as many as the

@@ -24,16 +24,26 @@ struct MemoryPlace {
 };
 
 // ValueWrite / ValueWait: aclrtValueWrite / aclrtValueWait, done by the task scheduler itself.
-enum class TaskKind { Copy, Memset, EventRecord, EventWait, EventReset, Callback, Kernel, ValueWrite, ValueWait };
+enum class TaskKind {
+  Copy,
+  Memset,
+  EventRecord,
+  EventWait,
+  EventReset,
+  Callback,
+  Kernel,
+  ValueWrite,
+  ValueWait
+};
 
 // What a compute task (KERNEL_AICORE) asks of the AI Cores: the bytes it streams from and to
 // device memory and the element operations its vector units perform.
 struct KernelWork {
-  std::string name;           // "aclnnAdd", or a workload's label
+  std::string name;  // "aclnnAdd", or a workload's label
   uint64_t bytesRead = 0;
   uint64_t bytesWritten = 0;
-  uint64_t ops = 0;           // element operations
-  uint32_t opBytes = 4;       // width of one operation's elements (float32: 4, float16: 2)
+  uint64_t ops = 0;      // element operations
+  uint32_t opBytes = 4;  // width of one operation's elements (float32: 4, float16: 2)
   // Scalar instructions (Ascend C kernels' scalar code), run by `blocks` cores at most (0: all).
   uint64_t scalarOps = 0;
   uint32_t blocks = 0;
@@ -77,32 +87,33 @@ struct Task {
   TaskKind kind = TaskKind::Copy;
   Picoseconds submitTime = 0;  // when it entered its stream's queue (host virtual time)
   MemoryPlace src, dst;        // Copy: both; Memset: dst
-  uint64_t bytes = 0;           // Kernel: bytesRead + bytesWritten of `kernel`
+  uint64_t bytes = 0;          // Kernel: bytesRead + bytesWritten of `kernel`
   // A shaped copy (aclrtMemcpy2d): `bytes` is `rows` rows of `rowBytes`, each its own run of
   // packets; rowBytes 0 means one contiguous row.
   uint64_t rowBytes = 0;
   uint64_t rows = 1;
-  uint64_t srcPitch = 0, dstPitch = 0;  // shaped copy: bytes from one row's start to the next (0: rowBytes)
-  int hostThread = 0;           // the host thread that submitted it (stages its pageable copies)
-  KernelWork kernel;            // Kernel; dst.device is the device that runs it
+  uint64_t srcPitch = 0,
+           dstPitch = 0;  // shaped copy: bytes from one row's start to the next (0: rowBytes)
+  int hostThread = 0;     // the host thread that submitted it (stages its pageable copies)
+  KernelWork kernel;      // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
-  uint64_t waitForRecord = 0;  // EventWait: ready once sync->recordsCompleted reaches this
-  bool resetsFlag = false;     // EventWait of a notify: ready once a record not yet cleared ended
+  uint64_t waitForRecord = 0;       // EventWait: ready once sync->recordsCompleted reaches this
+  bool resetsFlag = false;  // EventWait of a notify: ready once a record not yet cleared ended
   bool completesExternally = false;  // Callback (blocking): ended by the host after it ran
   std::function<bool()> condition;   // ValueWait: ready once it holds (device memory meets it)
   std::function<void()> onStart;     // Callback: hands the report to the host
   // Kernel: runs as the task starts, before its timing is laid out (an Ascend C kernel runs its
   // blocks then and fills in `kernel` with what they did).
   std::function<void(Task&)> prepare;
-  std::function<void()> effect;      // data effect, applied when the task completes
-  std::function<void()> release;     // runs when it ends whatever happened (after the effect)
+  std::function<void()> effect;   // data effect, applied when the task completes
+  std::function<void()> release;  // runs when it ends whatever happened (after the effect)
   // Set (by the runtime) when the task must not act: its stream stopped on a failure. It still
   // takes its place in the timeline; its effect and `prepare` are skipped.
   std::shared_ptr<const bool> cancelled;
   bool isCancelled() const { return cancelled && *cancelled; }
   Picoseconds startTime = -1;
   Picoseconds endTime = -1;
-  int channel = -1;                  // DMA channel that ran it, or -1 (kernels run on the AI Cores)
+  int channel = -1;  // DMA channel that ran it, or -1 (kernels run on the AI Cores)
 };
 
 }  // namespace ascendsim::models

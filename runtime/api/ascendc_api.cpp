@@ -10,40 +10,59 @@ using ascendsim::spec::ApiOverheads;
 
 extern "C" {
 
-aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrtStream stream, void (*entry)(void*),
-                                      void* closure, uint32_t closureBytes, void (*release)(void*)) {
+aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrtStream stream,
+                                      void (*entry)(void*), void* closure, uint32_t closureBytes,
+                                      void (*release)(void*)) {
   // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
   bool handedOver = false;
-  const aclError code = run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
-    t.callArgs = {arg("name", std::string(name ? name : "")), arg("blockDim", blockDim), streamArg(stream)};
-    AscendCLaunch launch;
-    launch.name = name ? name : "kernel";
-    launch.blockDim = blockDim;
-    launch.entry = entry;
-    launch.closure = closure;
-    launch.closureBytes = closureBytes;
-    launch.release = release;
-    handedOver = true;
-    rt().launchAscendC(t, stream, launch);
-  });
+  const aclError code =
+      run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
+        t.callArgs = {arg("name", std::string(name ? name : "")), arg("blockDim", blockDim),
+                      streamArg(stream)};
+        AscendCLaunch launch;
+        launch.name = name ? name : "kernel";
+        launch.blockDim = blockDim;
+        launch.entry = entry;
+        launch.closure = closure;
+        launch.closureBytes = closureBytes;
+        launch.release = release;
+        handedOver = true;
+        rt().launchAscendC(t, stream, launch);
+      });
   if (!handedOver && closure && release) release(closure);  // refused before the runtime took it
   return code;
 }
 
 // Called by kernel code while its block runs, under the runtime's lock: no run() here.
-int64_t ascendsimAscendCBlockIdx(void) { return KernelMemoryWindow::currentBlock(); }
-int64_t ascendsimAscendCBlockNum(void) { return KernelMemoryWindow::blockCount(); }
-void ascendsimAscendCTrap(void) { KernelMemoryWindow::trap(); }
-uint32_t ascendsimAscendCUnifiedBufferBytes(void) { return KernelMemoryWindow::unifiedBuffer(); }
-void ascendsimAscendCExceedResource(const char* reason) { KernelMemoryWindow::exceedResource(reason); }
+int64_t ascendsimAscendCBlockIdx(void) {
+  return KernelMemoryWindow::currentBlock();
+}
+int64_t ascendsimAscendCBlockNum(void) {
+  return KernelMemoryWindow::blockCount();
+}
+void ascendsimAscendCTrap(void) {
+  KernelMemoryWindow::trap();
+}
+uint32_t ascendsimAscendCUnifiedBufferBytes(void) {
+  return KernelMemoryWindow::unifiedBuffer();
+}
+void ascendsimAscendCExceedResource(const char* reason) {
+  KernelMemoryWindow::exceedResource(reason);
+}
 void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes) {
   KernelMemoryWindow::countVector(count * elementBytes);
 }
-void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal) { KernelMemoryWindow::countCopy(bytes, toGlobal != 0); }
-void ascendsimAscendCLibrary(int32_t enter) { KernelMemoryWindow::enterLibrary(enter != 0); }
+void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal) {
+  KernelMemoryWindow::countCopy(bytes, toGlobal != 0);
+}
+void ascendsimAscendCLibrary(int32_t enter) {
+  KernelMemoryWindow::enterLibrary(enter != 0);
+}
 
 // Called at every basic block of code compiled with -fsanitize-coverage=trace-pc (the kernels
 // ascendc_library builds); the runtime itself is not compiled so.
-__attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void) { KernelMemoryWindow::countBasicBlock(); }
+__attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void) {
+  KernelMemoryWindow::countBasicBlock();
+}
 
 }  // extern "C"

@@ -57,8 +57,10 @@ void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelU
     work.scalarOps = window.basicBlocks() * kInstructionsPerBasicBlock;
   } else {
     // Every byte the blocks loaded or stored, wherever it lives (managed pages counted once).
-    const uint64_t managedBytes = (managed.migrated.size() + managed.resident.size() + managed.changed.size()) * kPage;
-    const uint64_t reached = work.bytesRead + work.bytesWritten - managedBytes + hostTouchedBytes + hostChangedBytes;
+    const uint64_t managedBytes =
+        (managed.migrated.size() + managed.resident.size() + managed.changed.size()) * kPage;
+    const uint64_t reached =
+        work.bytesRead + work.bytesWritten - managedBytes + hostTouchedBytes + hostChangedBytes;
     const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
     work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
   }
@@ -86,7 +88,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   });
   if (!launch.entry) fail(ACL_ERROR_INVALID_PARAM, "the kernel's entry is NULL");
   if (launch.blockDim == 0 || launch.blockDim > 65535) {
-    fail(ACL_ERROR_RT_PARAM_INVALID, "blockDim " + std::to_string(launch.blockDim) + " is out of range 1..65535");
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "blockDim " + std::to_string(launch.blockDim) + " is out of range 1..65535");
   }
   Stream& s = resolveStream(t, stream);
   Device* device = s.device;
@@ -98,7 +101,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   task->kernel.blocks = launch.blockDim;
   // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
   auto fault = std::make_shared<KernelFault>();
-  task->prepare = [this, device, launch, closure, fault](models::Task& running) {  // (holds launch.keepAlive)
+  task->prepare = [this, device, launch, closure,
+                   fault](models::Task& running) {  // (holds launch.keepAlive)
     // Managed pages the host changed since they went to a device are back in host memory.
     managed_.settleHostChanges();
     KernelMemoryWindow window(*device->memory);
@@ -109,35 +113,42 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     }
     window.finish();
     const std::vector<uint64_t> hostTouched = window.hostTouchedPages();
-    const ManagedMemory::KernelUse managed = managed_.useByKernel(device->id, hostTouched, window.hostChangedPages());
+    const ManagedMemory::KernelUse managed =
+        managed_.useByKernel(device->id, hostTouched, window.hostChangedPages());
     managed_.settleOnDevice(device->id, hostTouched);
     describeWork(window, managed, hostTouched, running.kernel);
-    running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten + running.kernel.hostBytesRead +
-                    running.kernel.hostBytesWritten;
+    running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten +
+                    running.kernel.hostBytesRead + running.kernel.hostBytesWritten;
   };
   KernelFunction* function = launch.function ? launch.function : launchedKernel(launch.name);
   auto taskId = std::make_shared<uint64_t>(0);
   const uint32_t threadId = static_cast<uint32_t>(t.tid);
   const uint64_t submitter = t.pthreadId;
-  task->release = [this, device, failing, name = launch.name, closure, fault, taskId, threadId, submitter, function,
-                   argsBytes = launch.closureBytes] {
+  task->release = [this, device, failing, name = launch.name, closure, fault, taskId, threadId,
+                   submitter, function, argsBytes = launch.closureBytes] {
     if (fault->kind == KernelFault::Kind::None || !streams_.find(failing)) return;
     if (failing->context && failing->context->stopOnFailure) *failing->stopped = true;
     // On vector cores a fault is a vector core exception (the vendor's stream/1_stream_with_
     // failure_mode shows a trap failing its sync with 507035 on A2); on AI Cores 507015 / 507016.
     const bool vectorCores = hasVectorCores(*device->spec);
     if (fault->kind == KernelFault::Kind::Trap) {
-      failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
-      failing->failureMessage = "kernel " + name + " trapped in block " + std::to_string(fault->block);
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
+      failing->failureMessage =
+          "kernel " + name + " trapped in block " + std::to_string(fault->block);
     } else if (fault->kind == KernelFault::Kind::Resource) {
-      failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
-      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) + ": " + fault->reason;
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage =
+          "kernel " + name + ", block " + std::to_string(fault->block) + ": " + fault->reason;
     } else {
-      failing->failure = vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
       failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
                                 ": out-of-bounds access at " + hex(fault->address) + " (" +
                                 pointerName(reinterpret_cast<void*>(fault->address)) +
-                                "), outside every allocation of device " + std::to_string(device->id);
+                                "), outside every allocation of device " +
+                                std::to_string(device->id);
     }
     rtExceptionInfo info;
     info.taskId = static_cast<uint32_t>(*taskId);

@@ -17,11 +17,12 @@ thread_local int tLibraryDepth = 0;  // inside kernel_operator.h's own code
 // The window watching host pages, for faults of any thread.
 std::atomic<KernelMemoryWindow*> gHostWatch{nullptr};
 // The handlers before the window's: a fault that is not a kernel's goes to them.
-struct sigaction gPreviousSegv {}, gPreviousBus {};
-}
+struct sigaction gPreviousSegv {
+}, gPreviousBus{};
+}  // namespace
 
 KernelMemoryWindow::KernelMemoryWindow(DeviceMemory& memory) : memory_(memory) {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_sigaction = &KernelMemoryWindow::onFault;
   sa.sa_flags = SA_SIGINFO | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
@@ -89,13 +90,19 @@ void KernelMemoryWindow::countBasicBlock() {
   if (tActive && tActive->fault_ && tLibraryDepth == 0) ++tActive->basicBlocks_;
 }
 
-void KernelMemoryWindow::enterLibrary(bool enter) { tLibraryDepth += enter ? 1 : -1; }
+void KernelMemoryWindow::enterLibrary(bool enter) {
+  tLibraryDepth += enter ? 1 : -1;
+}
 
-uint32_t KernelMemoryWindow::currentBlock() { return tBlock; }
-uint32_t KernelMemoryWindow::blockCount() { return tBlocks; }
+uint32_t KernelMemoryWindow::currentBlock() {
+  return tBlock;
+}
+uint32_t KernelMemoryWindow::blockCount() {
+  return tBlocks;
+}
 
-bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks,
-                                  KernelFault& fault) {
+bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t block,
+                                  uint32_t blocks, KernelFault& fault) {
   fault = KernelFault{};
   fault.block = block;
   tBlock = block;
@@ -134,7 +141,9 @@ void KernelMemoryWindow::exceedResource(const char* reason) {
   throw BlockStopped{};
 }
 
-uint32_t KernelMemoryWindow::unifiedBuffer() { return tActive && tActive->fault_ ? tActive->unifiedBuffer_ : 0; }
+uint32_t KernelMemoryWindow::unifiedBuffer() {
+  return tActive && tActive->fault_ ? tActive->unifiedBuffer_ : 0;
+}
 
 std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::touchedRuns() const {
   std::vector<Run> runs;
@@ -167,7 +176,8 @@ void KernelMemoryWindow::watchHost(const std::vector<std::pair<uint64_t, uint64_
     const uint64_t begin = (address + kPage - 1) / kPage * kPage;
     const uint64_t end = (address + size) / kPage * kPage;
     if (end <= begin) continue;
-    if (mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_NONE) == 0) hostWatched_.push_back({begin, end});
+    if (mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_NONE) == 0)
+      hostWatched_.push_back({begin, end});
   }
   if (!hostWatched_.empty()) gHostWatch.store(this);
 }
@@ -181,15 +191,17 @@ std::vector<uint64_t> KernelMemoryWindow::hostTouchedPages() const {
 
 bool KernelMemoryWindow::openHostPage(uint64_t address, bool record) {
   const uint64_t page = address / kPage * kPage;
-  const bool watched = std::any_of(hostWatched_.begin(), hostWatched_.end(),
-                                   [page](const auto& r) { return page >= r.first && page < r.second; });
+  const bool watched = std::any_of(hostWatched_.begin(), hostWatched_.end(), [page](const auto& r) {
+    return page >= r.first && page < r.second;
+  });
   if (!watched) return false;
   // (Only the kernel's own thread reads or changes the record of pages.)
   if (record && hostPages_.count(page)) return false;  // open already: the fault is not about it
   if (mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE) != 0) return false;
   if (record) {
     std::vector<uint8_t>& before = hostPages_[page];
-    before.assign(reinterpret_cast<const uint8_t*>(page), reinterpret_cast<const uint8_t*>(page) + kPage);
+    before.assign(reinterpret_cast<const uint8_t*>(page),
+                  reinterpret_cast<const uint8_t*>(page) + kPage);
   }
   return true;
 }
@@ -198,9 +210,11 @@ void KernelMemoryWindow::unwatchHost() {
   if (hostWatched_.empty() || gHostWatch.load() != this) return;
   gHostWatch.store(nullptr);
   for (const auto& [page, before] : hostPages_) {
-    if (std::memcmp(reinterpret_cast<const void*>(page), before.data(), kPage) != 0) hostChanged_.push_back(page);
+    if (std::memcmp(reinterpret_cast<const void*>(page), before.data(), kPage) != 0)
+      hostChanged_.push_back(page);
   }
-  for (const auto& [begin, end] : hostWatched_) mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_READ | PROT_WRITE);
+  for (const auto& [begin, end] : hostWatched_)
+    mprotect(reinterpret_cast<void*>(begin), end - begin, PROT_READ | PROT_WRITE);
 }
 
 void KernelMemoryWindow::finish() {
@@ -217,7 +231,8 @@ void KernelMemoryWindow::finish() {
           ++a;
           continue;
         }
-        const uint64_t end = std::min(page + kPage, alloc->base + std::max<uint64_t>(alloc->size, 1));
+        const uint64_t end =
+            std::min(page + kPage, alloc->base + std::max<uint64_t>(alloc->size, 1));
         memory_.write(a, reinterpret_cast<const uint8_t*>(a), end - a);
         a = end;
       }

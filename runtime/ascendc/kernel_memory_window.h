@@ -40,7 +40,8 @@ class KernelMemoryWindow {
 
   // Runs `entry(closure)` as block `block` of `blocks`; false and `fault` filled when it stopped
   // on a fault.
-  bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks, KernelFault& fault);
+  bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks,
+                KernelFault& fault);
   // Stops the running block with a trap (Ascend C's trap instruction).
   static void trap();
   // Stops the running block: it asked its core for more than the core has.
@@ -101,11 +102,12 @@ class KernelMemoryWindow {
   uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
   uint32_t unifiedBuffer_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> hostWatched_;  // page-aligned [begin, end)
-  std::map<uint64_t, std::vector<uint8_t>> hostPages_;       // touched page -> contents before
+  std::map<uint64_t, std::vector<uint8_t>> hostPages_;      // touched page -> contents before
   std::vector<uint64_t> hostChanged_;
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
-  struct sigaction oldSegv_{}, oldBus_{};
+  struct sigaction oldSegv_ {
+  }, oldBus_{};
 };
 
 }  // namespace ascendsim::runtime

@@ -41,8 +41,12 @@ using half = _Float16;
 
 namespace AscendC {
 
-inline int64_t GetBlockIdx() { return ascendsimAscendCBlockIdx(); }
-inline int64_t GetBlockNum() { return ascendsimAscendCBlockNum(); }
+inline int64_t GetBlockIdx() {
+  return ascendsimAscendCBlockIdx();
+}
+inline int64_t GetBlockNum() {
+  return ascendsimAscendCBlockNum();
+}
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-security"
@@ -54,7 +58,9 @@ inline void printf(const char* format, Args... args) {
 }
 #pragma GCC diagnostic pop
 
-inline void trap() { ascendsimAscendCTrap(); }
+inline void trap() {
+  ascendsimAscendCTrap();
+}
 
 namespace detail {
 // kernel_operator.h's own code: not the kernel's scalar code (see ascendsimAscendCLibrary).
@@ -71,7 +77,20 @@ struct LibraryScope {
 enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
 using QuePosition = TPosition;
 enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
-enum class HardEvent { MTE2_V, V_MTE2, MTE3_V, V_MTE3, MTE2_MTE3, MTE3_MTE2, S_V, V_S, MTE2_S, S_MTE2, MTE3_S, S_MTE3 };
+enum class HardEvent {
+  MTE2_V,
+  V_MTE2,
+  MTE3_V,
+  V_MTE3,
+  MTE2_MTE3,
+  MTE3_MTE2,
+  S_V,
+  V_S,
+  MTE2_S,
+  S_MTE2,
+  MTE3_S,
+  S_MTE3
+};
 
 // Blocks run one instruction after the other here: nothing to wait for.
 template <pipe_t pipe>
@@ -115,12 +134,15 @@ class LocalTensor {
   T GetValue(uint32_t i) const { return data_[i]; }
   void SetValue(uint32_t i, T value) { data_[i] = value; }
   T& operator()(uint32_t i) const { return data_[i]; }
-  LocalTensor operator[](uint32_t offset) const { return LocalTensor(data_ + offset, size_ > offset ? size_ - offset : 0); }
+  LocalTensor operator[](uint32_t offset) const {
+    return LocalTensor(data_ + offset, size_ > offset ? size_ - offset : 0);
+  }
   uint32_t GetSize() const { return size_; }
   T* GetPhyAddr() const { return data_; }
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(reinterpret_cast<U*>(data_), static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+    return LocalTensor<U>(reinterpret_cast<U*>(data_),
+                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
   }
 
  private:
@@ -219,8 +241,10 @@ class TPipe {
     const uint32_t ub = ascendsimAscendCUnifiedBufferBytes();
     if (ub > 0 && used_ > ub) {
       char reason[160];
-      std::snprintf(reason, sizeof reason, "its TPipe buffers take %llu bytes, more than the core's %u bytes of Unified Buffer",
-                    static_cast<unsigned long long>(used_), ub);
+      std::snprintf(
+          reason, sizeof reason,
+          "its TPipe buffers take %llu bytes, more than the core's %u bytes of Unified Buffer",
+          static_cast<unsigned long long>(used_), ub);
       ascendsimAscendCExceedResource(reason);
     }
   }
@@ -253,7 +277,8 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint3
 
 namespace detail {
 template <typename T, typename F>
-inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count, F f) {
+inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                   int32_t count, F f) {
   const LibraryScope scope;
   T* d = dst.GetPhyAddr();
   const T* x = a.GetPhyAddr();
@@ -272,27 +297,33 @@ inline void unary(const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t co
 }  // namespace detail
 
 template <typename T>
-inline void Add(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Add(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x + y); });
 }
 template <typename T>
-inline void Sub(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Sub(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x - y); });
 }
 template <typename T>
-inline void Mul(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Mul(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x * y); });
 }
 template <typename T>
-inline void Div(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Div(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return static_cast<T>(x / y); });
 }
 template <typename T>
-inline void Max(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Max(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return x > y ? x : y; });
 }
 template <typename T>
-inline void Min(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t n) {
+inline void Min(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                int32_t n) {
   detail::binary(d, a, b, n, [](T x, T y) { return x < y ? x : y; });
 }
 template <typename T, typename S>
@@ -343,14 +374,23 @@ inline void Duplicate(const LocalTensor<T>& d, S value, int32_t n) {
   ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(T));
 }
 // Element type conversion; the rounding mode is ignored (round to nearest, as the host does).
-enum class RoundMode { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+enum class RoundMode {
+  CAST_NONE,
+  CAST_RINT,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_ROUND,
+  CAST_TRUNC,
+  CAST_ODD
+};
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, RoundMode, int32_t n) {
   const detail::LibraryScope scope;
   D* p = d.GetPhyAddr();
   const S* x = a.GetPhyAddr();
   for (int32_t i = 0; i < n; ++i) p[i] = static_cast<D>(x[i]);
-  ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
+  ascendsimAscendCVectorOps(static_cast<uint64_t>(n),
+                            sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
 }
 
 }  // namespace AscendC

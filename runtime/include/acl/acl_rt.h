@@ -60,7 +60,8 @@ extern "C" {
 
 /* aclrtSetStreamFailureMode */
 /* aclrtValueWait conditions on the 8 bytes at devAddr (v): */
-#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* v >= value (signed, as CANN's condition program) \
+#define ACL_STREAM_WAIT_VALUE_GEQ                                                                 \
+  0x00000000U                                 /* v >= value (signed, as CANN's condition program) \
                                                */
 #define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U  /* v == value */
 #define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (v & value) != 0 */

@@ -17,13 +17,16 @@ extern "C" {
 #endif
 
 /* `entry(closure)` runs one block; `closureBytes` is the arguments' size (exception callbacks
- * report closure and size as the kernel's arguments); `release(closure)` (may be NULL) frees the arguments when the
- * task is done. blockDim 0 or above 65535: ACL_ERROR_RT_PARAM_INVALID. A block that touches device
- * memory outside every allocation of its device, or traps, makes the stream's next
- * synchronisation fail with ACL_ERROR_RT_AICORE_EXCEPTION / ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. */
-ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char *name, uint32_t blockDim, aclrtStream stream,
-                                                          void (*entry)(void *closure), void *closure,
-                                                          uint32_t closureBytes, void (*release)(void *closure));
+ * report closure and size as the kernel's arguments); `release(closure)` (may be NULL) frees the
+ * arguments when the task is done. blockDim 0 or above 65535: ACL_ERROR_RT_PARAM_INVALID. A block
+ * that touches device memory outside every allocation of its device, or traps, makes the stream's
+ * next synchronisation fail with ACL_ERROR_RT_AICORE_EXCEPTION /
+ * ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. */
+ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim,
+                                                          aclrtStream stream,
+                                                          void (*entry)(void* closure),
+                                                          void* closure, uint32_t closureBytes,
+                                                          void (*release)(void* closure));
 /* The running block's index and the kernel's block count (0 and 1 outside a kernel). */
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
@@ -32,7 +35,7 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
 /* Bytes of Unified Buffer of the core the running kernel runs on (0 outside a kernel); a kernel
  * that asks for more (`reason` says what) stops and fails as with a fault of its own. */
 ACL_FUNC_VISIBILITY uint32_t ascendsimAscendCUnifiedBufferBytes(void);
-ACL_FUNC_VISIBILITY void ascendsimAscendCExceedResource(const char *reason);
+ACL_FUNC_VISIBILITY void ascendsimAscendCExceedResource(const char* reason);
 /* What kernel_operator.h's vector interface tells the timing: `count` elements of `elementBytes`
  * through the vector unit; `bytes` moved by DataCopy between global memory and a local tensor
  * (toGlobal: 1 when written out). Ignored outside a kernel. */
@@ -49,12 +52,11 @@ namespace ascendsim {
 namespace ascendc {
 // What a rewritten `<<<...>>>` launch calls: the kernel's call, its arguments captured by value.
 template <class Body>
-uint32_t launch(const char *name, uint32_t blockDim, void * /*l2ctrl*/, void *stream, Body body) {
-  Body *closure = new Body(static_cast<Body &&>(body));
+uint32_t launch(const char* name, uint32_t blockDim, void* /*l2ctrl*/, void* stream, Body body) {
+  Body* closure = new Body(static_cast<Body&&>(body));
   return static_cast<uint32_t>(ascendsimLaunchAscendCKernel(
-      name, blockDim, stream, [](void *c) { (*static_cast<Body *>(c))(); }, closure,
-      static_cast<uint32_t>(sizeof(Body)),
-      [](void *c) { delete static_cast<Body *>(c); }));
+      name, blockDim, stream, [](void* c) { (*static_cast<Body*>(c))(); }, closure,
+      static_cast<uint32_t>(sizeof(Body)), [](void* c) { delete static_cast<Body*>(c); }));
 }
 }  // namespace ascendc
 }  // namespace ascendsim
