@@ -20,6 +20,10 @@ uint32_t ServicePort::deviceCount() {
   return rt_.deviceCount();
 }
 
+const spec::DeviceSpec& ServicePort::deviceSpec(int32_t device) {
+  return *rt_.device(device).spec;
+}
+
 uint64_t ServicePort::topology(int32_t a, int32_t b) {
   return static_cast<uint64_t>(rt_.system_->router().topology(a, b));
 }
@@ -82,6 +86,8 @@ void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task>
       if (isDevice(*p)) sides.push_back(*p);
     }
     if (task->kind == models::TaskKind::Memset) sides.resize(std::min<size_t>(sides.size(), 1));
+  } else if (task->kind == models::TaskKind::Kernel && isDevice(task->dst)) {
+    sides.push_back(task->dst);
   }
   auto holds = std::make_shared<std::vector<uint64_t>>();
   if (!sides.empty()) {

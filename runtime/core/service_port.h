@@ -27,6 +27,7 @@ class ServicePort {
   // The calling thread's current device; fails when it has none.
   int32_t currentDevice(HostThread& t);
   uint32_t deviceCount();
+  const spec::DeviceSpec& deviceSpec(int32_t device);  // its SoC, engines, memory ...
   // How two devices are connected (ACL_RT_DEVS_TOPOLOGY_* bits) and whether their DMA may move
   // data between their memories directly (`why` says what is missing when not).
   uint64_t topology(int32_t a, int32_t b);
@@ -48,8 +49,8 @@ class ServicePort {
   models::MemoryPlace place(const void* p, uint64_t bytes, const char* role);
   MemoryManager& memory();
 
-  // Queues `task` on `s` at the thread's present. The memories of its device sides live until it
-  // ends, whatever the program frees meanwhile.
+  // Queues `task` on `s` at the thread's present. The memories of its device sides (a kernel's:
+  // the one it writes) live until it ends, whatever the program frees meanwhile.
   void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
   // Blocks `t`, in simulated time, until `done()` holds; false when it never can (a deadlock: no
   // task left that could end the wait and no other thread that could still act).

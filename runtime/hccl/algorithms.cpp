@@ -50,6 +50,33 @@ uint32_t leftOf(const Steps& s, uint32_t size) {
   return (s.me() + size - 1) % size;
 }
 
+// A rank's part `src` (in its own memory) of what `owner` accumulates in its CCL out at
+// `accOffset`: reduce-written there by the DMA engine when it reduces inline; else copied into the
+// owner's CCL in at `stageOffset`, for the owner to add in with absorb().
+void contribute(Steps& s, Stream& st, uint32_t owner, uint64_t accOffset, uint64_t stageOffset,
+                const MemoryPlace& src, uint64_t n, int32_t dataType, int32_t op) {
+  if (s.inlineReduce()) {
+    s.reduce(st, s.cclOut(owner, accOffset), src, n, dataType, op);
+  } else {
+    s.copy(st, s.cclIn(owner, stageOffset), src, n);
+  }
+}
+
+// At the owner, once a contribution has arrived: a reduce kernel adds it in, unless the DMA
+// engine already did.
+void absorb(Steps& s, Stream& st, uint64_t accOffset, uint64_t stageOffset, uint64_t n,
+            int32_t dataType, int32_t op) {
+  if (!s.inlineReduce()) {
+    s.reduceOnCores(st, s.cclOut(s.me(), accOffset), s.cclIn(s.me(), stageOffset), n, dataType, op);
+  }
+}
+
+// The most one rank's slice of a reduction may hold: a whole staging buffer with inline
+// reduction, else the region of the owner's CCL in each sender stages into.
+uint64_t reduceSliceMax(const Steps& s, const Group& g) {
+  return s.inlineReduce() ? sliceMax(g) : regionBytes(g);
+}
+
 // ---------------------------------------------------------------- full mesh
 
 // Every rank copies its own slice into its CCL out, the peers add theirs into it (one helper
@@ -57,8 +84,10 @@ uint32_t leftOf(const Steps& s, uint32_t size) {
 void meshAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
                    int32_t dataType, int32_t op) {
   const uint32_t p = s.group().size(), me = s.me();
+  const uint64_t region = regionBytes(s.group());
   s.fork();
-  inPasses(bytes, uint64_t{p} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+  const uint64_t perPass = uint64_t{p} * reduceSliceMax(s, s.group());
+  inPasses(bytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
     const Slices sl = cut(n, p, kSliceAlign);
     s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, o + sl.offset(me)), sl.bytes(me));
     s.signal(s.main(), kReady, me, kEveryRank, k);
@@ -66,11 +95,14 @@ void meshAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
       if (j == me) continue;
       Stream& h = s.helper(j);
       s.wait(h, kReady, j, kEveryRank, k);
-      s.reduce(h, s.cclOut(j, 0), offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType, op);
+      contribute(s, h, j, 0, me * region, offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType,
+                 op);
       s.signal(h, kWritten, me, j, k);
     }
     for (uint32_t i = 0; i < p; ++i) {
-      if (i != me) s.wait(s.main(), kWritten, i, me, k);
+      if (i == me) continue;
+      s.wait(s.main(), kWritten, i, me, k);
+      absorb(s, s.main(), 0, i * region, sl.bytes(me), dataType, op);
     }
     s.signal(s.main(), kFinal, me, kEveryRank, k);
     for (uint32_t j = 0; j < p; ++j) {
@@ -93,17 +125,21 @@ void meshAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
 void reduceToOneAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
                           uint64_t bytes, int32_t dataType, int32_t op) {
   const uint32_t p = s.group().size(), me = s.me();
+  const uint64_t region = regionBytes(s.group());
   Stream& m = s.main();
   if (me == 0) {
     s.copy(m, s.cclOut(0, 0), send, bytes);
     s.signal(m, kReady, 0, kEveryRank);
-    for (uint32_t i = 1; i < p; ++i) s.wait(m, kWritten, i, 0);
+    for (uint32_t i = 1; i < p; ++i) {
+      s.wait(m, kWritten, i, 0);
+      absorb(s, m, 0, i * region, bytes, dataType, op);
+    }
     s.signal(m, kFinal, 0, kEveryRank);
     s.copy(m, recv, s.cclOut(0, 0), bytes);
     for (uint32_t i = 1; i < p; ++i) s.wait(m, kRead, i, 0);
   } else {
     s.wait(m, kReady, 0, kEveryRank);
-    s.reduce(m, s.cclOut(0, 0), send, bytes, dataType, op);
+    contribute(s, m, 0, 0, me * region, send, bytes, dataType, op);
     s.signal(m, kWritten, me, 0);
     s.wait(m, kFinal, 0, kEveryRank);
     s.copy(m, recv, s.cclOut(0, 0), bytes);
@@ -114,19 +150,22 @@ void reduceToOneAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& 
 void meshReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
                        uint64_t blockBytes, int32_t dataType, int32_t op) {
   const uint32_t p = s.group().size(), me = s.me();
+  const uint64_t region = regionBytes(s.group());
   s.fork();
-  inPasses(blockBytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+  inPasses(blockBytes, reduceSliceMax(s, s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
     s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, me * blockBytes + o), n);
     s.signal(s.main(), kReady, me, kEveryRank, k);
     for (uint32_t j = 0; j < p; ++j) {
       if (j == me) continue;
       Stream& h = s.helper(j);
       s.wait(h, kReady, j, kEveryRank, k);
-      s.reduce(h, s.cclOut(j, 0), offsetBy(send, j * blockBytes + o), n, dataType, op);
+      contribute(s, h, j, 0, me * region, offsetBy(send, j * blockBytes + o), n, dataType, op);
       s.signal(h, kWritten, me, j, k);
     }
     for (uint32_t i = 0; i < p; ++i) {
-      if (i != me) s.wait(s.main(), kWritten, i, me, k);
+      if (i == me) continue;
+      s.wait(s.main(), kWritten, i, me, k);
+      absorb(s, s.main(), 0, i * region, n, dataType, op);
     }
     s.copy(s.main(), offsetBy(recv, o), s.cclOut(me, 0), n);
   });
@@ -195,9 +234,11 @@ void meshBroadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t ro
 void meshReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
                 int32_t dataType, int32_t op, uint32_t root) {
   const uint32_t p = s.group().size(), me = s.me();
+  const uint64_t region = regionBytes(s.group());
   Stream& m = s.main();
   s.fork();
-  inPasses(bytes, uint64_t{p} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+  const uint64_t perPass = uint64_t{p} * reduceSliceMax(s, s.group());
+  inPasses(bytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
     const Slices sl = cut(n, p, kSliceAlign);
     s.copy(m, s.cclOut(me, 0), offsetBy(send, o + sl.offset(me)), sl.bytes(me));
     s.signal(m, kReady, me, kEveryRank, k);
@@ -205,11 +246,14 @@ void meshReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint
       if (j == me) continue;
       Stream& h = s.helper(j);
       s.wait(h, kReady, j, kEveryRank, k);
-      s.reduce(h, s.cclOut(j, 0), offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType, op);
+      contribute(s, h, j, 0, me * region, offsetBy(send, o + sl.offset(j)), sl.bytes(j), dataType,
+                 op);
       s.signal(h, kWritten, me, j, k);
     }
     for (uint32_t i = 0; i < p; ++i) {
-      if (i != me) s.wait(m, kWritten, i, me, k);
+      if (i == me) continue;
+      s.wait(m, kWritten, i, me, k);
+      absorb(s, m, 0, i * region, sl.bytes(me), dataType, op);
     }
     if (me != root) {
       s.signal(m, kFinal, me, root, k);
@@ -247,14 +291,18 @@ void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
       if (step == 0) {
         s.wait(m, kReady, right, kEveryRank, k);
       } else {
+        // The left neighbour's part of this chunk has come.
         s.wait(m, kRingReduce, left, me, k * p + step - 1);
+        absorb(s, m, c.offset(chunk), c.offset(chunk), c.bytes(chunk), dataType, op);
       }
       const MemoryPlace from =
           step == 0 ? offsetBy(send, o + c.offset(chunk)) : s.cclOut(me, c.offset(chunk));
-      s.reduce(m, s.cclOut(right, c.offset(chunk)), from, c.bytes(chunk), dataType, op);
+      contribute(s, m, right, c.offset(chunk), c.offset(chunk), from, c.bytes(chunk), dataType, op);
       s.signal(m, kRingReduce, me, right, k * p + step);
     }
     s.wait(m, kRingReduce, left, me, k * p + p - 2);
+    const uint32_t mine = (me + 1) % p;
+    absorb(s, m, c.offset(mine), c.offset(mine), c.bytes(mine), dataType, op);
     s.signal(m, kRingDone, me, left, k);
     for (uint32_t step = 0; step + 1 < p; ++step) {
       const uint32_t chunk = (me + 1 + p - step) % p;
@@ -290,11 +338,13 @@ void ringReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& rec
         from = offsetBy(send, b * blockBytes + o);
       } else {
         s.wait(m, kRingReduce, left, me, k * p + step - 1);
+        absorb(s, m, b * n, b * n, n, dataType, op);
       }
-      s.reduce(m, s.cclOut(right, b * n), from, n, dataType, op);
+      contribute(s, m, right, b * n, b * n, from, n, dataType, op);
       s.signal(m, kRingReduce, me, right, k * p + step);
     }
     s.wait(m, kRingReduce, left, me, k * p + p - 2);
+    absorb(s, m, me * n, me * n, n, dataType, op);
     s.copy(m, offsetBy(recv, o), s.cclOut(me, me * n), n);
   });
 }
@@ -357,13 +407,16 @@ void chainReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uin
   inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
     s.copy(m, s.cclOut(me, 0), offsetBy(send, o), n);
     s.signal(m, kReady, me, kEveryRank, k);
-    if (me != (root + 1) % p) s.wait(m, kChain, left, me, k);
+    if (me != (root + 1) % p) {
+      s.wait(m, kChain, left, me, k);
+      absorb(s, m, 0, 0, n, dataType, op);
+    }
     if (me == root) {
       s.copy(m, offsetBy(recv, o), s.cclOut(me, 0), n);
       return;
     }
     s.wait(m, kReady, right, kEveryRank, k);
-    s.reduce(m, s.cclOut(right, 0), s.cclOut(me, 0), n, dataType, op);
+    contribute(s, m, right, 0, 0, s.cclOut(me, 0), n, dataType, op);
     s.signal(m, kChain, me, right, k);
   });
 }
@@ -386,7 +439,7 @@ const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
     ringAllReduce(s, send, recv, bytes, dataType, op);
     return "ring";
   }
-  if (bytes <= kSmallAllReduce) {
+  if (bytes <= kSmallAllReduce && (s.inlineReduce() || bytes <= regionBytes(s.group()))) {
     reduceToOneAllReduce(s, send, recv, bytes, dataType, op);
     return "mesh reduce-broadcast";
   }

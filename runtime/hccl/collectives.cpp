@@ -101,6 +101,11 @@ void checkRank(const Comm& c, uint32_t r, const char* what) {
   }
 }
 
+// The algorithm's name as the trace shows it, and how it reduced.
+std::string withReduce(const Steps& s, const char* algorithm) {
+  return std::string(algorithm) + (s.inlineReduce() ? ", inline reduce" : ", reduce kernels");
+}
+
 }  // namespace
 
 uint64_t bufferSizeFromEnvironment() {
@@ -170,7 +175,8 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
     rp.inPlace = port.place(rp.cclIn, cclBytes, "CCL in");
     rp.outPlace = port.place(rp.cclOut, cclBytes, "CCL out");
   }
-  auto group = std::make_shared<Group>(name, std::move(places), cclBytes, mesh);
+  auto group = std::make_shared<Group>(name, std::move(places), cclBytes, mesh,
+                                       port.deviceSpec(devices[0]).soc);
   group->liveRanks = p;
   std::vector<Comm*> made;
   for (uint32_t r = 0; r < p; ++r) {
@@ -407,7 +413,8 @@ std::string Collectives::allReduce(ServicePort& port, HostThread& t, void* sendB
       nextCollective(c, "AllReduce(count " + std::to_string(count) + ", " + dataTypeName(dataType) +
                             ", " + reduceOpName(op) + ")");
   Steps steps(port, t, c, main, 0, seq, c.group->size());
-  return hccl::allReduce(steps, send, recv, bytes, dataType, op);
+  steps.setInlineReduce(inlineReducible(c.group->soc(), dataType, op));
+  return withReduce(steps, hccl::allReduce(steps, send, recv, bytes, dataType, op));
 }
 
 std::string Collectives::reduceScatter(ServicePort& port, HostThread& t, void* sendBuf,
@@ -429,7 +436,8 @@ std::string Collectives::reduceScatter(ServicePort& port, HostThread& t, void* s
       nextCollective(c, "ReduceScatter(recvCount " + std::to_string(recvCount) + ", " +
                             dataTypeName(dataType) + ", " + reduceOpName(op) + ")");
   Steps steps(port, t, c, main, 0, seq, c.group->size());
-  return hccl::reduceScatter(steps, send, recv, block, dataType, op);
+  steps.setInlineReduce(inlineReducible(c.group->soc(), dataType, op));
+  return withReduce(steps, hccl::reduceScatter(steps, send, recv, block, dataType, op));
 }
 
 std::string Collectives::allGather(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
@@ -491,7 +499,8 @@ std::string Collectives::reduce(ServicePort& port, HostThread& t, void* sendBuf,
       nextCollective(c, "Reduce(count " + std::to_string(count) + ", " + dataTypeName(dataType) +
                             ", " + reduceOpName(op) + ", root " + std::to_string(root) + ")");
   Steps steps(port, t, c, main, 0, seq, c.group->size());
-  return hccl::reduce(steps, send, recv, bytes, dataType, op, root);
+  steps.setInlineReduce(inlineReducible(c.group->soc(), dataType, op));
+  return withReduce(steps, hccl::reduce(steps, send, recv, bytes, dataType, op, root));
 }
 
 std::string Collectives::allToAllV(ServicePort& port, HostThread& t, const void* sendBuf,

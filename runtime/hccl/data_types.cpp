@@ -163,6 +163,25 @@ bool reducible(int32_t dataType, int32_t op, std::string* why) {
   }
 }
 
+bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op) {
+  auto startsWith = [&soc](const char* prefix) { return soc.rfind(prefix, 0) == 0; };
+  if (startsWith("Ascend910B") || startsWith("Ascend910_93")) {
+    const bool type = dataType == HCCL_DATA_TYPE_FP32 || dataType == HCCL_DATA_TYPE_FP16 ||
+                      dataType == HCCL_DATA_TYPE_BFP16 || dataType == HCCL_DATA_TYPE_INT8 ||
+                      dataType == HCCL_DATA_TYPE_INT16 || dataType == HCCL_DATA_TYPE_INT32;
+    return type && (op == HCCL_REDUCE_SUM || op == HCCL_REDUCE_MAX || op == HCCL_REDUCE_MIN);
+  }
+  if (startsWith("Ascend310P")) {
+    const bool type = dataType == HCCL_DATA_TYPE_FP32 || dataType == HCCL_DATA_TYPE_FP16 ||
+                      dataType == HCCL_DATA_TYPE_INT16;
+    return type && op == HCCL_REDUCE_SUM;
+  }
+  if (startsWith("Ascend910")) {  // the first 910 generation: 910A, 910ProA, 910PremiumA ...
+    return dataType == HCCL_DATA_TYPE_FP32 && op == HCCL_REDUCE_SUM;
+  }
+  return false;
+}
+
 void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op) {
   switch (dataType) {
     case HCCL_DATA_TYPE_INT8: reduceIntegers<int8_t>(acc, in, count, op); break;

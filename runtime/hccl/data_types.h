@@ -22,6 +22,15 @@ std::string reduceOpName(int32_t op);        // "sum", "prod", "max", "min"
 // int64, uint64, fp16, fp32 and fp64. `why` says what is wrong when not.
 bool reducible(int32_t dataType, int32_t op, std::string* why);
 
+// Whether the SoC's DMA engine (SDMA) reduces `dataType` with `op` inline, as it writes
+// (hicann/hcomm src/legacy/ascend910/platform/common/device_capacity.cc, IsSupportSDMAReduce):
+// 910B and 910_93 fp32, fp16, bfp16, int8, int16 and int32 with sum, max and min; 910 (A) fp32
+// sum; 310P fp32, fp16 and int16 sum. Elsewhere HCCL reduces with a kernel on the AI Cores.
+// (HCCL also asks the 910 and 310P for input and output addresses equal modulo 128 and 2 bytes;
+// not applied here: every rank must decide alike, and a rank does not see the others' buffers
+// when it queues its part.)
+bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op);
+
 // acc[i] = acc[i] op in[i] for `count` elements of `dataType` (a type reducible() accepts).
 void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op);
 

@@ -69,8 +69,13 @@ struct RankPlace {
 
 class Group {
  public:
-  Group(std::string name, std::vector<RankPlace> ranks, uint64_t cclBytes, bool mesh)
-      : name_(std::move(name)), ranks_(std::move(ranks)), cclBytes_(cclBytes), mesh_(mesh) {}
+  Group(std::string name, std::vector<RankPlace> ranks, uint64_t cclBytes, bool mesh,
+        std::string soc)
+      : name_(std::move(name)),
+        ranks_(std::move(ranks)),
+        cclBytes_(cclBytes),
+        mesh_(mesh),
+        soc_(std::move(soc)) {}
 
   const std::string& name() const { return name_; }
   uint32_t size() const { return static_cast<uint32_t>(ranks_.size()); }
@@ -79,6 +84,7 @@ class Group {
   // Every pair of ranks joined by its own HCCS link (the 910B's full mesh): HCCL's mesh
   // algorithms; otherwise its ring algorithms.
   bool mesh() const { return mesh_; }
+  const std::string& soc() const { return soc_; }  // the ranks' SoC (its DMA engine's reductions)
 
   // The sync point behind `key`, made by whichever rank asks first.
   std::shared_ptr<models::SyncPoint> signal(const SignalKey& key);
@@ -102,6 +108,7 @@ class Group {
   std::vector<RankPlace> ranks_;
   uint64_t cclBytes_;
   bool mesh_;
+  std::string soc_;
   std::map<SignalKey, std::shared_ptr<models::SyncPoint>> signals_;
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> queued_;  // (space, seq) -> ranks so far
   std::map<uint64_t, std::string> descriptions_;

@@ -11,6 +11,23 @@ using models::MemoryPlace;
 using models::Task;
 using models::TaskKind;
 
+namespace {
+// dst = dst op src over `bytes` of device memory, a MiB at a time (so that a large step needs no
+// copy of its whole operands).
+void reduceBytes(MemoryManager* mm, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
+                 int32_t dataType, int32_t op) {
+  const uint32_t element = elementSize(dataType);
+  const uint64_t piece = (1u << 20) / element * element;
+  for (uint64_t done = 0; done < bytes; done += piece) {
+    const uint64_t n = std::min(piece, bytes - done);
+    std::vector<uint8_t> acc = mm->readDevice(offsetBy(dst, done), n, false);
+    const std::vector<uint8_t> in = mm->readDevice(offsetBy(src, done), n, false);
+    reduceInto(acc.data(), in.data(), n / element, dataType, op);
+    mm->writeDevice(offsetBy(dst, done), acc);
+  }
+}
+}  // namespace
+
 Steps::Steps(ServicePort& port, HostThread& t, Comm& comm, Stream& main, uint64_t space,
              uint64_t seq, uint32_t parties)
     : port_(port), t_(t), comm_(comm), main_(main), space_(space), seq_(seq), parties_(parties) {}
@@ -48,17 +65,32 @@ void Steps::reduce(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, ui
   task->dst = dst;
   task->bytes = bytes;
   MemoryManager* mm = &port_.memory();
+  task->effect = [mm, dst, src, bytes, dataType, op] {
+    reduceBytes(mm, dst, src, bytes, dataType, op);
+  };
+  port_.submit(t_, s, std::move(task));
+}
+
+void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
+                          int32_t dataType, int32_t op) {
+  if (bytes == 0) return;
   const uint32_t element = elementSize(dataType);
-  task->effect = [mm, dst, src, bytes, element, dataType, op] {
-    // A MiB at a time, so that a large step needs no copy of its whole operands.
-    const uint64_t piece = (1u << 20) / element * element;
-    for (uint64_t done = 0; done < bytes; done += piece) {
-      const uint64_t n = std::min(piece, bytes - done);
-      std::vector<uint8_t> acc = mm->readDevice(offsetBy(dst, done), n, false);
-      const std::vector<uint8_t> in = mm->readDevice(offsetBy(src, done), n, false);
-      reduceInto(acc.data(), in.data(), n / element, dataType, op);
-      mm->writeDevice(offsetBy(dst, done), acc);
-    }
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Kernel;
+  task->dst = dst;
+  // A vector kernel on every core: reads both operands, writes the result, one operation per
+  // element.
+  task->kernel.name = "HcclReduce";
+  task->kernel.bytesRead = 2 * bytes;
+  task->kernel.bytesWritten = bytes;
+  task->kernel.ops = bytes / element;
+  task->kernel.opBytes = element;
+  task->kernel.readRanges = {{dst.address, bytes}, {src.address, bytes}};
+  task->kernel.writeRanges = {{dst.address, bytes}};
+  task->bytes = task->kernel.bytesRead + task->kernel.bytesWritten;
+  MemoryManager* mm = &port_.memory();
+  task->effect = [mm, dst, src, bytes, dataType, op] {
+    reduceBytes(mm, dst, src, bytes, dataType, op);
   };
   port_.submit(t_, s, std::move(task));
 }

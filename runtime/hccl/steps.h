@@ -37,6 +37,13 @@ class Steps {
   // writes: timed as the copy it is, applied when it ends.
   void reduce(Stream& s, const models::MemoryPlace& dst, const models::MemoryPlace& src,
               uint64_t bytes, int32_t dataType, int32_t op);
+  // dst = dst op src on the rank's AI Cores (a reduce kernel; both in the stream's device's
+  // memory), where the DMA engine cannot reduce inline.
+  void reduceOnCores(Stream& s, const models::MemoryPlace& dst, const models::MemoryPlace& src,
+                     uint64_t bytes, int32_t dataType, int32_t op);
+  // Whether this operation's reductions are the DMA engine's inline ones (else reduceOnCores).
+  bool inlineReduce() const { return inline_; }
+  void setInlineReduce(bool on) { inline_ = on; }
   void signal(Stream& s, uint32_t phase, uint32_t from, uint32_t to, uint64_t step = 0);
   void wait(Stream& s, uint32_t phase, uint32_t from, uint32_t to, uint64_t step = 0);
   // The helper streams of these peers start after what the rank's stream holds so far; and the
@@ -52,6 +59,7 @@ class Steps {
   uint64_t space_, seq_;
   uint32_t parties_;
   bool forked_ = false;
+  bool inline_ = true;
 };
 
 inline models::MemoryPlace offsetBy(models::MemoryPlace p, uint64_t offset) {

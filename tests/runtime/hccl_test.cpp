@@ -794,10 +794,15 @@ INSTANTIATE_TEST_SUITE_P(EveryOperation, HcclOps, ::testing::ValuesIn(opCases())
 // back), all seven links at once, so the two phases take 2 x 32 MiB at the link's payload rate.
 // atlas-800t-a2.yaml: HCCS 8 lanes x 56 GT/s = 56 GB/s per direction, 256 B payload per 16 B of
 // packet overhead; HBM2e 4 stacks, 1638.4 GB/s; task_launch 1 us; dma.setup_latency 1 us.
-TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
-  start("atlas-800t-a2");
+// HBM2e of the preset (configs/memory/hbm2e.yaml: 4 stacks x 409.6 GB/s) less its all-bank
+// refresh (tRFC 350 ns of every tREFI 3900 ns), which a copy or kernel inside one HBM shares
+// between its reads and writes.
+constexpr double kHbmRate = 1638.4e9 * (1 - 350.0 / 3900.0);  // 1491.3 GB/s
+
+// Milliseconds of one 8-rank AllReduce of `bytes` per rank of `type` (summed), on every rank's
+// stream, all ranks starting together after a barrier.
+std::vector<double> timedAllReduce(uint64_t bytes, HcclDataType type, uint32_t elementSize) {
   const uint32_t p = 8;
-  const uint64_t bytes = 256ull << 20;
   std::vector<double> ms(p, 0);
   onRanks(p, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
     DeviceBuffer send(bytes), recv(bytes);
@@ -807,8 +812,8 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
     // Every rank starts together: a barrier, then the measured AllReduce.
     ASSERT_HCCL_OK(HcclBarrier(comm, stream));
     ASSERT_EQ(aclrtRecordEvent(before, stream), ACL_SUCCESS);
-    ASSERT_HCCL_OK(HcclAllReduce(send.p, recv.p, bytes / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                                 comm, stream));
+    ASSERT_HCCL_OK(
+        HcclAllReduce(send.p, recv.p, bytes / elementSize, type, HCCL_REDUCE_SUM, comm, stream));
     ASSERT_EQ(aclrtRecordEvent(after, stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     float elapsed = 0;
@@ -817,10 +822,18 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
     aclrtDestroyEvent(before);
     aclrtDestroyEvent(after);
   });
+  return ms;
+}
+
+TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
+  start("atlas-800t-a2");
+  const uint32_t p = 8;
+  const uint64_t bytes = 256ull << 20;
+  const std::vector<double> ms = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4);
   const double slice = static_cast<double>(bytes / p);    // 32 MiB
   const double linkRate = 56e9 * 256.0 / (256.0 + 16.0);  // 52.71 GB/s of payload
   const double phaseUs = slice / linkRate * 1e6;          // 636.6 us
-  const double localCopyUs = 2 * slice / 1638.4e9 * 1e6;  // own slice into CCL out: 41.0 us
+  const double localCopyUs = 2 * slice / kHbmRate * 1e6;  // own slice into CCL out: 45.0 us
   // The chain of tasks the slowest path waits for, each 1 us to launch (copies 1 us more to set
   // up the DMA): the record that opens the helper streams; the local copy (2); the ready notify;
   // the peer's wait (1) and its reduce-copy (2) and record (1); the owner's seven waits (7) and
@@ -828,12 +841,12 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
   // for the readers (7); the helpers' join records (1) and the seven waits for them (7); the
   // measuring record (1).
   const double tasksUs = 1 + 2 + 1 + 1 + 2 + 1 + 7 + 1 + 1 + 2 + 1 + 7 + 1 + 7 + 1;  // 36
-  const double expectedMs = (2 * phaseUs + localCopyUs + tasksUs) / 1000;            // 1.350 ms
+  const double expectedMs = (2 * phaseUs + localCopyUs + tasksUs) / 1000;            // 1.354 ms
   for (uint32_t r = 0; r < p; ++r) {
     // 1 % (13.5 us): each copy's first 64 KiB chunk crosses HBM, the link and HBM before the
-    // stream of chunks is full (about 1.5 us per phase), HBM refresh slows the local copy by a
-    // few percent of its 41 us, and ranks differ by a notify latency or two: about 5 us (0.4 %,
-    // measured 1.3558 ms). A link rate off by 2 %, or one more pass over the data, fails it.
+    // stream of chunks is full (about 1.5 us per phase), and ranks differ by a notify latency or
+    // two (measured 1.3558 ms, 0.12 % over). A link rate off by 2 %, or one more pass over the
+    // data, fails it.
     EXPECT_NEAR(ms[r], expectedMs, 0.01 * expectedMs) << "rank " << r;
   }
   std::printf(
@@ -843,4 +856,32 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
       bytes / (ms[0] * 1e-3) / 1e9 * 2 * (p - 1) / p);
 }
 
+}  // namespace
+
+namespace {
+// The 910B's DMA engine reduces fp32 inline but not fp64 (hicann/hcomm device_capacity.cc,
+// IsSupportSDMAReduce): there HCCL stages each peer's slice in the owner's CCL in and adds it with
+// a kernel on the AI Cores. Same bytes over the same links, so fp64 takes longer than fp32 by the
+// owner's seven reduce kernels, one after another: each reads both operands and writes the sum
+// (3 x the 16 MiB slice at HBM's rate less refresh) after its task launch (1 us) and the cores'
+// start (aicore.start_latency 2 us); the cores' arithmetic (1.5 us a slice) hides under the
+// memory's.
+TEST_F(Hccl, ReductionsTheDmaCannotDoRunOnTheAiCores) {
+  start("atlas-800t-a2");
+  const uint64_t bytes = 128ull << 20;  // slices of 16 MiB: one pass for both
+  const std::vector<double> fp32 = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4);
+  const std::vector<double> fp64 = timedAllReduce(bytes, HCCL_DATA_TYPE_FP64, 8);
+  const double slice = static_cast<double>(bytes / 8);
+  const double kernelUs = 3 * slice / kHbmRate * 1e6 + 1 + 2;  // 36.75 us
+  const double expectedMs = 7 * kernelUs / 1000;               // 0.257 ms
+  for (uint32_t r = 0; r < 8; ++r) {
+    // 2 % (5 us): each kernel's first tile is read before the stream of tiles is full (measured
+    // 0.2582 ms, 0.35 % over); a kernel fewer, or one charged its reads only, fails it.
+    EXPECT_NEAR(fp64[r] - fp32[r], expectedMs, 0.02 * expectedMs) << "rank " << r;
+  }
+  std::printf(
+      "8 x 128 MiB AllReduce: fp32 %.4f ms (inline reduce), fp64 %.4f ms (reduce kernels)"
+      "\n",
+      fp32[0], fp64[0]);
+}
 }  // namespace
