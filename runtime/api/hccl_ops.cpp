@@ -133,3 +133,40 @@ HCCL_API HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDa
                                                            rawEnum(recvType), comm, stream)));
                  });
 }
+
+HCCL_API HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
+                                HcclDataType dataType, uint32_t root, HcclComm comm,
+                                aclrtStream stream) {
+  return runHccl("HcclScatter", &ascendsim::spec::ApiOverheads::kernelLaunch,
+                 [&](ServicePort& port, HostThread& t) {
+                   t.callArgs = opArgs(recvCount, rawEnum(dataType), stream);
+                   t.callArgs.push_back(arg("root", root));
+                   t.callArgs.push_back(arg(
+                       "algorithm", collectives().scatter(port, t, sendBuf, recvBuf, recvCount,
+                                                          rawEnum(dataType), root, comm, stream)));
+                 });
+}
+
+HCCL_API HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix,
+                                   HcclDataType sendType, const void* recvBuf,
+                                   HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+  return runHccl(
+      "HcclAlltoAllVC", &ascendsim::spec::ApiOverheads::kernelLaunch,
+      [&](ServicePort& port, HostThread& t) {
+        t.callArgs = {arg("sendType", hccl::dataTypeName(rawEnum(sendType))),
+                      arg("recvType", hccl::dataTypeName(rawEnum(recvType))), streamArg(stream)};
+        t.callArgs.push_back(
+            arg("algorithm", collectives().allToAllVC(
+                                 port, t, sendBuf, static_cast<const uint64_t*>(sendCountMatrix),
+                                 rawEnum(sendType), recvBuf, rawEnum(recvType), comm, stream)));
+      });
+}
+
+HCCL_API HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum,
+                                      HcclComm comm, aclrtStream stream) {
+  return runHccl("HcclBatchSendRecv", &ascendsim::spec::ApiOverheads::kernelLaunch,
+                 [&](ServicePort& port, HostThread& t) {
+                   t.callArgs = {arg("itemNum", itemNum), streamArg(stream)};
+                   collectives().batchSendRecv(port, t, sendRecvInfo, itemNum, comm, stream);
+                 });
+}

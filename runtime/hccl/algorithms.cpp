@@ -543,24 +543,53 @@ const char* barrier(Steps& s) {
   return "notify all";
 }
 
-void send(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t to) {
+void send(Steps& s, Stream& st, const MemoryPlace& buf, uint64_t bytes, uint32_t to) {
   const uint32_t me = s.me();
   const uint64_t region = regionBytes(s.group());
   inPasses(bytes, region, [&](uint64_t k, uint64_t o, uint64_t n) {
-    s.wait(s.main(), kReady, to, me, k);
-    s.copy(s.main(), s.cclIn(to, me * region), offsetBy(buf, o), n);
-    s.signal(s.main(), kSent, me, to, k);
+    s.wait(st, kReady, to, me, k);
+    s.copy(st, s.cclIn(to, me * region), offsetBy(buf, o), n);
+    s.signal(st, kSent, me, to, k);
   });
 }
 
-void recv(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t from) {
+void recv(Steps& s, Stream& st, const MemoryPlace& buf, uint64_t bytes, uint32_t from) {
   const uint32_t me = s.me();
   const uint64_t region = regionBytes(s.group());
   inPasses(bytes, region, [&](uint64_t k, uint64_t o, uint64_t n) {
-    s.signal(s.main(), kReady, me, from, k);
-    s.wait(s.main(), kSent, from, me, k);
-    s.copy(s.main(), offsetBy(buf, o), s.cclIn(me, from * region), n);
+    s.signal(st, kReady, me, from, k);
+    s.wait(st, kSent, from, me, k);
+    s.copy(st, offsetBy(buf, o), s.cclIn(me, from * region), n);
   });
+}
+
+// The root copies a pass of its blocks into its CCL out; every rank reads its own block from it.
+const char* scatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t blockBytes,
+                    uint32_t root) {
+  const uint32_t p = s.group().size(), me = s.me();
+  Stream& m = s.main();
+  if (p == 1) {
+    s.copy(m, recv, send, blockBytes);
+    return "local copy";
+  }
+  const uint64_t perPass = std::max<uint64_t>(1, sliceMax(s.group()) / p);
+  inPasses(blockBytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
+    if (me == root) {
+      for (uint32_t b = 0; b < p; ++b) {
+        if (b != root) s.copy(m, s.cclOut(root, b * n), offsetBy(send, b * blockBytes + o), n);
+      }
+      s.signal(m, kReady, root, kEveryRank, k);
+      s.copy(m, offsetBy(recv, o), offsetBy(send, root * blockBytes + o), n);
+      for (uint32_t i = 0; i < p; ++i) {
+        if (i != root) s.wait(m, kRead, i, root, k);
+      }
+      return;
+    }
+    s.wait(m, kReady, root, kEveryRank, k);
+    s.copy(m, offsetBy(recv, o), s.cclOut(root, me * n), n);
+    s.signal(m, kRead, me, root, k);
+  });
+  return s.group().mesh() ? "mesh" : "direct";
 }
 
 }  // namespace ascendsim::runtime::hccl

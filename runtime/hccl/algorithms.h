@@ -40,9 +40,13 @@ const char* allToAllV(Steps& s, const models::MemoryPlace& send,
                       const std::vector<uint64_t>& recvBytes,
                       const std::vector<uint64_t>& recvOffsets);
 const char* barrier(Steps& s);
-// Point to point: `s` is in the pair's own signal space, sender `from`, receiver `to`.
-void send(Steps& s, const models::MemoryPlace& buf, uint64_t bytes, uint32_t to);
-void recv(Steps& s, const models::MemoryPlace& buf, uint64_t bytes, uint32_t from);
+// The root's `send` (rank-size blocks of `blockBytes`) to every rank's `recv`; `send` is used only
+// on the root.
+const char* scatter(Steps& s, const models::MemoryPlace& send, const models::MemoryPlace& recv,
+                    uint64_t blockBytes, uint32_t root);
+// Point to point, on stream `st` of the rank: `s` is in the pair's own signal space.
+void send(Steps& s, Stream& st, const models::MemoryPlace& buf, uint64_t bytes, uint32_t to);
+void recv(Steps& s, Stream& st, const models::MemoryPlace& buf, uint64_t bytes, uint32_t from);
 
 // The bytes of a receiver's CCL in that each sender may fill at a time (AlltoAll, Send/Recv).
 uint64_t regionBytes(const Group& g);

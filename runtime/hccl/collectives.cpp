@@ -588,57 +588,150 @@ std::string Collectives::barrier(ServicePort& port, HostThread& t, HcclComm hand
   return hccl::barrier(steps);
 }
 
-void Collectives::send(ServicePort& port, HostThread& t, void* buf, uint64_t count,
-                       int32_t dataType, uint32_t peer, HcclComm handle, aclrtStream stream) {
-  Comm& c = comm(handle);
+Collectives::Transfer Collectives::transfer(ServicePort& port, Comm& c, void* buf, uint64_t count,
+                                            int32_t dataType, uint32_t peer, bool sending) {
   checkCount(count, "count");
-  Stream& main = opStream(port, t, c, stream);
-  needPointer(buf, "sendBuf");
-  const uint64_t bytes = times(count, movableType(dataType));
-  checkRank(c, peer, "destRank");
-  if (peer == c.rank) refuse(HCCL_E_PARA, "destRank is the sender itself");
+  needPointer(buf, sending ? "sendBuf" : "recvBuf");
+  Transfer x;
+  x.bytes = times(count, movableType(dataType));
+  x.peer = peer;
+  x.sending = sending;
+  checkRank(c, peer, sending ? "destRank" : "srcRank");
+  if (peer == c.rank) {
+    refuse(HCCL_E_PARA,
+           std::string(sending ? "destRank is the sender" : "srcRank is the receiver") + " itself");
+  }
   std::string why;
   if (!port.directPath(c.device, c.group->rank(peer).device, &why))
     refuse(HCCL_E_NOT_SUPPORT, "ranks cannot exchange data: " + why);
-  if (count == 0) return;
-  const MemoryPlace place = buffer(port, c, buf, bytes, "sendBuf");
+  if (x.bytes > 0) x.place = buffer(port, c, buf, x.bytes, sending ? "sendBuf" : "recvBuf");
+  return x;
+}
+
+std::pair<uint64_t, uint64_t> Collectives::pairSlot(Comm& c, const Transfer& x) {
   const uint32_t p = c.group->size();
-  const uint64_t space = 1 + uint64_t{c.rank} * p + peer;
-  const uint64_t seq = c.sends[peer];
-  const int64_t theirs = c.group->pairBytes(space, seq, c.rank, peer, bytes, true);
-  if (theirs >= 0 && static_cast<uint64_t>(theirs) != bytes) {
-    refuse(HCCL_E_PARA, "the matching HcclRecv of rank " + std::to_string(peer) + " takes " +
-                            std::to_string(theirs) + " bytes, this HcclSend sends " +
-                            std::to_string(bytes));
+  const uint32_t from = x.sending ? c.rank : x.peer, to = x.sending ? x.peer : c.rank;
+  const uint64_t space = 1 + uint64_t{from} * p + to;
+  uint64_t& counter = x.sending ? c.sends[x.peer] : c.recvs[x.peer];
+  const int64_t theirs = c.group->pairBytes(space, counter, from, to, x.bytes, x.sending);
+  if (theirs >= 0 && static_cast<uint64_t>(theirs) != x.bytes) {
+    const uint64_t sent = x.sending ? x.bytes : static_cast<uint64_t>(theirs);
+    const uint64_t taken = x.sending ? static_cast<uint64_t>(theirs) : x.bytes;
+    refuse(HCCL_E_PARA, "rank " + std::to_string(from) + " sends " + std::to_string(sent) +
+                            " bytes to rank " + std::to_string(to) + ", which receives " +
+                            std::to_string(taken) + " in the matching call");
   }
-  c.sends[peer]++;
+  return {space, counter++};
+}
+
+void Collectives::send(ServicePort& port, HostThread& t, void* buf, uint64_t count,
+                       int32_t dataType, uint32_t peer, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  Stream& main = opStream(port, t, c, stream);
+  const Transfer x = transfer(port, c, buf, count, dataType, peer, true);
+  if (x.bytes == 0) return;
+  const auto [space, seq] = pairSlot(c, x);
   Steps steps(port, t, c, main, space, seq, 2);
-  hccl::send(steps, place, bytes, peer);
+  hccl::send(steps, main, x.place, x.bytes, peer);
 }
 
 void Collectives::recv(ServicePort& port, HostThread& t, void* buf, uint64_t count,
                        int32_t dataType, uint32_t peer, HcclComm handle, aclrtStream stream) {
   Comm& c = comm(handle);
-  checkCount(count, "count");
   Stream& main = opStream(port, t, c, stream);
-  needPointer(buf, "recvBuf");
-  const uint64_t bytes = times(count, movableType(dataType));
-  checkRank(c, peer, "srcRank");
-  if (peer == c.rank) refuse(HCCL_E_PARA, "srcRank is the receiver itself");
-  if (count == 0) return;
-  const MemoryPlace place = buffer(port, c, buf, bytes, "recvBuf");
-  const uint32_t p = c.group->size();
-  const uint64_t space = 1 + uint64_t{peer} * p + c.rank;
-  const uint64_t seq = c.recvs[peer];
-  const int64_t theirs = c.group->pairBytes(space, seq, peer, c.rank, bytes, false);
-  if (theirs >= 0 && static_cast<uint64_t>(theirs) != bytes) {
-    refuse(HCCL_E_PARA, "the matching HcclSend of rank " + std::to_string(peer) + " sends " +
-                            std::to_string(theirs) + " bytes, this HcclRecv takes " +
-                            std::to_string(bytes));
-  }
-  c.recvs[peer]++;
+  const Transfer x = transfer(port, c, buf, count, dataType, peer, false);
+  if (x.bytes == 0) return;
+  const auto [space, seq] = pairSlot(c, x);
   Steps steps(port, t, c, main, space, seq, 2);
-  hccl::recv(steps, place, bytes, peer);
+  hccl::recv(steps, main, x.place, x.bytes, peer);
+}
+
+void Collectives::batchSendRecv(ServicePort& port, HostThread& t, const HcclSendRecvItem* items,
+                                uint32_t itemNum, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  needPointer(items, "sendRecvInfo");
+  Stream& main = opStream(port, t, c, stream);
+  std::vector<Transfer> transfers;
+  for (uint32_t i = 0; i < itemNum; ++i) {
+    int32_t type = 0, dataType = 0;
+    std::memcpy(&type, &items[i].sendRecvType, sizeof type);
+    std::memcpy(&dataType, &items[i].dataType, sizeof dataType);
+    if (type != HCCL_SEND && type != HCCL_RECV) {
+      refuse(HCCL_E_PARA, "item " + std::to_string(i) + " is neither HCCL_SEND nor HCCL_RECV (" +
+                              std::to_string(type) + ")");
+    }
+    const Transfer x = transfer(port, c, items[i].buf, items[i].count, dataType,
+                                items[i].remoteRank, type == HCCL_SEND);
+    if (x.bytes > 0) transfers.push_back(x);
+  }
+  if (transfers.empty()) return;
+  // The rank's own signals (its helper streams starting and ending), in a space of its own.
+  Steps local(port, t, c, main, UINT64_MAX - c.rank, c.batches++, 1);
+  local.fork();
+  // Sends on the helper streams, receives on the rank's stream: a send never waits behind a
+  // receive of its own rank, so any pattern the peers' calls match completes.
+  for (bool sending : {true, false}) {
+    for (const Transfer& x : transfers) {
+      if (x.sending != sending) continue;
+      const auto [space, seq] = pairSlot(c, x);
+      Steps steps(port, t, c, main, space, seq, 2);
+      if (sending) {
+        hccl::send(steps, *c.helpers[x.peer], x.place, x.bytes, x.peer);
+      } else {
+        hccl::recv(steps, main, x.place, x.bytes, x.peer);
+      }
+    }
+  }
+  local.join();
+}
+
+std::string Collectives::allToAllVC(ServicePort& port, HostThread& t, const void* sendBuf,
+                                    const uint64_t* matrix, int32_t sendType, const void* recvBuf,
+                                    int32_t recvType, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  needPointer(matrix, "sendCountMatrix");
+  const uint32_t p = c.group->size(), me = c.rank;
+  std::vector<uint64_t> sendCounts(p), sdispls(p), recvCounts(p), rdispls(p);
+  uint64_t sent = 0, received = 0;
+  for (uint32_t r = 0; r < p; ++r) {
+    sendCounts[r] = matrix[uint64_t{me} * p + r];
+    recvCounts[r] = matrix[uint64_t{r} * p + me];
+    checkCount(sendCounts[r], "sendCountMatrix[rank][r]");
+    checkCount(recvCounts[r], "sendCountMatrix[r][rank]");
+    sdispls[r] = sent;
+    rdispls[r] = received;
+    sent += sendCounts[r];
+    received += recvCounts[r];
+  }
+  return allToAllV(port, t, sendBuf, sendCounts.data(), sdispls.data(), sendType, recvBuf,
+                   recvCounts.data(), rdispls.data(), recvType, handle, stream);
+}
+
+std::string Collectives::scatter(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                                 uint64_t recvCount, int32_t dataType, uint32_t root,
+                                 HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  checkCount(recvCount, "recvCount");
+  if (recvCount == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(recvBuf, "recvBuf");
+  const uint64_t block = times(recvCount, movableType(dataType));
+  checkRank(c, root, "root");
+  const MemoryPlace recv = buffer(port, c, recvBuf, block, "recvBuf");
+  MemoryPlace send = recv;
+  if (c.rank == root) {
+    needPointer(sendBuf, "sendBuf");
+    send = buffer(port, c, sendBuf, times(block, c.group->size()), "sendBuf");
+  } else if (!c.group->mesh()) {
+    std::string why;
+    if (!port.directPath(c.device, c.group->rank(root).device, &why))
+      refuse(HCCL_E_NOT_SUPPORT, "the rank cannot read from the root's device: " + why);
+  }
+  const uint64_t seq =
+      nextCollective(c, "Scatter(recvCount " + std::to_string(recvCount) + ", " +
+                            dataTypeName(dataType) + ", root " + std::to_string(root) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::scatter(steps, send, recv, block, root);
 }
 
 const char* errorString(int32_t code) {

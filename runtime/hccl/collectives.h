@@ -54,7 +54,18 @@ class Collectives {
   std::string allToAll(ServicePort& port, HostThread& t, const void* sendBuf, uint64_t sendCount,
                        int32_t sendType, const void* recvBuf, uint64_t recvCount, int32_t recvType,
                        HcclComm comm, aclrtStream stream);
+  // The N x N matrix's row i: what rank i sends to each rank (contiguous, in rank order).
+  std::string allToAllVC(ServicePort& port, HostThread& t, const void* sendBuf,
+                         const uint64_t* sendCountMatrix, int32_t sendType, const void* recvBuf,
+                         int32_t recvType, HcclComm comm, aclrtStream stream);
+  std::string scatter(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
+                      uint64_t recvCount, int32_t dataType, uint32_t root, HcclComm comm,
+                      aclrtStream stream);
   std::string barrier(ServicePort& port, HostThread& t, HcclComm comm, aclrtStream stream);
+  // Sends and receives that run at once (each send on the helper stream of its peer); each is
+  // matched, in order, with the peer's receive or send as HcclSend / HcclRecv are.
+  void batchSendRecv(ServicePort& port, HostThread& t, const HcclSendRecvItem* items,
+                     uint32_t itemNum, HcclComm comm, aclrtStream stream);
   void send(ServicePort& port, HostThread& t, void* buf, uint64_t count, int32_t dataType,
             uint32_t peer, HcclComm comm, aclrtStream stream);
   void recv(ServicePort& port, HostThread& t, void* buf, uint64_t count, int32_t dataType,
@@ -92,6 +103,18 @@ class Collectives {
                              const char* role);
   // Takes the next collective number of `c`, after checking every rank describes it the same.
   uint64_t nextCollective(Comm& c, const std::string& description);
+  // A point-to-point transfer, checked: its buffer (none for 0 bytes) and peer.
+  struct Transfer {
+    models::MemoryPlace place;
+    uint64_t bytes = 0;
+    uint32_t peer = 0;
+    bool sending = false;
+  };
+  Transfer transfer(ServicePort& port, Comm& c, void* buf, uint64_t count, int32_t dataType,
+                    uint32_t peer, bool sending);
+  // The pair's signal space and the transfer's number in the pair's order, once both sides agree
+  // on its size.
+  std::pair<uint64_t, uint64_t> pairSlot(Comm& c, const Transfer& x);
 
   std::map<Comm*, std::unique_ptr<Comm>> comms_;
   std::map<uint64_t, Pending> pending_;  // by root info id

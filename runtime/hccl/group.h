@@ -124,6 +124,7 @@ struct Comm {
   // for the transfers HCCL runs concurrently with one another.
   std::vector<Stream*> helpers;
   uint64_t nextOp = 0;                 // collectives issued
+  uint64_t batches = 0;                // HcclBatchSendRecv calls
   std::vector<uint64_t> sends, recvs;  // point-to-point operations issued, per peer
 };
 

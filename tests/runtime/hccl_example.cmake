@@ -1,7 +1,7 @@
-# ctest script: install AscendSim into a fresh prefix, build examples/hccl_allreduce there with its
-# own Makefile (as hicann/hccl's examples build: set_env.sh, make, make test) and check that it
-# prints what hicann/hccl's examples/02_collectives/01_allreduce README shows for 8 NPUs: the
-# device count, then every rank's sum of 0..7 over 8 ranks, in rank order.
+# ctest script: install AscendSim into a fresh prefix, build examples/hccl_allreduce, _allgather,
+# _send_recv and _alltoallv there with their own Makefiles (as hicann/hccl's examples build:
+# set_env.sh, make, make test) and check that each prints what the README of hicann/hccl's
+# example of the same name shows for 8 NPUs: the device count, then the ranks' lines in order.
 # Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR, SANITIZER_FLAGS (a sanitizer
 # build's compiler flags: the example is built with them added, to load the instrumented libraries).
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -23,16 +23,31 @@ foreach(f include/hccl/hccl.h include/hccl/hccl_types.h include/hccl/hccl_comm.h
   endif()
 endforeach()
 
-file(COPY "${SOURCE_DIR}/examples/hccl_allreduce/" DESTINATION "${WORK_DIR}/app")
-run(bash -c "source '${prefix}/set_env.sh' && cd '${WORK_DIR}/app' && make ${make_flags} && ASCENDSIM_CONFIG=atlas-800t-a2 ASCENDSIM_SUMMARY=0 make test")
-set(expected "Found 8 NPU device(s) available\n")
+# Each example: its directory, and what hicann/hccl's README of the same example shows for 8 NPUs.
+set(gathered "[ 0 1 2 3 4 5 6 7 ]")
+set(expect_allreduce "")
+set(expect_allgather "")
+set(expect_alltoallv "")
+set(expect_send_recv "")
 foreach(rank RANGE 7)
-  string(APPEND expected "rankId: ${rank}, output: [ 0 8 16 24 32 40 48 56 ]\n")
+  string(APPEND expect_allreduce "rankId: ${rank}, output: [ 0 8 16 24 32 40 48 56 ]\n")
+  string(APPEND expect_allgather "rankId: ${rank}, output: ${gathered}\n")
+  string(APPEND expect_alltoallv "rankId: ${rank}, output: ${gathered}\n")
+  math(EXPR odd "${rank} % 2")
+  if(odd)
+    math(EXPR from "${rank} - 1")
+    string(APPEND expect_send_recv "rankId: ${rank}, output: [ ${from} ${from} ${from} ${from} ${from} ${from} ${from} ${from} ]\n")
+  endif()
 endforeach()
-string(FIND "${last_output}" "${expected}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "the AllReduce example printed:\n${last_output}\nexpected:\n${expected}")
-endif()
+foreach(example allreduce allgather send_recv alltoallv)
+  file(COPY "${SOURCE_DIR}/examples/hccl_${example}/" DESTINATION "${WORK_DIR}/${example}")
+  run(bash -c "source '${prefix}/set_env.sh' && cd '${WORK_DIR}/${example}' && make ${make_flags} && ASCENDSIM_CONFIG=atlas-800t-a2 ASCENDSIM_SUMMARY=0 make test")
+  set(expected "Found 8 NPU device(s) available\n${expect_${example}}")
+  string(FIND "${last_output}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "examples/hccl_${example} printed:\n${last_output}\nexpected:\n${expected}")
+  endif()
+endforeach()
 
 # examples/hccl_bandwidth, the table docs/collectives.md shows, on 2 ranks up to 64 KiB.
 file(COPY "${SOURCE_DIR}/examples/hccl_bandwidth/" DESTINATION "${WORK_DIR}/bandwidth")

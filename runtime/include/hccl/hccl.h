@@ -43,6 +43,19 @@ extern HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, con
 extern HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
                                const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
                                HcclComm comm, aclrtStream stream);
+/* The root's `sendBuf` (rank-size blocks of `recvCount`) to every rank's `recvBuf`; sendBuf is
+ * read only on the root (NULL elsewhere). */
+extern HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
+                              HcclDataType dataType, uint32_t root, HcclComm comm,
+                              aclrtStream stream);
+/* sendCountMatrix: a host array of rank-size x rank-size uint64_t; row i holds what rank i sends
+ * to each rank, in elements, laid out one after another in both buffers. */
+extern HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix,
+                                 HcclDataType sendType, const void* recvBuf, HcclDataType recvType,
+                                 HcclComm comm, aclrtStream stream);
+/* Several sends and receives at once; each pairs, in order, with the peer's receive or send. */
+extern HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm,
+                                    aclrtStream stream);
 /* The reduction lands only in the root's `recvBuf`. */
 extern HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
                              HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream);
