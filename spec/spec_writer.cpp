@@ -178,6 +178,8 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
       out << YAML::Key << "packet_payload" << YAML::Value << formatBytes(l.packetPayload);
       out << YAML::Key << "packet_overhead" << YAML::Value << l.packetOverhead;
       out << YAML::Key << "latency" << YAML::Value << formatDuration(l.latency);
+      if (l.transferRate > 0)
+        out << YAML::Key << "transfer_rate" << YAML::Value << formatBandwidth(l.transferRate);
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;

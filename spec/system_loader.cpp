@@ -374,6 +374,7 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
   r.bytes("packet_payload", proto.packetPayload, 16, 4096);
   r.integer("packet_overhead", proto.packetOverhead, 0, 256);
   r.duration("latency", proto.latency, 0, 100000000);
+  r.bandwidth("transfer_rate", proto.transferRate, 0, 1e13);
 
   const ConfigNode* pattern = r.take("pattern");
   const ConfigNode* groups = r.take("groups-of");

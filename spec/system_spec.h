@@ -228,6 +228,9 @@ struct DeviceLinkSpec {
   uint64_t packetPayload = 256;  // data bytes per packet
   uint32_t packetOverhead = 16;  // header, CRC and framing bytes per packet
   Picoseconds latency = 300000;  // one way, port to port
+  // The most one DMA queue's transfer moves over the link, bytes/s (0: the wire's rate). Several
+  // transfers at once (HCCL's one per peer, copies on several streams) share the wire.
+  double transferRate = 0;
   double bandwidth() const {
     return static_cast<double>(lanes) * rate / 8;
   }  // raw bytes/s per direction

@@ -40,8 +40,11 @@ double FixedRateTiming::rate(int device, const Task& task) {
   // Host <-> device, or peer to peer: every link on the route bounds it at its raw rate.
   const Endpoint from = srcDev ? Endpoint::of(task.src.device) : Endpoint::host();
   const Endpoint to = dstDev ? Endpoint::of(task.dst.device) : Endpoint::host();
-  for (const Crossing& c : router_.route(from, to, device).crossings)
+  // (and a device link's transfer rate bounds one transfer).
+  for (const Crossing& c : router_.route(from, to, device).crossings) {
     r = std::min(r, c.link->bandwidth());
+    if (c.link->transferRate() > 0) r = std::min(r, c.link->transferRate());
+  }
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/compute/ai_core_work.h"
 #include "models/compute/kernel_access.h"
@@ -137,6 +138,16 @@ void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& sha
   out.push_back(memory);
 }
 
+// The DMA channel `channel` of `device` as a pipe of its own, for links that limit one transfer.
+Resource& PathTiming::dmaQueue(int device, int channel) {
+  Resource*& queue = dmaQueues_[{device, std::max(channel, 0)}];
+  if (!queue) {
+    queue = &graph_.resources().add(sys_.devices.at(static_cast<size_t>(device)).name + ".dma.ch" +
+                                    std::to_string(std::max(channel, 0)));
+  }
+  return *queue;
+}
+
 // Where a piece of `task` (from byte `offset` of it, `shape`) lies on one side of the copy, for
 // memories timed burst by burst: one run, or one per row of a shaped copy.
 void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
@@ -214,6 +225,17 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
   out.push_back(source.access(shape, true, false, source.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   const Route& r = router_.route(Endpoint::of(task.src.device), endpoint(task.dst), device);
+  // One DMA queue's transfer moves at most the transfer rate of the device links it crosses
+  // (HCCS: the rate of one SDMA transfer); transfers on other channels share the wire beside it.
+  double queueRate = 0;
+  for (const Crossing& c : r.crossings) {
+    const double cap = c.link->transferRate();
+    if (cap > 0) queueRate = queueRate > 0 ? std::min(queueRate, cap) : cap;
+  }
+  if (queueRate > 0) {
+    out.push_back({&dmaQueue(device, task.channel), transferTime(shape.bytes(), queueRate), 0,
+                   shape.bytes()});
+  }
   for (const Crossing& c : r.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
     s.latency = c.latency;

@@ -6,6 +6,8 @@
 // (device to host, peer to peer) and memsets stream without requests. Pageable copies are staged
 // by the calling thread's CPU core through the pinned buffer, `host.staging_buffer` at a time.
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "models/dma/transfer_timing.h"
@@ -34,6 +36,7 @@ class PathTiming : public TransferTiming {
   void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
                 std::vector<Stage>& out, uint32_t& requests);
   void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);
+  Resource& dmaQueue(int device, int channel);
   static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
                       uint64_t offset, const Shape& shape, bool write);
   const spec::SystemSpec& sys_;
@@ -42,6 +45,7 @@ class PathTiming : public TransferTiming {
   std::vector<uint32_t> window_;                            // read requests per channel, per device
   std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
+  std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
 };
 
 }  // namespace ascendsim::models

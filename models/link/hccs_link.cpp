@@ -11,7 +11,7 @@ const DeviceLinkRegistration kRegistered{
      "hccs",
      "Huawei Cache Coherence System between Ascend NPUs: packets of packet_payload + "
      "packet_overhead bytes",
-     {"lanes", "speed", "packet_payload", "packet_overhead", "latency"},
+     {"lanes", "speed", "packet_payload", "packet_overhead", "latency", "transfer_rate"},
      {{"max_lane_rate", 56e9}}},
     [](const spec::DeviceLinkSpec& s, int a, int b, ResourceTable& t) {
       return std::make_unique<HccsLink>(s, a, b, t);

@@ -17,6 +17,7 @@ class HccsLink : public Link {
   double bandwidth() const override { return spec_.bandwidth(); }
   std::string describe() const override;
   uint64_t topologyBit() const override { return 0x01; }  // ACL_RT_DEVS_TOPOLOGY_HCCS
+  double transferRate() const override { return spec_.transferRate; }
 
  protected:
   uint64_t wireBytes(Traffic traffic, uint64_t rowBytes, const Framing& framing) const override;

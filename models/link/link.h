@@ -57,6 +57,8 @@ class Link {
   // How CANN names two devices joined by this link (aclrtGetDevicesTopo's ACL_RT_DEVS_TOPOLOGY_*
   // bit: HCCS 0x01, SIO 0x20, HCCS_SW 0x40); 0 for links that do not join two devices.
   virtual uint64_t topologyBit() const { return 0; }
+  // The most one DMA queue's transfer gets over the link, bytes/s; 0: no limit of its own.
+  virtual double transferRate() const { return 0; }
   // The largest TLP payload the link takes (PCIe MPS); 0 for links that frame traffic their own
   // way.
   virtual uint64_t payloadLimit() const { return 0; }

@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -519,7 +521,16 @@ TEST_F(Hccl, OperationArgumentsAreCheckedWithHcclsCodes) {
   EXPECT_EQ(HcclSend(nullptr, 8, f32, 1, c, stream), HCCL_E_PTR);
   EXPECT_EQ(HcclAlltoAllV(a.p, nullptr, nullptr, f32, b.p, nullptr, nullptr, f32, c, stream),
             HCCL_E_PTR);
+  EXPECT_EQ(HcclScatter(a.p, nullptr, 8, f32, 0, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclScatter(nullptr, b.p, 8, f32, 0, c, stream), HCCL_E_PTR);  // on the root
+  EXPECT_EQ(HcclAlltoAllVC(a.p, nullptr, f32, b.p, f32, c, stream), HCCL_E_PTR);
+  EXPECT_EQ(HcclBatchSendRecv(nullptr, 1, c, stream), HCCL_E_PTR);
   // Counts past SYS_MAX_COUNT (0x7FFFFFFFF), ranks out of range, misaligned buffers: HCCL_E_PARA.
+  EXPECT_EQ(HcclScatter(a.p, b.p, 8, f32, 2, c, stream), HCCL_E_PARA);
+  HcclSendRecvItem item = {static_cast<HcclSendRecvType>(7), a.p, 8, f32, 1};
+  EXPECT_EQ(HcclBatchSendRecv(&item, 1, c, stream), HCCL_E_PARA);
+  item = {HCCL_SEND, a.p, 8, f32, 2};
+  EXPECT_EQ(HcclBatchSendRecv(&item, 1, c, stream), HCCL_E_PARA);
   EXPECT_EQ(HcclAllReduce(a.p, b.p, 0x800000000ull, f32, HCCL_REDUCE_SUM, c, stream), HCCL_E_PARA);
   EXPECT_EQ(HcclBroadcast(a.p, 8, f32, 2, c, stream), HCCL_E_PARA);
   EXPECT_EQ(HcclReduce(a.p, b.p, 8, f32, HCCL_REDUCE_SUM, 5, c, stream), HCCL_E_PARA);
@@ -703,8 +714,53 @@ TEST_P(HcclOps, ResultsAreExact) {
           }
         }
       }
-    } else if (c.op == "AlltoAll" || c.op == "AlltoAllV") {
-      const bool v = c.op == "AlltoAllV";
+    } else if (c.op == "Scatter") {
+      const uint32_t root = p - 1;
+      for (const Type& t : {kReduceTypes[0], kReduceTypes[5]}) {  // int8, fp32
+        for (uint64_t count : moveCounts(t)) {
+          SCOPED_TRACE(std::string(t.name) + " recvCount " + std::to_string(count));
+          const uint64_t bytes = count * t.size;
+          std::unique_ptr<DeviceBuffer> send;
+          if (rank == root) {
+            send = std::make_unique<DeviceBuffer>(bytes * p);
+            std::vector<uint8_t> all;
+            for (uint32_t b = 0; b < p; ++b) {
+              const std::vector<uint8_t> part = patternBytes(root, bytes, b);
+              all.insert(all.end(), part.begin(), part.end());
+            }
+            send->upload(all);
+          }
+          DeviceBuffer recv(bytes);
+          ASSERT_HCCL_OK(
+              HcclScatter(send ? send->p : nullptr, recv.p, count, t.type, root, comm, stream));
+          ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+          EXPECT_EQ(firstDifference(recv.download(), patternBytes(root, bytes, rank)), "");
+        }
+      }
+    } else if (c.op == "BatchSendRecv") {
+      // Each rank sends to both neighbours and receives from both, in one call; a send and a
+      // receive with the same peer in one batch (2 ranks) too.
+      const uint32_t right = (rank + 1) % p, left = (rank + p - 1) % p;
+      for (uint64_t bytes : {uint64_t{4096}, uint64_t{(3u << 20) + 12}}) {
+        SCOPED_TRACE("bytes " + std::to_string(bytes));
+        DeviceBuffer toRight(bytes), toLeft(bytes), fromLeft(bytes), fromRight(bytes);
+        toRight.upload(patternBytes(rank, bytes, 1));
+        toLeft.upload(patternBytes(rank, bytes, 2));
+        const uint64_t count = bytes / 4;
+        HcclSendRecvItem items[4] = {{HCCL_SEND, toRight.p, count, HCCL_DATA_TYPE_INT32, right},
+                                     {HCCL_RECV, fromLeft.p, count, HCCL_DATA_TYPE_INT32, left},
+                                     {HCCL_SEND, toLeft.p, count, HCCL_DATA_TYPE_INT32, left},
+                                     {HCCL_RECV, fromRight.p, count, HCCL_DATA_TYPE_INT32, right}};
+        ASSERT_HCCL_OK(HcclBatchSendRecv(items, 4, comm, stream));
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        // With 2 ranks left and right are the same peer: its two sends pair with the two
+        // receives in order, right's (salt 1) first.
+        EXPECT_EQ(firstDifference(fromLeft.download(), patternBytes(left, bytes, 1)), "");
+        EXPECT_EQ(firstDifference(fromRight.download(), patternBytes(right, bytes, 2)), "");
+      }
+    } else if (c.op == "AlltoAll" || c.op == "AlltoAllV" || c.op == "AlltoAllVC") {
+      const bool v = c.op != "AlltoAll";
+      const bool matrix = c.op == "AlltoAllVC";
       // AlltoAllV: rank r sends 1 + (r + 2j) % 5 thousand-odd int32 to rank j, at displacements
       // in reverse rank order with gaps; AlltoAll: the same count to everyone.
       auto countOf = [&](uint32_t from, uint32_t to) -> uint64_t {
@@ -714,13 +770,14 @@ TEST_P(HcclOps, ResultsAreExact) {
       std::vector<uint64_t> sendCounts(p), sdispls(p), recvCounts(p), rdispls(p);
       uint64_t sendTotal = 0, recvTotal = 0;
       for (uint32_t k = 0; k < p; ++k) {
-        const uint32_t j = v ? p - 1 - k : k;
+        // AlltoAllVC lays the blocks out in rank order, one after another.
+        const uint32_t j = v && !matrix ? p - 1 - k : k;
         sendCounts[j] = countOf(rank, j);
         sdispls[j] = sendTotal;
-        sendTotal += sendCounts[j] + (v ? 7 : 0);
+        sendTotal += sendCounts[j] + (v && !matrix ? 7 : 0);
         recvCounts[j] = countOf(j, rank);
         rdispls[j] = recvTotal;
-        recvTotal += recvCounts[j] + (v ? 5 : 0);
+        recvTotal += recvCounts[j] + (v && !matrix ? 5 : 0);
       }
       DeviceBuffer send(sendTotal * e), recv(recvTotal * e);
       std::vector<uint8_t> in(sendTotal * e, 0);
@@ -731,7 +788,14 @@ TEST_P(HcclOps, ResultsAreExact) {
       send.upload(in);
       const std::vector<uint8_t> before(recvTotal * e, 0xEE);
       recv.upload(before);
-      if (v) {
+      if (matrix) {
+        std::vector<uint64_t> counts(uint64_t{p} * p);
+        for (uint32_t i = 0; i < p; ++i) {
+          for (uint32_t j = 0; j < p; ++j) counts[uint64_t{i} * p + j] = countOf(i, j);
+        }
+        ASSERT_HCCL_OK(HcclAlltoAllVC(send.p, counts.data(), HCCL_DATA_TYPE_INT32, recv.p,
+                                      HCCL_DATA_TYPE_INT32, comm, stream));
+      } else if (v) {
         ASSERT_HCCL_OK(HcclAlltoAllV(send.p, sendCounts.data(), sdispls.data(),
                                      HCCL_DATA_TYPE_INT32, recv.p, recvCounts.data(),
                                      rdispls.data(), HCCL_DATA_TYPE_INT32, comm, stream));
@@ -773,8 +837,9 @@ TEST_P(HcclOps, ResultsAreExact) {
 
 std::vector<OpCase> opCases() {
   std::vector<OpCase> cases;
-  for (const char* op : {"AllReduce", "ReduceScatter", "AllGather", "Broadcast", "Reduce",
-                         "AlltoAll", "AlltoAllV", "SendRecv"}) {
+  for (const char* op :
+       {"AllReduce", "ReduceScatter", "AllGather", "Broadcast", "Reduce", "Scatter", "AlltoAll",
+        "AlltoAllV", "AlltoAllVC", "SendRecv", "BatchSendRecv"}) {
     for (uint32_t ranks : {2u, 4u, 8u}) cases.push_back({op, ranks, "atlas-800t-a2", ""});
     cases.push_back({op, 8, "atlas-800t-a2", "1"});
     cases.push_back({op, 8, "atlas-800-9000", ""});
@@ -791,29 +856,29 @@ INSTANTIATE_TEST_SUITE_P(EveryOperation, HcclOps, ::testing::ValuesIn(opCases())
 // The 910B mesh AllReduce of 256 MiB per rank on 8 ranks, from the preset's link arithmetic:
 // each rank's slice (256 MiB / 8 = 32 MiB) crosses each of its HCCS links once in the
 // reduce-scatter (inline-reduced into the peer's staging buffer) and once in the all-gather (read
-// back), all seven links at once, so the two phases take 2 x 32 MiB at the link's payload rate.
-// atlas-800t-a2.yaml: HCCS 8 lanes x 56 GT/s = 56 GB/s per direction, 256 B payload per 16 B of
-// packet overhead; HBM2e 4 stacks, 1638.4 GB/s; task_launch 1 us; dma.setup_latency 1 us.
+// back), all seven links at once, each as one SDMA transfer, so the two phases take 2 x 32 MiB at
+// one transfer's rate. atlas-800t-a2.yaml: HCCS transfer_rate 19.3 GB/s (below the link's 8 lanes
+// x 56 GT/s x 256/272 = 52.7 GB/s of payload); HBM2e 4 stacks, 1638.4 GB/s; task_launch 1 us;
+// dma.setup_latency 1 us.
 // HBM2e of the preset (configs/memory/hbm2e.yaml: 4 stacks x 409.6 GB/s) less its all-bank
 // refresh (tRFC 350 ns of every tREFI 3900 ns), which a copy or kernel inside one HBM shares
 // between its reads and writes.
 constexpr double kHbmRate = 1638.4e9 * (1 - 350.0 / 3900.0);  // 1491.3 GB/s
 
-// Milliseconds of one 8-rank AllReduce of `bytes` per rank of `type` (summed), on every rank's
-// stream, all ranks starting together after a barrier.
-std::vector<double> timedAllReduce(uint64_t bytes, HcclDataType type, uint32_t elementSize) {
-  const uint32_t p = 8;
+// Milliseconds each of `p` ranks takes for the operation `setup` returns (setup allocates what the
+// operation needs on the rank's device, untimed), all ranks starting together after a barrier.
+using TimedOp = std::function<void()>;
+std::vector<double> timedOnRanks(
+    uint32_t p, const std::function<TimedOp(uint32_t, HcclComm, aclrtStream)>& setup) {
   std::vector<double> ms(p, 0);
   onRanks(p, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
-    DeviceBuffer send(bytes), recv(bytes);
+    const TimedOp op = setup(rank, comm, stream);
     aclrtEvent before = nullptr, after = nullptr;
     ASSERT_EQ(aclrtCreateEventWithFlag(&before, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
     ASSERT_EQ(aclrtCreateEventWithFlag(&after, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
-    // Every rank starts together: a barrier, then the measured AllReduce.
     ASSERT_HCCL_OK(HcclBarrier(comm, stream));
     ASSERT_EQ(aclrtRecordEvent(before, stream), ACL_SUCCESS);
-    ASSERT_HCCL_OK(
-        HcclAllReduce(send.p, recv.p, bytes / elementSize, type, HCCL_REDUCE_SUM, comm, stream));
+    op();
     ASSERT_EQ(aclrtRecordEvent(after, stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     float elapsed = 0;
@@ -825,14 +890,39 @@ std::vector<double> timedAllReduce(uint64_t bytes, HcclDataType type, uint32_t e
   return ms;
 }
 
+// Milliseconds of one AllReduce of `bytes` per rank of `type` (summed) on `p` ranks.
+std::vector<double> timedAllReduce(uint64_t bytes, HcclDataType type, uint32_t elementSize,
+                                   uint32_t p = 8) {
+  return timedOnRanks(p, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+    auto send = std::make_shared<DeviceBuffer>(bytes), recv = std::make_shared<DeviceBuffer>(bytes);
+    return [=] {
+      EXPECT_EQ(
+          HcclAllReduce(send->p, recv->p, bytes / elementSize, type, HCCL_REDUCE_SUM, comm, stream),
+          HCCL_SUCCESS);
+    };
+  });
+}
+
+// Milliseconds of one AllGather whose whole output is `bytes` (bytes / p from each rank).
+std::vector<double> timedAllGather(uint64_t bytes, uint32_t p) {
+  return timedOnRanks(p, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+    auto send = std::make_shared<DeviceBuffer>(bytes / p),
+         recv = std::make_shared<DeviceBuffer>(bytes);
+    return [=] {
+      EXPECT_EQ(HcclAllGather(send->p, recv->p, bytes / p, HCCL_DATA_TYPE_INT8, comm, stream),
+                HCCL_SUCCESS);
+    };
+  });
+}
+
 TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
   start("atlas-800t-a2");
   const uint32_t p = 8;
   const uint64_t bytes = 256ull << 20;
   const std::vector<double> ms = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4);
   const double slice = static_cast<double>(bytes / p);    // 32 MiB
-  const double linkRate = 56e9 * 256.0 / (256.0 + 16.0);  // 52.71 GB/s of payload
-  const double phaseUs = slice / linkRate * 1e6;          // 636.6 us
+  const double transferRate = 19.3e9;                     // one SDMA transfer over HCCS
+  const double phaseUs = slice / transferRate * 1e6;      // 1738.6 us
   const double localCopyUs = 2 * slice / kHbmRate * 1e6;  // own slice into CCL out: 45.0 us
   // The chain of tasks the slowest path waits for, each 1 us to launch (copies 1 us more to set
   // up the DMA): the record that opens the helper streams; the local copy (2); the ready notify;
@@ -841,13 +931,12 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
   // for the readers (7); the helpers' join records (1) and the seven waits for them (7); the
   // measuring record (1).
   const double tasksUs = 1 + 2 + 1 + 1 + 2 + 1 + 7 + 1 + 1 + 2 + 1 + 7 + 1 + 7 + 1;  // 36
-  const double expectedMs = (2 * phaseUs + localCopyUs + tasksUs) / 1000;            // 1.354 ms
+  const double expectedMs = (2 * phaseUs + localCopyUs + tasksUs) / 1000;            // 3.558 ms
   for (uint32_t r = 0; r < p; ++r) {
-    // 1 % (13.5 us): each copy's first 64 KiB chunk crosses HBM, the link and HBM before the
+    // 0.5 % (18 us): each copy's first 64 KiB chunk crosses HBM, the link and HBM before the
     // stream of chunks is full (about 1.5 us per phase), and ranks differ by a notify latency or
-    // two (measured 1.3558 ms, 0.12 % over). A link rate off by 2 %, or one more pass over the
-    // data, fails it.
-    EXPECT_NEAR(ms[r], expectedMs, 0.01 * expectedMs) << "rank " << r;
+    // two. A transfer rate off by 1 %, or one more pass over the data, fails it.
+    EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << "rank " << r;
   }
   std::printf(
       "8 x 256 MiB AllReduce on the 910B mesh: %.4f ms (arithmetic %.4f ms); algbw %.1f "
@@ -856,6 +945,36 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
       bytes / (ms[0] * 1e-3) / 1e9 * 2 * (p - 1) / p);
 }
 
+}  // namespace
+
+namespace {
+// Published 8 x 910B figures (github gameofdimension/limulidae README, torch.distributed over
+// HCCL, CANN 8.0.0.beta1, largest sizes): AllGather 149 GB/s and AllReduce 72 GB/s of algorithm
+// bandwidth (size / time; AllGather's size is its whole output), 2 ranks 38 and 18 GB/s. The
+// simulated server must land within 10 % of each at 256 MiB. (Their 4-rank figures, AllGather 64
+// and AllReduce 30 GB/s, are 17-22 % below what one SDMA transfer per link gives;
+// docs/collectives.md.)
+TEST_F(Hccl, BandwidthOnAtlas800TA2IsWithinTenPercentOfPublishedFigures) {
+  start("atlas-800t-a2");
+  const uint64_t bytes = 256ull << 20;
+  struct Figure {
+    const char* op;
+    uint32_t ranks;
+    double algbw;  // GB/s, published
+  };
+  for (const Figure& f : {Figure{"AllGather", 8, 149}, Figure{"AllReduce", 8, 72},
+                          Figure{"AllGather", 2, 38}, Figure{"AllReduce", 2, 18}}) {
+    const std::vector<double> ms = std::string(f.op) == "AllGather"
+                                       ? timedAllGather(bytes, f.ranks)
+                                       : timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4, f.ranks);
+    const double slowest = *std::max_element(ms.begin(), ms.end());
+    const double algbw = static_cast<double>(bytes) / (slowest * 1e-3) / 1e9;
+    EXPECT_NEAR(algbw / f.algbw, 1.0, 0.10)
+        << f.op << " on " << f.ranks << " ranks: " << algbw << " GB/s, published " << f.algbw;
+    std::printf("%s %u ranks x 256 MiB: %.1f GB/s algbw (published %.0f)\n", f.op, f.ranks, algbw,
+                f.algbw);
+  }
+}
 }  // namespace
 
 namespace {

@@ -20,6 +20,16 @@ TEST(SpecWriter, EveryPresetRoundTripsExactly) {
   }
 }
 
+// A device link's transfer_rate is written (and so kept by `config show` and by the sustained-rate
+// cache's key): the 800T A2 preset sets 19.3 GB/s on its HCCS mesh.
+TEST(SpecWriter, DeviceLinkTransferRateIsWritten) {
+  const SystemSpec sys = loadSystemSpec("atlas-800t-a2");
+  ASSERT_FALSE(sys.deviceLinks.empty());
+  EXPECT_DOUBLE_EQ(sys.deviceLinks[0].transferRate, 19.3e9);
+  const std::string yaml = writeSystemSpecYaml(sys);
+  EXPECT_NE(yaml.find("transfer_rate: 19.3GB/s"), std::string::npos) << yaml;
+}
+
 // aicore.unified_buffer: `auto` (0) when not given, which is the SoC's (192 KiB = 196608 B on
 // Ascend910B*/910_93* vector cores, 256 KiB = 262144 B elsewhere, Ascend C documentation), so that
 // `config show` then `--set devices[0].soc=...` follows the new SoC; a given size is kept.
