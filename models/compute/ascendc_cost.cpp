@@ -22,24 +22,30 @@ uint64_t BlockTimeline::copyOutCycles(const spec::AiCoreSpec& c, uint64_t bytes)
 uint64_t BlockTimeline::vectorCycles(const spec::AiCoreSpec& c, uint64_t bytes) {
   return ceilDiv(bytes, c.vectorBytesPerCycle);  // repeats, one per cycle
 }
-uint64_t BlockTimeline::scalarCycles(const spec::AiCoreSpec& c, uint64_t ops) {
-  return ceilDiv(ops, c.scalarOpsPerCycle);
-}
 
 void BlockTimeline::scalar(uint64_t ops) {
-  scalar_ += scalarCycles(cores_, ops);
+  // Whole cycles, carrying a part-filled one: many short runs take what they take together.
+  const uint64_t perCycle = std::max<uint64_t>(cores_.scalarOpsPerCycle, 1);
+  const uint64_t total = scalarCarry_ + ops;
+  scalar_ += total / perCycle;
+  scalarCarry_ = total % perCycle;
+}
+
+void BlockTimeline::scalarWait(uint64_t cycle) {
+  if (cycle <= scalarNow()) return;
+  scalar_ = cycle;
+  scalarCarry_ = 0;
 }
 
 void BlockTimeline::issue(Pipe pipe, uint64_t cycles, uintptr_t dst, uintptr_t src0,
                           uintptr_t src1) {
   scalar(kScalarOpsPerInstruction);  // the scalar unit sets it up and issues it, then goes on
-  uint64_t start = std::max(scalar_, pipes_[static_cast<int>(pipe)]);
+  uint64_t start = std::max(scalarNow(), pipes_[static_cast<int>(pipe)]);
   for (uintptr_t src : {src0, src1}) {
     if (src) start = std::max(start, buffers_[src].written);  // read after write
   }
-  if (dst)
-    start =
-        std::max({start, buffers_[dst].written, buffers_[dst].read});  // write after write, read
+  // Write after write and write after read.
+  if (dst) start = std::max({start, buffers_[dst].written, buffers_[dst].read});
   const uint64_t end = start + cycles;
   pipes_[static_cast<int>(pipe)] = end;
   for (uintptr_t src : {src0, src1}) {
@@ -62,23 +68,23 @@ void BlockTimeline::vector(uint64_t bytes, uintptr_t dst, uintptr_t src0, uintpt
 
 void BlockTimeline::scalarAccess(uintptr_t buffer, bool write) {
   Buffer& b = buffers_[buffer];
-  scalar_ = std::max(scalar_, b.written);
+  scalarWait(b.written);
   if (write) {
-    scalar_ = std::max(scalar_, b.read);
-    b.written = scalar_;
+    scalarWait(b.read);
+    b.written = scalarNow();
   }
 }
 
 void BlockTimeline::scalarLoad(uint64_t bytes) {
-  scalar_ += copyInCycles(cores_, bytes);
+  scalarWait(scalarNow() + copyInCycles(cores_, bytes));
 }
 
 void BlockTimeline::barrier() {
-  scalar_ = cycles();
+  scalarWait(cycles());
 }
 
 uint64_t BlockTimeline::cycles() const {
-  return std::max({scalar_, pipes_[0], pipes_[1], pipes_[2]});
+  return std::max({scalarNow(), pipes_[0], pipes_[1], pipes_[2]});
 }
 
 uint64_t spreadOverCores(const std::vector<uint64_t>& blockCycles, uint32_t cores) {

@@ -48,7 +48,6 @@ class BlockTimeline {
   static uint64_t copyInCycles(const spec::AiCoreSpec& c, uint64_t bytes);
   static uint64_t copyOutCycles(const spec::AiCoreSpec& c, uint64_t bytes);
   static uint64_t vectorCycles(const spec::AiCoreSpec& c, uint64_t bytes);
-  static uint64_t scalarCycles(const spec::AiCoreSpec& c, uint64_t ops);
 
  private:
   struct Buffer {
@@ -56,10 +55,15 @@ class BlockTimeline {
     uint64_t read = 0;     // when the last instruction reading it ends
   };
   void issue(Pipe pipe, uint64_t cycles, uintptr_t dst, uintptr_t src0, uintptr_t src1);
+  // When the scalar unit's instructions so far have ended (a cycle begun counts whole).
+  uint64_t scalarNow() const { return scalar_ + (scalarCarry_ > 0 ? 1 : 0); }
+  // The scalar unit waits until `cycle`.
+  void scalarWait(uint64_t cycle);
 
   const spec::AiCoreSpec& cores_;
-  uint64_t scalar_ = 0;     // the scalar unit's clock
-  uint64_t pipes_[3] = {};  // when each pipe's last instruction ends
+  uint64_t scalar_ = 0;       // the scalar unit's clock, in whole cycles
+  uint64_t scalarCarry_ = 0;  // instructions run in the cycle after it (< scalar_ops_per_cycle)
+  uint64_t pipes_[3] = {};    // when each pipe's last instruction ends
   std::map<uintptr_t, Buffer> buffers_;
 };
 

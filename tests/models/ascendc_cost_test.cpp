@@ -139,6 +139,13 @@ TEST(AscendCBlock, ScalarCodeAndItsGlobalMemoryLoadsAddUp) {
   t.scalarLoad(4096);
   EXPECT_EQ(t.cycles(), 1000 * kScalarOpsPerBasicBlock / c.scalarOpsPerCycle + 4096 / 64);
   EXPECT_EQ(t.cycles(), 4064u);
+  // Three instructions per cycle: the 4000 instructions take 1333 1/3 cycles, 1334 begun; the
+  // partial cycles of the 4-instruction runs are not rounded up one by one.
+  spec::AiCoreSpec three;
+  three.scalarOpsPerCycle = 3;
+  BlockTimeline wide(three);
+  for (int i = 0; i < 1000; ++i) wide.scalar(kScalarOpsPerBasicBlock);
+  EXPECT_EQ(wide.cycles(), 1334u);
 }
 
 TEST(AscendCKernelBlocks, SpreadOverTheCoresEachToTheFirstFree) {
