@@ -30,10 +30,17 @@ uint64_t kernelWindowBytes(const spec::AiCoreSpec& cores) {
 KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
   const uint64_t total =
       work.bytesRead + work.bytesWritten + work.hostBytesRead + work.hostBytesWritten;
-  if (total == 0)
-    return {0, 0, work.ops, work.scalarOps, work.blocks};  // pure arithmetic: one step
-  const uint64_t end = std::min(total, offset + length);
   KernelSlice s;
+  s.costed = work.costed;
+  if (total == 0) {  // pure arithmetic: one step
+    s.ops = work.ops;
+    s.scalarOps = work.scalarOps;
+    s.blocks = work.blocks;
+    s.coreCycles = work.coreCycles;
+    return s;
+  }
+  const uint64_t end = std::min(total, offset + length);
+  s.coreCycles = scaled(work.coreCycles, end, total) - scaled(work.coreCycles, offset, total);
   s.blocks = work.blocks;
   s.scalarOps = scaled(work.scalarOps, end, total) - scaled(work.scalarOps, offset, total);
   s.readFrom = scaled(work.bytesRead, offset, total);
@@ -48,6 +55,8 @@ KernelSlice sliceOf(const KernelWork& work, uint64_t offset, uint64_t length) {
 }
 
 Picoseconds coreTime(const spec::AiCoreSpec& c, const KernelSlice& s, uint32_t opBytes) {
+  if (s.costed)
+    return cyclesTime(static_cast<double>(s.coreCycles), c.clock);  // (Ascend C kernels)
   // A kernel of fewer blocks than cores keeps the others idle.
   const double n = s.blocks > 0 ? std::min<double>(s.blocks, c.cores) : c.cores;
   const double vector = static_cast<double>(s.ops) * opBytes / (n * c.vectorBytesPerCycle);

@@ -22,6 +22,8 @@ struct KernelSlice {
   uint32_t blocks = 0;                     // cores the scalar code runs on at most (0: all)
   uint64_t readFrom = 0, writtenFrom = 0;  // where in the read and write streams the slice starts
   uint64_t hostRead = 0, hostWritten = 0;  // host memory reached in place (zero copy)
+  bool costed = false;                     // KernelWork::costed: the cores take `coreCycles`
+  uint64_t coreCycles = 0;
 };
 
 // Traffic bytes of one step: one tile.

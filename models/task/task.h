@@ -47,6 +47,11 @@ struct KernelWork {
   // Scalar instructions (Ascend C kernels' scalar code), run by `blocks` cores at most (0: all).
   uint64_t scalarOps = 0;
   uint32_t blocks = 0;
+  // Ascend C kernels: the cores' time from the cost model of what their blocks did
+  // (models/compute/ascendc_cost.h), in cycles over all the cores; when `costed`, it replaces the
+  // rates above for the cores (the traffic still goes through device memory).
+  bool costed = false;
+  uint64_t coreCycles = 0;
   // Where in device memory the reads and writes go, in order (empty for timing-only kernels): only
   // the DRAM statistics use them.
   struct Range {

@@ -49,11 +49,20 @@ uint32_t ascendsimAscendCUnifiedBufferBytes(void) {
 void ascendsimAscendCExceedResource(const char* reason) {
   KernelMemoryWindow::exceedResource(reason);
 }
-void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes) {
-  KernelMemoryWindow::countVector(count * elementBytes);
+void ascendsimAscendCVector(const void* dst, const void* src0, const void* src1, uint64_t bytes) {
+  KernelMemoryWindow::countVector(bytes, reinterpret_cast<uintptr_t>(dst),
+                                  reinterpret_cast<uintptr_t>(src0),
+                                  reinterpret_cast<uintptr_t>(src1));
 }
-void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal) {
-  KernelMemoryWindow::countCopy(bytes, toGlobal != 0);
+void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes, int32_t toGlobal) {
+  KernelMemoryWindow::countCopy(reinterpret_cast<uint64_t>(global),
+                                reinterpret_cast<uintptr_t>(local), bytes, toGlobal != 0);
+}
+void ascendsimAscendCLocalAccess(const void* buffer, int32_t write) {
+  KernelMemoryWindow::localAccess(reinterpret_cast<uintptr_t>(buffer), write != 0);
+}
+void ascendsimAscendCBarrier(void) {
+  KernelMemoryWindow::barrier();
 }
 void ascendsimAscendCLibrary(int32_t enter) {
   KernelMemoryWindow::enterLibrary(enter != 0);

@@ -13,28 +13,27 @@
 namespace ascendsim::runtime {
 namespace {
 
-// A basic block of scalar code, as the host compiler cuts it: a loop body's few loads, stores,
-// arithmetic and its branch. An estimate, documented in docs/ascendc.md.
-constexpr uint64_t kInstructionsPerBasicBlock = 4;
-
 std::string hex(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
 
-// What the blocks did, as the timing model's kernel work: every page they touched is read from
-// device memory, every page they changed written back; the vector instructions' bytes go through
-// the vector units; the scalar code costs kInstructionsPerBasicBlock per basic block it ran when
-// the kernel was built with coverage (ascendc_library), else one instruction per 4 bytes of global
-// memory it loaded or stored (pages touched plus pages changed, less what DataCopy read, and
-// wrote, which both touched and changed its pages).
+// What the blocks did, as the timing model's kernel work. The cores' time is the cost model's
+// (models/compute/ascendc_cost.h): each block's critical path over its MTE2, vector and MTE3
+// instructions and its scalar code, the blocks spread over the `cores` they run on. Device memory
+// carries what DataCopy moved plus the pages the scalar code touched (read) and changed (written).
 //
 // Host memory reached in place: a registered page touched crosses the link once, one changed
 // goes back. A managed page migrates to the device when the kernel first touches it (it crosses
 // the link once) and from then on is device memory, read and written there (`managed`).
 void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelUse& managed,
-                  const std::vector<uint64_t>& hostTouched, models::KernelWork& work) {
+                  const std::vector<uint64_t>& hostTouched, uint32_t cores,
+                  models::KernelWork& work) {
+  for (const auto& r : window.copyInRuns()) work.readRanges.push_back({r.address, r.bytes});
+  work.bytesRead += window.copiedIn();
+  for (const auto& r : window.copyOutRuns()) work.writeRanges.push_back({r.address, r.bytes});
+  work.bytesWritten += window.copiedOut();
   for (const auto& r : window.touchedRuns()) {
     work.readRanges.push_back({r.address, r.bytes});
     work.bytesRead += r.bytes;
@@ -52,20 +51,10 @@ void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelU
   work.bytesWritten += managed.changed.size() * kPage;
   const uint64_t hostTouchedBytes = hostTouched.size() * kPage;
   const uint64_t hostChangedBytes = window.hostChangedPages().size() * kPage;
-  if (window.basicBlocks() > 0) {
-    // Counted: the kernel was built with basic-block coverage (ascendc_library).
-    work.scalarOps = window.basicBlocks() * kInstructionsPerBasicBlock;
-  } else {
-    // Every byte the blocks loaded or stored, wherever it lives (managed pages counted once).
-    const uint64_t managedBytes =
-        (managed.migrated.size() + managed.resident.size() + managed.changed.size()) * kPage;
-    const uint64_t reached =
-        work.bytesRead + work.bytesWritten - managedBytes + hostTouchedBytes + hostChangedBytes;
-    const uint64_t copied = window.copiedIn() + 2 * window.copiedOut();
-    work.scalarOps = reached > copied ? (reached - copied) / 4 : 0;
-  }
-  work.opBytes = 4;
-  work.ops = window.vectorBytes() / 4;
+  work.costed = true;
+  work.coreCycles = models::spreadOverCores(window.blockCycles(), cores);
+  work.ops = 0;
+  work.scalarOps = 0;
   // Across the link: registered pages touched and migrating managed ones in, registered pages
   // changed back out.
   work.hostBytesRead = hostTouchedBytes - managed.resident.size() * kPage;
@@ -107,6 +96,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     managed_.settleHostChanges();
     KernelMemoryWindow window(*device->memory);
     window.setUnifiedBuffer(unifiedBufferBytes(*device->spec));
+    const spec::AiCoreSpec& cores = device->spec->aicore;
+    window.setCores(&cores);
     window.watchHost(hostRangesForKernels());
     for (uint32_t block = 0; block < launch.blockDim; ++block) {
       if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
@@ -116,7 +107,11 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     const ManagedMemory::KernelUse managed =
         managed_.useByKernel(device->id, hostTouched, window.hostChangedPages());
     managed_.settleOnDevice(device->id, hostTouched);
-    describeWork(window, managed, hostTouched, running.kernel);
+    // On as many cores as it has blocks, at most the device's (and aclrtSetDeviceResLimit's, which
+    // the submission applied to `blocks`).
+    const uint32_t onCores =
+        std::min(running.kernel.blocks > 0 ? running.kernel.blocks : launch.blockDim, cores.cores);
+    describeWork(window, managed, hostTouched, onCores, running.kernel);
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten +
                     running.kernel.hostBytesRead + running.kernel.hostBytesWritten;
   };

@@ -48,6 +48,12 @@ bool KernelMemoryWindow::mapIn(uint64_t address) {
   before.resize(kPage);
   memory_.read(page, before.data(), kPage);
   std::memcpy(p, before.data(), kPage);
+  if (tLibraryDepth == 0) {
+    // Scalar code's first touch: the page comes in through the core's load path (DataCopy's
+    // pages are its own traffic).
+    scalarPages_.emplace(page, tBlock);
+    if (timeline_) timeline_->scalarLoad(kPage);
+  }
   return true;
 }
 
@@ -77,17 +83,49 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
   raise(sig);
 }
 
-void KernelMemoryWindow::countVector(uint64_t bytes) {
-  if (tActive && tActive->fault_) tActive->vectorBytes_ += bytes;
+void KernelMemoryWindow::countVector(uint64_t bytes, uintptr_t dst, uintptr_t src0,
+                                     uintptr_t src1) {
+  KernelMemoryWindow* w = tActive;
+  if (w && w->fault_ && w->timeline_) w->timeline_->vector(bytes, dst, src0, src1);
 }
 
-void KernelMemoryWindow::countCopy(uint64_t bytes, bool toGlobal) {
-  if (!tActive || !tActive->fault_) return;
-  (toGlobal ? tActive->copiedOut_ : tActive->copiedIn_) += bytes;
+void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t bytes,
+                                   bool toGlobal) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;
+  if (w->timeline_) {
+    if (toGlobal) {
+      w->timeline_->copyOut(bytes, local);
+    } else {
+      w->timeline_->copyIn(bytes, local);
+    }
+  }
+  // Device memory's traffic (host memory reached in place crosses PCIe by its pages instead).
+  if (bytes == 0 || !w->memory_.contains(global)) return;
+  (toGlobal ? w->copiedOut_ : w->copiedIn_) += bytes;
+  std::vector<Run>& runs = toGlobal ? w->copyOutRuns_ : w->copyInRuns_;
+  if (!runs.empty() && runs.back().address + runs.back().bytes == global) {
+    runs.back().bytes += bytes;
+  } else {
+    runs.push_back({global, bytes});
+  }
+}
+
+void KernelMemoryWindow::localAccess(uintptr_t buffer, bool write) {
+  KernelMemoryWindow* w = tActive;
+  if (w && w->fault_ && w->timeline_) w->timeline_->scalarAccess(buffer, write);
+}
+
+void KernelMemoryWindow::barrier() {
+  KernelMemoryWindow* w = tActive;
+  if (w && w->fault_ && w->timeline_) w->timeline_->barrier();
 }
 
 void KernelMemoryWindow::countBasicBlock() {
-  if (tActive && tActive->fault_ && tLibraryDepth == 0) ++tActive->basicBlocks_;
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_ || tLibraryDepth != 0) return;
+  ++w->basicBlocks_;
+  if (w->timeline_) w->timeline_->scalar(models::kScalarOpsPerBasicBlock);
 }
 
 void KernelMemoryWindow::enterLibrary(bool enter) {
@@ -110,6 +148,7 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   KernelMemoryWindow* outer = tActive;
   tActive = this;
   fault_ = &fault;
+  if (cores_) timeline_ = std::make_unique<models::BlockTimeline>(*cores_);
   // A trap or an exceeded resource is raised from the kernel's own calls: it unwinds the block
   // like an exception, so the kernel's objects (a TPipe's buffers) are destroyed. A fault in the
   // signal handler cannot unwind: it jumps back here, and what the block held stays allocated.
@@ -120,6 +159,8 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
     }
   }
   fault_ = nullptr;
+  if (timeline_) blockCycles_.push_back(timeline_->cycles());
+  timeline_.reset();
   tActive = outer;
   tBlock = 0;
   tBlocks = 1;
@@ -147,7 +188,7 @@ uint32_t KernelMemoryWindow::unifiedBuffer() {
 
 std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::touchedRuns() const {
   std::vector<Run> runs;
-  for (const auto& [page, bytes] : pages_) {
+  for (const auto& [page, block] : scalarPages_) {
     if (!runs.empty() && runs.back().address + runs.back().bytes == page) {
       runs.back().bytes += kPage;
     } else {
@@ -160,6 +201,7 @@ std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::touchedRuns() const {
 std::vector<KernelMemoryWindow::Run> KernelMemoryWindow::changedRuns() const {
   std::vector<Run> runs;
   for (uint64_t page : changed_) {
+    if (!scalarPages_.count(page)) continue;  // (DataCopy's writes are counted as copied)
     if (!runs.empty() && runs.back().address + runs.back().bytes == page) {
       runs.back().bytes += kPage;
     } else {
@@ -237,6 +279,12 @@ void KernelMemoryWindow::finish() {
         a = end;
       }
       changed_.push_back(page);
+      // A page scalar code changed goes back through the store path of the core that first
+      // touched it, after its block.
+      const auto scalar = scalarPages_.find(page);
+      if (cores_ && scalar != scalarPages_.end() && scalar->second < blockCycles_.size()) {
+        blockCycles_[scalar->second] += models::BlockTimeline::copyOutCycles(*cores_, kPage);
+      }
     }
     madvise(p, kPage, MADV_DONTNEED);
     mprotect(p, kPage, PROT_NONE);

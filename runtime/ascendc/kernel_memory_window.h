@@ -12,8 +12,11 @@
 #include <csetjmp>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "models/compute/ascendc_cost.h"
 
 namespace ascendsim::runtime {
 
@@ -61,25 +64,37 @@ class KernelMemoryWindow {
   // The block the calling thread runs, and how many the kernel has (0 and 1 outside a kernel).
   static uint32_t currentBlock();
   static uint32_t blockCount();
-  // What the running kernel's vector interface did (kernel_operator.h reports it): bytes through
-  // the vector unit, and bytes DataCopy moved from and to global memory.
-  static void countVector(uint64_t bytes);
-  static void countCopy(uint64_t bytes, bool toGlobal);
+  // The cores the blocks run on: each block's instructions are timed on one of them (the cost
+  // model, models/compute/ascendc_cost.h). Without it nothing is timed.
+  void setCores(const spec::AiCoreSpec* cores) { cores_ = cores; }
+  // What the running block's vector interface did (kernel_operator.h reports it): a vector
+  // instruction over `bytes` writing local buffer `dst` from `src0` and `src1` (0: none); DataCopy
+  // of `bytes` between global memory at `global` and local buffer `local`; the scalar unit reading
+  // or writing a local buffer; PipeBarrier<PIPE_ALL>.
+  static void countVector(uint64_t bytes, uintptr_t dst, uintptr_t src0, uintptr_t src1);
+  static void countCopy(uint64_t global, uintptr_t local, uint64_t bytes, bool toGlobal);
+  static void localAccess(uintptr_t buffer, bool write);
+  static void barrier();
   // Kernels built by ascendc_library are compiled with -fsanitize-coverage=trace-pc: every basic
   // block of their scalar code they run is counted here (not those of kernel_operator.h's stand-ins
   // for vector instructions, which run between enterLibrary(true) and enterLibrary(false)).
   static void countBasicBlock();
   static void enterLibrary(bool enter);
   uint64_t basicBlocks() const { return basicBlocks_; }
-  uint64_t vectorBytes() const { return vectorBytes_; }
   uint64_t copiedIn() const { return copiedIn_; }
   uint64_t copiedOut() const { return copiedOut_; }
-
-  // What the blocks touched: every page they read or wrote, and those whose contents changed.
-  uint64_t touchedBytes() const { return pages_.size() * kPage; }
+  // Where DataCopy read and wrote device memory, in order.
   struct Run {
     uint64_t address, bytes;
   };
+  const std::vector<Run>& copyInRuns() const { return copyInRuns_; }
+  const std::vector<Run>& copyOutRuns() const { return copyOutRuns_; }
+  // Each block's cycles on its core (valid after finish(): a page of global memory its scalar
+  // code changed is written back through the core's store path at its end).
+  const std::vector<uint64_t>& blockCycles() const { return blockCycles_; }
+
+  // What the blocks' scalar code touched (not DataCopy): every page it read or wrote first, and
+  // those whose contents changed.
   std::vector<Run> touchedRuns() const;
   std::vector<Run> changedRuns() const;  // valid after finish()
   // Returns the pages to the store now (the destructor does it otherwise).
@@ -99,7 +114,12 @@ class KernelMemoryWindow {
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
   std::vector<uint64_t> changed_;
   bool finished_ = false;
-  uint64_t vectorBytes_ = 0, copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
+  uint64_t copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
+  const spec::AiCoreSpec* cores_ = nullptr;
+  std::unique_ptr<models::BlockTimeline> timeline_;  // the running block's
+  std::vector<uint64_t> blockCycles_;
+  std::map<uint64_t, uint32_t> scalarPages_;  // page first touched by scalar code -> its block
+  std::vector<Run> copyInRuns_, copyOutRuns_;
   uint32_t unifiedBuffer_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> hostWatched_;  // page-aligned [begin, end)
   std::map<uint64_t, std::vector<uint8_t>> hostPages_;      // touched page -> contents before

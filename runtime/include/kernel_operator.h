@@ -10,9 +10,9 @@
  *   Unified Buffer (host memory here), DataCopy between global memory and local tensors, and the
  *   vector instructions below. Blocks run one after the other, so queues and barriers only order
  *   what already runs in order.
- * Timing: what DataCopy moves is device-memory traffic; each vector instruction costs its elements
- * on the AI Core's vector unit (ai_core.vector_bytes_per_cycle); other accesses to global memory
- * are scalar code (one instruction per 4 bytes). See docs/ascendc.md.
+ * Timing (docs/ascendc.md, "Timing"): each DataCopy and vector instruction tells the runtime what
+ * it moved and which local buffers it read and wrote; the runtime times them on the core's MTE2,
+ * vector and MTE3 pipes, which overlap where the buffers allow (double-buffered queues).
  */
 #ifndef ASCENDSIM_KERNEL_OPERATOR_H_
 #define ASCENDSIM_KERNEL_OPERATOR_H_
@@ -92,9 +92,13 @@ enum class HardEvent {
   S_MTE3
 };
 
-// Blocks run one instruction after the other here: nothing to wait for.
+// The data moves when the instruction is called; for the timing, PipeBarrier<PIPE_ALL> makes the
+// scalar unit wait for every pipe, and the other barriers and flags are implied by the local
+// buffers each instruction reads and writes (docs/ascendc.md, "Timing").
 template <pipe_t pipe>
-inline void PipeBarrier() {}
+inline void PipeBarrier() {
+  if (pipe == PIPE_ALL) ascendsimAscendCBarrier();
+}
 template <HardEvent event>
 inline void SetFlag(int32_t) {}
 template <HardEvent event>
@@ -130,24 +134,38 @@ template <typename T>
 class LocalTensor {
  public:
   LocalTensor() = default;
-  LocalTensor(T* data, uint32_t size) : data_(data), size_(size) {}
-  T GetValue(uint32_t i) const { return data_[i]; }
-  void SetValue(uint32_t i, T value) { data_[i] = value; }
-  T& operator()(uint32_t i) const { return data_[i]; }
+  LocalTensor(T* data, uint32_t size, const void* buffer = nullptr)
+      : data_(data), size_(size), buffer_(buffer ? buffer : data) {}
+  // The scalar unit reading or writing the Unified Buffer waits for the pipes' work on it.
+  T GetValue(uint32_t i) const {
+    ascendsimAscendCLocalAccess(buffer_, 0);
+    return data_[i];
+  }
+  void SetValue(uint32_t i, T value) {
+    ascendsimAscendCLocalAccess(buffer_, 1);
+    data_[i] = value;
+  }
+  T& operator()(uint32_t i) const {
+    ascendsimAscendCLocalAccess(buffer_, 1);
+    return data_[i];
+  }
   LocalTensor operator[](uint32_t offset) const {
-    return LocalTensor(data_ + offset, size_ > offset ? size_ - offset : 0);
+    return LocalTensor(data_ + offset, size_ > offset ? size_ - offset : 0, buffer_);
   }
   uint32_t GetSize() const { return size_; }
   T* GetPhyAddr() const { return data_; }
+  // The buffer (of a queue or TBuf) the tensor lies in: what the timing follows.
+  const void* Buffer() const { return buffer_; }
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(reinterpret_cast<U*>(data_),
-                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), buffer_);
   }
 
  private:
   T* data_ = nullptr;
   uint32_t size_ = 0;  // elements
+  const void* buffer_ = nullptr;
 };
 
 // ---------------------------------------------------------------- buffers: queues and TBuf
@@ -156,14 +174,35 @@ namespace detail {
 // A core's Unified Buffer, as buffers of `len` bytes carved from host memory.
 struct BufferPool {
   std::vector<std::unique_ptr<uint8_t[]>> storage;
-  std::vector<uint8_t*> free;
+  std::vector<bool> inUse;
+  size_t cursor = 0;  // the buffer to try first
   std::deque<uint8_t*> queued;
   uint32_t len = 0;
   void init(uint32_t num, uint32_t bytes) {
     len = bytes;
     for (uint32_t i = 0; i < num; ++i) {
       storage.emplace_back(new uint8_t[bytes + 32]());
-      free.push_back(storage.back().get());
+      inUse.push_back(false);
+    }
+  }
+  // The buffers are taken in turn, from the one after the last taken, skipping those in use, as
+  // Ascend C's TQueBind::AllocBuffer does (kernel_tquebind_impl.h): so a queue of two buffers
+  // fills one while the other is computed on, which the timing sees (docs/ascendc.md). nullptr:
+  // every buffer is in use.
+  uint8_t* take() {
+    for (size_t tried = 0; tried < storage.size(); ++tried) {
+      const size_t i = cursor;
+      cursor = (cursor + 1) % storage.size();
+      if (!inUse[i]) {
+        inUse[i] = true;
+        return storage[i].get();
+      }
+    }
+    return nullptr;
+  }
+  void give(const uint8_t* p) {
+    for (size_t i = 0; i < storage.size(); ++i) {
+      if (storage[i].get() == p) inUse[i] = false;
     }
   }
 };
@@ -175,14 +214,13 @@ class TQue {
   void init(uint32_t num, uint32_t len) { pool_.init(num, len); }
   template <typename T>
   LocalTensor<T> AllocTensor() {
-    if (pool_.free.empty()) trap();  // every buffer in use: a kernel error on the device too
-    uint8_t* p = pool_.free.back();
-    pool_.free.pop_back();
+    uint8_t* p = pool_.take();
+    if (!p) trap();  // every buffer in use: a kernel error on the device too
     return LocalTensor<T>(reinterpret_cast<T*>(p), pool_.len / sizeof(T));
   }
   template <typename T>
   void EnQue(const LocalTensor<T>& t) {
-    pool_.queued.push_back(reinterpret_cast<uint8_t*>(t.GetPhyAddr()));
+    pool_.queued.push_back(static_cast<uint8_t*>(const_cast<void*>(t.Buffer())));
   }
   template <typename T>
   LocalTensor<T> DeQue() {
@@ -193,7 +231,7 @@ class TQue {
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& t) {
-    pool_.free.push_back(reinterpret_cast<uint8_t*>(t.GetPhyAddr()));
+    pool_.give(reinterpret_cast<const uint8_t*>(t.Buffer()));
   }
 
  private:
@@ -258,19 +296,19 @@ template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
   const detail::LibraryScope scope;
   std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
-  ascendsimAscendCDataCopy(count * sizeof(T), 0);
+  ascendsimAscendCCopy(src.GetPhyAddr(), dst.Buffer(), count * sizeof(T), 0);
 }
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   const detail::LibraryScope scope;
   std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
-  ascendsimAscendCDataCopy(count * sizeof(T), 1);
+  ascendsimAscendCCopy(dst.GetPhyAddr(), src.Buffer(), count * sizeof(T), 1);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   const detail::LibraryScope scope;
   std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), count * sizeof(T));
-  ascendsimAscendCVectorOps(count, sizeof(T));
+  ascendsimAscendCVector(dst.Buffer(), src.Buffer(), nullptr, uint64_t{count} * sizeof(T));
 }
 
 // ---------------------------------------------------------------- vector instructions
@@ -284,7 +322,8 @@ inline void binary(const LocalTensor<T>& dst, const LocalTensor<T>& a, const Loc
   const T* x = a.GetPhyAddr();
   const T* y = b.GetPhyAddr();
   for (int32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
-  ascendsimAscendCVectorOps(static_cast<uint64_t>(count), sizeof(T));
+  ascendsimAscendCVector(dst.Buffer(), a.Buffer(), b.Buffer(),
+                         static_cast<uint64_t>(count) * sizeof(T));
 }
 template <typename T, typename F>
 inline void unary(const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t count, F f) {
@@ -292,7 +331,8 @@ inline void unary(const LocalTensor<T>& dst, const LocalTensor<T>& a, int32_t co
   T* d = dst.GetPhyAddr();
   const T* x = a.GetPhyAddr();
   for (int32_t i = 0; i < count; ++i) d[i] = f(x[i]);
-  ascendsimAscendCVectorOps(static_cast<uint64_t>(count), sizeof(T));
+  ascendsimAscendCVector(dst.Buffer(), a.Buffer(), nullptr,
+                         static_cast<uint64_t>(count) * sizeof(T));
 }
 }  // namespace detail
 
@@ -371,7 +411,21 @@ inline void Duplicate(const LocalTensor<T>& d, S value, int32_t n) {
   const detail::LibraryScope scope;
   T* p = d.GetPhyAddr();
   for (int32_t i = 0; i < n; ++i) p[i] = static_cast<T>(value);
-  ascendsimAscendCVectorOps(static_cast<uint64_t>(n), sizeof(T));
+  ascendsimAscendCVector(d.Buffer(), nullptr, nullptr, static_cast<uint64_t>(n) * sizeof(T));
+}
+// dst[0] = the sum of src's `count` elements (`work` is the scratch buffer the device uses; not
+// needed here). Timed as one pass of the vector unit over src (docs/ascendc.md).
+template <typename T>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                      const LocalTensor<T>& work, int32_t count) {
+  const detail::LibraryScope scope;
+  (void)work;
+  float sum = 0;
+  const T* x = src.GetPhyAddr();
+  for (int32_t i = 0; i < count; ++i) sum += static_cast<float>(x[i]);
+  dst.GetPhyAddr()[0] = static_cast<T>(sum);
+  ascendsimAscendCVector(dst.Buffer(), src.Buffer(), nullptr,
+                         static_cast<uint64_t>(count) * sizeof(T));
 }
 // Element type conversion; the rounding mode is ignored (round to nearest, as the host does).
 enum class RoundMode {
@@ -389,8 +443,9 @@ inline void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, RoundMode, in
   D* p = d.GetPhyAddr();
   const S* x = a.GetPhyAddr();
   for (int32_t i = 0; i < n; ++i) p[i] = static_cast<D>(x[i]);
-  ascendsimAscendCVectorOps(static_cast<uint64_t>(n),
-                            sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
+  ascendsimAscendCVector(
+      d.Buffer(), a.Buffer(), nullptr,
+      static_cast<uint64_t>(n) * (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)));
 }
 
 }  // namespace AscendC

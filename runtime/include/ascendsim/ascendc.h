@@ -36,11 +36,18 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCTrap(void);
  * that asks for more (`reason` says what) stops and fails as with a fault of its own. */
 ACL_FUNC_VISIBILITY uint32_t ascendsimAscendCUnifiedBufferBytes(void);
 ACL_FUNC_VISIBILITY void ascendsimAscendCExceedResource(const char* reason);
-/* What kernel_operator.h's vector interface tells the timing: `count` elements of `elementBytes`
- * through the vector unit; `bytes` moved by DataCopy between global memory and a local tensor
- * (toGlobal: 1 when written out). Ignored outside a kernel. */
-ACL_FUNC_VISIBILITY void ascendsimAscendCVectorOps(uint64_t count, uint32_t elementBytes);
-ACL_FUNC_VISIBILITY void ascendsimAscendCDataCopy(uint64_t bytes, int32_t toGlobal);
+/* What kernel_operator.h's vector interface tells the timing (docs/ascendc.md, "Timing"), each
+ * ignored outside a kernel: a vector instruction over `bytes` (of its widest operand) writing the
+ * local buffer `dst` from `src0` and `src1` (NULL: none); DataCopy of `bytes` between global memory
+ * at `global` and the local buffer `local` (toGlobal: 1 when written out); the scalar unit reading
+ * (write 0) or writing a local buffer; PipeBarrier<PIPE_ALL>. A local buffer is named by its start.
+ */
+ACL_FUNC_VISIBILITY void ascendsimAscendCVector(const void* dst, const void* src0, const void* src1,
+                                                uint64_t bytes);
+ACL_FUNC_VISIBILITY void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes,
+                                              int32_t toGlobal);
+ACL_FUNC_VISIBILITY void ascendsimAscendCLocalAccess(const void* buffer, int32_t write);
+ACL_FUNC_VISIBILITY void ascendsimAscendCBarrier(void);
 /* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
  * between enter 1 and enter 0: its basic blocks are not the kernel's scalar code. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
