@@ -225,7 +225,8 @@ void addCollectivesCommand(CLI::App& command, int& exitCode) {
                   "Machine: a YAML file or a built-in preset (default: built-in default)");
   cmd->add_option("--set", o->machine.sets,
                   "KEY=VALUE: change one setting of the machine, named as `config show` names it; "
-                  "repeatable");
+                  "repeatable")
+      ->allow_extra_args(false);  // one value per --set, so that OP may follow it
   cmd->add_option("OP", o->op, "The collective: " + CLI::detail::join(Collective::names(), ", "))
       ->required()
       ->check(CLI::IsMember(Collective::names()));
