@@ -50,6 +50,7 @@ class CollectiveData {
   HcclReduceOp op_;
   uint32_t ranks_, root_, elementSize_;
   bool checkable_ = true;
+  uint8_t reduced_[3][8] = {};  // a reduction's result element, by element index modulo 3
 };
 
 }  // namespace ascendsim::tools

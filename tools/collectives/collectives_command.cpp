@@ -3,6 +3,7 @@
 // process (hccl_test needs one MPI process per NPU).
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -119,6 +120,41 @@ std::string memoryProblem(const spec::SystemSpec& sys, const BenchSettings& s) {
   return "";
 }
 
+// This computer's memory that programs may still take (MemAvailable), in bytes; 0 if unknown.
+uint64_t availableHostMemory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
+// The simulated device memory lives in this process, so the buffers of every rank take this
+// computer's memory: each rank's send and receive buffers once as device memory, and its input
+// (and, when checking, its result) once more on the host. A size that cannot fit is refused
+// rather than left to the kernel's out-of-memory killer.
+std::string hostMemoryProblem(const BenchSettings& s) {
+  const uint64_t available = availableHostMemory();
+  if (available == 0) return "";
+  const uint32_t size = runtime::hccl::elementSize(s.dataType);
+  for (uint64_t dataSize : s.sizes) {
+    const CollectiveLayout l = s.collective.layout(dataSize, size, s.ranks);
+    const uint64_t perRank = 2 * l.sendBytes + l.recvBytes + (s.check > 0 ? l.recvBytes : 0);
+    const uint64_t need = perRank * s.ranks;
+    if (need <= available) continue;
+    return "data size " + std::to_string(dataSize) + ": the " + std::to_string(s.ranks) +
+           " ranks' buffers would take " + spec::describeBytes(need) +
+           " of this computer's memory (simulated device memory is held in it, and each rank's "
+           "input" +
+           (s.check > 0 ? " and result" : "") + " beside it); " + spec::describeBytes(available) +
+           " is available";
+  }
+  return "";
+}
+
 // Checks the flags against each other and the machine; fills `s` or returns a message.
 std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, BenchSettings& s,
                    std::unique_ptr<SizeSweep>& sweep) {
@@ -153,7 +189,8 @@ std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, Ben
   if (!request) return why;
   sweep = std::make_unique<SizeSweep>(*request, s.ranks, s.collective.alignsToRanks());
   s.sizes = sweep->sizes();
-  return memoryProblem(sys, s);
+  const std::string device = memoryProblem(sys, s);
+  return device.empty() ? hostMemoryProblem(s) : device;
 }
 
 // Warnings hccl_test gives for flags that change nothing.
