@@ -47,8 +47,17 @@ struct DeviceBuffer {
 
 }  // namespace
 
+CollectiveLayout CollectiveBench::layout(uint64_t dataSize) const {
+  return s_.collective.layout(dataSize, runtime::hccl::elementSize(s_.dataType), s_.ranks);
+}
+
 std::string CollectiveBench::run(const std::function<void(const SizeResult&)>& onSize) {
   results_.assign(s_.sizes.size(), {});
+  for (size_t i = 0; i < s_.sizes.size(); ++i) {
+    results_[i].dataSize = s_.sizes[i];
+    results_[i].layout = layout(s_.sizes[i]);
+    results_[i].ranks.resize(s_.ranks);
+  }
   ranksDone_.assign(s_.sizes.size(), 0);
   failure_.clear();
   HcclRootInfo root{};
@@ -89,14 +98,7 @@ void CollectiveBench::runRank(uint32_t rank, const HcclRootInfo& root) {
     for (size_t i = 0; i < s_.sizes.size(); ++i) {
       const RankResult result = measure(rank, s_.sizes[i], comm, stream, start, end);
       std::lock_guard<std::mutex> lock(mutex_);
-      SizeResult& row = results_[i];
-      if (row.ranks.empty()) {
-        row.dataSize = s_.sizes[i];
-        row.layout =
-            s_.collective.layout(s_.sizes[i], runtime::hccl::elementSize(s_.dataType), s_.ranks);
-        row.ranks.resize(s_.ranks);
-      }
-      row.ranks[rank] = result;
+      results_[i].ranks[rank] = result;
       ++ranksDone_[i];
       changed_.notify_all();
     }
@@ -114,47 +116,46 @@ void CollectiveBench::runRank(uint32_t rank, const HcclRootInfo& root) {
 
 RankResult CollectiveBench::measure(uint32_t rank, uint64_t dataSize, HcclComm comm,
                                     aclrtStream stream, aclrtEvent start, aclrtEvent end) {
-  const CollectiveLayout layout =
-      s_.collective.layout(dataSize, runtime::hccl::elementSize(s_.dataType), s_.ranks);
-  const CollectiveData data(s_.collective, layout, s_.dataType, s_.op, s_.ranks, s_.root);
-  DeviceBuffer send(layout.sendBytes), recv(layout.recvBytes);
+  const CollectiveLayout l = layout(dataSize);
+  const CollectiveData data(s_.collective, l, s_.dataType, s_.op, s_.ranks, s_.root);
+  DeviceBuffer send(l.sendBytes), recv(l.recvBytes);
   const std::vector<uint8_t> input = data.input(rank);
   acl(aclrtMemcpy(send.p, input.size(), input.data(), input.size(), ACL_MEMCPY_HOST_TO_DEVICE),
       "aclrtMemcpy");
-  const CollectiveCall call{send.p, recv.p,  layout.count, s_.dataType,
-                            s_.op,  s_.root, comm,         stream};
-  const std::string name = s_.collective.hcclCall();
-  for (int i = 0; i < s_.warmupIters; ++i) hccl(s_.collective.issue(call), name);
-  acl(aclrtRecordEvent(start, stream), "aclrtRecordEvent");
-  for (int i = 0; i < s_.iters; ++i) hccl(s_.collective.issue(call), name);
-  acl(aclrtRecordEvent(end, stream), "aclrtRecordEvent");
-  acl(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
-  float ms = 0;
-  acl(aclrtEventElapsedTime(&ms, start, end), "aclrtEventElapsedTime");
+  const CollectiveCall call{send.p, recv.p, l.count, s_.dataType, s_.op, s_.root, comm, stream};
   RankResult result;
-  result.avgUs = static_cast<double>(ms) * 1000.0 / s_.iters;
+  result.avgUs = averageMicroseconds(call, start, end);
+  if (s_.check == 0 || !data.checkable()) return result;  // check_result NULL
 
   // The checked call: the output cleared (so the timed calls' results cannot pass for its own),
   // the input copied in afresh, one call, every output byte compared.
-  const bool check = s_.check > 0 && data.checkable();
-  void* output = s_.collective.kind() == Collective::Kind::Broadcast ? send.p : recv.p;
-  const uint64_t outputBytes = layout.recvBytes > 0 ? layout.recvBytes : layout.sendBytes;
-  if (check && layout.recvBytes > 0)
-    acl(aclrtMemset(recv.p, layout.recvBytes, 0, layout.recvBytes), "aclrtMemset");
-  if (check) {
-    acl(aclrtMemcpy(send.p, input.size(), input.data(), input.size(), ACL_MEMCPY_HOST_TO_DEVICE),
-        "aclrtMemcpy");
-    hccl(s_.collective.issue(call), name);
-    acl(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
-  }
-  if (check && data.checksRank(rank)) {
-    std::vector<uint8_t> actual(outputBytes);
-    acl(aclrtMemcpy(actual.data(), outputBytes, output, outputBytes, ACL_MEMCPY_DEVICE_TO_HOST),
-        "aclrtMemcpy");
-    result.mismatch = data.compare(rank, actual);
-    result.check = result.mismatch ? CheckResult::Failed : CheckResult::Success;
-  }
+  if (l.recvBytes > 0) acl(aclrtMemset(recv.p, l.recvBytes, 0, l.recvBytes), "aclrtMemset");
+  acl(aclrtMemcpy(send.p, input.size(), input.data(), input.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+      "aclrtMemcpy");
+  hccl(s_.collective.issue(call), s_.collective.hcclCall());
+  acl(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+  if (!data.checksRank(rank)) return result;
+  const bool inPlace = s_.collective.kind() == Collective::Kind::Broadcast;
+  std::vector<uint8_t> actual(inPlace ? l.sendBytes : l.recvBytes);
+  acl(aclrtMemcpy(actual.data(), actual.size(), inPlace ? send.p : recv.p, actual.size(),
+                  ACL_MEMCPY_DEVICE_TO_HOST),
+      "aclrtMemcpy");
+  result.mismatch = data.compare(rank, actual);
+  result.check = result.mismatch ? CheckResult::Failed : CheckResult::Success;
   return result;
+}
+
+double CollectiveBench::averageMicroseconds(const CollectiveCall& call, aclrtEvent start,
+                                            aclrtEvent end) {
+  const std::string name = s_.collective.hcclCall();
+  for (int i = 0; i < s_.warmupIters; ++i) hccl(s_.collective.issue(call), name);
+  acl(aclrtRecordEvent(start, call.stream), "aclrtRecordEvent");
+  for (int i = 0; i < s_.iters; ++i) hccl(s_.collective.issue(call), name);
+  acl(aclrtRecordEvent(end, call.stream), "aclrtRecordEvent");
+  acl(aclrtSynchronizeStream(call.stream), "aclrtSynchronizeStream");
+  float ms = 0;
+  acl(aclrtEventElapsedTime(&ms, start, end), "aclrtEventElapsedTime");
+  return static_cast<double>(ms) * 1000.0 / s_.iters;
 }
 
 }  // namespace ascendsim::tools

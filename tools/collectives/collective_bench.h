@@ -54,9 +54,12 @@ class CollectiveBench {
   std::string run(const std::function<void(const SizeResult&)>& onSize);
 
  private:
+  CollectiveLayout layout(uint64_t dataSize) const;
   void runRank(uint32_t rank, const HcclRootInfo& root);
   RankResult measure(uint32_t rank, uint64_t dataSize, HcclComm comm, aclrtStream stream,
                      aclrtEvent start, aclrtEvent end);
+  // hccl_test's timing: warm-up, event, `iters` calls back to back, event, wait; us per call.
+  double averageMicroseconds(const CollectiveCall& call, aclrtEvent start, aclrtEvent end);
 
   BenchSettings s_;
   std::vector<SizeResult> results_;
