@@ -155,27 +155,31 @@ std::string hostMemoryProblem(const BenchSettings& s) {
   return "";
 }
 
-// Checks the flags against each other and the machine; fills `s` or returns a message.
-std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, BenchSettings& s,
-                   std::unique_ptr<SizeSweep>& sweep) {
-  s.collective = *Collective::named(o.op);
+// -p, -r, -n, -w, -c against each other and the machine; fills `s` or returns a message.
+std::string settleRanksAndCounts(const CollectivesOptions& o, const spec::SystemSpec& sys,
+                                 BenchSettings& s) {
   const int devices = static_cast<int>(sys.devices.size());
   const int npus = o.npus == 0 ? devices : o.npus;
   if (npus < 1 || npus > devices) {
     return "-p/--npus " + std::to_string(o.npus) + ": the machine has " + std::to_string(devices) +
            " NPU(s); choose 1.." + std::to_string(devices);
   }
-  s.ranks = static_cast<uint32_t>(npus);
   if (o.root < 0 || o.root >= npus)
     return "-r/--root " + std::to_string(o.root) + " is not a rank: choose 0.." +
            std::to_string(npus - 1);
-  s.root = static_cast<uint32_t>(o.root);
   if (o.iters < 1) return "-n/--iters must be 1 or more (the time is averaged over them)";
   if (o.warmupIters < 0) return "-w/--warmup_iters must be 0 or more";
   if (o.check < 0 || o.check > 2) return "-c/--check is 0 (off), 1 (on) or 2 (verbose)";
+  s.ranks = static_cast<uint32_t>(npus);
+  s.root = static_cast<uint32_t>(o.root);
   s.iters = o.iters;
   s.warmupIters = o.warmupIters;
   s.check = o.check;
+  return "";
+}
+
+// -d and -o (names CLI11 has already checked); a reduction HCCL refuses is said here.
+std::string settleTypes(const CollectivesOptions& o, BenchSettings& s) {
   for (const auto& [name, type] : kDataTypes) {
     if (name == o.dataType) s.dataType = type;
   }
@@ -185,12 +189,22 @@ std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, Ben
   std::string why;
   if (s.collective.reduces() && !runtime::hccl::reducible(s.dataType, s.op, &why))
     return o.op + " -d " + o.dataType + " -o " + o.reduceOp + ": " + why;
+  return "";
+}
+
+// Checks the flags against each other and the machine; fills `s` or returns a message.
+std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, BenchSettings& s,
+                   std::unique_ptr<SizeSweep>& sweep) {
+  s.collective = *Collective::named(o.op);
+  std::string why = settleRanksAndCounts(o, sys, s);
+  if (why.empty()) why = settleTypes(o, s);
+  if (!why.empty()) return why;
   const auto request = sizeRequest(o, why);
   if (!request) return why;
   sweep = std::make_unique<SizeSweep>(*request, s.ranks, s.collective.alignsToRanks());
   s.sizes = sweep->sizes();
-  const std::string device = memoryProblem(sys, s);
-  return device.empty() ? hostMemoryProblem(s) : device;
+  why = memoryProblem(sys, s);
+  return why.empty() ? hostMemoryProblem(s) : why;
 }
 
 // Warnings hccl_test gives for flags that change nothing.
@@ -264,7 +278,7 @@ void addCollectivesCommand(CLI::App& command, int& exitCode) {
                   "KEY=VALUE: change one setting of the machine, named as `config show` names it; "
                   "repeatable")
       ->allow_extra_args(false);  // one value per --set, so that OP may follow it
-  cmd->add_option("OP", o->op, "The collective: " + CLI::detail::join(Collective::names(), ", "))
+  cmd->add_option("OP", o->op, "The collective: hccl_test's binary name without _test")
       ->required()
       ->check(CLI::IsMember(Collective::names()));
   cmd->add_option("-p,--npus", o->npus, "Ranks, one per NPU from npu0 (default: every NPU)");
@@ -280,8 +294,7 @@ void addCollectivesCommand(CLI::App& command, int& exitCode) {
           ->check(CLI::IsMember(namesOf(kReduceOps)));
   o->rootGiven =
       cmd->add_option("-r,--root", o->root, "Root rank (default 0); its time is printed");
-  cmd->add_option("-d,--datatype", o->dataType,
-                  "Data type (default fp32): " + CLI::detail::join(namesOf(kDataTypes), ", "))
+  cmd->add_option("-d,--datatype", o->dataType, "Data type (default fp32)")
       ->check(CLI::IsMember(namesOf(kDataTypes)));
   cmd->add_option("-n,--iters", o->iters, "Timed calls per size (default 20)");
   cmd->add_option("-w,--warmup_iters", o->warmupIters, "Untimed calls first (default 10)");
