@@ -9,6 +9,7 @@
 
 #include "tools/collectives/collective.h"
 #include "tools/collectives/collective_data.h"
+#include "tools/collectives/collectives_report.h"
 #include "tools/collectives/size_sweep.h"
 
 namespace ascendsim::tools {
@@ -210,6 +211,56 @@ TEST(CollectivesCheck, ResultsATypeCannotHoldAreNotChecked) {
   const CollectiveData reduce(op("reduce"), l, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 8, 5);
   EXPECT_TRUE(reduce.checksRank(5));
   EXPECT_FALSE(reduce.checksRank(0));
+}
+
+// The printed table: hccl_test's titles and number formats, then the bus bandwidth.
+SizeResult sizeResult(uint32_t ranks, uint64_t bytes, double us) {
+  SizeResult r;
+  r.dataSize = bytes;
+  r.layout = op("all_reduce").layout(bytes, 4, ranks);
+  r.ranks.assign(ranks, RankResult{us, CheckResult::Success, std::nullopt});
+  return r;
+}
+
+TEST(CollectivesReport, PrintsHcclTestsTableWithBusBandwidth) {
+  BenchSettings s;
+  s.ranks = 8;
+  s.iters = 20;
+  s.warmupIters = 10;
+  CollectivesReport report(s, "atlas-800t-a2");
+  EXPECT_EQ(report.headerLine(8192, 1 << 20),
+            "the minbytes is 8192, maxbytes is 1048576, iters is 20, warmup_iters is 10\n");
+  EXPECT_EQ(CollectivesReport::tableHeader(),
+            "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result: | "
+            "bus_bandwidth(GB/s):\n");
+  // 1 MiB in 40 us: 1048576 / 40 / 1e3 = 26.2144 GB/s; busbw x 2 x 7 / 8 = 45.8752.
+  EXPECT_EQ(report.add(sizeResult(8, 1 << 20, 40.0)),
+            "1048576           | 40.00          | 26.21440             | success       | "
+            "45.87520\n");
+  EXPECT_FALSE(report.anyCheckFailed());
+  // A rank whose result differs: its own line, then the row says failed; -c 2 says where.
+  SizeResult bad = sizeResult(8, 1 << 20, 40.0);
+  bad.ranks[3].check = CheckResult::Failed;
+  bad.ranks[3].mismatch = Mismatch{2, 4100, 0x40, 0x00};
+  s.check = 2;
+  CollectivesReport verbose(s, "atlas-800t-a2");
+  const std::string text = verbose.add(bad);
+  EXPECT_NE(text.find("local rank_id 3, check result failed, 1048576 "), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 3: 2 byte(s) differ; the first is byte 4100 (element 1025): "
+                      "expected 0x40, got 0x00"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| failed        | 45.87520\n"), std::string::npos) << text;
+  EXPECT_TRUE(verbose.anyCheckFailed());
+  // Nothing checked: NULL.
+  SizeResult unchecked = sizeResult(8, 1 << 20, 40.0);
+  for (RankResult& r : unchecked.ranks) r.check = CheckResult::Skipped;
+  EXPECT_NE(report.add(unchecked).find("| NULL          |"), std::string::npos);
+  // The CSV holds the same figures.
+  EXPECT_NE(report.csv().find("all_reduce,8,fp32,sum,,1048576,262144,40.0000,26.21440,45.87520,"
+                              "success\n"),
+            std::string::npos)
+      << report.csv();
 }
 
 }  // namespace
