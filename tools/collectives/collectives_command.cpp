@@ -13,6 +13,7 @@
 #include "spec/units.h"
 #include "tools/atomic_file.h"
 #include "tools/collectives/collective_bench.h"
+#include "tools/collectives/collective_data.h"
 #include "tools/collectives/collectives_report.h"
 #include "tools/collectives/size_sweep.h"
 #include "tools/exit_codes.h"
@@ -207,8 +208,8 @@ std::string settle(const CollectivesOptions& o, const spec::SystemSpec& sys, Ben
   return why.empty() ? hostMemoryProblem(s) : why;
 }
 
-// Warnings hccl_test gives for flags that change nothing.
-void warnAboutIgnoredFlags(const CollectivesOptions& o, const BenchSettings& s) {
+// Warnings hccl_test gives: flags that change nothing, results it cannot check.
+void warnAsHcclTest(const CollectivesOptions& o, const BenchSettings& s) {
   if (o.reduceOpGiven->count() > 0 && !s.collective.reduces())
     std::cerr << "Warning: -o/--op does not apply to " << o.op << "; ignored\n";
   if (o.rootGiven->count() > 0 && !s.collective.hasRoot())
@@ -216,6 +217,14 @@ void warnAboutIgnoredFlags(const CollectivesOptions& o, const BenchSettings& s) 
               << "; it only picks the rank whose time is printed\n";
   if (o.stepFactorGiven->count() > 0 && o.stepBytesGiven->count() > 0)
     std::cerr << "Warning: -f/--stepfactor and -i/--stepbytes are both set; -f is used\n";
+  // As hccl_test warns when a result would overflow (it then prints NULL).
+  const CollectiveLayout first =
+      s.collective.layout(s.sizes.front(), runtime::hccl::elementSize(s.dataType), s.ranks);
+  if (s.check > 0 &&
+      !CollectiveData(s.collective, first, s.dataType, s.op, s.ranks, s.root).checkable()) {
+    std::cerr << "Warning: " << o.dataType << " cannot hold the " << o.reduceOp << " of " << s.ranks
+              << " ranks' check values exactly; results are not checked (NULL)\n";
+  }
 }
 
 int runCollectives(const CollectivesOptions& o) {
@@ -235,7 +244,7 @@ int runCollectives(const CollectivesOptions& o) {
               << " yet (docs/collectives.md lists what it has)\n";
     return kExitFailure;
   }
-  warnAboutIgnoredFlags(o, s);
+  warnAsHcclTest(o, s);
 
   // The runtime in this process simulates the machine chosen here; its own summary table would
   // only repeat the figures below.
