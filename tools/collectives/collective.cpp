@@ -1,7 +1,5 @@
 #include "tools/collectives/collective.h"
 
-#include <dlfcn.h>
-
 namespace ascendsim::tools {
 namespace {
 
@@ -27,14 +25,6 @@ constexpr uint64_t kAlltoAllGranularity = 128;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
-}
-
-// HcclScatter (hccl_test's scatter_test calls it) is looked up rather than linked, so that the
-// tool runs with a libhccl that does not have it yet and says so.
-using ScatterCall = HcclResult (*)(void*, void*, uint64_t, HcclDataType, uint32_t, HcclComm,
-                                   aclrtStream);
-ScatterCall scatterCall() {
-  return reinterpret_cast<ScatterCall>(dlsym(RTLD_DEFAULT, "HcclScatter"));
 }
 
 }  // namespace
@@ -148,17 +138,10 @@ HcclResult Collective::issue(const CollectiveCall& c) const {
     case Kind::AlltoAll:
       return HcclAlltoAll(c.send, c.count, c.dataType, c.recv, c.count, c.dataType, c.comm,
                           c.stream);
-    case Kind::Scatter: {
-      const ScatterCall scatter = scatterCall();
-      if (!scatter) return HCCL_E_NOT_SUPPORT;
-      return scatter(c.send, c.recv, c.count, c.dataType, c.root, c.comm, c.stream);
-    }
+    case Kind::Scatter:
+      return HcclScatter(c.send, c.recv, c.count, c.dataType, c.root, c.comm, c.stream);
   }
   return HCCL_E_NOT_SUPPORT;
-}
-
-bool Collective::available() const {
-  return kind_ != Kind::Scatter || scatterCall() != nullptr;
 }
 
 }  // namespace ascendsim::tools

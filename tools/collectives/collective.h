@@ -54,8 +54,6 @@ class Collective {
   double busFactor(uint32_t ranks) const;
   // Queues the operation on the call's stream.
   HcclResult issue(const CollectiveCall& call) const;
-  // Whether this libhccl has the call (HcclScatter is looked up when the process runs).
-  bool available() const;
 
  private:
   explicit Collective(Kind kind) : kind_(kind) {}
