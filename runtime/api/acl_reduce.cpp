@@ -150,8 +150,8 @@ ReduceElement checkEngine(const std::string& soc, int32_t kind, int32_t type) {
   }
   const std::optional<ReduceElement> element = elementOf(type);
   if (!element || !engine.takes(*element)) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the " + soc + " DMA engine does not reduce " +
-                                               typeLabel(type));
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "the " + soc + " DMA engine does not reduce " + typeLabel(type));
   }
   return *element;
 }
@@ -165,13 +165,12 @@ void checkAlignment(const void* p, ReduceElement element, const char* role) {
   }
 }
 
-MemoryPlace devicePlace(ServicePort& port, const void* p, uint64_t count,
-                                const Stream& stream, const char* role) {
+MemoryPlace devicePlace(ServicePort& port, const void* p, uint64_t count, const Stream& stream,
+                        const char* role) {
   const MemoryPlace place = port.place(p, count, role);
   if (!isDevice(place) || place.device != stream.device->id) {
-    fail(ACL_ERROR_RT_PARAM_INVALID,
-         std::string(role) + " must be memory of the stream's device " +
-             std::to_string(stream.device->id));
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(role) + " must be memory of the stream's device " +
+                                         std::to_string(stream.device->id));
   }
   return place;
 }
@@ -182,15 +181,17 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
                           aclDataType type, aclrtStream stream, void* reserve) {
   return run("aclrtReduceAsync", &ascendsim::spec::ApiOverheads::memcpyAsync, [&](HostThread& t) {
     const int32_t rawKind = rawEnum(kind), rawType = rawEnum(type);
-    t.callArgs = {ptrArg("dst", dst),  ptrArg("src", src),
-                  arg("count", count), arg("kind", kindName(rawKind)),
-                  arg("type", typeLabel(rawType)), streamArg(stream)};
+    t.callArgs = {ptrArg("dst", dst),
+                  ptrArg("src", src),
+                  arg("count", count),
+                  arg("kind", kindName(rawKind)),
+                  arg("type", typeLabel(rawType)),
+                  streamArg(stream)};
     needPointer(dst, "dst");
     needPointer(src, "src");
     if (reserve) fail(ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
     if (!aclPassesOn(rawType)) {
-      fail(ACL_ERROR_INVALID_PARAM,
-           "type " + typeLabel(rawType) + " is not supported");
+      fail(ACL_ERROR_INVALID_PARAM, "type " + typeLabel(rawType) + " is not supported");
     }
     ServicePort port(rt());
     Stream& s = port.stream(t, stream);

@@ -16,8 +16,20 @@
 namespace ascendsim::runtime {
 
 // Element types the reductions know, whichever API named them (HcclDataType, aclDataType).
-enum class ReduceElement { Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Fp16, Bf16,
-                           Fp32, Fp64 };
+enum class ReduceElement {
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Uint8,
+  Uint16,
+  Uint32,
+  Uint64,
+  Fp16,
+  Bf16,
+  Fp32,
+  Fp64
+};
 enum class ReduceOp { Sum, Prod, Max, Min };
 
 uint32_t reduceElementSize(ReduceElement element);

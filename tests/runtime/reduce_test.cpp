@@ -86,8 +86,8 @@ TEST_F(Reduce, FloatsRoundToNearestEven) {
   // float: 2^24 + 1 rounds to even (2^24); 0.1f + 0.2f is 0x3E99999A (0.3f is 0x3E99999A too).
   const std::vector<uint8_t> af = bytesOf<float>({16777216.0f, 0.1f, -2.5f, 1e30f});
   const std::vector<uint8_t> bf = bytesOf<float>({1.0f, 0.2f, 2.5f, 1e30f});
-  EXPECT_EQ(reduced(af, bf, sum, ACL_FLOAT), bytesOf<uint32_t>({0x4B800000u, 0x3E99999Au, 0u,
-                                                                0x71C9F2CAu}));  // 2e30f
+  EXPECT_EQ(reduced(af, bf, sum, ACL_FLOAT),
+            bytesOf<uint32_t>({0x4B800000u, 0x3E99999Au, 0u, 0x71C9F2CAu}));  // 2e30f
   EXPECT_EQ(reduced(af, bf, max, ACL_FLOAT), bytesOf<float>({16777216.0f, 0.2f, 2.5f, 1e30f}));
   EXPECT_EQ(reduced(af, bf, min, ACL_FLOAT), bytesOf<float>({1.0f, 0.1f, -2.5f, 1e30f}));
   // float16: 1 + 2 = 3 (0x3C00 + 0x4000 = 0x4200); 2048 + 1 is a tie, to even 2048 (0x6800);
@@ -153,9 +153,9 @@ TEST_F(Reduce, ArgumentErrorsAreCanns) {
                    ACL_ERROR_RT_ADDR_UNALIGNED);
   EXPECT_ACL_ERROR(aclrtReduceAsync(dc + 1, s, 32, sum, ACL_FLOAT16, nullptr, nullptr),
                    ACL_ERROR_RT_ADDR_UNALIGNED);
-  EXPECT_ACL_ERROR(aclrtReduceAsync(d, static_cast<char*>(s) + 2, 32, sum, ACL_INT32, nullptr,
-                                    nullptr),
-                   ACL_ERROR_RT_ADDR_UNALIGNED);
+  EXPECT_ACL_ERROR(
+      aclrtReduceAsync(d, static_cast<char*>(s) + 2, 32, sum, ACL_INT32, nullptr, nullptr),
+      ACL_ERROR_RT_ADDR_UNALIGNED);
   ASSERT_ACL_OK(aclrtReduceAsync(dc + 1, s, 32, sum, ACL_INT8, nullptr, nullptr));
   // Both sides device memory of the stream's device, within their allocations.
   EXPECT_ACL_ERROR(aclrtReduceAsync(h, s, n, sum, ACL_FLOAT, nullptr, nullptr),

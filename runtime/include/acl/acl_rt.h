@@ -433,6 +433,15 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
                                                  aclrtArgsHandle* argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
                                                    size_t paramSize, aclrtParamHandle* paramHandle);
+/* A placeholder parameter: 8 bytes that hold, at launch, the device address of the data the
+ * program writes into aclrtKernelArgsGetPlaceHolderBuffer's host buffer (copied to device memory
+ * with each launch's arguments). No parameter may be appended after a buffer was taken. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle* paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle,
+                                                                 size_t dataSize,
+                                                                 void** bufferAddr);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
                                                          uint32_t numBlocks, aclrtStream stream,
@@ -575,6 +584,9 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void* dst, const void* src, uint64
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+/* An event that can be recorded again at once ("reused naturally"): each wait takes the record
+ * queued before it. Same flags as aclrtCreateEventWithFlag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
