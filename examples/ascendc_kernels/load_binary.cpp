@@ -62,6 +62,8 @@ int placeholders(aclrtFuncHandle tiled, aclrtStream stream, float* x, float* y, 
   std::printf("placeholder buffer of a plain argument: %d\n",
               aclrtKernelArgsGetPlaceHolderBuffer(args, param, 4, &alpha));
   CHECK(aclrtKernelArgsGetPlaceHolderBuffer(args, alphaParam, sizeof(float), &alpha));
+  std::printf("launch with a placeholder without buffer: %d\n",
+              aclrtLaunchKernelWithConfig(tiled, 4, stream, nullptr, args, nullptr));
   CHECK(aclrtKernelArgsGetPlaceHolderBuffer(args, countParam, sizeof(uint32_t), &count));
   std::printf("append after a placeholder buffer: %d\n",
               aclrtKernelArgsAppendPlaceHolder(args, &param));

@@ -66,7 +66,7 @@ endforeach()
 # fatbin/NAME/NAME.o as CANN's samples expect): on device, registered host and managed memory.
 run(bash -c "source '${prefix}/bin/setenv.bash' && cmake --install '${WORK_DIR}/ascendc' --prefix '${WORK_DIR}/ascendc/out' && ASCENDSIM_SUMMARY=0 '${WORK_DIR}/ascendc/load_binary_app' '${WORK_DIR}/ascendc/out/fatbin/loaded_kernels/loaded_kernels.o'")
 foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argument of SIZE_MAX bytes: 107000" "on device memory: ok" "placeholder buffer of 0 bytes: 100000" "placeholder buffer of a plain argument: 107000"
-                 "append after a placeholder buffer: 207000" "placeholder buffer after finalize: 207000" "with placeholder arguments: ok" "on registered host memory: ok" "on managed memory: ok"
+                 "launch with a placeholder without buffer: 107000" "append after a placeholder buffer: 207000" "placeholder buffer after finalize: 207000" "with placeholder arguments: ok" "on registered host memory: ok" "on managed memory: ok"
                  "launch after unload: 107017" "arguments after unload: 107017" "loaded kernels ok")
   if(NOT last_output MATCHES "${expected}")
     message(FATAL_ERROR "the loaded kernels printed: ${last_output}")
