@@ -1,5 +1,5 @@
 // aclrtReduceAsync: a built-in task in which the DMA engine reduces while it copies (SDMA reduce),
-// dst = dst kind src. The same task HCCL's collectives queue (runtime/core/sdma_reduce.h).
+// dst = dst kind src. The same task HCCL's collectives queue (runtime/ops/sdma_reduce.h).
 // Arguments are checked in CANN's order and with its codes (hicann/runtime
 // src/acl/aclrt_impl/memory.cpp aclrtReduceAsyncImpl, src/runtime/api/impl/api_error.cc
 // ApiErrorDecorator::ReduceAsync, src/runtime/core/src/launch/memory_stars.cc
@@ -12,13 +12,15 @@
 
 #include "runtime/api/api_call.h"
 #include "runtime/core/copy_planner.h"
-#include "runtime/core/sdma_reduce.h"
 #include "runtime/core/service_port.h"
 #include "runtime/ops/data_type.h"
+#include "runtime/ops/sdma_reduce.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 using ascendsim::models::MemoryPlace;
+using ascendsim::runtime::ops::ReduceElement;
+using ascendsim::runtime::ops::ReduceOp;
 
 namespace {
 
@@ -158,7 +160,7 @@ ReduceElement checkEngine(const std::string& soc, int32_t kind, int32_t type) {
 
 // Context::CheckMemAlign: 16-bit types on 2 bytes, 32-bit types on 4 bytes.
 void checkAlignment(const void* p, ReduceElement element, const char* role) {
-  const uint32_t size = reduceElementSize(element);
+  const uint32_t size = ops::reduceElementSize(element);
   if (reinterpret_cast<uintptr_t>(p) % size != 0) {
     fail(ACL_ERROR_RT_ADDR_UNALIGNED, std::string(role) + " is not aligned to " +
                                           std::to_string(size) + " bytes, its element size");
@@ -201,6 +203,6 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
     checkAlignment(dst, element, "dst");
     const MemoryPlace d = devicePlace(port, dst, count, s, "dst");
     const MemoryPlace from = devicePlace(port, src, count, s, "src");
-    port.submit(t, s, sdmaReduceTask(port.memory(), d, from, count, element, opOf(rawKind)));
+    port.submit(t, s, ops::sdmaReduceTask(port.memory(), d, from, count, element, opOf(rawKind)));
   });
 }

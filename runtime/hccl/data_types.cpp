@@ -105,32 +105,32 @@ bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op) {
   return false;
 }
 
-ReduceElement reduceElement(int32_t dataType) {
+ops::ReduceElement reduceElement(int32_t dataType) {
   switch (dataType) {
-    case HCCL_DATA_TYPE_INT8: return ReduceElement::Int8;
-    case HCCL_DATA_TYPE_INT16: return ReduceElement::Int16;
-    case HCCL_DATA_TYPE_INT32: return ReduceElement::Int32;
-    case HCCL_DATA_TYPE_INT64: return ReduceElement::Int64;
-    case HCCL_DATA_TYPE_UINT64: return ReduceElement::Uint64;
-    case HCCL_DATA_TYPE_FP16: return ReduceElement::Fp16;
-    case HCCL_DATA_TYPE_BFP16: return ReduceElement::Bf16;
-    case HCCL_DATA_TYPE_FP64: return ReduceElement::Fp64;
-    default: return ReduceElement::Fp32;
+    case HCCL_DATA_TYPE_INT8: return ops::ReduceElement::Int8;
+    case HCCL_DATA_TYPE_INT16: return ops::ReduceElement::Int16;
+    case HCCL_DATA_TYPE_INT32: return ops::ReduceElement::Int32;
+    case HCCL_DATA_TYPE_INT64: return ops::ReduceElement::Int64;
+    case HCCL_DATA_TYPE_UINT64: return ops::ReduceElement::Uint64;
+    case HCCL_DATA_TYPE_FP16: return ops::ReduceElement::Fp16;
+    case HCCL_DATA_TYPE_BFP16: return ops::ReduceElement::Bf16;
+    case HCCL_DATA_TYPE_FP64: return ops::ReduceElement::Fp64;
+    default: return ops::ReduceElement::Fp32;
   }
 }
 
-ReduceOp reduceOperation(int32_t op) {
+ops::ReduceOp reduceOperation(int32_t op) {
   switch (op) {
-    case HCCL_REDUCE_PROD: return ReduceOp::Prod;
-    case HCCL_REDUCE_MAX: return ReduceOp::Max;
-    case HCCL_REDUCE_MIN: return ReduceOp::Min;
-    default: return ReduceOp::Sum;
+    case HCCL_REDUCE_PROD: return ops::ReduceOp::Prod;
+    case HCCL_REDUCE_MAX: return ops::ReduceOp::Max;
+    case HCCL_REDUCE_MIN: return ops::ReduceOp::Min;
+    default: return ops::ReduceOp::Sum;
   }
 }
 
 void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op) {
   if (!reducible(dataType, HCCL_REDUCE_SUM, nullptr)) return;  // no reduction type: left alone
-  reduceElements(acc, in, count, reduceElement(dataType), reduceOperation(op));
+  ops::reduceElements(acc, in, count, reduceElement(dataType), reduceOperation(op));
 }
 
 }  // namespace ascendsim::runtime::hccl

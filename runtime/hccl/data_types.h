@@ -8,7 +8,7 @@
 #include <string>
 
 #include "hccl/hccl_types.h"
-#include "runtime/core/sdma_reduce.h"
+#include "runtime/ops/sdma_reduce.h"
 
 namespace ascendsim::runtime::hccl {
 
@@ -32,10 +32,10 @@ bool reducible(int32_t dataType, int32_t op, std::string* why);
 // when it queues its part.)
 bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op);
 
-// The shared reduction's names (runtime/core/sdma_reduce.h) of a type and an operation that
+// The shared reduction's names (runtime/ops/sdma_reduce.h) of a type and an operation that
 // reducible() accepts.
-ReduceElement reduceElement(int32_t dataType);
-ReduceOp reduceOperation(int32_t op);
+ops::ReduceElement reduceElement(int32_t dataType);
+ops::ReduceOp reduceOperation(int32_t op);
 
 // acc[i] = acc[i] op in[i] for `count` elements of `dataType` (a type reducible() accepts).
 void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op);

@@ -12,7 +12,7 @@ namespace {
 // dst = dst op src over `bytes` of device memory (the shared SDMA reduction's arithmetic).
 void reduceBytes(MemoryManager* mm, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
                  int32_t dataType, int32_t op) {
-  reduceDeviceBytes(*mm, dst, src, bytes, reduceElement(dataType), reduceOperation(op));
+  ops::reduceDeviceBytes(*mm, dst, src, bytes, reduceElement(dataType), reduceOperation(op));
 }
 }  // namespace
 
@@ -48,8 +48,8 @@ void Steps::reduce(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, ui
                    int32_t dataType, int32_t op) {
   if (bytes == 0) return;
   port_.submit(t_, s,
-               sdmaReduceTask(port_.memory(), dst, src, bytes, reduceElement(dataType),
-                              reduceOperation(op)));
+               ops::sdmaReduceTask(port_.memory(), dst, src, bytes, reduceElement(dataType),
+                                   reduceOperation(op)));
 }
 
 void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,

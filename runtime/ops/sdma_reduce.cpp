@@ -1,4 +1,4 @@
-#include "runtime/core/sdma_reduce.h"
+#include "runtime/ops/sdma_reduce.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "runtime/ops/data_type.h"
 
-namespace ascendsim::runtime {
+namespace ascendsim::runtime::ops {
 namespace {
 
 template <class T>
@@ -116,12 +116,8 @@ void reduceElements(uint8_t* acc, const uint8_t* in, uint64_t count, ReduceEleme
     case ReduceElement::Uint64: reduceIntegers<uint64_t>(acc, in, count, op); break;
     case ReduceElement::Fp32: reduceFloats<float>(acc, in, count, op); break;
     case ReduceElement::Fp64: reduceFloats<double>(acc, in, count, op); break;
-    case ReduceElement::Fp16:
-      reduceHalves<ops::halfToFloat, ops::floatToHalf>(acc, in, count, op);
-      break;
-    case ReduceElement::Bf16:
-      reduceHalves<ops::bf16ToFloat, ops::floatToBf16>(acc, in, count, op);
-      break;
+    case ReduceElement::Fp16: reduceHalves<halfToFloat, floatToHalf>(acc, in, count, op); break;
+    case ReduceElement::Bf16: reduceHalves<bf16ToFloat, floatToBf16>(acc, in, count, op); break;
   }
 }
 
@@ -155,4 +151,4 @@ std::unique_ptr<models::Task> sdmaReduceTask(MemoryManager& memory, const models
   return task;
 }
 
-}  // namespace ascendsim::runtime
+}  // namespace ascendsim::runtime::ops

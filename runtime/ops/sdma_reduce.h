@@ -13,7 +13,7 @@
 #include "models/task/task.h"
 #include "runtime/core/memory_manager.h"
 
-namespace ascendsim::runtime {
+namespace ascendsim::runtime::ops {
 
 // Element types the reductions know, whichever API named them (HcclDataType, aclDataType).
 enum class ReduceElement {
@@ -51,4 +51,4 @@ std::unique_ptr<models::Task> sdmaReduceTask(MemoryManager& memory, const models
                                              const models::MemoryPlace& src, uint64_t bytes,
                                              ReduceElement element, ReduceOp op);
 
-}  // namespace ascendsim::runtime
+}  // namespace ascendsim::runtime::ops
