@@ -58,6 +58,7 @@ namespace {
 // block per item in the queued buffer.
 constexpr size_t kMaxNameBytes = 128;
 constexpr size_t kMinCapacity = 2;
+constexpr size_t kMaxCapacity = 8192;  // acltdtCreateChannelWithCapacity: [2, 8192]
 constexpr size_t kMaxDims = 128;
 constexpr uint64_t kControlBytes = 64;
 constexpr int64_t kPsPerMs = 1000000000;
@@ -104,34 +105,47 @@ acltdtChannelHandle& channelOf(const acltdtChannelHandle* handle) {
   return *const_cast<acltdtChannelHandle*>(handle);
 }
 
+// Which SoCs have which channels (CANN's API reference, 17-01 Tensor data transfer): queue-backed
+// channels on the 910 generations and 950, not on the 310P and 310B inference parts; channels
+// without a queue only on the first 910 generation (Atlas training products).
+void checkSoc(const std::string& soc, bool queueBacked) {
+  const bool inference = soc.rfind("Ascend310", 0) == 0;
+  const bool first910 = soc.rfind("Ascend910", 0) == 0 && soc.rfind("Ascend910B", 0) != 0 &&
+                        soc.rfind("Ascend910_93", 0) != 0;
+  if (queueBacked ? inference : !first910) {
+    fail(
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        soc + (queueBacked ? " has no queue-backed channels" : " has no channels without a queue"));
+  }
+}
+
 acltdtChannelHandle* createChannel(uint32_t deviceId, const char* name, size_t capacity,
                                    bool queueBacked) {
   acltdtChannelHandle* made = nullptr;
-  const aclError code = run("acltdtCreateChannel", &ascendsim::spec::ApiOverheads::defaultCall,
-                            [&](HostThread&) {
-                              needPointer(name, "name");
-                              if (strnlen(name, kMaxNameBytes) + 1 > kMaxNameBytes) {
-                                fail(ACL_ERROR_INVALID_PARAM, "name is longer than 127 characters");
-                              }
-                              ServicePort port(rt());
-                              if (deviceId >= port.deviceCount()) {
-                                fail(ACL_ERROR_INVALID_PARAM,
-                                     "device " + std::to_string(deviceId) + " does not exist");
-                              }
-                              if (queueBacked && capacity < kMinCapacity) {
-                                fail(ACL_ERROR_INVALID_PARAM,
-                                     "capacity " + std::to_string(capacity) +
-                                         " is below the queue's least depth, 2");
-                              }
-                              auto channel = std::make_unique<acltdtChannelHandle>();
-                              channel->device = static_cast<int32_t>(deviceId);
-                              channel->name = name;
-                              channel->capacity = capacity;
-                              channel->queueBacked = queueBacked;
-                              channel->stream = &port.createStream(channel->device);
-                              made = channel.release();
-                              channels().insert(made);
-                            });
+  const aclError code =
+      run("acltdtCreateChannel", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread&) {
+        needPointer(name, "name");
+        if (strnlen(name, kMaxNameBytes) + 1 > kMaxNameBytes) {
+          fail(ACL_ERROR_INVALID_PARAM, "name is longer than 127 characters");
+        }
+        ServicePort port(rt());
+        if (deviceId >= port.deviceCount()) {
+          fail(ACL_ERROR_INVALID_PARAM, "device " + std::to_string(deviceId) + " does not exist");
+        }
+        if (queueBacked && (capacity < kMinCapacity || capacity > kMaxCapacity)) {
+          fail(ACL_ERROR_INVALID_PARAM,
+               "capacity " + std::to_string(capacity) + " is outside [2, 8192]");
+        }
+        checkSoc(port.deviceSpec(static_cast<int32_t>(deviceId)).soc, queueBacked);
+        auto channel = std::make_unique<acltdtChannelHandle>();
+        channel->device = static_cast<int32_t>(deviceId);
+        channel->name = name;
+        channel->capacity = capacity;
+        channel->queueBacked = queueBacked;
+        channel->stream = &port.createStream(channel->device);
+        made = channel.release();
+        channels().insert(made);
+      });
   return code == ACL_SUCCESS ? made : nullptr;
 }
 
@@ -210,9 +224,8 @@ void send(HostThread& t, const acltdtChannelHandle* handle, const acltdtDataset*
                         reinterpret_cast<uint64_t>(dataset->items.front()->data)};
   MemoryManager* mm = &port.memory();
   auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(image));
-  copyAndWait(port, t, channel, dst, src, entry.bytes, [mm, dst, bytes] {
-    mm->writeDevice(dst, *bytes);
-  });
+  copyAndWait(port, t, channel, dst, src, entry.bytes,
+              [mm, dst, bytes] { mm->writeDevice(dst, *bytes); });
   channel.entries.push_back(std::move(entry));
   port.changed();
 }
@@ -417,16 +430,15 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle* handle, acltdtDataset* d
 }
 
 aclError acltdtQueryChannelSize(const acltdtChannelHandle* handle, size_t* size) {
-  return run("acltdtQueryChannelSize", &ascendsim::spec::ApiOverheads::defaultCall,
-             [&](HostThread&) {
-               acltdtChannelHandle& channel = channelOf(handle);
-               needPointer(size, "size");
-               if (!channel.queueBacked) {
-                 fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                      "a channel without a queue does not report its size");
-               }
-               *size = channel.entries.size();
-             });
+  return run(
+      "acltdtQueryChannelSize", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread&) {
+        acltdtChannelHandle& channel = channelOf(handle);
+        needPointer(size, "size");
+        if (!channel.queueBacked) {
+          fail(ACL_ERROR_FEATURE_UNSUPPORTED, "a channel without a queue does not report its size");
+        }
+        *size = channel.entries.size();
+      });
 }
 
 }  // extern "C"

@@ -161,6 +161,7 @@ TEST_F(Tdt, ArgumentsCannRefuses) {
   EXPECT_EQ(acltdtCreateChannelWithCapacity(0, nullptr, 2), nullptr);
   EXPECT_EQ(acltdtCreateChannelWithCapacity(0, std::string(128, 'q').c_str(), 2), nullptr);
   EXPECT_EQ(acltdtCreateChannelWithCapacity(0, "one", 1), nullptr);
+  EXPECT_EQ(acltdtCreateChannelWithCapacity(0, "huge", 8193), nullptr);  // [2, 8192]
   EXPECT_EQ(acltdtCreateChannelWithCapacity(7, "far", 2), nullptr);
   acltdtChannelHandle* named = acltdtCreateChannelWithCapacity(0, std::string(127, 'q').c_str(), 2);
   ASSERT_NE(named, nullptr);
@@ -206,18 +207,8 @@ TEST_F(Tdt, ArgumentsCannRefuses) {
   EXPECT_ACL_ERROR(acltdtSendTensor(named, deviceSet, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   destroyWithItems(deviceSet);
   aclrtFree(device);
-  // A channel without a queue (acltdtCreateChannel): waits without limit only, no size.
-  acltdtChannelHandle* plain = acltdtCreateChannel(0, "plain");
-  ASSERT_NE(plain, nullptr);
-  EXPECT_ACL_ERROR(acltdtSendTensor(plain, set, 0), ACL_ERROR_INVALID_PARAM);
-  size_t n = 0;
-  EXPECT_ACL_ERROR(acltdtQueryChannelSize(plain, &n), ACL_ERROR_FEATURE_UNSUPPORTED);
-  ASSERT_ACL_OK(acltdtSendTensor(plain, set, -1));
-  acltdtDataset* got = acltdtCreateDataset();
-  ASSERT_ACL_OK(acltdtReceiveTensor(plain, got, -1));
-  EXPECT_EQ(floatsOf(got, 0), (std::vector<float>{1, 2, 3, 4}));
-  acltdtDestroyDataset(got);
-  ASSERT_ACL_OK(acltdtDestroyChannel(plain));
+  // Channels without a queue exist on the first 910 generation only, not on this 910B4.
+  EXPECT_EQ(acltdtCreateChannel(0, "plain"), nullptr);
   ASSERT_ACL_OK(acltdtDestroyChannel(named));
   EXPECT_ACL_ERROR(acltdtDestroyChannel(named), ACL_ERROR_INVALID_PARAM);  // destroyed already
   destroyWithItems(set);
@@ -237,11 +228,45 @@ TEST_F(FixedRateTdt, SendAndReceiveTakeTheirCopiesTime) {
   const float sendMs = elapsedMs([&] { ASSERT_ACL_OK(acltdtSendTensor(channel, set, -1)); });
   EXPECT_NEAR(sendMs, expected, 0.01 * expected);
   acltdtDataset* got = acltdtCreateDataset();
-  const float receiveMs =
-      elapsedMs([&] { ASSERT_ACL_OK(acltdtReceiveTensor(channel, got, -1)); });
+  const float receiveMs = elapsedMs([&] { ASSERT_ACL_OK(acltdtReceiveTensor(channel, got, -1)); });
   EXPECT_NEAR(receiveMs, expected, 0.01 * expected);
   EXPECT_EQ(floatsOf(got, 0), big);
   acltdtDestroyDataset(got);
   destroyWithItems(set);
   ASSERT_ACL_OK(acltdtDestroyChannel(channel));
+}
+
+class TdtOn910A : public AclTest {
+ protected:
+  TdtOn910A() : AclTest("atlas-800-9000") {}
+};
+
+TEST_F(TdtOn910A, AChannelWithoutAQueueWaitsWithoutLimitOnly) {
+  // acltdtCreateChannel (Atlas training products): no size to query, timeout -1 only.
+  acltdtChannelHandle* plain = acltdtCreateChannel(0, "plain");
+  ASSERT_NE(plain, nullptr);
+  std::vector<float> values = {1, 2, 3, 4};
+  acltdtDataset* set = floats(values);
+  EXPECT_ACL_ERROR(acltdtSendTensor(plain, set, 0), ACL_ERROR_INVALID_PARAM);
+  size_t n = 0;
+  EXPECT_ACL_ERROR(acltdtQueryChannelSize(plain, &n), ACL_ERROR_FEATURE_UNSUPPORTED);
+  EXPECT_ACL_ERROR(acltdtCleanChannel(plain), ACL_ERROR_FEATURE_UNSUPPORTED);
+  ASSERT_ACL_OK(acltdtSendTensor(plain, set, -1));
+  acltdtDataset* got = acltdtCreateDataset();
+  ASSERT_ACL_OK(acltdtReceiveTensor(plain, got, -1));
+  EXPECT_EQ(floatsOf(got, 0), values);
+  acltdtDestroyDataset(got);
+  destroyWithItems(set);
+  ASSERT_ACL_OK(acltdtStopChannel(plain));
+  ASSERT_ACL_OK(acltdtDestroyChannel(plain));
+}
+
+class TdtOn310P : public AclTest {
+ protected:
+  TdtOn310P() : AclTest("atlas-300i-duo") {}
+};
+
+TEST_F(TdtOn310P, HasNoChannels) {
+  EXPECT_EQ(acltdtCreateChannelWithCapacity(0, "queue", 2), nullptr);
+  EXPECT_EQ(acltdtCreateChannel(0, "plain"), nullptr);
 }
