@@ -16,6 +16,17 @@ extern "C" __global__ __aicore__ void ScaledSum(__gm__ float* x, __gm__ float* y
     AscendC::printf("ScaledSum: %u blocks\n", static_cast<uint32_t>(block_num));
 }
 
+// ScaledSum with alpha and count behind pointers, as CANN's placeholder arguments pass tiling data
+// (aclrtKernelArgsAppendPlaceHolder: the kernel gets the device address of the data).
+extern "C" __global__ __aicore__ void ScaledSumTiled(__gm__ float* x, __gm__ float* y,
+                                                     __gm__ float* z, __gm__ float* alpha,
+                                                     __gm__ uint32_t* count) {
+  const uint32_t n = *count;
+  const uint32_t begin = static_cast<uint32_t>(block_idx * n / block_num);
+  const uint32_t end = static_cast<uint32_t>((block_idx + 1) * n / block_num);
+  for (uint32_t i = begin; i < end; ++i) z[i] = x[i] + *alpha * y[i];
+}
+
 extern "C" __global__ __aicore__ void ReadsTooFar(__gm__ float* x, __gm__ float* out,
                                                   uint32_t count) {
   float sum = 0;

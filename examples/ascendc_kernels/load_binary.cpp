@@ -44,6 +44,50 @@ int scaledSum(aclrtFuncHandle sum, aclrtStream stream, float* x, float* y, float
   return 0;
 }
 
+// ScaledSumTiled(x, y, z, &alpha, &count): alpha and count in placeholder buffers, which the
+// runtime copies to device memory with the launch; 0 when z is right. Prints the codes of what
+// CANN refuses around placeholders.
+int placeholders(aclrtFuncHandle tiled, aclrtStream stream, float* x, float* y, float* z) {
+  aclrtArgsHandle args = nullptr;
+  aclrtParamHandle param = nullptr, alphaParam = nullptr, countParam = nullptr;
+  CHECK(aclrtKernelArgsInit(tiled, &args));
+  CHECK(aclrtKernelArgsAppend(args, &x, sizeof x, &param));
+  CHECK(aclrtKernelArgsAppend(args, &y, sizeof y, &param));
+  CHECK(aclrtKernelArgsAppend(args, &z, sizeof z, &param));
+  CHECK(aclrtKernelArgsAppendPlaceHolder(args, &alphaParam));
+  CHECK(aclrtKernelArgsAppendPlaceHolder(args, &countParam));
+  void *alpha = nullptr, *count = nullptr;
+  std::printf("placeholder buffer of 0 bytes: %d\n",
+              aclrtKernelArgsGetPlaceHolderBuffer(args, alphaParam, 0, &alpha));
+  std::printf("placeholder buffer of a plain argument: %d\n",
+              aclrtKernelArgsGetPlaceHolderBuffer(args, param, 4, &alpha));
+  CHECK(aclrtKernelArgsGetPlaceHolderBuffer(args, alphaParam, sizeof(float), &alpha));
+  std::printf("launch with a placeholder without buffer: %d\n",
+              aclrtLaunchKernelWithConfig(tiled, 4, stream, nullptr, args, nullptr));
+  CHECK(aclrtKernelArgsGetPlaceHolderBuffer(args, countParam, sizeof(uint32_t), &count));
+  std::printf("append after a placeholder buffer: %d\n",
+              aclrtKernelArgsAppendPlaceHolder(args, &param));
+  *static_cast<float*>(alpha) = 0.25f;
+  *static_cast<uint32_t*>(count) = kCount;
+  CHECK(aclrtKernelArgsFinalize(args));
+  std::printf("placeholder buffer after finalize: %d\n",
+              aclrtKernelArgsGetPlaceHolderBuffer(args, alphaParam, 4, &alpha));
+  CHECK(aclrtLaunchKernelWithConfig(tiled, 4, stream, nullptr, args, nullptr));
+  // The launch took its own copy: a change now is not seen by the queued kernel.
+  *static_cast<float*>(alpha) = 100.0f;
+  CHECK(aclrtSynchronizeStream(stream));
+  std::vector<float> back(kCount);
+  CHECK(aclrtMemcpy(back.data(), kCount * 4, z, kCount * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const float expected = static_cast<float>(i) + 0.25f * static_cast<float>(3 * i);
+    if (back[i] != expected) {
+      std::printf("z[%u] = %f, expected %f\n", i, back[i], expected);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 void fill(float* x, float* y) {
   for (uint32_t i = 0; i < kCount; ++i) {
     x[i] = static_cast<float>(i);
@@ -88,6 +132,11 @@ int main(int argc, char** argv) {
   CHECK(aclrtMemcpy(dy, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
   if (scaledSum(sum, stream, dx, dy, dz, nullptr) != 0) return 1;
   std::printf("loaded ScaledSum on device memory: ok\n");
+  aclrtFuncHandle tiled = nullptr;
+  CHECK(aclrtBinaryGetFunction(binary, "ScaledSumTiled", &tiled));
+  CHECK(aclrtMemset(dz, bytes, 0, bytes));
+  if (placeholders(tiled, stream, dx, dy, dz) != 0) return 1;
+  std::printf("ScaledSumTiled with placeholder arguments: ok\n");
 
   // 2. Host memory registered for the device: the kernel writes the host's own buffer.
   std::vector<float> hx(kCount), hy(kCount), hz(kCount);

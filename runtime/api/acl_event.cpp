@@ -23,6 +23,15 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
   });
 }
 
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  // CANN's "Ex" events may be recorded again while earlier waits are pending, each wait taking
+  // the record queued before it: what every event of the simulator does. The flags are the same.
+  return run("aclrtCreateEventExWithFlag", &ApiOverheads::event, [&](HostThread& t) {
+    needPointer(event, "event");
+    *event = rt().createEvent(t, flag);
+  });
+}
+
 aclError aclrtDestroyEvent(aclrtEvent event) {
   return run("aclrtDestroyEvent", &ApiOverheads::event,
              [&](HostThread& t) { rt().destroyEvent(t, event); });

@@ -50,6 +50,27 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
   });
 }
 
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                          aclrtParamHandle* paramHandle) {
+  return run("aclrtKernelArgsAppendPlaceHolder", &ApiOverheads::defaultCall, [&](HostThread&) {
+    if (!argsHandle) fail(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
+    needPointer(paramHandle, "paramHandle");
+    *paramHandle = rt().appendKernelPlaceholder(argsHandle);
+  });
+}
+
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                             aclrtParamHandle paramHandle, size_t dataSize,
+                                             void** bufferAddr) {
+  return run("aclrtKernelArgsGetPlaceHolderBuffer", &ApiOverheads::defaultCall, [&](HostThread&) {
+    if (!argsHandle) fail(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
+    needPointer(paramHandle, "paramHandle");
+    if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
+    needPointer(bufferAddr, "bufferAddr");
+    *bufferAddr = rt().placeholderBuffer(argsHandle, paramHandle, dataSize);
+  });
+}
+
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
   return run("aclrtKernelArgsFinalize", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().finalizeKernelArgs(argsHandle); });

@@ -95,14 +95,27 @@ KernelArgs* Runtime::createKernelArgs(aclrtFuncHandle handle) {
   return &kernelArgs_.add(std::move(args));
 }
 
-KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param,
-                                            size_t size) {
-  KernelArgs& args = kernelArgs(handle);
-  if (!param) fail(ACL_ERROR_INVALID_PARAM, "param is NULL");
+namespace {
+// What CANN refuses to append (hicann/runtime ApiImpl::KernelArgsAppend and
+// KernelArgsAppendPlaceHolder): anything after Finalize or after a placeholder buffer was taken.
+void checkAppendable(const KernelArgs& args) {
   if (args.finalized) {
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
          "the arguments were finalized (aclrtKernelArgsFinalize): nothing can be appended");
   }
+  if (args.gotPlaceholderBuffer) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "a placeholder buffer was taken (aclrtKernelArgsGetPlaceHolderBuffer): nothing can be "
+         "appended after it");
+  }
+}
+}  // namespace
+
+KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param,
+                                            size_t size) {
+  KernelArgs& args = kernelArgs(handle);
+  if (!param) fail(ACL_ERROR_INVALID_PARAM, "param is NULL");
+  checkAppendable(args);
   const size_t offset =
       (args.bytes.size() + kArgumentAlignment - 1) / kArgumentAlignment * kArgumentAlignment;
   const uint64_t takes = args.function->argsBytes;
@@ -114,12 +127,90 @@ KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* 
   }
   args.bytes.resize(offset + size);
   std::memcpy(args.bytes.data() + offset, param, size);
-  args.params.push_back(std::make_unique<KernelArgs::Param>(KernelArgs::Param{offset, size}));
+  args.params.push_back(
+      std::make_unique<KernelArgs::Param>(KernelArgs::Param{offset, size, false, {}}));
   return args.params.back().get();
+}
+
+KernelArgs::Param* Runtime::appendKernelPlaceholder(aclrtArgsHandle handle) {
+  KernelArgs& args = kernelArgs(handle);
+  checkAppendable(args);
+  // The slot is a device address, 8 bytes (filled in at launch).
+  const uint64_t none = 0;
+  KernelArgs::Param* param = appendKernelArg(handle, &none, sizeof none);
+  param->placeholder = true;
+  return param;
+}
+
+void* Runtime::placeholderBuffer(aclrtArgsHandle handle, aclrtParamHandle paramHandle,
+                                 size_t size) {
+  KernelArgs& args = kernelArgs(handle);
+  KernelArgs::Param* param = nullptr;
+  for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
+    if (p.get() == paramHandle) param = p.get();
+  }
+  if (!param) fail(ACL_ERROR_RT_PARAM_INVALID, "paramHandle is not a parameter of argsHandle");
+  if (!param->placeholder) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "paramHandle was appended by aclrtKernelArgsAppend, not as a placeholder");
+  }
+  if (args.finalized) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "the arguments were finalized (aclrtKernelArgsFinalize): no placeholder buffer can be "
+         "taken");
+  }
+  args.gotPlaceholderBuffer = true;
+  param->data.assign(size, 0);
+  return param->data.data();
 }
 
 void Runtime::finalizeKernelArgs(aclrtArgsHandle handle) {
   kernelArgs(handle).finalized = true;
+}
+
+namespace {
+// Device memory holding a launch's placeholder data, released with the launch (when its task has
+// ended, or when it was refused); it also keeps the kernel's library loaded.
+struct LaunchArgsMemory {
+  std::shared_ptr<void> library;
+  MemoryManager* memory = nullptr;
+  std::vector<void*> blocks;
+  ~LaunchArgsMemory() {
+    for (void* p : blocks) {
+      try {
+        memory->free(p, AllocationApi::Malloc);
+      } catch (const AclFailure&) {
+        // Released already, with its device (aclrtResetDevice) or with everything (aclFinalize).
+      }
+    }
+  }
+};
+}  // namespace
+
+std::shared_ptr<void> Runtime::placeholderData(HostThread& t, aclrtStream stream,
+                                               const KernelArgs& args, uint8_t* slots,
+                                               std::shared_ptr<void> library) {
+  auto held = std::make_shared<LaunchArgsMemory>();
+  held->library = std::move(library);
+  held->memory = memory_.get();
+  Device& device = *resolveStream(t, stream).device;
+  // As CANN copies the arguments with their data area to the device at launch, each placeholder's
+  // data is written to device memory now and its slot given the address.
+  for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
+    if (!p->placeholder) continue;
+    if (p->data.empty()) {
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           "a placeholder has no buffer (call "
+           "aclrtKernelArgsGetPlaceHolderBuffer before launching)");
+    }
+    void* block = memory_->allocateDevice(device, p->data.size(), (p->data.size() + 31) / 32 * 32,
+                                          64, AllocationApi::Malloc);
+    held->blocks.push_back(block);
+    memory_->writeDevice(memory_->resolve(block, p->data.size(), "placeholder"), p->data);
+    const uint64_t address = reinterpret_cast<uint64_t>(block);
+    std::memcpy(slots + p->offset, &address, sizeof address);
+  }
+  return held;
 }
 
 void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks,
@@ -144,13 +235,14 @@ void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blo
   launch.name = function.name;
   launch.blockDim = blocks;
   launch.entry = function.entry;
-  auto* copy = new uint8_t[args.bytes.empty() ? 1 : args.bytes.size()];
-  std::memcpy(copy, args.bytes.data(), args.bytes.size());
+  std::vector<uint8_t> bytes = args.bytes;
+  launch.keepAlive = placeholderData(t, stream, args, bytes.data(), function.binary->library);
+  auto* copy = new uint8_t[bytes.empty() ? 1 : bytes.size()];
+  std::memcpy(copy, bytes.data(), bytes.size());
   launch.closure = copy;
-  launch.closureBytes = static_cast<uint32_t>(args.bytes.size());
+  launch.closureBytes = static_cast<uint32_t>(bytes.size());
   launch.release = [](void* p) { delete[] static_cast<uint8_t*>(p); };
   launch.function = &function;
-  launch.keepAlive = function.binary->library;
   launchAscendC(t, stream, std::move(launch));
 }
 

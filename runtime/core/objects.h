@@ -54,8 +54,13 @@ struct KernelArgs {
   std::vector<uint8_t> bytes;
   struct Param {
     size_t offset, size;
+    // A placeholder (aclrtKernelArgsAppendPlaceHolder): its 8 bytes are the device address of
+    // `data` (aclrtKernelArgsGetPlaceHolderBuffer), copied to device memory at each launch.
+    bool placeholder = false;
+    std::vector<uint8_t> data;
   };
   std::vector<std::unique_ptr<Param>> params;  // aclrtParamHandle: one per append
+  bool gotPlaceholderBuffer = false;           // no parameter may be appended after that
   bool finalized = false;
 };
 

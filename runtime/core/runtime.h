@@ -224,6 +224,12 @@ class Runtime {
   KernelFunction* binaryFunction(aclrtBinHandle binary, const char* name);
   KernelArgs* createKernelArgs(aclrtFuncHandle function);
   KernelArgs::Param* appendKernelArg(aclrtArgsHandle args, const void* param, size_t size);
+  KernelArgs::Param* appendKernelPlaceholder(aclrtArgsHandle args);
+  void* placeholderBuffer(aclrtArgsHandle args, aclrtParamHandle param, size_t size);
+  // A launch's placeholder data in device memory, its slots in `slots` (the launch's copy of the
+  // arguments) set to it; released with the returned holder, which also holds `library`.
+  std::shared_ptr<void> placeholderData(HostThread& t, aclrtStream stream, const KernelArgs& args,
+                                        uint8_t* slots, std::shared_ptr<void> library);
   void finalizeKernelArgs(aclrtArgsHandle args);
   void launchFunction(HostThread& t, aclrtFuncHandle function, uint32_t blocks, aclrtStream stream,
                       const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle args);

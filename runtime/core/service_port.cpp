@@ -106,6 +106,11 @@ bool ServicePort::waitUntil(HostThread& t, const std::function<bool()>& done) {
   return rt_.waitFor(t, done);
 }
 
+bool ServicePort::waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
+                                    spec::Picoseconds deadline) {
+  return rt_.waitUntilDeadline(t, done, deadline);
+}
+
 void ServicePort::changed() {
   rt_.threads_.changed();
 }

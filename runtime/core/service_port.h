@@ -55,6 +55,9 @@ class ServicePort {
   // Blocks `t`, in simulated time, until `done()` holds; false when it never can (a deadlock: no
   // task left that could end the wait and no other thread that could still act).
   bool waitUntil(HostThread& t, const std::function<bool()>& done);
+  // As waitUntil, but gives up at simulated time `deadline` (false then too).
+  bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
+                         spec::Picoseconds deadline);
   // Tells waiting threads that something they wait for has changed outside the machine.
   void changed();
 

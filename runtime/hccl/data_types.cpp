@@ -1,83 +1,6 @@
 #include "runtime/hccl/data_types.h"
 
-#include <algorithm>
-#include <cstring>
-
-#include "runtime/ops/data_type.h"
-
 namespace ascendsim::runtime::hccl {
-namespace {
-
-template <class T>
-T loadAs(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <class T>
-void storeAs(uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
-// Integers: sums and products wrap modulo 2^bits (computed unsigned, where wrapping is defined);
-// max and min compare as the signed or unsigned type.
-template <class T>
-void reduceIntegers(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t op) {
-  using U = std::make_unsigned_t<T>;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint8_t* a = acc + i * sizeof(T);
-    const T x = loadAs<T>(a), y = loadAs<T>(in + i * sizeof(T));
-    T r = x;
-    switch (op) {
-      case HCCL_REDUCE_SUM:
-        r = static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(y)));
-        break;
-      case HCCL_REDUCE_PROD:
-        // Promoted to at least unsigned int so that narrow types do not multiply as signed int.
-        r = static_cast<T>(static_cast<U>(static_cast<uint64_t>(static_cast<U>(x)) *
-                                          static_cast<uint64_t>(static_cast<U>(y))));
-        break;
-      case HCCL_REDUCE_MAX: r = std::max(x, y); break;
-      case HCCL_REDUCE_MIN: r = std::min(x, y); break;
-      default: break;
-    }
-    storeAs<T>(a, r);
-  }
-}
-
-template <class F>
-F applyFloat(F x, F y, int32_t op) {
-  switch (op) {
-    case HCCL_REDUCE_SUM: return x + y;
-    case HCCL_REDUCE_PROD: return x * y;
-    case HCCL_REDUCE_MAX: return std::max(x, y);
-    case HCCL_REDUCE_MIN: return std::min(x, y);
-    default: return x;
-  }
-}
-
-template <class F>
-void reduceFloats(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t op) {
-  for (uint64_t i = 0; i < count; ++i) {
-    uint8_t* a = acc + i * sizeof(F);
-    storeAs<F>(a, applyFloat(loadAs<F>(a), loadAs<F>(in + i * sizeof(F)), op));
-  }
-}
-
-// float16 / bfloat16: each operation in float, rounded once to the 16-bit type. (float carries
-// at least 2p + 2 bits for both, so rounding to float first changes no result.)
-template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
-void reduceHalves(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t op) {
-  for (uint64_t i = 0; i < count; ++i) {
-    uint8_t* a = acc + i * 2;
-    const float r =
-        applyFloat(ToFloat(loadAs<uint16_t>(a)), ToFloat(loadAs<uint16_t>(in + i * 2)), op);
-    storeAs<uint16_t>(a, FromFloat(r));
-  }
-}
-
-}  // namespace
 
 uint32_t elementSize(int32_t dataType) {
   switch (dataType) {
@@ -182,23 +105,32 @@ bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op) {
   return false;
 }
 
-void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op) {
+ops::ReduceElement reduceElement(int32_t dataType) {
   switch (dataType) {
-    case HCCL_DATA_TYPE_INT8: reduceIntegers<int8_t>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_INT16: reduceIntegers<int16_t>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_INT32: reduceIntegers<int32_t>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_INT64: reduceIntegers<int64_t>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_UINT64: reduceIntegers<uint64_t>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_FP32: reduceFloats<float>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_FP64: reduceFloats<double>(acc, in, count, op); break;
-    case HCCL_DATA_TYPE_FP16:
-      reduceHalves<ops::halfToFloat, ops::floatToHalf>(acc, in, count, op);
-      break;
-    case HCCL_DATA_TYPE_BFP16:
-      reduceHalves<ops::bf16ToFloat, ops::floatToBf16>(acc, in, count, op);
-      break;
-    default: break;
+    case HCCL_DATA_TYPE_INT8: return ops::ReduceElement::Int8;
+    case HCCL_DATA_TYPE_INT16: return ops::ReduceElement::Int16;
+    case HCCL_DATA_TYPE_INT32: return ops::ReduceElement::Int32;
+    case HCCL_DATA_TYPE_INT64: return ops::ReduceElement::Int64;
+    case HCCL_DATA_TYPE_UINT64: return ops::ReduceElement::Uint64;
+    case HCCL_DATA_TYPE_FP16: return ops::ReduceElement::Fp16;
+    case HCCL_DATA_TYPE_BFP16: return ops::ReduceElement::Bf16;
+    case HCCL_DATA_TYPE_FP64: return ops::ReduceElement::Fp64;
+    default: return ops::ReduceElement::Fp32;
   }
+}
+
+ops::ReduceOp reduceOperation(int32_t op) {
+  switch (op) {
+    case HCCL_REDUCE_PROD: return ops::ReduceOp::Prod;
+    case HCCL_REDUCE_MAX: return ops::ReduceOp::Max;
+    case HCCL_REDUCE_MIN: return ops::ReduceOp::Min;
+    default: return ops::ReduceOp::Sum;
+  }
+}
+
+void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op) {
+  if (!reducible(dataType, HCCL_REDUCE_SUM, nullptr)) return;  // no reduction type: left alone
+  ops::reduceElements(acc, in, count, reduceElement(dataType), reduceOperation(op));
 }
 
 }  // namespace ascendsim::runtime::hccl

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hccl/hccl_types.h"
+#include "runtime/ops/sdma_reduce.h"
 
 namespace ascendsim::runtime::hccl {
 
@@ -30,6 +31,11 @@ bool reducible(int32_t dataType, int32_t op, std::string* why);
 // not applied here: every rank must decide alike, and a rank does not see the others' buffers
 // when it queues its part.)
 bool inlineReducible(const std::string& soc, int32_t dataType, int32_t op);
+
+// The shared reduction's names (runtime/ops/sdma_reduce.h) of a type and an operation that
+// reducible() accepts.
+ops::ReduceElement reduceElement(int32_t dataType);
+ops::ReduceOp reduceOperation(int32_t op);
 
 // acc[i] = acc[i] op in[i] for `count` elements of `dataType` (a type reducible() accepts).
 void reduceInto(uint8_t* acc, const uint8_t* in, uint64_t count, int32_t dataType, int32_t op);

@@ -1,8 +1,5 @@
 #include "runtime/hccl/steps.h"
 
-#include <algorithm>
-#include <vector>
-
 #include "runtime/hccl/data_types.h"
 
 namespace ascendsim::runtime::hccl {
@@ -12,19 +9,10 @@ using models::Task;
 using models::TaskKind;
 
 namespace {
-// dst = dst op src over `bytes` of device memory, a MiB at a time (so that a large step needs no
-// copy of its whole operands).
+// dst = dst op src over `bytes` of device memory (the shared SDMA reduction's arithmetic).
 void reduceBytes(MemoryManager* mm, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
                  int32_t dataType, int32_t op) {
-  const uint32_t element = elementSize(dataType);
-  const uint64_t piece = (1u << 20) / element * element;
-  for (uint64_t done = 0; done < bytes; done += piece) {
-    const uint64_t n = std::min(piece, bytes - done);
-    std::vector<uint8_t> acc = mm->readDevice(offsetBy(dst, done), n, false);
-    const std::vector<uint8_t> in = mm->readDevice(offsetBy(src, done), n, false);
-    reduceInto(acc.data(), in.data(), n / element, dataType, op);
-    mm->writeDevice(offsetBy(dst, done), acc);
-  }
+  ops::reduceDeviceBytes(*mm, dst, src, bytes, reduceElement(dataType), reduceOperation(op));
 }
 }  // namespace
 
@@ -59,16 +47,9 @@ void Steps::copy(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint
 void Steps::reduce(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
                    int32_t dataType, int32_t op) {
   if (bytes == 0) return;
-  auto task = std::make_unique<Task>();
-  task->kind = TaskKind::Copy;
-  task->src = src;
-  task->dst = dst;
-  task->bytes = bytes;
-  MemoryManager* mm = &port_.memory();
-  task->effect = [mm, dst, src, bytes, dataType, op] {
-    reduceBytes(mm, dst, src, bytes, dataType, op);
-  };
-  port_.submit(t_, s, std::move(task));
+  port_.submit(t_, s,
+               ops::sdmaReduceTask(port_.memory(), dst, src, bytes, reduceElement(dataType),
+                                   reduceOperation(op)));
 }
 
 void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,

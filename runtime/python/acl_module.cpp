@@ -178,6 +178,17 @@ int rtMemcpyAsync(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count, 
                           ptr(stream));
 }
 
+// acl.rt.reduce_async(dst, src, count, kind, type, stream, reserve): reserve must be 0 (NULL).
+int rtReduceAsync(uint64_t dst, uint64_t src, uint64_t count, int kind, int type, uint64_t stream,
+                  uint64_t reserve) {
+  if (count > 0 && dst && !known(dst, count))
+    return refuse("reduce_async: dst " + hex(dst) + " is not memory this program got from acl");
+  if (count > 0 && src && !known(src, count))
+    return refuse("reduce_async: src " + hex(src) + " is not memory this program got from acl");
+  return aclrtReduceAsync(ptr(dst), ptr(src), count, static_cast<aclrtReduceKind>(kind),
+                          static_cast<aclDataType>(type), ptr(stream), ptr(reserve));
+}
+
 int rtMemset(uint64_t p, uint64_t maxCount, int value, uint64_t count) {
   if (count > 0 && !known(p, std::min(count, maxCount)))
     return refuse("memset: " + hex(p) + " is not memory this program got from acl");
@@ -263,6 +274,8 @@ PYBIND11_MODULE(acl, m) {
          py::arg("kind"));
   rt.def("memcpy_async", &rtMemcpyAsync, py::arg("dst"), py::arg("dest_max"), py::arg("src"),
          py::arg("count"), py::arg("kind"), py::arg("stream"));
+  rt.def("reduce_async", &rtReduceAsync, py::arg("dst"), py::arg("src"), py::arg("count"),
+         py::arg("kind"), py::arg("type"), py::arg("stream"), py::arg("reserve") = 0);
 
   py::module_ util = m.def_submodule("util", "conversions between Python memory and acl pointers");
   util.def("bytes_to_ptr", &bytesToPtr);
@@ -294,6 +307,9 @@ PYBIND11_MODULE(acl, m) {
   m.attr("ACL_MEMCPY_DEVICE_TO_HOST") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_HOST);
   m.attr("ACL_MEMCPY_DEVICE_TO_DEVICE") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_DEVICE);
   m.attr("ACL_ERROR_INVALID_PARAM") = ACL_ERROR_INVALID_PARAM;
+  m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
+  m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX);
+  m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN);
   for (py::module_* sub : {&rt}) {
     sub->attr("ACL_MEMCPY_HOST_TO_DEVICE") = static_cast<int>(ACL_MEMCPY_HOST_TO_DEVICE);
     sub->attr("ACL_MEMCPY_DEVICE_TO_HOST") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_HOST);

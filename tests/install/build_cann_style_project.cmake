@@ -21,7 +21,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
-          include/acl/error_codes/rt_error_codes.h include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
+          include/acl/error_codes/rt_error_codes.h include/acl/acl_tdt.h lib64/libacl_tdt_channel.so include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
           lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_math.so bin/ascendsim set_env.sh
           share/cmake/AscendSim/AscendSimConfig.cmake)
   if(NOT EXISTS "${prefix}/${f}")
@@ -65,7 +65,8 @@ endforeach()
 # 1d. The same kernels from a binary loaded at run time (ascendc_fatbin_library, installed under
 # fatbin/NAME/NAME.o as CANN's samples expect): on device, registered host and managed memory.
 run(bash -c "source '${prefix}/bin/setenv.bash' && cmake --install '${WORK_DIR}/ascendc' --prefix '${WORK_DIR}/ascendc/out' && ASCENDSIM_SUMMARY=0 '${WORK_DIR}/ascendc/load_binary_app' '${WORK_DIR}/ascendc/out/fatbin/loaded_kernels/loaded_kernels.o'")
-foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argument of SIZE_MAX bytes: 107000" "on device memory: ok" "on registered host memory: ok" "on managed memory: ok"
+foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argument of SIZE_MAX bytes: 107000" "on device memory: ok" "placeholder buffer of 0 bytes: 100000" "placeholder buffer of a plain argument: 107000"
+                 "launch with a placeholder without buffer: 107000" "append after a placeholder buffer: 207000" "placeholder buffer after finalize: 207000" "with placeholder arguments: ok" "on registered host memory: ok" "on managed memory: ok"
                  "launch after unload: 107017" "arguments after unload: 107017" "loaded kernels ok")
   if(NOT last_output MATCHES "${expected}")
     message(FATAL_ERROR "the loaded kernels printed: ${last_output}")

@@ -1,4 +1,6 @@
 // Events: record, query, synchronise, elapsed time, limits.
+#include <cstring>
+
 #include "acl_fixture.h"
 
 class Event : public AclTest {};
@@ -320,4 +322,42 @@ TEST_F(Event, NotifiesAreFlagsThatAWaitClears) {
   ASSERT_ACL_OK(aclrtFreeHost(h));
   ASSERT_ACL_OK(aclrtDestroyStream(a));
   ASSERT_ACL_OK(aclrtDestroyStream(b));
+}
+
+TEST_F(Event, ExEventsAreReusedAtOnce) {
+  // aclrtCreateEventExWithFlag (hicann/runtime acl_rt.h: "event can be reused naturally"): the
+  // event is recorded again while a wait on its first record is still queued; the wait keeps to
+  // the record queued before it, so the copy behind it reads what the first copy wrote.
+  aclrtEvent e = nullptr;
+  EXPECT_ACL_ERROR(aclrtCreateEventExWithFlag(nullptr, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtCreateEventExWithFlag(&e, 0), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtCreateEventExWithFlag(&e, 0x80), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+  aclrtStream writer = nullptr, reader = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&writer));
+  ASSERT_ACL_OK(aclrtCreateStream(&reader));
+  const size_t n = 16 << 20;
+  void *src = nullptr, *dst = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&src, n));
+  ASSERT_ACL_OK(aclrtMallocHost(&dst, n));
+  ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::memset(src, 0x5a, n);
+  std::memset(dst, 0, n);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE, writer));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, writer));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(reader, e));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dst, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, reader));
+  ASSERT_ACL_OK(aclrtRecordEvent(e, writer));  // reused at once
+  ASSERT_ACL_OK(aclrtSynchronizeStream(reader));
+  EXPECT_EQ(std::memcmp(dst, src, n), 0);
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
+  aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(e, &status));
+  EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyEvent(e));
+  aclrtFree(d);
+  aclrtFreeHost(src);
+  aclrtFreeHost(dst);
+  aclrtDestroyStream(writer);
+  aclrtDestroyStream(reader);
 }

@@ -120,6 +120,13 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
 } aclrtMemcpyKind;
 
+typedef enum {
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
 typedef enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_HUGE_FIRST = 0,
   ACL_MEM_MALLOC_HUGE_ONLY = 1,
@@ -426,6 +433,15 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
                                                  aclrtArgsHandle* argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
                                                    size_t paramSize, aclrtParamHandle* paramHandle);
+/* A placeholder parameter: 8 bytes that hold, at launch, the device address of the data the
+ * program writes into aclrtKernelArgsGetPlaceHolderBuffer's host buffer (copied to device memory
+ * with each launch's arguments). No parameter may be appended after a buffer was taken. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle* paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle,
+                                                                 size_t dataSize,
+                                                                 void** bufferAddr);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
                                                          uint32_t numBlocks, aclrtStream stream,
@@ -559,8 +575,18 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void* devAddr, uint64_t value, uint
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
                                             aclrtStream stream);
 
+/* dst = dst kind src, element by element, over `count` bytes of device memory of the stream's
+ * device: the DMA engine reduces as it copies (SDMA reduce). The types and kinds allowed depend on
+ * the SoC (docs/runtime.md); others fail with ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
+                                              aclrtReduceKind kind, aclDataType type,
+                                              aclrtStream stream, void* reserve);
+
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+/* An event that can be recorded again at once ("reused naturally"): each wait takes the record
+ * queued before it. Same flags as aclrtCreateEventWithFlag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
