@@ -100,19 +100,24 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
                      spans_[i].second);
     }
   }
+  // A staged piece holds one of the thread's two pinned buffers until its last byte is through
+  // (H2D: the DMA has read it; D2H: the CPU has copied it out).
+  const bool staged = isPageable(task) && !runsOnDevice_;
   // Posted writes free the channel's buffer once they are out on the device's link: the stage
   // after the source memory's read.
   Picoseconds released = done;
-  if (requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 &&
+  if (!staged && requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 &&
       st[1].memory == Stage::kNotMemory) {
     released = spans_[1].second;
   }
-  return {bytes, nextIssue, done, requests, released};
+  return {bytes, nextIssue, done, requests, released, staged};
 }
 
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
 // whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
-// copy's read and write alongside.
+// copy's read and write while the core copies. The runtime double-buffers (the scheduler lets a
+// staged copy have two pieces in flight), so the core copies one piece while the DMA moves the
+// other.
 void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape,
                              std::vector<Stage>& out) {
   HostCpu& cpu = graph_.hostCpu();
@@ -121,6 +126,7 @@ void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& sha
   Stage memory =
       graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
+  memory.alongside = true;            // the core reads and writes memory while it copies
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
   if (memory.service) {
     // The thread's pinned staging buffer: one per host thread, at the bottom of host memory.
