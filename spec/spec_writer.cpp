@@ -87,6 +87,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   }
   out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
   out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
+  out << YAML::Key << "engine_bandwidth" << YAML::Value;
+  if (d.dma.engineBandwidth == 0) {
+    out << "unlimited";
+  } else {
+    out << formatBandwidth(d.dma.engineBandwidth);
+  }
   out << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "max_streams" << YAML::Value << d.scheduler.maxStreams;

@@ -145,6 +145,12 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.bytes("chunk_size", d.chunkSize, 64, 64ull << 20);
   if (d.chunkSize % 64 != 0) r.error("chunk_size", "chunk_size must be a multiple of 64B");
   r.duration("setup_latency", d.setupLatency, 0, 1000000000);
+  if (const ConfigNode* e = r.take("engine_bandwidth");
+      e && e->isScalar() && e->value() == "unlimited") {
+    d.engineBandwidth = 0;
+  } else if (e) {
+    r.bandwidth("engine_bandwidth", d.engineBandwidth, 1e6, 1e14);
+  }
   r.finish();
 }
 

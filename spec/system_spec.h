@@ -173,6 +173,9 @@ struct DmaSpec {
   uint32_t outstandingReads = 0;
   uint64_t chunkSize = 64 * 1024;      // bytes per DMA chunk
   Picoseconds setupLatency = 1000000;  // per task: its descriptor's fetch and the channel's start
+  // Bytes/s one engine moves, shared by its channels; 0: the engine sets no limit of its own (its
+  // channels are bound by the links and memories they cross).
+  double engineBandwidth = 0;
 };
 
 struct SchedulerSpec {

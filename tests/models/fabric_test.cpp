@@ -292,5 +292,76 @@ TEST(Fabric, PageableD2hWithAFastCoreRunsAtTheLinkRate) {
       << kPageableBytes / seconds / 1e9 << " GB/s, expected " << kPageableBytes / expected / 1e9;
 }
 
+// `dma.engine_bandwidth`: every byte a DMA engine's channels move passes through the engine at
+// its rate, shared by its channels. The default machine's 910B4 has one engine of 13 channels and
+// 2 stacks of HBM2e (819.2 GB/s peak); a copy inside its memory reads and writes it, so 100 GB/s
+// of copying takes 200 GB/s of it and the engine binds. No preset sets the rate: no engine figure
+// is published (hcomm's 19.3 GB/s per SDMA task is HCCL's profiling estimate, below the PCIe rates
+// the pinned copies are validated at, so it cannot be a whole engine's limit).
+constexpr double kEngineRate = 100e9;
+// 0.1 %: the arithmetic leaves out only the first 64 KiB chunk's memory time before the engine
+// starts (0.18 us of 2.7 ms); a rate shared wrongly between two channels moves it by 50-100 %.
+constexpr double kEngineTolerance = 0.001;
+
+spec::SystemSpec defaultWithEngines(const std::string& dma) {
+  return spec::loadSystemSpecFromText(R"(
+extends: default
+devices:
+  - model: Ascend 910B4
+    port: rc.0
+    link: { generation: 4, lanes: 16, mps: 256, mrrs: 512 }
+    memory: { preset: hbm2e, stacks: 2, capacity: 32GiB }
+    dma: )" + dma + "\n",
+                                      "engines.yaml");
+}
+
+// Two copies of `bytes` inside npu0's memory at once, on two streams; returns both durations.
+std::pair<double, double> twoLocalCopies(const spec::SystemSpec& sys, uint64_t bytes) {
+  Machine m(sys);
+  m.copy(0, dev(0), {MemoryPlace::Kind::Device, 0, 1ull << 30}, bytes);
+  m.copy(0, {MemoryPlace::Kind::Device, 0, 2ull << 30}, {MemoryPlace::Kind::Device, 0, 3ull << 30},
+         bytes);
+  m.run();
+  return {static_cast<double>(m.end(0) - m.start(0)) * 1e-12,
+          static_cast<double>(m.end(1) - m.start(1)) * 1e-12};
+}
+
+TEST(Fabric, DmaEngineRateBindsACopyInsideDeviceMemory) {
+  // 2 us (task launch + DMA setup) + 256 MiB / 100 GB/s = 2686.4 us.
+  Machine m(
+      defaultWithEngines("{ engines: 1, channels_per_engine: 13, engine_bandwidth: 100GB/s }"));
+  const uint64_t bytes = 256ull << 20;
+  m.copy(0, dev(0), {MemoryPlace::Kind::Device, 0, 1ull << 30}, bytes);
+  m.run();
+  const double seconds = static_cast<double>(m.end(0) - m.start(0)) * 1e-12;
+  const double expected = kFixedSeconds + bytes / kEngineRate;
+  EXPECT_NEAR(seconds / expected, 1.0, kEngineTolerance) << bytes / seconds / 1e9 << " GB/s";
+  EXPECT_EQ(m.resource("npu0.dma0").bytes, bytes);
+}
+
+TEST(Fabric, ChannelsOfOneDmaEngineShareItsRate) {
+  // Two 128 MiB copies at once on two channels of the one engine: 100 GB/s between them, so both
+  // end after 2 us + 256 MiB / 100 GB/s.
+  const uint64_t bytes = 128ull << 20;
+  const auto [a, b] = twoLocalCopies(
+      defaultWithEngines("{ engines: 1, channels_per_engine: 13, engine_bandwidth: 100GB/s }"),
+      bytes);
+  const double shared = kFixedSeconds + 2 * bytes / kEngineRate;
+  EXPECT_NEAR(a / shared, 1.0, kEngineTolerance);
+  EXPECT_NEAR(b / shared, 1.0, kEngineTolerance);
+}
+
+TEST(Fabric, EachDmaEngineHasItsOwnRate) {
+  // The same two copies on two engines of one channel each: each has an engine of its own (2 us +
+  // 128 MiB / 100 GB/s); device memory carries 400 GB/s, well under its 819.2 GB/s.
+  const uint64_t bytes = 128ull << 20;
+  const auto [c, d] = twoLocalCopies(
+      defaultWithEngines("{ engines: 2, channels_per_engine: 1, engine_bandwidth: 100GB/s }"),
+      bytes);
+  const double own = kFixedSeconds + bytes / kEngineRate;
+  EXPECT_NEAR(c / own, 1.0, kEngineTolerance);
+  EXPECT_NEAR(d / own, 1.0, kEngineTolerance);
+}
+
 }  // namespace
 }  // namespace ascendsim::models

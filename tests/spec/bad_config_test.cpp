@@ -217,6 +217,20 @@ const BadConfig kCases[] = {
      MACHINE_HEAD
      "devices:\n  - port: rc.0\n    dma: { chunk_size: 1000 }\n    memory: { preset: hbm2e }\n",
      "devices[0].dma.chunk_size: chunk_size must be a multiple of 64B"},
+    {"dma_engine_bandwidth_without_unit",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: 100 }\n    memory: { "
+                  "preset: hbm2e }\n",
+     "devices[0].dma.engine_bandwidth: '100' has no unit"},
+    {"dma_engine_bandwidth_zero",
+     MACHINE_HEAD
+     "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: 0GB/s }\n    memory: { preset: hbm2e "
+     "}\n",
+     "devices[0].dma.engine_bandwidth: expected 1MB/s to 100000GB/s, got 0GB/s"},
+    {"dma_engine_bandwidth_a_word",
+     MACHINE_HEAD
+     "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: fast }\n    memory: { preset: hbm2e "
+     "}\n",
+     "devices[0].dma.engine_bandwidth: expected a bandwidth such as 25.6GB/s, got 'fast'"},
     {"dma_descriptor_size_is_gone",  // issue #36: no model read it; setup_latency holds the fetch
      MACHINE_HEAD
      "devices:\n  - port: rc.0\n    dma: { descriptor_size: 64 }\n    memory: { preset: hbm2e }\n",
