@@ -142,6 +142,12 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
   out << YAML::Key << "efficiency" << YAML::Value << sys.rootComplex.efficiency;
   out << YAML::Key << "peer_to_peer" << YAML::Value << sys.rootComplex.peerToPeer;
+  out << YAML::Key << "bridge_bandwidth" << YAML::Value;
+  if (sys.rootComplex.bridgeBandwidth == 0) {
+    out << "unlimited";
+  } else {
+    out << formatBandwidth(sys.rootComplex.bridgeBandwidth);
+  }
   if (!sys.rootComplex.portSockets.empty()) {
     out << YAML::Key << "sockets" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (uint32_t s : sys.rootComplex.portSockets) out << s;

@@ -71,6 +71,12 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   r.fraction("efficiency", rc.efficiency, 0.05, 1.0,
              "the share of each root port's TLP rate the host sustains");
   r.boolean("peer_to_peer", rc.peerToPeer);
+  if (const ConfigNode* b = r.take("bridge_bandwidth");
+      b && b->isScalar() && b->value() == "unlimited") {
+    rc.bridgeBandwidth = 0;
+  } else if (b) {
+    r.bandwidth("bridge_bandwidth", rc.bridgeBandwidth, 1e6, 1e14);
+  }
   if (const ConfigNode* s = r.take("sockets")) {
     if (!s->isList()) {
       r.error("sockets",

@@ -94,6 +94,10 @@ struct RootComplexSpec {
   // Real hosts lose a few percent to the IOMMU, coherence and ordering; `ascendsim calibrate` fits
   // it.
   double efficiency = 1.0;
+  // Payload bytes/s each socket's host bridge passes in each direction, all its root ports
+  // together (inbound: devices' writes to host memory; outbound: read completions to devices);
+  // 0: no limit of its own (each root port's link and host memory bound the traffic).
+  double bridgeBandwidth = 0;
   // Whether the host bridge forwards peer-to-peer traffic between its root ports (devices under
   // different switches of one socket); many chipsets do not, and then only a shared switch or a
   // device link makes two devices peers.

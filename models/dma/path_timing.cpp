@@ -132,6 +132,16 @@ size_t PathTiming::addEngineStage(int device, const Task& task, uint64_t bytes,
   return at;
 }
 
+// The host bridge of the socket `device`'s root port hangs off, which every root port of that
+// socket shares: inbound it takes the device's writes on their way to host memory, outbound the
+// read data on its way from host memory into completions. Payload bytes at
+// `pcie.root_complex.bridge_bandwidth`; nothing when that sets no limit.
+void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
+  Resource* bridge = graph_.hostBridge(router_.rootSocket(device), inbound);
+  if (!bridge) return;
+  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeBandwidth), 0, bytes});
+}
+
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
 // whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
 // copy's read and write while the core copies. The runtime double-buffers (the scheduler lets a
@@ -204,6 +214,7 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
   Memory& host = graph_.hostMemory(sys_.host.memorySocket);
   out.push_back(host.access(shape, true, false, host.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
+  addHostBridge(target, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
@@ -247,6 +258,7 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     s.latency = c.latency;
     out.push_back(s);
   }
+  if (!dstDev) addHostBridge(task.src.device, true, shape.bytes(), out);
   out.push_back(
       (dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
           .access(shape, false, true, 0));
@@ -278,6 +290,7 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
     st.latency = c.latency;
     out.push_back(st);
   }
+  addHostBridge(device, true, bytes, out);
   Memory& host = graph_.hostMemory(sys_.host.memorySocket);
   out.push_back(host.access(shape, false, true, 0));
   if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});

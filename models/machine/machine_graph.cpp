@@ -21,6 +21,11 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
     hostMemories_.push_back(
         makeMemory(sockets == 1 ? "host.memory" : "host.memory" + std::to_string(s),
                    sys.host.memory, 1.0 / sockets, MemoryTrafficObserver::kHostMemory, resources_));
+    if (sys.rootComplex.bridgeBandwidth > 0) {
+      const std::string cpu = "cpu" + std::to_string(s);
+      hostBridges_.push_back(
+          {&resources_.add(cpu + ".bridge.in"), &resources_.add(cpu + ".bridge.out")});
+    }
   }
   cpu_ = std::make_unique<HostCpu>(sys.host, resources_);
   socketLinkIndex_.assign(sockets, std::vector<int>(sockets, -1));
