@@ -87,6 +87,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   }
   out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
   out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
+  out << YAML::Key << "engine_bandwidth" << YAML::Value;
+  if (d.dma.engineBandwidth == 0) {
+    out << "unlimited";
+  } else {
+    out << formatBandwidth(d.dma.engineBandwidth);
+  }
   out << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "max_streams" << YAML::Value << d.scheduler.maxStreams;
@@ -136,6 +142,12 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
   out << YAML::Key << "efficiency" << YAML::Value << sys.rootComplex.efficiency;
   out << YAML::Key << "peer_to_peer" << YAML::Value << sys.rootComplex.peerToPeer;
+  out << YAML::Key << "bridge_bandwidth" << YAML::Value;
+  if (sys.rootComplex.bridgeBandwidth == 0) {
+    out << "unlimited";
+  } else {
+    out << formatBandwidth(sys.rootComplex.bridgeBandwidth);
+  }
   if (!sys.rootComplex.portSockets.empty()) {
     out << YAML::Key << "sockets" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (uint32_t s : sys.rootComplex.portSockets) out << s;

@@ -94,6 +94,10 @@ struct RootComplexSpec {
   // Real hosts lose a few percent to the IOMMU, coherence and ordering; `ascendsim calibrate` fits
   // it.
   double efficiency = 1.0;
+  // Payload bytes/s each socket's host bridge passes in each direction, all its root ports
+  // together (inbound: devices' writes to host memory; outbound: read completions to devices);
+  // 0: no limit of its own (each root port's link and host memory bound the traffic).
+  double bridgeBandwidth = 0;
   // Whether the host bridge forwards peer-to-peer traffic between its root ports (devices under
   // different switches of one socket); many chipsets do not, and then only a shared switch or a
   // device link makes two devices peers.
@@ -173,6 +177,9 @@ struct DmaSpec {
   uint32_t outstandingReads = 0;
   uint64_t chunkSize = 64 * 1024;      // bytes per DMA chunk
   Picoseconds setupLatency = 1000000;  // per task: its descriptor's fetch and the channel's start
+  // Bytes/s one engine moves, shared by its channels; 0: the engine sets no limit of its own (its
+  // channels are bound by the links and memories they cross).
+  double engineBandwidth = 0;
 };
 
 struct SchedulerSpec {

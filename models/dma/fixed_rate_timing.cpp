@@ -24,7 +24,15 @@ const SustainedRates& FixedRateTiming::memoryOf(const MemoryPlace& place) const 
   return sys_.runMode == spec::RunMode::Device ? devices_.at(0) : host_;
 }
 
+// No contention in this model: a copy gets at most its engine's whole rate.
 double FixedRateTiming::rate(int device, const Task& task) {
+  const double engine = sys_.devices.at(static_cast<size_t>(device)).dma.engineBandwidth;
+  if (engine > 0) return std::min(engine, rateIgnoringEngine(device, task));
+  return rateIgnoringEngine(device, task);
+}
+
+// The narrowest rate on the copy's way, the DMA engine's aside.
+double FixedRateTiming::rateIgnoringEngine(int device, const Task& task) {
   const bool rc = sys_.runMode == spec::RunMode::Device;
   if (task.kind == TaskKind::Memset) return memoryOf(task.dst).write;
   const bool srcDev = task.src.kind == MemoryPlace::Kind::Device;
@@ -77,7 +85,7 @@ const DmaModelRegistration kRegistered{
      "fixed-rate",
      "setup latency, then bytes over the narrowest raw rate on the route (links, memories' "
      "sustained rates)",
-     {"setup_latency"},
+     {"setup_latency", "engine_bandwidth"},
      {{"cycle_memory", 0}}},
     [](const spec::SystemSpec& sys, MachineGraph&, Router& router) {
       return std::make_unique<FixedRateTiming>(sys, router);

@@ -23,6 +23,7 @@ class FixedRateTiming : public TransferTiming {
   double rate(int device, const Task& task);
 
  private:
+  double rateIgnoringEngine(int device, const Task& task);
   const SustainedRates& memoryOf(const MemoryPlace& place) const;
   const spec::SystemSpec& sys_;
   Router& router_;

@@ -15,7 +15,8 @@ const DmaModelRegistration kRegistered{
      "pcie",
      "each copy in chunks through the components on its route: links, switches, root complex, "
      "memories",
-     {"engines", "channels_per_engine", "outstanding_reads", "chunk_size", "setup_latency"},
+     {"engines", "channels_per_engine", "outstanding_reads", "chunk_size", "setup_latency",
+      "engine_bandwidth"},
      {}},
     [](const spec::SystemSpec& sys, MachineGraph& graph, Router& router) {
       return std::make_unique<PathTiming>(sys, graph, router);
@@ -92,7 +93,8 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
   const Shape shape =
       task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
   uint32_t requests = 0;
-  const std::vector<Stage> st = stages(device, task, offset, shape, requests);
+  std::vector<Stage> st = stages(device, task, offset, shape, requests);
+  const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
   const auto [nextIssue, done] = flow(st, ready, &spans_);
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
@@ -101,19 +103,51 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
                      spans_[i].second);
     }
   }
+  // A staged piece holds one of the thread's two pinned buffers until its last byte is through
+  // (H2D: the DMA has read it; D2H: the CPU has copied it out).
+  const bool staged = isPageable(task) && !runsOnDevice_;
   // Posted writes free the channel's buffer once they are out on the device's link: the stage
   // after the source memory's read.
   Picoseconds released = done;
-  if (requests == 0 && st.size() > 2 && st[0].reads && st[0].memory >= 0 &&
-      st[1].memory == Stage::kNotMemory) {
-    released = spans_[1].second;
+  if (!staged && requests == 0 && st.size() > firstLink + 1 && st[0].reads && st[0].memory >= 0 &&
+      st[firstLink].memory == Stage::kNotMemory) {
+    released = spans_[firstLink].second;
   }
-  return {bytes, nextIssue, done, requests, released};
+  return {bytes, nextIssue, done, requests, released, staged};
+}
+
+// The channel's DMA engine moves every byte its channels carry, at `dma.engine_bandwidth` shared
+// between them: a stage where the engine handles the data, after the source device memory's read
+// (device to host or to a peer, and copies inside one memory), else before the destination's write
+// (from the host, memsets). Returns where it went, or 0 when the engine sets no limit.
+size_t PathTiming::addEngineStage(int device, const Task& task, uint64_t bytes,
+                                  std::vector<Stage>& st) {
+  const spec::DmaSpec& dma = sys_.devices.at(static_cast<size_t>(device)).dma;
+  Resource* engine = graph_.dmaEngine(
+      device, static_cast<uint32_t>(std::max(task.channel, 0)) / dma.channelsPerEngine);
+  if (!engine || st.empty()) return 0;
+  const bool fromDevice = task.kind == TaskKind::Copy && task.src.kind == MemoryPlace::Kind::Device;
+  const size_t at = fromDevice ? 1 : st.size() - 1;
+  st.insert(st.begin() + static_cast<std::ptrdiff_t>(at),
+            Stage{engine, transferTime(bytes, dma.engineBandwidth), 0, bytes});
+  return at;
+}
+
+// The host bridge of the socket `device`'s root port hangs off, which every root port of that
+// socket shares: inbound it takes the device's writes on their way to host memory, outbound the
+// read data on its way from host memory into completions. Payload bytes at
+// `pcie.root_complex.bridge_bandwidth`; nothing when that sets no limit.
+void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
+  Resource* bridge = graph_.hostBridge(router_.rootSocket(device), inbound);
+  if (!bridge) return;
+  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeBandwidth), 0, bytes});
 }
 
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
 // whole piece before the DMA may take it (or after the DMA left it), and host memory serves the
-// copy's read and write alongside.
+// copy's read and write while the core copies. The runtime double-buffers (the scheduler lets a
+// staged copy have two pieces in flight), so the core copies one piece while the DMA moves the
+// other.
 void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape,
                              std::vector<Stage>& out) {
   HostCpu& cpu = graph_.hostCpu();
@@ -122,11 +156,15 @@ void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& sha
   Stage memory =
       graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
+  memory.alongside = true;            // the core reads and writes memory while it copies
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
   if (memory.service) {
-    // The thread's pinned staging buffer: one per host thread, at the bottom of host memory.
+    // The thread's pinned staging buffers, two per host thread at the bottom of host memory, in
+    // turn for each `host.staging_buffer` bytes of the copy.
     const bool toDevice = task.src.kind == MemoryPlace::Kind::HostPageable;
-    const uint64_t staging = static_cast<uint64_t>(task.hostThread) * sys_.host.stagingBufferSize;
+    const uint64_t buffer =
+        2 * static_cast<uint64_t>(task.hostThread) + offset / sys_.host.stagingBufferSize % 2;
+    const uint64_t staging = buffer * sys_.host.stagingBufferSize;
     if (toDevice) {
       addRuns(memory, task.src, task.srcPitch, task, offset, shape, false);
       memory.runs.push_back({staging, shape.bytes(), true});
@@ -187,6 +225,7 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
   Memory& host = graph_.hostMemory(sys_.host.memorySocket);
   out.push_back(host.access(shape, true, false, host.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
+  addHostBridge(target, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
@@ -241,6 +280,7 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     s.latency = c.latency;
     out.push_back(s);
   }
+  if (!dstDev) addHostBridge(task.src.device, true, shape.bytes(), out);
   out.push_back(
       (dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
           .access(shape, false, true, 0));
@@ -272,6 +312,7 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
     st.latency = c.latency;
     out.push_back(st);
   }
+  addHostBridge(device, true, bytes, out);
   Memory& host = graph_.hostMemory(sys_.host.memorySocket);
   out.push_back(host.access(shape, false, true, 0));
   if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});

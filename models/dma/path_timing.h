@@ -37,6 +37,8 @@ class PathTiming : public TransferTiming {
                 std::vector<Stage>& out, uint32_t& requests);
   void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);
   Resource& dmaQueue(int device, int channel);
+  size_t addEngineStage(int device, const Task& task, uint64_t bytes, std::vector<Stage>& st);
+  void addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
   static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
                       uint64_t offset, const Shape& shape, bool write);
   const spec::SystemSpec& sys_;

@@ -21,6 +21,9 @@ struct ChunkTiming {
   // When the channel's buffer for it frees: a posted write's once its data has left the device on
   // the link (no completion comes back); otherwise `done`. 0: at `done`.
   Picoseconds released = 0;
+  // It went through the calling thread's pinned staging buffer (a pageable copy), which the
+  // runtime double-buffers: two such pieces in flight, whatever their read requests.
+  bool staged = false;
 };
 
 class TransferTiming {

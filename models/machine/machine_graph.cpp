@@ -21,6 +21,11 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
     hostMemories_.push_back(
         makeMemory(sockets == 1 ? "host.memory" : "host.memory" + std::to_string(s),
                    sys.host.memory, 1.0 / sockets, MemoryTrafficObserver::kHostMemory, resources_));
+    if (sys.rootComplex.bridgeBandwidth > 0) {
+      const std::string cpu = "cpu" + std::to_string(s);
+      hostBridges_.push_back(
+          {&resources_.add(cpu + ".bridge.in"), &resources_.add(cpu + ".bridge.out")});
+    }
   }
   cpu_ = std::make_unique<HostCpu>(sys.host, resources_);
   socketLinkIndex_.assign(sockets, std::vector<int>(sockets, -1));
@@ -46,6 +51,9 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
         makeMemory(dev.name + ".memory", dev.memory, 1.0, static_cast<int>(d), resources_));
     readTags_.push_back(&resources_.add(dev.name + ".read-tags"));
     aiCores_.push_back(&resources_.add(dev.name + ".aicore"));
+    dmaEngines_.emplace_back();
+    for (uint32_t e = 0; dev.dma.engineBandwidth > 0 && e < dev.dma.engines; ++e)
+      dmaEngines_.back().push_back(&resources_.add(dev.name + ".dma" + std::to_string(e)));
     if (!dev.port.empty()) plug(deviceNodes_.back(), dev.port, dev.link, dev.name + ".link");
   }
   deviceLinkIndex_.assign(sys.devices.size(), std::vector<int>(sys.devices.size(), -1));

@@ -47,6 +47,18 @@ class MachineGraph {
   Memory& deviceMemory(int device) { return *deviceMemories_[static_cast<size_t>(device)]; }
   Resource& readTags(int device) { return *readTags_[static_cast<size_t>(device)]; }
   Resource& aiCores(int device) { return *aiCores_[static_cast<size_t>(device)]; }
+  // DMA engine `engine` of `device`, which all its channels' bytes pass through; nullptr when
+  // `dma.engine_bandwidth` sets no limit (no resource, so traces list none).
+  Resource* dmaEngine(int device, uint32_t engine) {
+    const std::vector<Resource*>& e = dmaEngines_[static_cast<size_t>(device)];
+    return e.empty() ? nullptr : e.at(engine);
+  }
+  // Socket `socket`'s host bridge in one direction (inbound: towards host memory), which all its
+  // root ports' traffic passes; nullptr when `pcie.root_complex.bridge_bandwidth` sets no limit.
+  Resource* hostBridge(uint32_t socket, bool inbound) {
+    if (hostBridges_.empty()) return nullptr;
+    return inbound ? hostBridges_.at(socket).first : hostBridges_.at(socket).second;
+  }
   HostCpu& hostCpu() { return *cpu_; }
   ResourceTable& resources() { return resources_; }
   const ResourceTable& resources() const { return resources_; }
@@ -65,6 +77,10 @@ class MachineGraph {
   std::vector<std::vector<int>> socketLinkIndex_;
   std::vector<std::unique_ptr<Memory>> hostMemories_, deviceMemories_;
   std::vector<Resource*> readTags_, aiCores_;
+  std::vector<std::vector<Resource*>> dmaEngines_;
+  std::vector<std::pair<Resource*, Resource*>>
+      hostBridges_;  // per socket: in, out (empty: none)  // per device, per engine (empty: no
+                     // limit)
   std::unique_ptr<HostCpu> cpu_;
 };
 

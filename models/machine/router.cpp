@@ -150,6 +150,12 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
   return cache_.emplace(key, std::move(r)).first->second;
 }
 
+uint32_t Router::rootSocket(int device) const {
+  const std::vector<int> chain = ancestors(graph_.deviceNode(device));
+  // Sockets are the graph's first nodes, numbered as the sockets are.
+  return chain.empty() ? graph_.spec().host.memorySocket : static_cast<uint32_t>(chain.back());
+}
+
 Picoseconds Router::hostReadRoundTrip(int device) {
   Picoseconds rtt = graph_.hostMemory(graph_.spec().host.memorySocket).readLatency();
   for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings)

@@ -63,6 +63,8 @@ class Router {
   // The round trip of a read `device` makes to host memory: request and completion latency on
   // every crossing both ways, plus the memory's own.
   Picoseconds hostReadRoundTrip(int device);
+  // The CPU socket whose root complex `device` hangs off (through its switches).
+  uint32_t rootSocket(int device) const;
 
  private:
   std::vector<int> ancestors(int node) const;  // node's parent, grandparent, ... up to its socket

@@ -69,17 +69,24 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
   Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
   Picoseconds tail = ready;  // when its last byte has left the previous stage
   Picoseconds firstFree = ready;
+  Picoseconds previousStart = ready, previousEnd = ready;  // the stage before's work
   for (size_t i = 0; i < stages.size(); ++i) {
     const Stage& st = stages[i];
     if (st.service) {
       // Timed by its owner, burst by burst, as the bytes arrive.
-      const auto [first, last, free] = st.service->serve(st, head, std::max(head, tail));
-      if (spans) spans->emplace_back(head, last);
+      const Picoseconds from = st.alongside ? previousStart : head;
+      const auto [first, last, free] =
+          st.service->serve(st, from, st.alongside ? previousEnd : std::max(head, tail));
+      if (spans) spans->emplace_back(from, last);
       st.resource->bytes += st.bytes;
       st.resource->busy += st.occupancy;
       st.resource->chunks++;
-      st.resource->sample(head, last, st.bytes);
+      st.resource->sample(from, last, st.bytes);
       if (i == 0) firstFree = free;
+      if (!st.alongside) {
+        previousStart = head;
+        previousEnd = last;
+      }
       if (!st.rateOnly) {  // a budget's bytes do not wait for it
         head = first;
         tail = last;
@@ -88,7 +95,9 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
     }
     // Cut-through: a stage may start as soon as the head arrives, but cannot finish before the
     // tail has; store-and-forward stages wait for the whole chunk.
-    const Picoseconds earliest = st.wholeChunk ? tail : std::max(head, tail - st.occupancy);
+    const Picoseconds earliest = st.alongside    ? previousStart
+                                 : st.wholeChunk ? tail
+                                                 : std::max(head, tail - st.occupancy);
     Picoseconds start = earliest, end = earliest;
     if (st.parts > 1 && !st.wholeChunk && !st.interleaved && !st.rateOnly) {
       // The bytes arrive spread over [head, tail]: part k may start when its first byte is in and
@@ -115,6 +124,9 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
     st.resource->chunks++;
     st.resource->sample(start, std::max(end, start + st.occupancy), st.bytes);
     if (i == 0) firstFree = std::max(end, start + st.occupancy);
+    if (st.alongside) continue;  // the piece moves on from where the stage before left it
+    previousStart = start;
+    previousEnd = std::max(end, start + st.occupancy);
     head = (st.wholeChunk ? end : start) + st.latency;
     tail = end + st.latency;
   }

@@ -90,6 +90,8 @@ struct Stage {
   bool interleaved = false;  // small TLPs that slip in between other traffic (read requests)
   bool rateOnly = false;     // a budget, not a pipe (read tags, a CPU copy's memory traffic):
                              // bookings space pieces out at its rate, but bytes do not wait for it
+  bool alongside = false;    // booked from the previous stage's start, not after it: traffic that
+                             // happens while that stage works (a CPU copy's memory reads/writes)
   // Booked in this many equal parts, each as its bytes arrive, so that other traffic to the same
   // resource fits between them (a memory controller interleaves streams request by request).
   uint32_t parts = 1;

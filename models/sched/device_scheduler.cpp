@@ -168,7 +168,11 @@ Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channe
       c.inFlightRequests -= c.inFlight.front().requests;
       c.inFlight.pop_front();
     }
-    if (next.requests > 0) {
+    if (next.staged) {
+      // A pageable copy: the runtime stages it through two pinned buffers per host thread, so the
+      // core fills one while the DMA drains the other; each buffer frees when its piece is through.
+      if (c.inFlight.size() < 2) return t;
+    } else if (next.requests > 0) {
       // Reads: the channel's request queue holds `readWindow_` requests.
       if (c.inFlight.empty() || c.inFlightRequests + next.requests <= readWindow_) return t;
     } else if (c.inFlight.size() < 2 || c.inFlightBytes + next.bytes <= byteWindow) {
@@ -188,8 +192,8 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
     const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
     c.offset += chunk.bytes;
     c.lastDone = std::max(c.lastDone, chunk.done);
-    c.inFlight.push_back(
-        {chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes, chunk.requests});
+    c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes,
+                          chunk.requests, chunk.staged});
     c.inFlightBytes += chunk.bytes;
     c.inFlightRequests += chunk.requests;
     if (c.offset >= c.task->bytes) {
@@ -199,7 +203,8 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
       c.inFlightRequests = 0;
     } else {
       // The next piece is about as large as this one (the last may be smaller).
-      const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests};
+      const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests,
+                                chunk.staged};
       c.nextIssue = windowOpens(c, chunk.nextIssue, next, byteWindow);
     }
     any = true;

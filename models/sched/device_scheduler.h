@@ -73,14 +73,16 @@ class DeviceScheduler : public sc_core::sc_module {
       Picoseconds done;  // when its buffer frees
       uint64_t bytes;
       uint32_t requests;
+      bool staged = false;  // through a host thread's double-buffered pinned staging buffer
     };
     std::deque<Piece> inFlight;  // issued pieces that have not landed
     uint64_t inFlightBytes = 0;
     uint64_t inFlightRequests = 0;
   };
   // When channel `c` may issue its next piece (of about `next`'s size and read requests), at `t`
-  // or later. Reads: at most `readWindow` requests in flight (one piece always may go). Writes and
-  // kernel tiles: at most `byteWindow` bytes, but always two pieces (double buffering).
+  // or later. Staged pieces: two in flight (the thread's two pinned buffers). Reads: at most
+  // `readWindow` requests in flight (one piece always may go). Writes and kernel tiles: at most
+  // `byteWindow` bytes, but always two pieces (double buffering).
   Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
                           uint64_t byteWindow) const;
   bool pump(Channel& c, uint64_t byteWindow, Picoseconds now);

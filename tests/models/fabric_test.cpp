@@ -245,5 +245,211 @@ TEST(Fabric, FixedRateCopiesHonourTheDeviceLinksTransferRate) {
   EXPECT_NEAR(us, 2.0 + 67108864.0 / 19.3e9 * 1e6, 0.5);
 }
 
+// Pageable copies on the default machine (one 910B4 on a Gen4 x16 root port), one host thread.
+// The runtime stages them through two pinned buffers of `host.staging_buffer` (2 MiB) each: the
+// thread's core copies piece k+1 into one buffer while the DMA moves piece k out of the other (or,
+// D2H, the DMA fills one while the core empties the other). So the copy takes one piece of
+// whichever of the two is faster (the pipeline filling or draining) plus every piece at the
+// slower one: fixed costs + piece / fast + bytes / slow. The DMA's rates are the PCIe arithmetic
+// above; the core's is the preset's `host.cpu_copy_bandwidth` (10 GB/s: one server core, 6-12
+// GB/s, single-thread STREAM Copy). Without the overlap each piece costs both, 1 / (1/10 +
+// 1/26.37) = 7.25 GB/s H2D.
+constexpr uint64_t kPageableBytes = 256ull << 20;
+constexpr double kStagingPiece = 2 << 20;
+// Task launch 1 us + DMA setup 1 us (the default preset's), and H2D one read round trip before the
+// first completion lands (0.54 us: request and completion each cross the 20 ns link and the root
+// complex's 250 ns).
+constexpr double kFixedSeconds = 2e-6;
+constexpr double kReadRoundTripSeconds = 0.54e-6;
+// 0.1 % either way (measured: within 0.003 % in all four cases): the arithmetic leaves out only
+// each piece's hand-over between the core and the DMA. Pieces that did not overlap would cost
+// the core's time and the DMA's each, 27 % slower H2D and D2H at 10 GB/s; a pipeline that left
+// out the filling piece would be 0.5 % fast in the fast-core cases (52 us of 10.24 ms).
+constexpr double kPipelineTolerance = 0.001;
+
+double pageableSeconds(spec::SystemSpec sys, bool toDevice) {
+  Machine m(std::move(sys));
+  const MemoryPlace pageable{MemoryPlace::Kind::HostPageable, -1, 0};
+  if (toDevice) {
+    m.copy(0, pageable, dev(0), kPageableBytes);
+  } else {
+    m.copy(0, dev(0), pageable, kPageableBytes);
+  }
+  m.run();
+  return static_cast<double>(m.end(0) - m.start(0)) * 1e-12;
+}
+
+spec::SystemSpec defaultWithCoreRate(double bytesPerSecond) {
+  spec::SystemSpec sys = spec::loadSystemSpec("default");
+  sys.host.cpuCopyBandwidth = bytesPerSecond;
+  return sys;
+}
+
+TEST(Fabric, PageableH2dOverlapsTheCoreCopyWithTheDma) {
+  const spec::SystemSpec sys = spec::loadSystemSpec("default");
+  ASSERT_EQ(sys.host.cpuCopyBandwidth, 10e9);
+  ASSERT_EQ(sys.host.stagingBufferSize, 2u << 20);
+  // The core binds (10 GB/s against 26.37 GB/s): the DMA of the last piece drains the pipeline.
+  // 2 us + 128 x 209.715 us + 79.54 us + 0.54 us = 26926.3 us: 9.970 GB/s.
+  const double expected = kFixedSeconds + kPageableBytes / 10e9 +
+                          kStagingPiece / kGen4CompletionRate + kReadRoundTripSeconds;
+  const double seconds = pageableSeconds(sys, true);
+  EXPECT_NEAR(seconds / expected, 1.0, kPipelineTolerance)
+      << kPageableBytes / seconds / 1e9 << " GB/s, expected " << kPageableBytes / expected / 1e9;
+}
+
+TEST(Fabric, PageableH2dWithAFastCoreRunsAtTheLinkRate) {
+  // A core copying 40 GB/s outruns the link: the first piece's copy fills the pipeline, then the
+  // DMA binds. 2 us + 52.43 us + 0.54 us + 256 MiB / 26.3652 GB/s (10181.8 us) = 10236.8 us.
+  const double expected = kFixedSeconds + kStagingPiece / 40e9 + kReadRoundTripSeconds +
+                          kPageableBytes / kGen4CompletionRate;
+  const double seconds = pageableSeconds(defaultWithCoreRate(40e9), true);
+  EXPECT_NEAR(seconds / expected, 1.0, kPipelineTolerance)
+      << kPageableBytes / seconds / 1e9 << " GB/s, expected " << kPageableBytes / expected / 1e9;
+}
+
+TEST(Fabric, PageableD2hOverlapsTheDmaWithTheCoreCopy) {
+  // The DMA writes the first piece into a pinned buffer (2 MiB at 25.9886 GB/s: 80.69 us), then
+  // the core binds: 2 us + 80.69 us + 128 x 209.715 us = 26926.3 us.
+  const double expected = kFixedSeconds + kStagingPiece / kGen4WriteRate + kPageableBytes / 10e9;
+  const double seconds = pageableSeconds(spec::loadSystemSpec("default"), false);
+  EXPECT_NEAR(seconds / expected, 1.0, kPipelineTolerance)
+      << kPageableBytes / seconds / 1e9 << " GB/s, expected " << kPageableBytes / expected / 1e9;
+}
+
+TEST(Fabric, PageableD2hWithAFastCoreRunsAtTheLinkRate) {
+  // The DMA binds; the core's copy of the last piece (52.43 us at 40 GB/s) drains the pipeline.
+  const double expected = kFixedSeconds + kPageableBytes / kGen4WriteRate + kStagingPiece / 40e9;
+  const double seconds = pageableSeconds(defaultWithCoreRate(40e9), false);
+  EXPECT_NEAR(seconds / expected, 1.0, kPipelineTolerance)
+      << kPageableBytes / seconds / 1e9 << " GB/s, expected " << kPageableBytes / expected / 1e9;
+}
+
+// `dma.engine_bandwidth`: every byte a DMA engine's channels move passes through the engine at
+// its rate, shared by its channels. The default machine's 910B4 has one engine of 13 channels and
+// 2 stacks of HBM2e (819.2 GB/s peak); a copy inside its memory reads and writes it, so 100 GB/s
+// of copying takes 200 GB/s of it and the engine binds. No preset sets the rate: no engine figure
+// is published (hcomm's 19.3 GB/s per SDMA task is HCCL's profiling estimate, below the PCIe rates
+// the pinned copies are validated at, so it cannot be a whole engine's limit).
+constexpr double kEngineRate = 100e9;
+// 0.1 %: the arithmetic leaves out only the first 64 KiB chunk's memory time before the engine
+// starts (0.18 us of 2.7 ms); a rate shared wrongly between two channels moves it by 50-100 %.
+constexpr double kEngineTolerance = 0.001;
+
+spec::SystemSpec defaultWithEngines(const std::string& dma) {
+  return spec::loadSystemSpecFromText(R"(
+extends: default
+devices:
+  - model: Ascend 910B4
+    port: rc.0
+    link: { generation: 4, lanes: 16, mps: 256, mrrs: 512 }
+    memory: { preset: hbm2e, stacks: 2, capacity: 32GiB }
+    dma: )" + dma + "\n",
+                                      "engines.yaml");
+}
+
+// Two copies of `bytes` inside npu0's memory at once, on two streams; returns both durations.
+std::pair<double, double> twoLocalCopies(const spec::SystemSpec& sys, uint64_t bytes) {
+  Machine m(sys);
+  m.copy(0, dev(0), {MemoryPlace::Kind::Device, 0, 1ull << 30}, bytes);
+  m.copy(0, {MemoryPlace::Kind::Device, 0, 2ull << 30}, {MemoryPlace::Kind::Device, 0, 3ull << 30},
+         bytes);
+  m.run();
+  return {static_cast<double>(m.end(0) - m.start(0)) * 1e-12,
+          static_cast<double>(m.end(1) - m.start(1)) * 1e-12};
+}
+
+TEST(Fabric, DmaEngineRateBindsACopyInsideDeviceMemory) {
+  // 2 us (task launch + DMA setup) + 256 MiB / 100 GB/s = 2686.4 us.
+  Machine m(
+      defaultWithEngines("{ engines: 1, channels_per_engine: 13, engine_bandwidth: 100GB/s }"));
+  const uint64_t bytes = 256ull << 20;
+  m.copy(0, dev(0), {MemoryPlace::Kind::Device, 0, 1ull << 30}, bytes);
+  m.run();
+  const double seconds = static_cast<double>(m.end(0) - m.start(0)) * 1e-12;
+  const double expected = kFixedSeconds + bytes / kEngineRate;
+  EXPECT_NEAR(seconds / expected, 1.0, kEngineTolerance) << bytes / seconds / 1e9 << " GB/s";
+  EXPECT_EQ(m.resource("npu0.dma0").bytes, bytes);
+}
+
+TEST(Fabric, ChannelsOfOneDmaEngineShareItsRate) {
+  // Two 128 MiB copies at once on two channels of the one engine: 100 GB/s between them, so both
+  // end after 2 us + 256 MiB / 100 GB/s.
+  const uint64_t bytes = 128ull << 20;
+  const auto [a, b] = twoLocalCopies(
+      defaultWithEngines("{ engines: 1, channels_per_engine: 13, engine_bandwidth: 100GB/s }"),
+      bytes);
+  const double shared = kFixedSeconds + 2 * bytes / kEngineRate;
+  EXPECT_NEAR(a / shared, 1.0, kEngineTolerance);
+  EXPECT_NEAR(b / shared, 1.0, kEngineTolerance);
+}
+
+TEST(Fabric, EachDmaEngineHasItsOwnRate) {
+  // The same two copies on two engines of one channel each: each has an engine of its own (2 us +
+  // 128 MiB / 100 GB/s); device memory carries 400 GB/s, well under its 819.2 GB/s.
+  const uint64_t bytes = 128ull << 20;
+  const auto [c, d] = twoLocalCopies(
+      defaultWithEngines("{ engines: 2, channels_per_engine: 1, engine_bandwidth: 100GB/s }"),
+      bytes);
+  const double own = kFixedSeconds + bytes / kEngineRate;
+  EXPECT_NEAR(c / own, 1.0, kEngineTolerance);
+  EXPECT_NEAR(d / own, 1.0, kEngineTolerance);
+}
+
+// `pcie.root_complex.bridge_bandwidth`: a socket's host bridge passes at most that many payload
+// bytes per second each way, all its root ports together. Four 910B4s, each on a Gen4 x16 root
+// port of its own (26 GB/s each, 104 GB/s together) under a 60 GB/s bridge: together they get
+// 60 GB/s, so four 256 MiB copies take 2 us + 4 x 256 MiB / 60 GB/s = 17.897 ms. Host memory (four
+// DDR4-3200 channels, 102.4 GB/s) is not what binds. No preset sets the rate: no figure for a
+// Kunpeng 920 socket's root complex is published in the references.
+constexpr double kBridgeRate = 60e9;
+// 0.1 % (measured 0.01 %): the last chunks' link and memory time after the bridge is left out; a
+// bridge per root port instead of per socket would end them at 10.2 ms, 43 % early.
+constexpr double kBridgeTolerance = 0.001;
+
+Picoseconds lastOfFourCopies(bool toDevice) {
+  Machine m(spec::loadSystemSpecFromText(R"(
+extends: default
+pcie:
+  root_complex: { ports: 4, bridge_bandwidth: 60GB/s }
+devices:
+  - count: 4
+    model: Ascend 910B4
+    ports: [rc.0, rc.1, rc.2, rc.3]
+    link: { generation: 4, lanes: 16, mps: 256, mrrs: 512 }
+    memory: { preset: hbm2e, stacks: 2, capacity: 32GiB }
+)",
+                                         "bridge.yaml"));
+  const uint64_t bytes = 256ull << 20;
+  for (int d = 0; d < 4; ++d) {
+    if (toDevice) {
+      m.copy(d, host(), dev(d), bytes);
+    } else {
+      m.copy(d, dev(d), host(), bytes);
+    }
+  }
+  m.run();
+  Picoseconds last = 0;
+  for (size_t i = 0; i < 4; ++i) last = std::max(last, m.end(i));
+  EXPECT_EQ(m.resource(toDevice ? "cpu0.bridge.out" : "cpu0.bridge.in").bytes, 4 * bytes);
+  return last;
+}
+
+TEST(Fabric, HostBridgeLimitsDevicesWritingToTheHostTogether) {
+  const double expected = kFixedSeconds + 4.0 * (256ull << 20) / kBridgeRate;
+  const double seconds = static_cast<double>(lastOfFourCopies(false)) * 1e-12;
+  EXPECT_NEAR(seconds / expected, 1.0, kBridgeTolerance)
+      << 4.0 * (256ull << 20) / seconds / 1e9 << " GB/s together";
+}
+
+TEST(Fabric, HostBridgeLimitsDevicesReadingTheHostTogether) {
+  // The same for four H2D copies (completions out of the bridge), plus one read round trip.
+  const double expected =
+      kFixedSeconds + kReadRoundTripSeconds + 4.0 * (256ull << 20) / kBridgeRate;
+  const double seconds = static_cast<double>(lastOfFourCopies(true)) * 1e-12;
+  EXPECT_NEAR(seconds / expected, 1.0, kBridgeTolerance)
+      << 4.0 * (256ull << 20) / seconds / 1e9 << " GB/s together";
+}
+
 }  // namespace
 }  // namespace ascendsim::models

@@ -223,6 +223,28 @@ const BadConfig kCases[] = {
      MACHINE_HEAD
      "devices:\n  - port: rc.0\n    dma: { chunk_size: 1000 }\n    memory: { preset: hbm2e }\n",
      "devices[0].dma.chunk_size: chunk_size must be a multiple of 64B"},
+    {"dma_engine_bandwidth_without_unit",
+     MACHINE_HEAD "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: 100 }\n    memory: { "
+                  "preset: hbm2e }\n",
+     "devices[0].dma.engine_bandwidth: '100' has no unit"},
+    {"dma_engine_bandwidth_zero",
+     MACHINE_HEAD
+     "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: 0GB/s }\n    memory: { preset: hbm2e "
+     "}\n",
+     "devices[0].dma.engine_bandwidth: expected 1MB/s to 100000GB/s, got 0GB/s"},
+    {"dma_engine_bandwidth_a_word",
+     MACHINE_HEAD
+     "devices:\n  - port: rc.0\n    dma: { engine_bandwidth: fast }\n    memory: { preset: hbm2e "
+     "}\n",
+     "devices[0].dma.engine_bandwidth: expected a bandwidth such as 25.6GB/s, got 'fast'"},
+    {"root_complex_bridge_bandwidth_without_unit",
+     "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2, bridge_bandwidth: "
+     "60 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "pcie.root_complex.bridge_bandwidth: '60' has no unit"},
+    {"root_complex_bridge_bandwidth_negative",
+     "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2, bridge_bandwidth: "
+     "-1GB/s }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "pcie.root_complex.bridge_bandwidth: a bandwidth cannot be negative"},
     {"dma_descriptor_size_is_gone",  // issue #36: no model read it; setup_latency holds the fetch
      MACHINE_HEAD
      "devices:\n  - port: rc.0\n    dma: { descriptor_size: 64 }\n    memory: { preset: hbm2e }\n",
