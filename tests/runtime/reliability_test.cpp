@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "acl_fixture.h"
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 #include "ascendsim/ascendc.h"
 #include "kernel_operator.h"
 
@@ -175,12 +178,12 @@ TEST_F(Reliability, ACopyFromPinnedMemoryFreedAlreadyIsRefused) {
   ASSERT_ACL_OK(aclrtFreeHost(host));
   EXPECT_ACL_ERROR(aclrtMemcpy(dev, 1u << 20, host, 1u << 20, ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpy(dev, 16, static_cast<uint8_t*>(host) + 4096, 16,
-                               ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_ACL_ERROR(aclrtMemcpyAsync(host, 1u << 20, dev, 1u << 20, ACL_MEMCPY_DEVICE_TO_HOST,
-                                    nullptr),
-                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(
+      aclrtMemcpy(dev, 16, static_cast<uint8_t*>(host) + 4096, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(
+      aclrtMemcpyAsync(host, 1u << 20, dev, 1u << 20, ACL_MEMCPY_DEVICE_TO_HOST, nullptr),
+      ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclrtFreeHost(host), ACL_ERROR_RT_MEMORY_FREE);
   // Pinned memory allocated afterwards is not mistaken for it.
   void* again = nullptr;
@@ -348,9 +351,16 @@ TEST_F(Reliability, AFaultingDataCopyLeavesTheNextKernelTimedRight) {
                                          q.FreeTensor(t);
                                        }),
             0u);
+  // A fault jumps out of the block without unwinding it, so its TPipe and TQue stay allocated
+  // (docs/reliability.md); the kernel runs on this thread, in the synchronisation.
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_disable();
+#endif
   const std::string message = failureOfNextSync(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
-  EXPECT_NE(message.find("kernel WildCopy, block 0: out-of-bounds access at 0x"),
-            std::string::npos)
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_enable();
+#endif
+  EXPECT_NE(message.find("kernel WildCopy, block 0: out-of-bounds access at 0x"), std::string::npos)
       << message;
   EXPECT_NE(message.find(streamSuffix(nullptr)), std::string::npos) << message;
   const float after = scalarReadsMs(in, out);
