@@ -1,6 +1,7 @@
 // Streams, events and host callbacks.
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "runtime/core/errors.h"
@@ -583,10 +584,18 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   t.reports.pop_front();
   t.now = std::max(t.now, report.readyAt);
   // Run the user's function without the lock: it may call AscendCL itself.
-  Stream* const outer = t.inCallbackOf;  // (a callback may process reports itself)
-  t.inCallbackOf = report.stream;
+  // A blocking function holds its stream up: while it runs, calls of this thread that would wait
+  // for that stream are refused (refuseInsideCallback), and the stream object outlives the call.
+  Stream* const holding = report.blocking ? streams_.find(report.stream) : nullptr;
+  std::optional<StreamUse> use;
+  if (holding) use.emplace(*this, *holding);
+  struct Restore {  // (a callback may process reports itself, or throw)
+    HostThread& t;
+    Stream* outer;
+    ~Restore() { t.inCallbackOf = outer; }
+  } restore{t, t.inCallbackOf};
+  t.inCallbackOf = holding;
   threads_.runUnlocked(t, [&] { report.fn(report.userData); });
-  t.inCallbackOf = outer;
   // The callback's own run time is not simulated: the stream resumes one call overhead after the
   // report, however long this thread polled before it picked the report up.
   if (report.blocking && streams_.find(report.stream)) {

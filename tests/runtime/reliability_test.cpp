@@ -141,6 +141,34 @@ TEST_F(Reliability, FinalizeOrResetFromInsideAHostFunctionIsRefused) {
 }
 
 namespace {
+struct DestroyOwnContext {
+  aclrtContext ctx = nullptr;
+  aclError destroyed = -1;
+};
+
+void destroyOwnContext(void* p) {
+  auto* in = static_cast<DestroyOwnContext*>(p);
+  in->destroyed = aclrtDestroyContext(in->ctx);
+}
+}  // namespace
+
+TEST_F(Reliability, DestroyingItsOwnContextFromInsideAHostFunctionIsRefused) {
+  // The context holds the stream the function holds up: 507004, and the context lives on.
+  aclrtContext primary = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&primary));
+  DestroyOwnContext in;
+  ASSERT_ACL_OK(aclrtCreateContext(&in.ctx, 0));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, destroyOwnContext, &in));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(in.destroyed, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+  ASSERT_ACL_OK(aclrtDestroyContext(in.ctx));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(primary));
+}
+
+namespace {
 void finalizeFromCallback(void* p) {
   *static_cast<aclError*>(p) = aclFinalize();
 }
