@@ -25,21 +25,45 @@ struct sigaction gPreviousSegv {
 }, gPreviousBus{};
 
 // A kernel that recurses too deeply faults on its thread's stack guard, where a handler cannot
-// run on that stack: every thread that runs blocks gets an alternate signal stack (kept for the
-// thread's life) unless it has one already.
+// run on that stack: every thread that runs blocks gets an alternate signal stack of this size
+// (unless it has one as large), for the rest of its life. At the thread's end the stack it had
+// before comes back (a sanitizer's runtime unmaps the one it gave the thread) and ours goes.
 constexpr size_t kAltStackBytes = 256 * 1024;
-void ensureAltStack() {
-  thread_local std::unique_ptr<char[]> altStack;
-  stack_t current{};
-  if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_ONSTACK)) return;
-  if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= kAltStackBytes) return;
-  altStack = std::make_unique<char[]>(kAltStackBytes);
-  stack_t ss{};
-  ss.ss_sp = altStack.get();
-  ss.ss_size = kAltStackBytes;
-  ss.ss_flags = 0;
-  sigaltstack(&ss, nullptr);
-}
+class AltStack {
+ public:
+  void ensure() {
+    if (mine_) return;
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_ONSTACK)) return;
+    if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= kAltStackBytes) return;
+    void* p =
+        mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return;  // a deep recursion then ends the process as it would anyway
+    stack_t ss{};
+    ss.ss_sp = p;
+    ss.ss_size = kAltStackBytes;
+    if (sigaltstack(&ss, nullptr) != 0) {
+      munmap(p, kAltStackBytes);
+      return;
+    }
+    previous_ = current;
+    mine_ = p;
+  }
+  ~AltStack() {
+    if (!mine_) return;
+    stack_t now{};
+    // Someone else's by now: ours stays mapped (address space only), theirs in place.
+    if (sigaltstack(nullptr, &now) != 0 || now.ss_sp != mine_ || (now.ss_flags & SS_ONSTACK))
+      return;
+    previous_.ss_flags &= SS_DISABLE;  // (0: in use again, or disabled as it was)
+    if (sigaltstack(&previous_, nullptr) == 0) munmap(mine_, kAltStackBytes);
+  }
+
+ private:
+  void* mine_ = nullptr;
+  stack_t previous_{};
+};
+thread_local AltStack tAltStack;
 
 // The interrupted code's stack pointer, from the handler's context (0 where unknown).
 uint64_t stackPointer(void* context) {
@@ -71,7 +95,7 @@ std::string exceptionName() {
 KernelMemoryWindow::KernelMemoryWindow(DeviceMemory& memory) : memory_(memory) {
   struct sigaction sa {};
   sa.sa_sigaction = &KernelMemoryWindow::onFault;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;  // (ONSTACK: see ensureAltStack)
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;  // (ONSTACK: see AltStack)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &oldSegv_);
   sigaction(SIGBUS, &sa, &oldBus_);
@@ -199,7 +223,7 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   tActive = this;
   fault_ = &fault;
   if (cores_) timeline_ = std::make_unique<models::BlockTimeline>(*cores_);
-  ensureAltStack();
+  tAltStack.ensure();
   const int libraryDepth = tLibraryDepth;
   // A trap or an exceeded resource is raised from the kernel's own calls: it unwinds the block
   // like an exception, so the kernel's objects (a TPipe's buffers) are destroyed. A fault in the

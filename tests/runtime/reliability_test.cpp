@@ -470,5 +470,23 @@ TEST_F(Reliability, RecursionDeeperThanTheStackFailsTheKernelNotTheProcess) {
   int32_t back = 0;
   ASSERT_ACL_OK(aclrtMemcpy(&back, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(back, 8);
+  // The same on a thread of the program that then ends (its alternate stack goes with it).
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  for (int thread = 0; thread < 2; ++thread) {
+    onAnotherThread(ctx, [d] {
+      ASSERT_EQ(ascendsim::ascendc::launch("RecursesElsewhere", 1, nullptr, nullptr,
+                                           [d] {
+                                             volatile char sink = 0;
+                                             d[0] = deep(1 << 18, &sink);
+                                           }),
+                0u);
+      EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+      const char* msg = aclGetRecentErrMsg();
+      EXPECT_NE(
+          std::string(msg ? msg : "").find("kernel RecursesElsewhere, block 0: stack overflow"),
+          std::string::npos);
+    });
+  }
   ASSERT_ACL_OK(aclrtFree(d));
 }
