@@ -57,12 +57,23 @@ const char* aclGetRecentErrMsg(void) {
   return rt().takeRecentError();
 }
 
+namespace {
+// A level other than the thread's is refused with its own message, so that aclGetRecentErrMsg
+// describes this failure and not an older one.
+aclError lastErrorAt(const char* api, aclrtLastErrLevel level, bool clear) {
+  if (rawEnum(level) == ACL_RT_THREAD_LEVEL) return rt().lastError(clear);
+  return rt().refuseArgument(api, ACL_ERROR_INVALID_PARAM,
+                             "level " + std::to_string(rawEnum(level)) +
+                                 " is not ACL_RT_THREAD_LEVEL, the only level there is");
+}
+}  // namespace
+
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
-  return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(false) : ACL_ERROR_INVALID_PARAM;
+  return lastErrorAt("aclrtPeekAtLastError", level, false);
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-  return rawEnum(level) == ACL_RT_THREAD_LEVEL ? rt().lastError(true) : ACL_ERROR_INVALID_PARAM;
+  return lastErrorAt("aclrtGetLastError", level, true);
 }
 
 const char* aclrtGetSocName() {

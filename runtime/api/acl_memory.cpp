@@ -210,7 +210,7 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
 
 aclError aclrtUnmapMem(void* virPtr) {
   return run("aclrtUnmapMem", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().unmapMemory(virPtr); });
+             [&](HostThread& t) { rt().unmapMemory(t, virPtr); });
 }
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {

@@ -136,6 +136,18 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
           vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
       failing->failureMessage =
           "kernel " + name + ", block " + std::to_string(fault->block) + ": " + fault->reason;
+    } else if (fault->kind == KernelFault::Kind::Exception) {
+      // The kernel's code threw: on the device that is its core's exception, as any fault.
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                ": threw " + fault->reason + " (the block stopped there)";
+    } else if (fault->kind == KernelFault::Kind::StackOverflow) {
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                ": stack overflow at " + hex(fault->address) +
+                                " (recursion deeper than the host thread's stack holds)";
     } else {
       failing->failure =
           vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
@@ -145,6 +157,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
                                 "), outside every allocation of device " +
                                 std::to_string(device->id);
     }
+    failing->failureMessage += " (stream " + std::to_string(failing->queue.id()) + " of device " +
+                               std::to_string(device->id) + ")";
     rtExceptionInfo info;
     info.taskId = static_cast<uint32_t>(*taskId);
     info.streamId = failing->queue.id();
@@ -157,8 +171,17 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     // Both are faults of the kernel's own code, not of the hardware.
     taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
   };
+  // Managed memory is host memory the kernel reaches in place, wherever its code points: every
+  // managed allocation lives until the kernel ends, even if the program frees it meanwhile.
+  auto holds = std::make_shared<std::vector<uint64_t>>();
+  task->release = [this, holds, report = std::move(task->release)] {
+    for (uint64_t start : *holds) memory_->drop(start);
+    report();
+  };
   submit(t, s, std::move(task));
   *taskId = t.lastTaskId;
+  for (const auto& range : managed_.ranges())  // (queued now: it runs later)
+    holds->push_back(memory_->hold({models::MemoryPlace::Kind::HostPinned, -1, range.first}));
 }
 
 void Runtime::reportStreamFailure(Stream& s) {

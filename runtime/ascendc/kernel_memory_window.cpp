@@ -2,10 +2,14 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 
+#include <cxxabi.h>
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
+#include <typeinfo>
 
 #include "runtime/core/device_memory.h"
 
@@ -19,12 +23,79 @@ std::atomic<KernelMemoryWindow*> gHostWatch{nullptr};
 // The handlers before the window's: a fault that is not a kernel's goes to them.
 struct sigaction gPreviousSegv {
 }, gPreviousBus{};
+
+// A kernel that recurses too deeply faults on its thread's stack guard, where a handler cannot
+// run on that stack: every thread that runs blocks gets an alternate signal stack of this size
+// (unless it has one as large), for the rest of its life. At the thread's end the stack it had
+// before comes back (a sanitizer's runtime unmaps the one it gave the thread) and ours goes.
+constexpr size_t kAltStackBytes = 256 * 1024;
+class AltStack {
+ public:
+  void ensure() {
+    if (mine_) return;
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) != 0 || (current.ss_flags & SS_ONSTACK)) return;
+    if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= kAltStackBytes) return;
+    void* p =
+        mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return;  // a deep recursion then ends the process as it would anyway
+    stack_t ss{};
+    ss.ss_sp = p;
+    ss.ss_size = kAltStackBytes;
+    if (sigaltstack(&ss, nullptr) != 0) {
+      munmap(p, kAltStackBytes);
+      return;
+    }
+    previous_ = current;
+    mine_ = p;
+  }
+  ~AltStack() {
+    if (!mine_) return;
+    stack_t now{};
+    // Someone else's by now: ours stays mapped (address space only), theirs in place.
+    if (sigaltstack(nullptr, &now) != 0 || now.ss_sp != mine_ || (now.ss_flags & SS_ONSTACK))
+      return;
+    previous_.ss_flags &= SS_DISABLE;  // (0: in use again, or disabled as it was)
+    if (sigaltstack(&previous_, nullptr) == 0) munmap(mine_, kAltStackBytes);
+  }
+
+ private:
+  void* mine_ = nullptr;
+  stack_t previous_{};
+};
+thread_local AltStack tAltStack;
+
+// The interrupted code's stack pointer, from the handler's context (0 where unknown).
+uint64_t stackPointer(void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uint64_t>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+// A fault this close below or above the stack pointer is the stack running out.
+constexpr uint64_t kStackSlack = 64 * 1024;
+
+std::string exceptionName() {
+  const std::type_info* type = abi::__cxa_current_exception_type();
+  if (!type) return "an unknown exception";
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(type->name(), nullptr, nullptr, &status);
+  std::string name = status == 0 && demangled ? demangled : type->name();
+  std::free(demangled);
+  return "an exception of type " + name;
+}
 }  // namespace
 
 KernelMemoryWindow::KernelMemoryWindow(DeviceMemory& memory) : memory_(memory) {
   struct sigaction sa {};
   sa.sa_sigaction = &KernelMemoryWindow::onFault;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;  // (ONSTACK: see AltStack)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &oldSegv_);
   sigaction(SIGBUS, &sa, &oldBus_);
@@ -65,7 +136,10 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
   }
   if (w && w->fault_) {
     if (w->mapIn(address)) return;  // the access is retried and now succeeds
-    w->fault_->kind = KernelFault::Kind::OutOfBounds;
+    const uint64_t sp = stackPointer(context);
+    const bool stack = sp != 0 && !w->memory_.contains(address) && address + kStackSlack >= sp &&
+                       address <= sp + kStackSlack;
+    w->fault_->kind = stack ? KernelFault::Kind::StackOverflow : KernelFault::Kind::OutOfBounds;
     w->fault_->address = address;
     siglongjmp(w->jump_, 1);
   }
@@ -149,15 +223,29 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   tActive = this;
   fault_ = &fault;
   if (cores_) timeline_ = std::make_unique<models::BlockTimeline>(*cores_);
+  tAltStack.ensure();
+  const int libraryDepth = tLibraryDepth;
   // A trap or an exceeded resource is raised from the kernel's own calls: it unwinds the block
   // like an exception, so the kernel's objects (a TPipe's buffers) are destroyed. A fault in the
   // signal handler cannot unwind: it jumps back here, and what the block held stays allocated.
+  // The kernel's own exceptions stop the block too (they would end the process otherwise).
   if (sigsetjmp(jump_, 1) == 0) {
     try {
       entry(closure);
     } catch (const BlockStopped&) {
+    } catch (abi::__forced_unwind&) {
+      throw;  // a cancelled thread must finish unwinding
+    } catch (const std::exception& e) {
+      fault.kind = KernelFault::Kind::Exception;
+      fault.reason = exceptionName() + ": " + e.what();
+    } catch (...) {
+      fault.kind = KernelFault::Kind::Exception;
+      fault.reason = exceptionName();
     }
   }
+  // A block stopped inside kernel_operator.h's code (a DataCopy that faulted) never left it: the
+  // next block, and the next kernel, start outside it again.
+  tLibraryDepth = libraryDepth;
   fault_ = nullptr;
   if (timeline_) blockCycles_.push_back(timeline_->cycles());
   timeline_.reset();

@@ -23,8 +23,10 @@ namespace ascendsim::runtime {
 class DeviceMemory;
 
 struct KernelFault {
-  // Resource: the kernel asked its core for more than it has (`reason` says what).
-  enum class Kind { None, OutOfBounds, Trap, Resource };
+  // Resource: the kernel asked its core for more than it has (`reason` says what). Exception:
+  // its code threw a C++ exception out of the block (`reason`: what() or its type). StackOverflow:
+  // its code ran out of the host thread's stack (deep recursion), at `address`.
+  enum class Kind { None, OutOfBounds, Trap, Resource, Exception, StackOverflow };
   Kind kind = Kind::None;
   std::string reason;
   uint64_t address = 0;  // OutOfBounds: the address touched

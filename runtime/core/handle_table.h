@@ -23,6 +23,14 @@ class HandleTable {
     return ref;
   }
   void erase(const T* object) { objects_.erase(object); }
+  // Gives up ownership of `object` (a stale handle then finds nothing) to the caller.
+  std::unique_ptr<T> take(const T* object) {
+    auto it = objects_.find(object);
+    if (it == objects_.end()) return nullptr;
+    std::unique_ptr<T> owned = std::move(it->second);
+    objects_.erase(it);
+    return owned;
+  }
   // Erases the object behind `handle`; false if there is none.
   bool remove(const void* handle) { return objects_.erase(handle) > 0; }
   size_t size() const { return objects_.size(); }

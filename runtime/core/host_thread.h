@@ -56,6 +56,9 @@ struct HostThread {
   std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;
+  // The stream whose callback or host function this thread is running (user code, outside the
+  // lock), or nullptr: that stream cannot go on until the function returns.
+  Stream* inCallbackOf = nullptr;
   spec::Picoseconds callOverhead = 0;  // host overhead the current API call was charged
   TraceArgs callArgs;                  // the current API call's arguments, for the trace
   std::vector<uint64_t> callTasks;     // tasks the current API call submitted

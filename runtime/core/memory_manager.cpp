@@ -1,5 +1,8 @@
 #include "runtime/core/memory_manager.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -106,8 +109,7 @@ bool MemoryManager::free(void* p, AllocationApi api) {
     if (held) {
       freedPinned_[address] = it->second;
     } else {
-      pinnedBytes_ -= it->second.size;
-      std::free(p);
+      retirePinned(address, it->second);
     }
     pinned_.erase(it);
     return held;
@@ -155,9 +157,32 @@ void MemoryManager::releaseNow(uint64_t start) {
     d->second->memory->release(start);
     freedDevice_.erase(d);
   } else if (auto p = freedPinned_.find(start); p != freedPinned_.end()) {
-    pinnedBytes_ -= p->second.size;
-    std::free(reinterpret_cast<void*>(start));
+    retirePinned(start, p->second);
     freedPinned_.erase(p);
+  }
+}
+
+namespace {
+// Freed pinned allocations kept back from the C library at most (their pages are given back, so
+// each costs at most two partial pages of memory).
+constexpr size_t kQuarantined = 1024;
+}  // namespace
+
+void MemoryManager::retirePinned(uint64_t start, const HostAllocation& alloc) {
+  pinnedBytes_ -= alloc.size;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t first = (start + page - 1) / page * page;
+  const uint64_t last = (start + alloc.size) / page * page;
+  // The whole pages inside the allocation go back to the OS now (they read as zero if touched);
+  // the allocator's own bookkeeping lies outside them.
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  quarantine_[start] = alloc.size;
+  quarantineOrder_.push_back(start);
+  while (quarantineOrder_.size() > kQuarantined) {
+    const uint64_t oldest = quarantineOrder_.front();
+    quarantineOrder_.pop_front();
+    quarantine_.erase(oldest);
+    std::free(reinterpret_cast<void*>(oldest));
   }
 }
 
@@ -175,8 +200,11 @@ void MemoryManager::releaseAll() {
   for (Device* d : devices_) releaseDevice(*d);
   for (auto& [address, alloc] : pinned_) std::free(reinterpret_cast<void*>(address));
   for (auto& [address, alloc] : freedPinned_) std::free(reinterpret_cast<void*>(address));
+  for (uint64_t address : quarantineOrder_) std::free(reinterpret_cast<void*>(address));
   pinned_.clear();
   freedPinned_.clear();
+  quarantine_.clear();
+  quarantineOrder_.clear();
   freedDevice_.clear();
   holds_.clear();
   pinnedBytes_ = 0;
@@ -289,6 +317,16 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
     }
   }
   if (registered(address, n)) return {MemoryPlace::Kind::HostPinned, -1, address};
+  // Pinned memory freed lately is still the runtime's (quarantine_): a pointer into it is stale.
+  if (auto q = quarantine_.upper_bound(address); q != quarantine_.begin()) {
+    --q;
+    if (address - q->first < q->second) {
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           std::string(role) + " " + describePointer(p) +
+               " lies in pinned memory that aclrtFreeHost (or aclrtFree of managed memory) "
+               "has freed already");
+    }
+  }
   // Pageable memory is the program's own: it may be anywhere but in the simulator's memories.
   auto next = pinned_.upper_bound(address);
   if (next != pinned_.end() && n > next->first - address) {

@@ -4,6 +4,7 @@
 // a copy touches, refuses ranges that leave their allocation, and applies copies' data effects.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -64,6 +65,8 @@ class MemoryManager {
   std::string stableName(const void* p) const;
   uint64_t pinnedBytes() const { return pinnedBytes_; }
   uint64_t pinnedSize(uint64_t address) const;  // of the aclrtMallocHost allocation there (0: none)
+  // Whether a task queued before still holds the allocation starting at `start`.
+  bool held(uint64_t start) const { return holds_.count(start) > 0; }
 
  private:
   struct HostAllocation {
@@ -75,11 +78,18 @@ class MemoryManager {
   // The start of the pinned or device allocation holding `place`, or 0.
   uint64_t allocationStart(const models::MemoryPlace& place) const;
   void releaseNow(uint64_t start);
+  // Gives pinned memory the program freed back to the C library, by way of the quarantine.
+  void retirePinned(uint64_t start, const HostAllocation& alloc);
 
   std::map<uint64_t, uint64_t> registered_;  // registered host range start -> size
   std::map<uint64_t, uint32_t> holds_;       // allocation start -> queued tasks that touch it
   std::map<uint64_t, HostAllocation> freedPinned_;  // freed by the program, held by tasks
   std::map<uint64_t, Device*> freedDevice_;         // likewise
+  // Pinned memory the program freed, kept allocated (its whole pages given back to the OS) so
+  // that no other allocation can take its addresses: a copy from a stale pointer into it is then
+  // known to be one and refused, never a read of freed memory. The oldest leaves first.
+  std::map<uint64_t, uint64_t> quarantine_;  // start -> size
+  std::deque<uint64_t> quarantineOrder_;
 
   std::vector<Device*> devices_;
   std::map<uint64_t, HostAllocation> pinned_;

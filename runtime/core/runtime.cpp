@@ -140,6 +140,12 @@ aclError Runtime::lastError(bool clear) {
   return code;
 }
 
+aclError Runtime::refuseArgument(const char* api, aclError code, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  thread().error = std::string(api) + ": " + message;
+  return code;
+}
+
 const char* Runtime::takeRecentError() {
   std::lock_guard<std::mutex> lock(mutex_);
   HostThread& t = thread();
@@ -258,6 +264,7 @@ void Runtime::finalize(HostThread& t) {
     fail(everInitialized_ ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE,
          everInitialized_ ? "aclFinalize was already called" : "aclInit was never called");
   }
+  refuseInsideCallback(t, nullptr, "aclFinalize");
   // Let every queued task finish, then release what the program left behind.
   for (Context* ctx : contexts_.all()) {
     if (contexts_.find(ctx)) releaseContext(t, *ctx);  // (another thread may release it meanwhile)
@@ -395,6 +402,7 @@ bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done
 }
 
 void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
+  StreamUse use(*this, s);
   if (!waitFor(t, [&s] { return s.queue.idle(); })) {
     fail(deadlockCode,
          "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
@@ -417,12 +425,18 @@ void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
   if (!s.queue.full()) return;
   // Full at the caller's present: the call waits until the head task ends, as CANN's task
   // sender retries until the stream has room.
-  if (!waitFor(t, [&s] { return !s.queue.full(); })) {
+  StreamUse use(*this, s);
+  if (!waitFor(t, [&s] { return s.destroyed || !s.queue.full(); })) {
     fail(ACL_ERROR_RT_STREAM_TASK_FULL, "deadlock: stream " + std::to_string(s.queue.id()) +
                                             " holds " + std::to_string(s.queue.pending()) +
                                             " tasks (queue_depth " +
                                             std::to_string(s.device->spec->scheduler.queueDepth) +
                                             ") and its head can never run, so no slot will free");
+  }
+  if (s.destroyed) {
+    fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + std::to_string(s.queue.id()) +
+                                          " was destroyed by another thread while this call "
+                                          "waited for room on it");
   }
   t.now = std::max(t.now, system_->now());
 }

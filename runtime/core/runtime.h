@@ -69,6 +69,10 @@ class Runtime {
   const char* takeRecentError();
   // The calling thread's last failed call's code; `clear` resets it (aclrtGetLastError).
   aclError lastError(bool clear);
+  // A call that fails before reaching the runtime proper (a bad argument to the last-error calls):
+  // its message becomes the thread's recent error text, its code is not the thread's last error
+  // (CANN checks such arguments in the acl layer, before its runtime records anything).
+  aclError refuseArgument(const char* api, aclError code, const std::string& message);
   const spec::ApiOverheads& overheads() const;
 
   // ---- init
@@ -174,7 +178,7 @@ class Runtime {
   PhysicalMemory* mallocPhysical(uint64_t size, const aclrtPhysicalMemProp* prop, uint64_t flags);
   void freePhysical(aclrtDrvMemHandle handle);
   void mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle, uint64_t flags);
-  void unmapMemory(void* p);
+  void unmapMemory(HostThread& t, void* p);
   void setMemoryAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc, size_t count);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
@@ -276,6 +280,25 @@ class Runtime {
   Stream& resolveStream(HostThread& t, aclrtStream s);
   Stream& newStream(Device& d, Context* ctx, bool isDefault);
   void deleteStream(Stream& s);
+  // Marks `s` in use by the calling thread while it waits on it (it is released unlocked, so
+  // another thread may destroy the stream meanwhile): the object outlives the wait.
+  class StreamUse {
+   public:
+    StreamUse(Runtime& rt, Stream& s) : rt_(rt), s_(s) { ++s_.users; }
+    ~StreamUse();
+    StreamUse(const StreamUse&) = delete;
+    StreamUse& operator=(const StreamUse&) = delete;
+
+   private:
+    Runtime& rt_;
+    Stream& s_;
+  };
+  // Streams destroyed while threads still waited on them, until the last wakes.
+  std::vector<std::unique_ptr<Stream>> destroyedStreams_;
+  // Fails when the calling thread runs a callback or host function of a stream on `d` (any
+  // device when nullptr): releasing that stream would wait for the function itself.
+  void refuseInsideCallback(HostThread& t, const Device* d, const char* what);
+  void failIfDestroyedMeanwhile(const Stream& s);  // ACL_ERROR_RT_INVALID_HANDLE if so
   void releaseContext(HostThread& t, Context& ctx);
   void releaseDeviceIfUnused(Device& d);
 

@@ -44,13 +44,43 @@ void Runtime::deleteStream(Stream& s) {
     auto& v = s.context->streams;
     v.erase(std::remove(v.begin(), v.end(), &s), v.end());
   }
-  streams_.erase(&s);
+  s.destroyed = true;
+  s.context = nullptr;  // (its context may go next)
+  if (s.users > 0) {
+    destroyedStreams_.push_back(streams_.take(&s));  // a waiter still looks at it
+  } else {
+    streams_.erase(&s);
+  }
+}
+
+Runtime::StreamUse::~StreamUse() {
+  if (--s_.users > 0 || !s_.destroyed) return;
+  auto& gone = rt_.destroyedStreams_;
+  gone.erase(std::remove_if(gone.begin(), gone.end(),
+                            [this](const std::unique_ptr<Stream>& p) { return p.get() == &s_; }),
+             gone.end());
+}
+
+void Runtime::refuseInsideCallback(HostThread& t, const Device* d, const char* what) {
+  const Stream* running = t.inCallbackOf;
+  if (!running || (d && running->device != d)) return;
+  fail(ACL_ERROR_RT_STREAM_NOT_COMPLETE,
+       std::string("deadlock: ") + what + " from inside a callback or host function of stream " +
+           std::to_string(running->queue.id()) + " of device " +
+           std::to_string(running->device->id) +
+           " would wait for that stream, which goes on only when the function returns; "
+           "call it after the function has returned");
 }
 
 void Runtime::releaseContext(HostThread& t, Context& ctx) {
   const std::vector<Stream*> streams = ctx.streams;
   for (Stream* s : streams) {
-    if (!waitFor(t, [s] { return s->queue.idle(); })) {
+    // Waiting lets other threads destroy streams: skip the gone, keep this one while waiting.
+    if (!streams_.find(s)) continue;
+    StreamUse use(*this, *s);
+    const bool idle = waitFor(t, [s] { return s->queue.idle(); });
+    if (s->destroyed) continue;
+    if (!idle) {
       warn(t, "tasks-dropped",
            std::to_string(s->queue.pending()) + " task(s) of stream " +
                std::to_string(s->queue.id()) + " could never run and were dropped");
@@ -96,6 +126,8 @@ void Runtime::setDevice(HostThread& t, int32_t id) {
 
 void Runtime::resetDevice(HostThread& t, int32_t id, bool force) {
   Device& d = device(id);
+  if (force || (d.setBy.size() == 1 && d.setBy.count(t.pthreadId)))
+    refuseInsideCallback(t, &d, force ? "aclrtResetDeviceForce" : "aclrtResetDevice");
   if (force) {
     d.setBy.clear();
   } else {
@@ -222,6 +254,8 @@ void Runtime::destroyContext(HostThread& t, aclrtContext handle) {
         ACL_ERROR_INVALID_PARAM,
         "the default context of a device is released by aclrtResetDevice, not aclrtDestroyContext");
   Device& d = *ctx->device;
+  if (t.inCallbackOf && t.inCallbackOf->context == ctx)
+    refuseInsideCallback(t, &d, "aclrtDestroyContext");
   releaseContext(t, *ctx);
   d.explicitContexts--;
   releaseDeviceIfUnused(d);

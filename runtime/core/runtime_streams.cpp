@@ -1,6 +1,7 @@
 // Streams, events and host callbacks.
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "runtime/core/errors.h"
@@ -93,17 +94,31 @@ void Runtime::destroyStream(HostThread& t, aclrtStream handle) {
   destroyableStream(t, handle);
   streamStateChanged(t, handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
   Stream& s = destroyableStream(t, handle);  // (checked again: the callbacks ran unlocked)
+  if (t.inCallbackOf == &s) refuseInsideCallback(t, s.device, "aclrtDestroyStream");
+  StreamUse use(*this, s);
   waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  failIfDestroyedMeanwhile(s);
   deleteStream(s);
+}
+
+void Runtime::failIfDestroyedMeanwhile(const Stream& s) {
+  if (!s.destroyed) return;
+  fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + std::to_string(s.queue.id()) +
+                                        " was destroyed by another thread while this call "
+                                        "waited for it");
 }
 
 void Runtime::destroyStreamForce(HostThread& t, aclrtStream handle) {
   destroyableStream(t, handle);
   streamStateChanged(t, handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
   Stream& s = destroyableStream(t, handle);
+  if (t.inCallbackOf == &s) refuseInsideCallback(t, s.device, "aclrtDestroyStreamForce");
+  StreamUse use(*this, s);
   // What is queued or running is dropped: cancelled tasks take no time and move no data.
   discardTasks(s);
-  if (!waitFor(t, [&s] { return s.queue.idle(); })) {
+  const bool idle = waitFor(t, [&s] { return s.queue.idle(); });
+  failIfDestroyedMeanwhile(s);
+  if (!idle) {
     while (!s.queue.idle()) {
       std::unique_ptr<models::Task> dropped = s.queue.popHead(system_->now());
       if (dropped->release) dropped->release();  // its memory holds
@@ -186,6 +201,8 @@ void Runtime::synchronizeStream(HostThread& t, aclrtStream handle, int32_t timeo
          "timeout " + std::to_string(timeoutMs) +
              " ms is invalid: -1 waits forever, otherwise give 0 or more");
   Stream& s = resolveStream(t, handle);
+  // Another thread may destroy the stream while this one waits: it waits for the same tasks.
+  StreamUse use(*this, s);
   if (timeoutMs == -1) {
     waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
   } else {
@@ -567,6 +584,17 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   t.reports.pop_front();
   t.now = std::max(t.now, report.readyAt);
   // Run the user's function without the lock: it may call AscendCL itself.
+  // A blocking function holds its stream up: while it runs, calls of this thread that would wait
+  // for that stream are refused (refuseInsideCallback), and the stream object outlives the call.
+  Stream* const holding = report.blocking ? streams_.find(report.stream) : nullptr;
+  std::optional<StreamUse> use;
+  if (holding) use.emplace(*this, *holding);
+  struct Restore {  // (a callback may process reports itself, or throw)
+    HostThread& t;
+    Stream* outer;
+    ~Restore() { t.inCallbackOf = outer; }
+  } restore{t, t.inCallbackOf};
+  t.inCallbackOf = holding;
   threads_.runUnlocked(t, [&] { report.fn(report.userData); });
   // The callback's own run time is not simulated: the stream resumes one call overhead after the
   // report, however long this thread polled before it picked the report up.

@@ -142,10 +142,23 @@ void Runtime::mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHand
   m.mappedSize = size;
 }
 
-void Runtime::unmapMemory(void* p) {
+void Runtime::unmapMemory(HostThread& t, void* p) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   const uint64_t address = reinterpret_cast<uint64_t>(p);
-  for (PhysicalMemory* m : physical_.all()) {
+  const std::vector<PhysicalMemory*> all = physical_.all();
+  const bool mapped = std::any_of(all.begin(), all.end(),
+                                  [&](const PhysicalMemory* m) { return m->mappedAt == address; });
+  // Copies, memsets and kernels queued on the mapping still write through it: the mapping stays
+  // until the last of them ends, so their bytes land in its physical memory, never elsewhere.
+  if (mapped && memory_->held(address)) {
+    if (!waitFor(t, [&] { return !memory_->held(address); })) {
+      fail(ACL_ERROR_RT_STREAM_NOT_COMPLETE, "deadlock: a task queued on the mapping at " +
+                                                 describePointer(p) +
+                                                 " can never run, so it cannot be unmapped");
+    }
+    t.now = std::max(t.now, system_->now());
+  }
+  for (PhysicalMemory* m : physical_.all()) {  // (again: another thread may have unmapped it)
     if (m->mappedAt != address) continue;
     // The bytes go back to the physical memory, chunk by chunk where something was written.
     std::vector<uint8_t> bytes(kChunk);
