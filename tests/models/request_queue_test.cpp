@@ -1,0 +1,94 @@
+// A DRAM channel's request queue on its own: capacity, arrival order, the per-bank chains the
+// FR-FCFS scheduler walks, and the open-row hit counts it relies on to find a ready hit without
+// scanning every request. Each expectation follows from the requests pushed in the test.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "models/dram/request_queue.h"
+
+namespace ascendsim::models {
+namespace {
+
+DramRequest at(uint32_t bank, uint64_t row, int64_t arrival) {
+  DramRequest r;
+  r.bank = bank;
+  r.row = row;
+  r.arrival = arrival;
+  r.bytes = 64;
+  return r;
+}
+
+TEST(RequestQueue, HoldsDepthRequestsInArrivalOrder) {
+  RequestQueue q(3, 4);
+  EXPECT_TRUE(q.empty());
+  q.push(at(0, 7, 10), 0, 0, -1);
+  q.push(at(2, 9, 11), 2, 0, -1);
+  q.push(at(0, 8, 12), 0, 0, -1);
+  EXPECT_TRUE(q.full());
+  EXPECT_EQ(q.size(), 3u);
+  EXPECT_EQ(q.oldestArrival(), 10);
+  // Bank 0's chain: its two requests, oldest first; bank 2 has one; banks 1 and 3 none.
+  EXPECT_EQ(q.queuedIn(0), 2u);
+  EXPECT_EQ(q.queuedIn(2), 1u);
+  EXPECT_EQ(q.queuedIn(1), 0u);
+  const int32_t first = q.head(0);
+  ASSERT_GE(first, 0);
+  EXPECT_EQ(q.request(first).row, 7u);
+  ASSERT_GE(q.next(first), 0);
+  EXPECT_EQ(q.request(q.next(first)).row, 8u);
+  EXPECT_EQ(q.next(q.next(first)), -1);
+  EXPECT_EQ(q.activeBanks().size(), 2u);
+  // Issuing the oldest makes the next arrival the oldest and frees a slot.
+  q.remove(q.oldest(), -1);
+  EXPECT_FALSE(q.full());
+  EXPECT_EQ(q.oldestArrival(), 11);
+  EXPECT_EQ(q.queuedIn(0), 1u);
+  EXPECT_EQ(q.request(q.head(0)).row, 8u);
+}
+
+TEST(RequestQueue, CountsOpenRowHitsPerBank) {
+  RequestQueue q(8, 4);
+  // Bank 1 has row 5 open: two of its three requests hit it.
+  q.push(at(1, 5, 1), 1, 0, 5);
+  q.push(at(1, 6, 2), 1, 0, 5);
+  q.push(at(1, 5, 3), 1, 0, 5);
+  q.push(at(3, 2, 4), 3, 0, -1);  // bank 3 closed: no hit
+  EXPECT_EQ(q.hitsIn(1), 2u);
+  EXPECT_EQ(q.hitsIn(3), 0u);
+  EXPECT_EQ(q.banksWithHits(), 1u);
+  EXPECT_EQ(q.hitBank(), 1);
+  // Bank 3 opens row 2: now two banks have hits, and which one is not a single answer.
+  q.rowChanged(3, 2);
+  EXPECT_EQ(q.hitsIn(3), 1u);
+  EXPECT_EQ(q.banksWithHits(), 2u);
+  EXPECT_EQ(q.hitBank(), -1);
+  // Bank 1 switches to row 6: one hit there now.
+  q.rowChanged(1, 6);
+  EXPECT_EQ(q.hitsIn(1), 1u);
+  // Bank 1 closes: no hits left in it.
+  q.rowChanged(1, -1);
+  EXPECT_EQ(q.hitsIn(1), 0u);
+  EXPECT_EQ(q.banksWithHits(), 1u);
+}
+
+TEST(RequestQueue, ArrivalOrderSurvivesRemovalsOutOfOrder) {
+  RequestQueue q(4, 2);
+  q.push(at(0, 1, 1), 0, 0, -1);
+  q.push(at(1, 1, 2), 1, 0, -1);
+  q.push(at(0, 2, 3), 0, 0, -1);
+  // Issue the second arrival (bank 1's) first, as a row hit could be.
+  q.remove(q.head(1), -1);
+  EXPECT_EQ(q.oldestArrival(), 1);
+  // Walking arrivals from the front skips the issued one.
+  std::vector<int64_t> seen;
+  q.oldest();
+  for (uint64_t s = q.frontSeq(); s < q.endSeq(); ++s) {
+    const int32_t slot = q.slotByAge(s);
+    if (slot >= 0) seen.push_back(q.request(slot).arrival);
+  }
+  EXPECT_EQ(seen, (std::vector<int64_t>{1, 3}));
+}
+
+}  // namespace
+}  // namespace ascendsim::models
