@@ -28,6 +28,16 @@ class Machine {
     t->bytes = bytes;
     return submit(device, newStream(device), std::move(t));
   }
+  // A copy of `bytes` on `stream` of `device`, behind what that stream already holds.
+  const Task* copyOn(int device, StreamQueue& stream, MemoryPlace src, MemoryPlace dst,
+                     uint64_t bytes) {
+    auto t = std::make_unique<Task>();
+    t->kind = TaskKind::Copy;
+    t->src = src;
+    t->dst = dst;
+    t->bytes = bytes;
+    return submit(device, stream, std::move(t));
+  }
   // A kernel on `stream` of `device` (a new stream when `stream` is null).
   const Task* kernel(int device, const KernelWork& work, StreamQueue* stream = nullptr) {
     auto t = std::make_unique<Task>();
