@@ -206,6 +206,16 @@ bool FieldReader::bandwidth(const std::string& key, double& out, double min, dou
                       formatBandwidth, diag_);
 }
 
+bool FieldReader::bandwidthLimit(const std::string& key, double& out, double min, double max) {
+  const ConfigNode* v = node_.isMap() ? node_.find(key) : nullptr;
+  if (v && v->isScalar() && v->value() == "unlimited") {
+    take(key);
+    out = 0;
+    return true;
+  }
+  return bandwidth(key, out, min, max);
+}
+
 bool FieldReader::transferRate(const std::string& key, double& out, double min, double max,
                                bool required) {
   return readQuantity(*this, scalarValue(key, required), key, out, min, max, parseTransferRate,

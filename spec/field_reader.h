@@ -42,6 +42,8 @@ class FieldReader {
   bool bytesPowerOfTwo(const std::string& key, uint64_t& out, uint64_t min, uint64_t max);
   bool duration(const std::string& key, Picoseconds& out, Picoseconds min, Picoseconds max);
   bool bandwidth(const std::string& key, double& out, double min, double max);
+  // A limit: a bandwidth in [min, max], or `unlimited` (0).
+  bool bandwidthLimit(const std::string& key, double& out, double min, double max);
   bool transferRate(const std::string& key, double& out, double min, double max,
                     bool required = false);
   bool frequency(const std::string& key, double& out, double min, double max,

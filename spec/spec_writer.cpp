@@ -87,12 +87,8 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
   }
   out << YAML::Key << "chunk_size" << YAML::Value << formatBytes(d.dma.chunkSize);
   out << YAML::Key << "setup_latency" << YAML::Value << formatDuration(d.dma.setupLatency);
-  out << YAML::Key << "engine_bandwidth" << YAML::Value;
-  if (d.dma.engineBandwidth == 0) {
-    out << "unlimited";
-  } else {
-    out << formatBandwidth(d.dma.engineBandwidth);
-  }
+  out << YAML::Key << "engine_bandwidth" << YAML::Value
+      << formatBandwidthLimit(d.dma.engineBandwidth);
   out << YAML::EndMap;
   out << YAML::Key << "scheduler" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "max_streams" << YAML::Value << d.scheduler.maxStreams;
@@ -142,12 +138,8 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
   out << YAML::Key << "efficiency" << YAML::Value << sys.rootComplex.efficiency;
   out << YAML::Key << "peer_to_peer" << YAML::Value << sys.rootComplex.peerToPeer;
-  out << YAML::Key << "bridge_bandwidth" << YAML::Value;
-  if (sys.rootComplex.bridgeBandwidth == 0) {
-    out << "unlimited";
-  } else {
-    out << formatBandwidth(sys.rootComplex.bridgeBandwidth);
-  }
+  out << YAML::Key << "bridge_bandwidth" << YAML::Value
+      << formatBandwidthLimit(sys.rootComplex.bridgeBandwidth);
   if (!sys.rootComplex.portSockets.empty()) {
     out << YAML::Key << "sockets" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (uint32_t s : sys.rootComplex.portSockets) out << s;
@@ -190,8 +182,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
       out << YAML::Key << "packet_payload" << YAML::Value << formatBytes(l.packetPayload);
       out << YAML::Key << "packet_overhead" << YAML::Value << l.packetOverhead;
       out << YAML::Key << "latency" << YAML::Value << formatDuration(l.latency);
-      if (l.transferRate > 0)
-        out << YAML::Key << "transfer_rate" << YAML::Value << formatBandwidth(l.transferRate);
+      out << YAML::Key << "transfer_rate" << YAML::Value << formatBandwidthLimit(l.transferRate);
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;

@@ -71,12 +71,7 @@ void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec&
   r.fraction("efficiency", rc.efficiency, 0.05, 1.0,
              "the share of each root port's TLP rate the host sustains");
   r.boolean("peer_to_peer", rc.peerToPeer);
-  if (const ConfigNode* b = r.take("bridge_bandwidth");
-      b && b->isScalar() && b->value() == "unlimited") {
-    rc.bridgeBandwidth = 0;
-  } else if (b) {
-    r.bandwidth("bridge_bandwidth", rc.bridgeBandwidth, 1e6, 1e14);
-  }
+  r.bandwidthLimit("bridge_bandwidth", rc.bridgeBandwidth, 1e6, 1e14);
   if (const ConfigNode* s = r.take("sockets")) {
     if (!s->isList()) {
       r.error("sockets",
@@ -151,12 +146,7 @@ void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag,
   r.bytes("chunk_size", d.chunkSize, 64, 64ull << 20);
   if (d.chunkSize % 64 != 0) r.error("chunk_size", "chunk_size must be a multiple of 64B");
   r.duration("setup_latency", d.setupLatency, 0, 1000000000);
-  if (const ConfigNode* e = r.take("engine_bandwidth");
-      e && e->isScalar() && e->value() == "unlimited") {
-    d.engineBandwidth = 0;
-  } else if (e) {
-    r.bandwidth("engine_bandwidth", d.engineBandwidth, 1e6, 1e14);
-  }
+  r.bandwidthLimit("engine_bandwidth", d.engineBandwidth, 1e6, 1e14);
   r.finish();
 }
 
@@ -386,7 +376,7 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
   r.bytes("packet_payload", proto.packetPayload, 16, 4096);
   r.integer("packet_overhead", proto.packetOverhead, 0, 256);
   r.duration("latency", proto.latency, 0, 100000000);
-  r.bandwidth("transfer_rate", proto.transferRate, 0, 1e13);
+  r.bandwidthLimit("transfer_rate", proto.transferRate, 1e6, 1e14);
 
   const ConfigNode* pattern = r.take("pattern");
   const ConfigNode* groups = r.take("groups-of");

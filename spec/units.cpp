@@ -202,6 +202,10 @@ std::string formatBandwidth(double bps) {
   return formatScaled(bps, {{"GB/s", 1e9}, {"MB/s", 1e6}, {"B/s", 1}});
 }
 
+std::string formatBandwidthLimit(double bps) {
+  return bps == 0 ? "unlimited" : formatBandwidth(bps);
+}
+
 std::string formatTransferRate(double tps) {
   return formatScaled(tps, {{"GT/s", 1e9}, {"MT/s", 1e6}});
 }

@@ -26,6 +26,8 @@ std::optional<int64_t> parseInteger(std::string_view text, std::string& why);
 std::string formatBytes(uint64_t bytes);
 std::string formatDuration(Picoseconds ps);
 std::string formatBandwidth(double bytesPerSecond);
+// A bandwidth limit: `unlimited` for 0.
+std::string formatBandwidthLimit(double bytesPerSecond);
 std::string formatTransferRate(double transfersPerSecond);
 std::string formatFrequency(double hertz);
 

@@ -93,6 +93,17 @@ void checkAligned(const void* p, uint32_t element, const char* what) {
   }
 }
 
+// A reduction's send and receive buffers: both given and aligned to the element size of
+// `dataType`, which `op` must be able to reduce. Returns that element size.
+uint32_t reductionBuffers(const void* sendBuf, const void* recvBuf, int32_t dataType, int32_t op) {
+  needPointer(sendBuf, "sendBuf");
+  needPointer(recvBuf, "recvBuf");
+  const uint32_t element = reducibleType(dataType, op);
+  checkAligned(sendBuf, element, "sendBuf");
+  checkAligned(recvBuf, element, "recvBuf");
+  return element;
+}
+
 void checkRank(const Comm& c, uint32_t r, const char* what) {
   if (r >= c.group->size()) {
     refuse(HCCL_E_PARA, std::string(what) + " " + std::to_string(r) +
@@ -401,11 +412,7 @@ std::string Collectives::allReduce(ServicePort& port, HostThread& t, void* sendB
   checkCount(count, "count");
   if (count == 0) return "none";
   Stream& main = opStream(port, t, c, stream);
-  needPointer(sendBuf, "sendBuf");
-  needPointer(recvBuf, "recvBuf");
-  const uint32_t element = reducibleType(dataType, op);
-  checkAligned(sendBuf, element, "sendBuf");
-  checkAligned(recvBuf, element, "recvBuf");
+  const uint32_t element = reductionBuffers(sendBuf, recvBuf, dataType, op);
   const uint64_t bytes = times(count, element);
   const MemoryPlace send = buffer(port, c, sendBuf, bytes, "sendBuf");
   const MemoryPlace recv = buffer(port, c, recvBuf, bytes, "recvBuf");
@@ -424,11 +431,7 @@ std::string Collectives::reduceScatter(ServicePort& port, HostThread& t, void* s
   checkCount(recvCount, "recvCount");
   if (recvCount == 0) return "none";
   Stream& main = opStream(port, t, c, stream);
-  needPointer(sendBuf, "sendBuf");
-  needPointer(recvBuf, "recvBuf");
-  const uint32_t element = reducibleType(dataType, op);
-  checkAligned(sendBuf, element, "sendBuf");
-  checkAligned(recvBuf, element, "recvBuf");
+  const uint32_t element = reductionBuffers(sendBuf, recvBuf, dataType, op);
   const uint64_t block = times(recvCount, element);
   const MemoryPlace send = buffer(port, c, sendBuf, times(block, c.group->size()), "sendBuf");
   const MemoryPlace recv = buffer(port, c, recvBuf, block, "recvBuf");

@@ -28,6 +28,13 @@ TEST(SpecWriter, DeviceLinkTransferRateIsWritten) {
   EXPECT_DOUBLE_EQ(sys.deviceLinks[0].transferRate, 19.3e9);
   const std::string yaml = writeSystemSpecYaml(sys);
   EXPECT_NE(yaml.find("transfer_rate: 19.3GB/s"), std::string::npos) << yaml;
+  // `unlimited` reads back as no limit of its own, and is written so.
+  const SystemSpec open = loadSystemSpecFromText(
+      "extends: atlas-800t-a2\ndevice_links:\n  - { model: hccs, pattern: full-mesh, "
+      "transfer_rate: unlimited }\n",
+      "open.yaml");
+  EXPECT_DOUBLE_EQ(open.deviceLinks[0].transferRate, 0.0);
+  EXPECT_NE(writeSystemSpecYaml(open).find("transfer_rate: unlimited"), std::string::npos);
 }
 
 // aicore.unified_buffer: `auto` (0) when not given, which is the SoC's (192 KiB = 196608 B on
