@@ -1,6 +1,10 @@
 #include "tools/exec_command.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 
 #include <cerrno>
 #include <cstdlib>
@@ -9,6 +13,9 @@
 #include <iostream>
 #include <memory>
 
+#include "runtime/core/runtime.h"
+#include "runtime/remote/machine_server.h"
+#include "runtime/remote/protocol.h"
 #include "spec/system_loader.h"
 #include "tools/exit_codes.h"
 #include "tools/machine_options.h"
@@ -41,8 +48,51 @@ struct ExecOptions {
   std::string traceFormat;
   std::string report;
   bool dramStats = false;
+  bool shared = false;
   std::vector<std::string> command;
 };
+
+pid_t gJob = 0;
+
+void passOn(int sig) {
+  if (gJob > 0) kill(gJob, sig);
+}
+
+// Serves one machine to the command and every process under it, then writes the job's report
+// and trace when the command has ended.
+int runShared(const std::vector<char*>& argv) {
+  std::unique_ptr<remote::MachineServer> server;
+  try {
+    server = std::make_unique<remote::MachineServer>();
+  } catch (const std::exception& e) {
+    std::cerr << "ascendsim exec --shared: cannot serve the machine: " << e.what() << "\n";
+    return kExitBadConfig;
+  }
+  server->start();
+  runtime::Runtime::instance().addInternalThread();  // this thread only waits for the job
+  gJob = fork();
+  if (gJob < 0) {
+    std::cerr << "ascendsim exec: cannot start '" << argv[0] << "': " << std::strerror(errno)
+              << "\n";
+    return 127;
+  }
+  if (gJob == 0) {
+    setenv(remote::kSocketVariable, server->socketPath().c_str(), 1);
+    execvp(argv[0], argv.data());
+    std::cerr << "ascendsim exec: cannot run '" << argv[0] << "': " << std::strerror(errno)
+              << "\n";
+    _exit(127);
+  }
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, passOn);
+  int status = 0;
+  while (waitpid(gJob, &status, 0) < 0 && errno == EINTR) {
+  }
+  // Processes the command left behind may still be connected: a short grace, then they lose the
+  // machine (their calls fail with a message) and the outputs are written.
+  server->stop(std::chrono::seconds(5));  // the report and trace are written at exit
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
 
 int runExec(const ExecOptions& o) {
   if (!o.machine.config.empty() || !o.machine.sets.empty()) {
@@ -63,6 +113,7 @@ int runExec(const ExecOptions& o) {
   std::vector<char*> argv;
   for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  if (o.shared) return runShared(argv);
   execvp(argv[0], argv.data());
   std::cerr << "ascendsim exec: cannot run '" << o.command[0] << "': " << std::strerror(errno)
             << "\n";
@@ -85,6 +136,10 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   exec->add_flag("--dram-stats", opts->dramStats,
                  "Replay memory traffic through the DRAM models: row hits, refresh, read latency "
                  "in the report and trace");
+  exec->add_flag("--shared", opts->shared,
+                 "Serve ONE machine to the program and every process it starts (mpirun, fork, "
+                 "scripts): they share devices, links and memory, IPC works between them, and "
+                 "the trace and report cover the whole job (docs/multiprocess.md)");
   exec->add_option("command", opts->command, "The program and its arguments, after --")->required();
   exec->footer(
       "The program's exit code is ascendsim's. Its libascendcl.so is AscendSim's, found through\n"

@@ -9,6 +9,7 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  ASCENDSIM_FORWARD(aclrtCreateContext, context, deviceId);
   return run("aclrtCreateContext", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(context, "context");
     *context = rt().createContext(t, deviceId);
@@ -16,16 +17,19 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
+  ASCENDSIM_FORWARD(aclrtDestroyContext, context);
   return run("aclrtDestroyContext", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().destroyContext(t, context); });
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
+  ASCENDSIM_FORWARD(aclrtSetCurrentContext, context);
   return run("aclrtSetCurrentContext", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().setCurrentContext(t, context); });
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
+  ASCENDSIM_FORWARD(aclrtGetCurrentContext, context);
   return run("aclrtGetCurrentContext", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(context, "context");
     *context = rt().currentContext(t);

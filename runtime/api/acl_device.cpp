@@ -9,21 +9,25 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
+  ASCENDSIM_FORWARD(aclrtSetDevice, deviceId);
   return run("aclrtSetDevice", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().setDevice(t, deviceId); });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
+  ASCENDSIM_FORWARD(aclrtResetDevice, deviceId);
   return run("aclrtResetDevice", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().resetDevice(t, deviceId); });
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
+  ASCENDSIM_FORWARD(aclrtResetDeviceForce, deviceId);
   return run("aclrtResetDeviceForce", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().resetDevice(t, deviceId, true); });
 }
 
 aclError aclrtGetDevice(int32_t* deviceId) {
+  ASCENDSIM_FORWARD(aclrtGetDevice, deviceId);
   return run("aclrtGetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(deviceId, "deviceId");
     *deviceId = rt().currentDevice(t);
@@ -31,6 +35,7 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
+  ASCENDSIM_FORWARD(aclrtGetDeviceCount, count);
   return run("aclrtGetDeviceCount", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(count, "count");
     *count = rt().deviceCount();
@@ -38,11 +43,13 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
+  ASCENDSIM_FORWARD_NO_ARGUMENTS(aclrtSynchronizeDevice);
   return run("aclrtSynchronizeDevice", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().synchronizeDevice(t); });
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  ASCENDSIM_FORWARD(aclrtGetRunMode, runMode);
   return run("aclrtGetRunMode", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(runMode, "runMode");
     *runMode = rt().runMode();
@@ -50,6 +57,7 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  ASCENDSIM_FORWARD(aclrtDeviceCanAccessPeer, canAccessPeer, deviceId, peerDeviceId);
   return run("aclrtDeviceCanAccessPeer", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(canAccessPeer, "canAccessPeer");
     *canAccessPeer = rt().canAccessPeer(deviceId, peerDeviceId) ? 1 : 0;
@@ -57,6 +65,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 }
 
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+  ASCENDSIM_FORWARD(aclrtGetDevicesTopo, deviceId, otherDeviceId, value);
   return run("aclrtGetDevicesTopo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
     // Ids past INT32_MAX name no device; the range check in devicesTopology() reports them.
@@ -66,16 +75,19 @@ aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t
 }
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  ASCENDSIM_FORWARD(aclrtDeviceEnablePeerAccess, peerDeviceId, flags);
   return run("aclrtDeviceEnablePeerAccess", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().enablePeerAccess(t, peerDeviceId, flags); });
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  ASCENDSIM_FORWARD(aclrtDeviceDisablePeerAccess, peerDeviceId);
   return run("aclrtDeviceDisablePeerAccess", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().disablePeerAccess(t, peerDeviceId); });
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  ASCENDSIM_FORWARD(aclrtGetMemInfo, attr, free, total);
   return run("aclrtGetMemInfo", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(free, "free");
     needPointer(total, "total");

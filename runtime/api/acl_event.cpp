@@ -9,6 +9,7 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
+  ASCENDSIM_FORWARD(aclrtCreateEvent, event);
   return run("aclrtCreateEvent", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
     // CANN's default event: it keeps timestamps and marks stream progress; a wait needs a record.
@@ -17,6 +18,7 @@ aclError aclrtCreateEvent(aclrtEvent* event) {
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtCreateEventWithFlag, event, flag);
   return run("aclrtCreateEventWithFlag", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
     *event = rt().createEvent(t, flag);
@@ -24,6 +26,7 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtCreateEventExWithFlag, event, flag);
   // CANN's "Ex" events may be recorded again while earlier waits are pending, each wait taking
   // the record queued before it: what every event of the simulator does. The flags are the same.
   return run("aclrtCreateEventExWithFlag", &ApiOverheads::event, [&](HostThread& t) {
@@ -33,11 +36,13 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
+  ASCENDSIM_FORWARD(aclrtDestroyEvent, event);
   return run("aclrtDestroyEvent", &ApiOverheads::event,
              [&](HostThread& t) { rt().destroyEvent(t, event); });
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtRecordEvent, event, stream);
   return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().recordEvent(t, event, stream);
@@ -45,6 +50,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtResetEvent, event, stream);
   return run("aclrtResetEvent", &ApiOverheads::event,
              [&](HostThread& t) { rt().resetEvent(t, event, stream); });
 }
@@ -57,6 +63,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+  ASCENDSIM_FORWARD(aclrtQueryEventStatus, event, status);
   return run("aclrtQueryEventStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
     *status = rt().eventComplete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE
@@ -73,6 +80,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
+  ASCENDSIM_FORWARD(aclrtSynchronizeEvent, event);
   return run("aclrtSynchronizeEvent", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().synchronizeEvent(t, event, -1); });
 }
@@ -83,6 +91,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 }
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  ASCENDSIM_FORWARD(aclrtEventElapsedTime, ms, startEvent, endEvent);
   return run("aclrtEventElapsedTime", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(ms, "ms");
     *ms = rt().elapsedMs(t, startEvent, endEvent);
@@ -90,6 +99,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
 }
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+  ASCENDSIM_FORWARD(aclrtEventGetTimestamp, event, timestamp);
   return run("aclrtEventGetTimestamp", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(timestamp, "timestamp");
     *timestamp = rt().eventTimestampUs(t, event);

@@ -3,7 +3,9 @@
 
 #include "runtime/api/api_call.h"
 
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -33,16 +35,24 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclInit(const char* configPath) {
+  if (ascendsim::remote::clientActive()) {
+    // The server reads the file: name it so from any working directory.
+    char resolved[PATH_MAX];
+    const bool found = configPath && *configPath && realpath(configPath, resolved);
+    return ascendsim::remote::forward<&aclInit>(found ? resolved : configPath);
+  }
   return rt().call("aclInit", &ApiOverheads::defaultCall, false,
                    [&](HostThread&) { rt().init(configPath); });
 }
 
 aclError aclFinalize(void) {
+  ASCENDSIM_FORWARD_NO_ARGUMENTS(aclFinalize);
   return rt().call("aclFinalize", &ApiOverheads::defaultCall, false,
                    [&](HostThread& t) { rt().finalize(t); });
 }
 
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
+  ASCENDSIM_FORWARD(aclrtGetVersion, majorVersion, minorVersion, patchVersion);
   return rt().call("aclrtGetVersion", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(majorVersion, "majorVersion");
     needPointer(minorVersion, "minorVersion");
@@ -54,6 +64,7 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 
 const char* aclGetRecentErrMsg(void) {
+  if (const char* served = ascendsim::remote::takeServedError()) return served;
   return rt().takeRecentError();
 }
 
@@ -69,10 +80,12 @@ aclError lastErrorAt(const char* api, aclrtLastErrLevel level, bool clear) {
 }  // namespace
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  ASCENDSIM_FORWARD(aclrtPeekAtLastError, level);
   return lastErrorAt("aclrtPeekAtLastError", level, false);
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  ASCENDSIM_FORWARD(aclrtGetLastError, level);
   return lastErrorAt("aclrtGetLastError", level, true);
 }
 

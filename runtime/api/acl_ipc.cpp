@@ -21,6 +21,7 @@ namespace {
 extern "C" {
 
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+  ASCENDSIM_FORWARD(aclrtDeviceGetBareTgid, pid);
   return run("aclrtDeviceGetBareTgid", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(pid, "pid");
     *pid = static_cast<int32_t>(getpid());
@@ -28,6 +29,7 @@ aclError aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+  ASCENDSIM_FORWARD(aclrtIpcMemGetExportKey, devPtr, size, key, len, flags);
   (void)flags;
   return run("aclrtIpcMemGetExportKey", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(devPtr, "devPtr");
@@ -38,6 +40,7 @@ aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t le
 }
 
 aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+  ASCENDSIM_FORWARD(aclrtIpcMemSetImportPid, key, pid, num);
   return run("aclrtIpcMemSetImportPid", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(key, "key");
     needPointer(pid, "pid");
@@ -47,6 +50,7 @@ aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
 }
 
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+  ASCENDSIM_FORWARD(aclrtIpcMemImportByKey, devPtr, key, flags);
   (void)flags;
   return run("aclrtIpcMemImportByKey", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(devPtr, "devPtr");
@@ -56,6 +60,7 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) 
 }
 
 aclError aclrtIpcMemClose(const char* key) {
+  ASCENDSIM_FORWARD(aclrtIpcMemClose, key);
   return run("aclrtIpcMemClose", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(key, "key");
     noOtherProcess();

@@ -9,6 +9,7 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ASCENDSIM_FORWARD(aclrtMalloc, devPtr, size, policy);
   return run("aclrtMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
     t.callArgs = {arg("size", size), arg("policy", static_cast<uint64_t>(rawEnum(policy)))};
     needPointer(devPtr, "devPtr");
@@ -18,6 +19,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ASCENDSIM_FORWARD(aclrtMallocCached, devPtr, size, policy);
   return run("aclrtMallocCached", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
     *devPtr = rt().malloc(t, size, rawEnum(policy), false);
@@ -25,6 +27,7 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ASCENDSIM_FORWARD(aclrtMallocAlign32, devPtr, size, policy);
   return run("aclrtMallocAlign32", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
     *devPtr = rt().malloc(t, size, rawEnum(policy), true);
@@ -32,6 +35,7 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtFree(void* devPtr) {
+  ASCENDSIM_FORWARD(aclrtFree, devPtr);
   return run("aclrtFree", &ApiOverheads::free, [&](HostThread& t) {
     t.callArgs = {ptrArg("devPtr", devPtr)};
     rt().free(t, devPtr, AllocationApi::Malloc);
@@ -39,6 +43,7 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  ASCENDSIM_FORWARD(aclrtMallocHost, hostPtr, size);
   return run("aclrtMallocHost", &ApiOverheads::mallocHost, [&](HostThread& t) {
     t.callArgs = {arg("size", size)};
     needPointer(hostPtr, "hostPtr");
@@ -48,6 +53,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
+  ASCENDSIM_FORWARD(aclrtFreeHost, hostPtr);
   return run("aclrtFreeHost", &ApiOverheads::free,
              [&](HostThread& t) { rt().free(t, hostPtr, AllocationApi::MallocHost); });
 }
@@ -65,6 +71,7 @@ aclError acldvppFree(void* devPtr) {
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  ASCENDSIM_FORWARD(aclrtMemset, devPtr, maxCount, value, count);
   return run("aclrtMemset", &ApiOverheads::memset, [&](HostThread& t) {
     t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count),
                   arg("value", static_cast<uint64_t>(value & 0xFF))};
@@ -74,6 +81,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
                           aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtMemsetAsync, devPtr, maxCount, value, count, stream);
   return run("aclrtMemsetAsync", &ApiOverheads::memsetAsync, [&](HostThread& t) {
     t.callArgs = {ptrArg("devPtr", devPtr), arg("count", count),
                   arg("value", static_cast<uint64_t>(value & 0xFF)), streamArg(stream)};
@@ -83,6 +91,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
+  ASCENDSIM_FORWARD(aclrtMemcpy, dst, destMax, src, count, kind);
   return run("aclrtMemcpy", &ApiOverheads::memcpy, [&](HostThread& t) {
     t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count),
                   arg("kind", static_cast<uint64_t>(rawEnum(kind)))};
@@ -92,6 +101,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtMemcpyAsync, dst, destMax, src, count, kind, stream);
   return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
     t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count),
                   arg("kind", static_cast<uint64_t>(rawEnum(kind))), streamArg(stream)};

@@ -9,6 +9,7 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
+  ASCENDSIM_FORWARD(aclrtCreateStream, stream);
   return run("aclrtCreateStream", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, 0, 0);
@@ -18,6 +19,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtCreateStreamWithConfig, stream, priority, flag);
   return run("aclrtCreateStreamWithConfig", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().createStream(t, priority, flag);
@@ -153,11 +155,13 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtDestroyStream, stream);
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().destroyStream(t, stream); });
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtDestroyStreamForce, stream);
   return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
 }
@@ -191,6 +195,7 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtSynchronizeStream, stream);
   return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().synchronizeStream(t, stream, -1);
@@ -198,11 +203,13 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  ASCENDSIM_FORWARD(aclrtSynchronizeStreamWithTimeout, stream, timeout);
   return run("aclrtSynchronizeStreamWithTimeout", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().synchronizeStream(t, stream, timeout); });
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+  ASCENDSIM_FORWARD(aclrtStreamQuery, stream, status);
   return run("aclrtStreamQuery", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
     *status = rt().streamIdle(t, stream) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
@@ -210,6 +217,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  ASCENDSIM_FORWARD(aclrtStreamWaitEvent, stream, event);
   return run("aclrtStreamWaitEvent", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().streamWaitEvent(t, stream, event);

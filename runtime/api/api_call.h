@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "acl/acl.h"
+#include "runtime/api/served_calls.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/trace/trace_sink.h"
@@ -18,6 +19,8 @@ inline Runtime& rt() {
 
 template <class Body>
 aclError run(const char* name, Overhead overhead, Body&& body) {
+  // A program on a served machine: a call refused here replaces the last served call's message.
+  if (remote::clientActive()) remote::takeServedError();
   return rt().call(name, overhead, true, std::forward<Body>(body));
 }
 

@@ -14,14 +14,36 @@ DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity)
   // virtual address reservations (aclrtReserveMemAddress) as much again as the capacity.
   span_ = (2 * capacity + (4ull << 20) + kPage - 1) / kPage * kPage;
   const int prot = direct ? PROT_READ | PROT_WRITE : PROT_NONE;
-  void* p = mmap(nullptr, span_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* at = nullptr;
+  int fixed = 0;
+  if (windowNext_ != 0) {  // a shared machine: the next place in the window every process keeps
+    if (span_ > windowEnd_ - windowNext_) throw std::bad_alloc();
+    at = reinterpret_cast<void*>(windowNext_);
+    windowNext_ += span_;
+    fixed = MAP_FIXED;
+    inWindow_ = true;
+  }
+  void* p = mmap(at, span_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | fixed, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   base_ = reinterpret_cast<uint64_t>(p);
   free_[0] = span_;
 }
 
 DeviceMemory::~DeviceMemory() {
-  munmap(reinterpret_cast<void*>(base_), span_);
+  if (inWindow_) {  // the addresses stay kept from the program's own allocations
+    mmap(reinterpret_cast<void*>(base_), span_, PROT_NONE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  } else {
+    munmap(reinterpret_cast<void*>(base_), span_);
+  }
+}
+
+uint64_t DeviceMemory::windowNext_ = 0;
+uint64_t DeviceMemory::windowEnd_ = 0;
+
+void DeviceMemory::placeInWindow(uint64_t base, uint64_t size) {
+  windowNext_ = base;
+  windowEnd_ = base + size;
 }
 
 std::optional<uint64_t> DeviceMemory::carve(uint64_t length, uint64_t alignment) {

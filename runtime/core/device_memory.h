@@ -18,6 +18,10 @@ class DeviceMemory {
   // where the program on the device's CPU touches device memory itself).
   DeviceMemory(uint64_t capacity, bool direct);
   ~DeviceMemory();
+  // Device memories made from now on take consecutive places in [base, base + size), which the
+  // caller has reserved (a machine shared by several processes: every process keeps that window
+  // free, so device pointers mean the same everywhere).
+  static void placeInWindow(uint64_t base, uint64_t size);
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
@@ -71,6 +75,8 @@ class DeviceMemory {
   uint64_t span_;
   uint64_t base_ = 0;
   bool direct_;
+  bool inWindow_ = false;
+  static uint64_t windowNext_, windowEnd_;
   uint64_t used_ = 0;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   std::map<uint64_t, uint64_t> free_;           // free extents: offset -> length

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "runtime/trace/trace_recorder.h"
 #include "runtime/trace/trace_sink.h"
 #include "spec/units.h"
 
@@ -39,6 +40,11 @@ struct HostThread {
   // Order of creation (a thread created by the program is numbered when it is created, after its
   // parent) or, for threads the runtime did not see being created, of first API call.
   uint32_t index = 0;
+  // A thread of another process (a program sharing a machine served by `ascendsim exec
+  // --shared`), which the calling server thread stands for: its process id (0: this process).
+  pid_t remotePid = 0;
+  pid_t remoteTid = 0;
+  HostTrack track;  // where its calls show in the trace
   spec::Picoseconds now = 0;
   Context* current = nullptr;
   std::string error;                 // pending aclGetRecentErrMsg text

@@ -81,9 +81,27 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
   t.pthreadId = id;
   t.tid = currentTid();
   t.index = nextIndex_++;
+  t.track.thread = t.index;
   t.now = now;
   t.cpuAtCall = ownCpuNs();
   tSelf = &t;
+  return t;
+}
+
+HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid,
+                                HostTrack track) {
+  const uint64_t id = static_cast<uint64_t>(pthread_self());
+  HostThread& t = threads_[id];
+  t.pthreadId = id;
+  t.tid = currentTid();
+  t.index = index;
+  t.now = now;
+  t.remotePid = pid;
+  t.remoteTid = tid;
+  t.track = std::move(track);
+  t.cpuAtCall = threadCpuNs(pid, tid);
+  tSelf = &t;
+  changed_.notify_all();
   return t;
 }
 
@@ -95,6 +113,7 @@ void HostThreads::adopt(uint64_t child, const HostThread& parent) {
   HostThread& t = threads_[child];
   t.pthreadId = child;
   t.index = nextIndex_++;
+  t.track.thread = t.index;
   t.now = parent.now;
   changed_.notify_all();
 }
@@ -129,20 +148,34 @@ void HostThreads::beginCall(std::unique_lock<std::mutex>& lock, HostThread& t) {
 
 void HostThreads::endCall(HostThread& t) {
   t.inCall = false;
-  t.cpuAtCall = ownCpuNs();
+  t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
   changed_.notify_all();
   tActiveLock = nullptr;
 }
 
+namespace {
+thread_local int tMakingInternal = 0;
+}  // namespace
+
+HostThreads::InternalThreads::InternalThreads() {
+  ++tMakingInternal;
+}
+
+HostThreads::InternalThreads::~InternalThreads() {
+  --tMakingInternal;
+}
+
 bool HostThreads::insideCall() {
-  return tActiveLock != nullptr;
+  return tActiveLock != nullptr || tMakingInternal > 0;
 }
 
 // ---------------------------------------------------------------- the order of calls
 
 bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
   if (other.tid == 0) return false;  // created, not started yet: it is about to run
-  const int64_t cpu = threadCpuNs(static_cast<pthread_t>(other.pthreadId));
+  // A served program's thread is judged by what it does in its own process.
+  const int64_t cpu = other.remotePid ? threadCpuNs(other.remotePid, other.remoteTid)
+                                      : threadCpuNs(static_cast<pthread_t>(other.pthreadId));
   if (cpu < 0) return true;
   if (cpu - other.cpuAtCall > busyBudgetNs()) return true;  // busy with its own work
   const auto now = std::chrono::steady_clock::now();
@@ -152,7 +185,9 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
     unsure = true;
     return false;
   }
-  if (!threadSleeps(other.tid) || now - other.cpuSeenAt < kAsleepAfter) {
+  const bool asleep = other.remotePid ? threadSleeps(other.remotePid, other.remoteTid)
+                                      : threadSleeps(other.tid);
+  if (!asleep || now - other.cpuSeenAt < kAsleepAfter) {
     unsure = true;
     return false;
   }

@@ -30,6 +30,9 @@ class HostThreads {
   HostThread& current(spec::Picoseconds now);
   // The calling thread's record if it has one; read without the lock (only by that thread).
   static HostThread* self();
+  // Makes the calling thread the stand-in for thread `tid` of process `pid` (a program sharing
+  // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`.
+  HostThread& enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid, HostTrack track);
   // A thread the program has just created (pthread id `child`): it starts at its parent's clock
   // and is numbered after every thread made so far.
   void adopt(uint64_t child, const HostThread& parent);
@@ -50,6 +53,14 @@ class HostThreads {
   void endCall(HostThread& t);
   // Whether the calling thread is inside an API call (threads it creates then are the runtime's).
   static bool insideCall();
+  // While one lives, threads the calling thread creates are the runtime's own (a served machine's
+  // acceptor and connections), not the program's: they are not numbered or waited for.
+  struct InternalThreads {
+    InternalThreads();
+    ~InternalThreads();
+    InternalThreads(const InternalThreads&) = delete;
+    InternalThreads& operator=(const InternalThreads&) = delete;
+  };
   // Threads the runtime itself runs (the signal watcher), never AscendCL callers.
   void addInternalThread() { ++internalThreads_; }
   // Wakes waiting threads: something they wait for may have changed.

@@ -65,6 +65,29 @@ void* MemoryManager::allocateDevice(Device& device, uint64_t size, uint64_t rese
   return reinterpret_cast<void*>(*address);
 }
 
+namespace {
+// The C library's heap: pages given back with madvise stay allocated to the heap.
+class ProcessHostMemory : public HostMemorySource {
+ public:
+  void* allocate(uint64_t size, uint64_t alignment) override {
+    void* p = nullptr;
+    return posix_memalign(&p, alignment, size) == 0 ? p : nullptr;
+  }
+  void release(void* p) override { std::free(p); }
+  void discard(void* p, uint64_t size) override { madvise(p, size, MADV_DONTNEED); }
+};
+HostMemorySource* gHostMemory = nullptr;
+}  // namespace
+
+HostMemorySource& hostMemory() {
+  static ProcessHostMemory process;
+  return gHostMemory ? *gHostMemory : process;
+}
+
+void useHostMemory(HostMemorySource& source) {
+  gHostMemory = &source;
+}
+
 void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
   void* p = nullptr;
   if (size > UINT64_MAX - (alignment - 1)) {
@@ -72,7 +95,8 @@ void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
          "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
   const uint64_t rounded = (size + alignment - 1) / alignment * alignment;
-  if (posix_memalign(&p, alignment, rounded) != 0) {
+  p = hostMemory().allocate(rounded, alignment);
+  if (!p) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
          "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
@@ -175,14 +199,14 @@ void MemoryManager::retirePinned(uint64_t start, const HostAllocation& alloc) {
   const uint64_t last = (start + alloc.size) / page * page;
   // The whole pages inside the allocation go back to the OS now (they read as zero if touched);
   // the allocator's own bookkeeping lies outside them.
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  if (last > first) hostMemory().discard(reinterpret_cast<void*>(first), last - first);
   quarantine_[start] = alloc.size;
   quarantineOrder_.push_back(start);
   while (quarantineOrder_.size() > kQuarantined) {
     const uint64_t oldest = quarantineOrder_.front();
     quarantineOrder_.pop_front();
     quarantine_.erase(oldest);
-    std::free(reinterpret_cast<void*>(oldest));
+    hostMemory().release(reinterpret_cast<void*>(oldest));
   }
 }
 
@@ -198,9 +222,9 @@ void MemoryManager::releaseDevice(Device& device) {
 
 void MemoryManager::releaseAll() {
   for (Device* d : devices_) releaseDevice(*d);
-  for (auto& [address, alloc] : pinned_) std::free(reinterpret_cast<void*>(address));
-  for (auto& [address, alloc] : freedPinned_) std::free(reinterpret_cast<void*>(address));
-  for (uint64_t address : quarantineOrder_) std::free(reinterpret_cast<void*>(address));
+  for (auto& [address, alloc] : pinned_) hostMemory().release(reinterpret_cast<void*>(address));
+  for (auto& [address, alloc] : freedPinned_) hostMemory().release(reinterpret_cast<void*>(address));
+  for (uint64_t address : quarantineOrder_) hostMemory().release(reinterpret_cast<void*>(address));
   pinned_.clear();
   freedPinned_.clear();
   quarantine_.clear();

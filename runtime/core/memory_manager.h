@@ -18,6 +18,19 @@ namespace ascendsim::runtime {
 // Map: a mapping of physical memory into reserved addresses (aclrtMapMem), undone by aclrtUnmapMem.
 enum class AllocationApi { Malloc, MallocHost, Dvpp, Map };
 
+// Where pinned host memory (aclrtMallocHost) comes from: the C library for a program on its own
+// machine, memory shared with every process of the job for a machine `ascendsim exec --shared`
+// serves. Chosen once per process, before aclInit.
+class HostMemorySource {
+ public:
+  virtual ~HostMemorySource() = default;
+  virtual void* allocate(uint64_t size, uint64_t alignment) = 0;  // nullptr when out of memory
+  virtual void release(void* p) = 0;
+  virtual void discard(void* p, uint64_t size) = 0;  // gives whole pages back, keeps the range
+};
+HostMemorySource& hostMemory();
+void useHostMemory(HostMemorySource& source);
+
 class MemoryManager {
  public:
   explicit MemoryManager(std::vector<Device*> devices) : devices_(std::move(devices)) {}

@@ -110,6 +110,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   t.callArgs.clear();
   t.callTasks.clear();
   try {
+    if (!localRefusal_.empty()) fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, localRefusal_);
     if (needsInit && !initialized_)
       fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
     t.callOverhead = spec_.host.apiOverhead.*overhead;
@@ -127,9 +128,29 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   }
   if (!pendingExceptions_.empty()) deliverExceptions(t);
   if (code != ACL_SUCCESS) t.lastError = code;
-  outputs_.trace().apiCall(t.index, api, start, t.now, code, t.callArgs, t.callTasks);
+  outputs_.trace().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
   threads_.endCall(t);
   return code;
+}
+
+void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track));
+}
+
+void Runtime::remoteThreadEnded() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.remove(static_cast<uint64_t>(pthread_self()));
+}
+
+void Runtime::threadsChanged() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.changed();
+}
+
+void Runtime::addInternalThread() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  threads_.addInternalThread();
 }
 
 aclError Runtime::lastError(bool clear) {

@@ -261,6 +261,17 @@ class Runtime {
                    void* (*start)(void*), void* arg);
   void threadJoined(pthread_t thread);
 
+  // ---- a machine served to the processes of a job (`ascendsim exec --shared`, runtime/remote):
+  // the calling server thread stands for a program's thread (HostThreads::enroll) from now until
+  // remoteThreadEnded(); the ones that never call for a program are internal.
+  void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track);
+  void remoteThreadEnded();
+  void addInternalThread();
+  void threadsChanged();  // wakes threads waiting for their turn
+  // A program whose calls go to a served machine: the calls it does not send there (see
+  // runtime/api/served_calls.h) are refused here with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and `why`.
+  void refuseLocalCalls(std::string why) { localRefusal_ = std::move(why); }
+
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
   const spec::SystemSpec& system() const { return spec_; }
@@ -322,6 +333,7 @@ class Runtime {
                std::function<void()> effect, uint64_t bytes);
 
   std::mutex mutex_;
+  std::string localRefusal_;
   bool initialized_ = false;
   bool everInitialized_ = false;
   spec::SystemSpec spec_;

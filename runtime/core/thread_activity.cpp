@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -28,8 +29,34 @@ int64_t ownCpuNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+namespace {
+bool statSaysSleeping(const std::string& path);
+}  // namespace
+
 bool threadSleeps(pid_t tid) {
-  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
+  return statSaysSleeping("/proc/self/task/" + std::to_string(tid) + "/stat");
+}
+
+bool threadSleeps(pid_t pid, pid_t tid) {
+  return statSaysSleeping("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) +
+                          "/stat");
+}
+
+int64_t threadCpuNs(pid_t pid, pid_t tid) {
+  const std::string path =
+      "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/schedstat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[128];
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  return std::strtoll(buf, nullptr, 10);  // the first field: ns spent on a CPU
+}
+
+namespace {
+bool statSaysSleeping(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return true;
   char buf[512];
@@ -44,5 +71,6 @@ bool threadSleeps(pid_t tid) {
   const char state = close[2];
   return state == 'S' || state == 'T' || state == 't' || state == 'Z' || state == 'X';
 }
+}  // namespace
 
 }  // namespace ascendsim::runtime

@@ -27,4 +27,9 @@ int64_t ownCpuNs();
 // that has exited reads as sleeping.
 bool threadSleeps(pid_t tid);
 
+// The same, for thread `tid` of another process `pid` (a program sharing a served machine): its
+// CPU time from /proc/PID/task/TID/schedstat, -1 if it is gone.
+int64_t threadCpuNs(pid_t pid, pid_t tid);
+bool threadSleeps(pid_t pid, pid_t tid);
+
 }  // namespace ascendsim::runtime

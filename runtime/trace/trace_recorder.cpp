@@ -69,10 +69,13 @@ void TraceRecorder::flushCounters(spec::Picoseconds now) {
   }
 }
 
-void TraceRecorder::nameThread(uint32_t thread) {
-  if (!threads_.insert(thread).second) return;
+void TraceRecorder::nameThread(const HostTrack& who) {
+  if (!threads_.insert({who.process, who.thread}).second) return;
+  if (who.process != 0 && threads_.lower_bound({who.process, 0})->second == who.thread)
+    sink_->processName(who.process, who.processName, who.process);
+  const uint32_t thread = who.thread;
   sink_->threadName(
-      0, static_cast<int>(thread) + 1,
+      who.process, static_cast<int>(thread) + 1,
       thread == 0 ? std::string("Thread 0 (main)") : "Thread " + std::to_string(thread),
       static_cast<int>(thread));
 }
@@ -89,16 +92,16 @@ void TraceRecorder::nameChannel(int device, int channel) {
                     channelTrack(channel));
 }
 
-void TraceRecorder::apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start,
+void TraceRecorder::apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
                             spec::Picoseconds end, int code, const TraceArgs& args,
                             const std::vector<uint64_t>& tasks) {
   if (!active()) return;
-  nameThread(thread);
+  nameThread(who);
   TraceArgs all = args;
   all.push_back(TraceArg::signedNumber("return", code));
-  const int tid = static_cast<int>(thread) + 1;
-  sink_->complete(0, tid, name, "api", start, end - start, all);
-  for (uint64_t id : tasks) sink_->flowStart(0, tid, id, end > start ? end - 1 : end);
+  const int tid = static_cast<int>(who.thread) + 1;
+  sink_->complete(who.process, tid, name, "api", start, end - start, all);
+  for (uint64_t id : tasks) sink_->flowStart(who.process, tid, id, end > start ? end - 1 : end);
 }
 
 std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {

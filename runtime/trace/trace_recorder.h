@@ -17,6 +17,14 @@
 
 namespace ascendsim::runtime {
 
+// Where a host thread's API calls go: the host's process (0) for the threads of a program on its
+// own machine; a process of its own for each program of a job sharing a served machine.
+struct HostTrack {
+  int process = 0;
+  std::string processName;  // names `process` (other than 0)
+  uint32_t thread = 0;      // the thread's number within its process
+};
+
 class TraceRecorder : public models::TaskListener {
  public:
   // Opens the trace in `format` (a registered trace format; empty: by the file's extension).
@@ -41,7 +49,7 @@ class TraceRecorder : public models::TaskListener {
     return sink_ ? sink_->path() : none;
   }
 
-  void apiCall(uint32_t thread, const std::string& name, spec::Picoseconds start,
+  void apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
                spec::Picoseconds end, int code, const TraceArgs& args,
                const std::vector<uint64_t>& tasks);
   void taskStarted(int device, const models::StreamQueue& stream,
@@ -62,14 +70,14 @@ class TraceRecorder : public models::TaskListener {
   static void addKernelArgs(TraceArgs& args, const models::Task& task);
 
  private:
-  void nameThread(uint32_t thread);
+  void nameThread(const HostTrack& who);
   void nameStream(int device, uint32_t streamId);
   void nameChannel(int device, int channel);
   std::string placeText(const models::MemoryPlace& p) const;
 
   std::unique_ptr<TraceSink> sink_;
   const spec::SystemSpec* sys_ = nullptr;
-  std::set<uint32_t> threads_;
+  std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;  // devices whose AI Core track has its name

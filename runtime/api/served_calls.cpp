@@ -1,0 +1,170 @@
+// The server's end of the calls in served_calls.h: each is run by the AscendCL entry point on the
+// connection's thread, which stands for the program's thread in the runtime. The process's
+// aclInit / aclFinalize are its own (the machine starts with the first and ends with the job),
+// and what a process allocates or creates is given back if it goes away without doing so.
+
+#include <cstdlib>
+
+#include "runtime/api/served_calls.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+#include "runtime/remote/machine_server.h"
+
+namespace ascendsim::remote {
+namespace {
+using runtime::Runtime;
+
+template <auto Fn>
+aclError serve(Session&, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  return call.code;
+}
+
+aclError serveInit(Session& s, WireReader& in, WireWriter&) {
+  ServedCall<&aclInit> call;
+  call.read(in);
+  const char* path = call.arg<0>();
+  Runtime& rt = Runtime::instance();
+  // The first process to initialise starts the machine; the others join it (in the runtime's
+  // order of calls, so which one starts it is the same on every run).
+  const aclError code = rt.call("aclInit", &spec::ApiOverheads::defaultCall, false,
+                                [&](runtime::HostThread&) {
+                                  if (s.process().initialized)
+                                    runtime::fail(ACL_ERROR_REPEAT_INITIALIZE,
+                                                  "aclInit was already called by this process");
+                                  if (!rt.initialized()) rt.init(path);
+                                });
+  if (code == ACL_SUCCESS) s.process().initialized = true;
+  return code;
+}
+
+aclError serveFinalize(Session& s, WireReader&, WireWriter&) {
+  // The machine goes on for the job's other processes; this one's resources go back first.
+  if (s.process().initialized) s.process().releaseAll();
+  const aclError code = Runtime::instance().call(
+      "aclFinalize", &spec::ApiOverheads::defaultCall, false, [&](runtime::HostThread&) {
+        if (!s.process().initialized)
+          runtime::fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
+      });
+  s.process().initialized = false;
+  return code;
+}
+
+// Calls that make something the process must give back, and the calls that give it back.
+template <auto Fn, auto Release>
+aclError serveAcquire(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.template arg<0>()) {
+    auto handle = *call.template arg<0>();
+    s.process().hold(bitsOf(handle), [handle] { Release(handle); });
+  }
+  return call.code;
+}
+
+template <auto Fn>
+aclError serveRelease(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) s.process().drop(bitsOf(call.template arg<0>()));
+  return call.code;
+}
+
+constexpr uint64_t kDeviceUse = 1ull << 63;  // a held aclrtSetDevice, by device id
+
+aclError serveSetDevice(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtSetDevice> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  const int32_t id = call.arg<0>();
+  if (call.code == ACL_SUCCESS) s.process().hold(kDeviceUse | static_cast<uint32_t>(id), [id] {
+    aclrtResetDevice(id);
+  });
+  return call.code;
+}
+
+template <auto Fn>
+aclError serveResetDevice(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) s.process().drop(kDeviceUse | static_cast<uint32_t>(call.template arg<0>()));
+  return call.code;
+}
+
+template <auto Fn>
+void add(ServedHandler handler = &serve<Fn>) {
+  registerServedCall(Served<Fn>::name, handler);
+}
+
+const bool kRegistered = [] {
+  add<&aclInit>(&serveInit);
+  add<&aclFinalize>(&serveFinalize);
+  add<&aclrtGetVersion>();
+  add<&aclrtPeekAtLastError>();
+  add<&aclrtGetLastError>();
+  add<&aclrtSetDevice>(&serveSetDevice);
+  add<&aclrtResetDevice>(&serveResetDevice<&aclrtResetDevice>);
+  add<&aclrtResetDeviceForce>(&serveResetDevice<&aclrtResetDeviceForce>);
+  add<&aclrtGetDevice>();
+  add<&aclrtGetDeviceCount>();
+  add<&aclrtSynchronizeDevice>();
+  add<&aclrtGetRunMode>();
+  add<&aclrtDeviceCanAccessPeer>();
+  add<&aclrtGetDevicesTopo>();
+  add<&aclrtDeviceEnablePeerAccess>();
+  add<&aclrtDeviceDisablePeerAccess>();
+  add<&aclrtGetMemInfo>();
+  add<&aclrtCreateContext>(&serveAcquire<&aclrtCreateContext, &aclrtDestroyContext>);
+  add<&aclrtDestroyContext>(&serveRelease<&aclrtDestroyContext>);
+  add<&aclrtSetCurrentContext>();
+  add<&aclrtGetCurrentContext>();
+  add<&aclrtCreateStream>(&serveAcquire<&aclrtCreateStream, &aclrtDestroyStreamForce>);
+  add<&aclrtCreateStreamWithConfig>(
+      &serveAcquire<&aclrtCreateStreamWithConfig, &aclrtDestroyStreamForce>);
+  add<&aclrtDestroyStream>(&serveRelease<&aclrtDestroyStream>);
+  add<&aclrtDestroyStreamForce>(&serveRelease<&aclrtDestroyStreamForce>);
+  add<&aclrtSynchronizeStream>();
+  add<&aclrtSynchronizeStreamWithTimeout>();
+  add<&aclrtStreamQuery>();
+  add<&aclrtStreamWaitEvent>();
+  add<&aclrtCreateEvent>(&serveAcquire<&aclrtCreateEvent, &aclrtDestroyEvent>);
+  add<&aclrtCreateEventWithFlag>(&serveAcquire<&aclrtCreateEventWithFlag, &aclrtDestroyEvent>);
+  add<&aclrtCreateEventExWithFlag>(
+      &serveAcquire<&aclrtCreateEventExWithFlag, &aclrtDestroyEvent>);
+  add<&aclrtDestroyEvent>(&serveRelease<&aclrtDestroyEvent>);
+  add<&aclrtRecordEvent>();
+  add<&aclrtResetEvent>();
+  add<&aclrtQueryEventStatus>();
+  add<&aclrtSynchronizeEvent>();
+  add<&aclrtEventElapsedTime>();
+  add<&aclrtEventGetTimestamp>();
+  add<&aclrtMalloc>(&serveAcquire<&aclrtMalloc, &aclrtFree>);
+  add<&aclrtMallocCached>(&serveAcquire<&aclrtMallocCached, &aclrtFree>);
+  add<&aclrtMallocAlign32>(&serveAcquire<&aclrtMallocAlign32, &aclrtFree>);
+  add<&aclrtFree>(&serveRelease<&aclrtFree>);
+  add<&aclrtMallocHost>(&serveAcquire<&aclrtMallocHost, &aclrtFreeHost>);
+  add<&aclrtFreeHost>(&serveRelease<&aclrtFreeHost>);
+  add<&aclrtMemset>();
+  add<&aclrtMemsetAsync>();
+  add<&aclrtMemcpy>();
+  add<&aclrtMemcpyAsync>();
+  add<&aclrtDeviceGetBareTgid>();
+  add<&aclrtIpcMemGetExportKey>();
+  add<&aclrtIpcMemSetImportPid>();
+  add<&aclrtIpcMemImportByKey>();
+  add<&aclrtIpcMemClose>();
+  return true;
+}();
+
+}  // namespace
+}  // namespace ascendsim::remote

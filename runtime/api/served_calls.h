@@ -1,0 +1,71 @@
+#pragma once
+// The AscendCL calls a program sharing a machine served by `ascendsim exec --shared` sends to it
+// (docs/multiprocess.md), with how each parameter travels (runtime/remote/marshal.h). A call not
+// listed here is refused in such a program with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message.
+
+#include "acl/acl.h"
+#include "runtime/remote/marshal.h"
+
+namespace ascendsim::remote {
+
+// init and errors
+ASCENDSIM_SERVED(aclInit, Str)
+ASCENDSIM_SERVED(aclFinalize, )
+ASCENDSIM_SERVED(aclrtGetVersion, Out, Out, Out)
+ASCENDSIM_SERVED(aclrtPeekAtLastError, Val)
+ASCENDSIM_SERVED(aclrtGetLastError, Val)
+// devices and contexts
+ASCENDSIM_SERVED(aclrtSetDevice, Val)
+ASCENDSIM_SERVED(aclrtResetDevice, Val)
+ASCENDSIM_SERVED(aclrtResetDeviceForce, Val)
+ASCENDSIM_SERVED(aclrtGetDevice, Out)
+ASCENDSIM_SERVED(aclrtGetDeviceCount, Out)
+ASCENDSIM_SERVED(aclrtSynchronizeDevice, )
+ASCENDSIM_SERVED(aclrtGetRunMode, Out)
+ASCENDSIM_SERVED(aclrtDeviceCanAccessPeer, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtGetDevicesTopo, Val, Val, Out)
+ASCENDSIM_SERVED(aclrtDeviceEnablePeerAccess, Val, Val)
+ASCENDSIM_SERVED(aclrtDeviceDisablePeerAccess, Val)
+ASCENDSIM_SERVED(aclrtGetMemInfo, Val, Out, Out)
+ASCENDSIM_SERVED(aclrtCreateContext, Out, Val)
+ASCENDSIM_SERVED(aclrtDestroyContext, Val)
+ASCENDSIM_SERVED(aclrtSetCurrentContext, Val)
+ASCENDSIM_SERVED(aclrtGetCurrentContext, Out)
+// streams and events
+ASCENDSIM_SERVED(aclrtCreateStream, Out)
+ASCENDSIM_SERVED(aclrtCreateStreamWithConfig, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtDestroyStream, Val)
+ASCENDSIM_SERVED(aclrtDestroyStreamForce, Val)
+ASCENDSIM_SERVED(aclrtSynchronizeStream, Val)
+ASCENDSIM_SERVED(aclrtSynchronizeStreamWithTimeout, Val, Val)
+ASCENDSIM_SERVED(aclrtStreamQuery, Val, Out)
+ASCENDSIM_SERVED(aclrtStreamWaitEvent, Val, Val)
+ASCENDSIM_SERVED(aclrtCreateEvent, Out)
+ASCENDSIM_SERVED(aclrtCreateEventWithFlag, Out, Val)
+ASCENDSIM_SERVED(aclrtCreateEventExWithFlag, Out, Val)
+ASCENDSIM_SERVED(aclrtDestroyEvent, Val)
+ASCENDSIM_SERVED(aclrtRecordEvent, Val, Val)
+ASCENDSIM_SERVED(aclrtResetEvent, Val, Val)
+ASCENDSIM_SERVED(aclrtQueryEventStatus, Val, Out)
+ASCENDSIM_SERVED(aclrtSynchronizeEvent, Val)
+ASCENDSIM_SERVED(aclrtEventElapsedTime, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtEventGetTimestamp, Val, Out)
+// memory
+ASCENDSIM_SERVED(aclrtMalloc, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtMallocCached, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtMallocAlign32, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtFree, Val)
+ASCENDSIM_SERVED(aclrtMallocHost, Out, Val)
+ASCENDSIM_SERVED(aclrtFreeHost, Val)
+ASCENDSIM_SERVED(aclrtMemset, Val, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtMemsetAsync, Val, Val, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtMemcpy, Dst<3>, Val, Src<3>, Val, Val)
+ASCENDSIM_SERVED(aclrtMemcpyAsync, Dst<3>, Val, Src<3>, Val, Val, Val)
+// sharing between processes
+ASCENDSIM_SERVED(aclrtDeviceGetBareTgid, Out)
+ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)
+ASCENDSIM_SERVED(aclrtIpcMemSetImportPid, Str, InArray<2>, Val)
+ASCENDSIM_SERVED(aclrtIpcMemImportByKey, Out, Str, Val)
+ASCENDSIM_SERVED(aclrtIpcMemClose, Str)
+
+}  // namespace ascendsim::remote

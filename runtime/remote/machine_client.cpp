@@ -1,0 +1,243 @@
+#include "runtime/remote/machine_client.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+
+#include "runtime/core/runtime.h"
+#include "runtime/remote/protocol.h"
+#include "runtime/remote/shared_host_memory.h"
+
+namespace ascendsim::remote {
+namespace {
+
+struct ProcessLink {
+  std::string socket;
+  int32_t rank = -1;  // the launcher's rank, or -1 (then the server numbers processes itself)
+  int32_t world = 0;  // how many ranks the job has, 0 if unknown
+  std::atomic<uint32_t> nextThread{1};
+  std::mutex attachMutex;
+  bool attached = false;
+};
+
+int32_t numberFromEnv(std::initializer_list<const char*> names, int32_t fallback) {
+  for (const char* name : names) {
+    if (const char* v = std::getenv(name); v && *v) {
+      char* end = nullptr;
+      const long n = std::strtol(v, &end, 10);
+      if (end && *end == '\0' && n >= 0 && n < (1 << 20)) return static_cast<int32_t>(n);
+    }
+  }
+  return fallback;
+}
+
+ProcessLink& process() {
+  static ProcessLink* link = [] {
+    auto* p = new ProcessLink();
+    if (const char* s = std::getenv(kSocketVariable)) p->socket = s;
+    // Open MPI, MPICH/PMI, torchrun and Slurm name a process's rank and the job's size.
+    p->rank = numberFromEnv({"ASCENDSIM_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK",
+                             "SLURM_PROCID"},
+                            -1);
+    p->world = p->rank < 0 ? 0
+                           : numberFromEnv({"ASCENDSIM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                                            "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"},
+                                           0);
+    // A child made by fork() is a process of its own, without the launcher's rank.
+    pthread_atfork(nullptr, nullptr, [] {
+      process().rank = -1;
+      process().world = 0;
+      process().nextThread = 1;
+    });
+    return p;
+  }();
+  return *link;
+}
+
+std::string programName() {
+  std::ifstream comm("/proc/self/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name;
+}
+
+struct ThreadLink {
+  std::unique_ptr<Channel> channel;
+  pid_t owner = 0;  // the process that connected (a forked child makes its own connection)
+  std::string broken;
+  void* staging[2] = {nullptr, nullptr};
+  uint64_t stagingBytes[2] = {0, 0};
+  std::string error, returned;
+  ~ThreadLink() {
+    if (channel && owner == getpid()) channel->close();
+  }
+};
+
+thread_local ThreadLink tLink;
+
+void connectThread(ThreadLink& link) {
+  ProcessLink& p = process();
+  const bool mainThread = getpid() == static_cast<pid_t>(syscall(SYS_gettid));
+  link.channel = std::make_unique<Channel>();
+  link.owner = getpid();
+  link.staging[0] = link.staging[1] = nullptr;
+  link.stagingBytes[0] = link.stagingBytes[1] = 0;
+  try {
+    link.channel->connect(p.socket);
+    // A program that execs another gives up this connection (the new image makes its own).
+    ::fcntl(link.channel->socket().native_handle(), F_SETFD, FD_CLOEXEC);
+    WireWriter hello;
+    hello.u8(static_cast<uint8_t>(MessageKind::Hello));
+    hello.u32(kProtocolVersion);
+    hello.i32(static_cast<int32_t>(getpid()));
+    hello.i32(static_cast<int32_t>(syscall(SYS_gettid)));
+    hello.i32(p.rank);
+    hello.i32(p.world);
+    hello.u32(mainThread ? 0 : p.nextThread++);
+    hello.text(programName());
+    link.channel->send(hello);
+    std::vector<uint8_t> reply;
+    if (!link.channel->receive(reply)) throw WireError("the server closed the connection");
+    WireReader r(reply);
+    const uint32_t version = r.u32();
+    const bool ok = r.u8() != 0;
+    const std::string why = r.text();
+    if (!ok) {
+      link.broken = why;
+      return;
+    }
+    (void)version;
+    const int fd = link.channel->receiveDescriptor();
+    std::lock_guard<std::mutex> lock(p.attachMutex);
+    if (!SharedHostMemory::instance()) {
+      SharedHostMemory::attach(fd);
+      reserveDeviceWindow();
+    } else {
+      ::close(fd);
+    }
+  } catch (const std::exception& e) {
+    link.broken = std::string("cannot reach the machine served by ascendsim exec --shared at ") +
+                  p.socket + ": " + e.what();
+  }
+}
+
+ThreadLink& link() {
+  ThreadLink& l = tLink;
+  if (!l.channel || l.owner != getpid()) {
+    if (l.channel && l.owner != getpid()) {
+      // Inherited through fork(): the parent's connection is not ours to use or close.
+      (void)l.channel->socket().release();
+      l.channel.reset();
+      l.broken.clear();
+    }
+    connectThread(l);
+  }
+  return l;
+}
+
+// The main thread connects as the library loads: the server then knows this process before any
+// other may act, and a job's ranks all start at the same simulated instant.
+const bool kConnectedAtLoad = [] {
+  if (clientActive()) {
+    runtime::Runtime::instance().refuseLocalCalls(
+        "not yet served to programs sharing one machine under ascendsim exec --shared "
+        "(docs/multiprocess.md lists the calls that are)");
+    ThreadLink& l = link();
+    if (!l.broken.empty()) std::cerr << "ascendsim: " << l.broken << "\n";
+  }
+  return true;
+}();
+
+}  // namespace
+
+bool clientActive() {
+  return !process().socket.empty();
+}
+
+CallReply callServer(const char* name, const WireWriter& arguments) {
+  ThreadLink& l = link();
+  CallReply reply;
+  if (l.broken.empty()) {
+    try {
+      WireWriter m;
+      m.u8(static_cast<uint8_t>(MessageKind::Call));
+      m.text(name);
+      m.blob(arguments.bytes().data(), arguments.bytes().size());
+      l.channel->send(m);
+      std::vector<uint8_t> bytes;
+      if (!l.channel->receive(bytes)) throw WireError("the server closed the connection");
+      WireReader r(bytes);
+      reply.code = r.i32();
+      const std::string error = r.text();
+      reply.results = r.blob();
+      if (reply.code != ACL_SUCCESS) setServedError(error);
+      return reply;
+    } catch (const WireError& e) {
+      l.broken = "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) +
+                 ")";
+    }
+  }
+  reply.code = ACL_ERROR_RT_INTERNAL_ERROR;
+  setServedError(std::string(name) + ": " + l.broken);
+  return reply;
+}
+
+void* stagingBuffer(int slot, uint64_t bytes) {
+  ThreadLink& l = link();
+  if (bytes <= l.stagingBytes[slot]) return l.staging[slot];
+  if (!l.broken.empty()) return nullptr;
+  try {
+    WireWriter m;
+    m.u8(static_cast<uint8_t>(MessageKind::Stage));
+    m.u8(static_cast<uint8_t>(slot));
+    m.u64(bytes);
+    l.channel->send(m);
+    std::vector<uint8_t> reply;
+    if (!l.channel->receive(reply)) throw WireError("the server closed the connection");
+    WireReader r(reply);
+    const uint64_t address = r.u64();
+    if (!address) return nullptr;
+    l.staging[slot] = reinterpret_cast<void*>(address);
+    l.stagingBytes[slot] = bytes;
+    return l.staging[slot];
+  } catch (const WireError& e) {
+    l.broken = "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) +
+               ")";
+    return nullptr;
+  }
+}
+
+bool programMemory(const void* p) {
+  const auto a = reinterpret_cast<uint64_t>(p);
+  if (!p) return false;
+  if (a >= AddressPlan::kDeviceBase && a < AddressPlan::kDeviceBase + AddressPlan::kDeviceSize)
+    return false;
+  const SharedHostMemory* shared = SharedHostMemory::instance();
+  return !(shared && shared->contains(p));
+}
+
+const char* takeServedError() {
+  ThreadLink& l = tLink;
+  if (l.error.empty()) return nullptr;
+  l.returned = std::move(l.error);
+  l.error.clear();
+  return l.returned.c_str();
+}
+
+void discardLocalError() {
+  runtime::Runtime::instance().takeRecentError();
+}
+
+void setServedError(std::string text) {
+  tLink.error = std::move(text);
+}
+
+}  // namespace ascendsim::remote

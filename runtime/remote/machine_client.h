@@ -1,0 +1,42 @@
+#pragma once
+// A program's side of a machine served by `ascendsim exec --shared`: each thread that calls
+// AscendCL has its own connection (its own host thread in the server, with its own clock and
+// context), made at its first call; the main thread's is made when the library loads, so the
+// server knows every process of a job before any of them acts. Calls wait for their reply.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "runtime/remote/wire.h"
+
+namespace ascendsim::remote {
+
+// Whether this process's AscendCL calls go to a served machine.
+bool clientActive();
+
+struct CallReply {
+  aclError code = ACL_SUCCESS;
+  std::vector<uint8_t> results;
+};
+
+// Sends the calling thread's call `name` with its encoded arguments and waits for the reply. A
+// server that cannot be reached or is gone gives ACL_ERROR_RT_INTERNAL_ERROR and says so.
+CallReply callServer(const char* name, const WireWriter& arguments);
+
+// A buffer of at least `bytes` in the job's shared memory, the calling thread's for `slot` (0:
+// a copy's source, 1: its destination) until its next request; nullptr if the server refused.
+void* stagingBuffer(int slot, uint64_t bytes);
+
+// Memory only this process can reach (its stack, heap, globals): not device memory and not the
+// job's shared memory. Copies from or to it are staged through shared buffers.
+bool programMemory(const void* p);
+
+// The calling thread's error text from its last failed served call (aclGetRecentErrMsg), taken.
+const char* takeServedError();
+void setServedError(std::string text);
+// Drops the message of a call this process refused itself (it is older than the served one).
+void discardLocalError();
+
+}  // namespace ascendsim::remote

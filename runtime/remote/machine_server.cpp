@@ -1,0 +1,280 @@
+#include "runtime/remote/machine_server.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "runtime/core/runtime.h"
+#include "runtime/remote/protocol.h"
+#include "runtime/remote/shared_host_memory.h"
+
+namespace ascendsim::remote {
+namespace asio = boost::asio;
+using Local = asio::local::stream_protocol;
+
+namespace {
+std::map<std::string, ServedHandler>& servedCalls() {
+  static std::map<std::string, ServedHandler> calls;
+  return calls;
+}
+
+// Processes without a launcher's rank come after every rank, in the order they connect.
+constexpr uint32_t kFirstUnranked = 1u << 16;
+// A thread's place in the runtime's order: its process's, then its number in the process.
+constexpr uint32_t kThreadBits = 12;
+// Trace processes of the job's programs start here (devices and the interconnect come first).
+constexpr int kFirstTraceProcess = 10000;
+// How long the first ranks wait for the rest of a job of known size to connect.
+constexpr auto kJobStart = std::chrono::seconds(60);
+
+std::string trackName(const ServedProcess& p) {
+  const std::string who = p.rank >= 0 ? "Rank " + std::to_string(p.rank)
+                                      : "Process " + std::to_string(p.order - kFirstUnranked);
+  return who + " (" + p.program + ")";
+}
+}  // namespace
+
+void registerServedCall(const char* name, ServedHandler handler) {
+  servedCalls().emplace(name, handler);  // the first of the libraries that carry the C API wins
+}
+
+void ServedProcess::drop(uint64_t handle) {
+  auto it = std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == handle; });
+  if (it != held.end()) held.erase(it);
+}
+
+void ServedProcess::releaseAll() {
+  while (!held.empty()) {
+    auto release = std::move(held.back().second);
+    held.pop_back();
+    release();
+  }
+}
+
+// ---------------------------------------------------------------- one connection
+
+Session::Session(MachineServer& server, std::unique_ptr<Channel> channel)
+    : server_(server), channel_(std::move(channel)) {}
+
+bool Session::handshake() {
+  std::vector<uint8_t> message;
+  if (!channel_->receive(message)) return false;
+  WireReader in(message);
+  if (in.u8() != static_cast<uint8_t>(MessageKind::Hello)) throw WireError("expected a hello");
+  const uint32_t version = in.u32();
+  WireWriter reply;
+  reply.u32(kProtocolVersion);
+  if (version != kProtocolVersion) {
+    reply.u8(0);
+    reply.text("protocol version mismatch: the program's libascendcl speaks version " +
+               std::to_string(version) + ", this ascendsim exec serves version " +
+               std::to_string(kProtocolVersion) +
+               " (run the program with the libascendcl of the same AscendSim)");
+    channel_->send(reply);
+    return false;
+  }
+  const pid_t pid = in.i32();
+  const pid_t tid = in.i32();
+  const int32_t rank = in.i32();
+  const int32_t world = in.i32();
+  const uint32_t threadNumber = in.u32();
+  const std::string program = in.text();
+  process_ = server_.join(pid, rank, world, threadNumber == 0, program);
+  runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
+                           trackName(*process_), threadNumber};
+  runtime::Runtime::instance().enrollRemoteThread(
+      (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
+      std::move(track));
+  reply.u8(1);
+  reply.text("");
+  channel_->send(reply);
+  channel_->sendDescriptor(SharedHostMemory::instance()->fd());
+  return true;
+}
+
+void Session::serveCall(WireReader& in) {
+  // The program's thread is in a call from now on: the others wait for its turn.
+  if (runtime::HostThread* self = runtime::HostThreads::self()) self->entering = true;
+  const std::string name = in.text();
+  const std::vector<uint8_t> arguments = in.blob();
+  WireReader args(arguments);
+  WireWriter results;
+  aclError code = ACL_SUCCESS;
+  std::string error;
+  auto it = servedCalls().find(name);
+  if (it == servedCalls().end()) {
+    code = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    error = name + ": not served to programs sharing a machine (ascendsim exec --shared)";
+  } else {
+    code = it->second(*this, args, results);
+    if (code != ACL_SUCCESS) {
+      const char* text = runtime::Runtime::instance().takeRecentError();
+      error = text ? text : "";
+    }
+  }
+  if (runtime::HostThread* self = runtime::HostThreads::self()) {
+    self->entering = false;  // (a call refused before it reached the runtime)
+    runtime::Runtime::instance().threadsChanged();
+  }
+  WireWriter reply;
+  reply.i32(code);
+  reply.text(error);
+  reply.blob(results.bytes().data(), results.bytes().size());
+  channel_->send(reply);
+}
+
+void Session::serveStage(WireReader& in) {
+  const uint8_t slot = in.u8();
+  const uint64_t bytes = in.u64();
+  if (slot > 1) throw WireError("no such staging buffer");
+  SharedHostMemory& shared = *SharedHostMemory::instance();
+  if (staging_[slot]) shared.release(staging_[slot]);
+  staging_[slot] = shared.allocate(bytes, 4096);
+  WireWriter reply;
+  reply.u64(reinterpret_cast<uint64_t>(staging_[slot]));
+  channel_->send(reply);
+}
+
+void Session::run() {
+  try {
+    if (!handshake()) {
+      channel_->close();
+      return;
+    }
+    std::vector<uint8_t> message;
+    while (channel_->receive(message)) {
+      WireReader in(message);
+      const auto kind = static_cast<MessageKind>(in.u8());
+      if (kind == MessageKind::Call) {
+        serveCall(in);
+      } else if (kind == MessageKind::Stage) {
+        serveStage(in);
+      } else {
+        throw WireError("unknown message");
+      }
+    }
+  } catch (const WireError& e) {
+    if (process_) std::cerr << "ascendsim exec: " << trackName(*process_) << ": " << e.what() << "\n";
+  }
+  channel_->close();
+  for (void*& s : staging_) {
+    if (s) SharedHostMemory::instance()->release(s);
+    s = nullptr;
+  }
+  if (!process_) return;
+  // A process gone without giving back what it held (it crashed, was killed, or never finalized)
+  // gives it back now; the job's other processes go on.
+  if (server_.leave(*process_)) process_->releaseAll();
+  runtime::Runtime::instance().remoteThreadEnded();
+}
+
+// ---------------------------------------------------------------- the server
+
+MachineServer::MachineServer() : acceptor_(io_) {
+  char pattern[] = "/tmp/ascendsim-machine-XXXXXX";
+  if (!mkdtemp(pattern)) throw std::runtime_error("cannot make a directory for the socket");
+  directory_ = pattern;
+  socketPath_ = directory_ + "/machine.sock";
+  acceptor_.open(Local());
+  acceptor_.bind(Local::endpoint(socketPath_));
+  acceptor_.listen();
+  ::fcntl(acceptor_.native_handle(), F_SETFD, FD_CLOEXEC);
+  SharedHostMemory& shared = SharedHostMemory::create();
+  runtime::useHostMemory(shared);
+  reserveDeviceWindow();
+  runtime::DeviceMemory::placeInWindow(AddressPlan::kDeviceBase, AddressPlan::kDeviceSize);
+}
+
+MachineServer::~MachineServer() {
+  std::error_code ec;
+  std::filesystem::remove_all(directory_, ec);
+}
+
+void MachineServer::start() {
+  runtime::Runtime::instance().addInternalThread();
+  runtime::HostThreads::InternalThreads internal;  // not a program's thread
+  acceptor_thread_ = std::thread([this] { acceptLoop(); });
+}
+
+void MachineServer::acceptLoop() {
+  for (;;) {
+    Local::socket socket(io_);
+    boost::system::error_code ec;
+    acceptor_.accept(socket, ec);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    if (ec) continue;
+    ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
+    auto* session = new Session(*this, std::make_unique<Channel>(std::move(socket)));
+    sessions_.push_back(session);
+    runtime::HostThreads::InternalThreads internal;
+    sessionThreads_.emplace_back([this, session] {
+      session->run();
+      std::lock_guard<std::mutex> ended(mutex_);
+      sessions_.erase(std::find(sessions_.begin(), sessions_.end(), session));
+      delete session;
+      changed_.notify_all();
+    });
+  }
+}
+
+void MachineServer::stop(std::chrono::milliseconds grace) {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    stopping_ = true;
+    ::shutdown(acceptor_.native_handle(), SHUT_RDWR);  // wakes the blocked accept
+    changed_.wait_for(lock, grace, [&] { return sessions_.empty(); });
+    for (Session* s : sessions_) s->close();
+  }
+  if (acceptor_thread_.joinable()) acceptor_thread_.join();
+  for (std::thread& t : sessionThreads_) t.join();
+  sessionThreads_.clear();
+}
+
+std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank, int32_t world,
+                                                   bool mainThread, const std::string& program) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  std::shared_ptr<ServedProcess>& p = processes_[pid];
+  if (!p) {
+    p = std::make_shared<ServedProcess>();
+    p->pid = pid;
+    p->program = program;
+    if (rank >= 0 && ranks_.insert(rank).second) {
+      p->rank = rank;
+      p->order = static_cast<uint32_t>(rank);
+    } else {
+      p->order = kFirstUnranked + nextUnranked_++;
+    }
+    changed_.notify_all();
+  }
+  ++p->connections;
+  std::shared_ptr<ServedProcess> joined = p;
+  // Every rank of a job of known size starts at the same simulated instant, in rank order,
+  // whichever connects first.
+  if (mainThread && world > 0 && joined->rank >= 0) {
+    const bool all = changed_.wait_for(lock, kJobStart, [&] {
+      return static_cast<int32_t>(ranks_.size()) >= world || stopping_;
+    });
+    if (!all) {
+      std::cerr << "ascendsim exec: only " << ranks_.size() << " of " << world
+                << " ranks connected within " << kJobStart.count() << " s; going on\n";
+    }
+  }
+  return joined;
+}
+
+bool MachineServer::leave(ServedProcess& p) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (--p.connections > 0) return false;
+  auto it = processes_.find(p.pid);
+  if (it != processes_.end() && it->second.get() == &p) processes_.erase(it);
+  changed_.notify_all();
+  return true;
+}
+
+}  // namespace ascendsim::remote

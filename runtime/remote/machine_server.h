@@ -1,0 +1,103 @@
+#pragma once
+// The server side of `ascendsim exec --shared`: one simulated machine (the process's Runtime)
+// served to every program of a job over a Unix-domain socket. Each connection is one thread of a
+// program; a server thread stands for it in the runtime (its clock, context, last error) and runs
+// the AscendCL calls it sends, so the runtime orders the calls of every process by simulated
+// time, then process rank and thread, exactly as it orders a single program's threads.
+
+#include <sys/types.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "runtime/remote/wire.h"
+
+namespace ascendsim::remote {
+
+// One process of the job, as long as it has a connection.
+struct ServedProcess {
+  pid_t pid = 0;
+  int32_t rank = -1;   // the launcher's, or -1
+  uint32_t order = 0;  // its place among the job's processes: the rank, or after every rank
+  std::string program;
+  int connections = 0;
+  bool initialized = false;  // has called aclInit (and not aclFinalize since)
+  // What it holds that must be given back if it goes away without doing so itself: the handle
+  // (an address) and how to release it, in the order acquired.
+  std::vector<std::pair<uint64_t, std::function<void()>>> held;
+  void hold(uint64_t handle, std::function<void()> release) {
+    held.emplace_back(handle, std::move(release));
+  }
+  void drop(uint64_t handle);
+  void releaseAll();
+};
+
+class Session;
+// A served call: reads its arguments, runs the AscendCL entry point on the session's thread and
+// writes its results. Registered by name from the C layer (runtime/api/served_calls.cpp).
+using ServedHandler = aclError (*)(Session&, WireReader&, WireWriter&);
+void registerServedCall(const char* name, ServedHandler handler);
+
+class Session {
+ public:
+  Session(class MachineServer& server, std::unique_ptr<Channel> channel);
+  void run();  // until the program's thread closes its connection
+  ServedProcess& process() { return *process_; }
+  void close() { channel_->close(); }
+
+ private:
+  bool handshake();
+  void serveCall(WireReader& in);
+  void serveStage(WireReader& in);
+  MachineServer& server_;
+  std::unique_ptr<Channel> channel_;
+  std::shared_ptr<ServedProcess> process_;
+  void* staging_[2] = {nullptr, nullptr};
+};
+
+class MachineServer {
+ public:
+  // Listens on a new socket in a private directory; the job's shared memory is made here.
+  MachineServer();
+  ~MachineServer();
+  const std::string& socketPath() const { return socketPath_; }
+  void start();
+  // After the job's command has ended: waits up to `grace` for connections still open (a
+  // program's orphaned children), then closes them and returns when every session has ended.
+  void stop(std::chrono::milliseconds grace);
+
+  // ---- for sessions
+  std::shared_ptr<ServedProcess> join(pid_t pid, int32_t rank, int32_t world, bool mainThread,
+                                      const std::string& program);
+  // True when `p` has no connection left (it has gone).
+  bool leave(ServedProcess& p);
+
+ private:
+  void acceptLoop();
+  boost::asio::io_context io_;
+  boost::asio::local::stream_protocol::acceptor acceptor_;
+  std::string directory_, socketPath_;
+  std::thread acceptor_thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<pid_t, std::shared_ptr<ServedProcess>> processes_;
+  std::set<int32_t> ranks_;  // ranks that have connected
+  uint32_t nextUnranked_ = 0;
+  std::vector<std::thread> sessionThreads_;
+  std::vector<Session*> sessions_;  // live ones
+  bool stopping_ = false;
+};
+
+}  // namespace ascendsim::remote

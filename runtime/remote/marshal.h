@@ -1,0 +1,330 @@
+#pragma once
+// How a served call's parameters travel, declared once per AscendCL function and used by both
+// ends: the program's entry point encodes its arguments (forward<&fn>), the server decodes them,
+// runs the same entry point on the program thread's stand-in and returns what it wrote.
+//
+//   ASCENDSIM_SERVED(aclrtMalloc, Out, Val, Val)   // in runtime/api/served_calls.h
+//   ASCENDSIM_FORWARD(aclrtMalloc, devPtr, size, policy);   // first line of the entry point
+//
+// Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
+// every process), Out (T*: one T written back on success), In (const T*: one T read), Str (a
+// string), InArray<N> (as many elements as argument N says), OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N>
+// (host data of argument N bytes: the program's own memory goes through a shared staging buffer;
+// pinned and device memory are passed as they are).
+
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "runtime/remote/machine_client.h"
+#include "runtime/remote/wire.h"
+
+namespace ascendsim::remote {
+
+struct Val {};
+struct Out {};
+struct In {};
+struct Str {};
+template <size_t N>
+struct OutText {};
+template <size_t N>
+struct InArray {};
+template <size_t N>
+struct Src {};
+template <size_t N>
+struct Dst {};
+
+template <auto Fn>
+struct Served;  // each served function's name and roles (ASCENDSIM_SERVED)
+
+#define ASCENDSIM_SERVED(fn, ...)                  \
+  template <>                                      \
+  struct Served<&fn> {                             \
+    static constexpr const char* name = #fn;       \
+    using Roles = std::tuple<__VA_ARGS__>;         \
+  };
+
+template <class Fn>
+struct Params;
+template <class R, class... A>
+struct Params<R (*)(A...)> {
+  using Tuple = std::tuple<A...>;
+};
+
+template <class T>
+uint64_t bitsOf(const T& v) {
+  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+template <class T>
+T fromBits(uint64_t b) {
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// ---------------------------------------------------------------- the program's end
+
+template <class Role>
+struct ClientArg {  // Val
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u64(bitsOf(v));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
+template <>
+struct ClientArg<Out> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u8(v != nullptr);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader& r, P v, const All&) {
+    if (v) r.blobInto(v, sizeof *v);
+  }
+};
+
+template <>
+struct ClientArg<In> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u8(v != nullptr);
+    if (v) w.blob(v, sizeof *v);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
+template <>
+struct ClientArg<Str> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u8(v != nullptr);
+    if (v) w.text(v);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
+template <size_t N>
+struct ClientArg<OutText<N>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    w.u8(v != nullptr);
+    w.u64(static_cast<uint64_t>(std::get<N>(all)));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader& r, P v, const All& all) {
+    if (v) r.blobInto(v, static_cast<uint64_t>(std::get<N>(all)));
+  }
+};
+
+template <size_t N>
+struct ClientArg<InArray<N>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    w.u8(v != nullptr);
+    if (v) w.blob(v, static_cast<uint64_t>(std::get<N>(all)) * sizeof *v);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
+template <size_t N>
+struct ClientArg<Src<N>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
+    if (!programMemory(v) || n == 0) {
+      w.u64(bitsOf(v));
+      return true;
+    }
+    void* staged = stagingBuffer(0, n);
+    if (!staged) return false;
+    std::memcpy(staged, v, n);
+    w.u64(bitsOf(staged));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
+template <size_t N>
+struct ClientArg<Dst<N>> {
+  void* staged = nullptr;
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
+    if (!programMemory(v) || n == 0) {
+      w.u64(bitsOf(v));
+      return true;
+    }
+    staged = stagingBuffer(1, n);
+    if (!staged) return false;
+    w.u64(bitsOf(staged));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P v, const All& all) {
+    if (staged) std::memcpy(v, staged, static_cast<uint64_t>(std::get<N>(all)));
+  }
+};
+
+template <class Roles, class All, size_t... I>
+aclError forwardWith(const char* name, const All& all, std::index_sequence<I...>) {
+  std::tuple<ClientArg<std::tuple_element_t<I, Roles>>...> args;
+  WireWriter w;
+  const bool staged = (std::get<I>(args).put(w, std::get<I>(all), all) && ...);
+  if (!staged) {
+    setServedError(std::string(name) + ": no shared memory left to stage the program's data");
+    return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
+  const CallReply reply = callServer(name, w);
+  if (reply.code != ACL_SUCCESS) {
+    discardLocalError();  // the served call's message is now the most recent
+    return reply.code;
+  }
+  WireReader r(reply.results);
+  try {
+    (std::get<I>(args).take(r, std::get<I>(all), all), ...);
+  } catch (const WireError&) {
+    setServedError(std::string(name) + ": the server's reply was cut short");
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+  }
+  return ACL_SUCCESS;
+}
+
+// Runs `Fn` on the served machine with these arguments.
+template <auto Fn, class... A>
+aclError forward(A... args) {
+  using Roles = typename Served<Fn>::Roles;
+  static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
+  const typename Params<decltype(Fn)>::Tuple all{args...};
+  return forwardWith<Roles>(Served<Fn>::name, all, std::make_index_sequence<sizeof...(A)>());
+}
+
+#define ASCENDSIM_FORWARD(fn, ...) \
+  if (::ascendsim::remote::clientActive()) return ::ascendsim::remote::forward<&fn>(__VA_ARGS__)
+#define ASCENDSIM_FORWARD_NO_ARGUMENTS(fn) \
+  if (::ascendsim::remote::clientActive()) return ::ascendsim::remote::forward<&fn>()
+
+// ---------------------------------------------------------------- the server's end
+
+template <class Role, class P>
+struct ServerArg {  // Val, Src, Dst
+  P value{};
+  void read(WireReader& r) { value = fromBits<P>(r.u64()); }
+  P get() { return value; }
+  void write(WireWriter&) {}
+};
+
+template <class T>
+struct ServerArg<Out, T*> {
+  T value{};
+  bool present = false;
+  void read(WireReader& r) { present = r.u8() != 0; }
+  T* get() { return present ? &value : nullptr; }
+  void write(WireWriter& w) {
+    if (present) w.blob(&value, sizeof value);
+  }
+};
+
+template <class T>
+struct ServerArg<In, const T*> {
+  T value{};
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    if (present) r.blobInto(&value, sizeof value);
+  }
+  const T* get() { return present ? &value : nullptr; }
+  void write(WireWriter&) {}
+};
+
+template <>
+struct ServerArg<Str, const char*> {
+  std::string value;
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    if (present) value = r.text();
+  }
+  const char* get() { return present ? value.c_str() : nullptr; }
+  void write(WireWriter&) {}
+};
+
+template <size_t N>
+struct ServerArg<OutText<N>, char*> {
+  std::vector<char> value;
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    const uint64_t n = r.u64();
+    if (n > (1u << 20)) throw WireError("text buffer too long");
+    value.assign(n, '\0');
+  }
+  char* get() { return present ? value.data() : nullptr; }
+  void write(WireWriter& w) {
+    if (present) w.blob(value.data(), value.size());
+  }
+};
+
+template <size_t N, class T>
+struct ServerArg<InArray<N>, T*> {
+  std::vector<std::remove_const_t<T>> value;
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    if (!present) return;
+    const std::vector<uint8_t> bytes = r.blob(1u << 20);
+    value.resize(bytes.size() / sizeof(T));
+    if (!value.empty()) std::memcpy(value.data(), bytes.data(), value.size() * sizeof(T));
+  }
+  T* get() { return present ? value.data() : nullptr; }
+  void write(WireWriter&) {}
+};
+
+// One served call of `Fn` on the server: read() its arguments, run() it, write() its results.
+template <auto Fn>
+class ServedCall {
+  using Roles = typename Served<Fn>::Roles;
+  using Types = typename Params<decltype(Fn)>::Tuple;
+  template <size_t... I>
+  static auto slotsOf(std::index_sequence<I...>)
+      -> std::tuple<ServerArg<std::tuple_element_t<I, Roles>, std::tuple_element_t<I, Types>>...>;
+  using Indices = std::make_index_sequence<std::tuple_size_v<Types>>;
+
+ public:
+  decltype(slotsOf(Indices())) slots;
+  aclError code = ACL_SUCCESS;
+
+  void read(WireReader& r) {
+    std::apply([&](auto&... s) { (s.read(r), ...); }, slots);
+  }
+  void run() {
+    code = std::apply([](auto&... s) { return Fn(s.get()...); }, slots);
+  }
+  void write(WireWriter& w) {
+    if (code == ACL_SUCCESS) std::apply([&](auto&... s) { (s.write(w), ...); }, slots);
+  }
+  template <size_t I>
+  auto arg() {
+    return std::get<I>(slots).get();
+  }
+};
+
+}  // namespace ascendsim::remote

@@ -1,0 +1,56 @@
+#pragma once
+// The memory every process of a job sees at the same addresses: one memory file (memfd) mapped at
+// a fixed place in the server and in each client. aclrtMallocHost allocations and the staging
+// buffers of pageable copies live here, so the server's copies move bytes the program reads and
+// writes directly, and nothing but addresses crosses the socket.
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "runtime/core/memory_manager.h"
+
+namespace ascendsim::remote {
+
+// Where things are placed in every process of a job.
+struct AddressPlan {
+  // Host memory shared with the programs (1 TiB of addresses, paid for only as touched).
+  static constexpr uint64_t kSharedBase = 0x200000000000ull;
+  static constexpr uint64_t kSharedSize = 1ull << 40;
+  // Device memories, one after another (kept from the programs' own allocations).
+  static constexpr uint64_t kDeviceBase = 0x100000000000ull;
+  static constexpr uint64_t kDeviceSize = 16ull << 40;
+};
+
+class SharedHostMemory : public runtime::HostMemorySource {
+ public:
+  // The server's: a new memory file, mapped at AddressPlan::kSharedBase.
+  static SharedHostMemory& create();
+  // A client's: the server's file `fd`, mapped at the same place (fails if the place is taken).
+  static SharedHostMemory& attach(int fd);
+  static SharedHostMemory* instance();
+
+  void* allocate(uint64_t size, uint64_t alignment) override;
+  void release(void* p) override;
+  void discard(void* p, uint64_t size) override;  // gives the pages back, keeps the addresses
+  bool contains(const void* p) const {
+    const auto a = reinterpret_cast<uint64_t>(p);
+    return a >= AddressPlan::kSharedBase && a < AddressPlan::kSharedBase + AddressPlan::kSharedSize;
+  }
+  int fd() const { return fd_; }
+
+ private:
+  explicit SharedHostMemory(int fd) : fd_(fd) {}
+  void map();
+  int fd_;
+  std::mutex mutex_;
+  std::map<uint64_t, uint64_t> free_{{0, AddressPlan::kSharedSize}};  // offset -> length
+  std::map<uint64_t, uint64_t> used_;                                 // offset -> length
+};
+
+// Keeps every process's own allocations out of the device address window, so a device pointer
+// the server hands out can never be mistaken for (or collide with) a program's memory.
+void reserveDeviceWindow();
+
+}  // namespace ascendsim::remote

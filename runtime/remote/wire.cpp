@@ -1,0 +1,110 @@
+#include "runtime/remote/wire.h"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+namespace ascendsim::remote {
+namespace asio = boost::asio;
+using Local = asio::local::stream_protocol;
+
+std::vector<uint8_t> WireReader::blob(uint64_t limit) {
+  const uint64_t n = u64();
+  if (n > limit || n > bytes_.size() - pos_) throw WireError("message field too long");
+  std::vector<uint8_t> out(bytes_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                           bytes_.begin() + static_cast<std::ptrdiff_t>(pos_ + n));
+  pos_ += n;
+  return out;
+}
+
+uint64_t WireReader::blobInto(void* out, uint64_t capacity) {
+  const uint64_t n = u64();
+  if (n > capacity || n > bytes_.size() - pos_) throw WireError("message field too long");
+  take(out, n);
+  return n;
+}
+
+void WireReader::take(void* out, uint64_t n) {
+  if (n > bytes_.size() - pos_) throw WireError("message cut short");
+  if (n) std::memcpy(out, bytes_.data() + pos_, n);
+  pos_ += n;
+}
+
+Channel::Channel() : socket_(io_) {}
+
+Channel::Channel(Local::socket socket) : socket_(std::move(socket)) {}
+
+void Channel::connect(const std::string& path) {
+  socket_.connect(Local::endpoint(path));
+}
+
+void Channel::send(const WireWriter& message) {
+  const uint32_t length = static_cast<uint32_t>(message.bytes().size());
+  const std::array<asio::const_buffer, 2> parts{asio::buffer(&length, sizeof length),
+                                                asio::buffer(message.bytes())};
+  boost::system::error_code ec;
+  asio::write(socket_, parts, ec);
+  if (ec) throw WireError("connection lost: " + ec.message());
+}
+
+bool Channel::receive(std::vector<uint8_t>& message) {
+  uint32_t length = 0;
+  boost::system::error_code ec;
+  asio::read(socket_, asio::buffer(&length, sizeof length), ec);
+  if (ec == asio::error::eof) return false;
+  if (ec) throw WireError("connection lost: " + ec.message());
+  if (length > WireReader::kMaxMessage) throw WireError("message too long");
+  message.resize(length);
+  asio::read(socket_, asio::buffer(message), ec);
+  if (ec) throw WireError("connection lost: " + ec.message());
+  return true;
+}
+
+void Channel::sendDescriptor(int fd) {
+  char byte = 'F';
+  iovec iov{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  if (::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL) != 1)
+    throw WireError(std::string("cannot pass the shared memory: ") + std::strerror(errno));
+}
+
+int Channel::receiveDescriptor() {
+  char byte = 0;
+  iovec iov{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  if (::recvmsg(socket_.native_handle(), &msg, MSG_CMSG_CLOEXEC) != 1)
+    throw WireError("the server did not pass its shared memory");
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  if (!c || c->cmsg_type != SCM_RIGHTS) throw WireError("the server did not pass its shared memory");
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  return fd;
+}
+
+void Channel::close() {
+  boost::system::error_code ec;
+  socket_.shutdown(Local::socket::shutdown_both, ec);
+  socket_.close(ec);
+}
+
+}  // namespace ascendsim::remote

@@ -1,0 +1,94 @@
+#pragma once
+// The wire between a program's libascendcl and the machine served by `ascendsim exec --shared`:
+// length-prefixed messages over a Unix-domain stream socket (Boost.Asio), little-endian fields.
+// Only arguments, results and addresses travel here; bytes stay in shared memory.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ascendsim::remote {
+
+// Raised for a message that is cut short or malformed, and for a connection that broke.
+struct WireError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class WireWriter {
+ public:
+  void u8(uint8_t v) { bytes_.push_back(v); }
+  void u32(uint32_t v) { raw(&v, sizeof v); }
+  void u64(uint64_t v) { raw(&v, sizeof v); }
+  void i32(int32_t v) { raw(&v, sizeof v); }
+  void blob(const void* p, uint64_t n) {
+    u64(n);
+    raw(p, n);
+  }
+  void text(const std::string& s) { blob(s.data(), s.size()); }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  void raw(const void* p, uint64_t n) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + n);
+    if (n) std::memcpy(bytes_.data() + at, p, n);
+  }
+  std::vector<uint8_t> bytes_;
+};
+
+class WireReader {
+ public:
+  explicit WireReader(const std::vector<uint8_t>& bytes) : bytes_(bytes) {}
+  uint8_t u8() { return scalar<uint8_t>(); }
+  uint32_t u32() { return scalar<uint32_t>(); }
+  uint64_t u64() { return scalar<uint64_t>(); }
+  int32_t i32() { return scalar<int32_t>(); }
+  // A blob's bytes (its length first); `limit` bounds what a hostile peer can make us hold.
+  std::vector<uint8_t> blob(uint64_t limit = kMaxMessage);
+  // A blob read straight into `out`, which holds `capacity` bytes; returns its length.
+  uint64_t blobInto(void* out, uint64_t capacity);
+  std::string text() {
+    const std::vector<uint8_t> b = blob();
+    return std::string(b.begin(), b.end());
+  }
+  bool done() const { return pos_ == bytes_.size(); }
+
+  static constexpr uint64_t kMaxMessage = 64ull << 20;
+
+ private:
+  template <class T>
+  T scalar() {
+    T v{};
+    take(&v, sizeof v);
+    return v;
+  }
+  void take(void* out, uint64_t n);
+  const std::vector<uint8_t>& bytes_;
+  uint64_t pos_ = 0;
+};
+
+// One connected socket with blocking, framed sends and receives, and descriptor passing
+// (SCM_RIGHTS) for the shared-memory file the server hands each client.
+class Channel {
+ public:
+  Channel();
+  explicit Channel(boost::asio::local::stream_protocol::socket socket);
+  void connect(const std::string& path);
+  void send(const WireWriter& message);
+  // The next message; false when the peer closed the connection cleanly.
+  bool receive(std::vector<uint8_t>& message);
+  void sendDescriptor(int fd);
+  int receiveDescriptor();
+  void close();
+  boost::asio::local::stream_protocol::socket& socket() { return socket_; }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::local::stream_protocol::socket socket_;
+};
+
+}  // namespace ascendsim::remote
