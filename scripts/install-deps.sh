@@ -14,14 +14,16 @@ packages=(
 # --with-browser (Chromium, for the trace viewer's test), --with-fuzz (clang and libFuzzer),
 # --with-format (clang-format, for scripts/check-format.sh),
 # --with-slurm (Slurm's controller, node daemon and client with munge, for the test that runs a
-# one-node cluster; the packages' services are not started: the test starts its own).
+# one-node cluster; the packages' services are not started: the test starts its own),
+# --with-mpi (Open MPI, for the tests that run mpirun jobs on one shared machine).
 for option in "$@"; do
   case "$option" in
     --with-browser) packages+=(chromium) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-format) packages+=(clang-format) ;;
     --with-slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
-    *) echo "install-deps: unknown option '$option' (--with-browser, --with-fuzz, --with-format, --with-slurm)" >&2; exit 2 ;;
+    --with-mpi) packages+=(openmpi-bin libopenmpi-dev) ;;
+    *) echo "install-deps: unknown option '$option' (--with-browser, --with-fuzz, --with-format, --with-slurm, --with-mpi)" >&2; exit 2 ;;
   esac
 done
 

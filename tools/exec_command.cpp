@@ -79,8 +79,7 @@ int runShared(const std::vector<char*>& argv) {
   if (gJob == 0) {
     setenv(remote::kSocketVariable, server->socketPath().c_str(), 1);
     execvp(argv[0], argv.data());
-    std::cerr << "ascendsim exec: cannot run '" << argv[0] << "': " << std::strerror(errno)
-              << "\n";
+    std::cerr << "ascendsim exec: cannot run '" << argv[0] << "': " << std::strerror(errno) << "\n";
     _exit(127);
   }
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, passOn);

@@ -1,6 +1,7 @@
-// Sharing with other processes. Each AscendSim process simulates its own machine (SystemC
-// elaborates one per process), so another process can never reach this one's device memory: the
-// IPC calls check their arguments and then say so (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+// Sharing with other processes: device memory by key (runtime/core/runtime_ipc.cpp), which
+// reaches another process when the job shares one machine (ascendsim exec --shared). Shareable
+// handles of physical memory are not served yet: they check their arguments and say so
+// (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 
 #include <unistd.h>
 
@@ -13,8 +14,8 @@ using ascendsim::spec::ApiOverheads;
 namespace {
 [[noreturn]] void noOtherProcess() {
   fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-       "sharing memory with another process is not simulated: each AscendSim "
-       "process simulates its own machine, which no other process can reach");
+       "sharing physical memory through shareable handles is not simulated yet "
+       "(IPC keys are: aclrtIpcMemGetExportKey)");
 }
 }  // namespace
 
@@ -22,48 +23,52 @@ extern "C" {
 
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
   ASCENDSIM_FORWARD(aclrtDeviceGetBareTgid, pid);
-  return run("aclrtDeviceGetBareTgid", &ApiOverheads::defaultCall, [&](HostThread&) {
+  return run("aclrtDeviceGetBareTgid", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(pid, "pid");
-    *pid = static_cast<int32_t>(getpid());
+    *pid = rt().callerPid(t);
   });
 }
 
 aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
   ASCENDSIM_FORWARD(aclrtIpcMemGetExportKey, devPtr, size, key, len, flags);
-  (void)flags;
-  return run("aclrtIpcMemGetExportKey", &ApiOverheads::defaultCall, [&](HostThread&) {
+  return run("aclrtIpcMemGetExportKey", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = {ptrArg("devPtr", devPtr), arg("size", size), arg("flags", flags)};
     needPointer(devPtr, "devPtr");
     needPointer(key, "key");
     if (size == 0 || len == 0) fail(ACL_ERROR_INVALID_PARAM, size == 0 ? "size is 0" : "len is 0");
-    noOtherProcess();
+    rt().ipcExportMemory(t, devPtr, size, key, len, flags);
+    t.callArgs.push_back(arg("key", std::string(key)));
   });
 }
 
 aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
   ASCENDSIM_FORWARD(aclrtIpcMemSetImportPid, key, pid, num);
-  return run("aclrtIpcMemSetImportPid", &ApiOverheads::defaultCall, [&](HostThread&) {
+  return run("aclrtIpcMemSetImportPid", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(key, "key");
     needPointer(pid, "pid");
     if (num == 0) fail(ACL_ERROR_INVALID_PARAM, "num is 0");
-    noOtherProcess();
+    t.callArgs = {arg("key", std::string(key)), arg("num", num)};
+    rt().ipcAllowProcesses(t, key, pid, num);
   });
 }
 
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
   ASCENDSIM_FORWARD(aclrtIpcMemImportByKey, devPtr, key, flags);
-  (void)flags;
-  return run("aclrtIpcMemImportByKey", &ApiOverheads::defaultCall, [&](HostThread&) {
+  return run("aclrtIpcMemImportByKey", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
     needPointer(key, "key");
-    noOtherProcess();
+    t.callArgs = {arg("key", std::string(key)), arg("flags", flags)};
+    *devPtr = rt().ipcImportMemory(t, key, flags);
+    t.callArgs.push_back(ptrArg("devPtr", *devPtr));
   });
 }
 
 aclError aclrtIpcMemClose(const char* key) {
   ASCENDSIM_FORWARD(aclrtIpcMemClose, key);
-  return run("aclrtIpcMemClose", &ApiOverheads::defaultCall, [&](HostThread&) {
+  return run("aclrtIpcMemClose", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(key, "key");
-    noOtherProcess();
+    t.callArgs = {arg("key", std::string(key))};
+    rt().ipcClose(t, key);
   });
 }
 

@@ -30,13 +30,12 @@ aclError serveInit(Session& s, WireReader& in, WireWriter&) {
   Runtime& rt = Runtime::instance();
   // The first process to initialise starts the machine; the others join it (in the runtime's
   // order of calls, so which one starts it is the same on every run).
-  const aclError code = rt.call("aclInit", &spec::ApiOverheads::defaultCall, false,
-                                [&](runtime::HostThread&) {
-                                  if (s.process().initialized)
-                                    runtime::fail(ACL_ERROR_REPEAT_INITIALIZE,
-                                                  "aclInit was already called by this process");
-                                  if (!rt.initialized()) rt.init(path);
-                                });
+  const aclError code =
+      rt.call("aclInit", &spec::ApiOverheads::defaultCall, false, [&](runtime::HostThread&) {
+        if (s.process().initialized)
+          runtime::fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called by this process");
+        if (!rt.initialized()) rt.init(path);
+      });
   if (code == ACL_SUCCESS) s.process().initialized = true;
   return code;
 }
@@ -85,9 +84,8 @@ aclError serveSetDevice(Session& s, WireReader& in, WireWriter& out) {
   call.run();
   call.write(out);
   const int32_t id = call.arg<0>();
-  if (call.code == ACL_SUCCESS) s.process().hold(kDeviceUse | static_cast<uint32_t>(id), [id] {
-    aclrtResetDevice(id);
-  });
+  if (call.code == ACL_SUCCESS)
+    s.process().hold(kDeviceUse | static_cast<uint32_t>(id), [id] { aclrtResetDevice(id); });
   return call.code;
 }
 
@@ -97,7 +95,8 @@ aclError serveResetDevice(Session& s, WireReader& in, WireWriter& out) {
   call.read(in);
   call.run();
   call.write(out);
-  if (call.code == ACL_SUCCESS) s.process().drop(kDeviceUse | static_cast<uint32_t>(call.template arg<0>()));
+  if (call.code == ACL_SUCCESS)
+    s.process().drop(kDeviceUse | static_cast<uint32_t>(call.template arg<0>()));
   return call.code;
 }
 
@@ -139,8 +138,7 @@ const bool kRegistered = [] {
   add<&aclrtStreamWaitEvent>();
   add<&aclrtCreateEvent>(&serveAcquire<&aclrtCreateEvent, &aclrtDestroyEvent>);
   add<&aclrtCreateEventWithFlag>(&serveAcquire<&aclrtCreateEventWithFlag, &aclrtDestroyEvent>);
-  add<&aclrtCreateEventExWithFlag>(
-      &serveAcquire<&aclrtCreateEventExWithFlag, &aclrtDestroyEvent>);
+  add<&aclrtCreateEventExWithFlag>(&serveAcquire<&aclrtCreateEventExWithFlag, &aclrtDestroyEvent>);
   add<&aclrtDestroyEvent>(&serveRelease<&aclrtDestroyEvent>);
   add<&aclrtRecordEvent>();
   add<&aclrtResetEvent>();

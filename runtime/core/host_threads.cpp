@@ -185,8 +185,8 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
     unsure = true;
     return false;
   }
-  const bool asleep = other.remotePid ? threadSleeps(other.remotePid, other.remoteTid)
-                                      : threadSleeps(other.tid);
+  const bool asleep =
+      other.remotePid ? threadSleeps(other.remotePid, other.remoteTid) : threadSleeps(other.tid);
   if (!asleep || now - other.cpuSeenAt < kAsleepAfter) {
     unsure = true;
     return false;

@@ -223,7 +223,8 @@ void MemoryManager::releaseDevice(Device& device) {
 void MemoryManager::releaseAll() {
   for (Device* d : devices_) releaseDevice(*d);
   for (auto& [address, alloc] : pinned_) hostMemory().release(reinterpret_cast<void*>(address));
-  for (auto& [address, alloc] : freedPinned_) hostMemory().release(reinterpret_cast<void*>(address));
+  for (auto& [address, alloc] : freedPinned_)
+    hostMemory().release(reinterpret_cast<void*>(address));
   for (uint64_t address : quarantineOrder_) hostMemory().release(reinterpret_cast<void*>(address));
   pinned_.clear();
   freedPinned_.clear();

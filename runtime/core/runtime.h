@@ -272,6 +272,19 @@ class Runtime {
   // runtime/api/served_calls.h) are refused here with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and `why`.
   void refuseLocalCalls(std::string why) { localRefusal_ = std::move(why); }
 
+  // ---- device memory shared with other processes by key (runtime_ipc.cpp)
+  int32_t callerPid(const HostThread& t) const;  // the calling program's process id
+  void ipcExportMemory(HostThread& t, void* devPtr, size_t size, char* key, size_t len,
+                       uint64_t flags);
+  void ipcAllowProcesses(HostThread& t, const char* key, const int32_t* pids, size_t n);
+  void* ipcImportMemory(HostThread& t, const char* key, uint64_t flags);
+  void ipcClose(HostThread& t, const char* key);
+  // Whether `p` is memory the calling process imported (released with aclrtIpcMemClose only).
+  bool ipcImported(const HostThread& t, const void* p) const;
+  // The exporter frees memory other processes have imported: it stays until they close it.
+  bool ipcKeepsAlive(const void* p);
+  bool ipcImportsOn(const Device& d) const;
+
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
   const spec::SystemSpec& system() const { return spec_; }
@@ -371,6 +384,18 @@ class Runtime {
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
   ManagedMemory managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
   HandleTable<KernelArgs> kernelArgs_;
+  struct IpcExport {
+    uint64_t address = 0, size = 0;
+    int device = 0;
+    int32_t owner = 0;        // the exporting process
+    bool anyProcess = false;  // exported without a list of importers
+    bool withdrawn = false;   // closed by the exporter; imports made stay valid until closed
+    std::set<int32_t> allowed, importers;
+    bool ownerFreed = false;  // freed by the exporter: released when the last importer closes
+  };
+  std::map<std::string, IpcExport> ipcExports_;
+  uint64_t ipcKeys_ = 0;
+  IpcExport& ipcExport(const char* key);
   KernelFunction& loadedFunction(aclrtFuncHandle function);  // of a loaded binary, or fails
   KernelArgs& kernelArgs(aclrtArgsHandle args);
   // Runs the exception callbacks for the failures of tasks `t` submitted.

@@ -44,9 +44,8 @@ ProcessLink& process() {
     auto* p = new ProcessLink();
     if (const char* s = std::getenv(kSocketVariable)) p->socket = s;
     // Open MPI, MPICH/PMI, torchrun and Slurm name a process's rank and the job's size.
-    p->rank = numberFromEnv({"ASCENDSIM_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK",
-                             "SLURM_PROCID"},
-                            -1);
+    p->rank = numberFromEnv(
+        {"ASCENDSIM_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID"}, -1);
     p->world = p->rank < 0 ? 0
                            : numberFromEnv({"ASCENDSIM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                             "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"},
@@ -181,8 +180,8 @@ CallReply callServer(const char* name, const WireWriter& arguments) {
       if (reply.code != ACL_SUCCESS) setServedError(error);
       return reply;
     } catch (const WireError& e) {
-      l.broken = "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) +
-                 ")";
+      l.broken =
+          "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) + ")";
     }
   }
   reply.code = ACL_ERROR_RT_INTERNAL_ERROR;
@@ -209,8 +208,8 @@ void* stagingBuffer(int slot, uint64_t bytes) {
     l.stagingBytes[slot] = bytes;
     return l.staging[slot];
   } catch (const WireError& e) {
-    l.broken = "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) +
-               ")";
+    l.broken =
+        "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) + ")";
     return nullptr;
   }
 }

@@ -44,7 +44,8 @@ void registerServedCall(const char* name, ServedHandler handler) {
 }
 
 void ServedProcess::drop(uint64_t handle) {
-  auto it = std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == handle; });
+  auto it =
+      std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == handle; });
   if (it != held.end()) held.erase(it);
 }
 
@@ -159,7 +160,8 @@ void Session::run() {
       }
     }
   } catch (const WireError& e) {
-    if (process_) std::cerr << "ascendsim exec: " << trackName(*process_) << ": " << e.what() << "\n";
+    if (process_)
+      std::cerr << "ascendsim exec: " << trackName(*process_) << ": " << e.what() << "\n";
   }
   channel_->close();
   for (void*& s : staging_) {
@@ -257,9 +259,8 @@ std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank, int3
   // Every rank of a job of known size starts at the same simulated instant, in rank order,
   // whichever connects first.
   if (mainThread && world > 0 && joined->rank >= 0) {
-    const bool all = changed_.wait_for(lock, kJobStart, [&] {
-      return static_cast<int32_t>(ranks_.size()) >= world || stopping_;
-    });
+    const bool all = changed_.wait_for(
+        lock, kJobStart, [&] { return static_cast<int32_t>(ranks_.size()) >= world || stopping_; });
     if (!all) {
       std::cerr << "ascendsim exec: only " << ranks_.size() << " of " << world
                 << " ranks connected within " << kJobStart.count() << " s; going on\n";

@@ -8,9 +8,9 @@
 //
 // Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
 // every process), Out (T*: one T written back on success), In (const T*: one T read), Str (a
-// string), InArray<N> (as many elements as argument N says), OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N>
-// (host data of argument N bytes: the program's own memory goes through a shared staging buffer;
-// pinned and device memory are passed as they are).
+// string), InArray<N> (as many elements as argument N says), OutText<N> (char*: as many bytes as
+// argument N says, written back), Src<N> / Dst<N> (host data of argument N bytes: the program's own
+// memory goes through a shared staging buffer; pinned and device memory are passed as they are).
 
 #include <cstring>
 #include <string>
@@ -40,11 +40,11 @@ struct Dst {};
 template <auto Fn>
 struct Served;  // each served function's name and roles (ASCENDSIM_SERVED)
 
-#define ASCENDSIM_SERVED(fn, ...)                  \
-  template <>                                      \
-  struct Served<&fn> {                             \
-    static constexpr const char* name = #fn;       \
-    using Roles = std::tuple<__VA_ARGS__>;         \
+#define ASCENDSIM_SERVED(fn, ...)            \
+  template <>                                \
+  struct Served<&fn> {                       \
+    static constexpr const char* name = #fn; \
+    using Roles = std::tuple<__VA_ARGS__>;   \
   };
 
 template <class Fn>

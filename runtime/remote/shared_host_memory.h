@@ -13,13 +13,15 @@
 
 namespace ascendsim::remote {
 
-// Where things are placed in every process of a job.
+// Where things are placed in every process of a job: between 48 and 65 TiB, clear of the places
+// Linux gives programs (executables near 85 TiB, libraries and mmap below 128 TiB, the heap after
+// the executable) and of AddressSanitizer's shadow (below 16 TiB).
 struct AddressPlan {
   // Host memory shared with the programs (1 TiB of addresses, paid for only as touched).
-  static constexpr uint64_t kSharedBase = 0x200000000000ull;
+  static constexpr uint64_t kSharedBase = 0x400000000000ull;
   static constexpr uint64_t kSharedSize = 1ull << 40;
   // Device memories, one after another (kept from the programs' own allocations).
-  static constexpr uint64_t kDeviceBase = 0x100000000000ull;
+  static constexpr uint64_t kDeviceBase = 0x300000000000ull;
   static constexpr uint64_t kDeviceSize = 16ull << 40;
 };
 

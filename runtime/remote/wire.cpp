@@ -3,9 +3,9 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include <array>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
-#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -95,7 +95,8 @@ int Channel::receiveDescriptor() {
   if (::recvmsg(socket_.native_handle(), &msg, MSG_CMSG_CLOEXEC) != 1)
     throw WireError("the server did not pass its shared memory");
   cmsghdr* c = CMSG_FIRSTHDR(&msg);
-  if (!c || c->cmsg_type != SCM_RIGHTS) throw WireError("the server did not pass its shared memory");
+  if (!c || c->cmsg_type != SCM_RIGHTS)
+    throw WireError("the server did not pass its shared memory");
   int fd = -1;
   std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
   return fd;

@@ -190,7 +190,7 @@ int main(void) {
         ACL_ERROR_INVALID_PARAM, "the arguments of a made-up exception info");
     expect(aclrtStreamAbort((aclrtStream)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE,
            "aborting a made-up stream");
-    expect(aclrtIpcMemClose("key"), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "IPC memory");
+    expect(aclrtIpcMemClose("key"), ACL_ERROR_INVALID_PARAM, "a made-up IPC key");
     expect(aclrtDestroyNotify((aclrtNotify)stackBuffer), ACL_ERROR_RT_INVALID_HANDLE,
            "a made-up notify");
   }

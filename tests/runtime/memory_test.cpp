@@ -365,23 +365,40 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
 
-TEST_F(AclTest, AnotherProcessCannotShareThisOnesDeviceMemory) {
-  // Each process simulates its own machine: IPC keys are refused with 207000 after the argument
-  // checks; the process id is the real one.
+TEST_F(AclTest, IpcKeysShareDeviceMemoryAndOutliveTheExportersFree) {
+  // A key is 65 bytes with its NUL; only processes the exporter names may import (this process
+  // names itself); the import is the same memory; the exporter's aclrtFree leaves it to the
+  // importer until the key is closed; made-up keys and flags are refused. Between processes the
+  // same calls work on one machine served by ascendsim exec --shared (tests: shared_machine.*).
   int32_t pid = 0;
   ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&pid));
   EXPECT_EQ(pid, static_cast<int32_t>(getpid()));
   void* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  char shortKey[8] = {};
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, shortKey, sizeof shortKey, 0),
+                   ACL_ERROR_INVALID_PARAM);
   char key[65] = {};
-  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 0),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(nullptr, 4096, key, sizeof key, 0),
                    ACL_ERROR_INVALID_PARAM);
-  EXPECT_ACL_ERROR(aclrtIpcMemImportByKey(&d, "key", 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_ACL_ERROR(aclrtIpcMemSetImportPid("key", &pid, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_ACL_ERROR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 7), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(d, 4096, key, sizeof key, 0));
+  EXPECT_ACL_ERROR(aclrtIpcMemImportByKey(&d, "made-up", 0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtIpcMemSetImportPid(key, &pid, 1));
+  void* imported = nullptr;
+  ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imported, key, 0));
+  EXPECT_EQ(imported, d);
+  std::vector<uint8_t> bytes(4096, 0x3c), back(4096, 0);
+  ASSERT_ACL_OK(aclrtMemcpy(d, 4096, bytes.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtFree(d));  // the importer still has it
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), 4096, imported, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, bytes);
+  EXPECT_ACL_ERROR(aclrtFree(d), ACL_ERROR_RT_MEMORY_FREE);  // freed already
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));                      // the last import: released now
+  EXPECT_ACL_ERROR(aclrtMemcpy(back.data(), 4096, imported, 4096, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_ACL_ERROR(aclrtIpcMemClose(key), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
-  ASSERT_ACL_OK(aclrtFree(d));
 }
 
 TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {

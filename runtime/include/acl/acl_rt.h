@@ -666,9 +666,15 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableH
                                                              size_t pidNum);
 /* The calling process's id as the driver knows it (its thread group id). */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
-/* Sharing device memory with another process (IPC keys): each AscendSim process simulates its own
- * machine, so no other process can reach this one's devices. Checked arguments, then
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT with that message. */
+/* Sharing device memory with another process by key (65 bytes with its NUL). The exporter names
+ * the processes that may import (aclrtDeviceGetBareTgid ids) unless it exports with
+ * DISABLE_PID_VALIDATION; an import is the exporter's memory, which outlives the exporter's
+ * aclrtFree until every importer has closed the key. Between processes this needs one machine for
+ * the job: `ascendsim exec --shared` (docs/multiprocess.md). */
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
                                                      size_t len, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num);

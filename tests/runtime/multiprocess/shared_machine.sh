@@ -1,0 +1,74 @@
+#!/bin/sh
+# Jobs on one machine served by `ascendsim exec --shared` (docs/multiprocess.md).
+#   shared_machine.sh script ASCENDSIM SHARED_COPIES WORK
+#     four processes started by a shell script, twice: every byte right, one trace with the four
+#     processes, and the same trace and report bytes both times.
+#   shared_machine.sh mpirun ASCENDSIM IPC_RANKS WORK
+#     mpirun -np 4, each rank copying to its device and into its neighbour's IPC-imported buffer:
+#     every byte right, four processes in the trace, and a copy within a device that takes about
+#     twice as long with two ranks per device (4 ranks on 2 devices) as with one (on 4): the two
+#     copies share the device's memory.
+#   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
+#     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
+set -eu
+mode=$1 ascendsim=$2 program=$3 work=$4
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+export ASCENDSIM_SUMMARY=0
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+fail() { echo "FAIL: $*"; exit 1; }
+processes() {  # the trace's processes named "Rank N (...)"
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(sorted(x["args"]["name"] for x in e if x.get("name")=="process_name" and x["args"]["name"].startswith("Rank ")))' "$1"
+}
+
+case $mode in
+script)
+  cat > job.sh <<JOB
+#!/bin/sh
+for r in 0 1 2 3; do ASCENDSIM_RANK=\$r ASCENDSIM_WORLD_SIZE=4 "$program" > out.\$r & done
+wait
+JOB
+  chmod +x job.sh
+  for run in 1 2; do
+    "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$run.json --report report$run.json -- ./job.sh
+    for r in 0 1 2 3; do grep -qx "rank $r ok" out.$r || fail "run $run rank $r: $(cat out.$r)"; done
+  done
+  [ "$(processes trace1.json)" = "['Rank 0 (shared_copies)', 'Rank 1 (shared_copies)', 'Rank 2 (shared_copies)', 'Rank 3 (shared_copies)']" ] || fail "trace processes: $(processes trace1.json)"
+  # The same events at the same simulated times in both runs; the order in which the trace file
+  # lists events of different tracks may differ (docs/multiprocess.md).
+  python3 - <<'PY' || fail "the two runs differ"
+import json
+same = lambda f: sorted(json.dumps(e, sort_keys=True) for e in json.load(open(f)))
+assert same("trace1.json") == same("trace2.json"), "traces"
+assert json.load(open("report1.json")) == json.load(open("report2.json")), "reports"
+PY
+  echo "4 processes, every byte right, the same trace events and report twice"
+  ;;
+mpirun)
+  # Ranks waiting in MPI spin: the others stop waiting for their next call sooner.
+  export ASCENDSIM_ORDER_PATIENCE=0.05
+  for devices in 4 2; do
+    DEVICES=$devices "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$devices.json \
+      --report report$devices.json -- mpirun -np 4 --oversubscribe -x DEVICES "$program" > out$devices.txt
+    [ "$(grep -c ' ok d2d_us=' out$devices.txt)" = 4 ] || fail "$devices devices: $(cat out$devices.txt)"
+    [ "$(processes trace$devices.json)" = "['Rank 0 (ipc_ranks)', 'Rank 1 (ipc_ranks)', 'Rank 2 (ipc_ranks)', 'Rank 3 (ipc_ranks)']" ] || fail "trace processes: $(processes trace$devices.json)"
+  done
+  python3 - out4.txt out2.txt <<'PY'
+import re, sys
+one, two = (max(float(v) for v in re.findall(r"d2d_us=([0-9.]+)", open(f).read())) for f in sys.argv[1:])
+print(f"copy within a device: {one:.3f} us alone, {two:.3f} us with another rank on the device")
+# Two equal copies sharing one device's memory each take about twice as long as one alone.
+sys.exit(0 if 1.8 * one <= two <= 2.2 * one else 1)
+PY
+  ;;
+kill)
+  export ASCENDSIM_ORDER_PATIENCE=0.05
+  status=0
+  KILL_RANK=2 DEVICES=4 timeout 120 "$ascendsim" exec --shared --config atlas-800t-a2 --report report.json -- \
+    mpirun -np 4 --oversubscribe -x DEVICES -x KILL_RANK "$program" > out.txt 2>&1 || status=$?
+  [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "exit status $status: $(cat out.txt)"
+  python3 -c 'import json,sys; r=json.load(open("report.json")); sys.exit(0 if "copies" in r else 1)' || fail "no report"
+  for wait in 1 2 3 4 5 6 7 8 9 10; do pgrep -x ipc_ranks > /dev/null || break; sleep 1; done
+  ! pgrep -x ipc_ranks > /dev/null || fail "ranks left running: $(pgrep -ax ipc_ranks)"
+  echo "rank 2 killed: the job ended with status $status, the report was written, nothing left running"
+  ;;
+esac
