@@ -149,6 +149,10 @@ void HostThreads::beginCall(std::unique_lock<std::mutex>& lock, HostThread& t) {
 void HostThreads::endCall(HostThread& t) {
   t.inCall = false;
   t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
+  // Only a thread seen asleep from now on is asleep: a served program's thread still waits for
+  // this call's reply, asleep in its own process, until the reply reaches it.
+  t.cpuSeen = t.cpuAtCall;
+  t.cpuSeenAt = std::chrono::steady_clock::now();
   changed_.notify_all();
   tActiveLock = nullptr;
 }

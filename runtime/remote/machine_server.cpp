@@ -85,12 +85,15 @@ bool Session::handshake() {
   const int32_t world = in.i32();
   const uint32_t threadNumber = in.u32();
   const std::string program = in.text();
-  process_ = server_.join(pid, rank, world, threadNumber == 0, program);
+  process_ = server_.join(pid, rank, program);
   runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
                            trackName(*process_), threadNumber};
   runtime::Runtime::instance().enrollRemoteThread(
       (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
       std::move(track));
+  // Every rank of a job of known size starts at the same simulated instant, in rank order,
+  // whichever connects first: none goes on before all are enrolled.
+  if (threadNumber == 0 && world > 0 && process_->rank >= 0) server_.awaitRanks(world);
   reply.u8(1);
   reply.text("");
   channel_->send(reply);
@@ -238,9 +241,9 @@ void MachineServer::stop(std::chrono::milliseconds grace) {
   sessionThreads_.clear();
 }
 
-std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank, int32_t world,
-                                                   bool mainThread, const std::string& program) {
-  std::unique_lock<std::mutex> lock(mutex_);
+std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank,
+                                                   const std::string& program) {
+  std::lock_guard<std::mutex> lock(mutex_);
   std::shared_ptr<ServedProcess>& p = processes_[pid];
   if (!p) {
     p = std::make_shared<ServedProcess>();
@@ -255,18 +258,19 @@ std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank, int3
     changed_.notify_all();
   }
   ++p->connections;
-  std::shared_ptr<ServedProcess> joined = p;
-  // Every rank of a job of known size starts at the same simulated instant, in rank order,
-  // whichever connects first.
-  if (mainThread && world > 0 && joined->rank >= 0) {
-    const bool all = changed_.wait_for(
-        lock, kJobStart, [&] { return static_cast<int32_t>(ranks_.size()) >= world || stopping_; });
-    if (!all) {
-      std::cerr << "ascendsim exec: only " << ranks_.size() << " of " << world
-                << " ranks connected within " << kJobStart.count() << " s; going on\n";
-    }
+  return p;
+}
+
+void MachineServer::awaitRanks(int32_t world) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++enrolledRanks_;
+  changed_.notify_all();
+  const bool all =
+      changed_.wait_for(lock, kJobStart, [&] { return enrolledRanks_ >= world || stopping_; });
+  if (!all) {
+    std::cerr << "ascendsim exec: only " << enrolledRanks_ << " of " << world
+              << " ranks connected within " << kJobStart.count() << " s; going on\n";
   }
-  return joined;
 }
 
 bool MachineServer::leave(ServedProcess& p) {

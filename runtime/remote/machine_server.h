@@ -79,8 +79,9 @@ class MachineServer {
   void stop(std::chrono::milliseconds grace);
 
   // ---- for sessions
-  std::shared_ptr<ServedProcess> join(pid_t pid, int32_t rank, int32_t world, bool mainThread,
-                                      const std::string& program);
+  std::shared_ptr<ServedProcess> join(pid_t pid, int32_t rank, const std::string& program);
+  // A rank's main thread is enrolled: waits (up to 60 s) until `world` ranks are.
+  void awaitRanks(int32_t world);
   // True when `p` has no connection left (it has gone).
   bool leave(ServedProcess& p);
 
@@ -95,6 +96,7 @@ class MachineServer {
   std::map<pid_t, std::shared_ptr<ServedProcess>> processes_;
   std::set<int32_t> ranks_;  // ranks that have connected
   uint32_t nextUnranked_ = 0;
+  int32_t enrolledRanks_ = 0;
   std::vector<std::thread> sessionThreads_;
   std::vector<Session*> sessions_;  // live ones
   bool stopping_ = false;
