@@ -115,6 +115,7 @@ void connectThread(ThreadLink& link) {
     }
     (void)version;
     const int fd = link.channel->receiveDescriptor();
+    link.channel->readAhead(50);
     std::lock_guard<std::mutex> lock(p.attachMutex);
     if (!SharedHostMemory::instance()) {
       SharedHostMemory::attach(fd);
@@ -161,16 +162,25 @@ bool clientActive() {
   return !process().socket.empty();
 }
 
-CallReply callServer(const char* name, const WireWriter& arguments) {
+bool pipelining() {
+  static const bool on = [] {
+    const char* v = std::getenv("ASCENDSIM_PIPELINE");
+    return !(v && std::string(v) == "0");
+  }();
+  return on;
+}
+
+CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
   ThreadLink& l = link();
   CallReply reply;
   if (l.broken.empty()) {
     try {
       WireWriter m;
-      m.u8(static_cast<uint8_t>(MessageKind::Call));
+      m.u8(static_cast<uint8_t>(wait ? MessageKind::Call : MessageKind::Post));
       m.text(name);
       m.blob(arguments.bytes().data(), arguments.bytes().size());
       l.channel->send(m);
+      if (!wait) return reply;
       std::vector<uint8_t> bytes;
       if (!l.channel->receive(bytes)) throw WireError("the server closed the connection");
       WireReader r(bytes);

@@ -23,7 +23,12 @@ struct CallReply {
 
 // Sends the calling thread's call `name` with its encoded arguments and waits for the reply. A
 // server that cannot be reached or is gone gives ACL_ERROR_RT_INTERNAL_ERROR and says so.
-CallReply callServer(const char* name, const WireWriter& arguments);
+// `wait` false: an asynchronous call sent without waiting for its result (ACL_SUCCESS at once;
+// if it fails, the thread's next call that waits returns the failure).
+CallReply callServer(const char* name, const WireWriter& arguments, bool wait = true);
+// Whether asynchronous calls are sent without waiting (ASCENDSIM_PIPELINE=0 turns it off: every
+// call then returns its own result, at the cost of a round trip each).
+bool pipelining();
 
 // A buffer of at least `bytes` in the job's shared memory, the calling thread's for `slot` (0:
 // a copy's source, 1: its destination) until its next request; nullptr if the server refused.

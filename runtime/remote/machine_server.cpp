@@ -101,7 +101,7 @@ bool Session::handshake() {
   return true;
 }
 
-void Session::serveCall(WireReader& in) {
+void Session::serveCall(WireReader& in, bool reply) {
   // The program's thread is in a call from now on: the others wait for its turn.
   if (runtime::HostThread* self = runtime::HostThreads::self()) self->entering = true;
   const std::string name = in.text();
@@ -125,11 +125,29 @@ void Session::serveCall(WireReader& in) {
     self->entering = false;  // (a call refused before it reached the runtime)
     runtime::Runtime::instance().threadsChanged();
   }
-  WireWriter reply;
-  reply.i32(code);
-  reply.text(error);
-  reply.blob(results.bytes().data(), results.bytes().size());
-  channel_->send(reply);
+  if (!reply) {
+    // Sent without waiting: its failure goes back with the thread's next call that waits.
+    if (code != ACL_SUCCESS && deferredCode_ == ACL_SUCCESS) {
+      deferredCode_ = code;
+      deferredError_ = error +
+                       " (this asynchronous call was sent without waiting for its result;"
+                       " ASCENDSIM_PIPELINE=0 makes every call return its own)";
+    }
+    return;
+  }
+  if (deferredCode_ != ACL_SUCCESS) {
+    if (code == ACL_SUCCESS) {
+      code = deferredCode_;
+      error = deferredError_;
+      results = WireWriter();
+    }
+    deferredCode_ = ACL_SUCCESS;
+  }
+  WireWriter answer;
+  answer.i32(code);
+  answer.text(error);
+  answer.blob(results.bytes().data(), results.bytes().size());
+  channel_->send(answer);
 }
 
 void Session::serveStage(WireReader& in) {
@@ -154,8 +172,8 @@ void Session::run() {
     while (channel_->receive(message)) {
       WireReader in(message);
       const auto kind = static_cast<MessageKind>(in.u8());
-      if (kind == MessageKind::Call) {
-        serveCall(in);
+      if (kind == MessageKind::Call || kind == MessageKind::Post) {
+        serveCall(in, kind == MessageKind::Call);
       } else if (kind == MessageKind::Stage) {
         serveStage(in);
       } else {
@@ -215,7 +233,9 @@ void MachineServer::acceptLoop() {
     if (stopping_) return;
     if (ec) continue;
     ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
-    auto* session = new Session(*this, std::make_unique<Channel>(std::move(socket)));
+    auto channel = std::make_unique<Channel>(std::move(socket));
+    channel->readAhead(50);  // a program's next call often follows its last reply at once
+    auto* session = new Session(*this, std::move(channel));
     sessions_.push_back(session);
     runtime::HostThreads::InternalThreads internal;
     sessionThreads_.emplace_back([this, session] {

@@ -59,12 +59,14 @@ class Session {
 
  private:
   bool handshake();
-  void serveCall(WireReader& in);
+  void serveCall(WireReader& in, bool reply);
   void serveStage(WireReader& in);
   MachineServer& server_;
   std::unique_ptr<Channel> channel_;
   std::shared_ptr<ServedProcess> process_;
   void* staging_[2] = {nullptr, nullptr};
+  aclError deferredCode_ = ACL_SUCCESS;  // an unanswered call's failure, for the next call
+  std::string deferredError_;
 };
 
 class MachineServer {

@@ -40,12 +40,17 @@ struct Dst {};
 template <auto Fn>
 struct Served;  // each served function's name and roles (ASCENDSIM_SERVED)
 
-#define ASCENDSIM_SERVED(fn, ...)            \
+// ASCENDSIM_SERVED_ASYNC: an asynchronous call (it only queues work) sent without waiting for its
+// result when it stages nothing; a failure comes back from the thread's next call that waits.
+#define ASCENDSIM_SERVED_AS(fn, async, ...)  \
   template <>                                \
   struct Served<&fn> {                       \
     static constexpr const char* name = #fn; \
+    static constexpr bool pipelined = async; \
     using Roles = std::tuple<__VA_ARGS__>;   \
   };
+#define ASCENDSIM_SERVED(fn, ...) ASCENDSIM_SERVED_AS(fn, false, __VA_ARGS__)
+#define ASCENDSIM_SERVED_ASYNC(fn, ...) ASCENDSIM_SERVED_AS(fn, true, __VA_ARGS__)
 
 template <class Fn>
 struct Params;
@@ -146,6 +151,7 @@ struct ClientArg<InArray<N>> {
 
 template <size_t N>
 struct ClientArg<Src<N>> {
+  bool staged = false;
   template <class P, class All>
   bool put(WireWriter& w, P v, const All& all) {
     const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
@@ -153,10 +159,11 @@ struct ClientArg<Src<N>> {
       w.u64(bitsOf(v));
       return true;
     }
-    void* staged = stagingBuffer(0, n);
-    if (!staged) return false;
-    std::memcpy(staged, v, n);
-    w.u64(bitsOf(staged));
+    void* buffer = stagingBuffer(0, n);
+    if (!buffer) return false;
+    std::memcpy(buffer, v, n);
+    w.u64(bitsOf(buffer));
+    staged = true;
     return true;
   }
   template <class P, class All>
@@ -184,8 +191,22 @@ struct ClientArg<Dst<N>> {
   }
 };
 
+// Whether a role put program data through a staging buffer (then the call must be waited for).
+template <class Arg>
+bool stagedData(const Arg&) {
+  return false;
+}
+template <size_t N>
+bool stagedData(const ClientArg<Dst<N>>& a) {
+  return a.staged != nullptr;
+}
+template <size_t N>
+bool stagedData(const ClientArg<Src<N>>& a) {
+  return a.staged;
+}
+
 template <class Roles, class All, size_t... I>
-aclError forwardWith(const char* name, const All& all, std::index_sequence<I...>) {
+aclError forwardWith(const char* name, bool async, const All& all, std::index_sequence<I...>) {
   std::tuple<ClientArg<std::tuple_element_t<I, Roles>>...> args;
   WireWriter w;
   const bool staged = (std::get<I>(args).put(w, std::get<I>(all), all) && ...);
@@ -193,7 +214,8 @@ aclError forwardWith(const char* name, const All& all, std::index_sequence<I...>
     setServedError(std::string(name) + ": no shared memory left to stage the program's data");
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
   }
-  const CallReply reply = callServer(name, w);
+  const bool wait = !async || !pipelining() || (stagedData(std::get<I>(args)) || ...);
+  const CallReply reply = callServer(name, w, wait);
   if (reply.code != ACL_SUCCESS) {
     discardLocalError();  // the served call's message is now the most recent
     return reply.code;
@@ -214,7 +236,8 @@ aclError forward(A... args) {
   using Roles = typename Served<Fn>::Roles;
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
   const typename Params<decltype(Fn)>::Tuple all{args...};
-  return forwardWith<Roles>(Served<Fn>::name, all, std::make_index_sequence<sizeof...(A)>());
+  return forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, all,
+                            std::make_index_sequence<sizeof...(A)>());
 }
 
 #define ASCENDSIM_FORWARD(fn, ...) \

@@ -7,15 +7,17 @@
 // Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text,
 //        size, thread number, program name    (then the shared memory's descriptor, if ok)
 // Call: name, arguments                     CallReply: code, error text, results
+// Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
+//       returned by the thread's next Call)
 // Stage: slot, bytes                        StageReply: address of a shared buffer of that size
 
 #include <cstdint>
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 
-enum class MessageKind : uint8_t { Hello = 1, Call = 2, Stage = 3 };
+enum class MessageKind : uint8_t { Hello = 1, Call = 2, Stage = 3, Post = 4 };
 
 // The environment variable that names the server's socket; set by `ascendsim exec --shared` for
 // the processes it starts, inherited by theirs.

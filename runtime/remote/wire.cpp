@@ -1,12 +1,15 @@
 #include "runtime/remote/wire.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 namespace ascendsim::remote {
@@ -53,6 +56,7 @@ void Channel::send(const WireWriter& message) {
 }
 
 bool Channel::receive(std::vector<uint8_t>& message) {
+  if (buffered_) return receiveBuffered(message);
   uint32_t length = 0;
   boost::system::error_code ec;
   asio::read(socket_, asio::buffer(&length, sizeof length), ec);
@@ -63,6 +67,50 @@ bool Channel::receive(std::vector<uint8_t>& message) {
   asio::read(socket_, asio::buffer(message), ec);
   if (ec) throw WireError("connection lost: " + ec.message());
   return true;
+}
+
+bool Channel::receiveBuffered(std::vector<uint8_t>& message) {
+  for (bool polled = false;;) {
+    const size_t have = in_.size() - inStart_;
+    if (have >= sizeof(uint32_t)) {
+      uint32_t length = 0;
+      std::memcpy(&length, in_.data() + inStart_, sizeof length);
+      if (length > WireReader::kMaxMessage) throw WireError("message too long");
+      if (have >= sizeof length + length) {
+        const auto* body = in_.data() + inStart_ + sizeof length;
+        message.assign(body, body + length);
+        inStart_ += sizeof length + length;
+        return true;
+      }
+    }
+    if (inStart_ > 0) {  // keep only what is not taken yet
+      in_.erase(in_.begin(), in_.begin() + static_cast<std::ptrdiff_t>(inStart_));
+      inStart_ = 0;
+    }
+    // The next message usually comes within microseconds (a call's answer, a program's next
+    // call): polling for it a little while costs less than being put to sleep and woken.
+    const size_t at = in_.size();
+    in_.resize(at + kReadChunk);
+    const int fd = socket_.native_handle();
+    ssize_t n = -1;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(spinMicros_);
+    for (;;) {
+      n = ::recv(fd, in_.data() + at, kReadChunk, polled ? 0 : MSG_DONTWAIT);
+      if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
+      if (polled) {
+        pollfd p{fd, POLLIN, 0};
+        ::poll(&p, 1, -1);
+      } else if (std::chrono::steady_clock::now() > until) {
+        polled = true;
+      }
+    }
+    in_.resize(at + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    if (n == 0) {
+      if (in_.size() == inStart_) return false;  // closed between messages
+      throw WireError("connection lost in the middle of a message");
+    }
+    if (n < 0) throw WireError(std::string("connection lost: ") + std::strerror(errno));
+  }
 }
 
 void Channel::sendDescriptor(int fd) {

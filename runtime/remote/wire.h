@@ -85,8 +85,20 @@ class Channel {
   int receiveDescriptor();
   void close();
   boost::asio::local::stream_protocol::socket& socket() { return socket_; }
+  // From now on receive() reads ahead (several messages per system call) and polls `micros`
+  // before it sleeps. Not before a descriptor is to be received: reading ahead would swallow it.
+  void readAhead(int micros) {
+    buffered_ = true;
+    spinMicros_ = micros;
+  }
 
  private:
+  bool receiveBuffered(std::vector<uint8_t>& message);
+  static constexpr size_t kReadChunk = 64 * 1024;
+  bool buffered_ = false;
+  int spinMicros_ = 0;
+  std::vector<uint8_t> in_;
+  size_t inStart_ = 0;
   boost::asio::io_context io_;
   boost::asio::local::stream_protocol::socket socket_;
 };

@@ -1,6 +1,7 @@
 // One process of a job launched by a script (no MPI): its rank (ASCENDSIM_RANK) picks its
 // device; it copies 16 MiB of its own pattern host to device from pageable memory and back
-// through pinned memory, and checks every byte. Prints "rank R ok" on success.
+// through pinned memory, and checks every byte. Prints "rank R ok" on success; rank 0 also
+// prints the codes of a failing asynchronous call and of the synchronisation after it.
 
 #include <acl/acl.h>
 
@@ -29,6 +30,11 @@ int main() {
     return 1;
   }
   const bool same = back == pattern && std::memcmp(pinned, pattern.data(), n) == 0;
+  // An asynchronous call that fails (a memset past its buffer's end): sent without waiting on a
+  // served machine, its code comes back from the next call that waits (here the sync).
+  const aclError now = aclrtMemsetAsync(device, n, 0, 2 * n, stream);
+  const aclError later = aclrtSynchronizeStream(stream);
+  if (rank == 0) std::printf("bad memset: %d then %d\n", now, later);
   aclrtDestroyStream(stream);
   aclrtFreeHost(pinned);
   aclrtFree(device);

@@ -32,6 +32,11 @@ JOB
     "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$run.json --report report$run.json -- ./job.sh
     for r in 0 1 2 3; do grep -qx "rank $r ok" out.$r || fail "run $run rank $r: $(cat out.$r)"; done
   done
+  # The failing memset (count beyond maxCount: ACL_ERROR_RT_PARAM_INVALID, 107000) is pipelined: its
+  # code comes back from the next call that waits; with ASCENDSIM_PIPELINE=0, from itself.
+  grep -qx "bad memset: 0 then 107000" out.0 || fail "pipelined failure: $(cat out.0)"
+  ASCENDSIM_PIPELINE=0 "$ascendsim" exec --shared --config atlas-800t-a2 -- ./job.sh
+  grep -qx "bad memset: 107000 then 0" out.0 || fail "unpipelined failure: $(cat out.0)"
   [ "$(processes trace1.json)" = "['Rank 0 (shared_copies)', 'Rank 1 (shared_copies)', 'Rank 2 (shared_copies)', 'Rank 3 (shared_copies)']" ] || fail "trace processes: $(processes trace1.json)"
   cmp trace1.json trace2.json || fail "the two runs' traces differ"
   cmp report1.json report2.json || fail "the two runs' reports differ"

@@ -1,0 +1,51 @@
+// How many AscendCL calls a program makes per second of wall time, on its own machine or on one
+// served by `ascendsim exec --shared` (docs/performance.md):
+//   build/release/bench/api_call_bench [CALLS]                      (in-process machine)
+//   build/release/tools/ascendsim exec --shared -- build/release/bench/api_call_bench [CALLS]
+// Prints one line per call kind: calls, wall seconds, calls per second.
+
+#include <acl/acl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+template <class Call>
+void measure(const char* what, int calls, Call call) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i) {
+    if (call(i) != ACL_SUCCESS) {
+      std::printf("%s failed: %s\n", what, aclGetRecentErrMsg());
+      std::exit(1);
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%-28s %8d calls %8.3f s %10.0f calls/s\n", what, calls, seconds, calls / seconds);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int calls = argc > 1 ? std::atoi(argv[1]) : 20000;
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
+  aclrtStream stream = nullptr;
+  void* device = nullptr;
+  if (aclrtCreateStream(&stream) != ACL_SUCCESS ||
+      aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+    return 1;
+  int32_t id = 0;
+  measure("aclrtGetDevice", calls, [&](int) { return aclrtGetDevice(&id); });
+  measure("aclrtMemsetAsync (4 KiB)", calls, [&](int i) {
+    aclError e = aclrtMemsetAsync(device, 4096, i & 0xff, 4096, stream);
+    // A stream holds at most its queue depth of tasks: drain it now and then.
+    if (e == ACL_SUCCESS && i % 512 == 511) e = aclrtSynchronizeStream(stream);
+    return e;
+  });
+  aclrtSynchronizeStream(stream);
+  aclrtFree(device);
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
