@@ -106,4 +106,21 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
   });
 }
 
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+  ASCENDSIM_FORWARD(aclrtIpcGetEventHandle, event, handle);
+  return run("aclrtIpcGetEventHandle", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    needPointer(event, "event");
+    needPointer(handle, "handle");
+    rt().ipcEventHandle(t, event, handle);
+  });
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+  ASCENDSIM_FORWARD(aclrtIpcOpenEventHandle, handle, event);
+  return run("aclrtIpcOpenEventHandle", &ApiOverheads::event, [&](HostThread& t) {
+    needPointer(event, "event");
+    *event = rt().ipcOpenEvent(t, handle);
+  });
+}
+
 }  // extern "C"

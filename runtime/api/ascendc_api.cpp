@@ -3,6 +3,7 @@
 #include "ascendsim/ascendc.h"
 #include "runtime/api/api_call.h"
 #include "runtime/ascendc/kernel_memory_window.h"
+#include "runtime/remote/kernel_service.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -13,6 +14,18 @@ extern "C" {
 aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrtStream stream,
                                       void (*entry)(void*), void* closure, uint32_t closureBytes,
                                       void (*release)(void*)) {
+  if (ascendsim::remote::clientActive()) {
+    // The blocks run here, through this process's kernel service, when the server starts the
+    // task; the server has the closure released here when the task is gone.
+    std::string why;
+    if (!ascendsim::remote::ensureKernelService(why)) {
+      if (closure && release) release(closure);
+      ascendsim::remote::setServedError("ascendsimLaunchAscendCKernel: " + why);
+      return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    return ascendsim::remote::forward<&ascendsimLaunchAscendCKernel>(
+        name, blockDim, stream, entry, closure, closureBytes, release);
+  }
   // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
   bool handedOver = false;
   const aclError code =

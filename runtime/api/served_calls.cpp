@@ -3,11 +3,15 @@
 // aclInit / aclFinalize are its own (the machine starts with the first and ends with the job),
 // and what a process allocates or creates is given back if it goes away without doing so.
 
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <string>
 
 #include "runtime/api/served_calls.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/remote/kernel_service.h"
 #include "runtime/remote/machine_server.h"
 
 namespace ascendsim::remote {
@@ -53,14 +57,15 @@ aclError serveFinalize(Session& s, WireReader&, WireWriter&) {
 }
 
 // Calls that make something the process must give back, and the calls that give it back.
-template <auto Fn, auto Release>
+// `Made`: the argument that receives what the call made.
+template <auto Fn, auto Release, size_t Made = 0>
 aclError serveAcquire(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<Fn> call;
   call.read(in);
   call.run();
   call.write(out);
-  if (call.code == ACL_SUCCESS && call.template arg<0>()) {
-    auto handle = *call.template arg<0>();
+  if (call.code == ACL_SUCCESS && call.template arg<Made>()) {
+    auto handle = *call.template arg<Made>();
     s.process().hold(bitsOf(handle), [handle] { Release(handle); });
   }
   return call.code;
@@ -98,6 +103,71 @@ aclError serveResetDevice(Session& s, WireReader& in, WireWriter& out) {
   if (call.code == ACL_SUCCESS)
     s.process().drop(kDeviceUse | static_cast<uint32_t>(call.template arg<0>()));
   return call.code;
+}
+
+// IPC keys a process exported or imported are closed for it if it goes without doing so.
+uint64_t keyHandle(const char* key) {
+  return std::hash<std::string>()(key);
+}
+
+template <auto Fn, size_t Key>
+aclError serveKeyOpen(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    const std::string key = call.template arg<Key>();
+    s.process().hold(keyHandle(key.c_str()), [key] { aclrtIpcMemClose(key.c_str()); });
+  }
+  return call.code;
+}
+
+aclError serveKeyClose(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtIpcMemClose> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) s.process().drop(keyHandle(call.arg<0>()));
+  return call.code;
+}
+
+// A kernel launch: the task's blocks run in the program, through its kernel service, when the
+// task starts; its arguments are the program's, released there when the task is gone.
+aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
+  ServedCall<&ascendsimLaunchAscendCKernel> call;
+  call.read(in);
+  const char* name = call.arg<0>();
+  const uint32_t blockDim = call.arg<1>();
+  aclrtStream stream = call.arg<2>();
+  const uint64_t entry = bitsOf(call.arg<3>()), closure = bitsOf(call.arg<4>());
+  const uint32_t closureBytes = call.arg<5>();
+  const uint64_t release = bitsOf(call.arg<6>());
+  std::shared_ptr<KernelService> kernels = s.process().kernels;
+  // Whatever happens to the launch, the program releases its arguments once it is gone.
+  std::shared_ptr<void> arguments(nullptr, [kernels, release, closure](void*) {
+    if (kernels) kernels->release(release, closure);
+  });
+  Runtime& rt = Runtime::instance();
+  return rt.call("ascendsimLaunchAscendCKernel", &spec::ApiOverheads::kernelLaunch, true,
+                 [&](runtime::HostThread& t) {
+                   t.callArgs = {runtime::TraceArg::string("name", name ? name : ""),
+                                 runtime::TraceArg::number("blockDim", blockDim),
+                                 runtime::TraceArg::string("stream", rt.streamName(stream))};
+                   if (!kernels)
+                     runtime::fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                                   "the program has no kernel service to run the kernel in");
+                   runtime::AscendCLaunch launch;
+                   launch.name = name ? name : "kernel";
+                   launch.blockDim = blockDim;
+                   launch.closureBytes = closureBytes;
+                   launch.keepAlive = arguments;
+                   launch.runElsewhere = [kernels, entry, closure](const runtime::KernelRun& run,
+                                                                   runtime::KernelStop& stop) {
+                     return kernels->run(entry, closure, run, stop);
+                   };
+                   rt.launchAscendC(t, stream, std::move(launch));
+                 });
 }
 
 template <auto Fn>
@@ -146,6 +216,16 @@ const bool kRegistered = [] {
   add<&aclrtSynchronizeEvent>();
   add<&aclrtEventElapsedTime>();
   add<&aclrtEventGetTimestamp>();
+  add<&aclrtIpcGetEventHandle>();
+  add<&aclrtIpcOpenEventHandle>(&serveAcquire<&aclrtIpcOpenEventHandle, &aclrtDestroyEvent, 1>);
+  add<&aclrtCreateNotify>(&serveAcquire<&aclrtCreateNotify, &aclrtDestroyNotify>);
+  add<&aclrtDestroyNotify>(&serveRelease<&aclrtDestroyNotify>);
+  add<&aclrtRecordNotify>();
+  add<&aclrtWaitAndResetNotify>();
+  add<&aclrtGetNotifyId>();
+  add<&aclrtNotifyGetExportKey>();
+  add<&aclrtNotifySetImportPid>();
+  add<&aclrtNotifyImportByKey>(&serveAcquire<&aclrtNotifyImportByKey, &aclrtDestroyNotify>);
   add<&aclrtMalloc>(&serveAcquire<&aclrtMalloc, &aclrtFree>);
   add<&aclrtMallocCached>(&serveAcquire<&aclrtMallocCached, &aclrtFree>);
   add<&aclrtMallocAlign32>(&serveAcquire<&aclrtMallocAlign32, &aclrtFree>);
@@ -156,11 +236,12 @@ const bool kRegistered = [] {
   add<&aclrtMemsetAsync>();
   add<&aclrtMemcpy>();
   add<&aclrtMemcpyAsync>();
+  add<&ascendsimLaunchAscendCKernel>(&serveKernelLaunch);
   add<&aclrtDeviceGetBareTgid>();
-  add<&aclrtIpcMemGetExportKey>();
+  add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);
   add<&aclrtIpcMemSetImportPid>();
-  add<&aclrtIpcMemImportByKey>();
-  add<&aclrtIpcMemClose>();
+  add<&aclrtIpcMemImportByKey>(&serveKeyOpen<&aclrtIpcMemImportByKey, 1>);
+  add<&aclrtIpcMemClose>(&serveKeyClose);
   return true;
 }();
 

@@ -4,6 +4,7 @@
 // listed here is refused in such a program with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message.
 
 #include "acl/acl.h"
+#include "ascendsim/ascendc.h"
 #include "runtime/remote/marshal.h"
 
 namespace ascendsim::remote {
@@ -50,6 +51,16 @@ ASCENDSIM_SERVED(aclrtQueryEventStatus, Val, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeEvent, Val)
 ASCENDSIM_SERVED(aclrtEventElapsedTime, Out, Val, Val)
 ASCENDSIM_SERVED(aclrtEventGetTimestamp, Val, Out)
+ASCENDSIM_SERVED(aclrtIpcGetEventHandle, Val, Out)
+ASCENDSIM_SERVED(aclrtIpcOpenEventHandle, Whole, Out)
+ASCENDSIM_SERVED(aclrtCreateNotify, Out, Val)
+ASCENDSIM_SERVED(aclrtDestroyNotify, Val)
+ASCENDSIM_SERVED_ASYNC(aclrtRecordNotify, Val, Val)
+ASCENDSIM_SERVED_ASYNC(aclrtWaitAndResetNotify, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtGetNotifyId, Val, Out)
+ASCENDSIM_SERVED(aclrtNotifyGetExportKey, Val, OutText<2>, Val, Val)
+ASCENDSIM_SERVED(aclrtNotifySetImportPid, Val, InArray<2>, Val)
+ASCENDSIM_SERVED(aclrtNotifyImportByKey, Out, Str, Val)
 // memory
 ASCENDSIM_SERVED(aclrtMalloc, Out, Val, Val)
 ASCENDSIM_SERVED(aclrtMallocCached, Out, Val, Val)
@@ -61,6 +72,8 @@ ASCENDSIM_SERVED(aclrtMemset, Val, Val, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtMemsetAsync, Val, Val, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtMemcpy, Dst<3>, Val, Src<3>, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtMemcpyAsync, Dst<3>, Val, Src<3>, Val, Val, Val)
+// Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h)
+ASCENDSIM_SERVED(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
 // sharing between processes
 ASCENDSIM_SERVED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)

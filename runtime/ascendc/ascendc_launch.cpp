@@ -27,18 +27,18 @@ std::string hex(uint64_t v) {
 // Host memory reached in place: a registered page touched crosses the link once, one changed
 // goes back. A managed page migrates to the device when the kernel first touches it (it crosses
 // the link once) and from then on is device memory, read and written there (`managed`).
-void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelUse& managed,
-                  const std::vector<uint64_t>& hostTouched, uint32_t cores,
+void describeWork(const KernelUse& window, const ManagedMemory::KernelUse& managed, uint32_t cores,
                   models::KernelWork& work) {
-  for (const auto& r : window.copyInRuns()) work.readRanges.push_back({r.address, r.bytes});
-  work.bytesRead += window.copiedIn();
-  for (const auto& r : window.copyOutRuns()) work.writeRanges.push_back({r.address, r.bytes});
-  work.bytesWritten += window.copiedOut();
-  for (const auto& r : window.touchedRuns()) {
+  const std::vector<uint64_t>& hostTouched = window.hostTouched;
+  for (const auto& r : window.copyInRuns) work.readRanges.push_back({r.address, r.bytes});
+  work.bytesRead += window.copiedIn;
+  for (const auto& r : window.copyOutRuns) work.writeRanges.push_back({r.address, r.bytes});
+  work.bytesWritten += window.copiedOut;
+  for (const auto& r : window.touchedRuns) {
     work.readRanges.push_back({r.address, r.bytes});
     work.bytesRead += r.bytes;
   }
-  for (const auto& r : window.changedRuns()) {
+  for (const auto& r : window.changedRuns) {
     work.writeRanges.push_back({r.address, r.bytes});
     work.bytesWritten += r.bytes;
   }
@@ -50,9 +50,9 @@ void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelU
   for (uint64_t page : managed.changed) work.writeRanges.push_back({page, kPage});
   work.bytesWritten += managed.changed.size() * kPage;
   const uint64_t hostTouchedBytes = hostTouched.size() * kPage;
-  const uint64_t hostChangedBytes = window.hostChangedPages().size() * kPage;
+  const uint64_t hostChangedBytes = window.hostChanged.size() * kPage;
   work.costed = true;
-  work.coreCycles = models::spreadOverCores(window.blockCycles(), cores);
+  work.coreCycles = models::spreadOverCores(window.blockCycles, cores);
   work.ops = 0;
   work.scalarOps = 0;
   // Across the link: registered pages touched and migrating managed ones in, registered pages
@@ -70,12 +70,46 @@ void describeWork(const KernelMemoryWindow& window, const ManagedMemory::KernelU
 
 }  // namespace
 
+KernelUse Runtime::runHere(Device& device, const AscendCLaunch& launch, void* closure,
+                           KernelFault& fault) {
+  KernelMemoryWindow window(*device.memory);
+  window.setUnifiedBuffer(unifiedBufferBytes(*device.spec));
+  window.setCores(&device.spec->aicore);
+  window.watchHost(hostRangesForKernels());
+  for (uint32_t block = 0; block < launch.blockDim; ++block) {
+    if (!window.runBlock(launch.entry, closure, block, launch.blockDim, fault)) break;
+  }
+  window.finish();
+  return window.use();
+}
+
+KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, KernelFault& fault) {
+  KernelRun run;
+  run.device = device.id;
+  run.base = device.memory->base();
+  run.span = device.memory->span();
+  for (const auto& [base, a] : device.memory->allocations())
+    run.allocations.push_back({base, a.size});
+  run.cores = device.spec->aicore;
+  run.unifiedBuffer = unifiedBufferBytes(*device.spec);
+  run.blocks = launch.blockDim;
+  KernelStop stop;
+  KernelUse use = launch.runElsewhere(run, stop);
+  for (uint64_t page : use.devicePagesWritten) device.memory->markWritten(page);
+  fault.kind = static_cast<KernelFault::Kind>(stop.kind);
+  fault.reason = stop.reason;
+  fault.address = stop.address;
+  fault.block = stop.block;
+  return use;
+}
+
 void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch) {
   // The task owns the arguments from here on, launched or refused.
   auto closure = std::shared_ptr<void>(launch.closure, [release = launch.release](void* p) {
     if (release && p) release(p);
   });
-  if (!launch.entry) fail(ACL_ERROR_INVALID_PARAM, "the kernel's entry is NULL");
+  if (!launch.entry && !launch.runElsewhere)
+    fail(ACL_ERROR_INVALID_PARAM, "the kernel's entry is NULL");
   if (launch.blockDim == 0 || launch.blockDim > 65535) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "blockDim " + std::to_string(launch.blockDim) + " is out of range 1..65535");
@@ -94,24 +128,18 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
                    fault](models::Task& running) {  // (holds launch.keepAlive)
     // Managed pages the host changed since they went to a device are back in host memory.
     managed_.settleHostChanges();
-    KernelMemoryWindow window(*device->memory);
-    window.setUnifiedBuffer(unifiedBufferBytes(*device->spec));
     const spec::AiCoreSpec& cores = device->spec->aicore;
-    window.setCores(&cores);
-    window.watchHost(hostRangesForKernels());
-    for (uint32_t block = 0; block < launch.blockDim; ++block) {
-      if (!window.runBlock(launch.entry, closure.get(), block, launch.blockDim, *fault)) break;
-    }
-    window.finish();
-    const std::vector<uint64_t> hostTouched = window.hostTouchedPages();
+    const KernelUse use = launch.runElsewhere ? runElsewhere(*device, launch, *fault)
+                                              : runHere(*device, launch, closure.get(), *fault);
+    const std::vector<uint64_t>& hostTouched = use.hostTouched;
     const ManagedMemory::KernelUse managed =
-        managed_.useByKernel(device->id, hostTouched, window.hostChangedPages());
+        managed_.useByKernel(device->id, hostTouched, use.hostChanged);
     managed_.settleOnDevice(device->id, hostTouched);
     // On as many cores as it has blocks, at most the device's (and aclrtSetDeviceResLimit's, which
     // the submission applied to `blocks`).
     const uint32_t onCores =
         std::min(running.kernel.blocks > 0 ? running.kernel.blocks : launch.blockDim, cores.cores);
-    describeWork(window, managed, hostTouched, onCores, running.kernel);
+    describeWork(use, managed, onCores, running.kernel);
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten +
                     running.kernel.hostBytesRead + running.kernel.hostBytesWritten;
   };

@@ -379,4 +379,24 @@ void KernelMemoryWindow::finish() {
   }
 }
 
+KernelUse KernelMemoryWindow::use() const {
+  auto ranges = [](const std::vector<Run>& runs) {
+    std::vector<KernelRange> out;
+    out.reserve(runs.size());
+    for (const Run& r : runs) out.push_back({r.address, r.bytes});
+    return out;
+  };
+  KernelUse u;
+  u.copiedIn = copiedIn_;
+  u.copiedOut = copiedOut_;
+  u.copyInRuns = ranges(copyInRuns_);
+  u.copyOutRuns = ranges(copyOutRuns_);
+  u.touchedRuns = ranges(touchedRuns());
+  u.changedRuns = ranges(changedRuns());
+  u.blockCycles = blockCycles_;
+  u.hostTouched = hostTouchedPages();
+  u.hostChanged = hostChanged_;
+  return u;
+}
+
 }  // namespace ascendsim::runtime

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/compute/ascendc_cost.h"
+#include "runtime/core/kernel_use.h"
 
 namespace ascendsim::runtime {
 
@@ -101,6 +102,8 @@ class KernelMemoryWindow {
   std::vector<Run> changedRuns() const;  // valid after finish()
   // Returns the pages to the store now (the destructor does it otherwise).
   void finish();
+  // What the blocks did (after finish()).
+  KernelUse use() const;
 
   static constexpr uint64_t kPage = 4096;
 

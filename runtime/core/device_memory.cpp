@@ -17,6 +17,7 @@ DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity)
   void* at = nullptr;
   int fixed = 0;
   if (windowNext_ != 0) {  // a shared machine: the next place in the window every process keeps
+    if (direct) throw std::invalid_argument("run mode device is not served to several processes");
     if (span_ > windowEnd_ - windowNext_) throw std::bad_alloc();
     at = reinterpret_cast<void*>(windowNext_);
     windowNext_ += span_;
@@ -26,11 +27,13 @@ DeviceMemory::DeviceMemory(uint64_t capacity, bool direct) : capacity_(capacity)
   void* p = mmap(at, span_, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | fixed, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   base_ = reinterpret_cast<uint64_t>(p);
+  if (inWindow_ && sharedStore_) store_ = sharedStore_ + (base_ - windowBase_);
   free_[0] = span_;
 }
 
 DeviceMemory::~DeviceMemory() {
-  if (inWindow_) {  // the addresses stay kept from the program's own allocations
+  if (view_) return;  // another process's memory, seen for a kernel
+  if (inWindow_) {    // the addresses stay kept from the program's own allocations
     mmap(reinterpret_cast<void*>(base_), span_, PROT_NONE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   } else {
@@ -40,8 +43,11 @@ DeviceMemory::~DeviceMemory() {
 
 uint64_t DeviceMemory::windowNext_ = 0;
 uint64_t DeviceMemory::windowEnd_ = 0;
+uint64_t DeviceMemory::windowBase_ = 0;
+uint8_t* DeviceMemory::sharedStore_ = nullptr;
 
 void DeviceMemory::placeInWindow(uint64_t base, uint64_t size) {
+  windowBase_ = base;
   windowNext_ = base;
   windowEnd_ = base + size;
 }
@@ -166,17 +172,46 @@ void DeviceMemory::releaseAll() {
   free_[0] = span_;
   used_ = 0;
   pages_.clear();
+  if (store_ && !view_) {
+    madvise(store_, span_, MADV_REMOVE);
+    present_.clear();
+  }
 }
 
 uint8_t* DeviceMemory::page(uint64_t index) {
+  if (store_) {
+    if (view_) {
+      written_.push_back(base_ + index * kPage);
+    } else {
+      present_.insert(index);
+    }
+    return store_ + index * kPage;
+  }
   auto& p = pages_[index];
   if (!p) p.reset(new uint8_t[kPage]());
   return p.get();
 }
 
 const uint8_t* DeviceMemory::pageIfPresent(uint64_t index) const {
+  if (store_) return view_ || present_.count(index) ? store_ + index * kPage : nullptr;
   auto it = pages_.find(index);
   return it == pages_.end() ? nullptr : it->second.get();
+}
+
+void DeviceMemory::markWritten(uint64_t address) {
+  if (store_ && contains(address)) present_.insert((address - base_) / kPage);
+}
+
+void DeviceMemory::shareStore(uint8_t* store, uint64_t windowBase) {
+  sharedStore_ = store;
+  windowBase_ = windowBase;
+}
+
+DeviceMemory::DeviceMemory(uint64_t base, uint64_t span, const std::vector<Range>& allocations)
+    : capacity_(span), span_(span), base_(base), direct_(false), view_(true) {
+  for (const Range& r : allocations)
+    allocations_[r.first] = Allocation{r.first, r.second, r.second};
+  store_ = sharedStore_ + (base_ - windowBase_);
 }
 
 void DeviceMemory::dropPages(uint64_t begin, uint64_t end) {
@@ -185,6 +220,7 @@ void DeviceMemory::dropPages(uint64_t begin, uint64_t end) {
   for (uint64_t index = (begin - base_ + kPage - 1) / kPage; (index + 1) * kPage <= end - base_;
        ++index) {
     pages_.erase(index);
+    if (store_ && present_.erase(index)) madvise(store_ + index * kPage, kPage, MADV_REMOVE);
   }
 }
 
@@ -245,6 +281,7 @@ void DeviceMemory::fill(uint64_t address, uint8_t value, uint64_t n) {
 }
 
 uint64_t DeviceMemory::residentBytes() const {
+  if (store_) return present_.size() * kPage;
   return pages_.size() * kPage;
 }
 

@@ -9,6 +9,9 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace ascendsim::runtime {
 
@@ -22,6 +25,16 @@ class DeviceMemory {
   // caller has reserved (a machine shared by several processes: every process keeps that window
   // free, so device pointers mean the same everywhere).
   static void placeInWindow(uint64_t base, uint64_t size);
+  // With a window: the contents of every device memory live in `store`, memory shared with the
+  // programs (at store + (address - the window's base)), so a program can run a kernel on them.
+  static void shareStore(uint8_t* store, uint64_t windowBase);
+  // A program's view of a served machine's device memory [base, base + span) for one kernel:
+  // its live allocations (start, size), its contents in the shared store. It records the pages
+  // written through it (writtenPages) for the server, which keeps account of them (markWritten).
+  using Range = std::pair<uint64_t, uint64_t>;
+  DeviceMemory(uint64_t base, uint64_t span, const std::vector<Range>& allocations);
+  const std::vector<uint64_t>& writtenPages() const { return written_; }
+  void markWritten(uint64_t address);
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
@@ -32,6 +45,8 @@ class DeviceMemory {
   };
 
   uint64_t base() const { return base_; }
+  uint64_t span() const { return span_; }
+  const std::map<uint64_t, Allocation>& allocations() const { return allocations_; }
   uint64_t capacity() const { return capacity_; }
   uint64_t used() const { return used_; }
   bool contains(uint64_t address) const { return address >= base_ && address < base_ + span_; }
@@ -76,7 +91,12 @@ class DeviceMemory {
   uint64_t base_ = 0;
   bool direct_;
   bool inWindow_ = false;
-  static uint64_t windowNext_, windowEnd_;
+  bool view_ = false;
+  uint8_t* store_ = nullptr;              // the contents, in the store shared with the programs
+  std::unordered_set<uint64_t> present_;  // pages of the shared store holding something
+  std::vector<uint64_t> written_;         // (a view's) pages written
+  static uint64_t windowNext_, windowEnd_, windowBase_;
+  static uint8_t* sharedStore_;
   uint64_t used_ = 0;
   std::map<uint64_t, Allocation> allocations_;  // by base address
   std::map<uint64_t, uint64_t> free_;           // free extents: offset -> length

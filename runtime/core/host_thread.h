@@ -54,7 +54,10 @@ struct HostThread {
   bool blocked = false;              // waiting for the simulation or another thread
   const std::function<bool()>* waitingOn = nullptr;  // what it waits for, while blocked
   spec::Picoseconds deadline = kNoDeadline;          // when that wait gives up
-  bool inCall = false;                // inside an API call (and not running user code for it)
+  bool inCall = false;  // inside an API call (and not running user code for it)
+  // Others went on while it slept outside AscendCL (a served program's thread waiting for a file,
+  // a pipe or a sleep): it wakes at the machine's present (see HostThreads::awaitTurn).
+  bool passedAsleep = false;
   std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
   // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
   int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)

@@ -195,6 +195,7 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
     unsure = true;
     return false;
   }
+  other.passedAsleep = true;
   return true;
 }
 
@@ -246,6 +247,12 @@ bool HostThreads::sleep(bool unsure) {
 }
 
 void HostThreads::awaitTurn(HostThread& t, models::SimulatedSystem* system) {
+  // A served program's thread that others went past while it slept (in the program: a sleep, a
+  // file or pipe another process fills) wakes no earlier than what they did meanwhile: what it
+  // waited for happened first. (A program's own threads keep their clocks: their waits on each
+  // other are seen at joins.)
+  if (t.passedAsleep && t.remotePid && system) t.now = std::max(t.now, system->now());
+  t.passedAsleep = false;
   const Turn mine{t.now, t.index};
   for (;;) {
     bool unsure = false;

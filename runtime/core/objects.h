@@ -143,9 +143,12 @@ struct Device {
   const spec::DeviceSpec* spec = nullptr;
   models::DeviceScheduler* scheduler = nullptr;
   std::unique_ptr<DeviceMemory> memory;
-  Context* defaultContext = nullptr;
+  // Each process's default context on the device (on a machine served to several processes,
+  // each has its own, as on hardware), by process id.
+  std::map<int32_t, Context*> defaultContexts;
   int explicitContexts = 0;
-  std::set<uint64_t> setBy;      // (pthread ids of) threads holding an aclrtSetDevice reference
+  // By process: (pthread ids of) its threads holding an aclrtSetDevice reference.
+  std::map<int32_t, std::set<uint64_t>> setBy;
   std::set<int> peersEnabled;    // devices this one may copy to and from directly
   Stream* copyStream = nullptr;  // internal stream for synchronous copies and memsets
   uint32_t streams = 0;          // live streams, default and internal ones included

@@ -294,7 +294,7 @@ void Runtime::finalize(HostThread& t) {
     waitStream(t, *d->copyStream, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
     deleteStream(*d->copyStream);
     d->copyStream = nullptr;
-    d->defaultContext = nullptr;
+    d->defaultContexts.clear();
     d->explicitContexts = 0;
     d->setBy.clear();
     d->peersEnabled.clear();

@@ -22,6 +22,7 @@
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/handle_table.h"
 #include "runtime/core/host_threads.h"
+#include "runtime/core/kernel_use.h"
 #include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
@@ -29,6 +30,8 @@
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
+
+struct KernelFault;  // runtime/ascendc/kernel_memory_window.h
 
 // A compute task as the operator layer hands it over: its work for the timing model, the device
 // memory it reads and writes (checked to lie on the stream's device), and its data effect.
@@ -43,6 +46,9 @@ struct AscendCLaunch {
   void (*release)(void*) = nullptr;
   KernelFunction* function = nullptr;  // its handle, if the program has one (else made by name)
   std::shared_ptr<void> keepAlive;     // what must outlive the task (a loaded binary)
+  // Set: the blocks run elsewhere (in the program that launched them, on a served machine) and
+  // `entry`, `closure` and `release` are that program's, never called here.
+  KernelRunner runElsewhere;
 };
 
 struct KernelLaunch {
@@ -156,6 +162,8 @@ class Runtime {
   void valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
   // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
   void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
+  KernelUse runHere(Device& device, const AscendCLaunch& launch, void* closure, KernelFault& fault);
+  KernelUse runElsewhere(Device& device, const AscendCLaunch& launch, KernelFault& fault);
   // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).
   uint64_t eventTimestampUs(HostThread& t, aclrtEvent e);
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
@@ -284,6 +292,11 @@ class Runtime {
   // The exporter frees memory other processes have imported: it stays until they close it.
   bool ipcKeepsAlive(const void* p);
   bool ipcImportsOn(const Device& d) const;
+  void ipcEventHandle(HostThread& t, aclrtEvent event, aclrtIpcEventHandle* handle);
+  Event* ipcOpenEvent(HostThread& t, const aclrtIpcEventHandle& handle);
+  void notifyExportKey(HostThread& t, aclrtNotify notify, char* key, size_t len, uint64_t flags);
+  void notifyAllowProcesses(HostThread& t, aclrtNotify notify, const int32_t* pids, size_t n);
+  Notify* notifyImport(HostThread& t, const char* key, uint64_t flags);
 
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
@@ -394,6 +407,17 @@ class Runtime {
     bool ownerFreed = false;  // freed by the exporter: released when the last importer closes
   };
   std::map<std::string, IpcExport> ipcExports_;
+  // Events and notifies shared by name: a copy of the exported one (its sync point) per name.
+  std::map<std::string, Event> ipcEvents_;
+  std::map<const models::SyncPoint*, std::string> ipcEventNames_;
+  struct IpcNotify {
+    Notify notify;
+    int32_t owner = 0;
+    bool anyProcess = false;
+    std::set<int32_t> allowed;
+  };
+  std::map<std::string, IpcNotify> ipcNotifies_;
+  std::map<const models::SyncPoint*, std::string> ipcNotifyKeys_;
   uint64_t ipcKeys_ = 0;
   IpcExport& ipcExport(const char* key);
   KernelFunction& loadedFunction(aclrtFuncHandle function);  // of a loaded binary, or fails

@@ -93,12 +93,14 @@ void Runtime::releaseContext(HostThread& t, Context& ctx) {
     if (th.current == &ctx) th.current = nullptr;
   });
   Device& d = *ctx.device;
-  if (d.defaultContext == &ctx) d.defaultContext = nullptr;
+  for (auto it = d.defaultContexts.begin(); it != d.defaultContexts.end();) {
+    it = it->second == &ctx ? d.defaultContexts.erase(it) : std::next(it);
+  }
   contexts_.erase(&ctx);
 }
 
 void Runtime::releaseDeviceIfUnused(Device& d) {
-  if (d.defaultContext || d.explicitContexts > 0) return;
+  if (!d.defaultContexts.empty() || d.explicitContexts > 0) return;
   d.peersEnabled.clear();
   if (ipcImportsOn(d)) return;  // other processes still use memory exported from it
   if (d.memory->allocationCount() > 0) {
@@ -114,29 +116,37 @@ void Runtime::releaseDeviceIfUnused(Device& d) {
 
 void Runtime::setDevice(HostThread& t, int32_t id) {
   Device& d = device(id);
-  if (!d.defaultContext) {
+  const int32_t pid = callerPid(t);
+  Context*& defaultContext = d.defaultContexts[pid];
+  if (!defaultContext) {
     auto ctx = std::make_unique<Context>();
     ctx->device = &d;
     ctx->isDefault = true;
     Context& ref = contexts_.add(std::move(ctx));
     ref.defaultStream = &newStream(d, &ref, true);
-    d.defaultContext = &ref;
+    defaultContext = &ref;
   }
-  d.setBy.insert(t.pthreadId);
-  t.current = d.defaultContext;
+  d.setBy[pid].insert(t.pthreadId);
+  t.current = defaultContext;
 }
 
 void Runtime::resetDevice(HostThread& t, int32_t id, bool force) {
   Device& d = device(id);
-  if (force || (d.setBy.size() == 1 && d.setBy.count(t.pthreadId)))
+  // Only the calling process's hold on the device: other processes sharing it go on.
+  const int32_t pid = callerPid(t);
+  std::set<uint64_t>& holders = d.setBy[pid];
+  if (force || (holders.size() == 1 && holders.count(t.pthreadId)))
     refuseInsideCallback(t, &d, force ? "aclrtResetDeviceForce" : "aclrtResetDevice");
   if (force) {
-    d.setBy.clear();
+    holders.clear();
   } else {
-    d.setBy.erase(t.pthreadId);
+    holders.erase(t.pthreadId);
   }
-  if (!d.setBy.empty() || !d.defaultContext) return;
-  releaseContext(t, *d.defaultContext);
+  if (!holders.empty()) return;
+  d.setBy.erase(pid);
+  auto own = d.defaultContexts.find(pid);
+  if (own == d.defaultContexts.end()) return;
+  releaseContext(t, *own->second);
   releaseDeviceIfUnused(d);
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
@@ -118,6 +119,93 @@ bool Runtime::ipcImported(const HostThread& t, const void* p) const {
   return std::any_of(ipcExports_.begin(), ipcExports_.end(), [&](const auto& kv) {
     return kv.second.address == address && kv.second.owner != pid && kv.second.importers.count(pid);
   });
+}
+
+// ---------------------------------------------------------------- events and notifies
+
+void Runtime::ipcEventHandle(HostThread&, aclrtEvent eh, aclrtIpcEventHandle* handle) {
+  Event* e = events_.find(eh);
+  if (!e) fail(ACL_ERROR_RT_INVALID_HANDLE, "event " + describePointer(eh) + " does not exist");
+  if (!(e->flags & ACL_EVENT_IPC))
+    fail(ACL_ERROR_INVALID_PARAM, "the event was not created with ACL_EVENT_IPC");
+  std::string& name = ipcEventNames_[e->sync.get()];
+  if (name.empty()) {
+    name = "ascendsim-ipc-event-" + std::to_string(++ipcKeys_);
+    ipcEvents_[name] = *e;  // its sync point, flags and device, for the openers
+  }
+  std::memset(handle->reserved, 0, sizeof handle->reserved);
+  std::memcpy(handle->reserved, name.data(), name.size());
+}
+
+Event* Runtime::ipcOpenEvent(HostThread& t, const aclrtIpcEventHandle& handle) {
+  const std::string name(handle.reserved, strnlen(handle.reserved, sizeof handle.reserved));
+  auto it = ipcEvents_.find(name);
+  if (it == ipcEvents_.end())
+    fail(ACL_ERROR_INVALID_PARAM, "the handle names no IPC event (made up, or never exported)");
+  // An event of the opener's device (its streams record and wait on it) on the same sync point
+  // as the exporter's: the same records.
+  Device& d = *requireContext(t).device;
+  if (d.events >= d.spec->scheduler.maxEvents)
+    fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) + " has no event left");
+  auto e = std::make_unique<Event>(it->second);
+  e->device = &d;
+  Event& ref = events_.add(std::move(e));
+  d.events++;
+  return &ref;
+}
+
+void Runtime::notifyExportKey(HostThread& t, aclrtNotify nh, char* key, size_t len,
+                              uint64_t flags) {
+  Notify* n = notifies_.find(nh);
+  if (!n) fail(ACL_ERROR_RT_INVALID_HANDLE, "notify " + describePointer(nh) + " does not exist");
+  if (flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT &&
+      flags != ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+    fail(ACL_ERROR_INVALID_PARAM, "flags " + std::to_string(flags) + " is not an export flag");
+  const std::string name = "ascendsim-ipc-notify-" + std::to_string(++ipcKeys_);
+  if (len < name.size() + 1) {
+    fail(ACL_ERROR_INVALID_PARAM, "len " + std::to_string(len) + " cannot hold the key (" +
+                                      std::to_string(name.size() + 1) + " bytes with its NUL)");
+  }
+  IpcNotify& shared = ipcNotifies_[name];
+  shared.notify = *n;
+  shared.owner = callerPid(t);
+  shared.anyProcess = flags == ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION;
+  ipcNotifyKeys_[n->sync.get()] = name;
+  std::memcpy(key, name.c_str(), name.size() + 1);
+}
+
+void Runtime::notifyAllowProcesses(HostThread& t, aclrtNotify nh, const int32_t* pids, size_t n) {
+  Notify* notify = notifies_.find(nh);
+  if (!notify)
+    fail(ACL_ERROR_RT_INVALID_HANDLE, "notify " + describePointer(nh) + " does not exist");
+  auto key = ipcNotifyKeys_.find(notify->sync.get());
+  if (key == ipcNotifyKeys_.end())
+    fail(ACL_ERROR_INVALID_PARAM, "the notify has no export key (aclrtNotifyGetExportKey first)");
+  IpcNotify& shared = ipcNotifies_.at(key->second);
+  if (shared.owner != callerPid(t))
+    fail(ACL_ERROR_INVALID_PARAM, "the notify was exported by another process");
+  for (size_t i = 0; i < n; ++i) {
+    if (pids[i] <= 0)
+      fail(ACL_ERROR_INVALID_PARAM, "pid " + std::to_string(pids[i]) + " is not a process id");
+  }
+  shared.allowed.insert(pids, pids + n);
+}
+
+Notify* Runtime::notifyImport(HostThread& t, const char* key, uint64_t flags) {
+  if (flags != ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT &&
+      flags != ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+    fail(ACL_ERROR_INVALID_PARAM, "flags " + std::to_string(flags) + " is not an import flag");
+  auto it = ipcNotifies_.find(key);
+  if (it == ipcNotifies_.end())
+    fail(ACL_ERROR_INVALID_PARAM, std::string("no notify is exported under the key '") + key + "'");
+  const int32_t pid = callerPid(t);
+  const IpcNotify& shared = it->second;
+  if (!shared.anyProcess && pid != shared.owner && !shared.allowed.count(pid)) {
+    fail(ACL_ERROR_INVALID_PARAM,
+         "process " + std::to_string(pid) + " may not import the notify '" + key +
+             "': the exporter has not named it with aclrtNotifySetImportPid");
+  }
+  return &notifies_.add(std::make_unique<Notify>(shared.notify));  // the same flag
 }
 
 }  // namespace ascendsim::runtime

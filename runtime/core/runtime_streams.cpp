@@ -254,18 +254,20 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
 
 Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
   Device& d = *requireContext(t).device;
-  const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
-  const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+  const uint32_t known =
+      ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_IPC;
+  const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL;
   if (flags & unsimulated) {
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
          "event flag bits " + std::to_string(flags & unsimulated) +
-             " (device-only, external or IPC events) are not simulated");
+             " (device-only or external events) are not simulated");
   }
   if (flags == 0 || (flags & ~known)) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "event flag " + std::to_string(flags) +
              " is invalid: give ACL_EVENT_SYNC, "
-             "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE or an OR of them");
+             "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE, ACL_EVENT_IPC or an OR of "
+             "them");
   }
   if (d.events >= d.spec->scheduler.maxEvents) {
     fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) +

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 
+#include "runtime/core/device_memory.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
@@ -115,13 +116,17 @@ void connectThread(ThreadLink& link) {
     }
     (void)version;
     const int fd = link.channel->receiveDescriptor();
+    const int storeFd = link.channel->receiveDescriptor();
     link.channel->readAhead(50);
     std::lock_guard<std::mutex> lock(p.attachMutex);
     if (!SharedHostMemory::instance()) {
       SharedHostMemory::attach(fd);
       reserveDeviceWindow();
+      SharedDeviceStore::attach(storeFd);
+      runtime::DeviceMemory::shareStore(SharedDeviceStore::base(), AddressPlan::kDeviceBase);
     } else {
       ::close(fd);
+      ::close(storeFd);
     }
   } catch (const std::exception& e) {
     link.broken = std::string("cannot reach the machine served by ascendsim exec --shared at ") +

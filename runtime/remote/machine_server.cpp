@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "runtime/core/runtime.h"
+#include "runtime/remote/kernel_service.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
 
@@ -62,9 +63,9 @@ void ServedProcess::releaseAll() {
 Session::Session(MachineServer& server, std::unique_ptr<Channel> channel)
     : server_(server), channel_(std::move(channel)) {}
 
-bool Session::handshake() {
+Session::Joined Session::handshake() {
   std::vector<uint8_t> message;
-  if (!channel_->receive(message)) return false;
+  if (!channel_->receive(message)) return Joined::No;
   WireReader in(message);
   if (in.u8() != static_cast<uint8_t>(MessageKind::Hello)) throw WireError("expected a hello");
   const uint32_t version = in.u32();
@@ -77,7 +78,7 @@ bool Session::handshake() {
                std::to_string(kProtocolVersion) +
                " (run the program with the libascendcl of the same AscendSim)");
     channel_->send(reply);
-    return false;
+    return Joined::No;
   }
   const pid_t pid = in.i32();
   const pid_t tid = in.i32();
@@ -85,6 +86,22 @@ bool Session::handshake() {
   const int32_t world = in.i32();
   const uint32_t threadNumber = in.u32();
   const std::string program = in.text();
+  if (threadNumber == kServiceThread) {
+    // Attached before the answer: the program's next call may launch a kernel at once.
+    auto* channel = channel_.get();
+    if (!server_.attachKernelService(pid, channel_)) {
+      reply.u8(0);
+      reply.text("a kernel service connected for a process the server does not know");
+      channel->send(reply);
+      return Joined::No;
+    }
+    reply.u8(1);
+    reply.text("");
+    channel->send(reply);
+    channel->sendDescriptor(SharedHostMemory::instance()->fd());
+    channel->sendDescriptor(server_.storeDescriptor());
+    return Joined::Service;
+  }
   process_ = server_.join(pid, rank, program);
   runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
                            trackName(*process_), threadNumber};
@@ -98,7 +115,8 @@ bool Session::handshake() {
   reply.text("");
   channel_->send(reply);
   channel_->sendDescriptor(SharedHostMemory::instance()->fd());
-  return true;
+  channel_->sendDescriptor(server_.storeDescriptor());
+  return Joined::Thread;
 }
 
 void Session::serveCall(WireReader& in, bool reply) {
@@ -164,7 +182,9 @@ void Session::serveStage(WireReader& in) {
 
 void Session::run() {
   try {
-    if (!handshake()) {
+    const Joined joined = handshake();
+    if (joined == Joined::Service) return;  // the channel is the process's kernel service now
+    if (joined == Joined::No) {
       channel_->close();
       return;
     }
@@ -211,6 +231,8 @@ MachineServer::MachineServer() : acceptor_(io_) {
   runtime::useHostMemory(shared);
   reserveDeviceWindow();
   runtime::DeviceMemory::placeInWindow(AddressPlan::kDeviceBase, AddressPlan::kDeviceSize);
+  storeFd_ = SharedDeviceStore::create();
+  runtime::DeviceMemory::shareStore(SharedDeviceStore::base(), AddressPlan::kDeviceBase);
 }
 
 MachineServer::~MachineServer() {
@@ -281,6 +303,14 @@ std::shared_ptr<ServedProcess> MachineServer::join(pid_t pid, int32_t rank,
   return p;
 }
 
+bool MachineServer::attachKernelService(pid_t pid, std::unique_ptr<Channel>& channel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = processes_.find(pid);
+  if (it == processes_.end()) return false;
+  it->second->kernels = std::make_shared<KernelService>(std::move(channel));
+  return true;
+}
+
 void MachineServer::awaitRanks(int32_t world) {
   std::unique_lock<std::mutex> lock(mutex_);
   ++enrolledRanks_;
@@ -296,6 +326,7 @@ void MachineServer::awaitRanks(int32_t world) {
 bool MachineServer::leave(ServedProcess& p) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (--p.connections > 0) return false;
+  if (p.kernels) p.kernels->close();
   auto it = processes_.find(p.pid);
   if (it != processes_.end() && it->second.get() == &p) processes_.erase(it);
   changed_.notify_all();

@@ -33,7 +33,8 @@ struct ServedProcess {
   uint32_t order = 0;  // its place among the job's processes: the rank, or after every rank
   std::string program;
   int connections = 0;
-  bool initialized = false;  // has called aclInit (and not aclFinalize since)
+  std::shared_ptr<class KernelService> kernels;  // its kernel service, once it has one
+  bool initialized = false;                      // has called aclInit (and not aclFinalize since)
   // What it holds that must be given back if it goes away without doing so itself: the handle
   // (an address) and how to release it, in the order acquired.
   std::vector<std::pair<uint64_t, std::function<void()>>> held;
@@ -58,7 +59,8 @@ class Session {
   void close() { channel_->close(); }
 
  private:
-  bool handshake();
+  enum class Joined { No, Thread, Service };
+  Joined handshake();
   void serveCall(WireReader& in, bool reply);
   void serveStage(WireReader& in);
   MachineServer& server_;
@@ -75,6 +77,7 @@ class MachineServer {
   MachineServer();
   ~MachineServer();
   const std::string& socketPath() const { return socketPath_; }
+  int storeDescriptor() const { return storeFd_; }
   void start();
   // After the job's command has ended: waits up to `grace` for connections still open (a
   // program's orphaned children), then closes them and returns when every session has ended.
@@ -82,6 +85,9 @@ class MachineServer {
 
   // ---- for sessions
   std::shared_ptr<ServedProcess> join(pid_t pid, int32_t rank, const std::string& program);
+  // A program's kernel service connection: kept with its process (which has connected first).
+  // Takes `channel` only when it succeeds.
+  bool attachKernelService(pid_t pid, std::unique_ptr<Channel>& channel);
   // A rank's main thread is enrolled: waits (up to 60 s) until `world` ranks are.
   void awaitRanks(int32_t world);
   // True when `p` has no connection left (it has gone).
@@ -102,6 +108,7 @@ class MachineServer {
   std::vector<std::thread> sessionThreads_;
   std::vector<Session*> sessions_;  // live ones
   bool stopping_ = false;
+  int storeFd_ = -1;
 };
 
 }  // namespace ascendsim::remote

@@ -7,10 +7,11 @@
 //   ASCENDSIM_FORWARD(aclrtMalloc, devPtr, size, policy);   // first line of the entry point
 //
 // Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
-// every process), Out (T*: one T written back on success), In (const T*: one T read), Str (a
-// string), InArray<N> (as many elements as argument N says), OutText<N> (char*: as many bytes as
-// argument N says, written back), Src<N> / Dst<N> (host data of argument N bytes: the program's own
-// memory goes through a shared staging buffer; pinned and device memory are passed as they are).
+// every process), Whole (a struct passed by value), Out (T*: one T written back on success), In
+// (const T*: one T read), Str (a string), InArray<N> (as many elements as argument N says),
+// OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N> (host data of
+// argument N bytes: the program's own memory goes through a shared staging buffer; pinned and
+// device memory are passed as they are).
 
 #include <cstring>
 #include <string>
@@ -25,6 +26,7 @@
 namespace ascendsim::remote {
 
 struct Val {};
+struct Whole {};  // a struct passed by value
 struct Out {};
 struct In {};
 struct Str {};
@@ -84,6 +86,18 @@ struct ClientArg {  // Val
   }
   template <class P, class All>
   void take(WireReader&, P, const All&) {}
+};
+
+template <>
+struct ClientArg<Whole> {
+  template <class P, class All>
+  bool put(WireWriter& w, const P& v, const All&) {
+    static_assert(std::is_trivially_copyable_v<P>);
+    w.blob(&v, sizeof v);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, const P&, const All&) {}
 };
 
 template <>
@@ -252,6 +266,14 @@ struct ServerArg {  // Val, Src, Dst
   P value{};
   void read(WireReader& r) { value = fromBits<P>(r.u64()); }
   P get() { return value; }
+  void write(WireWriter&) {}
+};
+
+template <class T>
+struct ServerArg<Whole, T> {
+  T value{};
+  void read(WireReader& r) { r.blobInto(&value, sizeof value); }
+  T get() { return value; }
   void write(WireWriter&) {}
 };
 

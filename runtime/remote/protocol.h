@@ -5,19 +5,34 @@
 //
 // client -> server                          server -> client
 // Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text,
-//        size, thread number, program name    (then the shared memory's descriptor, if ok)
+//        size, thread number, program name    (then, if ok, the descriptors of the shared host
+//                                             memory and of the device memory store)
 // Call: name, arguments                     CallReply: code, error text, results
 // Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
 //       returned by the thread's next Call)
 // Stage: slot, bytes                        StageReply: address of a shared buffer of that size
+// On a kernel service connection (Hello with thread number kServiceThread), the other way:
+// RunKernel: entry, closure, device, its      KernelDone: what the blocks did (KernelUse), the
+//   memory and allocations, cores, blocks       device pages written, how the kernel stopped
+// ReleaseKernel: release function, closure
 
 #include <cstdint>
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 2;
+constexpr uint32_t kProtocolVersion = 3;
 
-enum class MessageKind : uint8_t { Hello = 1, Call = 2, Stage = 3, Post = 4 };
+enum class MessageKind : uint8_t {
+  Hello = 1,
+  Call = 2,
+  Stage = 3,
+  Post = 4,
+  RunKernel = 20,      // server -> a program's kernel service: run a launch's blocks
+  ReleaseKernel = 21,  // server -> kernel service: release a launch's arguments (no answer)
+};
+
+// The thread number in a Hello of a program's kernel service connection (not a host thread).
+constexpr uint32_t kServiceThread = 0xFFFFFFFFu;
 
 // The environment variable that names the server's socket; set by `ascendsim exec --shared` for
 // the processes it starts, inherited by theirs.

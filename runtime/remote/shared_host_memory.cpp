@@ -105,6 +105,30 @@ void SharedHostMemory::discard(void* p, uint64_t size) {
             static_cast<off_t>(size));
 }
 
+namespace {
+void mapStore(int fd) {
+  void* want = SharedDeviceStore::base();
+  void* p = mmap(want, AddressPlan::kDeviceSize, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+  if (p == MAP_FAILED || p != want)
+    failed("cannot map the job's device memory at its fixed address");
+}
+}  // namespace
+
+int SharedDeviceStore::create() {
+  const int fd = memfd_create("ascendsim-device-memory", MFD_CLOEXEC);
+  if (fd < 0) failed("cannot create the job's device memory");
+  if (ftruncate(fd, static_cast<off_t>(AddressPlan::kDeviceSize)) != 0)
+    failed("cannot size the job's device memory");
+  mapStore(fd);
+  return fd;
+}
+
+void SharedDeviceStore::attach(int fd) {
+  mapStore(fd);
+  ::close(fd);  // the mapping keeps it
+}
+
 void reserveDeviceWindow() {
   void* want = reinterpret_cast<void*>(AddressPlan::kDeviceBase);
   void* p = mmap(want, AddressPlan::kDeviceSize, PROT_NONE,

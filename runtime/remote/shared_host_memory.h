@@ -13,7 +13,7 @@
 
 namespace ascendsim::remote {
 
-// Where things are placed in every process of a job: between 48 and 65 TiB, clear of the places
+// Where things are placed in every process of a job: between 32 and 65 TiB, clear of the places
 // Linux gives programs (executables near 85 TiB, libraries and mmap below 128 TiB, the heap after
 // the executable) and of AddressSanitizer's shadow (below 16 TiB).
 struct AddressPlan {
@@ -23,6 +23,18 @@ struct AddressPlan {
   // Device memories, one after another (kept from the programs' own allocations).
   static constexpr uint64_t kDeviceBase = 0x300000000000ull;
   static constexpr uint64_t kDeviceSize = 16ull << 40;
+  // The contents of device memory, shared: a device address a lives at kStoreBase + (a -
+  // kDeviceBase) in every process (kernels run in the programs that launch them).
+  static constexpr uint64_t kStoreBase = 0x200000000000ull;
+};
+
+// The memory file holding every device's contents, mapped at AddressPlan::kStoreBase; the
+// server's device memories keep their bytes there (DeviceMemory::shareStore).
+class SharedDeviceStore {
+ public:
+  static int create();         // the server's: returns its descriptor
+  static void attach(int fd);  // a program's
+  static uint8_t* base() { return reinterpret_cast<uint8_t*>(AddressPlan::kStoreBase); }
 };
 
 class SharedHostMemory : public runtime::HostMemorySource {

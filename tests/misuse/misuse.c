@@ -84,8 +84,8 @@ int main(void) {
            "an event with no flag");
     expect(aclrtCreateEventWithFlag(&event, 0x80000000U), ACL_ERROR_RT_PARAM_INVALID,
            "an unknown event flag");
-    expect(aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "an IPC event");
+    expect(aclrtCreateEventWithFlag(&event, ACL_EVENT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "an external event");
     expect(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC), ACL_SUCCESS,
            "an event without timestamps");
     expect(aclrtCreateEvent(&plain), ACL_SUCCESS, "a default event");

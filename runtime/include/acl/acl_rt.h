@@ -564,6 +564,27 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream s
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
                                                      uint32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId);
+/* A notify shared with other processes by key (as IPC memory: 65 bytes with its NUL, a list of
+ * importing pids unless exported with DISABLE_PID_VALIDATION). The import is a notify of its own
+ * (aclrtDestroyNotify closes it) on the exporter's flag. */
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
+                                                     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num);
+/* An event made with ACL_EVENT_IPC shared with other processes: the handle names it; opening it
+ * gives an event of the opener's own (aclrtDestroyEvent closes it) whose records and waits are the
+ * exporter's event's. */
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+typedef struct aclrtIpcEventHandle {
+  char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event);
 
 /* The stream writes `value` (8 bytes, little-endian) to device memory at devAddr; flag must be 0.
  * The stream waits until the 8 bytes at devAddr meet `flag` (ACL_STREAM_WAIT_VALUE_*) against

@@ -1,0 +1,219 @@
+#include "runtime/remote/kernel_service.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "runtime/ascendc/kernel_memory_window.h"
+#include "runtime/core/device_memory.h"
+#include "runtime/core/host_threads.h"
+#include "runtime/remote/protocol.h"
+
+namespace ascendsim::remote {
+using runtime::KernelRange;
+using runtime::KernelRun;
+using runtime::KernelStop;
+using runtime::KernelUse;
+
+namespace {
+void putRanges(WireWriter& w, const std::vector<KernelRange>& ranges) {
+  w.u64(ranges.size());
+  for (const KernelRange& r : ranges) {
+    w.u64(r.address);
+    w.u64(r.bytes);
+  }
+}
+
+std::vector<KernelRange> takeRanges(WireReader& r) {
+  const uint64_t n = r.u64();
+  if (n > WireReader::kMaxMessage / 16) throw WireError("too many ranges");
+  std::vector<KernelRange> out(n);
+  for (KernelRange& k : out) {
+    k.address = r.u64();
+    k.bytes = r.u64();
+  }
+  return out;
+}
+
+void putNumbers(WireWriter& w, const std::vector<uint64_t>& v) {
+  w.u64(v.size());
+  for (uint64_t x : v) w.u64(x);
+}
+
+std::vector<uint64_t> takeNumbers(WireReader& r) {
+  const uint64_t n = r.u64();
+  if (n > WireReader::kMaxMessage / 8) throw WireError("too many numbers");
+  std::vector<uint64_t> out(n);
+  for (uint64_t& x : out) x = r.u64();
+  return out;
+}
+
+// ---------------------------------------------------------------- the program's end
+
+// Runs one launch's blocks here, over a view of the device's memory in the shared store.
+void runKernel(WireReader& in, WireWriter& out) {
+  const uint64_t entry = in.u64(), closure = in.u64();
+  KernelRun run;
+  run.device = in.i32();
+  run.base = in.u64();
+  run.span = in.u64();
+  run.allocations = takeRanges(in);
+  in.blobInto(&run.cores, sizeof run.cores);
+  run.unifiedBuffer = in.u32();
+  run.blocks = in.u32();
+  std::vector<runtime::DeviceMemory::Range> allocations;
+  for (const KernelRange& a : run.allocations) allocations.emplace_back(a.address, a.bytes);
+  runtime::DeviceMemory view(run.base, run.span, allocations);
+  runtime::KernelFault fault;
+  KernelUse use;
+  {
+    runtime::KernelMemoryWindow window(view);
+    window.setUnifiedBuffer(run.unifiedBuffer);
+    window.setCores(&run.cores);
+    auto* code = reinterpret_cast<void (*)(void*)>(entry);
+    for (uint32_t block = 0; block < run.blocks; ++block) {
+      if (!window.runBlock(code, reinterpret_cast<void*>(closure), block, run.blocks, fault)) break;
+    }
+    window.finish();
+    use = window.use();
+  }
+  std::fflush(stdout);  // the kernel's printf shows before the program's next line
+  out.u64(use.copiedIn);
+  out.u64(use.copiedOut);
+  for (const auto* ranges :
+       {&use.copyInRuns, &use.copyOutRuns, &use.touchedRuns, &use.changedRuns}) {
+    putRanges(out, *ranges);
+  }
+  putNumbers(out, use.blockCycles);
+  putNumbers(out, view.writtenPages());
+  out.i32(static_cast<int32_t>(fault.kind));
+  out.text(fault.reason);
+  out.u64(fault.address);
+  out.u32(fault.block);
+}
+
+void serve(std::unique_ptr<Channel> channel) {
+  std::vector<uint8_t> message;
+  try {
+    while (channel->receive(message)) {
+      WireReader in(message);
+      const auto kind = static_cast<MessageKind>(in.u8());
+      if (kind == MessageKind::RunKernel) {
+        WireWriter out;
+        runKernel(in, out);
+        channel->send(out);
+      } else if (kind == MessageKind::ReleaseKernel) {
+        const uint64_t release = in.u64(), closure = in.u64();
+        if (release && closure)
+          reinterpret_cast<void (*)(void*)>(release)(reinterpret_cast<void*>(closure));
+      }
+    }
+  } catch (const WireError&) {
+    // The server is gone: the program's next call says so.
+  }
+}
+
+struct ServiceState {
+  std::mutex mutex;
+  pid_t owner = 0;  // the process whose service runs (a forked child makes its own)
+};
+}  // namespace
+
+bool ensureKernelService(std::string& why) {
+  static ServiceState state;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.owner == getpid()) return true;
+  auto channel = std::make_unique<Channel>();
+  try {
+    channel->connect(std::getenv(kSocketVariable) ? std::getenv(kSocketVariable) : "");
+    WireWriter hello;
+    hello.u8(static_cast<uint8_t>(MessageKind::Hello));
+    hello.u32(kProtocolVersion);
+    hello.i32(static_cast<int32_t>(getpid()));
+    hello.i32(static_cast<int32_t>(syscall(SYS_gettid)));
+    hello.i32(-1);
+    hello.i32(0);
+    hello.u32(kServiceThread);
+    hello.text("");
+    channel->send(hello);
+    std::vector<uint8_t> reply;
+    if (!channel->receive(reply)) throw WireError("the server closed the connection");
+    WireReader r(reply);
+    r.u32();
+    const bool ok = r.u8() != 0;
+    const std::string text = r.text();
+    if (!ok) {
+      why = text;
+      return false;
+    }
+    ::close(channel->receiveDescriptor());  // (mapped already by the process's first connection)
+    ::close(channel->receiveDescriptor());
+    channel->readAhead(0);
+  } catch (const std::exception& e) {
+    why = std::string("cannot reach the machine served by ascendsim exec --shared: ") + e.what();
+    return false;
+  }
+  // Not a thread of the program's: the runtime neither numbers it nor waits for it.
+  runtime::HostThreads::InternalThreads internal;
+  std::thread(serve, std::move(channel)).detach();
+  state.owner = getpid();
+  return true;
+}
+
+// ---------------------------------------------------------------- the server's end
+
+KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& run,
+                             KernelStop& stop) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  KernelUse use;
+  try {
+    WireWriter w;
+    w.u8(static_cast<uint8_t>(MessageKind::RunKernel));
+    w.u64(entry);
+    w.u64(closure);
+    w.i32(run.device);
+    w.u64(run.base);
+    w.u64(run.span);
+    putRanges(w, run.allocations);
+    w.blob(&run.cores, sizeof run.cores);
+    w.u32(run.unifiedBuffer);
+    w.u32(run.blocks);
+    channel_->send(w);
+    std::vector<uint8_t> reply;
+    if (!channel_->receive(reply)) throw WireError("the program closed its kernel service");
+    WireReader r(reply);
+    use.copiedIn = r.u64();
+    use.copiedOut = r.u64();
+    for (auto* ranges : {&use.copyInRuns, &use.copyOutRuns, &use.touchedRuns, &use.changedRuns})
+      *ranges = takeRanges(r);
+    use.blockCycles = takeNumbers(r);
+    use.devicePagesWritten = takeNumbers(r);
+    stop.kind = r.i32();
+    stop.reason = r.text();
+    stop.address = r.u64();
+    stop.block = r.u32();
+  } catch (const WireError& e) {
+    use = KernelUse();
+    stop.kind = static_cast<int32_t>(runtime::KernelFault::Kind::Exception);
+    stop.reason = std::string("the program that launched it is gone (") + e.what() + ")";
+    stop.block = 0;
+  }
+  return use;
+}
+
+void KernelService::release(uint64_t release, uint64_t closure) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    WireWriter w;
+    w.u8(static_cast<uint8_t>(MessageKind::ReleaseKernel));
+    w.u64(release);
+    w.u64(closure);
+    channel_->send(w);
+  } catch (const WireError&) {
+    // A program that is gone has nothing left to release.
+  }
+}
+
+}  // namespace ascendsim::remote
