@@ -55,8 +55,26 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
 #ifdef __cplusplus
 }
 
+#include <cstring>
+#include <type_traits>
+
 namespace ascendsim {
 namespace ascendc {
+// An argument of a generated launch function aclrtlaunch_K (the header ascendc_library writes) as
+// the kernel's parameter of type T: a pointer as it is, a structure copied from the host memory
+// it is given at (as CANN passes a kernel's tiling structure), an arithmetic value converted.
+template <class T, class A>
+T launchArgument(A argument) {
+  if constexpr (std::is_pointer_v<T>) {
+    return static_cast<T>(argument);
+  } else if constexpr (std::is_class_v<T> && std::is_same_v<A, void*>) {
+    T value;
+    std::memcpy(static_cast<void*>(&value), argument, sizeof value);
+    return value;
+  } else {
+    return static_cast<T>(argument);
+  }
+}
 // What a rewritten `<<<...>>>` launch calls: the kernel's call, its arguments captured by value.
 template <class Body>
 uint32_t launch(const char* name, uint32_t blockDim, void* /*l2ctrl*/, void* stream, Body body) {
