@@ -58,6 +58,12 @@ void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes,
   KernelMemoryWindow::countCopy(reinterpret_cast<uint64_t>(global),
                                 reinterpret_cast<uintptr_t>(local), bytes, toGlobal != 0);
 }
+void ascendsimAscendCCopyBlocks(const void* global, const void* local, uint64_t blockBytes,
+                                uint64_t blocks, uint64_t globalStride, int32_t flags) {
+  KernelMemoryWindow::countCopyBlocks(reinterpret_cast<uint64_t>(global),
+                                      reinterpret_cast<uintptr_t>(local), blockBytes, blocks,
+                                      globalStride, (flags & 1) != 0, (flags & 2) != 0);
+}
 void ascendsimAscendCLocalAccess(const void* buffer, int32_t write) {
   KernelMemoryWindow::localAccess(reinterpret_cast<uintptr_t>(buffer), write != 0);
 }

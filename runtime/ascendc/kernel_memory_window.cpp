@@ -185,6 +185,35 @@ void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t by
   }
 }
 
+void KernelMemoryWindow::countCopyBlocks(uint64_t global, uintptr_t local, uint64_t blockBytes,
+                                         uint64_t blocks, uint64_t globalStride, bool toGlobal,
+                                         bool atomic) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;
+  if (w->timeline_) {
+    if (toGlobal) {
+      w->timeline_->copyOut(blockBytes * blocks, local);
+    } else {
+      w->timeline_->copyIn(blockBytes * blocks, local);
+    }
+  }
+  auto record = [&](bool out, uint64_t at) {
+    if (blockBytes == 0 || !w->memory_.contains(at)) return;
+    (out ? w->copiedOut_ : w->copiedIn_) += blockBytes;
+    std::vector<Run>& runs = out ? w->copyOutRuns_ : w->copyInRuns_;
+    if (!runs.empty() && runs.back().address + runs.back().bytes == at) {
+      runs.back().bytes += blockBytes;
+    } else {
+      runs.push_back({at, blockBytes});
+    }
+  };
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t at = global + b * globalStride;
+    if (toGlobal && atomic) record(false, at);  // the bytes it combines with
+    record(toGlobal, at);
+  }
+}
+
 void KernelMemoryWindow::localAccess(uintptr_t buffer, bool write) {
   KernelMemoryWindow* w = tActive;
   if (w && w->fault_ && w->timeline_) w->timeline_->scalarAccess(buffer, write);

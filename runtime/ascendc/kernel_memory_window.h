@@ -75,6 +75,12 @@ class KernelMemoryWindow {
   // or writing a local buffer; PipeBarrier<PIPE_ALL>.
   static void countVector(uint64_t bytes, uintptr_t dst, uintptr_t src0, uintptr_t src1);
   static void countCopy(uint64_t global, uintptr_t local, uint64_t bytes, bool toGlobal);
+  // One copy instruction of `blocks` blocks of `blockBytes`, `globalStride` bytes apart in global
+  // memory (DataCopy with DataCopyParams, DataCopyPad): timed as one instruction of all their
+  // bytes; device memory carries each block. `atomic`: a copy out that combines with what global
+  // memory holds (SetAtomicAdd ...), which reads those bytes too.
+  static void countCopyBlocks(uint64_t global, uintptr_t local, uint64_t blockBytes,
+                              uint64_t blocks, uint64_t globalStride, bool toGlobal, bool atomic);
   static void localAccess(uintptr_t buffer, bool write);
   static void barrier();
   // Kernels built by ascendc_library are compiled with -fsanitize-coverage=trace-pc: every basic

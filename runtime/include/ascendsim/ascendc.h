@@ -46,6 +46,12 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCVector(const void* dst, const void* src
                                                 uint64_t bytes);
 ACL_FUNC_VISIBILITY void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes,
                                               int32_t toGlobal);
+/* One copy instruction of `blocks` blocks of `blockBytes` each, `globalStride` bytes apart in
+ * global memory from `global` (flags: 1 when written out, 2 when the copy out combines with what
+ * global memory holds, atomic add / max / min, so that it reads those bytes too). */
+ACL_FUNC_VISIBILITY void ascendsimAscendCCopyBlocks(const void* global, const void* local,
+                                                    uint64_t blockBytes, uint64_t blocks,
+                                                    uint64_t globalStride, int32_t flags);
 ACL_FUNC_VISIBILITY void ascendsimAscendCLocalAccess(const void* buffer, int32_t write);
 ACL_FUNC_VISIBILITY void ascendsimAscendCBarrier(void);
 /* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
