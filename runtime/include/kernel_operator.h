@@ -9,12 +9,11 @@
  * - the vector interface: TPipe, TQue (VECIN / VECOUT / VECCALC), TBuf, LocalTensor in the core's
  *   Unified Buffer (host memory here), DataCopy (also strided) and DataCopyPad between global
  *   memory and local tensors, atomic copies out (SetAtomicAdd ...), and the vector instructions
- *   below (the repeat-and-mask forms of Duplicate and WholeReduceSum), on half, bfloat16_t,
- *   float and integer types. Blocks run one after the other, so queues and barriers only order
- *   what already runs in order.
- * Timing (docs/ascendc.md, "Timing"): each DataCopy and vector instruction tells the runtime what
- * it moved and which local buffers it read and wrote; the runtime times them on the core's MTE2,
- * vector and MTE3 pipes, which overlap where the buffers allow (double-buffered queues).
+ *   below (also their repeat-and-mask forms), on half, bfloat16_t, float and integer types. Blocks
+ * run one after the other, so queues and barriers only order what already runs in order. Timing
+ * (docs/ascendc.md, "Timing"): each DataCopy and vector instruction tells the runtime what it moved
+ * and which local buffers it read and wrote; the runtime times them on the core's MTE2, vector and
+ * MTE3 pipes, which overlap where the buffers allow (double-buffered queues).
  */
 #ifndef ASCENDSIM_KERNEL_OPERATOR_H_
 #define ASCENDSIM_KERNEL_OPERATOR_H_
@@ -678,6 +677,143 @@ inline void wholeReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, Sel
                          static_cast<uint64_t>(repeats > 0 ? repeats : 0) * kRepeatBytes);
 }
 }  // namespace detail
+
+// The strides of the repeat forms of unary (and scalar) and binary instructions, in data blocks;
+// by default a repeat's blocks are contiguous and repeats follow each other.
+struct UnaryRepeatParams {
+  UnaryRepeatParams() = default;
+  UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+};
+struct BinaryRepeatParams {
+  BinaryRepeatParams() = default;
+  BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep,
+                     uint8_t src0Rep, uint8_t src1Rep)
+      : dstBlkStride(dstBlk),
+        src0BlkStride(src0Blk),
+        src1BlkStride(src1Blk),
+        dstRepStride(dstRep),
+        src0RepStride(src0Rep),
+        src1RepStride(src1Rep) {}
+  uint32_t blockNumber = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+};
+
+namespace detail {
+// Element k (of a repeat's 256 bytes) of repeat r of an operand with these strides, in elements.
+template <typename T>
+inline uint64_t repeatElement(uint64_t r, uint64_t k, uint64_t blockStride, uint64_t repeatStride) {
+  constexpr uint64_t perBlock = kDataBlockBytes / sizeof(T);
+  return (r * repeatStride + (k / perBlock) * blockStride) * perBlock + k % perBlock;
+}
+template <typename T, typename Selected, typename F>
+inline void binaryRepeats(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                          Selected selected, uint8_t repeats, const BinaryRepeatParams& p, F f) {
+  const LibraryScope scope;
+  T* out = d.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  const T* y = b.GetPhyAddr();
+  for (uint64_t r = 0; r < repeats; ++r) {
+    for (uint64_t k = 0; k < kRepeatBytes / sizeof(T); ++k) {
+      if (!selected(k)) continue;
+      out[repeatElement<T>(r, k, p.dstBlkStride, p.dstRepStride)] =
+          f(x[repeatElement<T>(r, k, p.src0BlkStride, p.src0RepStride)],
+            y[repeatElement<T>(r, k, p.src1BlkStride, p.src1RepStride)]);
+    }
+  }
+  ascendsimAscendCVector(d.Buffer(), a.Buffer(), b.Buffer(), repeats * kRepeatBytes);
+}
+template <typename T, typename Selected, typename F>
+inline void unaryRepeats(const LocalTensor<T>& d, const LocalTensor<T>& a, Selected selected,
+                         uint8_t repeats, const UnaryRepeatParams& p, F f) {
+  const LibraryScope scope;
+  T* out = d.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  for (uint64_t r = 0; r < repeats; ++r) {
+    for (uint64_t k = 0; k < kRepeatBytes / sizeof(T); ++k) {
+      if (!selected(k)) continue;
+      out[repeatElement<T>(r, k, p.dstBlkStride, p.dstRepStride)] =
+          f(x[repeatElement<T>(r, k, p.srcBlkStride, p.srcRepStride)]);
+    }
+  }
+  ascendsimAscendCVector(d.Buffer(), a.Buffer(), nullptr, repeats * kRepeatBytes);
+}
+}  // namespace detail
+
+// The repeat forms of the binary, unary and scalar instructions: the elements the mask selects,
+// repeat by repeat, with each operand's strides.
+#define ASCENDSIM_BINARY_REPEATS(NAME, EXPR)                                                  \
+  template <typename T>                                                                       \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, \
+                   uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& p) {         \
+    detail::binaryRepeats(d, a, b, detail::contiguousMask(mask), repeatTimes, p,              \
+                          [](T x, T y) { return static_cast<T>(EXPR); });                     \
+  }                                                                                           \
+  template <typename T>                                                                       \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, \
+                   const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& p) { \
+    detail::binaryRepeats(d, a, b, detail::bitwiseMask(mask), repeatTimes, p,                 \
+                          [](T x, T y) { return static_cast<T>(EXPR); });                     \
+  }
+ASCENDSIM_BINARY_REPEATS(Add, x + y)
+ASCENDSIM_BINARY_REPEATS(Sub, x - y)
+ASCENDSIM_BINARY_REPEATS(Mul, x* y)
+ASCENDSIM_BINARY_REPEATS(Div, x / y)
+ASCENDSIM_BINARY_REPEATS(Max, x > y ? x : y)
+ASCENDSIM_BINARY_REPEATS(Min, x < y ? x : y)
+#undef ASCENDSIM_BINARY_REPEATS
+
+#define ASCENDSIM_UNARY_REPEATS(NAME, EXPR)                                                 \
+  template <typename T>                                                                     \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, uint64_t mask,         \
+                   uint8_t repeatTimes, const UnaryRepeatParams& p) {                       \
+    detail::unaryRepeats(d, a, detail::contiguousMask(mask), repeatTimes, p,                \
+                         [](T x) { return static_cast<T>(EXPR); });                         \
+  }                                                                                         \
+  template <typename T>                                                                     \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, const uint64_t mask[], \
+                   uint8_t repeatTimes, const UnaryRepeatParams& p) {                       \
+    detail::unaryRepeats(d, a, detail::bitwiseMask(mask), repeatTimes, p,                   \
+                         [](T x) { return static_cast<T>(EXPR); });                         \
+  }
+ASCENDSIM_UNARY_REPEATS(Exp, std::exp(static_cast<float>(x)))
+ASCENDSIM_UNARY_REPEATS(Ln, std::log(static_cast<float>(x)))
+ASCENDSIM_UNARY_REPEATS(Abs, x < static_cast<T>(0) ? static_cast<T>(-x) : x)
+ASCENDSIM_UNARY_REPEATS(Sqrt, std::sqrt(static_cast<float>(x)))
+ASCENDSIM_UNARY_REPEATS(Reciprocal, static_cast<T>(1) / x)
+ASCENDSIM_UNARY_REPEATS(Relu, x > static_cast<T>(0) ? x : static_cast<T>(0))
+#undef ASCENDSIM_UNARY_REPEATS
+
+#define ASCENDSIM_SCALAR_REPEATS(NAME, EXPR)                                                  \
+  template <typename T, typename S>                                                           \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, S scalar, uint64_t mask, \
+                   uint8_t repeatTimes, const UnaryRepeatParams& p) {                         \
+    const T s = static_cast<T>(scalar);                                                       \
+    detail::unaryRepeats(d, a, detail::contiguousMask(mask), repeatTimes, p,                  \
+                         [s](T x) { return static_cast<T>(EXPR); });                          \
+  }                                                                                           \
+  template <typename T, typename S>                                                           \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, S scalar,                \
+                   const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& p) {  \
+    const T s = static_cast<T>(scalar);                                                       \
+    detail::unaryRepeats(d, a, detail::bitwiseMask(mask), repeatTimes, p,                     \
+                         [s](T x) { return static_cast<T>(EXPR); });                          \
+  }
+ASCENDSIM_SCALAR_REPEATS(Adds, x + s)
+ASCENDSIM_SCALAR_REPEATS(Muls, x* s)
+ASCENDSIM_SCALAR_REPEATS(Maxs, x > s ? x : s)
+ASCENDSIM_SCALAR_REPEATS(Mins, x < s ? x : s)
+#undef ASCENDSIM_SCALAR_REPEATS
 
 // Duplicate's repeat forms: `value` into the elements the mask selects, repeat by repeat.
 template <typename T, typename S>

@@ -2,6 +2,7 @@
 // kernels on the default machine. Each functional test computes what the kernel must leave behind
 // with plain C++ arithmetic written here; the timing test states each instruction's cycles from the
 // cost model (docs/ascendc.md, "Timing") and checks the kernel's time against them.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -62,6 +63,61 @@ TEST_F(AscendCApi, DuplicateRepeatFormsWriteTheMaskedElements) {
   for (size_t i : {0, 1, 3}) want[i] = -2.0f;
   EXPECT_EQ(readBack(d, n), want);
   ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(AscendCApi, RepeatFormsOfBinaryUnaryAndScalarInstructionsFollowMasksAndStrides) {
+  // a[i] = i, b[i] = 1000 + i over 128 floats; the result buffers start at -1.
+  // - Add, contiguous mask 32, 2 repeats, default strides (repeats 64 floats apart):
+  //   add[i] = a[i] + b[i] for i in [0, 32) and [64, 96), -1 elsewhere;
+  // - Muls by 2, mask 32, 2 repeats, dstRepStride 4 (32 floats) and srcRepStride 8 (64 floats):
+  //   packed[32 r + i] = 2 a[64 r + i] for i < 32: packed[0..63] = 2 x {0..31, 64..95};
+  // - Max with src1 block stride 0 (every data block of b read from b's first 8 floats), bitwise
+  //   mask[0] = 0xFF00 (elements 8-15, the second data block), 1 repeat: max[8 + j] =
+  //   max(a[8 + j], b[j]) = 1000 + j for j < 8;
+  // - Relu of a - 64 (Adds -64 over the whole buffer first, count form), mask 64, 2 repeats:
+  //   relu[i] = max(i - 64, 0).
+  constexpr size_t n = 128;
+  std::vector<float> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = 1000.0f + static_cast<float>(i);
+  }
+  float* da = deviceBuffer<float>(n, a);
+  float* db = deviceBuffer<float>(n, b);
+  float* dout = deviceBuffer<float>(4 * n);
+  runKernel("Repeats", 1, [=]() {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ba, bb, bo;
+    pipe.InitBuffer(ba, n * 4);
+    pipe.InitBuffer(bb, n * 4);
+    pipe.InitBuffer(bo, 4 * n * 4);
+    AscendC::LocalTensor<float> ta = ba.Get<float>(), tb = bb.Get<float>(), to = bo.Get<float>();
+    AscendC::GlobalTensor<float> ga, gb, gout;
+    ga.SetGlobalBuffer(da, n);
+    gb.SetGlobalBuffer(db, n);
+    gout.SetGlobalBuffer(dout, 4 * n);
+    AscendC::DataCopy(ta, ga, n);
+    AscendC::DataCopy(tb, gb, n);
+    AscendC::Duplicate(to, -1.0f, static_cast<int32_t>(4 * n));
+    AscendC::Add(to, ta, tb, 32, 2, AscendC::BinaryRepeatParams());
+    AscendC::Muls(to[n], ta, 2.0f, 32, 2, AscendC::UnaryRepeatParams(1, 1, 4, 8));
+    const uint64_t mask[2] = {0xFF00, 0};
+    AscendC::Max(to[2 * n], ta, tb, mask, 1, AscendC::BinaryRepeatParams(1, 1, 0, 8, 8, 8));
+    AscendC::Adds(ta, ta, -64.0f, static_cast<int32_t>(n));
+    AscendC::Relu(to[3 * n], ta, 64, 2, AscendC::UnaryRepeatParams());
+    AscendC::DataCopy(gout, to, 4 * n);
+  });
+  std::vector<float> want(4 * n, -1.0f);
+  for (size_t r = 0; r < 2; ++r) {
+    for (size_t i = 0; i < 32; ++i) {
+      want[64 * r + i] = a[64 * r + i] + b[64 * r + i];
+      want[n + 32 * r + i] = 2.0f * a[64 * r + i];
+    }
+  }
+  for (size_t j = 0; j < 8; ++j) want[2 * n + 8 + j] = std::max(a[8 + j], b[j]);
+  for (size_t i = 0; i < n; ++i) want[3 * n + i] = std::max(a[i] - 64.0f, 0.0f);
+  EXPECT_EQ(readBack(dout, 4 * n), want);
+  for (float* p : {da, db, dout}) ASSERT_ACL_OK(aclrtFree(p));
 }
 
 TEST_F(AscendCApi, FillWritesRepeatsOfBlocksWithGaps) {
@@ -394,6 +450,21 @@ TEST_F(AscendCApi, NewInstructionsAreTimedFromTheirBytesAndRepeats) {
                  });
                }),
                4 + 4 * 255, "Duplicate repeats");
+  // Four Adds of 255 repeats (mask 64, all of each repeat) into one buffer, and the same with
+  // a mask of 1: 4 + 4 x 255 = 1024 cycles either way.
+  for (uint64_t mask : {uint64_t{64}, uint64_t{1}}) {
+    expectCycles(elapsedMs([&] {
+                   ascendsim::ascendc::launch("RepeatAdds", 1, nullptr, nullptr, [=]() {
+                     AscendC::TPipe pipe;
+                     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+                     pipe.InitBuffer(buf, 255 * 256);
+                     AscendC::LocalTensor<float> t = buf.Get<float>();
+                     for (int i = 0; i < 4; ++i)
+                       AscendC::Add(t, t, t, mask, 255, AscendC::BinaryRepeatParams());
+                   });
+                 }),
+                 4 + 4 * 255, "Add repeats");
+  }
   // Four WholeReduceSums of 255 repeats into one buffer: 4 + 4 x 255 = 1024 cycles.
   expectCycles(elapsedMs([&] {
                  ascendsim::ascendc::launch("WholeReduces", 1, nullptr, nullptr, [=]() {
