@@ -845,6 +845,91 @@ inline void WholeReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, con
                          srcRepStride);
 }
 
+// WholeReduceMax / WholeReduceMin: per repeat, the greatest (least) of the elements the mask
+// selects, the first of equals, and its index within the repeat (k, the element's place among the
+// repeat's 256 bytes), written as `order` says: value then index (each in a slot of T's width, the
+// index an unsigned integer; dstRepStride counts such pairs), index then value, the value only
+// (dstRepStride counts elements of T) or the index only (a uint32_t; dstRepStride counts them).
+enum class ReduceOrder { ORDER_VALUE_INDEX, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+namespace detail {
+template <typename T, typename Selected, typename Better>
+inline void wholeReduceBest(const LocalTensor<T>& d, const LocalTensor<T>& a, Selected selected,
+                            int32_t repeats, int32_t dstRepStride, int32_t srcBlkStride,
+                            int32_t srcRepStride, ReduceOrder order, Better better) {
+  const LibraryScope scope;
+  using Index = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+  auto* out = reinterpret_cast<uint8_t*>(d.GetPhyAddr());
+  const T* x = a.GetPhyAddr();
+  for (int32_t r = 0; r < repeats; ++r) {
+    bool found = false;
+    T best = static_cast<T>(0);
+    uint32_t bestAt = 0;
+    forRepeat<T>(static_cast<uint64_t>(r), static_cast<uint64_t>(srcBlkStride),
+                 static_cast<uint64_t>(srcRepStride), selected, [&](uint64_t k, uint64_t at) {
+                   if (!found || better(x[at], best)) {
+                     best = x[at];
+                     bestAt = static_cast<uint32_t>(k);
+                     found = true;
+                   }
+                 });
+    const Index index = static_cast<Index>(bestAt);
+    const uint64_t slot = static_cast<uint64_t>(r) * static_cast<uint64_t>(dstRepStride);
+    switch (order) {
+      case ReduceOrder::ORDER_VALUE_INDEX:
+        std::memcpy(out + slot * 2 * sizeof(T), &best, sizeof(T));
+        std::memcpy(out + slot * 2 * sizeof(T) + sizeof(T), &index, sizeof index);
+        break;
+      case ReduceOrder::ORDER_INDEX_VALUE:
+        std::memcpy(out + slot * 2 * sizeof(T), &index, sizeof index);
+        std::memcpy(out + slot * 2 * sizeof(T) + sizeof(T), &best, sizeof(T));
+        break;
+      case ReduceOrder::ORDER_ONLY_VALUE:
+        std::memcpy(out + slot * sizeof(T), &best, sizeof(T));
+        break;
+      case ReduceOrder::ORDER_ONLY_INDEX:
+        std::memcpy(out + slot * sizeof(uint32_t), &bestAt, sizeof bestAt);
+        break;
+    }
+  }
+  ascendsimAscendCVector(d.Buffer(), a.Buffer(), nullptr,
+                         static_cast<uint64_t>(repeats > 0 ? repeats : 0) * kRepeatBytes);
+}
+}  // namespace detail
+template <typename T>
+inline void WholeReduceMax(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t mask,
+                           int32_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                           int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  detail::wholeReduceBest(d, a, detail::contiguousMask(static_cast<uint64_t>(mask)), repeatTimes,
+                          dstRepStride, srcBlkStride, srcRepStride, order,
+                          [](T x, T y) { return x > y; });
+}
+template <typename T>
+inline void WholeReduceMax(const LocalTensor<T>& d, const LocalTensor<T>& a, const uint64_t mask[],
+                           int32_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                           int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  detail::wholeReduceBest(d, a, detail::bitwiseMask(mask), repeatTimes, dstRepStride, srcBlkStride,
+                          srcRepStride, order, [](T x, T y) { return x > y; });
+}
+template <typename T>
+inline void WholeReduceMin(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t mask,
+                           int32_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                           int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  detail::wholeReduceBest(d, a, detail::contiguousMask(static_cast<uint64_t>(mask)), repeatTimes,
+                          dstRepStride, srcBlkStride, srcRepStride, order,
+                          [](T x, T y) { return x < y; });
+}
+template <typename T>
+inline void WholeReduceMin(const LocalTensor<T>& d, const LocalTensor<T>& a, const uint64_t mask[],
+                           int32_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                           int32_t srcRepStride,
+                           ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  detail::wholeReduceBest(d, a, detail::bitwiseMask(mask), repeatTimes, dstRepStride, srcBlkStride,
+                          srcRepStride, order, [](T x, T y) { return x < y; });
+}
+
 // Fill (InitConstValue) of a buffer of the cube's positions: `repeatTimes` repeats of `blockNum`
 // blocks (32 bytes in A1 / B1, 512 bytes in A2 / B2), `dstGap` blocks apart; with blockNum and
 // dstGap 0, repeats of 512 bytes one after the other (what the older cores support). Timed on the

@@ -342,6 +342,59 @@ TEST_F(AscendCApi, WholeReduceSumSumsEachRepeatsMaskedElements) {
   ASSERT_ACL_OK(aclrtFree(dout));
 }
 
+TEST_F(AscendCApi, WholeReduceMaxAndMinGiveEachRepeatsBestAndItsIndex) {
+  // 3 repeats over 192 floats (64 a repeat), src[i] = ((i * 29) mod 64) - 20 within each repeat
+  // shifted by 100 r: each repeat holds a permutation of -20..43 (29 is odd, so i -> 29 i mod 64
+  // is one), plus 100 r. The greatest of repeat r is 43 + 100 r at the k with 29 k = 63 (mod 64):
+  // 29^-1 mod 64 is 53 (29 x 53 = 1537 = 24 x 64 + 1), so k = 63 x 53 mod 64 = 11; the least is
+  // -20 + 100 r at k = 0. Found by a scan here too.
+  // - WholeReduceMax, full mask, value-index pairs, dstRepStride 1: (value, index as uint32_t);
+  // - WholeReduceMin, mask 8 (elements 0-7 only), index only: the least of the first 8;
+  // - WholeReduceMax, value only, dstRepStride 2: out[2 r] = the greatest.
+  constexpr size_t n = 192;
+  std::vector<float> src(n);
+  for (size_t i = 0; i < n; ++i)
+    src[i] = static_cast<float>(((i % 64) * 29) % 64) - 20.0f + 100.0f * static_cast<float>(i / 64);
+  float* ds = deviceBuffer<float>(n, src);
+  float* dout = deviceBuffer<float>(32);
+  runKernel("WholeReduceBest", 1, [=]() {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+    pipe.InitBuffer(in, n * sizeof(float));
+    pipe.InitBuffer(out, 32 * sizeof(float));
+    AscendC::LocalTensor<float> t = in.Get<float>(), r = out.Get<float>();
+    AscendC::Duplicate(r, 0.0f, 32);
+    AscendC::GlobalTensor<float> g, gout;
+    g.SetGlobalBuffer(ds, n);
+    gout.SetGlobalBuffer(dout, 32);
+    AscendC::DataCopy(t, g, n);
+    AscendC::WholeReduceMax(r, t, 64, 3, 1, 1, 8);
+    AscendC::WholeReduceMin(r[8], t, 8, 3, 1, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_INDEX);
+    AscendC::WholeReduceMax(r[16], t, 64, 3, 2, 1, 8, AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+    AscendC::DataCopy(gout, r, 32);
+  });
+  const std::vector<float> got = readBack(dout, 32);
+  auto indexAt = [&](size_t slot) {
+    uint32_t v = 0;
+    std::memcpy(&v, &got[slot], 4);
+    return v;
+  };
+  for (size_t r = 0; r < 3; ++r) {
+    size_t hi = 0, lo8 = 0;
+    for (size_t k = 1; k < 64; ++k) {
+      if (src[64 * r + k] > src[64 * r + hi]) hi = k;
+      if (k < 8 && src[64 * r + k] < src[64 * r + lo8]) lo8 = k;
+    }
+    ASSERT_EQ(hi, 11u);
+    EXPECT_EQ(got[2 * r], 43.0f + 100.0f * static_cast<float>(r)) << r;
+    EXPECT_EQ(indexAt(2 * r + 1), hi) << r;
+    EXPECT_EQ(indexAt(8 + r), lo8) << r;
+    EXPECT_EQ(got[16 + 2 * r], src[64 * r + hi]) << r;
+  }
+  ASSERT_ACL_OK(aclrtFree(ds));
+  ASSERT_ACL_OK(aclrtFree(dout));
+}
+
 TEST_F(AscendCApi, Bfloat16RoundsToNearestEvenAndComputesThroughFloat) {
   // bfloat16 keeps 8 significant bits: 1 + 2^-8 lies halfway between 1 and 1 + 2^-7 and rounds to
   // the even one, 1; 1 + 3 x 2^-9 rounds up to 1 + 2^-7 = 1.0078125; 257 rounds to 256 (even), 259
