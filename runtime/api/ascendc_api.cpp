@@ -1,5 +1,7 @@
 // Ascend C kernels compiled for the host.
 
+#include <cstdio>
+
 #include "ascendsim/ascendc.h"
 #include "runtime/api/api_call.h"
 #include "runtime/ascendc/kernel_memory_window.h"
@@ -31,6 +33,17 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
       });
   if (!handedOver && closure && release) release(closure);  // refused before the runtime took it
   return code;
+}
+
+// The CPU-debug run (tikicpulib.h): no device, no runtime state; the blocks run on this thread.
+int32_t ascendsimAscendCRunOnHost(const char* name, uint32_t blockDim, void (*entry)(void* closure),
+                                  void* closure) {
+  if (!entry || blockDim == 0) return ACL_ERROR_INVALID_PARAM;
+  const int64_t trapped = KernelMemoryWindow::runOnHost(entry, closure, blockDim);
+  if (trapped < 0) return ACL_SUCCESS;
+  std::fprintf(stderr, "kernel %s trapped in block %lld\n", name ? name : "kernel",
+               static_cast<long long>(trapped));
+  return ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
 }
 
 // Called by kernel code while its block runs, under the runtime's lock: no run() here.

@@ -18,6 +18,7 @@ namespace {
 thread_local KernelMemoryWindow* tActive = nullptr;  // the window whose block this thread runs
 thread_local uint32_t tBlock = 0, tBlocks = 1;
 thread_local int tLibraryDepth = 0;  // inside kernel_operator.h's own code
+thread_local bool tOnHost = false;   // running a CPU-debug block (runOnHost)
 // The window watching host pages, for faults of any thread.
 std::atomic<KernelMemoryWindow*> gHostWatch{nullptr};
 // The handlers before the window's: a fault that is not a kernel's goes to them.
@@ -284,7 +285,27 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   return fault.kind == KernelFault::Kind::None;
 }
 
+int64_t KernelMemoryWindow::runOnHost(void (*entry)(void*), void* closure, uint32_t blocks) {
+  int64_t trapped = -1;
+  const bool outer = tOnHost;
+  tOnHost = true;
+  for (uint32_t b = 0; b < blocks && trapped < 0; ++b) {
+    tBlock = b;
+    tBlocks = blocks;
+    try {
+      entry(closure);
+    } catch (const BlockStopped&) {
+      trapped = b;
+    }
+  }
+  tOnHost = outer;
+  tBlock = 0;
+  tBlocks = 1;
+  return trapped;
+}
+
 void KernelMemoryWindow::trap() {
+  if (!tActive && tOnHost) throw BlockStopped{};  // a CPU-debug block
   KernelMemoryWindow* w = tActive;
   if (!w || !w->fault_) return;  // not inside a kernel: nothing to stop
   w->fault_->kind = KernelFault::Kind::Trap;

@@ -47,6 +47,10 @@ class KernelMemoryWindow {
   // on a fault.
   bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks,
                 KernelFault& fault);
+  // The CPU-debug run of a kernel (tikicpulib.h's ICPU_RUN_KF): its `blocks` blocks one after the
+  // other on the calling thread, on host memory, untimed, with no device. -1, or the first block
+  // that trapped (the rest do not run).
+  static int64_t runOnHost(void (*entry)(void*), void* closure, uint32_t blocks);
   // Stops the running block with a trap (Ascend C's trap instruction).
   static void trap();
   // Stops the running block: it asked its core for more than the core has.

@@ -1,6 +1,7 @@
 # ctest script: install AscendSim into a fresh prefix, copy the vendor-style kernel-launch project
 # (PROJECT) into WORK_DIR and run its own run.sh there, as a user would after sourcing the
-# toolkit's set_env.sh: `bash run.sh -v Ascend910B4`. Nothing in the project is edited.
+# toolkit's set_env.sh: `bash run.sh -v Ascend910B4`, then its CPU-debug build `bash run.sh -r cpu
+# -v Ascend910B4`. Nothing in the project is edited.
 # Variables: BUILD_DIR (AscendSim's build tree), PROJECT, WORK_DIR, SANITIZER_FLAGS (as in
 # build_cann_style_project.cmake: a sanitizer build's projects must share its flags).
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -47,4 +48,23 @@ foreach(expected "add_custom: z\\[0\\]=0 z\\[100\\]=3.75 z\\[16383\\]=44.25, 163
     message(FATAL_ERROR "run.sh printed, without '${expected}':\n${last_output}")
   endif()
 endforeach()
-message(STATUS "the vendor-style kernel-launch project built and ran unchanged: ${last_output}")
+string(REGEX MATCHALL "[0-9a-f]+  output/[a-z_]+\\.bin" npu_sums "${last_output}")
+
+# The CPU-debug build of the same project (-r cpu: cmake/cpu_lib.cmake, find_package(tikicpulib),
+# ICPU_RUN_KF in main.cpp): the same results, the same output bytes.
+run(bash -c "cd '${project}' && source '${prefix}/set_env.sh' && bash run.sh -r cpu -v Ascend910B4")
+if(NOT EXISTS "${project}/out/lib/libascendc_kernels_cpu.so")
+  message(FATAL_ERROR "run.sh -r cpu did not build the CPU-debug kernel library:\n${last_output}")
+endif()
+foreach(expected "add_custom: z\\[0\\]=0 z\\[100\\]=3.75 z\\[16383\\]=44.25, 16384 of 16384 elements exact"
+                 "scaled_add_custom: z\\[0\\]=0 z\\[100\\]=6.75 z\\[16383\\]=131.25, 16384 of 16384 elements exact"
+                 "test pass")
+  if(NOT last_output MATCHES "${expected}")
+    message(FATAL_ERROR "run.sh -r cpu printed, without '${expected}':\n${last_output}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "[0-9a-f]+  output/[a-z_]+\\.bin" cpu_sums "${last_output}")
+if(NOT npu_sums OR NOT npu_sums STREQUAL cpu_sums)
+  message(FATAL_ERROR "the CPU-debug outputs differ from the simulated NPU's: ${cpu_sums} against ${npu_sums}")
+endif()
+message(STATUS "the vendor-style kernel-launch project built and ran unchanged (npu and cpu): ${last_output}")

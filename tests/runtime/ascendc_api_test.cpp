@@ -10,6 +10,7 @@
 #include "acl_fixture.h"
 #include "ascendsim/ascendc.h"
 #include "kernel_operator.h"
+#include "tikicpulib.h"
 
 class AscendCApi : public AclTest {};
 
@@ -572,4 +573,32 @@ TEST_F(AscendCApi, NewInstructionsAreTimedFromTheirBytesAndRepeats) {
                }),
                4 + 1024, "atomic copy out");
   ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST(AscendCCpuDebug, IcpuRunKfRunsTheBlocksInOrderOnHostMemory) {
+  // No AscendCL, no device: 4 blocks each write their index and the block count into their
+  // quarter of 64 int32 from GmAlloc; the blocks ran 0, 1, 2, 3. A kernel whose block 2 traps
+  // stops there (blocks 0 and 1 ran, 3 did not) and the run returns 507016.
+  auto* p = static_cast<int32_t*>(AscendC::GmAlloc(64 * sizeof(int32_t)));
+  ASSERT_NE(p, nullptr);
+  std::vector<int64_t> order;
+  auto quarters = [&order](GM_ADDR out) {
+    auto* q = reinterpret_cast<int32_t*>(out);
+    const int64_t b = AscendC::GetBlockIdx(), n = AscendC::GetBlockNum();
+    order.push_back(b);
+    for (int64_t i = b * 16; i < (b + 1) * 16; ++i) q[i] = static_cast<int32_t>(b * 10 + n);
+  };
+  EXPECT_EQ(ICPU_RUN_KF(quarters, 4, reinterpret_cast<GM_ADDR>(p)), 0);
+  EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3}));
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(p[i], (i / 16) * 10 + 4) << i;
+  order.clear();
+  auto trapsIn = [&order](int64_t trapping) {
+    order.push_back(AscendC::GetBlockIdx());
+    if (AscendC::GetBlockIdx() == trapping) AscendC::trap();
+  };
+  EXPECT_EQ(ICPU_RUN_KF(trapsIn, 4, 2), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION);
+  EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(AscendC::GetBlockIdx(), 0);  // outside the run again
+  EXPECT_EQ(AscendC::GetBlockNum(), 1);
+  AscendC::GmFree(p);
 }

@@ -27,6 +27,12 @@ ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char* name, uint
                                                           void (*entry)(void* closure),
                                                           void* closure, uint32_t closureBytes,
                                                           void (*release)(void* closure));
+/* The CPU-debug run of a kernel (tikicpulib.h's ICPU_RUN_KF): `entry(closure)` once per block,
+ * blocks 0 .. blockDim-1 in order on the calling thread, on host memory, with no device and no
+ * timing. ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (no entry, blockDim 0); a block that traps stops
+ * the run: ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, and a line on stderr names the block. */
+ACL_FUNC_VISIBILITY int32_t ascendsimAscendCRunOnHost(const char* name, uint32_t blockDim,
+                                                      void (*entry)(void* closure), void* closure);
 /* The running block's index and the kernel's block count (0 and 1 outside a kernel). */
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);

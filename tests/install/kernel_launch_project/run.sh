@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds the kernel-launch project against the CANN toolkit it finds (ASCEND_INSTALL_PATH,
 # ASCEND_HOME_PATH, or the default install places), installs it into out/ and runs it.
-#   bash run.sh -v <soc> [-r npu|sim] [-b Debug|Release] [-i <toolkit>] [-p <install prefix>]
+#   bash run.sh -v <soc> [-r cpu|sim|npu] [-b Debug|Release] [-i <toolkit>] [-p <install prefix>]
 set -o pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
 cd "$HERE" || exit 1
@@ -40,8 +40,8 @@ if [[ " $SOCS " != *" $SOC_VERSION "* ]]; then
   echo "[ERROR] -v takes one of: $SOCS"
   exit 1
 fi
-if [[ " npu sim " != *" $RUN_MODE "* ]]; then
-  echo "[ERROR] -r takes npu or sim"
+if [[ " cpu sim npu " != *" $RUN_MODE "* ]]; then
+  echo "[ERROR] -r takes cpu, sim or npu"
   exit 1
 fi
 
