@@ -930,6 +930,83 @@ inline void WholeReduceMin(const LocalTensor<T>& d, const LocalTensor<T>& a, con
                           srcRepStride, order, [](T x, T y) { return x < y; });
 }
 
+// Compare / Compares: bit i of dst (byte i / 8, bit i % 8, as an unsigned mask of any width) is
+// 1 when src0[i] compares true with src1[i] (or the scalar), for the first `count` elements.
+// Select: dst[i] = src0[i] where bit i of selMask is set, else src1[i] (or the scalar). Each is one
+// pass of the vector unit over its operands' elements.
+enum class CMPMODE { LT, GT, EQ, LE, GE, NE };
+enum class SELMODE { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+namespace detail {
+template <typename T>
+inline bool compares(T a, T b, CMPMODE mode) {
+  switch (mode) {
+    case CMPMODE::LT: return a < b;
+    case CMPMODE::GT: return a > b;
+    case CMPMODE::EQ: return a == b;
+    case CMPMODE::LE: return a <= b;
+    case CMPMODE::GE: return a >= b;
+    case CMPMODE::NE: return a != b;
+  }
+  return false;
+}
+template <typename U, typename T, typename Rhs>
+inline void compareInto(const LocalTensor<U>& dst, const LocalTensor<T>& a, Rhs rhs, CMPMODE mode,
+                        uint32_t count, const void* src1Buffer) {
+  const LibraryScope scope;
+  auto* bits = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  const T* x = a.GetPhyAddr();
+  std::memset(bits, 0, (count + 7) / 8);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (compares(x[i], rhs(i), mode))
+      bits[i / 8] = static_cast<uint8_t>(bits[i / 8] | (1u << (i % 8)));
+  }
+  ascendsimAscendCVector(dst.Buffer(), a.Buffer(), src1Buffer, uint64_t{count} * sizeof(T));
+}
+template <typename T, typename U, typename Rhs>
+inline void selectInto(const LocalTensor<T>& dst, const LocalTensor<U>& mask,
+                       const LocalTensor<T>& a, Rhs rhs, uint32_t count, const void* src1Buffer) {
+  const LibraryScope scope;
+  const auto* bits = reinterpret_cast<const uint8_t*>(mask.GetPhyAddr());
+  T* out = dst.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  for (uint32_t i = 0; i < count; ++i) out[i] = ((bits[i / 8] >> (i % 8)) & 1) != 0 ? x[i] : rhs(i);
+  // The timing follows two of its sources: src0 and src1, or src0 and the mask with a scalar. (A
+  // mask from Compare is written by the vector unit, whose instructions run in order anyway.)
+  ascendsimAscendCVector(dst.Buffer(), a.Buffer(), src1Buffer ? src1Buffer : mask.Buffer(),
+                         uint64_t{count} * sizeof(T));
+}
+}  // namespace detail
+template <typename T, typename U>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                    const LocalTensor<T>& src1, CMPMODE mode, uint32_t count) {
+  const T* y = src1.GetPhyAddr();
+  detail::compareInto(
+      dst, src0, [y](uint32_t i) { return y[i]; }, mode, count, src1.Buffer());
+}
+template <typename T, typename U, typename S>
+inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, S scalar, CMPMODE mode,
+                     uint32_t count) {
+  const T v = static_cast<T>(scalar);
+  detail::compareInto(
+      dst, src0, [v](uint32_t) { return v; }, mode, count, nullptr);
+}
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+                   const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE,
+                   uint32_t count) {
+  const T* y = src1.GetPhyAddr();
+  detail::selectInto(
+      dst, selMask, src0, [y](uint32_t i) { return y[i]; }, count, src1.Buffer());
+}
+template <typename T, typename U, typename S,
+          typename = std::enable_if_t<!std::is_same_v<std::decay_t<S>, LocalTensor<T>>>>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+                   const LocalTensor<T>& src0, S scalar, SELMODE, uint32_t count) {
+  const T v = static_cast<T>(scalar);
+  detail::selectInto(
+      dst, selMask, src0, [v](uint32_t) { return v; }, count, nullptr);
+}
+
 // Fill (InitConstValue) of a buffer of the cube's positions: `repeatTimes` repeats of `blockNum`
 // blocks (32 bytes in A1 / B1, 512 bytes in A2 / B2), `dstGap` blocks apart; with blockNum and
 // dstGap 0, repeats of 512 bytes one after the other (what the older cores support). Timed on the

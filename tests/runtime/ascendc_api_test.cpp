@@ -396,6 +396,60 @@ TEST_F(AscendCApi, WholeReduceMaxAndMinGiveEachRepeatsBestAndItsIndex) {
   ASSERT_ACL_OK(aclrtFree(dout));
 }
 
+TEST_F(AscendCApi, CompareAndSelectClampThroughBitMasks) {
+  // 256 floats x[i] = (i mod 50) - 20 and y[i] = 10 - (i mod 7). Compare(LT) sets bit i where
+  // x[i] < y[i]; Select with it gives min(x, y) elementwise. Compares(GT, 0) then Select with the
+  // scalar 0 gives max(x, 0) (a Relu). The mask bytes are read back too: byte j holds elements
+  // 8 j .. 8 j + 7, element 8 j + b in bit b.
+  constexpr size_t n = 256;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 50) - 20.0f;
+    y[i] = 10.0f - static_cast<float>(i % 7);
+  }
+  float* dx = deviceBuffer<float>(n, x);
+  float* dy = deviceBuffer<float>(n, y);
+  float* dout = deviceBuffer<float>(2 * n);
+  uint8_t* dmask = deviceBuffer<uint8_t>(n / 8);
+  runKernel("CompareSelect", 1, [=]() {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bx, by, bo, bm;
+    pipe.InitBuffer(bx, n * 4);
+    pipe.InitBuffer(by, n * 4);
+    pipe.InitBuffer(bo, 2 * n * 4);
+    pipe.InitBuffer(bm, n / 8);
+    AscendC::LocalTensor<float> tx = bx.Get<float>(), ty = by.Get<float>(), to = bo.Get<float>();
+    AscendC::LocalTensor<uint8_t> tm = bm.Get<uint8_t>();
+    AscendC::GlobalTensor<float> gx, gy, gout;
+    AscendC::GlobalTensor<uint8_t> gm;
+    gx.SetGlobalBuffer(dx, n);
+    gy.SetGlobalBuffer(dy, n);
+    gout.SetGlobalBuffer(dout, 2 * n);
+    gm.SetGlobalBuffer(dmask, n / 8);
+    AscendC::DataCopy(tx, gx, n);
+    AscendC::DataCopy(ty, gy, n);
+    AscendC::Compare(tm, tx, ty, AscendC::CMPMODE::LT, n);
+    AscendC::DataCopy(gm, tm, n / 8);
+    AscendC::Select(to, tm, tx, ty, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+    AscendC::Compares(tm, tx, 0.0f, AscendC::CMPMODE::GT, n);
+    AscendC::Select(to[n], tm, tx, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+    AscendC::DataCopy(gout, to, 2 * n);
+  });
+  std::vector<uint8_t> wantMask(n / 8, 0);
+  std::vector<float> want(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    if (x[i] < y[i]) wantMask[i / 8] = static_cast<uint8_t>(wantMask[i / 8] | (1u << (i % 8)));
+    want[i] = std::min(x[i], y[i]);
+    want[n + i] = std::max(x[i], 0.0f);
+  }
+  EXPECT_EQ(readBack(dmask, n / 8), wantMask);
+  EXPECT_EQ(readBack(dout, 2 * n), want);
+  ASSERT_ACL_OK(aclrtFree(dx));
+  ASSERT_ACL_OK(aclrtFree(dy));
+  ASSERT_ACL_OK(aclrtFree(dout));
+  ASSERT_ACL_OK(aclrtFree(dmask));
+}
+
 TEST_F(AscendCApi, Bfloat16RoundsToNearestEvenAndComputesThroughFloat) {
   // bfloat16 keeps 8 significant bits: 1 + 2^-8 lies halfway between 1 and 1 + 2^-7 and rounds to
   // the even one, 1; 1 + 3 x 2^-9 rounds up to 1 + 2^-7 = 1.0078125; 257 rounds to 256 (even), 259
@@ -544,6 +598,25 @@ TEST_F(AscendCApi, NewInstructionsAreTimedFromTheirBytesAndRepeats) {
                  });
                }),
                4 + 4 * 256, "ReduceMin");
+  // Two Compares and two Selects over 16384 floats (64 KiB read from each source, one pass:
+  // 256 cycles each, in order on the vector unit): 4 + 4 x 256 = 1028 cycles.
+  expectCycles(elapsedMs([&] {
+                 ascendsim::ascendc::launch("CompareSelects", 1, nullptr, nullptr, [=]() {
+                   AscendC::TPipe pipe;
+                   AscendC::TBuf<AscendC::TPosition::VECCALC> a, m, o;
+                   pipe.InitBuffer(a, 1 << 16);
+                   pipe.InitBuffer(m, 1 << 11);
+                   pipe.InitBuffer(o, 1 << 16);
+                   AscendC::LocalTensor<float> ta = a.Get<float>(), to = o.Get<float>();
+                   AscendC::LocalTensor<uint8_t> tm = m.Get<uint8_t>();
+                   for (int i = 0; i < 2; ++i) {
+                     AscendC::Compares(tm, ta, 1.0f, AscendC::CMPMODE::GT, 1 << 14);
+                     AscendC::Select(to, tm, ta, 0.0f, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE,
+                                     1 << 14);
+                   }
+                 });
+               }),
+               4 + 4 * 256, "Compare and Select");
   // Two Fills of 255 repeats of 512 bytes (A1 buffer, plain form): 130560 bytes each, 510 cycles;
   // 4 + 2 x 510 = 1024 cycles.
   expectCycles(elapsedMs([&] {
