@@ -845,6 +845,67 @@ inline void WholeReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, con
                          srcRepStride);
 }
 
+// RepeatReduceSum: WholeReduceSum's contiguous form with a (meaningless) dstBlkStride.
+template <typename T>
+inline void RepeatReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t repeatTimes,
+                            int32_t mask, int32_t dstBlkStride, int32_t srcBlkStride,
+                            int32_t dstRepStride, int32_t srcRepStride) {
+  (void)dstBlkStride;
+  WholeReduceSum(d, a, mask, repeatTimes, dstRepStride, srcBlkStride, srcRepStride);
+}
+
+// BlockReduceSum / Max / Min: per repeat, one result per data block (8 a repeat) over the block's
+// elements the mask selects, at dst[8 (r x dstRepStride) + b] (dstRepStride counts a repeat's 8
+// results). A block none of whose elements is selected gives 0 (AscendSim's choice).
+namespace detail {
+template <typename T, typename Selected, typename Combine>
+inline void blockReduce(const LocalTensor<T>& d, const LocalTensor<T>& a, Selected selected,
+                        int32_t repeats, int32_t dstRepStride, int32_t srcBlkStride,
+                        int32_t srcRepStride, Combine combine) {
+  const LibraryScope scope;
+  constexpr uint64_t perBlock = kDataBlockBytes / sizeof(T);
+  T* out = d.GetPhyAddr();
+  const T* x = a.GetPhyAddr();
+  for (int32_t r = 0; r < repeats; ++r) {
+    float acc[8] = {};
+    bool any[8] = {};
+    forRepeat<T>(static_cast<uint64_t>(r), static_cast<uint64_t>(srcBlkStride),
+                 static_cast<uint64_t>(srcRepStride), selected, [&](uint64_t k, uint64_t at) {
+                   const uint64_t b = k / perBlock;
+                   const float v = static_cast<float>(x[at]);
+                   acc[b] = any[b] ? combine(acc[b], v) : v;
+                   any[b] = true;
+                 });
+    for (uint64_t b = 0; b < 8; ++b) {
+      out[static_cast<uint64_t>(r) * static_cast<uint64_t>(dstRepStride) * 8 + b] =
+          static_cast<T>(acc[b]);
+    }
+  }
+  ascendsimAscendCVector(d.Buffer(), a.Buffer(), nullptr,
+                         static_cast<uint64_t>(repeats > 0 ? repeats : 0) * kRepeatBytes);
+}
+}  // namespace detail
+#define ASCENDSIM_BLOCK_REDUCE(NAME, COMBINE)                                                     \
+  template <typename T>                                                                           \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t repeatTimes,         \
+                   int32_t mask, int32_t dstRepStride, int32_t srcBlkStride,                      \
+                   int32_t srcRepStride) {                                                        \
+    detail::blockReduce(d, a, detail::contiguousMask(static_cast<uint64_t>(mask)), repeatTimes,   \
+                        dstRepStride, srcBlkStride, srcRepStride,                                 \
+                        [](float x, float y) { return COMBINE; });                                \
+  }                                                                                               \
+  template <typename T>                                                                           \
+  inline void NAME(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t repeatTimes,         \
+                   const uint64_t mask[], int32_t dstRepStride, int32_t srcBlkStride,             \
+                   int32_t srcRepStride) {                                                        \
+    detail::blockReduce(d, a, detail::bitwiseMask(mask), repeatTimes, dstRepStride, srcBlkStride, \
+                        srcRepStride, [](float x, float y) { return COMBINE; });                  \
+  }
+ASCENDSIM_BLOCK_REDUCE(BlockReduceSum, x + y)
+ASCENDSIM_BLOCK_REDUCE(BlockReduceMax, x > y ? x : y)
+ASCENDSIM_BLOCK_REDUCE(BlockReduceMin, x < y ? x : y)
+#undef ASCENDSIM_BLOCK_REDUCE
+
 // WholeReduceMax / WholeReduceMin: per repeat, the greatest (least) of the elements the mask
 // selects, the first of equals, and its index within the repeat (k, the element's place among the
 // repeat's 256 bytes), written as `order` says: value then index (each in a slot of T's width, the

@@ -343,6 +343,60 @@ TEST_F(AscendCApi, WholeReduceSumSumsEachRepeatsMaskedElements) {
   ASSERT_ACL_OK(aclrtFree(dout));
 }
 
+TEST_F(AscendCApi, BlockReducesGiveOneResultPerDataBlock) {
+  // 2 repeats over 128 floats, src[i] = (i * 13) mod 31 (small integers, sums exact), 8 floats a
+  // data block. BlockReduceSum, full mask, dstRepStride 1: out[8 r + b] = the sum of block b of
+  // repeat r (elements 64 r + 8 b .. + 7); BlockReduceMax with mask 12 (blocks 0 and the first
+  // half of 1; blocks 2-7 select nothing and give 0); BlockReduceMin with dstRepStride 2: repeat
+  // r's 8 results at 16 r. RepeatReduceSum: out[r] = the whole repeat's sum.
+  constexpr size_t n = 128;
+  std::vector<float> src(n);
+  for (size_t i = 0; i < n; ++i) src[i] = static_cast<float>((i * 13) % 31);
+  float* ds = deviceBuffer<float>(n, src);
+  float* dout = deviceBuffer<float>(80);
+  runKernel("BlockReduces", 1, [=]() {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+    pipe.InitBuffer(in, n * sizeof(float));
+    pipe.InitBuffer(out, 80 * sizeof(float));
+    AscendC::LocalTensor<float> t = in.Get<float>(), r = out.Get<float>();
+    AscendC::Duplicate(r, -1.0f, 80);
+    AscendC::GlobalTensor<float> g, gout;
+    g.SetGlobalBuffer(ds, n);
+    gout.SetGlobalBuffer(dout, 80);
+    AscendC::DataCopy(t, g, n);
+    AscendC::BlockReduceSum(r, t, 2, 64, 1, 1, 8);
+    AscendC::BlockReduceMax(r[16], t, 2, 12, 1, 1, 8);
+    AscendC::BlockReduceMin(r[32], t, 2, 64, 2, 1, 8);
+    AscendC::RepeatReduceSum(r[72], t, 2, 64, 0, 1, 1, 8);
+    AscendC::DataCopy(gout, r, 80);
+  });
+  std::vector<float> want(80, -1.0f);
+  for (size_t r = 0; r < 2; ++r) {
+    want[72 + r] = 0.0f;
+    for (size_t b = 0; b < 8; ++b) {
+      float sum = 0, hi = 0, lo = src[64 * r + 8 * b];
+      bool anyHi = false;
+      for (size_t j = 0; j < 8; ++j) {
+        const float v = src[64 * r + 8 * b + j];
+        sum += v;
+        lo = std::min(lo, v);
+        if (8 * b + j < 12) {
+          hi = anyHi ? std::max(hi, v) : v;
+          anyHi = true;
+        }
+      }
+      want[8 * r + b] = sum;
+      want[16 + 8 * r + b] = hi;
+      want[32 + 16 * r + b] = lo;
+      want[72 + r] += sum;
+    }
+  }
+  EXPECT_EQ(readBack(dout, 80), want);
+  ASSERT_ACL_OK(aclrtFree(ds));
+  ASSERT_ACL_OK(aclrtFree(dout));
+}
+
 TEST_F(AscendCApi, WholeReduceMaxAndMinGiveEachRepeatsBestAndItsIndex) {
   // 3 repeats over 192 floats (64 a repeat), src[i] = ((i * 29) mod 64) - 20 within each repeat
   // shifted by 100 r: each repeat holds a permutation of -20..43 (29 is odd, so i -> 29 i mod 64
