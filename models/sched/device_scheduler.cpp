@@ -100,8 +100,12 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
     aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
-    task.endTime =
-        task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 ? first : -1;
+    // Nothing to do: ends as it starts (an Ascend C kernel whose blocks only compute in the
+    // Unified Buffer still takes its cores' cycles).
+    task.endTime = task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 &&
+                           task.kernel.coreCycles == 0
+                       ? first
+                       : -1;
   }
   if (task.onStart && !task.isCancelled()) task.onStart();
   for (TaskListener* l : listeners_) l->taskStarted(index_, stream, task);

@@ -1,5 +1,7 @@
 // Ascend C kernels compiled for the host.
 
+#include <cstdio>
+
 #include "ascendsim/ascendc.h"
 #include "runtime/api/api_call.h"
 #include "runtime/ascendc/kernel_memory_window.h"
@@ -46,6 +48,17 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
   return code;
 }
 
+// The CPU-debug run (tikicpulib.h): no device, no runtime state; the blocks run on this thread.
+int32_t ascendsimAscendCRunOnHost(const char* name, uint32_t blockDim, void (*entry)(void* closure),
+                                  void* closure) {
+  if (!entry || blockDim == 0) return ACL_ERROR_INVALID_PARAM;
+  const int64_t trapped = KernelMemoryWindow::runOnHost(entry, closure, blockDim);
+  if (trapped < 0) return ACL_SUCCESS;
+  std::fprintf(stderr, "kernel %s trapped in block %lld\n", name ? name : "kernel",
+               static_cast<long long>(trapped));
+  return ACL_ERROR_RT_AICORE_TRAP_EXCEPTION;
+}
+
 // Called by kernel code while its block runs, under the runtime's lock: no run() here.
 int64_t ascendsimAscendCBlockIdx(void) {
   return KernelMemoryWindow::currentBlock();
@@ -70,6 +83,12 @@ void ascendsimAscendCVector(const void* dst, const void* src0, const void* src1,
 void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes, int32_t toGlobal) {
   KernelMemoryWindow::countCopy(reinterpret_cast<uint64_t>(global),
                                 reinterpret_cast<uintptr_t>(local), bytes, toGlobal != 0);
+}
+void ascendsimAscendCCopyBlocks(const void* global, const void* local, uint64_t blockBytes,
+                                uint64_t blocks, uint64_t globalStride, int32_t flags) {
+  KernelMemoryWindow::countCopyBlocks(reinterpret_cast<uint64_t>(global),
+                                      reinterpret_cast<uintptr_t>(local), blockBytes, blocks,
+                                      globalStride, (flags & 1) != 0, (flags & 2) != 0);
 }
 void ascendsimAscendCLocalAccess(const void* buffer, int32_t write) {
   KernelMemoryWindow::localAccess(reinterpret_cast<uintptr_t>(buffer), write != 0);

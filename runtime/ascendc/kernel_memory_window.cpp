@@ -18,6 +18,7 @@ namespace {
 thread_local KernelMemoryWindow* tActive = nullptr;  // the window whose block this thread runs
 thread_local uint32_t tBlock = 0, tBlocks = 1;
 thread_local int tLibraryDepth = 0;  // inside kernel_operator.h's own code
+thread_local bool tOnHost = false;   // running a CPU-debug block (runOnHost)
 // The window watching host pages, for faults of any thread.
 std::atomic<KernelMemoryWindow*> gHostWatch{nullptr};
 // The handlers before the window's: a fault that is not a kernel's goes to them.
@@ -185,6 +186,35 @@ void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t by
   }
 }
 
+void KernelMemoryWindow::countCopyBlocks(uint64_t global, uintptr_t local, uint64_t blockBytes,
+                                         uint64_t blocks, uint64_t globalStride, bool toGlobal,
+                                         bool atomic) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;
+  if (w->timeline_) {
+    if (toGlobal) {
+      w->timeline_->copyOut(blockBytes * blocks, local);
+    } else {
+      w->timeline_->copyIn(blockBytes * blocks, local);
+    }
+  }
+  auto record = [&](bool out, uint64_t at) {
+    if (blockBytes == 0 || !w->memory_.contains(at)) return;
+    (out ? w->copiedOut_ : w->copiedIn_) += blockBytes;
+    std::vector<Run>& runs = out ? w->copyOutRuns_ : w->copyInRuns_;
+    if (!runs.empty() && runs.back().address + runs.back().bytes == at) {
+      runs.back().bytes += blockBytes;
+    } else {
+      runs.push_back({at, blockBytes});
+    }
+  };
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t at = global + b * globalStride;
+    if (toGlobal && atomic) record(false, at);  // the bytes it combines with
+    record(toGlobal, at);
+  }
+}
+
 void KernelMemoryWindow::localAccess(uintptr_t buffer, bool write) {
   KernelMemoryWindow* w = tActive;
   if (w && w->fault_ && w->timeline_) w->timeline_->scalarAccess(buffer, write);
@@ -255,7 +285,27 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   return fault.kind == KernelFault::Kind::None;
 }
 
+int64_t KernelMemoryWindow::runOnHost(void (*entry)(void*), void* closure, uint32_t blocks) {
+  int64_t trapped = -1;
+  const bool outer = tOnHost;
+  tOnHost = true;
+  for (uint32_t b = 0; b < blocks && trapped < 0; ++b) {
+    tBlock = b;
+    tBlocks = blocks;
+    try {
+      entry(closure);
+    } catch (const BlockStopped&) {
+      trapped = b;
+    }
+  }
+  tOnHost = outer;
+  tBlock = 0;
+  tBlocks = 1;
+  return trapped;
+}
+
 void KernelMemoryWindow::trap() {
+  if (!tActive && tOnHost) throw BlockStopped{};  // a CPU-debug block
   KernelMemoryWindow* w = tActive;
   if (!w || !w->fault_) return;  // not inside a kernel: nothing to stop
   w->fault_->kind = KernelFault::Kind::Trap;

@@ -48,6 +48,10 @@ class KernelMemoryWindow {
   // on a fault.
   bool runBlock(void (*entry)(void*), void* closure, uint32_t block, uint32_t blocks,
                 KernelFault& fault);
+  // The CPU-debug run of a kernel (tikicpulib.h's ICPU_RUN_KF): its `blocks` blocks one after the
+  // other on the calling thread, on host memory, untimed, with no device. -1, or the first block
+  // that trapped (the rest do not run).
+  static int64_t runOnHost(void (*entry)(void*), void* closure, uint32_t blocks);
   // Stops the running block with a trap (Ascend C's trap instruction).
   static void trap();
   // Stops the running block: it asked its core for more than the core has.
@@ -76,6 +80,12 @@ class KernelMemoryWindow {
   // or writing a local buffer; PipeBarrier<PIPE_ALL>.
   static void countVector(uint64_t bytes, uintptr_t dst, uintptr_t src0, uintptr_t src1);
   static void countCopy(uint64_t global, uintptr_t local, uint64_t bytes, bool toGlobal);
+  // One copy instruction of `blocks` blocks of `blockBytes`, `globalStride` bytes apart in global
+  // memory (DataCopy with DataCopyParams, DataCopyPad): timed as one instruction of all their
+  // bytes; device memory carries each block. `atomic`: a copy out that combines with what global
+  // memory holds (SetAtomicAdd ...), which reads those bytes too.
+  static void countCopyBlocks(uint64_t global, uintptr_t local, uint64_t blockBytes,
+                              uint64_t blocks, uint64_t globalStride, bool toGlobal, bool atomic);
   static void localAccess(uintptr_t buffer, bool write);
   static void barrier();
   // Kernels built by ascendc_library are compiled with -fsanitize-coverage=trace-pc: every basic

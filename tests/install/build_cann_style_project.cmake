@@ -1,7 +1,7 @@
 # ctest script: install AscendSim into a fresh prefix, then build examples/cann_style_project
 # against that prefix with its unmodified CANN-style CMake file, and run the program.
 # Also checks set_env.sh and find_package(AscendSim).
-# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR, and SANITIZER_FLAGS (the
+# Variables: BUILD_DIR (AscendSim's build tree), SOURCE_DIR, WORK_DIR, CXX_COMPILER, and SANITIZER_FLAGS (the
 # sanitizer build's compiler flags, which every project built here must share to load its
 # libascendcl.so; CMake takes them from CFLAGS, CXXFLAGS and LDFLAGS at a project's first configure).
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -28,6 +28,26 @@ foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
     message(FATAL_ERROR "install is missing ${f}")
   endif()
 endforeach()
+
+# 0. The toolkit's layout that vendor projects assume: the Ascend C kernel module at every path a
+# CANN version has kept it (tikcpp/, <arch>-linux/tikcpp/, compiler/tikcpp/, tools/tikcpp/), and
+# runtime/include and runtime/lib64/stub (the headers and the libraries runtime-only samples link).
+foreach(f tikcpp/ascendc_kernel_cmake/ascendc.cmake compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake
+          tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake runtime/include/acl/acl.h
+          runtime/lib64/libascendcl.so runtime/lib64/stub/libascendcl.so lib64/stub/libacl_rt.so)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install is missing ${f}")
+  endif()
+endforeach()
+# A runtime-only sample's build: headers from runtime/include, libraries from runtime/lib64/stub
+# (as their NPU_HOST_LIB), then run against lib64.
+separate_arguments(sanitizer UNIX_COMMAND "${SANITIZER_FLAGS}")
+run(${CXX_COMPILER} ${sanitizer} -std=c++17 "${SOURCE_DIR}/examples/cann_style_project/main.cpp"
+    -I "${prefix}/runtime/include" -L "${prefix}/runtime/lib64/stub" -lascendcl -o "${WORK_DIR}/runtime_only_app")
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/runtime_only_app")
+if(NOT last_output MATCHES "round trip ok")
+  message(FATAL_ERROR "the program built against runtime/ printed: ${last_output}")
+endif()
 
 # 1. The CANN-style project, pointed at the prefix and nothing else.
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/cann_style_project" -B "${WORK_DIR}/app" -DASCEND_HOME=${prefix})
@@ -59,6 +79,16 @@ foreach(expected "ScaledSum: 8 blocks" "scaled sum over 8 blocks: 65536 elements
                  "trap: 507035 .*kernel Traps trapped in block 1" "ascendc kernels ok")
   if(NOT last_output MATCHES "${expected}")
     message(FATAL_ERROR "the Ascend C kernels printed: ${last_output}")
+  endif()
+endforeach()
+
+# ascendc_library wrote a launch header for each kernel (<build>/include/<library>/aclrtlaunch_K.h)
+# with CANN's macro and parameters: pointers as void*, arithmetic types as they are.
+file(READ "${WORK_DIR}/ascendc/include/kernels/aclrtlaunch_ScaledSum.h" header)
+foreach(expected "#define ACLRT_LAUNCH_KERNEL\\(kernel\\) aclrtlaunch_##kernel"
+                 "uint32_t aclrtlaunch_ScaledSum\\(uint32_t blockDim, aclrtStream stream, void\\* x, void\\* y, void\\* z, float alpha, uint32_t count\\);")
+  if(NOT header MATCHES "${expected}")
+    message(FATAL_ERROR "aclrtlaunch_ScaledSum.h lacks ${expected}:\n${header}")
   endif()
 endforeach()
 

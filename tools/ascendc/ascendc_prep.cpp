@@ -10,7 +10,9 @@
 // parameter at the next multiple of 8 bytes, as CANN's runtime places AI Core kernels' arguments):
 // `ascendsimKernelEntry_K(void* args)` runs one block and `ascendsimKernelArgsBytes_K()` says how
 // many bytes the arguments take, so a kernel library loaded by aclrtBinaryLoadFromFile can launch
-// it.
+// it. With HEADER_DIR it also writes there, for each such kernel, the header aclrtlaunch_K.h that
+// CANN's ascendc_library generates (ACLRT_LAUNCH_KERNEL(K)(blockDim, stream, args...)), and
+// defines its launch function aclrtlaunch_K in OUT.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -153,23 +155,33 @@ std::string parameterType(std::string declaration) {
   return rest;
 }
 
+// A parameter's name: what parameterType left off (empty for a lone type).
+std::string parameterName(const std::string& declaration) {
+  std::string d = declaration;
+  const size_t eq = d.find('=');
+  if (eq != std::string::npos) d = d.substr(0, eq);
+  d = trim(d);
+  const std::string type = parameterType(d);
+  return type == d ? "" : trim(d.substr(type.size()));
+}
+
 // The parameters of the list between ( and ) split at top-level commas.
-std::vector<std::string> parameterTypes(const std::string& list) {
-  std::vector<std::string> types;
+std::vector<std::string> parameterDeclarations(const std::string& list) {
+  std::vector<std::string> declarations;
   int depth = 0;
   std::string current;
   for (char c : list) {
     if (c == '(' || c == '<' || c == '[') ++depth;
     if (c == ')' || c == '>' || c == ']') --depth;
     if (c == ',' && depth == 0) {
-      types.push_back(parameterType(current));
+      declarations.push_back(current);
       current.clear();
     } else {
       current += c;
     }
   }
-  if (!trim(current).empty() && trim(current) != "void") types.push_back(parameterType(current));
-  return types;
+  if (!trim(current).empty() && trim(current) != "void") declarations.push_back(current);
+  return declarations;
 }
 
 // Whether the declaration holding `at` is a template's (its entry would need template arguments:
@@ -184,6 +196,7 @@ bool isTemplate(const std::string& s, size_t at) {
 struct KernelDefinition {
   std::string name;
   std::vector<std::string> types;
+  std::vector<std::string> names;  // the parameters' names ("" where the declaration has none)
 };
 
 // The kernel defined after the `__global__` at `at`, if it is a definition (its body follows).
@@ -203,7 +216,10 @@ bool kernelAt(const std::string& s, size_t at, KernelDefinition& kernel) {
   while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
   if (next >= s.size() || s[next] != '{') return false;  // a declaration
   kernel.name = s.substr(begin, end - begin);
-  kernel.types = parameterTypes(s.substr(open + 1, close - open - 1));
+  for (const std::string& d : parameterDeclarations(s.substr(open + 1, close - open - 1))) {
+    kernel.types.push_back(parameterType(d));
+    kernel.names.push_back(parameterName(d));
+  }
   return true;
 }
 
@@ -231,11 +247,113 @@ std::string entryOf(const KernelDefinition& k) {
   return out;
 }
 
+// The type a parameter takes in the launch function aclrtlaunch_K of the generated header, as
+// CANN's generated headers declare it: pointers (GM_ADDR, `__gm__ T*`) and structures (a tiling
+// structure passed by value to the kernel, given by the address of its host copy) as void*,
+// arithmetic types as they are.
+std::string launchType(const std::string& type) {
+  std::string bare = type;
+  for (const char* qualifier : {"const ", "volatile "}) {
+    for (size_t at; (at = bare.find(qualifier)) != std::string::npos;)
+      bare.erase(at, std::string(qualifier).size());
+  }
+  bare = trim(bare);
+  static const char* const scalars[] = {"bool",
+                                        "char",
+                                        "signed char",
+                                        "unsigned char",
+                                        "short",
+                                        "unsigned short",
+                                        "int",
+                                        "unsigned",
+                                        "unsigned int",
+                                        "long",
+                                        "unsigned long",
+                                        "long long",
+                                        "unsigned long long",
+                                        "int8_t",
+                                        "uint8_t",
+                                        "int16_t",
+                                        "uint16_t",
+                                        "int32_t",
+                                        "uint32_t",
+                                        "int64_t",
+                                        "uint64_t",
+                                        "size_t",
+                                        "float",
+                                        "double",
+                                        "half",
+                                        "bfloat16_t"};
+  if (bare.find('*') == std::string::npos && bare != "GM_ADDR") {
+    for (const char* scalar : scalars) {
+      if (bare == scalar) return bare;
+    }
+  }
+  return "void*";
+}
+
+std::string launchParameters(const KernelDefinition& k) {
+  std::string out = "uint32_t blockDim, aclrtStream stream";
+  for (size_t i = 0; i < k.types.size(); ++i) {
+    const std::string name = k.names[i].empty() ? "arg" + std::to_string(i) : k.names[i];
+    out += ", " + launchType(k.types[i]) + " " + name;
+  }
+  return out;
+}
+
+// aclrtlaunch_K.h: ACLRT_LAUNCH_KERNEL(K)(blockDim, stream, args...) names aclrtlaunch_K, which
+// launches K on `stream` and returns 0 or the launch's error code.
+std::string launchHeaderOf(const KernelDefinition& k, const std::string& source) {
+  std::string guard = "ASCENDSIM_ACLRTLAUNCH_" + k.name + "_H_";
+  std::transform(guard.begin(), guard.end(), guard.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return "/* Launch function of Ascend C kernel " + k.name + " (" + source +
+         "), written by ascendsim-ascendc-prep. */\n#ifndef " + guard + "\n#define " + guard +
+         "\n#include \"acl/acl_base.h\"\n\n#ifndef ACLRT_LAUNCH_KERNEL\n"
+         "#define ACLRT_LAUNCH_KERNEL(kernel) aclrtlaunch_##kernel\n#endif\n\n"
+         "#ifdef __cplusplus\nextern \"C\" {\n#endif\nuint32_t aclrtlaunch_" +
+         k.name + "(" + launchParameters(k) + ");\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
+}
+
+// The definition of aclrtlaunch_K appended to the kernel's source: each argument converted to the
+// kernel's parameter type at the call (a structure copied from the host memory it is given at),
+// then launched as `K<<<blockDim, nullptr, stream>>>(args)` is.
+std::string launchFunctionOf(const KernelDefinition& k) {
+  std::string out =
+      "\nextern \"C\" __attribute__((visibility(\"default\"))) uint32_t aclrtlaunch_" + k.name +
+      "(" + launchParameters(k) + ") {\n";
+  std::string call;
+  for (size_t i = 0; i < k.types.size(); ++i) {
+    const std::string name = k.names[i].empty() ? "arg" + std::to_string(i) : k.names[i];
+    const std::string v = "p" + std::to_string(i);
+    out += "  const auto " + v + " = ascendsim::ascendc::launchArgument<std::remove_cv_t<" +
+           k.types[i] + ">>(" + name + ");\n";
+    call += (i ? ", " : "") + v;
+  }
+  out += "  return ascendsim::ascendc::launch(\"" + k.name +
+         "\", blockDim, nullptr, stream, [=]() { " + k.name + "(" + call + "); });\n}\n";
+  return out;
+}
+
+// Writes `text` to `path` unless the file already holds it (so that what includes it is not
+// rebuilt for nothing).
+bool writeIfChanged(const std::string& path, const std::string& text) {
+  std::ifstream existing(path);
+  if (existing) {
+    std::stringstream old;
+    old << existing.rdbuf();
+    if (old.str() == text) return true;
+  }
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: ascendsim-ascendc-prep KERNEL.cpp OUT.cpp\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: ascendsim-ascendc-prep KERNEL.cpp OUT.cpp [HEADER_DIR]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -282,10 +400,19 @@ int main(int argc, char** argv) {
   out << "#include <cstring>\n#include <type_traits>\n#include \"ascendsim/ascendc.h\"\n#line 1 \""
       << argv[1] << "\"\n"
       << s;
-  for (const KernelDefinition& k : kernels) out << entryOf(k);
+  for (const KernelDefinition& k : kernels) out << entryOf(k) << launchFunctionOf(k);
   if (!out) {
     std::cerr << "ascendsim-ascendc-prep: cannot write " << argv[2] << "\n";
     return 1;
+  }
+  if (argc == 4) {
+    for (const KernelDefinition& k : kernels) {
+      const std::string header = std::string(argv[3]) + "/aclrtlaunch_" + k.name + ".h";
+      if (!writeIfChanged(header, launchHeaderOf(k, argv[1]))) {
+        std::cerr << "ascendsim-ascendc-prep: cannot write " << header << "\n";
+        return 1;
+      }
+    }
   }
   return 0;
 }

@@ -27,6 +27,12 @@ ACL_FUNC_VISIBILITY aclError ascendsimLaunchAscendCKernel(const char* name, uint
                                                           void (*entry)(void* closure),
                                                           void* closure, uint32_t closureBytes,
                                                           void (*release)(void* closure));
+/* The CPU-debug run of a kernel (tikicpulib.h's ICPU_RUN_KF): `entry(closure)` once per block,
+ * blocks 0 .. blockDim-1 in order on the calling thread, on host memory, with no device and no
+ * timing. ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (no entry, blockDim 0); a block that traps stops
+ * the run: ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, and a line on stderr names the block. */
+ACL_FUNC_VISIBILITY int32_t ascendsimAscendCRunOnHost(const char* name, uint32_t blockDim,
+                                                      void (*entry)(void* closure), void* closure);
 /* The running block's index and the kernel's block count (0 and 1 outside a kernel). */
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockIdx(void);
 ACL_FUNC_VISIBILITY int64_t ascendsimAscendCBlockNum(void);
@@ -46,6 +52,12 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCVector(const void* dst, const void* src
                                                 uint64_t bytes);
 ACL_FUNC_VISIBILITY void ascendsimAscendCCopy(const void* global, const void* local, uint64_t bytes,
                                               int32_t toGlobal);
+/* One copy instruction of `blocks` blocks of `blockBytes` each, `globalStride` bytes apart in
+ * global memory from `global` (flags: 1 when written out, 2 when the copy out combines with what
+ * global memory holds, atomic add / max / min, so that it reads those bytes too). */
+ACL_FUNC_VISIBILITY void ascendsimAscendCCopyBlocks(const void* global, const void* local,
+                                                    uint64_t blockBytes, uint64_t blocks,
+                                                    uint64_t globalStride, int32_t flags);
 ACL_FUNC_VISIBILITY void ascendsimAscendCLocalAccess(const void* buffer, int32_t write);
 ACL_FUNC_VISIBILITY void ascendsimAscendCBarrier(void);
 /* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
@@ -55,8 +67,26 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
 #ifdef __cplusplus
 }
 
+#include <cstring>
+#include <type_traits>
+
 namespace ascendsim {
 namespace ascendc {
+// An argument of a generated launch function aclrtlaunch_K (the header ascendc_library writes) as
+// the kernel's parameter of type T: a pointer as it is, a structure copied from the host memory
+// it is given at (as CANN passes a kernel's tiling structure), an arithmetic value converted.
+template <class T, class A>
+T launchArgument(A argument) {
+  if constexpr (std::is_pointer_v<T>) {
+    return static_cast<T>(argument);
+  } else if constexpr (std::is_class_v<T> && std::is_same_v<A, void*>) {
+    T value;
+    std::memcpy(static_cast<void*>(&value), argument, sizeof value);
+    return value;
+  } else {
+    return static_cast<T>(argument);
+  }
+}
 // What a rewritten `<<<...>>>` launch calls: the kernel's call, its arguments captured by value.
 template <class Body>
 uint32_t launch(const char* name, uint32_t blockDim, void* /*l2ctrl*/, void* stream, Body body) {
