@@ -362,3 +362,65 @@ TEST_F(Event, ExEventsAreReusedAtOnce) {
   aclrtDestroyStream(writer);
   aclrtDestroyStream(reader);
 }
+
+TEST_F(Event, IpcEventHandlesOpenEventsThatShareTheExportersRecords) {
+  // An ACL_EVENT_IPC event's 64-byte handle opens a new event of the opener's own whose records
+  // are the exporter's: a record through the opened event completes the original; destroying the
+  // opened event leaves the original. Events without the flag and made-up handles are refused.
+  aclrtEvent plain = nullptr, shared = nullptr, opened = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&plain));
+  aclrtIpcEventHandle handle{};
+  EXPECT_ACL_ERROR(aclrtIpcGetEventHandle(plain, &handle), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&shared, ACL_EVENT_IPC));
+  EXPECT_ACL_ERROR(aclrtIpcGetEventHandle(shared, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtIpcGetEventHandle(shared, &handle));
+  aclrtIpcEventHandle madeUp{};
+  std::memcpy(madeUp.reserved, "no-such-event", 13);
+  EXPECT_ACL_ERROR(aclrtIpcOpenEventHandle(madeUp, &opened), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtIpcOpenEventHandle(handle, &opened));
+  EXPECT_NE(opened, shared);
+  aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(shared, &status));
+  EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtRecordEvent(opened, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(shared));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(shared, &status));
+  EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyEvent(opened));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(shared, &status));
+  ASSERT_ACL_OK(aclrtDestroyEvent(shared));
+  ASSERT_ACL_OK(aclrtDestroyEvent(plain));
+}
+
+TEST_F(Event, IpcNotifyKeysImportNotifiesOnTheSameFlag) {
+  // A notify's export key (65 bytes with its NUL) imports, for a process the exporter named, a
+  // notify of its own on the same flag: a record through the import ends a wait on the original.
+  // Short keys, unknown flags, made-up keys and unnamed processes are refused.
+  aclrtNotify notify = nullptr, imported = nullptr;
+  ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
+  char shortKey[8] = {};
+  EXPECT_ACL_ERROR(aclrtNotifyGetExportKey(notify, shortKey, sizeof shortKey, 0),
+                   ACL_ERROR_INVALID_PARAM);
+  char key[65] = {};
+  EXPECT_ACL_ERROR(aclrtNotifyGetExportKey(notify, key, sizeof key, 1), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(
+      aclrtNotifyGetExportKey(notify, key, sizeof key, ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT));
+  EXPECT_ACL_ERROR(aclrtNotifyImportByKey(&imported, "made-up", 0), ACL_ERROR_INVALID_PARAM);
+  int32_t other = getpid() + 1;
+  ASSERT_ACL_OK(aclrtNotifySetImportPid(notify, &other, 1));
+  int32_t self = 0;
+  ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&self));
+  ASSERT_ACL_OK(aclrtNotifySetImportPid(notify, &self, 1));
+  ASSERT_ACL_OK(aclrtNotifyImportByKey(&imported, key, ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT));
+  EXPECT_NE(imported, notify);
+  aclrtStream waiter = nullptr, setter = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&waiter));
+  ASSERT_ACL_OK(aclrtCreateStream(&setter));
+  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, waiter, 0));
+  ASSERT_ACL_OK(aclrtRecordNotify(imported, setter));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(waiter));
+  ASSERT_ACL_OK(aclrtDestroyNotify(imported));
+  ASSERT_ACL_OK(aclrtDestroyNotify(notify));
+  ASSERT_ACL_OK(aclrtDestroyStream(waiter));
+  ASSERT_ACL_OK(aclrtDestroyStream(setter));
+}

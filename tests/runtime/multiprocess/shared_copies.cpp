@@ -1,9 +1,13 @@
 // One process of a job launched by a script (no MPI): its rank (ASCENDSIM_RANK) picks its
 // device; it copies 16 MiB of its own pattern host to device from pageable memory and back
-// through pinned memory, and checks every byte. Prints "rank R ok" on success; rank 0 also
+// through pinned memory, runs a 4-block Ascend C kernel (in this process) that writes into the
+// buffer, and checks every byte. Prints "rank R ok" on success; rank 0 also
 // prints the codes of a failing asynchronous call and of the synchronisation after it.
 
 #include <acl/acl.h>
+#include <unistd.h>
+
+#include "ascendsim/ascendc.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +33,27 @@ int main() {
     std::printf("rank %d failed: %s\n", rank, aclGetRecentErrMsg());
     return 1;
   }
-  const bool same = back == pattern && std::memcmp(pinned, pattern.data(), n) == 0;
+  bool same = back == pattern && std::memcmp(pinned, pattern.data(), n) == 0;
+  // An Ascend C kernel: its 4 blocks run here, in this process (the machine is the server's), and
+  // each writes rank * 100 + its index into its quarter of the first 4 KiB of the buffer.
+  auto* words = static_cast<int32_t*>(device);
+  pid_t ranIn = 0;
+  pid_t* ranInPtr = &ranIn;
+  const uint32_t launched = ascendsim::ascendc::launch("Quarters", 4, nullptr, stream, [=]() {
+    const int64_t b = ascendsimAscendCBlockIdx();
+    for (int64_t i = b * 256; i < (b + 1) * 256; ++i)
+      words[i] = rank * 100 + static_cast<int32_t>(b);
+    *ranInPtr = getpid();
+  });
+  std::vector<int32_t> quarters(1024);
+  if (launched != 0 || aclrtSynchronizeStream(stream) != ACL_SUCCESS ||
+      aclrtMemcpy(quarters.data(), 4096, device, 4096, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+    std::printf("rank %d kernel failed: %s\n", rank, aclGetRecentErrMsg());
+    return 1;
+  }
+  for (size_t i = 0; i < quarters.size(); ++i)
+    same = same && quarters[i] == rank * 100 + static_cast<int32_t>(i / 256);
+  same = same && ranIn == getpid();
   // An asynchronous call that fails (a memset past its buffer's end): sent without waiting on a
   // served machine, its code comes back from the next call that waits (here the sync).
   const aclError now = aclrtMemsetAsync(device, n, 0, 2 * n, stream);

@@ -7,7 +7,8 @@
 #     mpirun -np 4, each rank copying to its device and into its neighbour's IPC-imported buffer:
 #     every byte right, four processes in the trace, a copy within a device that takes about
 #     twice as long with two ranks per device (4 ranks on 2 devices) as with one (on 4): the two
-#     copies share the device's memory; a second run gives the same report and trace events.
+#     copies share the device's memory. (Reproducible runs: the script job; where ranks meet in
+#     MPI, the order of their calls can follow the wall clock, docs/multiprocess.md.)
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -43,10 +44,8 @@ JOB
   echo "4 processes, every byte right, the same trace and report bytes twice"
   ;;
 mpirun)
-  # Ranks waiting in MPI spin: the others stop waiting for their next call sooner.
-  export ASCENDSIM_ORDER_PATIENCE=0.05
-  for devices in 4 2 4again; do
-    DEVICES=${devices%again} "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$devices.json \
+  for devices in 4 2; do
+    DEVICES=$devices "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$devices.json \
       --report report$devices.json -- mpirun -np 4 --oversubscribe -x DEVICES "$program" > out$devices.txt
     [ "$(grep -c ' ok d2d_us=' out$devices.txt)" = 4 ] || fail "$devices devices: $(cat out$devices.txt)"
     [ "$(processes trace$devices.json)" = "['Rank 0 (ipc_ranks)', 'Rank 1 (ipc_ranks)', 'Rank 2 (ipc_ranks)', 'Rank 3 (ipc_ranks)']" ] || fail "trace processes: $(processes trace$devices.json)"
@@ -58,14 +57,7 @@ print(f"copy within a device: {one:.3f} us alone, {two:.3f} us with another rank
 # Two equal copies sharing one device's memory each take about twice as long as one alone.
 sys.exit(0 if 1.8 * one <= two <= 2.2 * one else 1)
 PY
-  # A second run: the same report bytes, and the same trace events (where ranks meet in MPI, the
-  # order in which their calls end, and so their lines in the file, can differ).
-  cmp report4.json report4again.json || fail "the two runs' reports differ"
-  python3 - <<'PY' || fail "the two runs' traces hold different events"
-import json
-events = lambda f: sorted(json.dumps(e, sort_keys=True) for e in json.load(open(f)))
-raise SystemExit(events("trace4.json") != events("trace4again.json"))
-PY
+
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
