@@ -61,6 +61,10 @@ void passOn(int sig) {
 // Serves one machine to the command and every process under it, then writes the job's report
 // and trace when the command has ended.
 int runShared(const std::vector<char*>& argv) {
+  // Processes of a job wait for each other in ways the server cannot see (sleeping while another
+  // process gets ready): a wait nothing seems able to end is called a deadlock after 10 s here,
+  // not 2, unless the user says otherwise.
+  setenv("ASCENDSIM_DEADLOCK_PATIENCE", "10", 0);
   std::unique_ptr<remote::MachineServer> server;
   try {
     server = std::make_unique<remote::MachineServer>();

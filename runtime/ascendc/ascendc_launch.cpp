@@ -75,6 +75,8 @@ KernelUse Runtime::runHere(Device& device, const AscendCLaunch& launch, void* cl
   KernelMemoryWindow window(*device.memory);
   window.setUnifiedBuffer(unifiedBufferBytes(*device.spec));
   window.setCores(&device.spec->aicore);
+  for (int peer : device.peersEnabled)
+    window.addPeer(*devices_.at(static_cast<size_t>(peer))->memory);
   window.watchHost(hostRangesForKernels());
   for (uint32_t block = 0; block < launch.blockDim; ++block) {
     if (!window.runBlock(launch.entry, closure, block, launch.blockDim, fault)) break;
@@ -90,12 +92,20 @@ KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, Ker
   run.span = device.memory->span();
   for (const auto& [base, a] : device.memory->allocations())
     run.allocations.push_back({base, a.size});
+  for (int id : device.peersEnabled) {
+    const DeviceMemory& peer = *devices_.at(static_cast<size_t>(id))->memory;
+    KernelRun::Peer p{peer.base(), peer.span(), {}};
+    for (const auto& [base, a] : peer.allocations()) p.allocations.push_back({base, a.size});
+    run.peers.push_back(std::move(p));
+  }
   run.cores = device.spec->aicore;
   run.unifiedBuffer = unifiedBufferBytes(*device.spec);
   run.blocks = launch.blockDim;
   KernelStop stop;
   KernelUse use = launch.runElsewhere(run, stop);
-  for (uint64_t page : use.devicePagesWritten) device.memory->markWritten(page);
+  for (uint64_t page : use.devicePagesWritten) {
+    for (auto& d : devices_) d->memory->markWritten(page);  // (the device whose range holds it)
+  }
   fault.kind = static_cast<KernelFault::Kind>(stop.kind);
   fault.reason = stop.reason;
   fault.address = stop.address;

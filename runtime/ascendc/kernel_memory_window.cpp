@@ -110,15 +110,24 @@ KernelMemoryWindow::~KernelMemoryWindow() {
   sigaction(SIGBUS, &oldBus_, nullptr);
 }
 
+DeviceMemory* KernelMemoryWindow::memoryFor(uint64_t address) const {
+  if (memory_.contains(address)) return &memory_;
+  for (DeviceMemory* peer : peers_) {
+    if (peer->contains(address)) return peer;
+  }
+  return nullptr;
+}
+
 bool KernelMemoryWindow::mapIn(uint64_t address) {
-  if (!memory_.contains(address) || !memory_.allocationContaining(address)) return false;
+  DeviceMemory* memory = memoryFor(address);
+  if (!memory || !memory->allocationContaining(address)) return false;
   const uint64_t page = address / kPage * kPage;
   if (pages_.count(page)) return false;  // mapped already: the fault was not about access
   void* p = reinterpret_cast<void*>(page);
   if (mprotect(p, kPage, PROT_READ | PROT_WRITE) != 0) return false;
   std::vector<uint8_t>& before = pages_[page];
   before.resize(kPage);
-  memory_.read(page, before.data(), kPage);
+  memory->read(page, before.data(), kPage);
   std::memcpy(p, before.data(), kPage);
   if (tLibraryDepth == 0) {
     // Scalar code's first touch: the page comes in through the core's load path (DataCopy's
@@ -138,7 +147,7 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
   if (w && w->fault_) {
     if (w->mapIn(address)) return;  // the access is retried and now succeeds
     const uint64_t sp = stackPointer(context);
-    const bool stack = sp != 0 && !w->memory_.contains(address) && address + kStackSlack >= sp &&
+    const bool stack = sp != 0 && !w->memoryFor(address) && address + kStackSlack >= sp &&
                        address <= sp + kStackSlack;
     w->fault_->kind = stack ? KernelFault::Kind::StackOverflow : KernelFault::Kind::OutOfBounds;
     w->fault_->address = address;
@@ -176,7 +185,7 @@ void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t by
     }
   }
   // Device memory's traffic (host memory reached in place crosses PCIe by its pages instead).
-  if (bytes == 0 || !w->memory_.contains(global)) return;
+  if (bytes == 0 || !w->memoryFor(global)) return;
   (toGlobal ? w->copiedOut_ : w->copiedIn_) += bytes;
   std::vector<Run>& runs = toGlobal ? w->copyOutRuns_ : w->copyInRuns_;
   if (!runs.empty() && runs.back().address + runs.back().bytes == global) {
@@ -199,7 +208,7 @@ void KernelMemoryWindow::countCopyBlocks(uint64_t global, uintptr_t local, uint6
     }
   }
   auto record = [&](bool out, uint64_t at) {
-    if (blockBytes == 0 || !w->memory_.contains(at)) return;
+    if (blockBytes == 0 || !w->memoryFor(at)) return;
     (out ? w->copiedOut_ : w->copiedIn_) += blockBytes;
     std::vector<Run>& runs = out ? w->copyOutRuns_ : w->copyInRuns_;
     if (!runs.empty() && runs.back().address + runs.back().bytes == at) {
@@ -405,15 +414,16 @@ void KernelMemoryWindow::finish() {
     void* p = reinterpret_cast<void*>(page);
     if (std::memcmp(p, before.data(), kPage) != 0) {
       // Only the bytes of live allocations go back (a page may hold the end of one and free space).
+      DeviceMemory& memory = *memoryFor(page);
       for (uint64_t a = page; a < page + kPage;) {
-        const auto* alloc = memory_.allocationContaining(a);
+        const auto* alloc = memory.allocationContaining(a);
         if (!alloc) {
           ++a;
           continue;
         }
         const uint64_t end =
             std::min(page + kPage, alloc->base + std::max<uint64_t>(alloc->size, 1));
-        memory_.write(a, reinterpret_cast<const uint8_t*>(a), end - a);
+        memory.write(a, reinterpret_cast<const uint8_t*>(a), end - a);
         a = end;
       }
       changed_.push_back(page);

@@ -40,6 +40,9 @@ struct BlockStopped {};
 class KernelMemoryWindow {
  public:
   explicit KernelMemoryWindow(DeviceMemory& memory);
+  // The memory of a device the kernel's device has peer access to: the kernel may read and write
+  // its allocations as its own (an IPC-imported buffer of another device, say).
+  void addPeer(DeviceMemory& peer) { peers_.push_back(&peer); }
   ~KernelMemoryWindow();  // returns every page to the store
   KernelMemoryWindow(const KernelMemoryWindow&) = delete;
   KernelMemoryWindow& operator=(const KernelMemoryWindow&) = delete;
@@ -126,6 +129,9 @@ class KernelMemoryWindow {
   static void onFault(int sig, siginfo_t* info, void* context);
 
   DeviceMemory& memory_;
+  std::vector<DeviceMemory*> peers_;
+  // The memory (the device's own or a peer's) whose range holds `address`, or nullptr.
+  DeviceMemory* memoryFor(uint64_t address) const;
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
   std::vector<uint64_t> changed_;
   bool finished_ = false;

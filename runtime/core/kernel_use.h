@@ -32,6 +32,12 @@ struct KernelRun {
   int32_t device = 0;
   uint64_t base = 0, span = 0;
   std::vector<KernelRange> allocations;
+  // Devices it has peer access to, whose allocations its blocks may reach too.
+  struct Peer {
+    uint64_t base = 0, span = 0;
+    std::vector<KernelRange> allocations;
+  };
+  std::vector<Peer> peers;
   spec::AiCoreSpec cores;
   uint32_t unifiedBuffer = 0;
   uint32_t blocks = 1;

@@ -63,15 +63,32 @@ void runKernel(WireReader& in, WireWriter& out) {
   in.blobInto(&run.cores, sizeof run.cores);
   run.unifiedBuffer = in.u32();
   run.blocks = in.u32();
-  std::vector<runtime::DeviceMemory::Range> allocations;
-  for (const KernelRange& a : run.allocations) allocations.emplace_back(a.address, a.bytes);
-  runtime::DeviceMemory view(run.base, run.span, allocations);
+  const uint64_t peers = in.u64();
+  if (peers > 1024) throw WireError("too many peers");
+  for (uint64_t i = 0; i < peers; ++i) {
+    KernelRun::Peer p;
+    p.base = in.u64();
+    p.span = in.u64();
+    p.allocations = takeRanges(in);
+    run.peers.push_back(std::move(p));
+  }
+  auto viewOf = [](uint64_t base, uint64_t span, const std::vector<KernelRange>& ranges) {
+    std::vector<runtime::DeviceMemory::Range> allocations;
+    for (const KernelRange& a : ranges) allocations.emplace_back(a.address, a.bytes);
+    return std::make_unique<runtime::DeviceMemory>(base, span, allocations);
+  };
+  std::unique_ptr<runtime::DeviceMemory> own = viewOf(run.base, run.span, run.allocations);
+  runtime::DeviceMemory& view = *own;
+  std::vector<std::unique_ptr<runtime::DeviceMemory>> peerViews;
+  for (const KernelRun::Peer& p : run.peers)
+    peerViews.push_back(viewOf(p.base, p.span, p.allocations));
   runtime::KernelFault fault;
   KernelUse use;
   {
     runtime::KernelMemoryWindow window(view);
     window.setUnifiedBuffer(run.unifiedBuffer);
     window.setCores(&run.cores);
+    for (auto& peer : peerViews) window.addPeer(*peer);
     auto* code = reinterpret_cast<void (*)(void*)>(entry);
     for (uint32_t block = 0; block < run.blocks; ++block) {
       if (!window.runBlock(code, reinterpret_cast<void*>(closure), block, run.blocks, fault)) break;
@@ -87,7 +104,10 @@ void runKernel(WireReader& in, WireWriter& out) {
     putRanges(out, *ranges);
   }
   putNumbers(out, use.blockCycles);
-  putNumbers(out, view.writtenPages());
+  std::vector<uint64_t> written = view.writtenPages();
+  for (auto& peer : peerViews)
+    written.insert(written.end(), peer->writtenPages().begin(), peer->writtenPages().end());
+  putNumbers(out, written);
   out.i32(static_cast<int32_t>(fault.kind));
   out.text(fault.reason);
   out.u64(fault.address);
@@ -180,6 +200,12 @@ KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& 
     w.blob(&run.cores, sizeof run.cores);
     w.u32(run.unifiedBuffer);
     w.u32(run.blocks);
+    w.u64(run.peers.size());
+    for (const KernelRun::Peer& p : run.peers) {
+      w.u64(p.base);
+      w.u64(p.span);
+      putRanges(w, p.allocations);
+    }
     channel_->send(w);
     std::vector<uint8_t> reply;
     if (!channel_->receive(reply)) throw WireError("the program closed its kernel service");

@@ -20,7 +20,7 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 3;
+constexpr uint32_t kProtocolVersion = 4;
 
 enum class MessageKind : uint8_t {
   Hello = 1,
