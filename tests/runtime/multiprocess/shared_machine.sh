@@ -41,6 +41,11 @@ JOB
   grep -qx "bad memset: 0 then 107000" out.0 || fail "pipelined failure: $(cat out.0)"
   ASCENDSIM_PIPELINE=0 "$ascendsim" exec --shared --config atlas-800t-a2 -- ./job.sh
   grep -qx "bad memset: 107000 then 0" out.0 || fail "unpipelined failure: $(cat out.0)"
+  # A machine that is not there: a clear error at once (ACL_ERROR_RT_INTERNAL_ERROR), no hang.
+  lost=0
+  ASCENDSIM_MACHINE_SOCKET="$work/no-such.sock" timeout 30 "$program" > lost.txt 2>&1 || lost=$?
+  [ "$lost" = 1 ] && grep -q "cannot reach the machine served by ascendsim exec --shared" lost.txt ||
+    fail "without a server: status $lost, $(cat lost.txt)"
   [ "$(processes trace1.json)" = "['Rank 0 (shared_copies)', 'Rank 1 (shared_copies)', 'Rank 2 (shared_copies)', 'Rank 3 (shared_copies)']" ] || fail "trace processes: $(processes trace1.json)"
   cmp trace1.json trace2.json || fail "the two runs' traces differ"
   cmp report1.json report2.json || fail "the two runs' reports differ"
