@@ -120,6 +120,7 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* sr
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
+  ASCENDSIM_FORWARD(aclrtMemcpy2d, dst, dpitch, src, spitch, width, height, kind);
   return run("aclrtMemcpy2d", &ApiOverheads::memcpy, [&](HostThread& t) {
     rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), std::nullopt);
   });
@@ -127,6 +128,7 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                             size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtMemcpy2dAsync, dst, dpitch, src, spitch, width, height, kind, stream);
   return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
     rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream);
   });

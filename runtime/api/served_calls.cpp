@@ -236,6 +236,8 @@ const bool kRegistered = [] {
   add<&aclrtMemsetAsync>();
   add<&aclrtMemcpy>();
   add<&aclrtMemcpyAsync>();
+  add<&aclrtMemcpy2d>();
+  add<&aclrtMemcpy2dAsync>();
   add<&ascendsimLaunchAscendCKernel>(&serveKernelLaunch);
   add<&aclrtDeviceGetBareTgid>();
   add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);

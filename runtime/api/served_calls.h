@@ -72,6 +72,9 @@ ASCENDSIM_SERVED(aclrtMemset, Val, Val, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtMemsetAsync, Val, Val, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtMemcpy, Dst<3>, Val, Src<3>, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtMemcpyAsync, Dst<3>, Val, Src<3>, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtMemcpy2d, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, Val, Val)
+ASCENDSIM_SERVED_ASYNC(aclrtMemcpy2dAsync, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, Val, Val,
+                       Val)
 // Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h)
 ASCENDSIM_SERVED(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
 // sharing between processes

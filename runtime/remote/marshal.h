@@ -9,6 +9,7 @@
 // Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
 // every process), Whole (a struct passed by value), Out (T*: one T written back on success), In
 // (const T*: one T read), Str (a string), InArray<N> (as many elements as argument N says),
+// Src2d/Dst2d<P, W, H> (the rows of a 2D copy, staged row by row),
 // OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N> (host data of
 // argument N bytes: the program's own memory goes through a shared staging buffer; pinned and
 // device memory are passed as they are).
@@ -34,6 +35,11 @@ template <size_t N>
 struct OutText {};
 template <size_t N>
 struct InArray {};
+// Host data of a 2D copy: rows of argument W bytes, argument P apart, argument H of them.
+template <size_t P, size_t W, size_t H>
+struct Src2d {};
+template <size_t P, size_t W, size_t H>
+struct Dst2d {};
 template <size_t N>
 struct Src {};
 template <size_t N>
@@ -205,6 +211,66 @@ struct ClientArg<Dst<N>> {
   }
 };
 
+// The bytes a 2D copy's rows span (0 when they do not make sense: the server refuses those).
+inline uint64_t rowsSpan(uint64_t pitch, uint64_t width, uint64_t height) {
+  uint64_t span = 0;
+  if (width == 0 || height == 0 || pitch < width) return 0;
+  if (__builtin_mul_overflow(pitch, height - 1, &span) ||
+      __builtin_add_overflow(span, width, &span))
+    return 0;
+  return span;
+}
+
+template <size_t P, size_t W, size_t H>
+struct ClientArg<Src2d<P, W, H>> {
+  bool staged = false;
+  template <class Ptr, class All>
+  bool put(WireWriter& w, Ptr v, const All& all) {
+    const uint64_t pitch = std::get<P>(all), width = std::get<W>(all), height = std::get<H>(all);
+    const uint64_t span = rowsSpan(pitch, width, height);
+    if (!programMemory(v) || span == 0) {
+      w.u64(bitsOf(v));
+      return true;
+    }
+    auto* buffer = static_cast<uint8_t*>(stagingBuffer(0, span));
+    if (!buffer) return false;
+    const auto* from = static_cast<const uint8_t*>(v);
+    for (uint64_t row = 0; row < height; ++row)
+      std::memcpy(buffer + row * pitch, from + row * pitch, width);
+    w.u64(bitsOf(static_cast<void*>(buffer)));
+    staged = true;
+    return true;
+  }
+  template <class Ptr, class All>
+  void take(WireReader&, Ptr, const All&) {}
+};
+
+template <size_t P, size_t W, size_t H>
+struct ClientArg<Dst2d<P, W, H>> {
+  uint8_t* staged = nullptr;
+  template <class Ptr, class All>
+  bool put(WireWriter& w, Ptr v, const All& all) {
+    const uint64_t span = rowsSpan(std::get<P>(all), std::get<W>(all), std::get<H>(all));
+    if (!programMemory(v) || span == 0) {
+      w.u64(bitsOf(v));
+      return true;
+    }
+    staged = static_cast<uint8_t*>(stagingBuffer(1, span));
+    if (!staged) return false;
+    w.u64(bitsOf(static_cast<void*>(staged)));
+    return true;
+  }
+  template <class Ptr, class All>
+  void take(WireReader&, Ptr v, const All& all) {
+    if (!staged) return;
+    // Row by row: the bytes between the rows are the program's, untouched.
+    const uint64_t pitch = std::get<P>(all), width = std::get<W>(all), height = std::get<H>(all);
+    auto* to = static_cast<uint8_t*>(v);
+    for (uint64_t row = 0; row < height; ++row)
+      std::memcpy(to + row * pitch, staged + row * pitch, width);
+  }
+};
+
 // Whether a role put program data through a staging buffer (then the call must be waited for).
 template <class Arg>
 bool stagedData(const Arg&) {
@@ -217,6 +283,14 @@ bool stagedData(const ClientArg<Dst<N>>& a) {
 template <size_t N>
 bool stagedData(const ClientArg<Src<N>>& a) {
   return a.staged;
+}
+template <size_t P, size_t W, size_t H>
+bool stagedData(const ClientArg<Src2d<P, W, H>>& a) {
+  return a.staged;
+}
+template <size_t P, size_t W, size_t H>
+bool stagedData(const ClientArg<Dst2d<P, W, H>>& a) {
+  return a.staged != nullptr;
 }
 
 template <class Roles, class All, size_t... I>
@@ -262,7 +336,7 @@ aclError forward(A... args) {
 // ---------------------------------------------------------------- the server's end
 
 template <class Role, class P>
-struct ServerArg {  // Val, Src, Dst
+struct ServerArg {  // Val, Src, Dst, Src2d, Dst2d
   P value{};
   void read(WireReader& r) { value = fromBits<P>(r.u64()); }
   P get() { return value; }

@@ -1,8 +1,8 @@
 // One process of a job launched by a script (no MPI): its rank (ASCENDSIM_RANK) picks its
 // device; it copies 16 MiB of its own pattern host to device from pageable memory and back
 // through pinned memory, runs a 4-block Ascend C kernel (in this process) that writes into the
-// buffer, and checks every byte. Prints "rank R ok" on success; rank 0 also
-// prints the codes of a failing asynchronous call and of the synchronisation after it.
+// buffer, makes a 2D copy there and back, and checks every byte. Prints "rank R ok" on success;
+// rank 0 also prints the codes of a failing asynchronous call and of the synchronisation after it.
 
 #include <acl/acl.h>
 #include <unistd.h>
@@ -54,6 +54,19 @@ int main() {
   for (size_t i = 0; i < quarters.size(); ++i)
     same = same && quarters[i] == rank * 100 + static_cast<int32_t>(i / 256);
   same = same && ranIn == getpid();
+  // A 2D copy of 16 rows of 48 bytes, 64 apart, there and back through the program's own memory:
+  // the rows come back, the 16 bytes between them stay as they were (0xEE).
+  std::vector<uint8_t> rows(64 * 16), rowsBack(64 * 16, 0xEE);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<uint8_t>(i * 3 + rank);
+  if (aclrtMemcpy2d(device, 64, rows.data(), 64, 48, 16, ACL_MEMCPY_HOST_TO_DEVICE) !=
+          ACL_SUCCESS ||
+      aclrtMemcpy2d(rowsBack.data(), 64, device, 64, 48, 16, ACL_MEMCPY_DEVICE_TO_HOST) !=
+          ACL_SUCCESS) {
+    std::printf("rank %d 2D copy failed: %s\n", rank, aclGetRecentErrMsg());
+    return 1;
+  }
+  for (size_t i = 0; i < rows.size(); ++i)
+    same = same && rowsBack[i] == (i % 64 < 48 ? rows[i] : 0xEE);
   // An asynchronous call that fails (a memset past its buffer's end): sent without waiting on a
   // served machine, its code comes back from the next call that waits (here the sync).
   const aclError now = aclrtMemsetAsync(device, n, 0, 2 * n, stream);
