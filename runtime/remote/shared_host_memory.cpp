@@ -56,6 +56,8 @@ void* SharedHostMemory::allocate(uint64_t size, uint64_t alignment) {
   alignment = alignment < kPage ? kPage : alignment;
   // A page of addresses stays unused after each allocation: one past its end (which the runtime
   // counts as part of it, as C's pointer rules do) is then never the start of the next.
+  // (A size past the whole window can never fit: refused before the rounding could wrap.)
+  if (size > AddressPlan::kSharedSize || alignment > AddressPlan::kSharedSize) return nullptr;
   const uint64_t length = (size + kPage - 1) / kPage * kPage + kPage;
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = free_.begin(); it != free_.end(); ++it) {

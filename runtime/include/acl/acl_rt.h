@@ -675,7 +675,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offse
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
                                                size_t count);
-/* Shareable handles carry physical memory to another process: refused (207000), as IPC keys. */
+/* Shareable handles carry physical memory to another process: not simulated yet (207000 after
+ * the argument checks); IPC keys (below) share device memory between processes. */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
                                                              aclrtMemHandleType handleType,
                                                              uint64_t flags,

@@ -9,6 +9,7 @@
 
 #include "ascendsim/ascendc.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +35,14 @@ int main() {
     return 1;
   }
   bool same = back == pattern && std::memcmp(pinned, pattern.data(), n) == 0;
+  // A copy of ~16 EiB from the program's own memory is refused with a code (on a served machine
+  // its bytes would be staged: no staging buffer that large is handed out), never a crash.
+  const aclError hugeCode =
+      aclrtMemcpy(device, n, pattern.data(), SIZE_MAX - (16u << 10), ACL_MEMCPY_HOST_TO_DEVICE);
+  if (hugeCode == ACL_SUCCESS) {
+    std::printf("rank %d: a copy of ~16 EiB was accepted\n", rank);
+    return 1;
+  }
   // An Ascend C kernel: its 4 blocks run here, in this process (the machine is the server's), and
   // each writes rank * 100 + its index into its quarter of the first 4 KiB of the buffer.
   auto* words = static_cast<int32_t*>(device);
