@@ -45,16 +45,22 @@ void registerServedCall(const char* name, ServedHandler handler) {
 }
 
 void ServedProcess::drop(uint64_t handle) {
+  std::lock_guard<std::mutex> lock(heldMutex);
   auto it =
       std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == handle; });
   if (it != held.end()) held.erase(it);
 }
 
 void ServedProcess::releaseAll() {
-  while (!held.empty()) {
-    auto release = std::move(held.back().second);
-    held.pop_back();
-    release();
+  for (;;) {
+    std::function<void()> release;
+    {
+      std::lock_guard<std::mutex> lock(heldMutex);
+      if (held.empty()) return;
+      release = std::move(held.back().second);
+      held.pop_back();
+    }
+    release();  // an AscendCL call: not under the lock (it may wait for other threads)
   }
 }
 

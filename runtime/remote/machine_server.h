@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <chrono>
@@ -34,11 +35,15 @@ struct ServedProcess {
   std::string program;
   int connections = 0;
   std::shared_ptr<class KernelService> kernels;  // its kernel service, once it has one
-  bool initialized = false;                      // has called aclInit (and not aclFinalize since)
+  std::atomic<bool> initialized{false};          // has called aclInit (and not aclFinalize since)
   // What it holds that must be given back if it goes away without doing so itself: the handle
   // (an address) and how to release it, in the order acquired.
+  // (The process's threads acquire and release from their own server threads at once: held is
+  // kept under heldMutex.)
+  std::mutex heldMutex;
   std::vector<std::pair<uint64_t, std::function<void()>>> held;
   void hold(uint64_t handle, std::function<void()> release) {
+    std::lock_guard<std::mutex> lock(heldMutex);
     held.emplace_back(handle, std::move(release));
   }
   void drop(uint64_t handle);
