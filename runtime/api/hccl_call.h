@@ -10,6 +10,7 @@
 
 #include "hccl/hccl_types.h"
 #include "runtime/api/api_call.h"
+#include "runtime/api/hccl_served.h"
 #include "runtime/core/service_port.h"
 #include "runtime/hccl/collectives.h"
 

@@ -10,6 +10,7 @@ using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 
 HCCL_API HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
+  ASCENDSIM_FORWARD(HcclGetRootInfo, rootInfo);
   return runHccl(
       "HcclGetRootInfo", &ascendsim::spec::ApiOverheads::defaultCall,
       [&](ServicePort& port, HostThread& t) { collectives().getRootInfo(port, t, rootInfo); });
@@ -18,6 +19,12 @@ HCCL_API HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
 HCCL_API HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo* rootInfo,
                                                uint32_t rank, const HcclCommConfig* config,
                                                HcclComm* comm) {
+  if (ascendsim::remote::clientActive()) {
+    const HcclResult result = ascendsim::remote::forward<&HcclCommInitRootInfoConfig>(
+        nRanks, rootInfo, rank, config, comm);
+    if (result == HCCL_SUCCESS) ascendsim::remote::rememberRanks(*comm, nRanks);
+    return result;
+  }
   return runHccl("HcclCommInitRootInfo", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort& port, HostThread& t) {
                    if (!comm) hccl::refuse(HCCL_E_PTR, "comm is NULL");
@@ -32,6 +39,12 @@ HCCL_API HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* ro
 }
 
 HCCL_API HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
+  if (ascendsim::remote::clientActive()) {
+    const HcclResult result = ascendsim::remote::forward<&HcclCommInitAll>(ndev, devices, comms);
+    for (uint32_t i = 0; result == HCCL_SUCCESS && i < ndev; ++i)
+      ascendsim::remote::rememberRanks(comms[i], ndev);
+    return result;
+  }
   return runHccl("HcclCommInitAll", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = {arg("ndev", ndev)};
@@ -40,6 +53,7 @@ HCCL_API HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* c
 }
 
 HCCL_API HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
+  ASCENDSIM_FORWARD(HcclGetRankSize, comm, rankSize);
   return runHccl("HcclGetRankSize", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort&, HostThread&) {
                    hccl::Comm& c = collectives().comm(comm);
@@ -49,6 +63,7 @@ HCCL_API HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
 }
 
 HCCL_API HcclResult HcclGetRankId(HcclComm comm, uint32_t* rank) {
+  ASCENDSIM_FORWARD(HcclGetRankId, comm, rank);
   return runHccl("HcclGetRankId", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort&, HostThread&) {
                    hccl::Comm& c = collectives().comm(comm);
@@ -58,6 +73,7 @@ HCCL_API HcclResult HcclGetRankId(HcclComm comm, uint32_t* rank) {
 }
 
 HCCL_API HcclResult HcclGetCommName(HcclComm comm, char* commName) {
+  ASCENDSIM_FORWARD(HcclGetCommName, comm, commName);
   return runHccl("HcclGetCommName", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort&, HostThread&) {
                    hccl::Comm& c = collectives().comm(comm);
@@ -71,6 +87,7 @@ HCCL_API HcclResult HcclGetCommName(HcclComm comm, char* commName) {
 }
 
 HCCL_API HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclBarrier, comm, stream);
   return runHccl(
       "HcclBarrier", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -80,6 +97,11 @@ HCCL_API HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
 }
 
 HCCL_API HcclResult HcclCommDestroy(HcclComm comm) {
+  if (ascendsim::remote::clientActive()) {
+    const HcclResult result = ascendsim::remote::forward<&HcclCommDestroy>(comm);
+    if (result == HCCL_SUCCESS) ascendsim::remote::forgetRanks(comm);
+    return result;
+  }
   return runHccl("HcclCommDestroy", &ascendsim::spec::ApiOverheads::defaultCall,
                  [&](ServicePort& port, HostThread& t) { collectives().destroy(port, t, comm); });
 }

@@ -18,6 +18,7 @@ TraceArgs opArgs(uint64_t count, int32_t dataType, aclrtStream stream) {
 HCCL_API HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count,
                                   HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                   aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAllReduce, sendBuf, recvBuf, count, dataType, op, comm, stream);
   return runHccl(
       "HcclAllReduce", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -32,6 +33,7 @@ HCCL_API HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count,
 HCCL_API HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
                                       HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                       aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclReduceScatter, sendBuf, recvBuf, recvCount, dataType, op, comm, stream);
   return runHccl("HcclReduceScatter", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(recvCount, rawEnum(dataType), stream);
@@ -45,6 +47,7 @@ HCCL_API HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t rec
 
 HCCL_API HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount,
                                   HcclDataType dataType, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAllGather, sendBuf, recvBuf, sendCount, dataType, comm, stream);
   return runHccl("HcclAllGather", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(sendCount, rawEnum(dataType), stream);
@@ -56,6 +59,7 @@ HCCL_API HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCou
 
 HCCL_API HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root,
                                   HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclBroadcast, buf, count, dataType, root, comm, stream);
   return runHccl("HcclBroadcast", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(count, rawEnum(dataType), stream);
@@ -68,6 +72,7 @@ HCCL_API HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataTy
 
 HCCL_API HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
                                HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclReduce, sendBuf, recvBuf, count, dataType, op, root, comm, stream);
   return runHccl(
       "HcclReduce", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -82,6 +87,7 @@ HCCL_API HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, Hcc
 
 HCCL_API HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType,
                              uint32_t destRank, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclSend, sendBuf, count, dataType, destRank, comm, stream);
   return runHccl("HcclSend", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(count, rawEnum(dataType), stream);
@@ -93,6 +99,7 @@ HCCL_API HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataTyp
 
 HCCL_API HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
                              HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclRecv, recvBuf, count, dataType, srcRank, comm, stream);
   return runHccl("HcclRecv", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(count, rawEnum(dataType), stream);
@@ -106,6 +113,7 @@ HCCL_API HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, c
                                   HcclDataType sendType, const void* recvBuf,
                                   const void* recvCounts, const void* rdispls,
                                   HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAlltoAllV, sendBuf, sendCounts, sdispls, sendType, recvBuf, recvCounts, rdispls, recvType, comm, stream);
   return runHccl(
       "HcclAlltoAllV", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -124,6 +132,7 @@ HCCL_API HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, c
 HCCL_API HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
                                  const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
                                  HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAlltoAll, sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, comm, stream);
   return runHccl("HcclAlltoAll", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(sendCount, rawEnum(sendType), stream);
@@ -137,6 +146,7 @@ HCCL_API HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDa
 HCCL_API HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
                                 HcclDataType dataType, uint32_t root, HcclComm comm,
                                 aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclScatter, sendBuf, recvBuf, recvCount, dataType, root, comm, stream);
   return runHccl("HcclScatter", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(recvCount, rawEnum(dataType), stream);
@@ -150,6 +160,7 @@ HCCL_API HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount
 HCCL_API HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix,
                                    HcclDataType sendType, const void* recvBuf,
                                    HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAlltoAllVC, sendBuf, sendCountMatrix, sendType, recvBuf, recvType, comm, stream);
   return runHccl(
       "HcclAlltoAllVC", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -164,6 +175,7 @@ HCCL_API HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMat
 
 HCCL_API HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum,
                                       HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclBatchSendRecv, sendRecvInfo, itemNum, comm, stream);
   return runHccl("HcclBatchSendRecv", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = {arg("itemNum", itemNum), streamArg(stream)};

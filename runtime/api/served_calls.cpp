@@ -13,19 +13,11 @@
 #include "runtime/core/runtime.h"
 #include "runtime/remote/kernel_service.h"
 #include "runtime/remote/machine_server.h"
+#include "runtime/remote/served_handlers.h"
 
 namespace ascendsim::remote {
 namespace {
 using runtime::Runtime;
-
-template <auto Fn>
-aclError serve(Session&, WireReader& in, WireWriter& out) {
-  ServedCall<Fn> call;
-  call.read(in);
-  call.run();
-  call.write(out);
-  return call.code;
-}
 
 aclError serveInit(Session& s, WireReader& in, WireWriter&) {
   ServedCall<&aclInit> call;
@@ -54,31 +46,6 @@ aclError serveFinalize(Session& s, WireReader&, WireWriter&) {
       });
   s.process().initialized = false;
   return code;
-}
-
-// Calls that make something the process must give back, and the calls that give it back.
-// `Made`: the argument that receives what the call made.
-template <auto Fn, auto Release, size_t Made = 0>
-aclError serveAcquire(Session& s, WireReader& in, WireWriter& out) {
-  ServedCall<Fn> call;
-  call.read(in);
-  call.run();
-  call.write(out);
-  if (call.code == ACL_SUCCESS && call.template arg<Made>()) {
-    auto handle = *call.template arg<Made>();
-    s.process().hold(bitsOf(handle), [handle] { Release(handle); });
-  }
-  return call.code;
-}
-
-template <auto Fn>
-aclError serveRelease(Session& s, WireReader& in, WireWriter& out) {
-  ServedCall<Fn> call;
-  call.read(in);
-  call.run();
-  call.write(out);
-  if (call.code == ACL_SUCCESS) s.process().drop(bitsOf(call.template arg<0>()));
-  return call.code;
 }
 
 constexpr uint64_t kDeviceUse = 1ull << 63;  // a held aclrtSetDevice, by device id
@@ -172,7 +139,7 @@ aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
 
 template <auto Fn>
 void add(ServedHandler handler = &serve<Fn>) {
-  registerServedCall(Served<Fn>::name, handler);
+  addServed<Fn>(handler);
 }
 
 const bool kRegistered = [] {

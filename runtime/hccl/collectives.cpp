@@ -86,6 +86,16 @@ void needPointer(const void* p, const char* what) {
   if (!p) refuse(HCCL_E_PTR, std::string(what) + " is NULL");
 }
 
+thread_local uint64_t receivedCountEntries = UINT64_MAX;
+
+void needCountEntries(uint64_t needed, const char* what) {
+  if (needed > receivedCountEntries) {
+    refuse(HCCL_E_PARA, std::string(what) + " hold(s) " + std::to_string(receivedCountEntries) +
+                            " entries, fewer than the communicator needs (" +
+                            std::to_string(needed) + ")");
+  }
+}
+
 void checkAligned(const void* p, uint32_t element, const char* what) {
   if (reinterpret_cast<uint64_t>(p) % element != 0) {
     refuse(HCCL_E_PARA, std::string(what) + " is not aligned to its " + std::to_string(element) +
@@ -519,6 +529,7 @@ std::string Collectives::allToAllV(ServicePort& port, HostThread& t, const void*
   needPointer(rdispls, "rdispls");
   const uint32_t sendSize = movableType(sendType), recvSize = movableType(recvType);
   const uint32_t p = c.group->size();
+  needCountEntries(p, "sendCounts, sdispls, recvCounts and rdispls");
   std::vector<uint64_t> sendBytes(p), sendOffsets(p), recvBytes(p), recvOffsets(p);
   uint64_t sendExtent = 0, recvExtent = 0;
   for (uint32_t r = 0; r < p; ++r) {
@@ -694,6 +705,7 @@ std::string Collectives::allToAllVC(ServicePort& port, HostThread& t, const void
   Comm& c = comm(handle);
   needPointer(matrix, "sendCountMatrix");
   const uint32_t p = c.group->size(), me = c.rank;
+  needCountEntries(uint64_t{p} * p, "sendCountMatrix");
   std::vector<uint64_t> sendCounts(p), sdispls(p), recvCounts(p), rdispls(p);
   uint64_t sent = 0, received = 0;
   for (uint32_t r = 0; r < p; ++r) {
@@ -767,6 +779,18 @@ const char* errorString(int32_t code) {
     case HCCL_E_IN_STATUS: return "error reported in the status";
     default: return "unknown error";
   }
+}
+
+ReceivedCounts::ReceivedCounts(uint64_t entries) : previous_(receivedCountEntries) {
+  receivedCountEntries = entries;
+}
+
+ReceivedCounts::~ReceivedCounts() {
+  receivedCountEntries = previous_;
+}
+
+uint64_t ReceivedCounts::entries() {
+  return receivedCountEntries;
 }
 
 }  // namespace ascendsim::runtime::hccl

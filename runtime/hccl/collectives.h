@@ -122,6 +122,21 @@ class Collectives {
   uint64_t nextGroup_ = 0;
 };
 
+// While one is alive on a thread, the counts arrays of that thread's operations hold only
+// `entries` (they were sent by a program sharing the machine: runtime/api/hccl_served.cpp); an
+// operation whose communicator needs more is refused with HCCL_E_PARA instead of read past them.
+class ReceivedCounts {
+ public:
+  explicit ReceivedCounts(uint64_t entries);
+  ~ReceivedCounts();
+  ReceivedCounts(const ReceivedCounts&) = delete;
+  ReceivedCounts& operator=(const ReceivedCounts&) = delete;
+  static uint64_t entries();  // UINT64_MAX when none is alive
+
+ private:
+  uint64_t previous_;
+};
+
 // The HCCL_BUFFSIZE the environment sets (MB), or HCCL's default of 200.
 uint64_t bufferSizeFromEnvironment();
 const char* errorString(int32_t code);  // HcclGetErrorString

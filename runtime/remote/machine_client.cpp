@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -236,6 +237,30 @@ bool programMemory(const void* p) {
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
   return !(shared && shared->contains(p));
+}
+
+namespace {
+std::mutex ranksMutex;
+std::map<const void*, uint32_t>& rankCounts() {
+  static std::map<const void*, uint32_t> counts;
+  return counts;
+}
+}  // namespace
+
+void rememberRanks(const void* comm, uint32_t ranks) {
+  std::lock_guard<std::mutex> lock(ranksMutex);
+  rankCounts()[comm] = ranks;
+}
+
+void forgetRanks(const void* comm) {
+  std::lock_guard<std::mutex> lock(ranksMutex);
+  rankCounts().erase(comm);
+}
+
+uint32_t ranksOf(const void* comm) {
+  std::lock_guard<std::mutex> lock(ranksMutex);
+  auto it = rankCounts().find(comm);
+  return it == rankCounts().end() ? 0 : it->second;
 }
 
 const char* takeServedError() {

@@ -38,6 +38,12 @@ void* stagingBuffer(int slot, uint64_t bytes);
 // job's shared memory. Copies from or to it are staged through shared buffers.
 bool programMemory(const void* p);
 
+// The number of ranks of each communicator this program made (HCCL calls that pass counts per
+// rank send that many); 0 for a handle it did not make.
+void rememberRanks(const void* comm, uint32_t ranks);
+void forgetRanks(const void* comm);
+uint32_t ranksOf(const void* comm);
+
 // The calling thread's error text from its last failed served call (aclGetRecentErrMsg), taken.
 const char* takeServedError();
 void setServedError(std::string text);

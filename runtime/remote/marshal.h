@@ -8,7 +8,10 @@
 //
 // Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
 // every process), Whole (a struct passed by value), Out (T*: one T written back on success), In
-// (const T*: one T read), Str (a string), InArray<N> (as many elements as argument N says),
+// (const T*: one T read), Str (a string), InArray<N> / OutArray<N> (as many elements as argument
+// N says, read / written back), OutChars<B> (char*: B bytes written back), RankArray<C> /
+// RankMatrix<C> (const void*: uint64_t counts, one per rank / rank x rank, of the communicator in
+// argument C; the program knows its communicators' sizes: rememberRanks),
 // Src2d/Dst2d<P, W, H> (the rows of a 2D copy, staged row by row),
 // OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N> (host data of
 // argument N bytes: the program's own memory goes through a shared staging buffer; pinned and
@@ -35,6 +38,14 @@ template <size_t N>
 struct OutText {};
 template <size_t N>
 struct InArray {};
+template <size_t N>
+struct OutArray {};
+template <size_t B>
+struct OutChars {};
+template <size_t C>
+struct RankArray {};
+template <size_t C>
+struct RankMatrix {};
 // Host data of a 2D copy: rows of argument W bytes, argument P apart, argument H of them.
 template <size_t P, size_t W, size_t H>
 struct Src2d {};
@@ -65,6 +76,7 @@ struct Params;
 template <class R, class... A>
 struct Params<R (*)(A...)> {
   using Tuple = std::tuple<A...>;
+  using Result = R;
 };
 
 template <class T>
@@ -168,6 +180,53 @@ struct ClientArg<InArray<N>> {
   template <class P, class All>
   void take(WireReader&, P, const All&) {}
 };
+
+template <size_t N>
+struct ClientArg<OutArray<N>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    w.u8(v != nullptr);
+    w.u64(static_cast<uint64_t>(std::get<N>(all)));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader& r, P v, const All& all) {
+    if (v) r.blobInto(v, static_cast<uint64_t>(std::get<N>(all)) * sizeof *v);
+  }
+};
+
+template <size_t B>
+struct ClientArg<OutChars<B>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u8(v != nullptr);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader& r, P v, const All&) {
+    if (v) r.blobInto(v, B);
+  }
+};
+
+// Counts per rank of the communicator in argument C (its size as this program made it; none for
+// a communicator it did not make, which the server refuses).
+template <size_t C, bool Matrix>
+struct RankCounts {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    uint64_t n = ranksOf(std::get<C>(all));
+    if (Matrix) n *= n;
+    w.u8(v != nullptr);
+    if (v) w.blob(v, n * sizeof(uint64_t));
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+template <size_t C>
+struct ClientArg<RankArray<C>> : RankCounts<C, false> {};
+template <size_t C>
+struct ClientArg<RankMatrix<C>> : RankCounts<C, true> {};
 
 template <size_t N>
 struct ClientArg<Src<N>> {
@@ -293,6 +352,13 @@ bool stagedData(const ClientArg<Dst2d<P, W, H>>& a) {
   return a.staged != nullptr;
 }
 
+// A served function's result from the code its call came back with. HCCL's functions return
+// HcclResult (their specialisation maps the runtime's codes to it: runtime/api/hccl_served.h).
+template <class R>
+struct ServedResult {
+  static R from(aclError code) { return code; }
+};
+
 template <class Roles, class All, size_t... I>
 aclError forwardWith(const char* name, bool async, const All& all, std::index_sequence<I...>) {
   std::tuple<ClientArg<std::tuple_element_t<I, Roles>>...> args;
@@ -320,12 +386,14 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
 
 // Runs `Fn` on the served machine with these arguments.
 template <auto Fn, class... A>
-aclError forward(A... args) {
+auto forward(A... args) {
   using Roles = typename Served<Fn>::Roles;
+  using Result = typename Params<decltype(Fn)>::Result;
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
   const typename Params<decltype(Fn)>::Tuple all{args...};
-  return forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, all,
-                            std::make_index_sequence<sizeof...(A)>());
+  return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined,
+                                                       all,
+                                                       std::make_index_sequence<sizeof...(A)>()));
 }
 
 #define ASCENDSIM_FORWARD(fn, ...) \
@@ -417,6 +485,54 @@ struct ServerArg<InArray<N>, T*> {
   void write(WireWriter&) {}
 };
 
+template <size_t N, class T>
+struct ServerArg<OutArray<N>, T*> {
+  std::vector<T> value;
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    const uint64_t n = r.u64();
+    if (n > (1u << 20) / sizeof(T)) throw WireError("output array too long");
+    value.assign(n, T{});
+  }
+  T* get() { return present ? value.data() : nullptr; }
+  void write(WireWriter& w) {
+    if (present) w.blob(value.data(), value.size() * sizeof(T));
+  }
+};
+
+template <size_t B>
+struct ServerArg<OutChars<B>, char*> {
+  char value[B] = {};
+  bool present = false;
+  void read(WireReader& r) { present = r.u8() != 0; }
+  char* get() { return present ? value : nullptr; }
+  void write(WireWriter& w) {
+    if (present) w.blob(value, B);
+  }
+};
+
+// Counts as the program sent them; `entries` says how many it sent, for the service to check
+// against the communicator's size (receivedCountEntries in the HCCL layer).
+struct ServedCounts {
+  std::vector<uint64_t> value;
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    if (!present) return;
+    const std::vector<uint8_t> bytes = r.blob(1u << 24);
+    value.resize(bytes.size() / sizeof(uint64_t));
+    if (!value.empty()) std::memcpy(value.data(), bytes.data(), value.size() * sizeof(uint64_t));
+  }
+  const void* get() { return present ? value.data() : nullptr; }
+  void write(WireWriter&) {}
+  uint64_t entries() const { return value.size(); }
+};
+template <size_t C>
+struct ServerArg<RankArray<C>, const void*> : ServedCounts {};
+template <size_t C>
+struct ServerArg<RankMatrix<C>, const void*> : ServedCounts {};
+
 // One served call of `Fn` on the server: read() its arguments, run() it, write() its results.
 template <auto Fn>
 class ServedCall {
@@ -443,6 +559,10 @@ class ServedCall {
   template <size_t I>
   auto arg() {
     return std::get<I>(slots).get();
+  }
+  template <size_t I>
+  auto& slot() {
+    return std::get<I>(slots);
   }
 };
 

@@ -9,6 +9,9 @@
 #     twice as long with two ranks per device (4 ranks on 2 devices) as with one (on 4): the two
 #     copies share the device's memory. (Reproducible runs: the script job; where ranks meet in
 #     MPI, the order of their calls can follow the wall clock, docs/multiprocess.md.)
+#   shared_machine.sh hccl ASCENDSIM HCCL_RANKS WORK
+#     mpirun -np 4 joined by HCCL (root info broadcast by MPI): AllReduce, AllGather, AlltoAllV and
+#     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -66,6 +69,28 @@ print(f"copy within a device: {one:.3f} us alone, {two:.3f} us with another rank
 sys.exit(0 if 1.8 * one <= two <= 2.2 * one else 1)
 PY
 
+  ;;
+hccl)
+  # Ranks spinning in MPI (the root info's broadcast, MPI_Finalize) are waited for this long
+  # (seconds of their CPU time) before the others' calls go ahead: 0.5 s by default.
+  export ASCENDSIM_ORDER_PATIENCE=0.05
+  "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace.json -- \
+    mpirun -np 4 --oversubscribe -x "$rankEnv" "$program" > out.txt
+  [ "$(grep -c ' ok allreduce_us=' out.txt)" = 4 ] || fail "$(cat out.txt)"
+  [ "$(processes trace.json)" = "['Rank 0 (hccl_ranks)', 'Rank 1 (hccl_ranks)', 'Rank 2 (hccl_ranks)', 'Rank 3 (hccl_ranks)']" ] || fail "trace processes: $(processes trace.json)"
+  python3 - out.txt <<'PY'
+import re, sys
+times = [float(v) for v in re.findall(r"allreduce_us=([0-9.]+)", open(sys.argv[1]).read())]
+# 4 ranks x 64 MiB on the 910B mesh (configs/presets/atlas-800t-a2.yaml): two phases, each a
+# 16 MiB slice over HCCS at one SDMA transfer's 19.3 GB/s (869.3 us); the own slice copied into
+# HCCL's buffer through HBM (2 x 16 MiB at 1638.4 GB/s less refresh 350/3900 ns: 22.5 us); 24 task
+# launches of 1 us on the slowest path (the in-process test's chain with 3 peers instead of 7).
+slice = 16 * 2**20
+expected = 2 * slice / 19.3e9 * 1e6 + 2 * slice / (1638.4e9 * (1 - 350 / 3900)) * 1e6 + 24
+print(f"AllReduce 4 x 64 MiB across 4 processes: {min(times):.1f}-{max(times):.1f} us, arithmetic {expected:.1f} us")
+# 0.5 %: as the in-process test allows (the first chunk's latency, a notify or two between ranks).
+sys.exit(0 if all(abs(t - expected) <= 0.005 * expected for t in times) else 1)
+PY
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
