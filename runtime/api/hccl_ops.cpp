@@ -113,7 +113,8 @@ HCCL_API HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, c
                                   HcclDataType sendType, const void* recvBuf,
                                   const void* recvCounts, const void* rdispls,
                                   HcclDataType recvType, HcclComm comm, aclrtStream stream) {
-  ASCENDSIM_FORWARD(HcclAlltoAllV, sendBuf, sendCounts, sdispls, sendType, recvBuf, recvCounts, rdispls, recvType, comm, stream);
+  ASCENDSIM_FORWARD(HcclAlltoAllV, sendBuf, sendCounts, sdispls, sendType, recvBuf, recvCounts,
+                    rdispls, recvType, comm, stream);
   return runHccl(
       "HcclAlltoAllV", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {
@@ -132,7 +133,8 @@ HCCL_API HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, c
 HCCL_API HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
                                  const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
                                  HcclComm comm, aclrtStream stream) {
-  ASCENDSIM_FORWARD(HcclAlltoAll, sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, comm, stream);
+  ASCENDSIM_FORWARD(HcclAlltoAll, sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, comm,
+                    stream);
   return runHccl("HcclAlltoAll", &ascendsim::spec::ApiOverheads::kernelLaunch,
                  [&](ServicePort& port, HostThread& t) {
                    t.callArgs = opArgs(sendCount, rawEnum(sendType), stream);
@@ -160,7 +162,8 @@ HCCL_API HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount
 HCCL_API HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix,
                                    HcclDataType sendType, const void* recvBuf,
                                    HcclDataType recvType, HcclComm comm, aclrtStream stream) {
-  ASCENDSIM_FORWARD(HcclAlltoAllVC, sendBuf, sendCountMatrix, sendType, recvBuf, recvType, comm, stream);
+  ASCENDSIM_FORWARD(HcclAlltoAllVC, sendBuf, sendCountMatrix, sendType, recvBuf, recvType, comm,
+                    stream);
   return runHccl(
       "HcclAlltoAllVC", &ascendsim::spec::ApiOverheads::kernelLaunch,
       [&](ServicePort& port, HostThread& t) {

@@ -391,8 +391,7 @@ auto forward(A... args) {
   using Result = typename Params<decltype(Fn)>::Result;
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
   const typename Params<decltype(Fn)>::Tuple all{args...};
-  return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined,
-                                                       all,
+  return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, all,
                                                        std::make_index_sequence<sizeof...(A)>()));
 }
 
