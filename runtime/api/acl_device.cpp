@@ -36,9 +36,10 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
   ASCENDSIM_FORWARD(aclrtGetDeviceCount, count);
-  return run("aclrtGetDeviceCount", &ApiOverheads::defaultCall, [&](HostThread&) {
+  // No aclInit needed: CANN's answer is the driver's (hccl_test asks before aclInit).
+  return rt().call("aclrtGetDeviceCount", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(count, "count");
-    *count = rt().deviceCount();
+    *count = rt().machineDeviceCount();
   });
 }
 

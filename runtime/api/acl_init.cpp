@@ -6,6 +6,8 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 #include <string>
 
 namespace {
@@ -89,7 +91,24 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
   return lastErrorAt("aclrtGetLastError", level, true);
 }
 
+aclError ascendsimGetSocName(char* name, size_t length) {
+  ASCENDSIM_FORWARD(ascendsimGetSocName, name, length);
+  return rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(name, "name");
+    const std::string& soc = rt().socName();
+    if (soc.size() >= length) fail(ACL_ERROR_INVALID_PARAM, "the SoC name does not fit");
+    std::memcpy(name, soc.c_str(), soc.size() + 1);
+  });
+}
+
 const char* aclrtGetSocName() {
+  if (ascendsim::remote::clientActive()) {
+    // The served machine's name, kept for the life of the process as CANN keeps its own.
+    static char served[128];
+    static std::mutex asking;
+    std::lock_guard<std::mutex> lock(asking);
+    return ascendsimGetSocName(served, sizeof served) == ACL_SUCCESS ? served : nullptr;
+  }
   const char* soc = nullptr;
   rt().call("aclrtGetSocName", &ApiOverheads::defaultCall, false,
             [&](HostThread&) { soc = rt().socName().c_str(); });

@@ -188,6 +188,7 @@ aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallba
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  ASCENDSIM_FORWARD(aclrtSetStreamFailureMode, stream, mode);
   return run("aclrtSetStreamFailureMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream), arg("mode", mode)};
     rt().setStreamFailureMode(t, stream, mode);

@@ -155,6 +155,7 @@ const bool kRegistered = [] {
   add<&aclrtGetDeviceCount>();
   add<&aclrtSynchronizeDevice>();
   add<&aclrtGetRunMode>();
+  add<&ascendsimGetSocName>();
   add<&aclrtDeviceCanAccessPeer>();
   add<&aclrtGetDevicesTopo>();
   add<&aclrtDeviceEnablePeerAccess>();
@@ -172,6 +173,7 @@ const bool kRegistered = [] {
   add<&aclrtSynchronizeStream>();
   add<&aclrtSynchronizeStreamWithTimeout>();
   add<&aclrtStreamQuery>();
+  add<&aclrtSetStreamFailureMode>();
   add<&aclrtStreamWaitEvent>();
   add<&aclrtCreateEvent>(&serveAcquire<&aclrtCreateEvent, &aclrtDestroyEvent>);
   add<&aclrtCreateEventWithFlag>(&serveAcquire<&aclrtCreateEventWithFlag, &aclrtDestroyEvent>);

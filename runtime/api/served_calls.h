@@ -7,6 +7,10 @@
 #include "ascendsim/ascendc.h"
 #include "runtime/remote/marshal.h"
 
+// aclrtGetSocName for a served program (it returns a pointer, not a code): the name copied into
+// `name`, which holds `length` bytes.
+extern "C" aclError ascendsimGetSocName(char* name, size_t length);
+
 namespace ascendsim::remote {
 
 // init and errors
@@ -23,6 +27,7 @@ ASCENDSIM_SERVED(aclrtGetDevice, Out)
 ASCENDSIM_SERVED(aclrtGetDeviceCount, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeDevice, )
 ASCENDSIM_SERVED(aclrtGetRunMode, Out)
+ASCENDSIM_SERVED(ascendsimGetSocName, OutText<1>, Val)
 ASCENDSIM_SERVED(aclrtDeviceCanAccessPeer, Out, Val, Val)
 ASCENDSIM_SERVED(aclrtGetDevicesTopo, Val, Val, Out)
 ASCENDSIM_SERVED(aclrtDeviceEnablePeerAccess, Val, Val)
@@ -40,6 +45,7 @@ ASCENDSIM_SERVED(aclrtDestroyStreamForce, Val)
 ASCENDSIM_SERVED(aclrtSynchronizeStream, Val)
 ASCENDSIM_SERVED(aclrtSynchronizeStreamWithTimeout, Val, Val)
 ASCENDSIM_SERVED(aclrtStreamQuery, Val, Out)
+ASCENDSIM_SERVED(aclrtSetStreamFailureMode, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtStreamWaitEvent, Val, Val)
 ASCENDSIM_SERVED(aclrtCreateEvent, Out)
 ASCENDSIM_SERVED(aclrtCreateEventWithFlag, Out, Val)

@@ -221,11 +221,19 @@ spec::SystemSpec loadMachine() {
 }
 }  // namespace
 
-const std::string& Runtime::socName() {
-  // Before aclInit (CANN answers without it), from the machine aclInit would load.
+const spec::SystemSpec& Runtime::machineSpec() {
+  // Before aclInit (CANN answers some calls without it), the machine aclInit would load.
   if (!initialized_ && !system_ && !preInitMachine_)
     preInitMachine_ = std::make_unique<spec::SystemSpec>(loadMachine());
-  const spec::SystemSpec& machine = system_ ? spec_ : *preInitMachine_;
+  return system_ ? spec_ : *preInitMachine_;
+}
+
+uint32_t Runtime::machineDeviceCount() {
+  return initialized_ ? deviceCount() : static_cast<uint32_t>(machineSpec().devices.size());
+}
+
+const std::string& Runtime::socName() {
+  const spec::SystemSpec& machine = machineSpec();
   if (machine.devices.empty() || machine.devices.front().soc.empty()) {
     fail(ACL_ERROR_FAILURE,
          "the machine names no SoC version: set `soc` on its devices (e.g. soc: Ascend910B4)");

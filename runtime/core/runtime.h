@@ -87,6 +87,9 @@ class Runtime {
   bool initialized() const { return initialized_; }
   // The SoC version the machine's devices name (aclrtGetSocName); answered before aclInit too.
   const std::string& socName();
+  // Devices of the machine: before aclInit (aclrtGetDeviceCount answers then, as CANN's driver
+  // query does), of the machine aclInit would load.
+  uint32_t machineDeviceCount();
   int32_t cannAttribute(int32_t attr);          // aclGetCannAttribute (of the machine's SoC)
   bool archCompatible(const std::string& soc);  // aclrtCheckArchCompatibility
 
@@ -364,6 +367,7 @@ class Runtime {
   bool everInitialized_ = false;
   spec::SystemSpec spec_;
   std::unique_ptr<models::SimulatedSystem> system_;
+  const spec::SystemSpec& machineSpec();  // the machine, or the one aclInit would load
   std::unique_ptr<spec::SystemSpec> preInitMachine_;  // read for aclrtGetSocName before aclInit
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<MemoryManager> memory_;

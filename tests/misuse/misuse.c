@@ -15,7 +15,8 @@ int main(void) {
   aclrtEvent event = NULL;
   uint32_t count = 0;
 
-  expect(aclrtGetDeviceCount(&count), ACL_ERROR_UNINITIALIZE, "a call before aclInit");
+  expect(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "a call before aclInit");
+  expect(aclrtGetDeviceCount(&count), ACL_SUCCESS, "aclrtGetDeviceCount before aclInit (as CANN)");
   expect(aclInit(NULL), ACL_SUCCESS, "aclInit");
   expect(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, "aclInit twice");
   expect(aclrtMalloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL,

@@ -6,10 +6,20 @@
 #include "acl_fixture.h"
 
 TEST(Init, CallsBeforeInitAreRefused) {
-  uint32_t count = 0;
-  EXPECT_ACL_ERROR(aclrtGetDeviceCount(&count), ACL_ERROR_UNINITIALIZE);
+  int32_t device = -1;
+  EXPECT_ACL_ERROR(aclrtGetDevice(&device), ACL_ERROR_UNINITIALIZE);
   EXPECT_ACL_ERROR(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
   EXPECT_ACL_ERROR(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+}
+
+// CANN's aclrtGetDeviceCount asks the driver and needs no aclInit (hicann/runtime
+// src/acl/aclrt_impl/device.cpp; hccl_test counts devices before aclInit). The default machine
+// has one device.
+TEST(Init, DeviceCountAnswersBeforeInit) {
+  uint32_t count = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+  EXPECT_EQ(count, 1u);
+  EXPECT_ACL_ERROR(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
 TEST(Init, RepeatedInitAndFinalize) {

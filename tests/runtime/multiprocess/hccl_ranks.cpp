@@ -1,7 +1,8 @@
 // HCCL with one rank per process under mpirun, all on one machine served by `ascendsim exec
 // --shared`, written as hccl_test and the vendor's multi-process programs are: rank 0 makes the
-// root info, MPI broadcasts it, every rank joins the communicator on device `rank`. Then, each
-// checked byte for byte against values computed here:
+// root info, MPI broadcasts it (the device count and SoC asked before aclInit, as there), every
+// rank joins the communicator on device `rank`. Then, each checked byte for byte against values
+// computed here:
 //   AllReduce (sum) of 64 MiB of float32 per rank, timed with events behind an HcclBarrier;
 //   AllGather of 1 MiB of int8 per rank;
 //   AlltoAllV with (s + 1) x 1024 int32 from each rank to rank s (counts per rank travel);
@@ -164,10 +165,18 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // As hccl_test does: the SoC and the devices asked before aclInit (atlas-800t-a2: 8 x
+  // Ascend910B3), a stream that stops at its first failure.
+  uint32_t devices = 0;
+  acl(aclrtGetDeviceCount(&devices), "aclrtGetDeviceCount before aclInit");
+  const char* soc = aclrtGetSocName();
+  expect(devices == 8 && soc && std::strcmp(soc, "Ascend910B3") == 0,
+         "the machine's devices and SoC");
   acl(aclInit(nullptr), "aclInit");
   acl(aclrtSetDevice(rank), "aclrtSetDevice");
   aclrtStream stream = nullptr;
   acl(aclrtCreateStream(&stream), "aclrtCreateStream");
+  acl(aclrtSetStreamFailureMode(stream, ACL_STOP_ON_FAILURE), "aclrtSetStreamFailureMode");
 
   HcclRootInfo root;
   if (rank == 0) hccl(HcclGetRootInfo(&root), "HcclGetRootInfo");
