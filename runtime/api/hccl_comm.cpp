@@ -115,3 +115,60 @@ HCCL_API const char* HcclGetErrorString(HcclResult code) {
 HCCL_API uint32_t HcclGetCommConfigCapability(void) {
   return HCCL_COMM_CONFIG_COMM_NAME + 1;
 }
+
+// Zero-copy memory ranges and symmetric windows: the communicator is checked, then the feature is
+// refused (docs/collectives.md, "Not done yet").
+namespace {
+HcclResult zeroCopyRefused(const char* name, HcclComm comm) {
+  return runHccl(name, &ascendsim::spec::ApiOverheads::defaultCall, [&](ServicePort&, HostThread&) {
+    collectives().comm(comm);
+    hccl::refuse(HCCL_E_NOT_SUPPORT,
+                 "zero-copy memory ranges and symmetric windows are not simulated yet; HCCL "
+                 "stages user buffers through its CCL buffers (HCCL_BUFFSIZE)");
+  });
+}
+}  // namespace
+
+HCCL_API HcclResult HcclCommSetMemoryRange(HcclComm comm, void* baseVirPtr, size_t size,
+                                           size_t alignment, uint64_t flags) {
+  ASCENDSIM_FORWARD(HcclCommSetMemoryRange, comm, baseVirPtr, size, alignment, flags);
+  return zeroCopyRefused("HcclCommSetMemoryRange", comm);
+}
+
+HCCL_API HcclResult HcclCommUnsetMemoryRange(HcclComm comm, void* baseVirPtr) {
+  ASCENDSIM_FORWARD(HcclCommUnsetMemoryRange, comm, baseVirPtr);
+  return zeroCopyRefused("HcclCommUnsetMemoryRange", comm);
+}
+
+HCCL_API HcclResult HcclCommActivateCommMemory(HcclComm comm, void* virPtr, size_t size,
+                                               size_t offset, aclrtDrvMemHandle handle,
+                                               uint64_t flags) {
+  ASCENDSIM_FORWARD(HcclCommActivateCommMemory, comm, virPtr, size, offset, handle, flags);
+  return zeroCopyRefused("HcclCommActivateCommMemory", comm);
+}
+
+HCCL_API HcclResult HcclCommDeactivateCommMemory(HcclComm comm, void* virPtr) {
+  ASCENDSIM_FORWARD(HcclCommDeactivateCommMemory, comm, virPtr);
+  return zeroCopyRefused("HcclCommDeactivateCommMemory", comm);
+}
+
+HCCL_API HcclResult HcclCommSymWinRegister(HcclComm comm, void* addr, uint64_t size,
+                                           HcclCommSymWindow* winHandle, uint32_t flag) {
+  ASCENDSIM_FORWARD(HcclCommSymWinRegister, comm, addr, size, winHandle, flag);
+  return zeroCopyRefused("HcclCommSymWinRegister", comm);
+}
+
+HCCL_API HcclResult HcclCommSymWinDeregister(HcclCommSymWindow winHandle) {
+  ASCENDSIM_FORWARD(HcclCommSymWinDeregister, winHandle);
+  return runHccl("HcclCommSymWinDeregister", &ascendsim::spec::ApiOverheads::defaultCall,
+                 [&](ServicePort&, HostThread&) {
+                   if (!winHandle) hccl::refuse(HCCL_E_PTR, "winHandle is NULL");
+                   hccl::refuse(HCCL_E_PARA, "winHandle is no registered window (none can be)");
+                 });
+}
+
+HCCL_API HcclResult HcclCommSymWinGet(HcclComm comm, void* ptr, size_t size,
+                                      HcclCommSymWindow* winHandle, size_t* offset) {
+  ASCENDSIM_FORWARD(HcclCommSymWinGet, comm, ptr, size, winHandle, offset);
+  return zeroCopyRefused("HcclCommSymWinGet", comm);
+}

@@ -57,6 +57,41 @@ HCCL_API HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCou
                  });
 }
 
+HCCL_API HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts,
+                                       const void* sendDispls, void* recvBuf, uint64_t recvCount,
+                                       HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                                       aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclReduceScatterV, sendBuf, sendCounts, sendDispls, recvBuf, recvCount,
+                    dataType, op, comm, stream);
+  return runHccl("HcclReduceScatterV", &ascendsim::spec::ApiOverheads::kernelLaunch,
+                 [&](ServicePort& port, HostThread& t) {
+                   t.callArgs = opArgs(recvCount, rawEnum(dataType), stream);
+                   t.callArgs.push_back(arg("op", hccl::reduceOpName(rawEnum(op))));
+                   t.callArgs.push_back(arg(
+                       "algorithm", collectives().reduceScatterV(
+                                        port, t, sendBuf, static_cast<const uint64_t*>(sendCounts),
+                                        static_cast<const uint64_t*>(sendDispls), recvBuf,
+                                        recvCount, rawEnum(dataType), rawEnum(op), comm, stream)));
+                 });
+}
+
+HCCL_API HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf,
+                                   const void* recvCounts, const void* recvDispls,
+                                   HcclDataType dataType, HcclComm comm, aclrtStream stream) {
+  ASCENDSIM_FORWARD(HcclAllGatherV, sendBuf, sendCount, recvBuf, recvCounts, recvDispls, dataType,
+                    comm, stream);
+  return runHccl(
+      "HcclAllGatherV", &ascendsim::spec::ApiOverheads::kernelLaunch,
+      [&](ServicePort& port, HostThread& t) {
+        t.callArgs = opArgs(sendCount, rawEnum(dataType), stream);
+        t.callArgs.push_back(
+            arg("algorithm", collectives().allGatherV(port, t, sendBuf, sendCount, recvBuf,
+                                                      static_cast<const uint64_t*>(recvCounts),
+                                                      static_cast<const uint64_t*>(recvDispls),
+                                                      rawEnum(dataType), comm, stream)));
+      });
+}
+
 HCCL_API HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root,
                                   HcclComm comm, aclrtStream stream) {
   ASCENDSIM_FORWARD(HcclBroadcast, buf, count, dataType, root, comm, stream);

@@ -57,9 +57,18 @@ const bool kRegistered = [] {
   addServed<&HcclGetCommName>();
   addServed<&HcclBarrier>();
   addServed<&HcclCommDestroy>(&serveRelease<&HcclCommDestroy>);
+  addServed<&HcclCommSetMemoryRange>();
+  addServed<&HcclCommUnsetMemoryRange>();
+  addServed<&HcclCommActivateCommMemory>();
+  addServed<&HcclCommDeactivateCommMemory>();
+  addServed<&HcclCommSymWinRegister>();
+  addServed<&HcclCommSymWinDeregister>();
+  addServed<&HcclCommSymWinGet>();
   addServed<&HcclAllReduce>();
   addServed<&HcclReduceScatter>();
   addServed<&HcclAllGather>();
+  addServed<&HcclReduceScatterV>(&serveCounts<&HcclReduceScatterV, 1, 2>);
+  addServed<&HcclAllGatherV>(&serveCounts<&HcclAllGatherV, 3, 4>);
   addServed<&HcclBroadcast>();
   addServed<&HcclReduce>();
   addServed<&HcclScatter>();

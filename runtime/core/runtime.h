@@ -367,7 +367,7 @@ class Runtime {
   bool everInitialized_ = false;
   spec::SystemSpec spec_;
   std::unique_ptr<models::SimulatedSystem> system_;
-  const spec::SystemSpec& machineSpec();  // the machine, or the one aclInit would load
+  const spec::SystemSpec& machineSpec();              // the machine, or the one aclInit would load
   std::unique_ptr<spec::SystemSpec> preInitMachine_;  // read for aclrtGetSocName before aclInit
   std::vector<std::unique_ptr<Device>> devices_;
   std::unique_ptr<MemoryManager> memory_;

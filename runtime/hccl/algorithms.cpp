@@ -148,43 +148,46 @@ void reduceToOneAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& 
 }
 
 void meshReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                       uint64_t blockBytes, int32_t dataType, int32_t op) {
+                       const Blocks& blocks, int32_t dataType, int32_t op) {
   const uint32_t p = s.group().size(), me = s.me();
   const uint64_t region = regionBytes(s.group());
   s.fork();
-  inPasses(blockBytes, reduceSliceMax(s, s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
-    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, me * blockBytes + o), n);
+  inPasses(blocks.largest(), reduceSliceMax(s, s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const uint64_t mine = blocks.piece(me, o, n);
+    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, blocks.offsets[me] + o), mine);
     s.signal(s.main(), kReady, me, kEveryRank, k);
     for (uint32_t j = 0; j < p; ++j) {
       if (j == me) continue;
       Stream& h = s.helper(j);
       s.wait(h, kReady, j, kEveryRank, k);
-      contribute(s, h, j, 0, me * region, offsetBy(send, j * blockBytes + o), n, dataType, op);
+      contribute(s, h, j, 0, me * region, offsetBy(send, blocks.offsets[j] + o),
+                 blocks.piece(j, o, n), dataType, op);
       s.signal(h, kWritten, me, j, k);
     }
     for (uint32_t i = 0; i < p; ++i) {
       if (i == me) continue;
       s.wait(s.main(), kWritten, i, me, k);
-      absorb(s, s.main(), 0, i * region, n, dataType, op);
+      absorb(s, s.main(), 0, i * region, mine, dataType, op);
     }
-    s.copy(s.main(), offsetBy(recv, o), s.cclOut(me, 0), n);
+    s.copy(s.main(), offsetBy(recv, o), s.cclOut(me, 0), mine);
   });
   s.join();
 }
 
 void meshAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                   uint64_t blockBytes) {
+                   const Blocks& blocks) {
   const uint32_t p = s.group().size(), me = s.me();
   s.fork();
-  inPasses(blockBytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
-    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, o), n);
+  inPasses(blocks.largest(), sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const uint64_t mine = blocks.piece(me, o, n);
+    s.copy(s.main(), s.cclOut(me, 0), offsetBy(send, o), mine);
     s.signal(s.main(), kReady, me, kEveryRank, k);
-    s.copy(s.main(), offsetBy(recv, me * blockBytes + o), offsetBy(send, o), n);
+    s.copy(s.main(), offsetBy(recv, blocks.offsets[me] + o), offsetBy(send, o), mine);
     for (uint32_t j = 0; j < p; ++j) {
       if (j == me) continue;
       Stream& h = s.helper(j);
       s.wait(h, kReady, j, kEveryRank, k);
-      s.copy(h, offsetBy(recv, j * blockBytes + o), s.cclOut(j, 0), n);
+      s.copy(h, offsetBy(recv, blocks.offsets[j] + o), s.cclOut(j, 0), blocks.piece(j, o, n));
       s.signal(h, kRead, me, j, k);
     }
     for (uint32_t i = 0; i < p; ++i) {
@@ -319,45 +322,49 @@ void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
   });
 }
 
+// (Block b of a pass sits at b x n in the CCL buffers, n the pass's largest piece.)
 void ringReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                       uint64_t blockBytes, int32_t dataType, int32_t op) {
+                       const Blocks& blocks, int32_t dataType, int32_t op) {
   const uint32_t p = s.group().size(), me = s.me();
   const uint32_t right = rightOf(s, p), left = leftOf(s, p);
   const uint64_t element = elementSize(dataType);
   const uint64_t perPass = std::max(element, sliceMax(s.group()) / p / element * element);
   Stream& m = s.main();
-  inPasses(blockBytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
     for (uint32_t b = 0; b < p; ++b)
-      s.copy(m, s.cclOut(me, b * n), offsetBy(send, b * blockBytes + o), n);
+      s.copy(m, s.cclOut(me, b * n), offsetBy(send, blocks.offsets[b] + o), blocks.piece(b, o, n));
     s.signal(m, kReady, me, kEveryRank, k);
     for (uint32_t step = 0; step + 1 < p; ++step) {
       const uint32_t b = (me + 2 * p - step - 1) % p;
+      const uint64_t piece = blocks.piece(b, o, n);
       MemoryPlace from = s.cclOut(me, b * n);
       if (step == 0) {
         s.wait(m, kReady, right, kEveryRank, k);
-        from = offsetBy(send, b * blockBytes + o);
+        from = offsetBy(send, blocks.offsets[b] + o);
       } else {
         s.wait(m, kRingReduce, left, me, k * p + step - 1);
-        absorb(s, m, b * n, b * n, n, dataType, op);
+        absorb(s, m, b * n, b * n, piece, dataType, op);
       }
-      contribute(s, m, right, b * n, b * n, from, n, dataType, op);
+      contribute(s, m, right, b * n, b * n, from, piece, dataType, op);
       s.signal(m, kRingReduce, me, right, k * p + step);
     }
+    const uint64_t mine = blocks.piece(me, o, n);
     s.wait(m, kRingReduce, left, me, k * p + p - 2);
-    absorb(s, m, me * n, me * n, n, dataType, op);
-    s.copy(m, offsetBy(recv, o), s.cclOut(me, me * n), n);
+    absorb(s, m, me * n, me * n, mine, dataType, op);
+    s.copy(m, offsetBy(recv, o), s.cclOut(me, me * n), mine);
   });
 }
 
 void ringAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                   uint64_t blockBytes) {
+                   const Blocks& blocks) {
   const uint32_t p = s.group().size(), me = s.me();
   const uint32_t right = rightOf(s, p), left = leftOf(s, p);
   const uint64_t perPass = std::max<uint64_t>(1, sliceMax(s.group()) / p);
   Stream& m = s.main();
-  inPasses(blockBytes, perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
-    s.copy(m, s.cclOut(me, me * n), offsetBy(send, o), n);
-    s.copy(m, offsetBy(recv, me * blockBytes + o), offsetBy(send, o), n);
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t n) {
+    const uint64_t mine = blocks.piece(me, o, n);
+    s.copy(m, s.cclOut(me, me * n), offsetBy(send, o), mine);
+    s.copy(m, offsetBy(recv, blocks.offsets[me] + o), offsetBy(send, o), mine);
     s.signal(m, kReady, me, kEveryRank, k);
     for (uint32_t step = 0; step + 1 < p; ++step) {
       const uint32_t b = (me + p - step) % p;
@@ -366,12 +373,14 @@ void ringAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
       } else {
         s.wait(m, kRingGather, left, me, k * p + step - 1);
       }
-      s.copy(m, s.cclOut(right, b * n), s.cclOut(me, b * n), n);
+      s.copy(m, s.cclOut(right, b * n), s.cclOut(me, b * n), blocks.piece(b, o, n));
       s.signal(m, kRingGather, me, right, k * p + step);
     }
     s.wait(m, kRingGather, left, me, k * p + p - 2);
     for (uint32_t b = 0; b < p; ++b) {
-      if (b != me) s.copy(m, offsetBy(recv, b * blockBytes + o), s.cclOut(me, b * n), n);
+      if (b != me)
+        s.copy(m, offsetBy(recv, blocks.offsets[b] + o), s.cclOut(me, b * n),
+               blocks.piece(b, o, n));
     }
   });
 }
@@ -447,31 +456,44 @@ const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
   return "mesh";
 }
 
+Blocks Blocks::uniform(uint32_t ranks, uint64_t blockBytes) {
+  Blocks b;
+  for (uint32_t r = 0; r < ranks; ++r) {
+    b.bytes.push_back(blockBytes);
+    b.offsets.push_back(r * blockBytes);
+  }
+  return b;
+}
+
+uint64_t Blocks::largest() const {
+  return bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
+}
+
 const char* reduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                          uint64_t blockBytes, int32_t dataType, int32_t op) {
+                          const Blocks& blocks, int32_t dataType, int32_t op) {
   if (s.group().size() == 1) {
-    s.copy(s.main(), recv, send, blockBytes);
+    s.copy(s.main(), recv, offsetBy(send, blocks.offsets[0]), blocks.bytes[0]);
     return "local copy";
   }
   if (!s.group().mesh()) {
-    ringReduceScatter(s, send, recv, blockBytes, dataType, op);
+    ringReduceScatter(s, send, recv, blocks, dataType, op);
     return "ring";
   }
-  meshReduceScatter(s, send, recv, blockBytes, dataType, op);
+  meshReduceScatter(s, send, recv, blocks, dataType, op);
   return "mesh";
 }
 
 const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
-                      uint64_t blockBytes) {
+                      const Blocks& blocks) {
   if (s.group().size() == 1) {
-    s.copy(s.main(), recv, send, blockBytes);
+    s.copy(s.main(), offsetBy(recv, blocks.offsets[0]), send, blocks.bytes[0]);
     return "local copy";
   }
   if (!s.group().mesh()) {
-    ringAllGather(s, send, recv, blockBytes);
+    ringAllGather(s, send, recv, blocks);
     return "ring";
   }
-  meshAllGather(s, send, recv, blockBytes);
+  meshAllGather(s, send, recv, blocks);
   return "mesh";
 }
 

@@ -11,6 +11,7 @@
 // region per sender). Data larger than the staging buffers goes in passes.
 // The user's buffers are places already checked to lie in the rank's device memory.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,14 +22,29 @@ namespace ascendsim::runtime::hccl {
 constexpr uint64_t kSliceAlign = 16 * 1024;       // HCCL_MIN_SLICE_ALIGN_910B
 constexpr uint64_t kSmallAllReduce = 256 * 1024;  // reduce-to-one below this (910B mesh)
 
+// Each rank's block of a reduce-scatter's input or an all-gather's output: its bytes and its byte
+// offset in the buffer (HcclReduceScatterV / HcclAllGatherV give them per rank; the plain
+// operations' blocks are equal and back to back).
+struct Blocks {
+  std::vector<uint64_t> bytes, offsets;
+  static Blocks uniform(uint32_t ranks, uint64_t blockBytes);
+  uint64_t largest() const;
+  // The bytes of block j that a pass over [o, o + n) of every block covers.
+  uint64_t piece(uint32_t j, uint64_t o, uint64_t n) const {
+    return bytes[j] > o ? std::min(n, bytes[j] - o) : 0;
+  }
+};
+
 // Each returns the name of the algorithm it used, for the trace.
 const char* allReduce(Steps& s, const models::MemoryPlace& send, const models::MemoryPlace& recv,
                       uint64_t bytes, int32_t dataType, int32_t op);
+// `recv` receives the rank's own block.
 const char* reduceScatter(Steps& s, const models::MemoryPlace& send,
-                          const models::MemoryPlace& recv, uint64_t blockBytes, int32_t dataType,
+                          const models::MemoryPlace& recv, const Blocks& blocks, int32_t dataType,
                           int32_t op);
+// `send` holds the rank's own block.
 const char* allGather(Steps& s, const models::MemoryPlace& send, const models::MemoryPlace& recv,
-                      uint64_t blockBytes);
+                      const Blocks& blocks);
 const char* broadcast(Steps& s, const models::MemoryPlace& buf, uint64_t bytes, uint32_t root);
 // `recv` is used only on the root.
 const char* reduce(Steps& s, const models::MemoryPlace& send, const models::MemoryPlace& recv,

@@ -122,6 +122,37 @@ void checkRank(const Comm& c, uint32_t r, const char* what) {
   }
 }
 
+// The blocks of a V operation: counts and displacements (elements, one per rank) in bytes.
+Blocks vBlocks(const Comm& c, const uint64_t* counts, const uint64_t* displs, uint32_t element,
+               const char* countsName, const char* displsName) {
+  const uint32_t p = c.group->size();
+  needCountEntries(p, countsName);
+  Blocks b;
+  for (uint32_t r = 0; r < p; ++r) {
+    checkCount(counts[r], countsName);
+    checkCount(displs[r], displsName);
+    b.bytes.push_back(times(counts[r], element));
+    b.offsets.push_back(times(displs[r], element));
+  }
+  return b;
+}
+
+// The bytes a buffer of these blocks spans.
+uint64_t blocksExtent(const Blocks& b) {
+  uint64_t extent = 0;
+  for (size_t r = 0; r < b.bytes.size(); ++r) {
+    if (b.bytes[r]) extent = std::max(extent, b.offsets[r] + b.bytes[r]);
+  }
+  return extent;
+}
+
+// One value per rank, as ranks compare the operation they take part in.
+std::string countsText(const uint64_t* values, const Comm& c) {
+  std::string text;
+  for (uint32_t r = 0; r < c.group->size(); ++r) text += (r ? "," : "") + std::to_string(values[r]);
+  return text;
+}
+
 // The algorithm's name as the trace shows it, and how it reduced.
 std::string withReduce(const Steps& s, const char* algorithm) {
   return std::string(algorithm) + (s.inlineReduce() ? ", inline reduce" : ", reduce kernels");
@@ -450,7 +481,40 @@ std::string Collectives::reduceScatter(ServicePort& port, HostThread& t, void* s
                             dataTypeName(dataType) + ", " + reduceOpName(op) + ")");
   Steps steps(port, t, c, main, 0, seq, c.group->size());
   steps.setInlineReduce(inlineReducible(c.group->soc(), dataType, op));
-  return withReduce(steps, hccl::reduceScatter(steps, send, recv, block, dataType, op));
+  return withReduce(steps,
+                    hccl::reduceScatter(steps, send, recv, Blocks::uniform(c.group->size(), block),
+                                        dataType, op));
+}
+
+std::string Collectives::reduceScatterV(ServicePort& port, HostThread& t, void* sendBuf,
+                                        const uint64_t* sendCounts, const uint64_t* sendDispls,
+                                        void* recvBuf, uint64_t recvCount, int32_t dataType,
+                                        int32_t op, HcclComm handle, aclrtStream stream) {
+  Comm& c = comm(handle);
+  needPointer(sendCounts, "sendCounts");
+  needPointer(sendDispls, "sendDispls");
+  const uint32_t element = reducibleType(dataType, op);
+  if (op == HCCL_REDUCE_PROD)
+    refuse(HCCL_E_NOT_SUPPORT, "ReduceScatterV reduces by sum, max or min");
+  const Blocks blocks = vBlocks(c, sendCounts, sendDispls, element, "sendCounts", "sendDispls");
+  checkCount(recvCount, "recvCount");
+  if (recvCount != sendCounts[c.rank]) {
+    refuse(HCCL_E_PARA, "recvCount " + std::to_string(recvCount) + " is not sendCounts[" +
+                            std::to_string(c.rank) + "] (" + std::to_string(sendCounts[c.rank]) +
+                            ")");
+  }
+  if (blocks.largest() == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  reductionBuffers(sendBuf, recvBuf, dataType, op);
+  const MemoryPlace send = buffer(port, c, sendBuf, blocksExtent(blocks), "sendBuf");
+  const MemoryPlace recv = buffer(port, c, recvBuf, blocks.bytes[c.rank], "recvBuf");
+  const uint64_t seq =
+      nextCollective(c, "ReduceScatterV(sendCounts " + countsText(sendCounts, c) + ", sendDispls " +
+                            countsText(sendDispls, c) + ", " + dataTypeName(dataType) + ", " +
+                            reduceOpName(op) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  steps.setInlineReduce(inlineReducible(c.group->soc(), dataType, op));
+  return withReduce(steps, hccl::reduceScatter(steps, send, recv, blocks, dataType, op));
 }
 
 std::string Collectives::allGather(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
@@ -468,7 +532,35 @@ std::string Collectives::allGather(ServicePort& port, HostThread& t, void* sendB
   const uint64_t seq = nextCollective(
       c, "AllGather(sendCount " + std::to_string(sendCount) + ", " + dataTypeName(dataType) + ")");
   Steps steps(port, t, c, main, 0, seq, c.group->size());
-  return hccl::allGather(steps, send, recv, block);
+  return hccl::allGather(steps, send, recv, Blocks::uniform(c.group->size(), block));
+}
+
+std::string Collectives::allGatherV(ServicePort& port, HostThread& t, void* sendBuf,
+                                    uint64_t sendCount, void* recvBuf, const uint64_t* recvCounts,
+                                    const uint64_t* recvDispls, int32_t dataType, HcclComm handle,
+                                    aclrtStream stream) {
+  Comm& c = comm(handle);
+  needPointer(recvCounts, "recvCounts");
+  needPointer(recvDispls, "recvDispls");
+  const Blocks blocks =
+      vBlocks(c, recvCounts, recvDispls, movableType(dataType), "recvCounts", "recvDispls");
+  checkCount(sendCount, "sendCount");
+  if (sendCount != recvCounts[c.rank]) {
+    refuse(HCCL_E_PARA, "sendCount " + std::to_string(sendCount) + " is not recvCounts[" +
+                            std::to_string(c.rank) + "] (" + std::to_string(recvCounts[c.rank]) +
+                            ")");
+  }
+  if (blocks.largest() == 0) return "none";
+  Stream& main = opStream(port, t, c, stream);
+  needPointer(sendBuf, "sendBuf");
+  needPointer(recvBuf, "recvBuf");
+  const MemoryPlace send = buffer(port, c, sendBuf, blocks.bytes[c.rank], "sendBuf");
+  const MemoryPlace recv = buffer(port, c, recvBuf, blocksExtent(blocks), "recvBuf");
+  const uint64_t seq =
+      nextCollective(c, "AllGatherV(recvCounts " + countsText(recvCounts, c) + ", recvDispls " +
+                            countsText(recvDispls, c) + ", " + dataTypeName(dataType) + ")");
+  Steps steps(port, t, c, main, 0, seq, c.group->size());
+  return hccl::allGather(steps, send, recv, blocks);
 }
 
 std::string Collectives::broadcast(ServicePort& port, HostThread& t, void* buf, uint64_t count,

@@ -41,6 +41,14 @@ class Collectives {
                             aclrtStream stream);
   std::string allGather(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf,
                         uint64_t sendCount, int32_t dataType, HcclComm comm, aclrtStream stream);
+  // Counts and displacements in elements, one per rank (HcclReduceScatterV, HcclAllGatherV).
+  std::string reduceScatterV(ServicePort& port, HostThread& t, void* sendBuf,
+                             const uint64_t* sendCounts, const uint64_t* sendDispls, void* recvBuf,
+                             uint64_t recvCount, int32_t dataType, int32_t op, HcclComm comm,
+                             aclrtStream stream);
+  std::string allGatherV(ServicePort& port, HostThread& t, void* sendBuf, uint64_t sendCount,
+                         void* recvBuf, const uint64_t* recvCounts, const uint64_t* recvDispls,
+                         int32_t dataType, HcclComm comm, aclrtStream stream);
   std::string broadcast(ServicePort& port, HostThread& t, void* buf, uint64_t count,
                         int32_t dataType, uint32_t root, HcclComm comm, aclrtStream stream);
   std::string reduce(ServicePort& port, HostThread& t, void* sendBuf, void* recvBuf, uint64_t count,

@@ -32,7 +32,9 @@ class WireWriter {
   const std::vector<uint8_t>& bytes() const { return bytes_; }
 
  private:
-  void raw(const void* p, uint64_t n) {
+  // (Not inlined: inlined into some callers, GCC 12 at -O3 takes the vector's growth for an
+  // overflow, -Wstringop-overflow.)
+  __attribute__((noinline)) void raw(const void* p, uint64_t n) {
     const size_t at = bytes_.size();
     bytes_.resize(at + n);
     if (n) std::memcpy(bytes_.data() + at, p, n);

@@ -411,6 +411,30 @@ TEST_F(Hccl, InitAllMakesOneCommunicatorFromOneThread) {
   EXPECT_EQ(HcclCommInitAll(2, devices, nullptr), HCCL_E_PTR);
 }
 
+// Zero-copy memory ranges and symmetric windows are declared (hccl_test links them) but not
+// simulated: HCCL_E_NOT_SUPPORT for a real communicator, HCCL's codes for a bad one.
+TEST_F(Hccl, ZeroCopyCallsAreRefusedWithNotSupport) {
+  start("atlas-800t-a2");
+  int32_t devices[2] = {0, 1};
+  HcclComm comms[2] = {};
+  ASSERT_HCCL_OK(HcclCommInitAll(2, devices, comms));
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  DeviceBuffer buf(4096);
+  HcclCommSymWindow window = nullptr;
+  size_t offset = 0;
+  EXPECT_EQ(HcclCommSetMemoryRange(comms[0], buf.p, 4096, 0, 0), HCCL_E_NOT_SUPPORT);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("not simulated"), std::string::npos);
+  EXPECT_EQ(HcclCommUnsetMemoryRange(comms[0], buf.p), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclCommActivateCommMemory(comms[0], buf.p, 4096, 0, nullptr, 0), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclCommDeactivateCommMemory(comms[0], buf.p), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclCommSymWinRegister(comms[0], buf.p, 4096, &window, 1), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclCommSymWinGet(comms[0], buf.p, 4096, &window, &offset), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclCommSymWinDeregister(nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommSetMemoryRange(nullptr, buf.p, 4096, 0, 0), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommSetMemoryRange(&window, buf.p, 4096, 0, 0), HCCL_E_PARA);
+  for (HcclComm c : comms) EXPECT_EQ(HcclCommDestroy(c), HCCL_SUCCESS);
+}
+
 // A rank that never comes: the others fail with HCCL_E_TIMEOUT instead of waiting for ever, and
 // their clocks show HCCL_CONNECT_TIMEOUT (120 s by default) spent waiting.
 TEST_F(Hccl, RanksThatNeverAllArriveTimeOut) {
@@ -688,6 +712,62 @@ TEST_P(HcclOps, ResultsAreExact) {
           }
         }
       }
+    } else if (c.op == "ReduceScatterV" || c.op == "AllGatherV") {
+      // Uneven blocks (rank r's: base + 37r elements) at displacements in reverse rank order with
+      // gaps; the large base takes two passes through 1 MB staging buffers.
+      const bool reduce = c.op == "ReduceScatterV";
+      const std::vector<Type> types = {kReduceTypes[0], kReduceTypes[4], kReduceTypes[5]};
+      for (const Type& t : types) {
+        const HcclReduceOp op = t.type == HCCL_DATA_TYPE_INT8 ? HCCL_REDUCE_MAX : HCCL_REDUCE_SUM;
+        for (uint64_t base : {uint64_t{1031}, uint64_t{(3u << 19) / t.size + 5}}) {
+          SCOPED_TRACE(std::string(t.name) + " base " + std::to_string(base));
+          std::vector<uint64_t> counts(p), displs(p);
+          uint64_t total = 0;
+          for (uint32_t k = 0; k < p; ++k) {
+            const uint32_t r = p - 1 - k;
+            counts[r] = base + 37 * r;
+            displs[r] = total;
+            total += counts[r] + 3;
+          }
+          const uint64_t mine = counts[rank];
+          if (reduce) {
+            DeviceBuffer send(total * t.size), recv(mine * t.size);
+            send.upload(inputBytes(op, t, rank, total));
+            EXPECT_EQ(HcclReduceScatterV(send.p, counts.data(), displs.data(), recv.p, mine + 1,
+                                         t.type, op, comm, stream),
+                      HCCL_E_PARA);
+            ASSERT_HCCL_OK(HcclReduceScatterV(send.p, counts.data(), displs.data(), recv.p, mine,
+                                              t.type, op, comm, stream));
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            EXPECT_EQ(firstDifference(recv.download(), reducedBytes(op, t, p, displs[rank], mine)),
+                      "");
+          } else {
+            DeviceBuffer send(mine * t.size), recv(total * t.size);
+            send.upload(patternBytes(rank, mine * t.size, t.type));
+            const std::vector<uint8_t> before(total * t.size, 0xEE);
+            recv.upload(before);
+            EXPECT_EQ(HcclAllGatherV(send.p, mine + 1, recv.p, counts.data(), displs.data(), t.type,
+                                     comm, stream),
+                      HCCL_E_PARA);
+            ASSERT_HCCL_OK(HcclAllGatherV(send.p, mine, recv.p, counts.data(), displs.data(),
+                                          t.type, comm, stream));
+            ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+            std::vector<uint8_t> want = before;
+            for (uint32_t r = 0; r < p; ++r) {
+              const std::vector<uint8_t> part = patternBytes(r, counts[r] * t.size, t.type);
+              std::memcpy(want.data() + displs[r] * t.size, part.data(), part.size());
+            }
+            EXPECT_EQ(firstDifference(recv.download(), want), "");
+          }
+        }
+      }
+      if (reduce) {
+        uint64_t one[8] = {1, 1, 1, 1, 1, 1, 1, 1}, at[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        DeviceBuffer a(64), b(64);
+        EXPECT_EQ(HcclReduceScatterV(a.p, one, at, b.p, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_PROD,
+                                     comm, stream),
+                  HCCL_E_NOT_SUPPORT);
+      }
     } else if (c.op == "AllGather" || c.op == "Broadcast") {
       const uint32_t root = 1 % p;
       for (const Type& t : allTypes()) {
@@ -838,8 +918,8 @@ TEST_P(HcclOps, ResultsAreExact) {
 std::vector<OpCase> opCases() {
   std::vector<OpCase> cases;
   for (const char* op :
-       {"AllReduce", "ReduceScatter", "AllGather", "Broadcast", "Reduce", "Scatter", "AlltoAll",
-        "AlltoAllV", "AlltoAllVC", "SendRecv", "BatchSendRecv"}) {
+       {"AllReduce", "ReduceScatter", "ReduceScatterV", "AllGather", "AllGatherV", "Broadcast",
+        "Reduce", "Scatter", "AlltoAll", "AlltoAllV", "AlltoAllVC", "SendRecv", "BatchSendRecv"}) {
     for (uint32_t ranks : {2u, 4u, 8u}) cases.push_back({op, ranks, "atlas-800t-a2", ""});
     cases.push_back({op, 8, "atlas-800t-a2", "1"});
     cases.push_back({op, 8, "atlas-800-9000", ""});

@@ -29,6 +29,16 @@ extern HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvC
 /* Output: every rank's `sendCount` elements, in rank order. */
 extern HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount,
                                 HcclDataType dataType, HcclComm comm, aclrtStream stream);
+/* Rank r's block: sendCounts[r] elements at sendDispls[r] (host arrays of uint64_t, one per
+   rank); recvCount is this rank's sendCounts entry. Sum, max or min. */
+extern HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls,
+                                     void* recvBuf, uint64_t recvCount, HcclDataType dataType,
+                                     HcclReduceOp op, HcclComm comm, aclrtStream stream);
+/* Rank r's sendCount elements land at recvDispls[r] (recvCounts[r] of them; host uint64_t arrays).
+ */
+extern HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf,
+                                 const void* recvCounts, const void* recvDispls,
+                                 HcclDataType dataType, HcclComm comm, aclrtStream stream);
 /* Paired in order: the k-th HcclSend from a to b fills the k-th HcclRecv of b from a. */
 extern HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
                            HcclComm comm, aclrtStream stream);

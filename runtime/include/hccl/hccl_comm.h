@@ -1,8 +1,9 @@
 /*
  * AscendSim: HCCL communicator management with CANN's names and signatures (hicann/hcomm
  * include/hccl/hccl_comm.h is the reference), usable from C and C++. Communicators are made by
- * the threads of one process, one per device (HcclGetRootInfo + HcclCommInitRootInfo, or
- * HcclCommInitAll); docs/collectives.md says what is simulated and what is not yet.
+ * the threads of one process, or one process per rank under `ascendsim exec --shared`, one rank
+ * per device (HcclGetRootInfo + HcclCommInitRootInfo, or HcclCommInitAll); docs/collectives.md
+ * says what is simulated and what is not yet.
  */
 #ifndef HCCL_COMM_H_
 #define HCCL_COMM_H_
@@ -36,6 +37,22 @@ extern HcclResult HcclBarrier(HcclComm comm, aclrtStream stream);
 extern HcclResult HcclCommDestroy(HcclComm comm);
 extern const char* HcclGetErrorString(HcclResult code);
 extern uint32_t HcclGetCommConfigCapability(void);
+
+/* Zero-copy memory ranges and symmetric windows (user buffers HCCL reaches without staging them):
+ * declared as HCCL declares them; not simulated yet, each returns HCCL_E_NOT_SUPPORT after
+ * checking its communicator, and says so in aclGetRecentErrMsg(). */
+extern HcclResult HcclCommSetMemoryRange(HcclComm comm, void* baseVirPtr, size_t size,
+                                         size_t alignment, uint64_t flags);
+extern HcclResult HcclCommUnsetMemoryRange(HcclComm comm, void* baseVirPtr);
+extern HcclResult HcclCommActivateCommMemory(HcclComm comm, void* virPtr, size_t size,
+                                             size_t offset, aclrtDrvMemHandle handle,
+                                             uint64_t flags);
+extern HcclResult HcclCommDeactivateCommMemory(HcclComm comm, void* virPtr);
+extern HcclResult HcclCommSymWinRegister(HcclComm comm, void* addr, uint64_t size,
+                                         HcclCommSymWindow* winHandle, uint32_t flag);
+extern HcclResult HcclCommSymWinDeregister(HcclCommSymWindow winHandle);
+extern HcclResult HcclCommSymWinGet(HcclComm comm, void* ptr, size_t size,
+                                    HcclCommSymWindow* winHandle, size_t* offset);
 
 /* Sets every field of `config` to "not set" and writes the header that versions the struct:
  * {size_t size = sizeof(HcclCommConfig); uint32_t magic word; uint32_t version; uint64_t 0}. */
