@@ -61,7 +61,10 @@ struct HostThread {
   std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
   // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
   int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
-  int64_t cpuSeen = -1;   // CPU time when last looked at
+  // CPU time it may spend outside AscendCL before the others stop waiting for its next call
+  // (0: ASCENDSIM_ORDER_PATIENCE's).
+  int64_t busyBudgetNs = 0;
+  int64_t cpuSeen = -1;  // CPU time when last looked at
   std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it
   std::deque<CallbackReport> reports;

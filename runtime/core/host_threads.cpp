@@ -89,7 +89,7 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
 }
 
 HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid,
-                                HostTrack track) {
+                                HostTrack track, int64_t busyBudgetNs) {
   const uint64_t id = static_cast<uint64_t>(pthread_self());
   HostThread& t = threads_[id];
   t.pthreadId = id;
@@ -100,6 +100,7 @@ HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid
   t.remoteTid = tid;
   t.track = std::move(track);
   t.cpuAtCall = threadCpuNs(pid, tid);
+  t.busyBudgetNs = busyBudgetNs;
   tSelf = &t;
   changed_.notify_all();
   return t;
@@ -181,7 +182,8 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
   const int64_t cpu = other.remotePid ? threadCpuNs(other.remotePid, other.remoteTid)
                                       : threadCpuNs(static_cast<pthread_t>(other.pthreadId));
   if (cpu < 0) return true;
-  if (cpu - other.cpuAtCall > busyBudgetNs()) return true;  // busy with its own work
+  const int64_t budget = other.busyBudgetNs > 0 ? other.busyBudgetNs : busyBudgetNs();
+  if (cpu - other.cpuAtCall > budget) return true;  // busy with its own work
   const auto now = std::chrono::steady_clock::now();
   if (cpu != other.cpuSeen) {
     other.cpuSeen = cpu;

@@ -31,8 +31,10 @@ class HostThreads {
   // The calling thread's record if it has one; read without the lock (only by that thread).
   static HostThread* self();
   // Makes the calling thread the stand-in for thread `tid` of process `pid` (a program sharing
-  // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`.
-  HostThread& enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid, HostTrack track);
+  // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`, waited
+  // for up to `busyBudgetNs` of CPU time outside AscendCL (0: the default).
+  HostThread& enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid, HostTrack track,
+                     int64_t busyBudgetNs);
   // A thread the program has just created (pthread id `child`): it starts at its parent's clock
   // and is numbered after every thread made so far.
   void adopt(uint64_t child, const HostThread& parent);

@@ -133,9 +133,10 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   return code;
 }
 
-void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track) {
+void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
+                                 int64_t busyBudgetNs) {
   std::lock_guard<std::mutex> lock(mutex_);
-  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track));
+  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), busyBudgetNs);
 }
 
 void Runtime::remoteThreadEnded() {

@@ -275,7 +275,8 @@ class Runtime {
   // ---- a machine served to the processes of a job (`ascendsim exec --shared`, runtime/remote):
   // the calling server thread stands for a program's thread (HostThreads::enroll) from now until
   // remoteThreadEnded(); the ones that never call for a program are internal.
-  void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track);
+  void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
+                          int64_t busyBudgetNs);
   void remoteThreadEnded();
   void addInternalThread();
   void threadsChanged();  // wakes threads waiting for their turn

@@ -23,8 +23,9 @@ namespace {
 
 struct ProcessLink {
   std::string socket;
-  int32_t rank = -1;  // the launcher's rank, or -1 (then the server numbers processes itself)
-  int32_t world = 0;  // how many ranks the job has, 0 if unknown
+  int32_t rank = -1;      // the launcher's rank, or -1 (then the server numbers processes itself)
+  int32_t world = 0;      // how many ranks the job has, 0 if unknown
+  bool launched = false;  // the rank is an MPI launcher's, torchrun's or Slurm's
   std::atomic<uint32_t> nextThread{1};
   std::mutex attachMutex;
   bool attached = false;
@@ -48,6 +49,7 @@ ProcessLink& process() {
     // Open MPI, MPICH/PMI, torchrun and Slurm name a process's rank and the job's size.
     p->rank = numberFromEnv(
         {"ASCENDSIM_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID"}, -1);
+    p->launched = numberFromEnv({"ASCENDSIM_RANK"}, -1) < 0 && p->rank >= 0;
     p->world = p->rank < 0 ? 0
                            : numberFromEnv({"ASCENDSIM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                             "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"},
@@ -56,6 +58,7 @@ ProcessLink& process() {
     pthread_atfork(nullptr, nullptr, [] {
       process().rank = -1;
       process().world = 0;
+      process().launched = false;
       process().nextThread = 1;
     });
     return p;
@@ -102,6 +105,7 @@ void connectThread(ThreadLink& link) {
     hello.i32(static_cast<int32_t>(syscall(SYS_gettid)));
     hello.i32(p.rank);
     hello.i32(p.world);
+    hello.u8(p.launched ? 1 : 0);
     hello.u32(mainThread ? 0 : p.nextThread++);
     hello.text(programName());
     link.channel->send(hello);

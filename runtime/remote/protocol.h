@@ -5,7 +5,8 @@
 //
 // client -> server                          server -> client
 // Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text,
-//        size, thread number, program name    (then, if ok, the descriptors of the shared host
+//        size, whether a launcher gave the    (then, if ok, the descriptors of the shared host
+//        rank, thread number, program name
 //                                             memory and of the device memory store)
 // Call: name, arguments                     CallReply: code, error text, results
 // Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
@@ -20,7 +21,7 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 4;
+constexpr uint32_t kProtocolVersion = 5;
 
 enum class MessageKind : uint8_t {
   Hello = 1,

@@ -71,9 +71,6 @@ PY
 
   ;;
 hccl)
-  # Ranks spinning in MPI (the root info's broadcast, MPI_Finalize) are waited for this long
-  # (seconds of their CPU time) before the others' calls go ahead: 0.5 s by default.
-  export ASCENDSIM_ORDER_PATIENCE=0.05
   "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace.json -- \
     mpirun -np 4 --oversubscribe -x "$rankEnv" "$program" > out.txt
   [ "$(grep -c ' ok allreduce_us=' out.txt)" = 4 ] || fail "$(cat out.txt)"
