@@ -38,6 +38,32 @@ HCCL_API HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* ro
   return HcclCommInitRootInfoConfig(nRanks, rootInfo, rank, nullptr, comm);
 }
 
+HCCL_API HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank,
+                                                  HcclCommConfig* config, HcclComm* comm) {
+  if (ascendsim::remote::clientActive()) {
+    HcclResult result =
+        ascendsim::remote::forward<&HcclCommInitClusterInfoConfig>(clusterInfo, rank, config, comm);
+    // The program learns the communicator's size (the table gave it) for the calls that pass
+    // counts per rank.
+    uint32_t ranks = 0;
+    if (result == HCCL_SUCCESS) result = HcclGetRankSize(*comm, &ranks);
+    if (result == HCCL_SUCCESS) ascendsim::remote::rememberRanks(*comm, ranks);
+    return result;
+  }
+  return runHccl(
+      "HcclCommInitClusterInfo", &ascendsim::spec::ApiOverheads::defaultCall,
+      [&](ServicePort& port, HostThread& t) {
+        if (!comm) hccl::refuse(HCCL_E_PTR, "comm is NULL");
+        t.callArgs = {arg("clusterInfo", clusterInfo ? clusterInfo : ""), arg("rank", rank)};
+        *comm = collectives().initClusterInfo(port, t, clusterInfo, rank, config);
+      });
+}
+
+HCCL_API HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank,
+                                            HcclComm* comm) {
+  return HcclCommInitClusterInfoConfig(clusterInfo, rank, nullptr, comm);
+}
+
 HCCL_API HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
   if (ascendsim::remote::clientActive()) {
     const HcclResult result = ascendsim::remote::forward<&HcclCommInitAll>(ndev, devices, comms);

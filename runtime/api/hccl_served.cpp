@@ -51,6 +51,8 @@ const bool kRegistered = [] {
   addServed<&HcclGetRootInfo>();
   addServed<&HcclCommInitRootInfoConfig>(
       &serveAcquire<&HcclCommInitRootInfoConfig, &HcclCommDestroy, 4>);
+  addServed<&HcclCommInitClusterInfoConfig>(
+      &serveAcquire<&HcclCommInitClusterInfoConfig, &HcclCommDestroy, 3>);
   addServed<&HcclCommInitAll>(&serveInitAll);
   addServed<&HcclGetRankSize>();
   addServed<&HcclGetRankId>();

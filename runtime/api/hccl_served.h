@@ -29,6 +29,7 @@ struct ServedResult<HcclResult> {
 // communicators
 ASCENDSIM_SERVED(HcclGetRootInfo, Out)
 ASCENDSIM_SERVED(HcclCommInitRootInfoConfig, Val, In, Val, In, Out)
+ASCENDSIM_SERVED(HcclCommInitClusterInfoConfig, Str, Val, In, Out)
 ASCENDSIM_SERVED(HcclCommInitAll, Val, InArray<0>, OutArray<0>)
 ASCENDSIM_SERVED(HcclGetRankSize, Val, Out)
 ASCENDSIM_SERVED(HcclGetRankId, Val, Out)

@@ -61,6 +61,8 @@ struct HostThread {
   std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
   // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
   int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
+  // CPU time when another thread first had to wait for its next call (-1: none has yet).
+  int64_t cpuWaitedFrom = -1;
   // CPU time it may spend outside AscendCL before the others stop waiting for its next call
   // (0: ASCENDSIM_ORDER_PATIENCE's).
   int64_t busyBudgetNs = 0;

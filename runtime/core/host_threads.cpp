@@ -25,9 +25,9 @@ double secondsFromEnv(const char* name, double fallback) {
   return fallback;
 }
 
-// How much CPU time a thread may spend outside AscendCL before the others stop waiting for its
-// next call: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on a flag that
-// another thread's call will set would otherwise hold everyone back for ever.)
+// How much CPU time a thread outside AscendCL may spend, once others wait for its next call,
+// before they stop waiting: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on
+// a flag that another thread's call will set would otherwise hold everyone back for ever.)
 int64_t busyBudgetNs() {
   static const int64_t budget =
       static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
@@ -154,6 +154,7 @@ void HostThreads::endCall(HostThread& t) {
   // this call's reply, asleep in its own process, until the reply reaches it.
   t.cpuSeen = t.cpuAtCall;
   t.cpuSeenAt = std::chrono::steady_clock::now();
+  t.cpuWaitedFrom = -1;
   changed_.notify_all();
   tActiveLock = nullptr;
 }
@@ -182,8 +183,12 @@ bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
   const int64_t cpu = other.remotePid ? threadCpuNs(other.remotePid, other.remoteTid)
                                       : threadCpuNs(static_cast<pthread_t>(other.pthreadId));
   if (cpu < 0) return true;
+  // Busy with its own work: it has used its budget since another thread first had to wait for it
+  // (not since its last call: a process spinning in an MPI collective until the others arrive
+  // makes its call at once when they have, and is waited for).
+  if (other.cpuWaitedFrom < 0) other.cpuWaitedFrom = cpu;
   const int64_t budget = other.busyBudgetNs > 0 ? other.busyBudgetNs : busyBudgetNs();
-  if (cpu - other.cpuAtCall > budget) return true;  // busy with its own work
+  if (cpu - other.cpuWaitedFrom > budget) return true;
   const auto now = std::chrono::steady_clock::now();
   if (cpu != other.cpuSeen) {
     other.cpuSeen = cpu;

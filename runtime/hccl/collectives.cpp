@@ -11,6 +11,7 @@
 #include "runtime/core/errors.h"
 #include "runtime/hccl/algorithms.h"
 #include "runtime/hccl/data_types.h"
+#include "runtime/hccl/rank_table.h"
 #include "runtime/hccl/steps.h"
 
 namespace ascendsim::runtime::hccl {
@@ -248,6 +249,27 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
   return made;
 }
 
+namespace {
+// A communicator's staging buffer size and name: HCCL_BUFFSIZE and `name` unless `config` sets
+// them.
+void applyConfig(const HcclCommConfig* config, uint64_t& cclBytes, std::string& name) {
+  if (!config) return;
+  uint32_t magic = 0, version = 0;
+  std::memcpy(&magic, config->reserved + sizeof(size_t), sizeof magic);
+  std::memcpy(&version, config->reserved + sizeof(size_t) + sizeof magic, sizeof version);
+  if (magic != HCCL_COMM_CONFIG_MAGIC_WORD || version == 0) {
+    refuse(HCCL_E_PARA, "config was not set up by HcclCommConfigInit (wrong magic word)");
+  }
+  if (config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
+    if (config->hcclBufferSize == 0) refuse(HCCL_E_PARA, "hcclBufferSize is 0 MB");
+    cclBytes = uint64_t{config->hcclBufferSize} * kMiB;
+  }
+  if (config->hcclCommName[0]) {
+    name.assign(config->hcclCommName, strnlen(config->hcclCommName, sizeof config->hcclCommName));
+  }
+}
+}  // namespace
+
 HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nRanks,
                                    const HcclRootInfo* rootInfo, uint32_t rank,
                                    const HcclCommConfig* config) {
@@ -265,29 +287,58 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
   if (contents.pid != static_cast<int32_t>(getpid())) {
     refuse(HCCL_E_NOT_SUPPORT,
            "rootInfo comes from another process (" + std::to_string(contents.pid) +
-               "): communicators across processes are not simulated yet; make one from the "
-               "threads of one process (docs/collectives.md)");
+               ") that does not share this machine: run the job's processes under `ascendsim "
+               "exec --shared` (docs/multiprocess.md)");
   }
   uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
   std::string name = "hccl_comm_" + std::to_string(contents.id);
-  if (config) {
-    uint32_t magic = 0, version = 0;
-    std::memcpy(&magic, config->reserved + sizeof(size_t), sizeof magic);
-    std::memcpy(&version, config->reserved + sizeof(size_t) + sizeof magic, sizeof version);
-    if (magic != HCCL_COMM_CONFIG_MAGIC_WORD || version == 0) {
-      refuse(HCCL_E_PARA, "config was not set up by HcclCommConfigInit (wrong magic word)");
-    }
-    if (config->hcclBufferSize != HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET) {
-      if (config->hcclBufferSize == 0) refuse(HCCL_E_PARA, "hcclBufferSize is 0 MB");
-      cclBytes = uint64_t{config->hcclBufferSize} * kMiB;
-    }
-    if (config->hcclCommName[0]) {
-      name.assign(config->hcclCommName, strnlen(config->hcclCommName, sizeof config->hcclCommName));
-    }
+  applyConfig(config, cclBytes, name);
+  return join(port, t, contents.id, nRanks, rank, port.currentDevice(t), cclBytes, name);
+}
+
+HcclComm Collectives::initClusterInfo(ServicePort& port, HostThread& t, const char* clusterInfo,
+                                      uint32_t rank, const HcclCommConfig* config) {
+  const RankTable table = readRankTable(clusterInfo);
+  const auto nRanks = static_cast<uint32_t>(table.devices.size());
+  if (rank >= nRanks) {
+    refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " is not in the rank table (" +
+                            std::to_string(nRanks) + " rank(s))");
   }
   const int32_t device = port.currentDevice(t);
+  if (table.devices[rank] != device) {
+    refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(rank) + " on device " +
+                            std::to_string(table.devices[rank]) +
+                            ", but the calling thread's device is " + std::to_string(device));
+  }
+  const uint32_t count = port.deviceCount();
+  for (uint32_t r = 0; r < nRanks; ++r) {
+    if (table.devices[r] < 0 || static_cast<uint32_t>(table.devices[r]) >= count) {
+      refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(r) + " on device " +
+                              std::to_string(table.devices[r]) + ", which this machine (" +
+                              std::to_string(count) + " device(s)) does not have");
+    }
+  }
+  // The ranks reading one table join one communicator; once it is made, the next ones to read
+  // the same table make another.
+  auto found = clusters_.find(table.identity);
+  uint64_t id = 0;
+  if (found != clusters_.end() && pending_.count(found->second)) {
+    id = found->second;
+  } else {
+    id = nextRootId_++;
+    clusters_[table.identity] = id;
+    pending_[id].cluster = table.identity;
+  }
+  uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
+  std::string name = "hccl_world_group";
+  applyConfig(config, cclBytes, name);
+  return join(port, t, id, nRanks, rank, device, cclBytes, name);
+}
 
-  Pending& pd = pending_[contents.id];
+HcclComm Collectives::join(ServicePort& port, HostThread& t, uint64_t id, uint32_t nRanks,
+                           uint32_t rank, int32_t device, uint64_t cclBytes,
+                           const std::string& name) {
+  Pending& pd = pending_[id];
   if (pd.arrived.empty() && pd.comms.empty()) {
     pd.nRanks = nRanks;
     pd.cclBytes = cclBytes;
@@ -298,7 +349,7 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
                             std::to_string(pd.nRanks) + " other ranks gave for this rootInfo");
   }
   if (!pd.comms.empty() || pd.arrived.count(rank)) {
-    refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " has joined this rootInfo already");
+    refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " has joined this communicator already");
   }
   if (pd.cclBytes != cclBytes) {
     refuse(HCCL_E_PARA, "the staging buffer size (" + std::to_string(cclBytes / kMiB) +
@@ -313,7 +364,6 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
     }
   }
   pd.arrived[rank] = {device, t.now};
-  const uint64_t id = contents.id;
   if (pd.arrived.size() == nRanks) {
     std::vector<int32_t> devices;
     for (const auto& [r, arrival] : pd.arrived) {
@@ -336,7 +386,7 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
       }
       pd.arrived.erase(rank);
       pd.gaveUp.insert(rank);
-      if (pd.arrived.empty()) pending_.erase(id);
+      if (pd.arrived.empty()) forget(id);
       // It would have waited HCCL_CONNECT_TIMEOUT (120 s by default) before giving up.
       t.now += static_cast<spec::Picoseconds>(
                    secondsFromEnvironment("HCCL_CONNECT_TIMEOUT", 120, 120, 7200)) *
@@ -350,9 +400,16 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
   const int32_t failure = pd.failure;
   const std::string failureMessage = pd.failureMessage;
   Comm* made = failure ? nullptr : pd.comms.at(rank);
-  if (++pd.taken == nRanks) pending_.erase(id);
+  if (++pd.taken == nRanks) forget(id);
   if (failure) refuse(failure, failureMessage);
   return made;
+}
+
+void Collectives::forget(uint64_t id) {
+  auto it = pending_.find(id);
+  if (it == pending_.end()) return;
+  if (!it->second.cluster.empty()) clusters_.erase(it->second.cluster);
+  pending_.erase(it);
 }
 
 void Collectives::initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,

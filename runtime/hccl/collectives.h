@@ -27,6 +27,10 @@ class Collectives {
   // Blocks until all `nRanks` ranks have joined, or fails with HCCL_E_TIMEOUT when some never can.
   HcclComm initRootInfo(ServicePort& port, HostThread& t, uint32_t nRanks,
                         const HcclRootInfo* rootInfo, uint32_t rank, const HcclCommConfig* config);
+  // Joins rank `rank` of the communicator the rank table file `clusterInfo` describes (the
+  // calling thread's device must be the one the table gives the rank); blocks as initRootInfo.
+  HcclComm initClusterInfo(ServicePort& port, HostThread& t, const char* clusterInfo, uint32_t rank,
+                           const HcclCommConfig* config);
   void initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,
                HcclComm* comms);
   void destroy(ServicePort& port, HostThread& t, HcclComm comm);
@@ -98,7 +102,13 @@ class Collectives {
     spec::Picoseconds readyAt = 0;
     int32_t failure = 0;  // an HcclResult, when making it failed
     std::string failureMessage;
+    std::string cluster;  // the rank table's identity, for one made from a table
   };
+
+  // Rank `rank` of `nRanks`, on `device`, joins communicator `id` (made once all have joined).
+  HcclComm join(ServicePort& port, HostThread& t, uint64_t id, uint32_t nRanks, uint32_t rank,
+                int32_t device, uint64_t cclBytes, const std::string& name);
+  void forget(uint64_t id);  // a communicator no longer being made
 
   // Makes the communicator of ranks on `devices` (rank i on devices[i]): staging buffers, helper
   // streams, topology. Returns one Comm per rank.
@@ -125,7 +135,8 @@ class Collectives {
   std::pair<uint64_t, uint64_t> pairSlot(Comm& c, const Transfer& x);
 
   std::map<Comm*, std::unique_ptr<Comm>> comms_;
-  std::map<uint64_t, Pending> pending_;  // by root info id
+  std::map<uint64_t, Pending> pending_;       // by root info id
+  std::map<std::string, uint64_t> clusters_;  // rank tables being joined: their pending id
   uint64_t nextRootId_ = 1;
   uint64_t nextGroup_ = 0;
 };

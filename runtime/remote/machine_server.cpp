@@ -34,14 +34,15 @@ constexpr int kFirstTraceProcess = 10000;
 constexpr auto kJobStart = std::chrono::seconds(60);
 
 // How much CPU time a thread of a process an MPI launcher, torchrun or Slurm started may spend
-// outside AscendCL before the others' calls stop waiting for its next one:
-// ASCENDSIM_LAUNCHER_PATIENCE seconds, 0.01 by default. Such processes meet in the launcher's
+// outside AscendCL, once others wait for its next call, before they stop waiting:
+// ASCENDSIM_LAUNCHER_PATIENCE seconds, 0.05 by default. Such processes meet in the launcher's
 // collectives (MPI_Bcast of a root info, barriers, MPI_Finalize), which spin: waited for as long
 // as a thread of one program is (ASCENDSIM_ORDER_PATIENCE, 0.5 s), an 8-rank hccl_test spends a
-// minute doing nothing.
+// minute doing nothing; much less, and ranks that leave an MPI collective together on a loaded
+// machine no longer meet on the device they share (runtime.shared_machine.mpirun).
 int64_t launcherPatienceNs() {
   static const int64_t budget = [] {
-    double seconds = 0.01;
+    double seconds = 0.05;
     if (const char* text = std::getenv("ASCENDSIM_LAUNCHER_PATIENCE"); text && *text) {
       char* end = nullptr;
       const double given = std::strtod(text, &end);

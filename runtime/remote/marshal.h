@@ -441,6 +441,12 @@ struct ServerArg<In, const T*> {
   void write(WireWriter&) {}
 };
 
+// (A struct a function reads through a pointer it does not declare const, e.g. an HCCL config.)
+template <class T>
+struct ServerArg<In, T*> : ServerArg<In, const T*> {
+  T* get() { return this->present ? &this->value : nullptr; }
+};
+
 template <>
 struct ServerArg<Str, const char*> {
   std::string value;

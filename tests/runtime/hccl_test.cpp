@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -409,6 +410,89 @@ TEST_F(Hccl, InitAllMakesOneCommunicatorFromOneThread) {
   EXPECT_EQ(HcclCommInitAll(0, devices, comms), HCCL_E_PARA);
   EXPECT_EQ(HcclCommInitAll(2, nullptr, comms), HCCL_E_PTR);
   EXPECT_EQ(HcclCommInitAll(2, devices, nullptr), HCCL_E_PTR);
+}
+
+// A rank table (hicann/hccl docs, rank_table_config_a2.md; the layout of examples/03_ai_framework
+// ranktable.json): four threads, each on the device the table gives its rank (listed out of
+// order), join one communicator with HcclCommInitClusterInfo; an AllGather over it is exact.
+// Tables that are not usable get HCCL's codes.
+TEST_F(Hccl, RankTableMakesOneCommunicator) {
+  start("atlas-800t-a2");
+  auto write = [](const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  };
+  auto device = [](int d, int r) {
+    return "{\"device_id\": \"" + std::to_string(d) + "\", \"device_ip\": \"\", \"rank_id\": \"" +
+           std::to_string(r) + "\"}";
+  };
+  const std::string four = write(
+      "ranktable4.json",
+      "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"1\", "
+      "\"server_list\": [{\"server_id\": \"0\", \"device\": [" +
+          device(5, 2) + ", " + device(1, 0) + ", " + device(6, 3) + ", " + device(2, 1) + "]}]}");
+  const int32_t deviceOf[4] = {1, 2, 5, 6};
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 4; ++r) {
+    threads.emplace_back([&, r] {
+      SCOPED_TRACE("rank " + std::to_string(r));
+      ASSERT_EQ(aclrtSetDevice(deviceOf[r]), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      ASSERT_HCCL_OK(HcclCommInitClusterInfo(four.c_str(), r, &comm));
+      uint32_t id = 99, size = 0;
+      EXPECT_EQ(HcclGetRankId(comm, &id), HCCL_SUCCESS);
+      EXPECT_EQ(HcclGetRankSize(comm, &size), HCCL_SUCCESS);
+      EXPECT_EQ(id, r);
+      EXPECT_EQ(size, 4u);
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      {
+        DeviceBuffer send(1000), recv(4000);
+        send.upload(patternBytes(r, 1000));
+        ASSERT_HCCL_OK(HcclAllGather(send.p, recv.p, 1000, HCCL_DATA_TYPE_INT8, comm, stream));
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        std::vector<uint8_t> want;
+        for (uint32_t i = 0; i < 4; ++i) {
+          const std::vector<uint8_t> part = patternBytes(i, 1000);
+          want.insert(want.end(), part.begin(), part.end());
+        }
+        EXPECT_EQ(firstDifference(recv.download(), want), "");
+      }
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  HcclComm comm = nullptr;
+  EXPECT_EQ(HcclCommInitClusterInfo(nullptr, 0, &comm), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommInitClusterInfo("/no/such/ranktable.json", 0, &comm), HCCL_E_OPEN_FILE_FAILURE);
+  EXPECT_EQ(HcclCommInitClusterInfo(write("bad.json", "{ not json").c_str(), 0, &comm),
+            HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 4, &comm), HCCL_E_PARA);  // no rank 4
+  EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 1, &comm), HCCL_E_PARA);  // rank 1 is on 2
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("puts rank 1 on device 2"), std::string::npos);
+  const std::string twice =
+      write("twice.json",
+            "{\"status\": \"completed\", \"version\": \"1.0\", \"server_list\": [{\"server_id\": "
+            "\"0\", \"device\": [" +
+                device(1, 0) + ", " + device(2, 0) + "]}]}");
+  EXPECT_EQ(HcclCommInitClusterInfo(twice.c_str(), 0, &comm), HCCL_E_PARA);
+  const std::string servers =
+      write("servers.json",
+            "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"2\", "
+            "\"server_list\": [{\"server_id\": \"0\", \"device\": [" +
+                device(1, 0) + "]}, {\"server_id\": \"1\", \"device\": [" + device(1, 1) + "]}]}");
+  EXPECT_EQ(HcclCommInitClusterInfo(servers.c_str(), 0, &comm), HCCL_E_NOT_SUPPORT);
+  const std::string starting =
+      write("starting.json",
+            "{\"status\": \"initializing\", \"version\": \"1.0\", \"server_list\": "
+            "[{\"server_id\": \"0\", \"device\": [" +
+                device(1, 0) + "]}]}");
+  EXPECT_EQ(HcclCommInitClusterInfo(starting.c_str(), 0, &comm), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 0, nullptr), HCCL_E_PTR);
 }
 
 // Zero-copy memory ranges and symmetric windows are declared (hccl_test links them) but not

@@ -27,6 +27,12 @@ extern HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* root
 extern HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo* rootInfo,
                                              uint32_t rank, const HcclCommConfig* config,
                                              HcclComm* comm);
+/* Joins rank `rank` of the communicator a rank table file describes (its JSON: one server, each
+ * device's device_id and rank_id); the calling thread's device is the one the table gives the
+ * rank. Returns once every rank has joined. */
+extern HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank, HcclComm* comm);
+extern HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank,
+                                                HcclCommConfig* config, HcclComm* comm);
 /* One communicator of `ndev` ranks, rank i on devices[i], made by one thread: comms[i]. */
 extern HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms);
 extern HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize);

@@ -8,7 +8,8 @@
 //   AlltoAllV with (s + 1) x 1024 int32 from each rank to rank s (counts per rank travel);
 //   a ring of HcclSend / HcclRecv of 256 KiB;
 //   HcclGetRankSize / HcclGetRankId / HcclGetCommName; an operation on a destroyed communicator
-//   gives HCCL_E_PARA with a message.
+//   gives HCCL_E_PARA with a message;
+//   with RANK_TABLE_FILE set, a second communicator from that rank table and an AlltoAllV on it.
 // Prints "rank R ok allreduce_us=T" (T: the AllReduce in simulated microseconds).
 
 #include <acl/acl.h>
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -198,6 +200,20 @@ int main(int argc, char** argv) {
   ring(comm, stream);
 
   hccl(HcclCommDestroy(comm), "HcclCommDestroy");
+
+  // A second communicator, from the rank table the job script wrote (RANK_TABLE_FILE, as
+  // TensorFlow's launch scripts name it): rank r on device r.
+  if (const char* table = std::getenv("RANK_TABLE_FILE")) {
+    HcclComm world = nullptr;
+    hccl(HcclCommInitClusterInfo(table, static_cast<uint32_t>(rank), &world),
+         "HcclCommInitClusterInfo");
+    uint32_t tableRanks = 0;
+    hccl(HcclGetRankSize(world, &tableRanks), "HcclGetRankSize");
+    expect(tableRanks == static_cast<uint32_t>(size), "the rank table's size");
+    allToAllV(world, stream);
+    hccl(HcclCommDestroy(world), "HcclCommDestroy");
+  }
+
   Device spare(64);
   const HcclResult late =
       HcclAllReduce(spare.p, spare.p, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream);

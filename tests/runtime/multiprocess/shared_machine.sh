@@ -11,7 +11,8 @@
 #     MPI, the order of their calls can follow the wall clock, docs/multiprocess.md.)
 #   shared_machine.sh hccl ASCENDSIM HCCL_RANKS WORK
 #     mpirun -np 4 joined by HCCL (root info broadcast by MPI): AllReduce, AllGather, AlltoAllV and
-#     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time.
+#     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time; then a
+#     communicator from a rank table and an AlltoAllV on it.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -71,8 +72,14 @@ PY
 
   ;;
 hccl)
-  "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace.json -- \
-    mpirun -np 4 --oversubscribe -x "$rankEnv" "$program" > out.txt
+  cat > ranktable.json <<'TABLE'
+{"status": "completed", "version": "1.0", "server_count": "1",
+ "server_list": [{"server_id": "0", "device": [
+   {"device_id": "0", "device_ip": "", "rank_id": "0"}, {"device_id": "1", "device_ip": "", "rank_id": "1"},
+   {"device_id": "2", "device_ip": "", "rank_id": "2"}, {"device_id": "3", "device_ip": "", "rank_id": "3"}]}]}
+TABLE
+  RANK_TABLE_FILE="$work/ranktable.json" "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace.json -- \
+    mpirun -np 4 --oversubscribe -x RANK_TABLE_FILE -x "$rankEnv" "$program" > out.txt
   [ "$(grep -c ' ok allreduce_us=' out.txt)" = 4 ] || fail "$(cat out.txt)"
   [ "$(processes trace.json)" = "['Rank 0 (hccl_ranks)', 'Rank 1 (hccl_ranks)', 'Rank 2 (hccl_ranks)', 'Rank 3 (hccl_ranks)']" ] || fail "trace processes: $(processes trace.json)"
   python3 - out.txt <<'PY'

@@ -1,0 +1,93 @@
+#include "runtime/hccl/rank_table.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "hccl/hccl_types.h"
+#include "runtime/hccl/group.h"
+
+namespace ascendsim::runtime::hccl {
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void bad(const std::string& path, const std::string& why) {
+  refuse(HCCL_E_PARA, "rank table " + path + ": " + why);
+}
+
+// A field the table writes as a string of digits.
+uint32_t numberField(const Json& object, const char* key, const std::string& where,
+                     const std::string& path) {
+  if (!object.is_object() || !object.contains(key)) bad(path, where + " has no \"" + key + "\"");
+  const Json& v = object.at(key);
+  if (!v.is_string()) bad(path, where + " \"" + key + "\" is not a string of digits");
+  const std::string text = v.get<std::string>();
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+    bad(path, where + " \"" + key + "\" is \"" + text + "\", not a number");
+  return static_cast<uint32_t>(std::stoul(text));
+}
+
+}  // namespace
+
+RankTable readRankTable(const char* path) {
+  if (!path) refuse(HCCL_E_PTR, "clusterInfo is NULL");
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path)) {
+    refuse(HCCL_E_OPEN_FILE_FAILURE, std::string("cannot read the rank table ") + path);
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Json table;
+  try {
+    table = Json::parse(text.str());
+  } catch (const Json::exception& e) {
+    bad(path, std::string("not JSON: ") + e.what());
+  }
+  if (!table.is_object()) bad(path, "not a JSON object");
+  if (!table.contains("status") || table["status"] != "completed")
+    bad(path, "\"status\" is not \"completed\"");
+  if (!table.contains("version") || !table["version"].is_string())
+    bad(path, "no \"version\" string");
+  const std::string version = table["version"].get<std::string>();
+  if (version != "1.0") {
+    refuse(HCCL_E_NOT_SUPPORT, "rank table " + std::string(path) + ": version " + version +
+                                   " (only the single-server layout of version 1.0 is simulated)");
+  }
+  const Json& servers = table.contains("server_list") ? table["server_list"] : Json();
+  if (!servers.is_array() || servers.empty()) bad(path, "no \"server_list\" array of servers");
+  if (table.contains("server_count") &&
+      numberField(table, "server_count", "the table", path) != servers.size())
+    bad(path, "\"server_count\" differs from the servers listed");
+  if (servers.size() > 1) {
+    refuse(HCCL_E_NOT_SUPPORT, "rank table " + std::string(path) + " lists " +
+                                   std::to_string(servers.size()) +
+                                   " servers: one is simulated (no scale-out yet)");
+  }
+  const Json& devices = servers[0].contains("device") ? servers[0]["device"] : Json();
+  if (!devices.is_array() || devices.empty()) bad(path, "the server has no \"device\" array");
+  std::map<uint32_t, int32_t> byRank;
+  std::map<uint32_t, uint32_t> rankOfDevice;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const std::string where = "device " + std::to_string(i);
+    const uint32_t device = numberField(devices[i], "device_id", where, path);
+    const uint32_t rank = numberField(devices[i], "rank_id", where, path);
+    if (!byRank.emplace(rank, static_cast<int32_t>(device)).second)
+      bad(path, "rank_id " + std::to_string(rank) + " is given twice");
+    if (!rankOfDevice.emplace(device, rank).second)
+      bad(path, "device_id " + std::to_string(device) + " is given twice");
+  }
+  RankTable t;
+  for (const auto& [rank, device] : byRank) {
+    if (rank != t.devices.size())
+      bad(path, "rank_id values are not 0.." + std::to_string(byRank.size() - 1));
+    t.devices.push_back(device);
+  }
+  // Ranks that read the same table (whatever path they name it by) make one communicator.
+  t.identity = table.dump();
+  return t;
+}
+
+}  // namespace ascendsim::runtime::hccl
