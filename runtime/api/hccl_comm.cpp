@@ -132,6 +132,39 @@ HCCL_API HcclResult HcclCommDestroy(HcclComm comm) {
                  [&](ServicePort& port, HostThread& t) { collectives().destroy(port, t, comm); });
 }
 
+HCCL_API HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) {
+  ASCENDSIM_FORWARD(HcclGetCommAsyncError, comm, asyncError);
+  return runHccl("HcclGetCommAsyncError", &ascendsim::spec::ApiOverheads::defaultCall,
+                 [&](ServicePort&, HostThread&) {
+                   const int32_t error = collectives().asyncError(comm);
+                   if (!asyncError) hccl::refuse(HCCL_E_PTR, "asyncError is NULL");
+                   *asyncError = static_cast<HcclResult>(error);
+                 });
+}
+
+// HCCL_DETERMINISTIC is kept per process and read back; the simulation's reductions are
+// deterministic whatever it says (the same bytes in the same order on every run).
+HCCL_API HcclResult HcclSetConfig(HcclConfig config, HcclConfigValue configValue) {
+  ASCENDSIM_FORWARD(HcclSetConfig, config, configValue);
+  return runHccl("HcclSetConfig", &ascendsim::spec::ApiOverheads::defaultCall,
+                 [&](ServicePort&, HostThread& t) {
+                   if (rawEnum(config) != HCCL_DETERMINISTIC)
+                     hccl::refuse(HCCL_E_NOT_SUPPORT, "only HCCL_DETERMINISTIC can be set");
+                   collectives().setDeterministic(rt().callerPid(t), configValue.value);
+                 });
+}
+
+HCCL_API HcclResult HcclGetConfig(HcclConfig config, HcclConfigValue* configValue) {
+  ASCENDSIM_FORWARD(HcclGetConfig, config, configValue);
+  return runHccl("HcclGetConfig", &ascendsim::spec::ApiOverheads::defaultCall,
+                 [&](ServicePort&, HostThread& t) {
+                   if (rawEnum(config) != HCCL_DETERMINISTIC)
+                     hccl::refuse(HCCL_E_NOT_SUPPORT, "only HCCL_DETERMINISTIC can be read");
+                   if (!configValue) hccl::refuse(HCCL_E_PTR, "configValue is NULL");
+                   configValue->value = collectives().deterministic(rt().callerPid(t));
+                 });
+}
+
 HCCL_API const char* HcclGetErrorString(HcclResult code) {
   return hccl::errorString(rawEnum(code));
 }

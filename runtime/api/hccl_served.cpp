@@ -59,6 +59,9 @@ const bool kRegistered = [] {
   addServed<&HcclGetCommName>();
   addServed<&HcclBarrier>();
   addServed<&HcclCommDestroy>(&serveRelease<&HcclCommDestroy>);
+  addServed<&HcclGetCommAsyncError>();
+  addServed<&HcclSetConfig>();
+  addServed<&HcclGetConfig>();
   addServed<&HcclCommSetMemoryRange>();
   addServed<&HcclCommUnsetMemoryRange>();
   addServed<&HcclCommActivateCommMemory>();

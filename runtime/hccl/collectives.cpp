@@ -456,6 +456,32 @@ void Collectives::destroy(ServicePort& port, HostThread& t, HcclComm handle) {
   }
 }
 
+int32_t Collectives::asyncError(HcclComm handle) {
+  Comm& c = comm(handle);
+  int32_t found = HCCL_SUCCESS;
+  for (const auto& [raw, other] : comms_) {
+    if (other->group != c.group) continue;
+    for (const Stream* helper : other->helpers) {
+      if (!helper || helper->failure == 0) continue;
+      if (other.get() == &c) return HCCL_E_RUNTIME;
+      found = HCCL_E_REMOTE;
+    }
+  }
+  return found;
+}
+
+void Collectives::setDeterministic(int32_t process, int32_t value) {
+  if (value < 0 || value > 2) {
+    refuse(HCCL_E_PARA, "HCCL_DETERMINISTIC takes 0, 1 or 2, not " + std::to_string(value));
+  }
+  deterministic_[process] = value;
+}
+
+int32_t Collectives::deterministic(int32_t process) const {
+  auto it = deterministic_.find(process);
+  return it == deterministic_.end() ? 0 : it->second;
+}
+
 // ---------------------------------------------------------------- operations
 
 Stream& Collectives::opStream(ServicePort& port, HostThread& t, Comm& c, aclrtStream stream) {

@@ -34,6 +34,12 @@ class Collectives {
   void initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,
                HcclComm* comms);
   void destroy(ServicePort& port, HostThread& t, HcclComm comm);
+  // HcclGetCommAsyncError: HCCL_SUCCESS, or how a task of the communicator failed (one of this
+  // rank's HCCL_E_RUNTIME, another rank's HCCL_E_REMOTE).
+  int32_t asyncError(HcclComm comm);
+  // HcclSetConfig / HcclGetConfig(HCCL_DETERMINISTIC), per calling process.
+  void setDeterministic(int32_t process, int32_t value);
+  int32_t deterministic(int32_t process) const;
   Comm& comm(HcclComm handle);  // HCCL_E_PTR for NULL, HCCL_E_PARA for what is no communicator
 
   // Operations, queued on `stream`; each returns the algorithm it used.
@@ -137,6 +143,7 @@ class Collectives {
   std::map<Comm*, std::unique_ptr<Comm>> comms_;
   std::map<uint64_t, Pending> pending_;       // by root info id
   std::map<std::string, uint64_t> clusters_;  // rank tables being joined: their pending id
+  std::map<int32_t, int32_t> deterministic_;  // HCCL_DETERMINISTIC by process id
   uint64_t nextRootId_ = 1;
   uint64_t nextGroup_ = 0;
 };

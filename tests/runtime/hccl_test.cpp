@@ -495,6 +495,36 @@ TEST_F(Hccl, RankTableMakesOneCommunicator) {
   EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 0, nullptr), HCCL_E_PTR);
 }
 
+// HcclGetCommAsyncError answers from the communicator's tasks (none failed: HCCL_SUCCESS);
+// HCCL_DETERMINISTIC is kept and read back (0 until set), other settings refused.
+TEST_F(Hccl, AsyncErrorAndDeterministicConfig) {
+  start("atlas-800t-a2");
+  int32_t devices[2] = {0, 1};
+  HcclComm comms[2] = {};
+  ASSERT_HCCL_OK(HcclCommInitAll(2, devices, comms));
+  HcclResult async = HCCL_E_RESERVED;
+  EXPECT_EQ(HcclGetCommAsyncError(comms[0], &async), HCCL_SUCCESS);
+  EXPECT_EQ(async, HCCL_SUCCESS);
+  EXPECT_EQ(HcclGetCommAsyncError(comms[0], nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclGetCommAsyncError(nullptr, &async), HCCL_E_PTR);
+  HcclConfigValue value;
+  value.value = 7;
+  EXPECT_EQ(HcclGetConfig(HCCL_DETERMINISTIC, &value), HCCL_SUCCESS);
+  EXPECT_EQ(value.value, 0);
+  value.value = 1;
+  EXPECT_EQ(HcclSetConfig(HCCL_DETERMINISTIC, value), HCCL_SUCCESS);
+  value.value = 0;
+  EXPECT_EQ(HcclGetConfig(HCCL_DETERMINISTIC, &value), HCCL_SUCCESS);
+  EXPECT_EQ(value.value, 1);
+  value.value = 3;
+  EXPECT_EQ(HcclSetConfig(HCCL_DETERMINISTIC, value), HCCL_E_PARA);
+  EXPECT_EQ(HcclSetConfig(HCCL_CONFIG_RESERVED, value), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclGetConfig(HCCL_DETERMINISTIC, nullptr), HCCL_E_PTR);
+  value.value = 0;
+  EXPECT_EQ(HcclSetConfig(HCCL_DETERMINISTIC, value), HCCL_SUCCESS);
+  for (HcclComm c : comms) EXPECT_EQ(HcclCommDestroy(c), HCCL_SUCCESS);
+}
+
 // Zero-copy memory ranges and symmetric windows are declared (hccl_test links them) but not
 // simulated: HCCL_E_NOT_SUPPORT for a real communicator, HCCL's codes for a bad one.
 TEST_F(Hccl, ZeroCopyCallsAreRefusedWithNotSupport) {

@@ -42,6 +42,12 @@ extern HcclResult HcclGetCommName(HcclComm comm, char* commName);
 extern HcclResult HcclBarrier(HcclComm comm, aclrtStream stream);
 extern HcclResult HcclCommDestroy(HcclComm comm);
 extern const char* HcclGetErrorString(HcclResult code);
+/* HCCL_SUCCESS, or how a task of the communicator failed: HCCL_E_RUNTIME (this rank's),
+ * HCCL_E_REMOTE (another rank's). */
+extern HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError);
+/* HCCL_DETERMINISTIC only: 0, 1 or 2, per process (the simulation is deterministic either way). */
+extern HcclResult HcclSetConfig(HcclConfig config, HcclConfigValue configValue);
+extern HcclResult HcclGetConfig(HcclConfig config, HcclConfigValue* configValue);
 extern uint32_t HcclGetCommConfigCapability(void);
 
 /* Zero-copy memory ranges and symmetric windows (user buffers HCCL reaches without staging them):
