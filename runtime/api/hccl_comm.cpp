@@ -64,6 +64,26 @@ HCCL_API HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t ra
   return HcclCommInitClusterInfoConfig(clusterInfo, rank, nullptr, comm);
 }
 
+HCCL_API HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* rankIds,
+                                            uint64_t subCommId, uint32_t subCommRankId,
+                                            HcclCommConfig* config, HcclComm* subComm) {
+  if (ascendsim::remote::clientActive()) {
+    const HcclResult result = ascendsim::remote::forward<&HcclCreateSubCommConfig>(
+        comm, rankNum, rankIds, subCommId, subCommRankId, config, subComm);
+    if (result == HCCL_SUCCESS) ascendsim::remote::rememberRanks(*subComm, rankNum);
+    return result;
+  }
+  return runHccl("HcclCreateSubCommConfig", &ascendsim::spec::ApiOverheads::defaultCall,
+                 [&](ServicePort& port, HostThread& t) {
+                   if (!comm) hccl::refuse(HCCL_E_PTR, "comm is NULL");
+                   if (!subComm) hccl::refuse(HCCL_E_PTR, "subComm is NULL");
+                   t.callArgs = {arg("rankNum", rankNum), arg("subCommId", subCommId),
+                                 arg("subCommRankId", subCommRankId)};
+                   *subComm = collectives().createSubComm(port, t, *comm, rankNum, rankIds,
+                                                          subCommId, subCommRankId, config);
+                 });
+}
+
 HCCL_API HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
   if (ascendsim::remote::clientActive()) {
     const HcclResult result = ascendsim::remote::forward<&HcclCommInitAll>(ndev, devices, comms);

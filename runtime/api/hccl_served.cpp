@@ -25,6 +25,21 @@ aclError serveInitAll(Session& s, WireReader& in, WireWriter& out) {
   return call.code;
 }
 
+// The program's communicator travels by value (the handle `comm` points to), its rankIds as an
+// array; the sub-communicator it makes is the process's to give back.
+aclError serveSubComm(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&HcclCreateSubCommConfig> call;
+  call.read(in);
+  if (call.arg<2>() && call.slot<2>().value.size() < call.arg<1>()) return HCCL_E_PARA;
+  call.run();
+  call.write(out);
+  if (call.code == HCCL_SUCCESS && call.arg<6>()) {
+    HcclComm made = *call.arg<6>();
+    s.process().hold(bitsOf(made), [made] { HcclCommDestroy(made); });
+  }
+  return call.code;
+}
+
 // The counts came as arrays of what the program sent: the service refuses a communicator that
 // needs more entries than the shortest holds.
 template <auto Fn, size_t... Counts>
@@ -54,6 +69,7 @@ const bool kRegistered = [] {
   addServed<&HcclCommInitClusterInfoConfig>(
       &serveAcquire<&HcclCommInitClusterInfoConfig, &HcclCommDestroy, 3>);
   addServed<&HcclCommInitAll>(&serveInitAll);
+  addServed<&HcclCreateSubCommConfig>(&serveSubComm);
   addServed<&HcclGetRankSize>();
   addServed<&HcclGetRankId>();
   addServed<&HcclGetCommName>();

@@ -405,10 +405,51 @@ HcclComm Collectives::join(ServicePort& port, HostThread& t, uint64_t id, uint32
   return made;
 }
 
+HcclComm Collectives::createSubComm(ServicePort& port, HostThread& t, HcclComm parent,
+                                    uint32_t rankNum, const uint32_t* rankIds, uint64_t subCommId,
+                                    uint32_t subRank, const HcclCommConfig* config) {
+  Comm& c = comm(parent);
+  needPointer(rankIds, "rankIds");
+  if (rankNum == 0 || rankNum > c.group->size()) {
+    refuse(HCCL_E_PARA, "rankNum " + std::to_string(rankNum) + " is not 1.." +
+                            std::to_string(c.group->size()) + " (the parent's ranks)");
+  }
+  if (subRank >= rankNum) {
+    refuse(HCCL_E_PARA, "subCommRankId " + std::to_string(subRank) + " is out of range for " +
+                            std::to_string(rankNum) + " rank(s)");
+  }
+  std::set<uint32_t> seen;
+  for (uint32_t i = 0; i < rankNum; ++i) {
+    checkRank(c, rankIds[i], "rankIds[i]");
+    if (!seen.insert(rankIds[i]).second)
+      refuse(HCCL_E_PARA, "rank " + std::to_string(rankIds[i]) + " is listed twice in rankIds");
+  }
+  if (rankIds[subRank] != c.rank) {
+    refuse(HCCL_E_PARA, "rankIds[" + std::to_string(subRank) + "] is " +
+                            std::to_string(rankIds[subRank]) + ", not the caller's rank " +
+                            std::to_string(c.rank) + " in the parent communicator");
+  }
+  const std::pair<const Group*, uint64_t> key{c.group.get(), subCommId};
+  auto found = subComms_.find(key);
+  uint64_t id = 0;
+  if (found != subComms_.end() && pending_.count(found->second)) {
+    id = found->second;
+  } else {
+    id = nextRootId_++;
+    subComms_[key] = id;
+    pending_[id].sub = key;
+  }
+  uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
+  std::string name = c.group->name() + "_sub_" + std::to_string(subCommId);
+  applyConfig(config, cclBytes, name);
+  return join(port, t, id, rankNum, subRank, c.device, cclBytes, name);
+}
+
 void Collectives::forget(uint64_t id) {
   auto it = pending_.find(id);
   if (it == pending_.end()) return;
   if (!it->second.cluster.empty()) clusters_.erase(it->second.cluster);
+  if (it->second.sub.first) subComms_.erase(it->second.sub);
   pending_.erase(it);
 }
 

@@ -33,6 +33,11 @@ class Collectives {
                            const HcclCommConfig* config);
   void initAll(ServicePort& port, HostThread& t, uint32_t ndev, const int32_t* devices,
                HcclComm* comms);
+  // HcclCreateSubCommConfig: the ranks `rankIds` (of `parent`) that give the same `subCommId`
+  // make a communicator of their own, the caller its rank `subRank`; blocks as initRootInfo.
+  HcclComm createSubComm(ServicePort& port, HostThread& t, HcclComm parent, uint32_t rankNum,
+                         const uint32_t* rankIds, uint64_t subCommId, uint32_t subRank,
+                         const HcclCommConfig* config);
   void destroy(ServicePort& port, HostThread& t, HcclComm comm);
   // HcclGetCommAsyncError: HCCL_SUCCESS, or how a task of the communicator failed (one of this
   // rank's HCCL_E_RUNTIME, another rank's HCCL_E_REMOTE).
@@ -109,6 +114,7 @@ class Collectives {
     int32_t failure = 0;  // an HcclResult, when making it failed
     std::string failureMessage;
     std::string cluster;  // the rank table's identity, for one made from a table
+    std::pair<const Group*, uint64_t> sub{nullptr, 0};  // for a sub-communicator
   };
 
   // Rank `rank` of `nRanks`, on `device`, joins communicator `id` (made once all have joined).
@@ -143,6 +149,8 @@ class Collectives {
   std::map<Comm*, std::unique_ptr<Comm>> comms_;
   std::map<uint64_t, Pending> pending_;       // by root info id
   std::map<std::string, uint64_t> clusters_;  // rank tables being joined: their pending id
+  // Sub-communicators being made: (parent's group, subCommId) -> pending id.
+  std::map<std::pair<const Group*, uint64_t>, uint64_t> subComms_;
   std::map<int32_t, int32_t> deterministic_;  // HCCL_DETERMINISTIC by process id
   uint64_t nextRootId_ = 1;
   uint64_t nextGroup_ = 0;

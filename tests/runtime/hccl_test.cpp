@@ -495,6 +495,42 @@ TEST_F(Hccl, RankTableMakesOneCommunicator) {
   EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 0, nullptr), HCCL_E_PTR);
 }
 
+// Two sub-communicators of an 8-rank one (HcclCreateSubCommConfig): the even ranks (subCommId 1)
+// and the odd ranks listed backwards (subCommId 2); each AllReduce sums over its four ranks only.
+TEST_F(Hccl, SubCommunicatorsReduceOverTheirRanks) {
+  start("atlas-800t-a2");
+  onRanks(8, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    uint32_t even[4] = {0, 2, 4, 6}, odd[4] = {7, 5, 3, 1};
+    uint32_t* ids = rank % 2 ? odd : even;
+    const uint32_t subRank = rank % 2 ? (7 - rank) / 2 : rank / 2;
+    HcclComm sub = nullptr;
+    // The caller must be rankIds[subCommRankId].
+    EXPECT_EQ(HcclCreateSubCommConfig(&comm, 4, ids, 9, (subRank + 1) % 4, nullptr, &sub),
+              HCCL_E_PARA);
+    ASSERT_HCCL_OK(
+        HcclCreateSubCommConfig(&comm, 4, ids, rank % 2 ? 2 : 1, subRank, nullptr, &sub));
+    uint32_t size = 0, id = 99;
+    EXPECT_EQ(HcclGetRankSize(sub, &size), HCCL_SUCCESS);
+    EXPECT_EQ(HcclGetRankId(sub, &id), HCCL_SUCCESS);
+    EXPECT_EQ(size, 4u);
+    EXPECT_EQ(id, subRank);
+    DeviceBuffer send(1024 * 4), recv(1024 * 4);
+    std::vector<int32_t> mine(1024, static_cast<int32_t>(rank + 1));
+    std::vector<uint8_t> bytes(mine.size() * 4);
+    std::memcpy(bytes.data(), mine.data(), bytes.size());
+    send.upload(bytes);
+    ASSERT_HCCL_OK(
+        HcclAllReduce(send.p, recv.p, 1024, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, sub, stream));
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const int32_t sum = rank % 2 ? 2 + 4 + 6 + 8 : 1 + 3 + 5 + 7;  // ranks + 1
+    std::vector<int32_t> want(1024, sum);
+    std::vector<uint8_t> wantBytes(want.size() * 4);
+    std::memcpy(wantBytes.data(), want.data(), wantBytes.size());
+    EXPECT_EQ(firstDifference(recv.download(), wantBytes), "");
+    EXPECT_EQ(HcclCommDestroy(sub), HCCL_SUCCESS);
+  });
+}
+
 // HcclGetCommAsyncError answers from the communicator's tasks (none failed: HCCL_SUCCESS);
 // HCCL_DETERMINISTIC is kept and read back (0 until set), other settings refused.
 TEST_F(Hccl, AsyncErrorAndDeterministicConfig) {

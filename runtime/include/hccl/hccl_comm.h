@@ -33,6 +33,12 @@ extern HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo
 extern HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank, HcclComm* comm);
 extern HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank,
                                                 HcclCommConfig* config, HcclComm* comm);
+/* The ranks rankIds[0..rankNum) of *comm that call with the same subCommId make a communicator
+ * of their own; the caller is its rank subCommRankId (rankIds[subCommRankId] is its rank in *comm).
+ */
+extern HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* rankIds,
+                                          uint64_t subCommId, uint32_t subCommRankId,
+                                          HcclCommConfig* config, HcclComm* subComm);
 /* One communicator of `ndev` ranks, rank i on devices[i], made by one thread: comms[i]. */
 extern HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms);
 extern HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize);
