@@ -129,6 +129,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   if (!pendingExceptions_.empty()) deliverExceptions(t);
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
+  outputs_.profiling().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
   threads_.endCall(t);
   return code;
 }

@@ -112,6 +112,9 @@ class Runtime {
   uint32_t resourceLimit(int32_t dev, int32_t type);
   void resetResourceLimits(int32_t dev);
 
+  // ---- profiling (aclprof*) and the floating-point overflow mode
+  Profiling& profiling() { return outputs_.profiling(); }
+
   // ---- contexts
   Context* createContext(HostThread& t, int32_t deviceId);
   void destroyContext(HostThread& t, aclrtContext ctx);

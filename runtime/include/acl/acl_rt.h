@@ -233,6 +233,13 @@ typedef enum aclrtDeviceStatus {
   ACL_RT_DEVICE_STATUS_END = 0xFFFF,
 } aclrtDeviceStatus;
 
+/* How floating-point results that overflow come out (aclrtSetDeviceSatMode). */
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN,
+  ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
 typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
 typedef struct aclrtUtilizationInfo {
   int32_t cubeUtilization;
@@ -491,6 +498,13 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
                                                       aclrtDevFeatureType devFeatureType,
                                                       int32_t* value);
+/* The floating-point overflow mode. AscendSim computes as IEEE 754 does (Inf and NaN), which is
+ * ACL_RT_OVERFLOW_MODE_INFNAN: Get always answers it; Set takes it where CANN does (A2/A3 and 950
+ * SoCs; elsewhere ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as those take only saturation), refuses
+ * ACL_RT_OVERFLOW_MODE_SATURATION with ACL_ERROR_RT_FEATURE_NOT_SUPPORT (not simulated) and any
+ * other value with ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
 
 /* Context */
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
