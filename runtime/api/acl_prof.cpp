@@ -31,8 +31,8 @@ bool madeHere(const aclprofConfig* config) {
 Profiling::Collection collection(HostThread& t, const aclprofConfig* config) {
   needPointer(config, "profilerConfig");
   if (t.remotePid == 0 && !madeHere(config))
-    fail(ACL_ERROR_INVALID_PARAM, "profilerConfig was not made by aclprofCreateConfig or was "
-                                  "destroyed");
+    fail(ACL_ERROR_INVALID_PARAM,
+         "profilerConfig was not made by aclprofCreateConfig or was destroyed");
   if (config->deviceCount > aclprofConfig::kMaxDevices)
     fail(ACL_ERROR_INVALID_PARAM, "profilerConfig names more than 64 devices");
   Profiling::Collection c;
@@ -59,8 +59,8 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
     needPointer(profilerResultPath, "profilerResultPath");
     t.callArgs = {arg("length", length)};
     if (length == 0 || length >= kMaxPathLength)
-      fail(ACL_ERROR_INVALID_PARAM, "length " + std::to_string(length) +
-                                        " is outside 1 .. 4095 (bytes of the path)");
+      fail(ACL_ERROR_INVALID_PARAM,
+           "length " + std::to_string(length) + " is outside 1 .. 4095 (bytes of the path)");
     if (std::strlen(profilerResultPath) != length)
       fail(ACL_ERROR_INVALID_PARAM, "length " + std::to_string(length) +
                                         " is not the path's length (" +
@@ -100,7 +100,8 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
     if (d >= count)
       return refuseConfig("device " + std::to_string(d) + " does not exist (there are " +
                           std::to_string(count) + ")");
-    if (!seen.insert(d).second) return refuseConfig("device " + std::to_string(d) + " is named twice");
+    if (!seen.insert(d).second)
+      return refuseConfig("device " + std::to_string(d) + " is named twice");
   }
   auto* config = new (std::nothrow) aclprofConfig;
   if (!config) return refuseConfig("out of host memory");
@@ -156,9 +157,9 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     const int32_t raw = rawEnum(mode);
     t.callArgs = {arg("mode", static_cast<uint64_t>(static_cast<uint32_t>(raw)))};
     if (raw != ACL_RT_OVERFLOW_MODE_SATURATION && raw != ACL_RT_OVERFLOW_MODE_INFNAN)
-      fail(ACL_ERROR_RT_PARAM_INVALID,
-           "mode " + std::to_string(raw) +
-               " is neither ACL_RT_OVERFLOW_MODE_SATURATION (0) nor ACL_RT_OVERFLOW_MODE_INFNAN (1)");
+      fail(ACL_ERROR_RT_PARAM_INVALID, "mode " + std::to_string(raw) +
+                                           " is neither ACL_RT_OVERFLOW_MODE_SATURATION (0) nor "
+                                           "ACL_RT_OVERFLOW_MODE_INFNAN (1)");
     if (raw == ACL_RT_OVERFLOW_MODE_SATURATION)
       fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
            "the saturation mode is not simulated: AscendSim computes floating point as IEEE 754 "

@@ -21,9 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The ACL_PROF_* bits of acl/acl_prof.h (repeated here: the engine does not see the C API).
-constexpr uint64_t kAclApi = 0x0001, kTaskTime = 0x0002, kHcclTrace = 0x0020,
-                   kRuntimeApi = 0x0100, kTaskTimeL0 = 0x0800, kTaskTimeL2 = 0x2000,
-                   kTaskTimeL3 = 0x8000;
+constexpr uint64_t kAclApi = 0x0001, kTaskTime = 0x0002, kHcclTrace = 0x0020, kRuntimeApi = 0x0100,
+                   kTaskTimeL0 = 0x0800, kTaskTimeL2 = 0x2000, kTaskTimeL3 = 0x8000;
 constexpr uint64_t kKnownTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 | 0x0040 |
                                  0x0080 | 0x0100 | 0x0200 | 0x0800 | 0x1000 | 0x2000 | 0x4000 |
                                  0x8000 | 0x01000000 | 0x400000000 | 0x800000000;
@@ -64,9 +63,9 @@ void Profiling::init(int program, const std::string& path) {
   if (ec) fail(ACL_ERROR_INVALID_FILE, "'" + path + "': " + ec.message());
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
-    fail(ACL_ERROR_INVALID_FILE, "the profiling result folder '" + dir.string() +
-                                     "' cannot be created: " +
-                                     (ec ? ec.message() : std::string("not a directory")));
+    fail(ACL_ERROR_INVALID_FILE,
+         "the profiling result folder '" + dir.string() +
+             "' cannot be created: " + (ec ? ec.message() : std::string("not a directory")));
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     fail(ACL_ERROR_INVALID_FILE, "the profiling result folder '" + dir.string() +
                                      "' cannot be written to: " + std::strerror(errno));
@@ -103,8 +102,7 @@ void Profiling::check(const Collection& what) const {
     if (!seen.insert(d).second)
       fail(ACL_ERROR_INVALID_PARAM, "device " + std::to_string(d) + " is named twice");
   }
-  if (what.dataTypes == 0)
-    fail(ACL_ERROR_INVALID_PARAM, "dataTypeConfig is 0: nothing to collect");
+  if (what.dataTypes == 0) fail(ACL_ERROR_INVALID_PARAM, "dataTypeConfig is 0: nothing to collect");
   if ((what.dataTypes & ~kKnownTypes) != 0) {
     char text[64];
     std::snprintf(text, sizeof text, "0x%llx",
@@ -114,8 +112,8 @@ void Profiling::check(const Collection& what) const {
   }
   const int32_t m = what.aicoreMetrics;
   if (!((m >= 0 && m <= 8) || m == 0xFF))
-    fail(ACL_ERROR_INVALID_PARAM, "aicoreMetrics " + std::to_string(m) +
-                                      " is not an aclprofAicoreMetrics value");
+    fail(ACL_ERROR_INVALID_PARAM,
+         "aicoreMetrics " + std::to_string(m) + " is not an aclprofAicoreMetrics value");
 }
 
 Profiling::Session* Profiling::find(int program, const Collection& what) {
@@ -133,8 +131,7 @@ Profiling::Session* Profiling::find(int program, const Collection& what) {
 std::string Profiling::newFolder(const std::string& dir) {
   ++folders_;
   uint64_t h = (static_cast<uint64_t>(::getpid()) << 20) ^ folders_ ^
-               static_cast<uint64_t>(
-                   std::chrono::steady_clock::now().time_since_epoch().count());
+               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   std::string letters;
   for (int i = 0; i < 16; ++i) {
     h ^= h >> 33;
@@ -144,8 +141,7 @@ std::string Profiling::newFolder(const std::string& dir) {
   }
   char n[16];
   std::snprintf(n, sizeof n, "%06u", folders_);
-  return (fs::path(dir) / ("PROF_" + std::string(n) + "_" + stamp(true) + "_" + letters))
-      .string();
+  return (fs::path(dir) / ("PROF_" + std::string(n) + "_" + stamp(true) + "_" + letters)).string();
 }
 
 void Profiling::start(int program, const Collection& what) {
@@ -170,8 +166,8 @@ void Profiling::start(int program, const Collection& what) {
   std::error_code ec;
   fs::create_directories(output, ec);
   if (ec)
-    fail(ACL_ERROR_INVALID_FILE,
-         "the profiling result folder '" + output.string() + "' cannot be created: " + ec.message());
+    fail(ACL_ERROR_INVALID_FILE, "the profiling result folder '" + output.string() +
+                                     "' cannot be created: " + ec.message());
   s->file = (output / ("msprof_" + stamp(false) + ".json")).string();
   std::set<int> devices;
   for (uint32_t d : what.devices) devices.insert(static_cast<int>(d));
@@ -193,8 +189,8 @@ void Profiling::stop(int program, const Collection& what) {
   check(what);
   Session* s = find(program, what);
   if (!s)
-    fail(ACL_ERROR_PROF_NOT_RUN, "no collection of devices " + devicesText(what.devices) +
-                                     " was started (aclprofStart)");
+    fail(ACL_ERROR_PROF_NOT_RUN,
+         "no collection of devices " + devicesText(what.devices) + " was started (aclprofStart)");
   if (s->what.dataTypes != what.dataTypes)
     fail(ACL_ERROR_INVALID_PROFILING_CONFIG,
          "dataTypeConfig differs from the one its aclprofStart was given");
@@ -221,8 +217,7 @@ void Profiling::taskStarted(int device, const models::StreamQueue& stream,
   }
 }
 
-void Profiling::taskEnded(int device, const models::StreamQueue& stream,
-                          const models::Task& task) {
+void Profiling::taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) {
   for (auto& s : sessions_) {
     if (s->tasks) s->trace.taskEnded(device, stream, task);
   }

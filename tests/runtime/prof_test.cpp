@@ -21,8 +21,8 @@ namespace {
 
 // A fresh folder under the test's temporary directory.
 std::string scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("ascendsim_prof_" + name + "_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("ascendsim_prof_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir.string();
 }
@@ -64,10 +64,9 @@ int slices(const nlohmann::json& trace, const std::string& cat, const std::strin
   return n;
 }
 
-constexpr uint64_t kHcclTestSwitches = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME |
-                                       ACL_PROF_AICORE_METRICS | ACL_PROF_AICPU |
-                                       ACL_PROF_HCCL_TRACE | ACL_PROF_MSPROFTX |
-                                       ACL_PROF_RUNTIME_API;
+constexpr uint64_t kHcclTestSwitches =
+    ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_AICORE_METRICS | ACL_PROF_AICPU |
+    ACL_PROF_HCCL_TRACE | ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API;
 
 class Profiling : public AclTest {};
 
@@ -109,10 +108,10 @@ TEST_F(Profiling, MisuseGivesCannsCodes) {
   EXPECT_TRUE(msg && std::string(msg).find("does not exist") != std::string::npos);
   EXPECT_EQ(aclprofCreateConfig(twice, 2, ACL_AICORE_NONE, nullptr, ACL_PROF_ACL_API), nullptr);
   EXPECT_EQ(aclprofCreateConfig(nullptr, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_ACL_API), nullptr);
-  EXPECT_EQ(aclprofCreateConfig(&dev0, 1, ACL_AICORE_NONE,
-                                reinterpret_cast<const aclprofAicoreEvents*>(&dev0),
-                                ACL_PROF_ACL_API),
-            nullptr);
+  EXPECT_EQ(
+      aclprofCreateConfig(&dev0, 1, ACL_AICORE_NONE,
+                          reinterpret_cast<const aclprofAicoreEvents*>(&dev0), ACL_PROF_ACL_API),
+      nullptr);
 
   EXPECT_ACL_ERROR(aclprofStart(nullptr), ACL_ERROR_INVALID_PARAM);
   // Nothing to collect, or a switch no ACL_PROF_* flag names.
@@ -233,7 +232,8 @@ TEST_F(Profiling, SatModeIsInfNan) {
   EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   const char* msg = aclGetRecentErrMsg();
-  EXPECT_TRUE(msg && std::string(msg).find("saturation mode is not simulated") != std::string::npos);
+  EXPECT_TRUE(msg &&
+              std::string(msg).find("saturation mode is not simulated") != std::string::npos);
   EXPECT_ACL_ERROR(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclrtGetDeviceSatMode(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));

@@ -121,7 +121,8 @@ MSVP_PROF_API aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_
 /* Frees a configuration made by aclprofCreateConfig. */
 MSVP_PROF_API aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig);
 
-/* Stops the collection started with this configuration (the same devices and data) and writes it. */
+/* Stops the collection started with this configuration (the same devices and data) and writes it.
+ */
 MSVP_PROF_API aclError aclprofStop(const aclprofConfig* profilerConfig);
 
 #ifdef __cplusplus
