@@ -87,8 +87,10 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
     return refuseConfig("deviceNums " + std::to_string(deviceNums) + " is more than 64");
   // The machine's devices (asked of the served machine in a program sharing one).
   uint32_t count = 0;
-  if (aclrtGetDeviceCount(&count) != ACL_SUCCESS)
+  if (ascendsim::remote::clientActive() ? aclrtGetDeviceCount(&count) != ACL_SUCCESS
+                                        : !rt().initialized())
     return refuseConfig("the device count is not known: call aclInit first");
+  if (!ascendsim::remote::clientActive()) count = rt().deviceCount();
   if (deviceNums > count)
     return refuseConfig("deviceNums " + std::to_string(deviceNums) + " is more than the " +
                         std::to_string(count) + " devices there are");
