@@ -150,9 +150,9 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
   });
 }
 
-// The simulator computes floating point as IEEE 754 does (Inf and NaN out of overflows), which is
-// the INFNAN mode: that mode is taken where CANN takes it (A2/A3 and 950 SoCs), the saturation
-// mode is not simulated.
+// The floating-point overflow mode, as CANN's runtime keeps it: the process's, and the current
+// device's, which streams made on it afterwards take. A2/A3 SoCs take both modes (Inf/NaN by
+// default), the 950 only Inf/NaN, the others only saturation.
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
   ASCENDSIM_FORWARD(aclrtSetDeviceSatMode, mode);
   return run("aclrtSetDeviceSatMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
@@ -162,14 +162,15 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
       fail(ACL_ERROR_RT_PARAM_INVALID, "mode " + std::to_string(raw) +
                                            " is neither ACL_RT_OVERFLOW_MODE_SATURATION (0) nor "
                                            "ACL_RT_OVERFLOW_MODE_INFNAN (1)");
-    if (raw == ACL_RT_OVERFLOW_MODE_SATURATION)
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "the saturation mode is not simulated: AscendSim computes floating point as IEEE 754 "
-           "does (ACL_RT_OVERFLOW_MODE_INFNAN)");
     const std::string soc = rt().socName();
-    if (!isA2OrA3(soc) && soc.rfind("Ascend950", 0) != 0)
+    const bool infNan = takesInfNan(soc), saturation = soc.rfind("Ascend950", 0) != 0;
+    if (raw == ACL_RT_OVERFLOW_MODE_INFNAN && !infNan)
       fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "the " + soc + " takes only the saturation mode (CANN), which is not simulated");
+           "the " + soc + " takes only the saturation mode, not the Inf/NaN mode");
+    if (raw == ACL_RT_OVERFLOW_MODE_SATURATION && !saturation)
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "the " + soc + " takes only the Inf/NaN mode, not the saturation mode");
+    rt().setOverflowMode(t, raw);
   });
 }
 
@@ -177,7 +178,7 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
   ASCENDSIM_FORWARD(aclrtGetDeviceSatMode, mode);
   return run("aclrtGetDeviceSatMode", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(mode, "mode");
-    *mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    *mode = static_cast<aclrtFloatOverflowMode>(rt().overflowMode());
   });
 }
 

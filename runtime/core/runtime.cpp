@@ -253,6 +253,8 @@ void Runtime::init(const char* configPath) {
       auto d = std::make_unique<Device>();
       d->id = static_cast<int>(i);
       d->spec = &spec_.devices[i];
+      d->overflowMode =
+          takesInfNan(d->spec->soc) ? ACL_RT_OVERFLOW_MODE_INFNAN : ACL_RT_OVERFLOW_MODE_SATURATION;
       d->scheduler = &system_->device(i);
       d->memory = std::make_unique<DeviceMemory>(d->spec->memory.capacity,
                                                  spec_.runMode == spec::RunMode::Device);

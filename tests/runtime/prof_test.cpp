@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 
 #include "acl/acl_prof.h"
 #include "acl_fixture.h"
+#include "aclnnop/aclnn_add.h"
 
 namespace fs = std::filesystem;
 
@@ -224,31 +227,103 @@ TEST_F(ProfilingEightNpus, CollectionHoldsItsDevicesTasksOnly) {
   fs::remove_all(dir);
 }
 
-TEST_F(Profiling, SatModeIsInfNan) {
+// Two fp32 elements through aclnnAdd on `stream`: FLT_MAX + FLT_MAX and Inf + -Inf.
+std::vector<float> addOverflowing(aclrtStream stream) {
+  const float big = std::numeric_limits<float>::max(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> a{big, inf}, b{big, -inf};
+  const std::vector<int64_t> shape{2}, strides{1};
+  const int64_t storage = 2;
+  void *da = nullptr, *db = nullptr, *dout = nullptr;
+  EXPECT_EQ(aclrtMalloc(&da, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMalloc(&db, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMalloc(&dout, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(da, 8, a.data(), 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(db, 8, b.data(), 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  aclTensor* ta = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                  &storage, 1, da);
+  aclTensor* tb = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                  &storage, 1, db);
+  aclTensor* tout = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND,
+                                    &storage, 1, dout);
+  const float one = 1;
+  aclScalar* alpha = aclCreateScalar(const_cast<float*>(&one), ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(ta, tb, alpha, tout, &ws, &ex), 0);
+  EXPECT_EQ(aclnnAdd(nullptr, ws, ex, stream), 0);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  std::vector<float> out(2);
+  EXPECT_EQ(aclrtMemcpy(out.data(), 8, dout, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  aclDestroyScalar(alpha);
+  for (aclTensor* t : {ta, tb, tout}) aclDestroyTensor(t);
+  for (void* p : {da, db, dout}) aclrtFree(p);
+  return out;
+}
+
+// FLT_MAX + FLT_MAX by the DMA engine's reduction (aclrtReduceAsync) on `stream`.
+float reduceOverflowing(aclrtStream stream) {
+  const float big = std::numeric_limits<float>::max();
+  void *dst = nullptr, *src = nullptr;
+  EXPECT_EQ(aclrtMalloc(&dst, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMalloc(&src, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(dst, 4, &big, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(src, 4, &big, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(
+      aclrtReduceAsync(dst, src, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, stream, nullptr),
+      ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  float out = 0;
+  EXPECT_EQ(aclrtMemcpy(&out, 4, dst, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  aclrtFree(dst);
+  aclrtFree(src);
+  return out;
+}
+
+// On the 910B4: Inf/NaN by default; saturation, once set, clamps the results of the streams made
+// afterwards (CANN: "streams created later take the mode"), not those of earlier ones.
+TEST_F(Profiling, SatModeSaturationClampsStreamsMadeAfterIt) {
   aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
-  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
-  EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION),
-            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  const char* msg = aclGetRecentErrMsg();
-  EXPECT_TRUE(msg &&
-              std::string(msg).find("saturation mode is not simulated") != std::string::npos);
   EXPECT_ACL_ERROR(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclrtGetDeviceSatMode(nullptr), ACL_ERROR_INVALID_PARAM);
+
+  aclrtStream before = nullptr, after = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&before));
+  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
+  ASSERT_ACL_OK(aclrtCreateStream(&after));
+
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> ieee = addOverflowing(before);
+  EXPECT_TRUE(std::isinf(ieee[0]) && ieee[0] > 0);
+  EXPECT_TRUE(std::isnan(ieee[1]));
+  EXPECT_EQ(addOverflowing(after), (std::vector<float>{big, 0.0f}));
+  EXPECT_TRUE(std::isinf(reduceOverflowing(before)));
+  EXPECT_EQ(reduceOverflowing(after), big);
+
+  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+  aclrtDestroyStream(before);
+  aclrtDestroyStream(after);
 }
 
-// The first 910 takes only the saturation mode (CANN): INFNAN is refused there as CANN does.
+// The first 910 knows only saturation (CANN): its default, and Inf/NaN is refused.
 class SatModeOn910A : public AclTest {
  protected:
   SatModeOn910A() : AclTest("atlas-800-9000") {}
 };
 
-TEST_F(SatModeOn910A, InfNanIsRefused) {
-  EXPECT_ACL_ERROR(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+TEST_F(SatModeOn910A, OnlySaturation) {
+  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+  ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
+  EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  const char* msg = aclGetRecentErrMsg();
+  EXPECT_TRUE(msg && std::string(msg).find("only the saturation mode") != std::string::npos);
+  ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
 }
 
 }  // namespace

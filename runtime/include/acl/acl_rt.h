@@ -498,11 +498,12 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
                                                       aclrtDevFeatureType devFeatureType,
                                                       int32_t* value);
-/* The floating-point overflow mode. AscendSim computes as IEEE 754 does (Inf and NaN), which is
- * ACL_RT_OVERFLOW_MODE_INFNAN: Get always answers it; Set takes it where CANN does (A2/A3 and 950
- * SoCs; elsewhere ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as those take only saturation), refuses
- * ACL_RT_OVERFLOW_MODE_SATURATION with ACL_ERROR_RT_FEATURE_NOT_SUPPORT (not simulated) and any
- * other value with ACL_ERROR_RT_PARAM_INVALID. */
+/* The floating-point overflow mode: Set changes the process's and the current device's, which
+ * streams made on that device afterwards take; Get answers the process's. In saturation a
+ * stream's floating results that are Inf become the type's largest value, NaN 0. A2/A3 SoCs take
+ * both modes (Inf/NaN by default), the 950 only Inf/NaN, the 910A, 310P and 310B only saturation;
+ * another mode of the SoC: ACL_ERROR_RT_FEATURE_NOT_SUPPORT; another value:
+ * ACL_ERROR_RT_PARAM_INVALID. */
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
 
