@@ -203,6 +203,8 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
     checkAlignment(dst, element, "dst");
     const MemoryPlace d = devicePlace(port, dst, count, s, "dst");
     const MemoryPlace from = devicePlace(port, src, count, s, "src");
-    port.submit(t, s, ops::sdmaReduceTask(port.memory(), d, from, count, element, opOf(rawKind)));
+    port.submit(
+        t, s,
+        ops::sdmaReduceTask(port.memory(), d, from, count, element, opOf(rawKind), s.saturate));
   });
 }

@@ -81,9 +81,11 @@ void launch(HostThread& t, const ElementwisePlan& plan, aclrtStream stream) {
   k.reads.push_back({plan.other.data, plan.other.extentBytes(),
                      plan.op == ops::Elementwise::Copy ? "src" : "other"});
   k.writes.push_back({plan.out.data, plan.out.extentBytes(), "out"});
-  k.compute = [plan, hasSelf](std::vector<std::vector<uint8_t>>& images) {
+  ElementwisePlan run = plan;
+  run.saturate = rt().saturates(t, stream);  // the stream's overflow mode (aclrtSetDeviceSatMode)
+  k.compute = [run, hasSelf](std::vector<std::vector<uint8_t>>& images) {
     const uint8_t* self = hasSelf ? images[0].data() : nullptr;
-    ops::execute(plan, self, images[hasSelf ? 1 : 0].data(), images.back().data());
+    ops::execute(run, self, images[hasSelf ? 1 : 0].data(), images.back().data());
   };
   rt().launchKernel(t, stream, std::move(k));
 }

@@ -213,6 +213,13 @@ const bool kRegistered = [] {
   add<&aclrtIpcMemSetImportPid>();
   add<&aclrtIpcMemImportByKey>(&serveKeyOpen<&aclrtIpcMemImportByKey, 1>);
   add<&aclrtIpcMemClose>(&serveKeyClose);
+  // profiling and saturation
+  add<&aclprofInit>();
+  add<&aclprofFinalize>();
+  add<&aclprofStart>();
+  add<&aclprofStop>();
+  add<&aclrtSetDeviceSatMode>();
+  add<&aclrtGetDeviceSatMode>();
   return true;
 }();
 

@@ -91,3 +91,16 @@ ASCENDSIM_SERVED(aclrtIpcMemImportByKey, Out, Str, Val)
 ASCENDSIM_SERVED(aclrtIpcMemClose, Str)
 
 }  // namespace ascendsim::remote
+
+// profiling and saturation (a configuration travels whole: acl_prof_config.h; aclprofCreateConfig
+// and aclprofDestroyConfig run in the program, asking the machine only for its device count)
+#include "runtime/api/acl_prof_config.h"
+
+namespace ascendsim::remote {
+ASCENDSIM_SERVED(aclprofInit, Str, Val)
+ASCENDSIM_SERVED(aclprofFinalize, )
+ASCENDSIM_SERVED(aclprofStart, In)
+ASCENDSIM_SERVED(aclprofStop, In)
+ASCENDSIM_SERVED(aclrtSetDeviceSatMode, Val)
+ASCENDSIM_SERVED(aclrtGetDeviceSatMode, Out)
+}  // namespace ascendsim::remote

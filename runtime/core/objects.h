@@ -100,6 +100,9 @@ struct Stream {
   // `destroyed` but kept until the last of them has woken and let it go.
   uint32_t users = 0;
   bool destroyed = false;
+  // Its device's overflow mode when it was made was saturation (aclrtSetDeviceSatMode): the
+  // floating results of its kernels and reductions are clamped (Inf: the largest value, NaN: 0).
+  bool saturate = false;
 };
 
 struct Context {
@@ -161,6 +164,8 @@ struct Device {
   // aclrtSetDeviceResLimit: cores kernels may use (0: all of them).
   uint32_t cubeCoreLimit = 0;
   uint32_t vectorCoreLimit = 0;
+  // aclrtFloatOverflowMode streams made on it take: 0 saturation, 1 Inf/NaN.
+  int32_t overflowMode = 1;
 };
 
 }  // namespace ascendsim::runtime

@@ -20,6 +20,8 @@ void RunOutputs::attach(const spec::SystemSpec& spec, models::SimulatedSystem& s
   owner_ = ::getpid();
   report_ = std::make_unique<RunReport>(spec);
   system.addListener(report_.get());
+  profiling_.attach(spec);
+  system.addListener(&profiling_);
   const char* dram = std::getenv("ASCENDSIM_DRAM_STATS");
   if (dram && *dram ? std::string(dram) != "0" : spec.trace.dramStats) {
     memoryStats_ = std::make_unique<models::MemoryStatistics>(spec);
@@ -107,6 +109,7 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
 // finalise more than once).
 bool RunOutputs::closeTrace() {
   if (!ownedHere()) return true;
+  profiling_.closeAll();
   if (memoryStats_ && trace_.active()) {
     memoryStats_->finish();
     const spec::Picoseconds end = system_->now();

@@ -10,6 +10,7 @@
 
 #include "models/dram/memory_statistics.h"
 #include "models/system/simulated_system.h"
+#include "runtime/core/profiling.h"
 #include "runtime/report/run_report.h"
 #include "runtime/trace/trace_recorder.h"
 #include "spec/system_spec.h"
@@ -25,6 +26,8 @@ class RunOutputs {
   // whether one is open. Throws AclFailure for a path or interval it cannot use.
   bool openTrace();
   TraceRecorder& trace() { return trace_; }
+  // The program's aclprof* collections (written at aclprofStop, or as the trace closes).
+  Profiling& profiling() { return profiling_; }
 
   // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the table to stderr
   // (ASCENDSIM_SUMMARY=0 silences it, any other value is a file to write it to). Files are
@@ -36,7 +39,9 @@ class RunOutputs {
   bool failed() const { return failed_; }
   // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
   void closeTraceFromSignal() {
-    if (ownedHere()) trace_.closeFromSignal();
+    if (!ownedHere()) return;
+    trace_.closeFromSignal();
+    profiling_.closeFromSignal();
   }
   // The outputs belong to the process that attached them: a child the program forks leaves them
   // alone, at its exit or on a signal (it would otherwise end the parent's trace under it).
@@ -49,6 +54,7 @@ class RunOutputs {
   const spec::SystemSpec* spec_ = nullptr;
   models::SimulatedSystem* system_ = nullptr;
   TraceRecorder trace_;
+  Profiling profiling_;
   std::unique_ptr<models::MemoryStatistics> memoryStats_;
   std::unique_ptr<RunReport> report_;
   bool failed_ = false;

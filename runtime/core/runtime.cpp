@@ -129,6 +129,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   if (!pendingExceptions_.empty()) deliverExceptions(t);
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
+  outputs_.profiling().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
   threads_.endCall(t);
   return code;
 }
@@ -261,6 +262,8 @@ void Runtime::init(const char* configPath) {
       auto d = std::make_unique<Device>();
       d->id = static_cast<int>(i);
       d->spec = &spec_.devices[i];
+      d->overflowMode =
+          takesInfNan(d->spec->soc) ? ACL_RT_OVERFLOW_MODE_INFNAN : ACL_RT_OVERFLOW_MODE_SATURATION;
       d->scheduler = &system_->device(i);
       d->memory = std::make_unique<DeviceMemory>(d->spec->memory.capacity,
                                                  spec_.runMode == spec::RunMode::Device);

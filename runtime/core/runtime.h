@@ -115,6 +115,15 @@ class Runtime {
   uint32_t resourceLimit(int32_t dev, int32_t type);
   void resetResourceLimits(int32_t dev);
 
+  // ---- profiling (aclprof*) and the floating-point overflow mode
+  Profiling& profiling() { return outputs_.profiling(); }
+  // aclrtSetDeviceSatMode: the process's mode, and the current device's (if the thread has a
+  // context), which streams made on it afterwards take. Get answers the process's.
+  void setOverflowMode(HostThread& t, int32_t mode);
+  int32_t overflowMode();
+  // Whether the work of `stream` (NULL: the default stream) saturates its floating results.
+  bool saturates(HostThread& t, aclrtStream stream) { return resolveStream(t, stream).saturate; }
+
   // ---- contexts
   Context* createContext(HostThread& t, int32_t deviceId);
   void destroyContext(HostThread& t, aclrtContext ctx);
@@ -380,6 +389,7 @@ class Runtime {
   HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
+  int32_t overflowMode_ = -1;  // -1: not set, the machine's SoC's default
   HandleTable<DataBuffer> dataBuffers_;
   void openTrace();
   void hookSignals();

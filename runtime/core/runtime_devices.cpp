@@ -5,6 +5,7 @@
 #include "models/dram/dram_standard.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/soc_cores.h"
 
 namespace ascendsim::runtime {
 
@@ -30,6 +31,7 @@ Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
   s->device = &d;
   s->context = ctx;
   s->isDefault = isDefault;
+  s->saturate = d.overflowMode == ACL_RT_OVERFLOW_MODE_SATURATION;
   Stream& ref = streams_.add(std::move(s));
   d.scheduler->attach(ref.queue);
   d.streams++;
@@ -284,6 +286,16 @@ void Runtime::setCurrentContext(HostThread& t, aclrtContext handle) {
 
 Context* Runtime::currentContext(HostThread& t) {
   return &requireContext(t);
+}
+
+void Runtime::setOverflowMode(HostThread& t, int32_t mode) {
+  overflowMode_ = mode;
+  if (t.current && contexts_.find(t.current)) t.current->device->overflowMode = mode;
+}
+
+int32_t Runtime::overflowMode() {
+  if (overflowMode_ >= 0) return overflowMode_;
+  return takesInfNan(socName()) ? ACL_RT_OVERFLOW_MODE_INFNAN : ACL_RT_OVERFLOW_MODE_SATURATION;
 }
 
 }  // namespace ascendsim::runtime

@@ -24,6 +24,11 @@ inline bool isA2OrA3(const std::string& soc) {
   const std::string family = socFamily(soc);
   return family == "Ascend910B" || family == "Ascend910_93";
 }
+// Whether the SoC computes in the Inf/NaN overflow mode (its default; CANN: A2/A3 and 950 SoCs);
+// the others (910A, 310P, 310B) know only saturation.
+inline bool takesInfNan(const std::string& soc) {
+  return isA2OrA3(soc) || soc.rfind("Ascend950", 0) == 0;
+}
 inline bool hasVectorCores(const spec::DeviceSpec& device) {
   return isA2OrA3(device.soc);
 }

@@ -11,8 +11,9 @@ using models::TaskKind;
 namespace {
 // dst = dst op src over `bytes` of device memory (the shared SDMA reduction's arithmetic).
 void reduceBytes(MemoryManager* mm, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
-                 int32_t dataType, int32_t op) {
-  ops::reduceDeviceBytes(*mm, dst, src, bytes, reduceElement(dataType), reduceOperation(op));
+                 int32_t dataType, int32_t op, bool saturate) {
+  ops::reduceDeviceBytes(*mm, dst, src, bytes, reduceElement(dataType), reduceOperation(op),
+                         saturate);
 }
 }  // namespace
 
@@ -49,7 +50,7 @@ void Steps::reduce(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, ui
   if (bytes == 0) return;
   port_.submit(t_, s,
                ops::sdmaReduceTask(port_.memory(), dst, src, bytes, reduceElement(dataType),
-                                   reduceOperation(op)));
+                                   reduceOperation(op), s.saturate));
 }
 
 void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
@@ -70,8 +71,9 @@ void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& 
   task->kernel.writeRanges = {{dst.address, bytes}};
   task->bytes = task->kernel.bytesRead + task->kernel.bytesWritten;
   MemoryManager* mm = &port_.memory();
-  task->effect = [mm, dst, src, bytes, dataType, op] {
-    reduceBytes(mm, dst, src, bytes, dataType, op);
+  const bool saturate = s.saturate;
+  task->effect = [mm, dst, src, bytes, dataType, op, saturate] {
+    reduceBytes(mm, dst, src, bytes, dataType, op, saturate);
   };
   port_.submit(t_, s, std::move(task));
 }

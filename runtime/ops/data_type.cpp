@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace ascendsim::runtime::ops {
 namespace {
@@ -202,6 +203,23 @@ void store(aclDataType t, uint8_t* p, double v) {
     case ACL_DOUBLE: put(p, v); break;
     case ACL_BOOL: put(p, static_cast<uint8_t>(v != 0)); break;
     default: storeInt(t, p, std::isfinite(v) ? static_cast<int64_t>(v) : 0); break;
+  }
+}
+
+void saturate(aclDataType t, uint8_t* p) {
+  if (!isFloating(t)) return;
+  const double v = load(t, p).f;
+  if (std::isnan(v)) {
+    store(t, p, 0.0);
+  } else if (std::isinf(v)) {
+    double largest = std::numeric_limits<double>::max();
+    switch (t) {
+      case ACL_FLOAT: largest = std::numeric_limits<float>::max(); break;
+      case ACL_FLOAT16: largest = 65504.0; break;
+      case ACL_BF16: largest = static_cast<double>(bf16ToFloat(0x7F7F)); break;
+      default: break;
+    }
+    store(t, p, v < 0 ? -largest : largest);
   }
 }
 

@@ -28,6 +28,9 @@ struct Value {
 Value load(aclDataType t, const uint8_t* p);
 void store(aclDataType t, uint8_t* p, double v);  // rounds to the type (wraps integers)
 void storeInt(aclDataType t, uint8_t* p, int64_t v);
+// The saturation mode (aclrtSetDeviceSatMode): a floating element holding Inf becomes the type's
+// largest finite value of its sign, one holding NaN becomes 0; other elements stay as they are.
+void saturate(aclDataType t, uint8_t* p);
 
 uint16_t floatToHalf(float f);
 float halfToFloat(uint16_t h);

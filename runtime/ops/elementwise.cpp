@@ -224,7 +224,8 @@ bool fastPath(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t*
 
 void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* otherImage,
              uint8_t* outImage) {
-  if (fastPath(p, selfImage, otherImage, outImage)) return;
+  if (!p.saturate && fastPath(p, selfImage, otherImage, outImage)) return;
+  const bool saturating = p.saturate && isFloating(p.out.type);
   const size_t n = p.shape.size();
   const std::vector<int64_t> zero(n, 0);
   const std::vector<int64_t> sa = p.hasSelf ? broadcastStrides(p.self, p.shape) : zero;
@@ -266,6 +267,7 @@ void execute(const ElementwisePlan& p, const uint8_t* selfImage, const uint8_t* 
         storeInt(p.out.type, dst, static_cast<int64_t>(r));
       }
     }
+    if (saturating) saturate(p.out.type, dst);
     // Advance the multi-index, last dimension fastest.
     for (size_t k = n; k-- > 0;) {
       ia += sa[k];

@@ -21,6 +21,7 @@ struct ElementwisePlan {
   aclDataType compute = ACL_FLOAT;  // the type the arithmetic runs in
   Value alpha;                      // Add, Sub: out = self +/- alpha * other
   std::vector<int64_t> shape;       // the broadcast shape (= out's)
+  bool saturate = false;            // the stream's saturation mode: Inf and NaN results are clamped
 };
 
 // Checks as CANN's first-phase call does; fails with ACLNN_ERR_PARAM_NULLPTR or

@@ -104,7 +104,7 @@ uint32_t reduceElementSize(ReduceElement element) {
 }
 
 void reduceElements(uint8_t* acc, const uint8_t* in, uint64_t count, ReduceElement element,
-                    ReduceOp op) {
+                    ReduceOp op, bool saturate) {
   switch (element) {
     case ReduceElement::Int8: reduceIntegers<int8_t>(acc, in, count, op); break;
     case ReduceElement::Int16: reduceIntegers<int16_t>(acc, in, count, op); break;
@@ -119,11 +119,22 @@ void reduceElements(uint8_t* acc, const uint8_t* in, uint64_t count, ReduceEleme
     case ReduceElement::Fp16: reduceHalves<halfToFloat, floatToHalf>(acc, in, count, op); break;
     case ReduceElement::Bf16: reduceHalves<bf16ToFloat, floatToBf16>(acc, in, count, op); break;
   }
+  if (!saturate) return;
+  aclDataType type = ACL_DT_UNDEFINED;
+  switch (element) {
+    case ReduceElement::Fp16: type = ACL_FLOAT16; break;
+    case ReduceElement::Bf16: type = ACL_BF16; break;
+    case ReduceElement::Fp32: type = ACL_FLOAT; break;
+    case ReduceElement::Fp64: type = ACL_DOUBLE; break;
+    default: return;
+  }
+  const size_t size = reduceElementSize(element);
+  for (uint64_t i = 0; i < count; ++i) ops::saturate(type, acc + i * size);
 }
 
 void reduceDeviceBytes(MemoryManager& memory, const models::MemoryPlace& dst,
                        const models::MemoryPlace& src, uint64_t bytes, ReduceElement element,
-                       ReduceOp op) {
+                       ReduceOp op, bool saturate) {
   const uint32_t size = reduceElementSize(element);
   const uint64_t whole = bytes / size * size;
   const uint64_t piece = (1u << 20) / size * size;
@@ -131,22 +142,22 @@ void reduceDeviceBytes(MemoryManager& memory, const models::MemoryPlace& dst,
     const uint64_t n = std::min(piece, whole - done);
     std::vector<uint8_t> acc = memory.readDevice(offsetBy(dst, done), n, false);
     const std::vector<uint8_t> in = memory.readDevice(offsetBy(src, done), n, false);
-    reduceElements(acc.data(), in.data(), n / size, element, op);
+    reduceElements(acc.data(), in.data(), n / size, element, op, saturate);
     memory.writeDevice(offsetBy(dst, done), acc);
   }
 }
 
 std::unique_ptr<models::Task> sdmaReduceTask(MemoryManager& memory, const models::MemoryPlace& dst,
                                              const models::MemoryPlace& src, uint64_t bytes,
-                                             ReduceElement element, ReduceOp op) {
+                                             ReduceElement element, ReduceOp op, bool saturate) {
   auto task = std::make_unique<models::Task>();
   task->kind = models::TaskKind::Copy;
   task->src = src;
   task->dst = dst;
   task->bytes = bytes;
   MemoryManager* mm = &memory;
-  task->effect = [mm, dst, src, bytes, element, op] {
-    reduceDeviceBytes(*mm, dst, src, bytes, element, op);
+  task->effect = [mm, dst, src, bytes, element, op, saturate] {
+    reduceDeviceBytes(*mm, dst, src, bytes, element, op, saturate);
   };
   return task;
 }

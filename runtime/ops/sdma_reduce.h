@@ -34,21 +34,23 @@ enum class ReduceOp { Sum, Prod, Max, Min };
 
 uint32_t reduceElementSize(ReduceElement element);
 
-// acc[i] = acc[i] op in[i] for `count` elements.
+// acc[i] = acc[i] op in[i] for `count` elements; `saturate` (the stream's saturation mode,
+// aclrtSetDeviceSatMode): floating results that are Inf become the type's largest value, NaN 0.
 void reduceElements(uint8_t* acc, const uint8_t* in, uint64_t count, ReduceElement element,
-                    ReduceOp op);
+                    ReduceOp op, bool saturate = false);
 
 // dst = dst op src over the whole elements of `bytes` of device memory (trailing bytes that make
 // no whole element are left as they were), a MiB at a time so that a large reduction needs no
 // copy of its whole operands.
 void reduceDeviceBytes(MemoryManager& memory, const models::MemoryPlace& dst,
                        const models::MemoryPlace& src, uint64_t bytes, ReduceElement element,
-                       ReduceOp op);
+                       ReduceOp op, bool saturate = false);
 
 // The copy task of an SDMA reduce of `bytes` from src into dst (both device memory), with the
 // reduction as its data effect.
 std::unique_ptr<models::Task> sdmaReduceTask(MemoryManager& memory, const models::MemoryPlace& dst,
                                              const models::MemoryPlace& src, uint64_t bytes,
-                                             ReduceElement element, ReduceOp op);
+                                             ReduceElement element, ReduceOp op,
+                                             bool saturate = false);
 
 }  // namespace ascendsim::runtime::ops

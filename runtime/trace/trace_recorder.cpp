@@ -19,6 +19,7 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   aicoreNamed_.clear();
   sink_->processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
   for (size_t d = 0; d < sys.devices.size(); ++d) {
+    if (!recorded(static_cast<int>(d))) continue;
     const spec::DeviceSpec& dev = sys.devices[d];
     sink_->processName(static_cast<int>(d) + 1,
                        dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
@@ -124,14 +125,14 @@ void TraceRecorder::addKernelArgs(TraceArgs& args, const models::Task& task) {
 
 void TraceRecorder::taskStarted(int device, const models::StreamQueue& stream,
                                 const models::Task& task) {
-  if (!active()) return;
+  if (!active() || !recorded(device)) return;
   nameStream(device, stream.id());
   sink_->flowEnd(device + 1, streamTrack(stream.id()), task.id, task.startTime);
 }
 
 void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
                               const models::Task& task) {
-  if (!active()) return;
+  if (!active() || !recorded(device)) return;
   flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;

@@ -31,6 +31,9 @@ class TraceRecorder : public models::TaskListener {
   bool open(const std::string& path, const std::string& format, const spec::SystemSpec& sys,
             std::string& why, uint64_t maxBytes = 0);
   bool active() const { return sink_ && sink_->isOpen(); }
+  // Records the tasks of these devices only (and names no other device's process); set before
+  // open(). Empty: every device.
+  void onlyDevices(std::set<int> devices) { devices_ = std::move(devices); }
   // False if the trace could not be written (reported on stderr).
   bool close() {
     if (!sink_) return true;
@@ -80,7 +83,11 @@ class TraceRecorder : public models::TaskListener {
   std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
   std::set<std::pair<int, int>> channels_;
-  std::set<int> aicoreNamed_;  // devices whose AI Core track has its name
+  std::set<int> aicoreNamed_;
+  std::set<int> devices_;  // the devices recorded (empty: all)
+  bool recorded(int device) const {
+    return devices_.empty() || devices_.count(device) > 0;
+  }  // devices whose AI Core track has its name
   models::ResourceTable* resources_ = nullptr;
   std::vector<int64_t> lastBin_;  // per resource: the last bin written, to close areas with a zero
   int fabricPid_ = 0;

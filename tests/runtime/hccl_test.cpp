@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -1233,4 +1234,53 @@ TEST_F(Hccl, ReductionsTheDmaCannotDoRunOnTheAiCores) {
       "\n",
       fp32[0], fp64[0]);
 }
+
+// aclrtSetDeviceSatMode: an AllReduce on ranks whose device was set to saturation before their
+// communicator and stream were made clamps FLT_MAX + FLT_MAX to FLT_MAX; in Inf/NaN it is Inf.
+TEST_F(Hccl, SaturationModeClampsTheSum) {
+  start("atlas-800t-a2");
+  const float big = std::numeric_limits<float>::max();
+  for (aclrtFloatOverflowMode mode :
+       {ACL_RT_OVERFLOW_MODE_SATURATION, ACL_RT_OVERFLOW_MODE_INFNAN}) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    HcclRootInfo root;
+    ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+    std::vector<std::vector<float>> results(2);
+    std::vector<std::thread> threads;
+    for (uint32_t r = 0; r < 2; ++r) {
+      threads.emplace_back([&, r] {
+        ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDeviceSatMode(mode), ACL_SUCCESS);
+        HcclComm comm = nullptr;
+        ASSERT_HCCL_OK(HcclCommInitRootInfo(2, &root, r, &comm));
+        aclrtStream stream = nullptr;
+        ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+        const std::vector<float> in(4, big);
+        DeviceBuffer send(16), recv(16);
+        send.upload(std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(in.data()),
+                                         reinterpret_cast<const uint8_t*>(in.data()) + 16));
+        ASSERT_HCCL_OK(
+            HcclAllReduce(send.p, recv.p, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream));
+        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        const std::vector<uint8_t> out = recv.download();
+        results[r].resize(4);
+        std::memcpy(results[r].data(), out.data(), 16);
+        EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+        EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (uint32_t r = 0; r < 2; ++r) {
+      ASSERT_EQ(results[r].size(), 4u);
+      for (float v : results[r]) {
+        if (mode == ACL_RT_OVERFLOW_MODE_SATURATION) {
+          EXPECT_EQ(v, big) << "rank " << r;
+        } else {
+          EXPECT_TRUE(std::isinf(v)) << "rank " << r << ": " << v;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace

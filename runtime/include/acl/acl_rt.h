@@ -233,6 +233,13 @@ typedef enum aclrtDeviceStatus {
   ACL_RT_DEVICE_STATUS_END = 0xFFFF,
 } aclrtDeviceStatus;
 
+/* How floating-point results that overflow come out (aclrtSetDeviceSatMode). */
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN,
+  ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
 typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
 typedef struct aclrtUtilizationInfo {
   int32_t cubeUtilization;
@@ -491,6 +498,14 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
                                                       aclrtDevFeatureType devFeatureType,
                                                       int32_t* value);
+/* The floating-point overflow mode: Set changes the process's and the current device's, which
+ * streams made on that device afterwards take; Get answers the process's. In saturation a
+ * stream's floating results that are Inf become the type's largest value, NaN 0. A2/A3 SoCs take
+ * both modes (Inf/NaN by default), the 950 only Inf/NaN, the 910A, 310P and 310B only saturation;
+ * another mode of the SoC: ACL_ERROR_RT_FEATURE_NOT_SUPPORT; another value:
+ * ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
 
 /* Context */
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
