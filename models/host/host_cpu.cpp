@@ -11,14 +11,15 @@ HostCpu::HostCpu(const spec::HostSpec& spec, ResourceTable& table)
 }
 
 Resource& HostCpu::stagingEngine(int thread) {
-  const size_t t = static_cast<size_t>(std::max(thread, 0));
-  const size_t index = cap_ == 0 ? t : t % cap_;
-  while (engines_.size() <= index) {
-    const size_t n = engines_.size();
-    engines_.push_back(
-        &table_.add(n == 0 ? std::string("host.cpu-copy") : "host.cpu-copy." + std::to_string(n)));
+  const int t = std::max(thread, 0);
+  if (auto it = byThread_.find(t); it != byThread_.end()) return *it->second;
+  const size_t k = byThread_.size();
+  const size_t core = cap_ == 0 ? k : k % cap_;
+  if (core == engines_.size()) {
+    engines_.push_back(&table_.add(core == 0 ? std::string("host.cpu-copy")
+                                             : "host.cpu-copy." + std::to_string(core)));
   }
-  return *engines_[index];
+  return *(byThread_[t] = engines_[core]);
 }
 
 }  // namespace ascendsim::models

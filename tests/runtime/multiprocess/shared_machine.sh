@@ -45,6 +45,11 @@ JOB
   grep -qx "bad memset: 0 then 107000" out.0 || fail "pipelined failure: $(cat out.0)"
   ASCENDSIM_PIPELINE=0 "$ascendsim" exec --shared --config atlas-800t-a2 -- ./job.sh
   grep -qx "bad memset: 107000 then 0" out.0 || fail "unpipelined failure: $(cat out.0)"
+  # A program with no rank (numbered after every rank) copies from its own pageable memory: its
+  # staging core is the next free one (thread numbers are sparse; once it took forever).
+  timeout 60 "$ascendsim" exec --shared --config atlas-800t-a2 -- "$program" > unranked.txt ||
+    fail "unranked program: $(cat unranked.txt)"
+  grep -qx "rank 0 ok" unranked.txt || fail "unranked program: $(cat unranked.txt)"
   # A machine that is not there: a clear error at once (ACL_ERROR_RT_INTERNAL_ERROR), no hang.
   lost=0
   ASCENDSIM_MACHINE_SOCKET="$work/no-such.sock" timeout 30 "$program" > lost.txt 2>&1 || lost=$?
