@@ -54,6 +54,25 @@ struct ExecOptions {
 
 pid_t gJob = 0;
 
+// The job's MPI calls that wait for other processes are seen by the machine
+// (runtime/remote/mpi_waits.c), ahead of whatever the user preloads. ASCENDSIM_MPI_WAITS=0 leaves
+// them unseen (then such waits are told from busy work by ASCENDSIM_LAUNCHER_PATIENCE only).
+void preloadMpiWaits() {
+  if (const char* off = std::getenv("ASCENDSIM_MPI_WAITS"); off && std::string(off) == "0") return;
+  const fs::path library = fs::path(ascendclLibraryDirectory()) / "libascendsim_mpi_waits.so";
+  if (!fs::exists(library)) return;
+  std::string preload = library.string();
+  if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  // A program built with AddressSanitizer refuses to start when a library is loaded before its
+  // runtime unless told that this is fine.
+  std::string asan = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
+  if (asan.find("verify_asan_link_order") == std::string::npos) {
+    asan += std::string(asan.empty() ? "" : ":") + "verify_asan_link_order=0";
+    setenv("ASAN_OPTIONS", asan.c_str(), 1);
+  }
+}
+
 void passOn(int sig) {
   if (gJob > 0) kill(gJob, sig);
 }
@@ -82,6 +101,7 @@ int runShared(const std::vector<char*>& argv) {
   }
   if (gJob == 0) {
     setenv(remote::kSocketVariable, server->socketPath().c_str(), 1);
+    preloadMpiWaits();
     execvp(argv[0], argv.data());
     std::cerr << "ascendsim exec: cannot run '" << argv[0] << "': " << std::strerror(errno) << "\n";
     _exit(127);

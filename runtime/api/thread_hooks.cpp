@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "runtime/core/runtime.h"
+#include "runtime/remote/machine_client.h"
 
 namespace {
 template <class Fn>
@@ -36,4 +37,11 @@ extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thr
   const int rc = join(thread, result);
   if (rc == 0) ascendsim::runtime::Runtime::instance().threadJoined(thread);
   return rc;
+}
+
+// Told by libascendsim_mpi_waits.so (runtime/remote/mpi_waits.c) when the calling thread starts
+// and ends waiting in an MPI call, so that a served machine does not wait for its next call
+// meanwhile (docs/multiprocess.md).
+extern "C" __attribute__((visibility("default"))) void ascendsimWaitingOutside(int waiting) {
+  ascendsim::remote::markWaitingOutside(waiting != 0);
 }

@@ -34,6 +34,13 @@ struct CallbackReport {
 
 constexpr spec::Picoseconds kNoDeadline = std::numeric_limits<spec::Picoseconds>::max();
 
+// What a served program's thread tells of its waits in MPI, in memory its process shares with the
+// server (runtime/remote/mpi_waits.c): whether it is in one, and how many it has entered.
+struct MpiWaits {
+  std::atomic<uint32_t> waiting{0};
+  std::atomic<uint32_t> entered{0};
+};
+
 struct HostThread {
   uint64_t pthreadId = 0;  // what aclrtSubscribeReport names threads by; the key of the record
   pid_t tid = 0;           // the kernel's id, once the thread has run (0: not started yet)
@@ -63,9 +70,8 @@ struct HostThread {
   int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
   // CPU time when another thread first had to wait for its next call (-1: none has yet).
   int64_t cpuWaitedFrom = -1;
-  // CPU time it may spend outside AscendCL before the others stop waiting for its next call
-  // (0: ASCENDSIM_ORDER_PATIENCE's).
-  int64_t busyBudgetNs = 0;
+  // A served program's thread: its waits in MPI for other processes (libascendsim_mpi_waits.so).
+  const MpiWaits* waitingOutside = nullptr;
   int64_t cpuSeen = -1;  // CPU time when last looked at
   std::chrono::steady_clock::time_point cpuSeenAt{};
   bool subscribed = false;  // has at least one stream subscribed to it

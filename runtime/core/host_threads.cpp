@@ -89,7 +89,7 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
 }
 
 HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid,
-                                HostTrack track, int64_t busyBudgetNs) {
+                                HostTrack track, const MpiWaits* waitingOutside) {
   const uint64_t id = static_cast<uint64_t>(pthread_self());
   HostThread& t = threads_[id];
   t.pthreadId = id;
@@ -100,7 +100,7 @@ HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid
   t.remoteTid = tid;
   t.track = std::move(track);
   t.cpuAtCall = threadCpuNs(pid, tid);
-  t.busyBudgetNs = busyBudgetNs;
+  t.waitingOutside = waitingOutside;
   tSelf = &t;
   changed_.notify_all();
   return t;
@@ -177,18 +177,28 @@ bool HostThreads::insideCall() {
 
 // ---------------------------------------------------------------- the order of calls
 
-bool HostThreads::sleepsOutside(HostThread& other, bool& unsure) {
+bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& unsure) {
   if (other.tid == 0) return false;  // created, not started yet: it is about to run
   // A served program's thread is judged by what it does in its own process.
   const int64_t cpu = other.remotePid ? threadCpuNs(other.remotePid, other.remoteTid)
                                       : threadCpuNs(static_cast<pthread_t>(other.pthreadId));
   if (cpu < 0) return true;
+  // Waiting in MPI for other processes: in a call `t` has not reached yet (it entered more of
+  // them), it waits for `t` and is not waited for; in one `t` has been through, it is about to
+  // leave it too and is waited for as a busy thread is (processes that issue the same MPI calls,
+  // as SPMD jobs do, then meet in the same order every run).
+  if (other.waitingOutside && other.waitingOutside->waiting.load(std::memory_order_acquire)) {
+    const uint32_t mine = t.waitingOutside ? t.waitingOutside->entered.load() : 0;
+    if (other.waitingOutside->entered.load(std::memory_order_acquire) > mine) {
+      other.passedAsleep = true;
+      return true;
+    }
+  }
   // Busy with its own work: it has used its budget since another thread first had to wait for it
   // (not since its last call: a process spinning in an MPI collective until the others arrive
   // makes its call at once when they have, and is waited for).
   if (other.cpuWaitedFrom < 0) other.cpuWaitedFrom = cpu;
-  const int64_t budget = other.busyBudgetNs > 0 ? other.busyBudgetNs : busyBudgetNs();
-  if (cpu - other.cpuWaitedFrom > budget) return true;
+  if (cpu - other.cpuWaitedFrom > busyBudgetNs()) return true;
   const auto now = std::chrono::steady_clock::now();
   if (cpu != other.cpuSeen) {
     other.cpuSeen = cpu;
@@ -221,7 +231,7 @@ HostThreads::Turn HostThreads::earliestOther(const HostThread& t, models::Simula
     } else {
       turn = {other.now, other.index};
       const bool between = !other.inCall && !other.entering.load();
-      if (between && turn < earliest && sleepsOutside(other, unsure)) turn = kNever;
+      if (between && turn < earliest && sleepsOutside(t, other, unsure)) turn = kNever;
     }
     earliest = std::min(earliest, turn);
   }

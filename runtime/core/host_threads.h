@@ -31,10 +31,10 @@ class HostThreads {
   // The calling thread's record if it has one; read without the lock (only by that thread).
   static HostThread* self();
   // Makes the calling thread the stand-in for thread `tid` of process `pid` (a program sharing
-  // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`, waited
-  // for up to `busyBudgetNs` of CPU time outside AscendCL (0: the default).
+  // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`; it
+  // sets `waitingOutside` while it waits in MPI.
   HostThread& enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid, HostTrack track,
-                     int64_t busyBudgetNs);
+                     const MpiWaits* waitingOutside);
   // A thread the program has just created (pthread id `child`): it starts at its parent's clock
   // and is numbered after every thread made so far.
   void adopt(uint64_t child, const HostThread& parent);
@@ -96,7 +96,7 @@ class HostThreads {
   // The earliest turn at which a thread other than `t` may act; `unsure` is set when a thread
   // that is behind may be asleep but has not been seen asleep long enough to tell.
   Turn earliestOther(const HostThread& t, models::SimulatedSystem* system, bool& unsure);
-  bool sleepsOutside(HostThread& other, bool& unsure);
+  bool sleepsOutside(const HostThread& t, HostThread& other, bool& unsure);
   // Whether a wait of another thread has ended and that thread has not resumed yet.
   bool anotherWaitEnded(const HostThread& t) const;
   bool othersMayAct(const HostThread& t) const;

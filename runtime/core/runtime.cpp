@@ -135,9 +135,9 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
 }
 
 void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                                 int64_t busyBudgetNs) {
+                                 const MpiWaits* waitingOutside) {
   std::lock_guard<std::mutex> lock(mutex_);
-  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), busyBudgetNs);
+  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), waitingOutside);
 }
 
 void Runtime::remoteThreadEnded() {

@@ -285,7 +285,7 @@ class Runtime {
   // the calling server thread stands for a program's thread (HostThreads::enroll) from now until
   // remoteThreadEnded(); the ones that never call for a program are internal.
   void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                          int64_t busyBudgetNs);
+                          const MpiWaits* waitingOutside);
   void remoteThreadEnded();
   void addInternalThread();
   void threadsChanged();  // wakes threads waiting for their turn

@@ -155,7 +155,6 @@ bool ensureKernelService(std::string& why) {
     hello.i32(static_cast<int32_t>(syscall(SYS_gettid)));
     hello.i32(-1);
     hello.i32(0);
-    hello.u8(0);
     hello.u32(kServiceThread);
     hello.text("");
     channel->send(hello);

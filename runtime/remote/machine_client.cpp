@@ -23,9 +23,8 @@ namespace {
 
 struct ProcessLink {
   std::string socket;
-  int32_t rank = -1;      // the launcher's rank, or -1 (then the server numbers processes itself)
-  int32_t world = 0;      // how many ranks the job has, 0 if unknown
-  bool launched = false;  // the rank is an MPI launcher's, torchrun's or Slurm's
+  int32_t rank = -1;  // the launcher's rank, or -1 (then the server numbers processes itself)
+  int32_t world = 0;  // how many ranks the job has, 0 if unknown
   std::atomic<uint32_t> nextThread{1};
   std::mutex attachMutex;
   bool attached = false;
@@ -49,7 +48,6 @@ ProcessLink& process() {
     // Open MPI, MPICH/PMI, torchrun and Slurm name a process's rank and the job's size.
     p->rank = numberFromEnv(
         {"ASCENDSIM_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID"}, -1);
-    p->launched = numberFromEnv({"ASCENDSIM_RANK"}, -1) < 0 && p->rank >= 0;
     p->world = p->rank < 0 ? 0
                            : numberFromEnv({"ASCENDSIM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                             "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"},
@@ -58,7 +56,6 @@ ProcessLink& process() {
     pthread_atfork(nullptr, nullptr, [] {
       process().rank = -1;
       process().world = 0;
-      process().launched = false;
       process().nextThread = 1;
     });
     return p;
@@ -79,6 +76,8 @@ struct ThreadLink {
   std::string broken;
   void* staging[2] = {nullptr, nullptr};
   uint64_t stagingBytes[2] = {0, 0};
+  runtime::MpiWaits* waitingOutside = nullptr;  // in the job's shared memory
+  int waitDepth = 0;
   std::string error, returned;
   ~ThreadLink() {
     if (channel && owner == getpid()) channel->close();
@@ -105,7 +104,6 @@ void connectThread(ThreadLink& link) {
     hello.i32(static_cast<int32_t>(syscall(SYS_gettid)));
     hello.i32(p.rank);
     hello.i32(p.world);
-    hello.u8(p.launched ? 1 : 0);
     hello.u32(mainThread ? 0 : p.nextThread++);
     hello.text(programName());
     link.channel->send(hello);
@@ -120,6 +118,7 @@ void connectThread(ThreadLink& link) {
       return;
     }
     (void)version;
+    link.waitingOutside = reinterpret_cast<runtime::MpiWaits*>(r.u64());
     const int fd = link.channel->receiveDescriptor();
     const int storeFd = link.channel->receiveDescriptor();
     link.channel->readAhead(50);
@@ -241,6 +240,19 @@ bool programMemory(const void* p) {
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
   return !(shared && shared->contains(p));
+}
+
+void markWaitingOutside(bool waiting) {
+  ThreadLink& l = tLink;
+  if (!clientActive() || !l.channel || l.owner != getpid() || !l.waitingOutside) return;
+  // Calls nest (an MPI call made inside another, through the wrappers): the outermost counts.
+  l.waitDepth += waiting ? 1 : -1;
+  if (waiting && l.waitDepth == 1) {
+    l.waitingOutside->entered.fetch_add(1, std::memory_order_relaxed);
+    l.waitingOutside->waiting.store(1, std::memory_order_release);
+  } else if (!waiting && l.waitDepth == 0) {
+    l.waitingOutside->waiting.store(0, std::memory_order_release);
+  }
 }
 
 namespace {

@@ -38,6 +38,10 @@ void* stagingBuffer(int slot, uint64_t bytes);
 // job's shared memory. Copies from or to it are staged through shared buffers.
 bool programMemory(const void* p);
 
+// The calling thread starts (true) or ends (false) waiting for other processes outside AscendCL
+// (in an MPI call: libascendsim_mpi_waits.so): the server does not wait for its next call then.
+void markWaitingOutside(bool waiting);
+
 // The number of ranks of each communicator this program made (HCCL calls that pass counts per
 // rank send that many); 0 for a handle it did not make.
 void rememberRanks(const void* comm, uint32_t ranks);

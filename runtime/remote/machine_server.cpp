@@ -33,26 +33,6 @@ constexpr int kFirstTraceProcess = 10000;
 // How long the first ranks wait for the rest of a job of known size to connect.
 constexpr auto kJobStart = std::chrono::seconds(60);
 
-// How much CPU time a thread of a process an MPI launcher, torchrun or Slurm started may spend
-// outside AscendCL, once others wait for its next call, before they stop waiting:
-// ASCENDSIM_LAUNCHER_PATIENCE seconds, 0.05 by default. Such processes meet in the launcher's
-// collectives (MPI_Bcast of a root info, barriers, MPI_Finalize), which spin: waited for as long
-// as a thread of one program is (ASCENDSIM_ORDER_PATIENCE, 0.5 s), an 8-rank hccl_test spends a
-// minute doing nothing; much less, and ranks that leave an MPI collective together on a loaded
-// machine no longer meet on the device they share (runtime.shared_machine.mpirun).
-int64_t launcherPatienceNs() {
-  static const int64_t budget = [] {
-    double seconds = 0.05;
-    if (const char* text = std::getenv("ASCENDSIM_LAUNCHER_PATIENCE"); text && *text) {
-      char* end = nullptr;
-      const double given = std::strtod(text, &end);
-      if (end && *end == '\0' && given > 0) seconds = given;
-    }
-    return static_cast<int64_t>(seconds * 1e9);
-  }();
-  return budget;
-}
-
 std::string trackName(const ServedProcess& p) {
   const std::string who = p.rank >= 0 ? "Rank " + std::to_string(p.rank)
                                       : "Process " + std::to_string(p.order - kFirstUnranked);
@@ -110,7 +90,6 @@ Session::Joined Session::handshake() {
   const pid_t tid = in.i32();
   const int32_t rank = in.i32();
   const int32_t world = in.i32();
-  const bool launched = in.u8() != 0;
   const uint32_t threadNumber = in.u32();
   const std::string program = in.text();
   if (threadNumber == kServiceThread) {
@@ -132,14 +111,16 @@ Session::Joined Session::handshake() {
   process_ = server_.join(pid, rank, program);
   runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
                            trackName(*process_), threadNumber};
+  waitingOutside_ = new (SharedHostMemory::instance()->allocate(64, 64)) runtime::MpiWaits();
   runtime::Runtime::instance().enrollRemoteThread(
       (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
-      std::move(track), launched ? launcherPatienceNs() : 0);
+      std::move(track), waitingOutside_);
   // Every rank of a job of known size starts at the same simulated instant, in rank order,
   // whichever connects first: none goes on before all are enrolled.
   if (threadNumber == 0 && world > 0 && process_->rank >= 0) server_.awaitRanks(world);
   reply.u8(1);
   reply.text("");
+  reply.u64(reinterpret_cast<uint64_t>(waitingOutside_));
   channel_->send(reply);
   channel_->sendDescriptor(SharedHostMemory::instance()->fd());
   channel_->sendDescriptor(server_.storeDescriptor());
@@ -241,6 +222,8 @@ void Session::run() {
   // gives it back now; the job's other processes go on.
   if (server_.leave(*process_)) process_->releaseAll();
   runtime::Runtime::instance().remoteThreadEnded();
+  if (waitingOutside_) SharedHostMemory::instance()->release(waitingOutside_);
+  waitingOutside_ = nullptr;
 }
 
 // ---------------------------------------------------------------- the server

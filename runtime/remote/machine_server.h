@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "runtime/core/host_thread.h"
 #include "runtime/remote/wire.h"
 
 namespace ascendsim::remote {
@@ -72,6 +73,8 @@ class Session {
   std::unique_ptr<Channel> channel_;
   std::shared_ptr<ServedProcess> process_;
   void* staging_[2] = {nullptr, nullptr};
+  // Set by the program's thread while it waits in MPI (in the job's shared memory).
+  runtime::MpiWaits* waitingOutside_ = nullptr;
   aclError deferredCode_ = ACL_SUCCESS;  // an unanswered call's failure, for the next call
   std::string deferredError_;
 };

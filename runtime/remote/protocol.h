@@ -4,9 +4,9 @@
 // other at the handshake with both versions named.
 //
 // client -> server                          server -> client
-// Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text,
-//        size, whether a launcher gave the    (then, if ok, the descriptors of the shared host
-//        rank, thread number, program name
+// Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text, the address of
+//        size, thread number, program name    the thread's MPI-wait word (host threads only)
+//                                             (then, if ok, the descriptors of the shared host
 //                                             memory and of the device memory store)
 // Call: name, arguments                     CallReply: code, error text, results
 // Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
@@ -21,7 +21,7 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 5;
+constexpr uint32_t kProtocolVersion = 6;
 
 enum class MessageKind : uint8_t {
   Hello = 1,

@@ -7,12 +7,12 @@
 #     mpirun -np 4, each rank copying to its device and into its neighbour's IPC-imported buffer:
 #     every byte right, four processes in the trace, a copy within a device that takes about
 #     twice as long with two ranks per device (4 ranks on 2 devices) as with one (on 4): the two
-#     copies share the device's memory. (Reproducible runs: the script job; where ranks meet in
-#     MPI, the order of their calls can follow the wall clock, docs/multiprocess.md.)
+#     copies share the device's memory; a second run gives the same report bytes and trace events
+#     (the ranks' MPI waits are seen through libascendsim_mpi_waits.so).
 #   shared_machine.sh hccl ASCENDSIM HCCL_RANKS WORK
 #     mpirun -np 4 joined by HCCL (root info broadcast by MPI): AllReduce, AllGather, AlltoAllV and
 #     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time; then a
-#     communicator from a rank table and an AlltoAllV on it.
+#     communicator from a rank table and an AlltoAllV on it; twice, the same report and events.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -24,6 +24,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yi
 # leaks (the server and the script job's programs still do).
 rankEnv="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fail() { echo "FAIL: $*"; exit 1; }
+# The same trace events (the ends of calls that wake together may be written in either order).
+sameEvents() {
+  python3 -c 'import json,sys; c=[sorted(json.dumps(e,sort_keys=True) for e in json.load(open(f))) for f in sys.argv[1:]]; sys.exit(0 if all(x==c[0] for x in c) else 1)' "$@"
+}
 processes() {  # the trace's processes named "Rank N (...)"
   python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(sorted(x["args"]["name"] for x in e if x.get("name")=="process_name" and x["args"]["name"].startswith("Rank ")))' "$1"
 }
@@ -61,12 +65,16 @@ JOB
   echo "4 processes, every byte right, the same trace and report bytes twice"
   ;;
 mpirun)
-  for devices in 4 2; do
-    DEVICES=$devices "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$devices.json \
+  # Ranks meet in MPI (seen through libascendsim_mpi_waits.so): a second run on 2 devices gives
+  # the same report bytes and trace events.
+  for devices in 4 2 2b; do
+    DEVICES=${devices%b} "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$devices.json \
       --report report$devices.json -- mpirun -np 4 --oversubscribe -x DEVICES -x "$rankEnv" "$program" > out$devices.txt
     [ "$(grep -c ' ok d2d_us=' out$devices.txt)" = 4 ] || fail "$devices devices: $(cat out$devices.txt)"
     [ "$(processes trace$devices.json)" = "['Rank 0 (ipc_ranks)', 'Rank 1 (ipc_ranks)', 'Rank 2 (ipc_ranks)', 'Rank 3 (ipc_ranks)']" ] || fail "trace processes: $(processes trace$devices.json)"
   done
+  cmp report2.json report2b.json || fail "the two runs' reports differ"
+  sameEvents trace2.json trace2b.json || fail "the two runs' trace events differ"
   python3 - out4.txt out2.txt <<'PY'
 import re, sys
 one, two = (max(float(v) for v in re.findall(r"d2d_us=([0-9.]+)", open(f).read())) for f in sys.argv[1:])
@@ -83,9 +91,15 @@ hccl)
    {"device_id": "0", "device_ip": "", "rank_id": "0"}, {"device_id": "1", "device_ip": "", "rank_id": "1"},
    {"device_id": "2", "device_ip": "", "rank_id": "2"}, {"device_id": "3", "device_ip": "", "rank_id": "3"}]}]}
 TABLE
-  RANK_TABLE_FILE="$work/ranktable.json" "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace.json -- \
-    mpirun -np 4 --oversubscribe -x RANK_TABLE_FILE -x "$rankEnv" "$program" > out.txt
-  [ "$(grep -c ' ok allreduce_us=' out.txt)" = 4 ] || fail "$(cat out.txt)"
+  for run in 1 2; do
+    RANK_TABLE_FILE="$work/ranktable.json" "$ascendsim" exec --shared --config atlas-800t-a2 \
+      --trace trace$run.json --report report$run.json -- \
+      mpirun -np 4 --oversubscribe -x RANK_TABLE_FILE -x "$rankEnv" "$program" > out$run.txt
+    [ "$(grep -c ' ok allreduce_us=' out$run.txt)" = 4 ] || fail "$(cat out$run.txt)"
+  done
+  cmp report1.json report2.json || fail "the two runs' reports differ"
+  sameEvents trace1.json trace2.json || fail "the two runs' trace events differ"
+  cp trace1.json trace.json && cp out1.txt out.txt
   [ "$(processes trace.json)" = "['Rank 0 (hccl_ranks)', 'Rank 1 (hccl_ranks)', 'Rank 2 (hccl_ranks)', 'Rank 3 (hccl_ranks)']" ] || fail "trace processes: $(processes trace.json)"
   python3 - out.txt <<'PY'
 import re, sys
