@@ -1,5 +1,7 @@
 #include "runtime/core/memory_manager.h"
 
+#include "runtime/core/data_mode.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -378,6 +380,7 @@ void* hostPointer(const MemoryPlace& place) {
 }  // namespace
 
 void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_t n) {
+  if (!movesData()) return;
   const bool srcDev = src.kind == MemoryPlace::Kind::Device;
   const bool dstDev = dst.kind == MemoryPlace::Kind::Device;
   if (!srcDev && !dstDev) {
@@ -413,6 +416,7 @@ void MemoryManager::copy(const MemoryPlace& dst, const MemoryPlace& src, uint64_
 }
 
 void MemoryManager::fill(const MemoryPlace& dst, uint8_t value, uint64_t n) {
+  if (!movesData()) return;
   if (dst.kind == MemoryPlace::Kind::Device) {
     devices_.at(static_cast<size_t>(dst.device))->memory->fill(dst.address, value, n);
   } else {

@@ -1,6 +1,7 @@
 // Runtime lifecycle, API calls, outputs and waiting.
 
 #include "runtime/core/runtime.h"
+#include "runtime/core/data_mode.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -246,6 +247,7 @@ const std::string& Runtime::socName() {
 void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);
+  if (!dataModeError().empty()) fail(ACL_ERROR_INVALID_PARAM, dataModeError());
   spec::SystemSpec machine = loadMachine();
   if (system_) {
     // SystemC elaborates once per process: a later aclInit must describe the same machine.

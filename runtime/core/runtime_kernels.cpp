@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/core/data_mode.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 
@@ -43,7 +44,7 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   auto holds = std::make_shared<std::vector<uint64_t>>();
   auto compute = std::move(launch.compute);
   task->effect = [mm, reads, writes, compute = std::move(compute)] {
-    if (!compute) return;
+    if (!compute || !movesData()) return;
     std::vector<std::vector<uint8_t>> images;
     for (const auto& [p, n] : reads) images.push_back(mm->readDevice(p, n, true));
     for (const auto& [p, n] : writes) images.push_back(mm->readDevice(p, n, false));

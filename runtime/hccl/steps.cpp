@@ -1,4 +1,5 @@
 #include "runtime/hccl/steps.h"
+#include "runtime/core/data_mode.h"
 
 #include "runtime/hccl/data_types.h"
 
@@ -73,7 +74,7 @@ void Steps::reduceOnCores(Stream& s, const MemoryPlace& dst, const MemoryPlace& 
   MemoryManager* mm = &port_.memory();
   const bool saturate = s.saturate;
   task->effect = [mm, dst, src, bytes, dataType, op, saturate] {
-    reduceBytes(mm, dst, src, bytes, dataType, op, saturate);
+    if (movesData()) reduceBytes(mm, dst, src, bytes, dataType, op, saturate);
   };
   port_.submit(t_, s, std::move(task));
 }

@@ -1,4 +1,5 @@
 #include "runtime/ops/sdma_reduce.h"
+#include "runtime/core/data_mode.h"
 
 #include <algorithm>
 #include <cstring>
@@ -157,7 +158,7 @@ std::unique_ptr<models::Task> sdmaReduceTask(MemoryManager& memory, const models
   task->bytes = bytes;
   MemoryManager* mm = &memory;
   task->effect = [mm, dst, src, bytes, element, op, saturate] {
-    reduceDeviceBytes(*mm, dst, src, bytes, element, op, saturate);
+    if (movesData()) reduceDeviceBytes(*mm, dst, src, bytes, element, op, saturate);
   };
   return task;
 }

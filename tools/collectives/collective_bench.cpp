@@ -1,4 +1,5 @@
 #include "tools/collectives/collective_bench.h"
+#include "runtime/core/data_mode.h"
 
 #include <stdexcept>
 #include <thread>
@@ -119,13 +120,18 @@ RankResult CollectiveBench::measure(uint32_t rank, uint64_t dataSize, HcclComm c
   const CollectiveLayout l = layout(dataSize);
   const CollectiveData data(s_.collective, l, s_.dataType, s_.op, s_.ranks, s_.root);
   DeviceBuffer send(l.sendBytes), recv(l.recvBytes);
-  const std::vector<uint8_t> input = data.input(rank);
-  acl(aclrtMemcpy(send.p, input.size(), input.data(), input.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+  // With no bytes moved (ASCENDSIM_DATA=timing-only) the input is not made, but still sent (its
+  // time is the same; its pages, never touched, take no memory).
+  const bool moves = runtime::movesData();
+  const std::vector<uint8_t> input = moves ? data.input(rank) : std::vector<uint8_t>();
+  std::unique_ptr<uint8_t[]> untouched(moves ? nullptr : new uint8_t[l.sendBytes]);
+  const void* from = moves ? static_cast<const void*>(input.data()) : untouched.get();
+  acl(aclrtMemcpy(send.p, l.sendBytes, from, l.sendBytes, ACL_MEMCPY_HOST_TO_DEVICE),
       "aclrtMemcpy");
   const CollectiveCall call{send.p, recv.p, l.count, s_.dataType, s_.op, s_.root, comm, stream};
   RankResult result;
   result.avgUs = averageMicroseconds(call, start, end);
-  if (s_.check == 0 || !data.checkable()) return result;  // check_result NULL
+  if (s_.check == 0 || !data.checkable() || !moves) return result;  // check_result NULL
 
   // The checked call: the output cleared (so the timed calls' results cannot pass for its own),
   // the input copied in afresh, one call, every output byte compared.
