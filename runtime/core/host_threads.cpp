@@ -238,6 +238,16 @@ HostThreads::Turn HostThreads::earliestOther(const HostThread& t, models::Simula
   return earliest;
 }
 
+bool HostThreads::earlierWaitEnded(const HostThread& t, models::SimulatedSystem& system) const {
+  const spec::Picoseconds present = system.now();
+  const Turn mine{std::max(t.now, present), t.index};
+  return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+    const HostThread& other = kv.second;
+    return &other != &t && other.blocked && other.waitingOn && (*other.waitingOn)() &&
+           Turn{std::max(other.now, present), other.index} < mine;
+  });
+}
+
 bool HostThreads::anotherWaitEnded(const HostThread& t) const {
   return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
     const HostThread& other = kv.second;
@@ -316,7 +326,9 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
       system.runUntil([&] { return done() || anotherWaitEnded(t); },
                       std::min(others.time, deadline));
     }
-    if (done()) return WaitEnd::Done;
+    // Threads whose waits end at the same moment go on in their order (time, then index), so what
+    // they do next (their trace events, their next calls) comes in the same order every run.
+    if (done() && !earlierWaitEnded(t, system)) return WaitEnd::Done;
     if (anotherWaitEnded(t)) {
       changed_.notify_all();
     } else {

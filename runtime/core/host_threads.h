@@ -99,6 +99,8 @@ class HostThreads {
   bool sleepsOutside(const HostThread& t, HostThread& other, bool& unsure);
   // Whether a wait of another thread has ended and that thread has not resumed yet.
   bool anotherWaitEnded(const HostThread& t) const;
+  // Another thread whose wait has ended and whose turn comes before `t`'s.
+  bool earlierWaitEnded(const HostThread& t, models::SimulatedSystem& system) const;
   bool othersMayAct(const HostThread& t) const;
   // Sleeps until another thread changes something, or briefly when `unsure`; true if woken.
   bool sleep(bool unsure);
