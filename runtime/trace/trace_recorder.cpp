@@ -3,7 +3,9 @@
 namespace ascendsim::runtime {
 namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
-}
+constexpr uint64_t kWaitFlow = uint64_t{2} << 40;      // record -> wait arrows
+constexpr size_t kRecordsKept = 64;                    // per event or notify
+}  // namespace
 
 bool TraceRecorder::open(const std::string& path, const std::string& format,
                          const spec::SystemSpec& sys, std::string& why, uint64_t maxBytes) {
@@ -152,6 +154,10 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   if (kernel) addKernelArgs(args, task);
   sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task",
                   task.startTime, task.endTime - task.startTime, args);
+  if (task.sync && task.kind == models::TaskKind::EventRecord)
+    noteRecord(pid, streamTrack(stream.id()), task);
+  if (task.sync && task.kind == models::TaskKind::EventWait && !task.isCancelled())
+    linkWait(pid, streamTrack(stream.id()), task);
   if (kernel) {
     // The AI Cores' own track: when they were busy with which kernel.
     if (aicoreNamed_.insert(device).second)
@@ -177,6 +183,29 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
                     {TraceArg::number("task_id", task.id), TraceArg::number("bytes", task.bytes)});
     sink_->flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
   }
+}
+
+void TraceRecorder::noteRecord(int pid, int track, const models::Task& task) {
+  // (The scheduler has counted this record before telling its listeners.)
+  auto& mine = records_[task.sync];
+  mine[task.sync->recordsCompleted] = {pid, track, task.startTime, task.endTime};
+  while (mine.size() > kRecordsKept) mine.erase(mine.begin());
+  if (++recordsSeen_ % 4096 == 0) {  // events and notifies destroyed since
+    for (auto it = records_.begin(); it != records_.end();)
+      it = it->first.expired() ? records_.erase(it) : std::next(it);
+  }
+}
+
+void TraceRecorder::linkWait(int pid, int track, const models::Task& task) {
+  // A notify's wait took the latest record; an event's, the one it was queued behind.
+  const uint64_t number = task.resetsFlag ? task.sync->consumedUpTo : task.waitForRecord;
+  auto sync = records_.find(task.sync);
+  if (number == 0 || sync == records_.end()) return;
+  auto record = sync->second.find(number);
+  if (record == sync->second.end()) return;  // on a device not recorded, or long ago
+  const RecordSlice& r = record->second;
+  sink_->flowStart(r.pid, r.track, task.id + kWaitFlow, r.end > r.start ? r.end - 1 : r.end);
+  sink_->flowEnd(pid, track, task.id + kWaitFlow, task.startTime);
 }
 
 void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end,

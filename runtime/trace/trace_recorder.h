@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -88,6 +89,19 @@ class TraceRecorder : public models::TaskListener {
   bool recorded(int device) const {
     return devices_.empty() || devices_.count(device) > 0;
   }  // devices whose AI Core track has its name
+  // Where each event or notify record ended, by its number, so that a stream's wait can be
+  // drawn as an arrow from the record it waited for (the last kRecordsKept of each).
+  struct RecordSlice {
+    int pid = 0;
+    int track = 0;
+    spec::Picoseconds start = 0, end = 0;
+  };
+  std::map<std::weak_ptr<models::SyncPoint>, std::map<uint64_t, RecordSlice>,
+           std::owner_less<std::weak_ptr<models::SyncPoint>>>
+      records_;
+  uint64_t recordsSeen_ = 0;
+  void noteRecord(int pid, int track, const models::Task& task);
+  void linkWait(int pid, int track, const models::Task& task);
   models::ResourceTable* resources_ = nullptr;
   std::vector<int64_t> lastBin_;  // per resource: the last bin written, to close areas with a zero
   int fabricPid_ = 0;

@@ -124,6 +124,62 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   }
 }
 
+// A stream that waits for another's event: an arrow from the record task (its stream's track,
+// inside the record's slice) to the wait task (the waiting stream's track, at the wait's start),
+// one per wait, none for a wait on an event that needed no record yet.
+TEST(Trace, ArrowsLeadFromAnEventsRecordToItsWaits) {
+  const std::string path = ::testing::TempDir() + "/event-arrows.json";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+    unsetenv("ASCENDSIM_CONFIG");
+    const size_t n = 16 << 20;
+    void* d = nullptr;
+    aclrtStream a = nullptr, b = nullptr;
+    aclrtEvent e = nullptr;
+    if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtCreateStream(&a) || aclrtCreateStream(&b) ||
+        aclrtCreateEvent(&e) || aclrtMalloc(&d, 2 * n, ACL_MEM_MALLOC_HUGE_FIRST))
+      std::exit(2);
+    if (aclrtMemsetAsync(d, n, 1, n, a) || aclrtRecordEvent(e, a) || aclrtStreamWaitEvent(b, e) ||
+        aclrtMemcpyAsync(static_cast<char*>(d) + n, n, d, n, ACL_MEMCPY_DEVICE_TO_DEVICE, b) ||
+        aclrtStreamWaitEvent(b, e) || aclrtSynchronizeDevice())
+      std::exit(2);
+    aclFinalize();
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const nlohmann::json trace = nlohmann::json::parse(slurp(path));
+  nlohmann::json record, starts = nlohmann::json::array(), ends = nlohmann::json::array();
+  std::vector<nlohmann::json> waits;
+  for (const auto& ev : trace) {
+    if (ev["ph"] == "X" && ev["name"] == "EVENT_RECORD") record = ev;
+    if (ev["ph"] == "X" && ev["name"] == "EVENT_WAIT") waits.push_back(ev);
+  }
+  ASSERT_FALSE(record.is_null());
+  ASSERT_EQ(waits.size(), 2u);
+  for (const auto& w : waits) {
+    const uint64_t id = (uint64_t{2} << 40) + w["args"]["task_id"].get<uint64_t>();
+    int found = 0;
+    for (const auto& ev : trace) {
+      if (!ev.contains("id") || ev["id"] != id) continue;
+      if (ev["ph"] == "s") {
+        EXPECT_EQ(ev["tid"], record["tid"]);
+        EXPECT_GE(ev["ts"].get<double>(), record["ts"].get<double>());
+        EXPECT_LE(ev["ts"].get<double>(), record["ts"].get<double>() + record["dur"].get<double>());
+        ++found;
+      }
+      if (ev["ph"] == "f") {
+        EXPECT_EQ(ev["tid"], w["tid"]);
+        EXPECT_DOUBLE_EQ(ev["ts"].get<double>(), w["ts"].get<double>());
+        ++found;
+      }
+    }
+    EXPECT_EQ(found, 2) << "wait task " << w["args"]["task_id"];
+  }
+}
+
 TEST(Trace, IdenticalRunsGiveByteIdenticalTraces) {
   const std::string a = ::testing::TempDir() + "/trace-a.json",
                     b = ::testing::TempDir() + "/trace-b.json";
