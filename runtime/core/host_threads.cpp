@@ -47,6 +47,10 @@ std::chrono::milliseconds deadlockPatience() {
 // uses CPU or reads as not sleeping). Paid once per sleep of a thread that others wait for.
 constexpr auto kAsleepAfter = std::chrono::milliseconds(30);
 
+// How long a thread that waits in an MPI call the caller has already left (so it is about to
+// leave it too) may show no sign of life before it is taken for asleep.
+constexpr auto kMpiLeaving = std::chrono::milliseconds(500);
+
 // Threads of this process, as the kernel lists them.
 size_t processThreads() {
   std::error_code ec;
@@ -192,6 +196,18 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
     if (other.waitingOutside->entered.load(std::memory_order_acquire) > mine) {
       other.passedAsleep = true;
       return true;
+    }
+    // Leaving: even asleep in MPI (MPI libraries that yield sleep while they wait), it is waited
+    // for until it has shown no sign of life for kMpiLeaving, the bound for calls that do not in
+    // fact end together (processes that make different MPI calls).
+    const auto seen = std::chrono::steady_clock::now();
+    if (cpu != other.cpuSeen) {
+      other.cpuSeen = cpu;
+      other.cpuSeenAt = seen;
+    }
+    if (seen - other.cpuSeenAt < kMpiLeaving) {
+      unsure = true;
+      return false;
     }
   }
   // Busy with its own work: it has used its budget since another thread first had to wait for it
