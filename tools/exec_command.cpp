@@ -11,7 +11,10 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_server.h"
@@ -54,23 +57,40 @@ struct ExecOptions {
 
 pid_t gJob = 0;
 
-// The job's MPI calls that wait for other processes are seen by the machine
-// (runtime/remote/mpi_waits.c), ahead of whatever the user preloads. ASCENDSIM_MPI_WAITS=0 leaves
-// them unseen (then such waits are told from busy work by ASCENDSIM_LAUNCHER_PATIENCE only).
-void preloadMpiWaits() {
-  if (const char* off = std::getenv("ASCENDSIM_MPI_WAITS"); off && std::string(off) == "0") return;
-  const fs::path library = fs::path(ascendclLibraryDirectory()) / "libascendsim_mpi_waits.so";
-  if (!fs::exists(library)) return;
-  std::string preload = library.string();
-  if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
-  setenv("LD_PRELOAD", preload.c_str(), 1);
-  // A program built with AddressSanitizer refuses to start when a library is loaded before its
-  // runtime unless told that this is fine.
-  std::string asan = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
-  if (asan.find("verify_asan_link_order") == std::string::npos) {
-    asan += std::string(asan.empty() ? "" : ":") + "verify_asan_link_order=0";
-    setenv("ASAN_OPTIONS", asan.c_str(), 1);
+// The environment of the job's command, made before the fork (the child of a process with
+// threads may do nothing but exec: another thread may hold the allocator's lock): the machine's
+// socket, and the job's MPI calls that wait for other processes seen by the machine
+// (runtime/remote/mpi_waits.c), preloaded ahead of whatever the user preloads.
+// ASCENDSIM_MPI_WAITS=0 leaves them unseen (then such waits are ordered as busy work).
+std::vector<std::string> jobEnvironment(const std::string& socket) {
+  std::map<std::string, std::string> vars;
+  std::vector<std::string> order;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const size_t eq = entry.find('=');
+    const std::string name = entry.substr(0, eq);
+    if (!vars.count(name)) order.push_back(name);
+    vars[name] = eq == std::string::npos ? "" : entry.substr(eq + 1);
   }
+  auto set = [&](const std::string& name, const std::string& value) {
+    if (!vars.count(name)) order.push_back(name);
+    vars[name] = value;
+  };
+  set(remote::kSocketVariable, socket);
+  const bool off = vars.count("ASCENDSIM_MPI_WAITS") && vars["ASCENDSIM_MPI_WAITS"] == "0";
+  const fs::path library = fs::path(ascendclLibraryDirectory()) / "libascendsim_mpi_waits.so";
+  if (!off && fs::exists(library)) {
+    const std::string old = vars.count("LD_PRELOAD") ? vars["LD_PRELOAD"] : "";
+    set("LD_PRELOAD", library.string() + (old.empty() ? "" : ":" + old));
+    // A program built with AddressSanitizer refuses to start when a library is loaded before its
+    // runtime unless told that this is fine.
+    const std::string asan = vars.count("ASAN_OPTIONS") ? vars["ASAN_OPTIONS"] : "";
+    if (asan.find("verify_asan_link_order") == std::string::npos)
+      set("ASAN_OPTIONS", asan + (asan.empty() ? "" : ":") + "verify_asan_link_order=0");
+  }
+  std::vector<std::string> env;
+  for (const std::string& name : order) env.push_back(name + "=" + vars[name]);
+  return env;
 }
 
 void passOn(int sig) {
@@ -93,6 +113,11 @@ int runShared(const std::vector<char*>& argv) {
   }
   server->start();
   runtime::Runtime::instance().addInternalThread();  // this thread only waits for the job
+  const std::vector<std::string> environment = jobEnvironment(server->socketPath());
+  std::vector<char*> envp;
+  for (const std::string& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  const std::string cannotRun = std::string("ascendsim exec: cannot run '") + argv[0] + "'\n";
   gJob = fork();
   if (gJob < 0) {
     std::cerr << "ascendsim exec: cannot start '" << argv[0] << "': " << std::strerror(errno)
@@ -100,10 +125,8 @@ int runShared(const std::vector<char*>& argv) {
     return 127;
   }
   if (gJob == 0) {
-    setenv(remote::kSocketVariable, server->socketPath().c_str(), 1);
-    preloadMpiWaits();
-    execvp(argv[0], argv.data());
-    std::cerr << "ascendsim exec: cannot run '" << argv[0] << "': " << std::strerror(errno) << "\n";
+    execvpe(argv[0], argv.data(), envp.data());
+    (void)!write(STDERR_FILENO, cannotRun.data(), cannotRun.size());
     _exit(127);
   }
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, passOn);
