@@ -138,6 +138,17 @@ Blocks vBlocks(const Comm& c, const uint64_t* counts, const uint64_t* displs, ui
   return b;
 }
 
+// A V operation's count of the rank's own block, which must be its entry in the counts.
+void needOwnCount(const Comm& c, uint64_t count, const char* what, const uint64_t* counts,
+                  const char* countsName) {
+  checkCount(count, what);
+  if (count != counts[c.rank]) {
+    refuse(HCCL_E_PARA, std::string(what) + " " + std::to_string(count) + " is not " + countsName +
+                            "[" + std::to_string(c.rank) + "] (" + std::to_string(counts[c.rank]) +
+                            ")");
+  }
+}
+
 // The bytes a buffer of these blocks spans.
 uint64_t blocksExtent(const Blocks& b) {
   uint64_t extent = 0;
@@ -621,12 +632,7 @@ std::string Collectives::reduceScatterV(ServicePort& port, HostThread& t, void* 
   if (op == HCCL_REDUCE_PROD)
     refuse(HCCL_E_NOT_SUPPORT, "ReduceScatterV reduces by sum, max or min");
   const Blocks blocks = vBlocks(c, sendCounts, sendDispls, element, "sendCounts", "sendDispls");
-  checkCount(recvCount, "recvCount");
-  if (recvCount != sendCounts[c.rank]) {
-    refuse(HCCL_E_PARA, "recvCount " + std::to_string(recvCount) + " is not sendCounts[" +
-                            std::to_string(c.rank) + "] (" + std::to_string(sendCounts[c.rank]) +
-                            ")");
-  }
+  needOwnCount(c, recvCount, "recvCount", sendCounts, "sendCounts");
   if (blocks.largest() == 0) return "none";
   Stream& main = opStream(port, t, c, stream);
   reductionBuffers(sendBuf, recvBuf, dataType, op);
@@ -668,12 +674,7 @@ std::string Collectives::allGatherV(ServicePort& port, HostThread& t, void* send
   needPointer(recvDispls, "recvDispls");
   const Blocks blocks =
       vBlocks(c, recvCounts, recvDispls, movableType(dataType), "recvCounts", "recvDispls");
-  checkCount(sendCount, "sendCount");
-  if (sendCount != recvCounts[c.rank]) {
-    refuse(HCCL_E_PARA, "sendCount " + std::to_string(sendCount) + " is not recvCounts[" +
-                            std::to_string(c.rank) + "] (" + std::to_string(recvCounts[c.rank]) +
-                            ")");
-  }
+  needOwnCount(c, sendCount, "sendCount", recvCounts, "recvCounts");
   if (blocks.largest() == 0) return "none";
   Stream& main = opStream(port, t, c, stream);
   needPointer(sendBuf, "sendBuf");

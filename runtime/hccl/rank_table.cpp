@@ -34,10 +34,14 @@ uint32_t numberField(const Json& object, const char* key, const std::string& whe
 
 RankTable readRankTable(const char* path) {
   if (!path) refuse(HCCL_E_PTR, "clusterInfo is NULL");
+  std::error_code ec;
   std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path)) {
-    refuse(HCCL_E_OPEN_FILE_FAILURE, std::string("cannot read the rank table ") + path);
+  if (!in || !std::filesystem::is_regular_file(path, ec)) {
+    refuse(HCCL_E_OPEN_FILE_FAILURE,
+           std::string("cannot read the rank table ") + path + " (not a readable file)");
   }
+  // (A rank table of a whole cluster is kilobytes; a device or a huge file is not one.)
+  if (std::filesystem::file_size(path, ec) > (16u << 20) || ec) bad(path, "larger than 16 MiB");
   std::stringstream text;
   text << in.rdbuf();
   Json table;

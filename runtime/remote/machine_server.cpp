@@ -112,6 +112,10 @@ Session::Joined Session::handshake() {
   runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
                            trackName(*process_), threadNumber};
   waitingOutside_ = new (SharedHostMemory::instance()->allocate(64, 64)) runtime::MpiWaits();
+  {
+    std::lock_guard<std::mutex> lock(process_->heldMutex);
+    process_->waitWords.push_back(waitingOutside_);
+  }
   runtime::Runtime::instance().enrollRemoteThread(
       (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
       std::move(track), waitingOutside_);
@@ -220,10 +224,15 @@ void Session::run() {
   if (!process_) return;
   // A process gone without giving back what it held (it crashed, was killed, or never finalized)
   // gives it back now; the job's other processes go on.
-  if (server_.leave(*process_)) process_->releaseAll();
-  runtime::Runtime::instance().remoteThreadEnded();
-  if (waitingOutside_) SharedHostMemory::instance()->release(waitingOutside_);
+  const bool gone = server_.leave(*process_);
+  if (gone) process_->releaseAll();
+  runtime::Runtime::instance().remoteThreadEnded();  // (it no longer reads the word)
   waitingOutside_ = nullptr;
+  if (gone) {
+    std::lock_guard<std::mutex> lock(process_->heldMutex);
+    for (void* word : process_->waitWords) SharedHostMemory::instance()->release(word);
+    process_->waitWords.clear();
+  }
 }
 
 // ---------------------------------------------------------------- the server

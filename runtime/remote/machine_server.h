@@ -43,6 +43,9 @@ struct ServedProcess {
   // kept under heldMutex.)
   std::mutex heldMutex;
   std::vector<std::pair<uint64_t, std::function<void()>>> held;
+  // Its threads' MPI-wait words (in the shared memory): given back only when the process has
+  // gone, since a thread whose connection broke may still write its word.
+  std::vector<void*> waitWords;
   void hold(uint64_t handle, std::function<void()> release) {
     std::lock_guard<std::mutex> lock(heldMutex);
     held.emplace_back(handle, std::move(release));
@@ -73,7 +76,7 @@ class Session {
   std::unique_ptr<Channel> channel_;
   std::shared_ptr<ServedProcess> process_;
   void* staging_[2] = {nullptr, nullptr};
-  // Set by the program's thread while it waits in MPI (in the job's shared memory).
+  // Set by the program's thread while it waits in MPI (in the job's shared memory; the process's).
   runtime::MpiWaits* waitingOutside_ = nullptr;
   aclError deferredCode_ = ACL_SUCCESS;  // an unanswered call's failure, for the next call
   std::string deferredError_;

@@ -35,11 +35,11 @@ struct Out {};
 struct In {};
 struct Str {};
 template <size_t N>
-struct OutText {};
-template <size_t N>
 struct InArray {};
 template <size_t N>
 struct OutArray {};
+template <size_t N>
+using OutText = OutArray<N>;  // char*: the bytes of a text
 template <size_t B>
 struct OutChars {};
 template <size_t C>
@@ -153,20 +153,6 @@ struct ClientArg<Str> {
   }
   template <class P, class All>
   void take(WireReader&, P, const All&) {}
-};
-
-template <size_t N>
-struct ClientArg<OutText<N>> {
-  template <class P, class All>
-  bool put(WireWriter& w, P v, const All& all) {
-    w.u8(v != nullptr);
-    w.u64(static_cast<uint64_t>(std::get<N>(all)));
-    return true;
-  }
-  template <class P, class All>
-  void take(WireReader& r, P v, const All& all) {
-    if (v) r.blobInto(v, static_cast<uint64_t>(std::get<N>(all)));
-  }
 };
 
 template <size_t N>
@@ -457,22 +443,6 @@ struct ServerArg<Str, const char*> {
   }
   const char* get() { return present ? value.c_str() : nullptr; }
   void write(WireWriter&) {}
-};
-
-template <size_t N>
-struct ServerArg<OutText<N>, char*> {
-  std::vector<char> value;
-  bool present = false;
-  void read(WireReader& r) {
-    present = r.u8() != 0;
-    const uint64_t n = r.u64();
-    if (n > (1u << 20)) throw WireError("text buffer too long");
-    value.assign(n, '\0');
-  }
-  char* get() { return present ? value.data() : nullptr; }
-  void write(WireWriter& w) {
-    if (present) w.blob(value.data(), value.size());
-  }
 };
 
 template <size_t N, class T>

@@ -470,6 +470,7 @@ TEST_F(Hccl, RankTableMakesOneCommunicator) {
   HcclComm comm = nullptr;
   EXPECT_EQ(HcclCommInitClusterInfo(nullptr, 0, &comm), HCCL_E_PTR);
   EXPECT_EQ(HcclCommInitClusterInfo("/no/such/ranktable.json", 0, &comm), HCCL_E_OPEN_FILE_FAILURE);
+  EXPECT_EQ(HcclCommInitClusterInfo("/dev/zero", 0, &comm), HCCL_E_OPEN_FILE_FAILURE);  // no hang
   EXPECT_EQ(HcclCommInitClusterInfo(write("bad.json", "{ not json").c_str(), 0, &comm),
             HCCL_E_PARA);
   EXPECT_EQ(HcclCommInitClusterInfo(four.c_str(), 4, &comm), HCCL_E_PARA);  // no rank 4
