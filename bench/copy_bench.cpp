@@ -28,9 +28,11 @@ int main(int argc, char** argv) {
   std::string preset = "atlas-800t-a2";
   std::string timing;  // empty: the machine's own
   bool d2d = false;
+  bool runs = true;  // steady pieces moved as runs (--runs 0: piece by piece)
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--timing")) timing = argv[i + 1];
     if (!std::strcmp(argv[i], "--d2d")) d2d = std::atoi(argv[i + 1]) != 0;
+    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]) != 0;
     if (!std::strcmp(argv[i], "--devices")) devices = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--chunk")) chunk = std::stoull(argv[i + 1]);
     if (!std::strcmp(argv[i], "--gib")) gib = std::stoull(argv[i + 1]);
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
   }
   const auto wall0 = std::chrono::steady_clock::now();
   models::SimulatedSystem system(sys);
+  system.setPieceRuns(runs);
   const uint64_t bytes = gib << 30;
   std::vector<std::unique_ptr<models::StreamQueue>> streams;
   std::vector<models::Picoseconds> ends(static_cast<size_t>(devices), -1);

@@ -95,7 +95,8 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
   uint32_t requests = 0;
   std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
-  const auto [nextIssue, done] = flow(st, ready, &spans_);
+  const auto [nextIssue, done] = flow(st, ready, &spans_, bookingOwner(device, task.channel));
+  notePath(st);
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
       if (st[i].memory == Stage::kNotMemory) continue;
@@ -114,6 +115,28 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
     released = spans_[firstLink].second;
   }
   return {bytes, nextIssue, done, requests, released, staged};
+}
+
+// A memory timed burst by burst depends on where the bytes go, and an observer hears each piece:
+// then no piece is like the one before.
+void PathTiming::notePath(const std::vector<Stage>& st) {
+  lastRepeats_ = observer_ == nullptr;
+  lastPath_.clear();
+  for (const Stage& s : st) {
+    if (s.service) lastRepeats_ = false;
+    auto use = std::find_if(lastPath_.begin(), lastPath_.end(),
+                            [&s](const PathUse& u) { return u.resource == s.resource; });
+    if (use == lastPath_.end()) use = lastPath_.insert(lastPath_.end(), PathUse{s.resource});
+    use->bytes += s.bytes;
+    use->chunks += 1;
+    use->busy += s.occupancy;
+  }
+}
+
+bool PathTiming::lastPathRepeats(std::vector<PathUse>& path) const {
+  if (!lastRepeats_) return false;
+  path = lastPath_;
+  return true;
 }
 
 // The channel's DMA engine moves every byte its channels carry, at `dma.engine_bandwidth` shared
@@ -348,7 +371,9 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
   st.push_back({&graph_.aiCores(device), coreTime(cores, s, task.kernel.opBytes), 0,
                 s.bytesRead + s.bytesWritten});
   if (s.hostWritten > 0) kernelHostWrite(device, task, s.hostWritten, st);
-  const auto [nextIssue, done] = flow(st, ready, observer_ ? &spans_ : nullptr);
+  const auto [nextIssue, done] =
+      flow(st, ready, observer_ ? &spans_ : nullptr, bookingOwner(device, -1));
+  lastRepeats_ = false;  // a kernel's tiles follow its access pattern, not one shape
   if (observer_ && length > 0)
     reportKernel(device, task.kernel, offset, length, spans_.front().first, spans_.front().second);
   return {length, nextIssue, done, 0};

@@ -22,6 +22,7 @@ class PathTiming : public TransferTiming {
   ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
   uint32_t readWindow(int device) const override { return window_.at(static_cast<size_t>(device)); }
   const char* name() const override { return "pcie"; }
+  bool lastPathRepeats(std::vector<PathUse>& path) const override;
 
   // The stages one piece of `shape` crosses for `task` run by `device`'s DMA, in order, and the
   // read requests it sends (exposed for tests).
@@ -29,6 +30,7 @@ class PathTiming : public TransferTiming {
                             uint32_t& requests);
 
  private:
+  void notePath(const std::vector<Stage>& st);
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
   void kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
@@ -48,6 +50,8 @@ class PathTiming : public TransferTiming {
   std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
+  std::vector<PathUse> lastPath_;  // what the last copy or memset piece did on its way
+  bool lastRepeats_ = false;       // and whether its successors would be timed alike
 };
 
 }  // namespace ascendsim::models

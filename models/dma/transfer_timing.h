@@ -6,12 +6,20 @@
 #include <memory>
 #include <string>
 
+#include "models/resource/resource.h"
 #include "models/task/memory_traffic.h"
 #include "models/task/task.h"
 #include "spec/kind_registry.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
+
+// What one piece did to one resource of its way, as flow() counts it.
+struct PathUse {
+  Resource* resource;
+  uint64_t bytes = 0, chunks = 0;
+  Picoseconds busy = 0;
+};
 
 struct ChunkTiming {
   uint64_t bytes = 0;         // payload this chunk moved
@@ -36,6 +44,16 @@ class TransferTiming {
   virtual const char* name() const = 0;
   // Read requests one of `device`'s DMA channels may keep outstanding.
   virtual uint32_t readWindow(int device) const = 0;
+  // Whether the next pieces of the last chunk's task, of its size, would cross the same resources
+  // and be timed the same way given the same bookings (no memory timed burst by burst, nobody
+  // hearing each access), and if so which resources those are. The scheduler then may move a run
+  // of them in one step (models/sched/solo_run.h).
+  virtual bool lastPathRepeats(std::vector<PathUse>& path) const {
+    (void)path;
+    return false;
+  }
+  // Who books a resource for `device`'s DMA channel `channel`: a number no other channel shares.
+  static int bookingOwner(int device, int channel) { return (device + 1) * 4096 + channel + 1; }
   // Who hears about every access to a memory (the DRAM statistics); nullptr: nobody.
   void setTrafficObserver(MemoryTrafficObserver* observer) { observer_ = observer; }
 

@@ -5,45 +5,47 @@
 
 namespace ascendsim::models {
 
-Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseconds now) {
-  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
-  if (reserved.empty() ||
-      earliest >= reserved.back().second) {  // the common case: after everything
-    if (length > 0) reserved.emplace_back(earliest, earliest + length);
+Picoseconds Resource::reserve(Picoseconds earliest, Picoseconds length, Picoseconds now,
+                              int owner) {
+  while (!reserved.empty() && reserved.front().end <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().end) {  // the common case: after everything
+    if (length > 0) reserved.push_back({earliest, earliest + length, owner});
     return earliest;
   }
   // Bookings are sorted and disjoint, so their ends are sorted too: skip those over before
   // `earliest`.
-  auto it = std::partition_point(
-      reserved.begin(), reserved.end(),
-      [earliest](const std::pair<Picoseconds, Picoseconds>& b) { return b.second <= earliest; });
+  auto it = std::partition_point(reserved.begin(), reserved.end(),
+                                 [earliest](const Booking& b) { return b.end <= earliest; });
   Picoseconds start = earliest;
   for (; it != reserved.end(); ++it) {
-    if (start + length <= it->first) break;  // fits in the gap before it
-    start = std::max(start, it->second);
+    if (start + length <= it->start) break;  // fits in the gap before it
+    start = std::max(start, it->end);
   }
-  if (length > 0) reserved.insert(it, {start, start + length});
+  if (length > 0) reserved.insert(it, {start, start + length, owner});
   return start;
 }
 
-void Resource::sample(Picoseconds start, Picoseconds end, uint64_t n) {
+void Resource::sample(Picoseconds start, Picoseconds end, double n) {
   if (binWidth <= 0 || n == 0) return;
   if (end <= start) {
-    bins[start / binWidth] += static_cast<double>(n);
+    bins[start / binWidth] += n;
     return;
   }
   // Spread the bytes evenly over the bins the interval covers.
-  const double perPs = static_cast<double>(n) / static_cast<double>(end - start);
+  const double perPs = n / static_cast<double>(end - start);
   for (int64_t b = start / binWidth; b * binWidth < end; ++b) {
     const Picoseconds lo = std::max(start, b * binWidth), hi = std::min(end, (b + 1) * binWidth);
     bins[b] += perPs * static_cast<double>(hi - lo);
   }
 }
 
-Picoseconds Resource::interleave(Picoseconds earliest, Picoseconds length, Picoseconds now) {
-  while (!reserved.empty() && reserved.front().second <= now) reserved.pop_front();
-  if (reserved.empty() || earliest >= reserved.back().second) return reserve(earliest, length, now);
-  reserved.back().second += length;
+Picoseconds Resource::interleave(Picoseconds earliest, Picoseconds length, Picoseconds now,
+                                 int owner) {
+  while (!reserved.empty() && reserved.front().end <= now) reserved.pop_front();
+  if (reserved.empty() || earliest >= reserved.back().end)
+    return reserve(earliest, length, now, owner);
+  reserved.back().end += length;
+  if (reserved.back().owner != owner) reserved.back().owner = 0;  // shared: nobody's alone
   return earliest;
 }
 
@@ -64,8 +66,13 @@ void ResourceTable::sampleEvery(Picoseconds width) {
 }
 
 std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picoseconds ready,
-                                         std::vector<std::pair<Picoseconds, Picoseconds>>* spans) {
+                                         std::vector<std::pair<Picoseconds, Picoseconds>>* spans,
+                                         int owner) {
   if (spans) spans->clear();
+  // A run of pieces moved ahead on one of these resources gives way now, before anything books.
+  for (const Stage& st : stages) {
+    if (st.resource->heldBy) st.resource->heldBy->yieldAt(ready);
+  }
   Picoseconds head = ready;  // when the chunk's first byte reaches the next stage
   Picoseconds tail = ready;  // when its last byte has left the previous stage
   Picoseconds firstFree = ready;
@@ -81,7 +88,7 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
       st.resource->bytes += st.bytes;
       st.resource->busy += st.occupancy;
       st.resource->chunks++;
-      st.resource->sample(from, last, st.bytes);
+      st.resource->sample(from, last, static_cast<double>(st.bytes));
       if (i == 0) firstFree = free;
       if (!st.alongside) {
         previousStart = head;
@@ -108,21 +115,21 @@ std::pair<Picoseconds, Picoseconds> flow(const std::vector<Stage>& stages, Picos
       for (uint32_t k = 0; k < st.parts; ++k) {
         const Picoseconds in = head + spread * (k + 1) / st.parts;
         const Picoseconds at = std::max({head + spread * k / st.parts, in - part, done});
-        const Picoseconds s = st.resource->reserve(at, part, ready);
+        const Picoseconds s = st.resource->reserve(at, part, ready, owner);
         if (k == 0) start = s;
         done = s + part;
       }
       end = done;
     } else {
-      start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready)
-                             : st.resource->reserve(earliest, st.occupancy, ready);
+      start = st.interleaved ? st.resource->interleave(earliest, st.occupancy, ready, owner)
+                             : st.resource->reserve(earliest, st.occupancy, ready, owner);
       end = start + (st.rateOnly ? 0 : st.occupancy);
     }
     if (spans) spans->emplace_back(start, std::max(end, start + st.occupancy));
     st.resource->bytes += st.bytes;
     st.resource->busy += st.occupancy;
     st.resource->chunks++;
-    st.resource->sample(start, std::max(end, start + st.occupancy), st.bytes);
+    st.resource->sample(start, std::max(end, start + st.occupancy), static_cast<double>(st.bytes));
     if (i == 0) firstFree = std::max(end, start + st.occupancy);
     if (st.alongside) continue;  // the piece moves on from where the stage before left it
     previousStart = start;

@@ -17,24 +17,40 @@ namespace ascendsim::models {
 
 using spec::Picoseconds;
 
+// An interval a resource is booked for, and whose traffic booked it (0: nobody said).
+struct Booking {
+  Picoseconds start, end;
+  int owner = 0;
+};
+
+// A run of identical pieces moved in one step while nobody else uses their way
+// (models/sched/solo_run.h). Whoever books one of its resources first stops it at that instant.
+class HeldPath {
+ public:
+  virtual ~HeldPath() = default;
+  // Everything of the run issued before `t` happened; what comes after is moved piece by piece.
+  virtual void yieldAt(Picoseconds t) = 0;
+};
+
 struct Resource {
-  std::string name;      // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
-  uint64_t bytes = 0;    // bytes it carried (wire bytes for links)
-  uint64_t chunks = 0;   // pieces that crossed it (simulation events at this hop)
-  Picoseconds busy = 0;  // time it was occupied
-  std::deque<std::pair<Picoseconds, Picoseconds>>
-      reserved;  // [start, end), sorted, none before `now`
+  std::string name;              // "npu0.link.up", "sw0.uplink.down", "host.memory", ...
+  uint64_t bytes = 0;            // bytes it carried (wire bytes for links)
+  uint64_t chunks = 0;           // pieces that crossed it (simulation events at this hop)
+  Picoseconds busy = 0;          // time it was occupied
+  std::deque<Booking> reserved;  // [start, end), sorted, none before `now`
+  HeldPath* heldBy = nullptr;    // a run of pieces is using it and has not booked it yet
   // Bandwidth samples for the trace: bytes per bin of `binWidth` (0: not sampled), by bin index.
   Picoseconds binWidth = 0;
   std::map<int64_t, double> bins;
-  void sample(Picoseconds start, Picoseconds end, uint64_t bytes);
+  // Negative bytes take back what was sampled.
+  void sample(Picoseconds start, Picoseconds end, double bytes);
 
   // Books the earliest [start, start + length) with start >= earliest that overlaps nothing booked;
   // forgets bookings that ended by `now` (nothing earlier can be asked for any more).
-  Picoseconds reserve(Picoseconds earliest, Picoseconds length, Picoseconds now);
+  Picoseconds reserve(Picoseconds earliest, Picoseconds length, Picoseconds now, int owner = 0);
   // Small TLPs (read requests) interleave with the bulk traffic TLP by TLP: they go at `earliest`
   // and push the end of the bookings back by their length, so the bulk flows absorb their share.
-  Picoseconds interleave(Picoseconds earliest, Picoseconds length, Picoseconds now);
+  Picoseconds interleave(Picoseconds earliest, Picoseconds length, Picoseconds now, int owner = 0);
 };
 
 // Every resource of a machine, in a stable order and at stable addresses (resources may be added
@@ -106,10 +122,11 @@ struct Stage {
 
 // Runs a piece through its stages from `ready` on, reserving each resource. Returns when the
 // first stage frees (the channel may start its next piece) and when the piece's last byte lands.
-// `spans`, when given, receives each stage's booked [start, end).
+// `spans`, when given, receives each stage's booked [start, end); `owner` tags the bookings. A run
+// of pieces holding one of the resources is stopped at `ready` first.
 std::pair<Picoseconds, Picoseconds> flow(
     const std::vector<Stage>& stages, Picoseconds ready,
-    std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr);
+    std::vector<std::pair<Picoseconds, Picoseconds>>* spans = nullptr, int owner = 0);
 
 // Time for `bytes` at `rate` bytes/s, in whole picoseconds (rounded up).
 Picoseconds transferTime(uint64_t bytes, double rate);

@@ -22,6 +22,12 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
   dont_initialize();
 }
 
+DeviceScheduler::~DeviceScheduler() {
+  for (Channel& c : channels_) {
+    if (c.run) endRun(c, c.run->pieces());
+  }
+}
+
 void DeviceScheduler::attach(StreamQueue& stream) {
   streams_.push_back(&stream);
   setPriority(stream, stream.priority());
@@ -93,13 +99,17 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // The channel fetches the descriptor and sets up, then moves the bytes chunk by chunk; the
     // task's end is known once its last chunk is issued.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
-    *free = Channel{&task, 0, first, first, {}, 0, 0};
+    *free = Channel{};
+    free->task = &task;
+    free->nextIssue = free->lastDone = first;
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
     if (task.prepare && !task.isCancelled()) task.prepare(task);
     // The cores receive their blocks (dispatch), then stream the kernel tile by tile.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.aicore.startLatency;
-    aicore_ = Channel{&task, 0, first, first, {}, 0, 0};
+    aicore_ = Channel{};
+    aicore_.task = &task;
+    aicore_.nextIssue = aicore_.lastDone = first;
     // Nothing to do: ends as it starts (an Ascend C kernel whose blocks only compute in the
     // Unified Buffer still takes its cores' cycles).
     task.endTime = task.bytes == 0 && task.kernel.ops == 0 && task.kernel.scalarOps == 0 &&
@@ -193,7 +203,9 @@ Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channe
 bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
   bool any = false;
   while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
-    const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
+    if (c.run) endRun(c, c.run->pieces());  // its pieces are all issued: go on after them
+    const Picoseconds issue = c.nextIssue;
+    const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, issue);
     c.offset += chunk.bytes;
     c.lastDone = std::max(c.lastDone, chunk.done);
     c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes,
@@ -210,10 +222,105 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
       const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests,
                                 chunk.staged};
       c.nextIssue = windowOpens(c, chunk.nextIssue, next, byteWindow);
+      if (pieceRuns_ && &c != &aicore_) seekSteadyState(c, issue, chunk);
     }
     any = true;
   }
   return any;
+}
+
+namespace {
+// Pieces a run must hold to be worth its bookkeeping; failed searches before pausing.
+constexpr uint64_t kShortestRun = 8;
+constexpr uint32_t kSearchesBeforePause = 64;
+constexpr uint32_t kLongestPause = 4096;
+
+bool samePiece(const ChunkTiming& a, const ChunkTiming& b) {
+  return a.bytes == b.bytes && a.requests == b.requests && a.staged == b.staged;
+}
+}  // namespace
+
+void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const ChunkTiming& chunk) {
+  if (c.pause > 0) {
+    --c.pause;
+    c.last.valid = false;
+    return;
+  }
+  const uint64_t left = c.task->bytes - c.offset;
+  std::vector<PathUse> path;
+  const int channel = static_cast<int>(&c - channels_.data());
+  Channel::Probe now;
+  now.issue = issue;
+  now.chunk = chunk;
+  now.nextIssue = c.nextIssue - issue;
+  now.lastDone = c.lastDone - issue;
+  for (Channel::Piece p : c.inFlight) {
+    p.done -= issue;
+    now.inFlight.push_back(p);
+  }
+  now.valid =
+      chunk.bytes > 0 && left / chunk.bytes > kShortestRun && timing_.lastPathRepeats(path) &&
+      now.path.capture(std::move(path), issue, TransferTiming::bookingOwner(index_, channel));
+  const Channel::Probe& was = c.last;
+  const bool steady = now.valid && was.valid && samePiece(was.chunk, chunk) &&
+                      was.nextIssue == now.nextIssue && was.lastDone == now.lastDone &&
+                      was.inFlight.size() == now.inFlight.size() &&
+                      std::equal(was.inFlight.begin(), was.inFlight.end(), now.inFlight.begin(),
+                                 [](const Channel::Piece& a, const Channel::Piece& b) {
+                                   return a.done == b.done && a.bytes == b.bytes &&
+                                          a.requests == b.requests && a.staged == b.staged;
+                                 }) &&
+                      now.path.sameAs(was.path);
+  if (!steady) {
+    c.last = std::move(now);
+    if (++c.misses >= kSearchesBeforePause) {
+      // Traffic that never settles (competitors on the way): look again only now and then.
+      c.pause = std::min<uint32_t>(kLongestPause, c.misses);
+      c.misses *= 2;
+      c.last.valid = false;
+    }
+    return;
+  }
+  // The last piece met what the one before met, a period later: so will every piece of the same
+  // size after it. Keep the last one (perhaps smaller) to move piece by piece.
+  const Picoseconds period = now.nextIssue;
+  const uint64_t pieces = left / chunk.bytes - 1;
+  c.misses = 0;
+  c.runOffset = c.offset;
+  c.run = std::make_unique<SoloRun>(std::move(now.path), issue, period, pieces,
+                                    [this, channel](Picoseconds t) {
+                                      Channel& ch = channels_[static_cast<size_t>(channel)];
+                                      endRun(ch, ch.run->issuedBefore(t));
+                                      wakeAt(ch.nextIssue);
+                                    });
+  c.last = Channel::Probe{};
+  c.last.inFlight = std::move(now.inFlight);
+  c.last.nextIssue = now.nextIssue;
+  c.last.lastDone = now.lastDone;
+  c.last.chunk = chunk;
+  c.last.issue = issue;
+  c.nextIssue = issue + static_cast<Picoseconds>(pieces + 1) * period;
+}
+
+void DeviceScheduler::endRun(Channel& c, uint64_t m) {
+  std::unique_ptr<SoloRun> run = std::move(c.run);
+  run->release(m);
+  piecesInRuns_ += m;
+  // Piece m of the run left the channel as the last piece before the run left it, m periods on.
+  const Picoseconds at = c.last.issue + static_cast<Picoseconds>(m) * run->period();
+  c.offset = c.runOffset + m * c.last.chunk.bytes;
+  c.lastDone = at + c.last.lastDone;
+  c.nextIssue = at + c.last.nextIssue;
+  c.inFlight.clear();
+  c.inFlightBytes = 0;
+  c.inFlightRequests = 0;
+  for (Channel::Piece p : c.last.inFlight) {
+    p.done += at;
+    c.inFlight.push_back(p);
+    c.inFlightBytes += p.bytes;
+    c.inFlightRequests += p.requests;
+  }
+  c.last = Channel::Probe{};
 }
 
 bool DeviceScheduler::pumpChannels(Picoseconds now) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/dma/transfer_timing.h"
+#include "models/sched/solo_run.h"
 #include "models/sched/stream_queue.h"
 #include "models/task/sim_time.h"
 #include "spec/system_spec.h"
@@ -32,6 +33,13 @@ class DeviceScheduler : public sc_core::sc_module {
   SC_HAS_PROCESS(DeviceScheduler);
   DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec, int deviceIndex,
                   TransferTiming& timing);
+  ~DeviceScheduler() override;
+  // Whether a copy whose pieces have settled into a steady state on a way nobody else uses moves
+  // the rest of them in one step (models/sched/solo_run.h; on by default). Off: piece by piece,
+  // with the same timing.
+  void setPieceRuns(bool on) { pieceRuns_ = on; }
+  // Pieces moved within runs rather than one by one, so far.
+  uint64_t piecesInRuns() const { return piecesInRuns_; }
 
   void attach(StreamQueue& stream);
   void detach(StreamQueue& stream);  // the stream must be idle
@@ -78,6 +86,20 @@ class DeviceScheduler : public sc_core::sc_module {
     std::deque<Piece> inFlight;  // issued pieces that have not landed
     uint64_t inFlightBytes = 0;
     uint64_t inFlightRequests = 0;
+    // What the last piece left, for finding a steady state, and the run moved in one step.
+    struct Probe {
+      bool valid = false;
+      Picoseconds issue = 0;
+      ChunkTiming chunk;
+      Picoseconds nextIssue = 0, lastDone = 0;  // relative to `issue`
+      std::vector<Piece> inFlight;              // their `done` relative to `issue`
+      PathState path;
+    };
+    Probe last;
+    uint32_t misses = 0;  // pieces since the last steady state was sought in vain
+    uint32_t pause = 0;   // pieces before it is sought again
+    std::unique_ptr<SoloRun> run;
+    uint64_t runOffset = 0;  // `offset` when the run began
   };
   // When channel `c` may issue its next piece (of about `next`'s size and read requests), at `t`
   // or later. Staged pieces: two in flight (the thread's two pinned buffers). Reads: at most
@@ -86,6 +108,13 @@ class DeviceScheduler : public sc_core::sc_module {
   Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
                           uint64_t byteWindow) const;
   bool pump(Channel& c, uint64_t byteWindow, Picoseconds now);
+  // After a piece issued at `issue`: whether the channel's state repeats the last piece's, and if
+  // so, moves the rest of the copy but its last piece as one run.
+  void seekSteadyState(Channel& c, Picoseconds issue, const ChunkTiming& chunk);
+  // Sets the channel as the first `m` pieces of its run leave it and ends the run.
+  void endRun(Channel& c, uint64_t m);
+  bool pieceRuns_ = true;
+  uint64_t piecesInRuns_ = 0;
   uint64_t byteWindow_;  // bytes of posted writes a channel may have in flight
   uint32_t readWindow_;  // read requests a channel may have outstanding
   std::vector<Channel> channels_;

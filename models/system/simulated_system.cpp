@@ -35,7 +35,13 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
       for (auto& other : devices_) other->wake();
     });
   }
+  const char* runs = std::getenv("ASCENDSIM_PIECE_RUNS");
+  setPieceRuns(!(runs && std::string(runs) == "0"));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration; the kernel now waits for work
+}
+
+void SimulatedSystem::setPieceRuns(bool on) {
+  for (auto& d : devices_) d->setPieceRuns(on);
 }
 
 void SimulatedSystem::setTrafficObserver(MemoryTrafficObserver* observer) {

@@ -31,6 +31,9 @@ class SimulatedSystem {
   MachineGraph& graph() { return *graph_; }
   Router& router() { return *router_; }
   void addListener(TaskListener* listener);
+  // Copies that settle into a steady state on a way nobody else uses move the rest of their
+  // pieces in one step (the same timing, far fewer steps). On unless ASCENDSIM_PIECE_RUNS=0.
+  void setPieceRuns(bool on);
 
   Picoseconds now() const { return simNow(); }
   // Simulates until `done()` holds. Returns false when nothing is left to simulate first: the

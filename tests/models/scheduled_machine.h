@@ -47,6 +47,10 @@ class Machine {
     t->bytes = work.bytesRead + work.bytesWritten;
     return submit(device, stream ? *stream : newStream(device), std::move(t));
   }
+  // Any task, on `stream` of `device` or a new stream of its own.
+  const Task* add(int device, std::unique_ptr<Task> t, StreamQueue* stream = nullptr) {
+    return submit(device, stream ? *stream : newStream(device), std::move(t));
+  }
   StreamQueue& newStream(int device) {
     streams_.push_back(std::make_unique<StreamQueue>(static_cast<uint32_t>(streams_.size()), 1024));
     system_.device(static_cast<size_t>(device)).attach(*streams_.back());
