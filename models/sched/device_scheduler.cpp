@@ -4,11 +4,13 @@
 #include <limits>
 
 #include "models/compute/ai_core_work.h"
+#include "models/sched/machine_clock.h"
+#include "models/sched/machine_run.h"
 
 namespace ascendsim::models {
 
 DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec,
-                                 int deviceIndex, TransferTiming& timing)
+                                 int deviceIndex, TransferTiming& timing, MachineClock& clock)
     : sc_core::sc_module(name),
       spec_(spec),
       index_(deviceIndex),
@@ -16,11 +18,9 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
       // Posted writes need no tags: a channel streams them from four chunk buffers.
       byteWindow_(4 * spec.dma.chunkSize),
       readWindow_(timing.readWindow(deviceIndex)),
-      channels_(spec.dma.engines * spec.dma.channelsPerEngine) {
-  SC_METHOD(dispatch);
-  sensitive << wake_;
-  dont_initialize();
-}
+      channels_(spec.dma.engines * spec.dma.channelsPerEngine),
+      clock_(clock),
+      clockIndex_(clock.add([this] { dispatch(); })) {}
 
 DeviceScheduler::~DeviceScheduler() {
   for (Channel& c : channels_) {
@@ -64,8 +64,7 @@ void DeviceScheduler::wake() {
 }
 
 void DeviceScheduler::wakeAt(Picoseconds when) {
-  const Picoseconds now = simNow();
-  wake_.notify(toScTime(std::max<Picoseconds>(when - now, 0)));
+  clock_.wakeAt(clockIndex_, when);
 }
 
 unsigned DeviceScheduler::busyChannels() const {
@@ -204,29 +203,70 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
   bool any = false;
   while (c.task && c.task->endTime < 0 && c.nextIssue <= now) {
     if (c.run) endRun(c, c.run->pieces());  // its pieces are all issued: go on after them
+    if (c.inMachineRun) {
+      // The machine's run reached this channel's next piece: every channel is brought to here.
+      machine_->yieldAt(c.nextIssue);
+      if (c.inMachineRun) break;  // (never: the run has ended)
+      continue;
+    }
     const Picoseconds issue = c.nextIssue;
-    const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, issue);
-    c.offset += chunk.bytes;
-    c.lastDone = std::max(c.lastDone, chunk.done);
-    c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes,
-                          chunk.requests, chunk.staged});
-    c.inFlightBytes += chunk.bytes;
-    c.inFlightRequests += chunk.requests;
-    if (c.offset >= c.task->bytes) {
-      c.task->endTime = c.lastDone;
-      c.inFlight.clear();
-      c.inFlightBytes = 0;
-      c.inFlightRequests = 0;
-    } else {
-      // The next piece is about as large as this one (the last may be smaller).
-      const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests,
-                                chunk.staged};
-      c.nextIssue = windowOpens(c, chunk.nextIssue, next, byteWindow);
-      if (pieceRuns_ && &c != &aicore_) seekSteadyState(c, issue, chunk);
+    const ChunkTiming chunk = issuePiece(c, byteWindow);
+    if (pieceRuns_ && &c != &aicore_) {
+      if (c.task->endTime < 0) seekSteadyState(c, issue, chunk);
+      if (machine_) machine_->pieceIssued(index_, channelIndex(c), issue);
     }
     any = true;
   }
   return any;
+}
+
+ChunkTiming DeviceScheduler::issuePiece(Channel& c, uint64_t byteWindow) {
+  const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
+  c.lastChunk = chunk;
+  if (machine_ && &c != &aicore_) c.pathRepeats = timing_.lastPathRepeats(c.path);
+  c.offset += chunk.bytes;
+  c.lastDone = std::max(c.lastDone, chunk.done);
+  c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes,
+                        chunk.requests, chunk.staged});
+  c.inFlightBytes += chunk.bytes;
+  c.inFlightRequests += chunk.requests;
+  if (c.offset >= c.task->bytes) {
+    c.task->endTime = c.lastDone;
+    c.inFlight.clear();
+    c.inFlightBytes = 0;
+    c.inFlightRequests = 0;
+  } else {
+    // The next piece is about as large as this one (the last may be smaller).
+    const Channel::Piece next{0, std::min(chunk.bytes, c.task->bytes - c.offset), chunk.requests,
+                              chunk.staged};
+    c.nextIssue = windowOpens(c, chunk.nextIssue, next, byteWindow);
+  }
+  return chunk;
+}
+
+DeviceScheduler::Channel::Probe DeviceScheduler::probe(const Channel& c, Picoseconds at,
+                                                       const ChunkTiming& chunk) {
+  Channel::Probe p;
+  p.issue = at;
+  p.chunk = chunk;
+  p.nextIssue = c.nextIssue - at;
+  p.lastDone = c.lastDone - at;
+  for (Channel::Piece piece : c.inFlight) {
+    piece.done -= at;
+    p.inFlight.push_back(piece);
+  }
+  return p;
+}
+
+bool DeviceScheduler::Channel::Probe::sameChannel(const Probe& o) const {
+  return chunk.bytes == o.chunk.bytes && chunk.requests == o.chunk.requests &&
+         chunk.staged == o.chunk.staged && nextIssue == o.nextIssue && lastDone == o.lastDone &&
+         inFlight.size() == o.inFlight.size() &&
+         std::equal(inFlight.begin(), inFlight.end(), o.inFlight.begin(),
+                    [](const Piece& a, const Piece& b) {
+                      return a.done == b.done && a.bytes == b.bytes && a.requests == b.requests &&
+                             a.staged == b.staged;
+                    });
 }
 
 namespace {
@@ -235,9 +275,6 @@ constexpr uint64_t kShortestRun = 8;
 constexpr uint32_t kSearchesBeforePause = 64;
 constexpr uint32_t kLongestPause = 4096;
 
-bool samePiece(const ChunkTiming& a, const ChunkTiming& b) {
-  return a.bytes == b.bytes && a.requests == b.requests && a.staged == b.staged;
-}
 }  // namespace
 
 void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const ChunkTiming& chunk) {
@@ -248,29 +285,13 @@ void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const Chunk
   }
   const uint64_t left = c.task->bytes - c.offset;
   std::vector<PathUse> path;
-  const int channel = static_cast<int>(&c - channels_.data());
-  Channel::Probe now;
-  now.issue = issue;
-  now.chunk = chunk;
-  now.nextIssue = c.nextIssue - issue;
-  now.lastDone = c.lastDone - issue;
-  for (Channel::Piece p : c.inFlight) {
-    p.done -= issue;
-    now.inFlight.push_back(p);
-  }
-  now.valid =
-      chunk.bytes > 0 && left / chunk.bytes > kShortestRun && timing_.lastPathRepeats(path) &&
-      now.path.capture(std::move(path), issue, TransferTiming::bookingOwner(index_, channel));
+  Channel::Probe now = probe(c, issue, chunk);
+  now.valid = chunk.bytes > 0 && left / chunk.bytes > kShortestRun &&
+              timing_.lastPathRepeats(path) &&
+              now.path.capture(std::move(path), issue,
+                               TransferTiming::bookingOwner(index_, channelIndex(c)));
   const Channel::Probe& was = c.last;
-  const bool steady = now.valid && was.valid && samePiece(was.chunk, chunk) &&
-                      was.nextIssue == now.nextIssue && was.lastDone == now.lastDone &&
-                      was.inFlight.size() == now.inFlight.size() &&
-                      std::equal(was.inFlight.begin(), was.inFlight.end(), now.inFlight.begin(),
-                                 [](const Channel::Piece& a, const Channel::Piece& b) {
-                                   return a.done == b.done && a.bytes == b.bytes &&
-                                          a.requests == b.requests && a.staged == b.staged;
-                                 }) &&
-                      now.path.sameAs(was.path);
+  const bool steady = now.valid && was.valid && was.sameChannel(now) && now.path.sameAs(was.path);
   if (!steady) {
     c.last = std::move(now);
     if (++c.misses >= kSearchesBeforePause) {
@@ -287,6 +308,7 @@ void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const Chunk
   const uint64_t pieces = left / chunk.bytes - 1;
   c.misses = 0;
   c.runOffset = c.offset;
+  const int channel = channelIndex(c);
   c.run = std::make_unique<SoloRun>(std::move(now.path), issue, period, pieces,
                                     [this, channel](Picoseconds t) {
                                       Channel& ch = channels_[static_cast<size_t>(channel)];

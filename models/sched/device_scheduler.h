@@ -28,11 +28,14 @@ class TaskListener {
   virtual void taskEnded(int device, const StreamQueue& stream, const Task& task) = 0;
 };
 
+class MachineRun;
+class MachineClock;
+
 class DeviceScheduler : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(DeviceScheduler);
+  // `clock` runs dispatch() whenever the scheduler asks to be woken.
   DeviceScheduler(sc_core::sc_module_name name, const spec::DeviceSpec& spec, int deviceIndex,
-                  TransferTiming& timing);
+                  TransferTiming& timing, MachineClock& clock);
   ~DeviceScheduler() override;
   // Whether a copy whose pieces have settled into a steady state on a way nobody else uses moves
   // the rest of them in one step (models/sched/solo_run.h; on by default). Off: piece by piece,
@@ -40,6 +43,8 @@ class DeviceScheduler : public sc_core::sc_module {
   void setPieceRuns(bool on) { pieceRuns_ = on; }
   // Pieces moved within runs rather than one by one, so far.
   uint64_t piecesInRuns() const { return piecesInRuns_; }
+  // The machine's channels seen together (models/sched/machine_run.h); nullptr: this one alone.
+  void setMachineRun(MachineRun* machine) { machine_ = machine; }
 
   void attach(StreamQueue& stream);
   void detach(StreamQueue& stream);  // the stream must be idle
@@ -94,8 +99,13 @@ class DeviceScheduler : public sc_core::sc_module {
       Picoseconds nextIssue = 0, lastDone = 0;  // relative to `issue`
       std::vector<Piece> inFlight;              // their `done` relative to `issue`
       PathState path;
+      bool sameChannel(const Probe& other) const;  // all but `issue` and `path`
     };
     Probe last;
+    ChunkTiming lastChunk;      // the last piece issued
+    bool inMachineRun = false;  // moved by the machine's run: MachineRun sets it
+    std::vector<PathUse> path;  // what its last piece did on its way (machine runs only)
+    bool pathRepeats = false;
     uint32_t misses = 0;  // pieces since the last steady state was sought in vain
     uint32_t pause = 0;   // pieces before it is sought again
     std::unique_ptr<SoloRun> run;
@@ -107,19 +117,27 @@ class DeviceScheduler : public sc_core::sc_module {
   // `byteWindow` bytes, but always two pieces (double buffering).
   Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
                           uint64_t byteWindow) const;
+  friend class MachineRun;
   bool pump(Channel& c, uint64_t byteWindow, Picoseconds now);
+  // Issues `c`'s next piece at c.nextIssue.
+  ChunkTiming issuePiece(Channel& c, uint64_t byteWindow);
+  // The channel's state after a piece issued at `at`, relative to it.
+  static Channel::Probe probe(const Channel& c, Picoseconds at, const ChunkTiming& chunk);
+  int channelIndex(const Channel& c) const { return static_cast<int>(&c - channels_.data()); }
   // After a piece issued at `issue`: whether the channel's state repeats the last piece's, and if
   // so, moves the rest of the copy but its last piece as one run.
   void seekSteadyState(Channel& c, Picoseconds issue, const ChunkTiming& chunk);
   // Sets the channel as the first `m` pieces of its run leave it and ends the run.
   void endRun(Channel& c, uint64_t m);
   bool pieceRuns_ = true;
+  MachineRun* machine_ = nullptr;
   uint64_t piecesInRuns_ = 0;
   uint64_t byteWindow_;  // bytes of posted writes a channel may have in flight
   uint32_t readWindow_;  // read requests a channel may have outstanding
   std::vector<Channel> channels_;
   Channel aicore_;  // the kernel on the AI Cores: two tiles per core in flight (double buffering)
-  sc_core::sc_event wake_;
+  MachineClock& clock_;
+  int clockIndex_;
   std::vector<TaskListener*> listeners_;
   std::function<void()> onRecordCompleted_;
 };

@@ -21,13 +21,14 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   graph_ = std::make_unique<MachineGraph>(spec_);
   router_ = std::make_unique<Router>(*graph_);
+  clock_ = std::make_unique<MachineClock>("machine_clock");
   for (size_t i = 0; i < spec_.devices.size(); ++i) {
     const std::string& model = spec_.devices[i].dma.model;
     auto& timing = timings_[model];
     if (!timing) timing = makeTransferTiming(model, spec_, *graph_, *router_);
     const std::string name = spec_.devices[i].name + "_scheduler";
     devices_.push_back(std::make_unique<DeviceScheduler>(name.c_str(), spec_.devices[i],
-                                                         static_cast<int>(i), *timing));
+                                                         static_cast<int>(i), *timing, *clock_));
   }
   // An event recorded on one device may release a wait on any device.
   for (auto& d : devices_) {
@@ -35,13 +36,25 @@ SimulatedSystem::SimulatedSystem(const spec::SystemSpec& spec) : spec_(spec) {
       for (auto& other : devices_) other->wake();
     });
   }
+  std::vector<DeviceScheduler*> schedulers;
+  for (auto& d : devices_) schedulers.push_back(d.get());
+  machineRun_ = std::make_unique<MachineRun>(std::move(schedulers));
   const char* runs = std::getenv("ASCENDSIM_PIECE_RUNS");
   setPieceRuns(!(runs && std::string(runs) == "0"));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration; the kernel now waits for work
 }
 
 void SimulatedSystem::setPieceRuns(bool on) {
-  for (auto& d : devices_) d->setPieceRuns(on);
+  for (auto& d : devices_) {
+    d->setPieceRuns(on);
+    d->setMachineRun(on ? machineRun_.get() : nullptr);
+  }
+}
+
+uint64_t SimulatedSystem::piecesInRuns() const {
+  uint64_t n = machineRun_->piecesInRuns();
+  for (const auto& d : devices_) n += d->piecesInRuns();
+  return n;
 }
 
 void SimulatedSystem::setTrafficObserver(MemoryTrafficObserver* observer) {

@@ -12,6 +12,8 @@
 #include "models/machine/machine_graph.h"
 #include "models/machine/router.h"
 #include "models/sched/device_scheduler.h"
+#include "models/sched/machine_clock.h"
+#include "models/sched/machine_run.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::models {
@@ -34,6 +36,8 @@ class SimulatedSystem {
   // Copies that settle into a steady state on a way nobody else uses move the rest of their
   // pieces in one step (the same timing, far fewer steps). On unless ASCENDSIM_PIECE_RUNS=0.
   void setPieceRuns(bool on);
+  // Pieces moved within runs rather than one by one, so far.
+  uint64_t piecesInRuns() const;
 
   Picoseconds now() const { return simNow(); }
   // Simulates until `done()` holds. Returns false when nothing is left to simulate first: the
@@ -56,7 +60,9 @@ class SimulatedSystem {
   std::unique_ptr<Router> router_;
   // One timing object per `dma.model` in use; each device's scheduler uses its own device's.
   std::map<std::string, std::unique_ptr<TransferTiming>> timings_;
+  std::unique_ptr<MachineClock> clock_;
   std::vector<std::unique_ptr<DeviceScheduler>> devices_;
+  std::unique_ptr<MachineRun> machineRun_;  // after devices_: gone before them
 };
 
 }  // namespace ascendsim::models

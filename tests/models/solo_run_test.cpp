@@ -1,4 +1,5 @@
-// Runs of pieces moved in one step (models/sched/solo_run.h) must time everything exactly as
+// Runs of pieces moved in one step (models/sched/solo_run.h, machine_run.h) must time everything
+// exactly as
 // piece by piece does: each case runs once with runs and once without (in a child process: SystemC
 // elaborates one machine per process) and compares every task's start and end to the picosecond
 // and every resource's bytes, pieces and busy time. Each case also checks that runs did happen
@@ -29,8 +30,8 @@ MemoryPlace dev(int d, uint64_t at = 0) {
   return {MemoryPlace::Kind::Device, d, at};
 }
 
-std::unique_ptr<Task> copyTask(MemoryPlace src, MemoryPlace dst, uint64_t bytes,
-                               Picoseconds at = 0, int hostThread = 0) {
+std::unique_ptr<Task> copyTask(MemoryPlace src, MemoryPlace dst, uint64_t bytes, Picoseconds at = 0,
+                               int hostThread = 0) {
   auto t = std::make_unique<Task>();
   t->kind = TaskKind::Copy;
   t->src = src;
@@ -56,13 +57,13 @@ Outcome simulate(const spec::SystemSpec& sys, const Scenario& scenario, bool run
   m.run();
   Outcome out;
   std::ostringstream s;
-  for (size_t i = 0; i < tasks; ++i) s << "task " << i << ' ' << m.start(i) << ' ' << m.end(i) << '\n';
+  for (size_t i = 0; i < tasks; ++i)
+    s << "task " << i << ' ' << m.start(i) << ' ' << m.end(i) << '\n';
   for (const Resource& r : m.system().graph().resources()) {
     if (r.chunks) s << r.name << ' ' << r.bytes << ' ' << r.chunks << ' ' << r.busy << '\n';
   }
   out.timeline = s.str();
-  for (size_t d = 0; d < m.system().deviceCount(); ++d)
-    out.piecesInRuns += m.system().device(d).piecesInRuns();
+  out.piecesInRuns = m.system().piecesInRuns();
   return out;
 }
 
@@ -86,7 +87,8 @@ Outcome simulateInChild(const spec::SystemSpec& sys, const Scenario& scenario, b
   close(fds[1]);
   std::string text;
   char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<size_t>(n));
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -158,13 +160,55 @@ TEST(SoloRun, CopiesSharingTheirWayTakeTheSameTime) {
   });
 }
 
+// Eight devices copying from the host share two switch uplinks and host memory: no copy is alone,
+// but the machine as a whole settles (each device two pieces per 932 ns) and moves whole periods
+// at once: 8 x 64 MiB / 3 KiB = 174763 pieces, nearly all of them in runs.
+TEST(MachineRun, EightDevicesSharingUplinksTakeTheSameTimeAndMoveInRuns) {
+  const spec::SystemSpec sys = spec::loadSystemSpec("atlas-800t-a2");
+  const uint64_t inRuns = sameEitherWay(sys, [](Machine& m) {
+    for (int d = 0; d < 8; ++d)
+      m.add(d, copyTask(pinned(static_cast<uint64_t>(d) << 30), dev(d), 64ull << 20));
+    return size_t{8};
+  });
+  EXPECT_GT(inRuns, 174763u * 95 / 100);
+}
+
+// Whatever arrives while the machine runs stops it at its instant: a copy inside npu2's memory
+// 2 ms in, a kernel on npu5 3 ms in (its memory traffic meets npu5's copy), and copies from the
+// devices to the host 4 ms in; every piece after each must agree.
+TEST(MachineRun, ArrivalsStopTheMachinesRunAtTheirInstant) {
+  const spec::SystemSpec sys = spec::loadSystemSpec("atlas-800t-a2");
+  const uint64_t inRuns = sameEitherWay(sys, [](Machine& m) {
+    for (int d = 0; d < 8; ++d)
+      m.add(d, copyTask(pinned(static_cast<uint64_t>(d) << 30), dev(d), 64ull << 20));
+    m.add(2, copyTask(dev(2, 1ull << 30), dev(2, 2ull << 30), 64ull << 20, 2'000'000'000));
+    auto k = std::make_unique<Task>();
+    k->kind = TaskKind::Kernel;
+    k->dst = dev(5);
+    k->kernel.name = "k";
+    k->kernel.bytesRead = 16ull << 20;
+    k->kernel.bytesWritten = 8ull << 20;
+    k->kernel.ops = 4ull << 20;
+    k->bytes = k->kernel.bytesRead + k->kernel.bytesWritten;
+    k->submitTime = 3'000'000'000;
+    m.add(5, std::move(k));
+    for (int d = 0; d < 4; ++d)
+      m.add(d, copyTask(dev(d, 3ull << 30), pinned(static_cast<uint64_t>(8 + d) << 30), 16ull << 20,
+                        4'000'000'000));
+    return size_t{14};
+  });
+  EXPECT_GT(inRuns, 0u);
+}
+
 // A memory timed burst by burst depends on where each burst goes: no run may form there.
 TEST(SoloRun, NoRunsWithMemoryTimedBurstByBurst) {
   spec::SystemSpec sys = spec::loadSystemSpec("atlas-800t-a2");
   for (auto& d : sys.devices) d.memory.timing = "cycle";
   const uint64_t inRuns = sameEitherWay(sys, [](Machine& m) {
     m.add(0, copyTask(dev(0), dev(0, 1ull << 30), 8ull << 20));
-    return size_t{1};
+    m.add(1, copyTask(pinned(), dev(1), 4ull << 20));
+    m.add(2, copyTask(pinned(1ull << 30), dev(2), 4ull << 20));
+    return size_t{3};
   });
   EXPECT_EQ(inRuns, 0u);
 }
