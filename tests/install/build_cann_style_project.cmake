@@ -22,7 +22,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
           include/acl/error_codes/rt_error_codes.h include/acl/acl_tdt.h lib64/libacl_tdt_channel.so include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
-          include/acl/acl_prof.h lib64/libmsprofiler.so
+          include/acl/acl_prof.h lib64/libmsprofiler.so lib64/libacl_dvpp.so include/acl/ops/acl_dvpp.h
           lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_math.so bin/ascendsim set_env.sh
           share/cmake/AscendSim/AscendSimConfig.cmake)
   if(NOT EXISTS "${prefix}/${f}")
@@ -48,6 +48,45 @@ run(${CXX_COMPILER} ${sanitizer} -std=c++17 "${SOURCE_DIR}/examples/cann_style_p
 run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/runtime_only_app")
 if(NOT last_output MATCHES "round trip ok")
   message(FATAL_ERROR "the program built against runtime/ printed: ${last_output}")
+endif()
+
+# 0b. libacl_dvpp.so by name: a program linking only -lacl_dvpp (from runtime/lib64/stub, as the
+# vendor's media samples link it) gets DVPP buffers from the device's memory: 128-byte aligned,
+# ALIGN_UP(1000, 32) + 32 = 1056 bytes of HBM taken (pyACL's and AscendCL's documented rule) and
+# given back by acldvppFree; a copy in and out of it keeps its bytes.
+file(WRITE "${WORK_DIR}/dvpp_app.cpp" [[
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include "acl/acl.h"
+#include "acl/ops/acl_dvpp.h"
+int main() {
+  if (aclInit(nullptr) || aclrtSetDevice(0)) return 1;
+  size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+  aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total);
+  void* dvpp = nullptr;
+  if (acldvppMalloc(&dvpp, 1000) != ACL_SUCCESS) return 2;
+  aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total);
+  char in[1000], out[1000];
+  for (int i = 0; i < 1000; ++i) in[i] = static_cast<char>(i * 7);
+  if (aclrtMemcpy(dvpp, 1000, in, 1000, ACL_MEMCPY_HOST_TO_DEVICE) ||
+      aclrtMemcpy(out, 1000, dvpp, 1000, ACL_MEMCPY_DEVICE_TO_HOST))
+    return 3;
+  const int freed = acldvppFree(dvpp);
+  aclrtGetMemInfo(ACL_HBM_MEM, &free2, &total);
+  std::printf("dvpp: aligned %d, took %zu, freed %d, back %d, data %s\n",
+              reinterpret_cast<uintptr_t>(dvpp) % 128 == 0, free0 - free1, freed, free2 == free0,
+              std::memcmp(in, out, 1000) == 0 ? "ok" : "differs");
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
+]])
+run(${CXX_COMPILER} ${sanitizer} -std=c++17 "${WORK_DIR}/dvpp_app.cpp" -I "${prefix}/runtime/include"
+    -L "${prefix}/runtime/lib64/stub" -lacl_dvpp -o "${WORK_DIR}/dvpp_app")
+run(${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/lib64" "${WORK_DIR}/dvpp_app")
+if(NOT last_output MATCHES "dvpp: aligned 1, took 1056, freed 0, back 1, data ok")
+  message(FATAL_ERROR "the program linking libacl_dvpp.so printed: ${last_output}")
 endif()
 
 # 1. The CANN-style project, pointed at the prefix and nothing else.
