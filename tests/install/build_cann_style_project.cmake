@@ -108,7 +108,7 @@ endif()
 # 1c. Ascend C kernels built as CANN's samples build them (ascendc.cmake through ASCENDC_CMAKE_DIR,
 # ascendc_library, <<<>>> launches): right results over 8 blocks, an out-of-bounds read and a trap
 # reported with CANN's AI Core exception codes.
-foreach(f include/kernel_operator.h bin/ascendsim-ascendc-prep tikcpp/ascendc_kernel_cmake/ascendc.cmake bin/setenv.bash)
+foreach(f include/kernel_operator.h include/kernel_operator_list_tensor_intf.h include/ascendsim/ascendc_more.h bin/ascendsim-ascendc-prep tikcpp/ascendc_kernel_cmake/ascendc.cmake bin/setenv.bash)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "install is missing ${f}")
   endif()
