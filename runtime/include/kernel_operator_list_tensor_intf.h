@@ -50,8 +50,7 @@ class ListTensorDesc {
  public:
   ListTensorDesc() = default;
   ~ListTensorDesc() = default;
-  ListTensorDesc(__gm__ void* data, uint32_t length = 0xffffffff,
-                 uint32_t shapeSize = 0xffffffff) {
+  ListTensorDesc(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) {
     Init(data, length, shapeSize);
   }
   // Reads the layout at `data`; `length` (its bytes) and `shapeSize` (its pointer count) are only

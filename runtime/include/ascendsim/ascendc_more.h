@@ -133,8 +133,8 @@ class LocalMemAllocator {
                     "bytes of Unified Buffer",
                     static_cast<unsigned long long>(end), static_cast<unsigned long long>(limit));
       ascendsimAscendCExceedResource(reason);  // stops the kernel's block
-      trap();                                   // a CPU-debug block
-      throw std::length_error(reason);          // outside any kernel
+      trap();                                  // a CPU-debug block
+      throw std::length_error(reason);         // outside any kernel
     }
     cur_ = static_cast<uint32_t>(end);
     uint8_t* p = detail::unifiedBuffer() + at;
@@ -187,8 +187,8 @@ inline uint64_t gatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0
     for (uint64_t k = 0; k < perRepeat && r * perRepeat + k < total; ++k) {
       if (!selected(r, k)) continue;
       const uint64_t block = k / perBlock;
-      out[kept++] = in[(r * p.src0RepeatStride + block * p.src0BlockStride) * perBlock +
-                       k % perBlock];
+      out[kept++] =
+          in[(r * p.src0RepeatStride + block * p.src0BlockStride) * perBlock + k % perBlock];
     }
   }
   ascendsimAscendCVector(dst.Buffer(), src0.Buffer(), patternBuffer, repeats * 256);
@@ -208,12 +208,11 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 "GatherMask: src1Pattern is uint16_t for 2-byte types, uint32_t for 4-byte ones");
   const U* pattern = src1Pattern.GetPhyAddr();
   const uint64_t wordsPerStride = 32 / sizeof(U) * gatherMaskParams.src1RepeatStride;
-  rsvdCnt = detail::gatherMask(
-      dst, src0, src1Pattern.Buffer(), reduceMode, mask, gatherMaskParams,
-      [&](uint64_t r, uint64_t k) {
-        const U word = pattern[r * wordsPerStride + k / (8 * sizeof(U))];
-        return ((word >> (k % (8 * sizeof(U)))) & 1u) != 0;
-      });
+  rsvdCnt = detail::gatherMask(dst, src0, src1Pattern.Buffer(), reduceMode, mask, gatherMaskParams,
+                               [&](uint64_t r, uint64_t k) {
+                                 const U word = pattern[r * wordsPerStride + k / (8 * sizeof(U))];
+                                 return ((word >> (k % (8 * sizeof(U)))) & 1u) != 0;
+                               });
 }
 
 // A built-in pattern, the same for every repeat: 1 the even elements, 2 the odd ones, 3 to 6 the
@@ -226,14 +225,10 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   rsvdCnt = detail::gatherMask(dst, src0, nullptr, reduceMode, mask, gatherMaskParams,
                                [src1Pattern](uint64_t, uint64_t k) {
                                  switch (src1Pattern) {
-                                   case 1:
-                                     return k % 2 == 0;
-                                   case 2:
-                                     return k % 2 == 1;
-                                   case 7:
-                                     return true;
-                                   default:
-                                     return k % 4 == static_cast<uint64_t>(src1Pattern - 3);
+                                   case 1: return k % 2 == 0;
+                                   case 2: return k % 2 == 1;
+                                   case 7: return true;
+                                   default: return k % 4 == static_cast<uint64_t>(src1Pattern - 3);
                                  }
                                });
 }
