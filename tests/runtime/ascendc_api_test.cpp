@@ -814,6 +814,51 @@ TEST_F(AscendCApi, ListTensorDescReadsTheReferencesLayout) {
     ASSERT_ACL_OK(aclrtFree(p));
 }
 
+TEST_F(AscendCApi, SyncAllIsABarrierForOneBlockAndRefusedAcrossSeveral) {
+  // One block: SyncAll waits for the block's own pipes, like PipeBarrier<PIPE_ALL>, and the data
+  // is right (y = x + 1 after the copy in). Four blocks would have to wait for each other, which
+  // blocks run one after another cannot: the kernel fails with the vector core exception and
+  // says why; so does the soft form with 2 cores named.
+  constexpr size_t n = 64;
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+  float* dx = deviceBuffer<float>(n, x);
+  float* dy = deviceBuffer<float>(n);
+  auto kernel = [=](int soft) {
+    return [=]() {
+      AscendC::TPipe pipe;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, n * sizeof(float));
+      AscendC::GlobalTensor<float> gx, gy;
+      gx.SetGlobalBuffer(dx, n);
+      gy.SetGlobalBuffer(dy, n);
+      AscendC::LocalTensor<float> t = buf.Get<float>();
+      AscendC::DataCopy(t, gx, n);
+      if (soft) {
+        AscendC::GlobalTensor<int32_t> work;
+        AscendC::SyncAll(work, t.ReinterpretCast<int32_t>(), soft);
+      } else {
+        AscendC::SyncAll();
+      }
+      AscendC::Adds(t, t, 1.0f, n);
+      AscendC::DataCopy(gy, t, n);
+    };
+  };
+  runKernel("SyncOne", 1, kernel(0));
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = x[i] + 1.0f;
+  EXPECT_EQ(readBack(dy, n), want);
+  ASSERT_EQ(ascendsim::ascendc::launch("SyncFour", 4, nullptr, nullptr, kernel(0)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("SyncAll across 4 blocks is not supported"),
+            std::string::npos);
+  ASSERT_EQ(ascendsim::ascendc::launch("SyncSoft", 1, nullptr, nullptr, kernel(2)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("SyncAll across 2 blocks"), std::string::npos);
+  ASSERT_ACL_OK(aclrtFree(dx));
+  ASSERT_ACL_OK(aclrtFree(dy));
+}
+
 namespace {
 // The default machine's 910B4 vector cores (configs/default.yaml): 1.65 GHz, 64 B per cycle in
 // (MTE2) and out (MTE3), 256 B per cycle through the vector unit (one 256-byte repeat per cycle);

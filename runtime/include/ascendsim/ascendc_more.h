@@ -1,8 +1,8 @@
 /*
  * More of the Ascend C API for kernels compiled for the host (included by kernel_operator.h, after
- * its tensors, queues and instructions): the AscendC::Std helpers, LocalMemAllocator, GatherMask
- * and Broadcast. Names and signatures follow the Ascend C API reference; the data they leave is
- * the reference's, the time they take follows docs/ascendc.md ("Timing").
+ * its tensors, queues and instructions): the AscendC::Std helpers, LocalMemAllocator, GatherMask,
+ * Broadcast and SyncAll. Names and signatures follow the Ascend C API reference; the data they
+ * leave is the reference's, the time they take follows docs/ascendc.md ("Timing").
  */
 #ifndef ASCENDSIM_ASCENDC_MORE_H_
 #define ASCENDSIM_ASCENDC_MORE_H_
@@ -283,6 +283,43 @@ template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void BroadCast(LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                       const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
   Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
+}
+
+// ---------------------------------------------------------------- SyncAll
+
+namespace detail {
+// SyncAll makes every core of the kernel wait until all have reached it. AscendSim runs a
+// kernel's blocks one after the other, so a block cannot wait for a later one: with one block
+// taking part it is a barrier of the block's own pipes (as PipeBarrier<PIPE_ALL>); with more the
+// kernel fails at the call, saying so, rather than run on as if the others had arrived.
+inline void syncAll(int64_t waiting) {
+  if (waiting > 1) {
+    char reason[240];
+    std::snprintf(reason, sizeof reason,
+                  "SyncAll across %lld blocks is not supported by AscendSim (it runs a kernel's "
+                  "blocks one after another, so they cannot wait for each other)",
+                  static_cast<long long>(waiting));
+    ascendsimAscendCExceedResource(reason);
+    trap();
+    return;
+  }
+  ascendsimAscendCBarrier();
+}
+}  // namespace detail
+
+// Hard synchronisation of all the kernel's cores.
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+  detail::syncAll(GetBlockNum());
+}
+// Soft synchronisation through a global-memory workspace (`usedCores` cores, or all of the
+// kernel's when 0).
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
+                    const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+  (void)gmWorkspace;
+  (void)ubWorkspace;
+  detail::syncAll(usedCores > 0 ? usedCores : GetBlockNum());
 }
 
 }  // namespace AscendC
