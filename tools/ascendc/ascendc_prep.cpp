@@ -4,10 +4,11 @@
 // `ascendsim::ascendc::launch("K", blockDim, l2ctrl, stream, [=]() { K(args); })`, and the AI
 // Core's trap instruction (`asm("trap")`, `asm volatile ("trap")`) a call that stops the block.
 // Every loop's condition (`for (init; cond; step)`, `while (cond)`, `do ... while (cond)`) becomes
-// `ascendsim::ascendc::loopTest() && (cond)`: the runtime counts each test, the scalar code's time
-// (docs/ascendc.md, "Timing"), which is then the same whatever the host compiler's optimisation
-// level. A range-based for (no condition) and a while whose condition declares a variable count
-// their iterations at the start of their braced body, or not at all without braces.
+// `::ascendsim::ascendc::loopTest() && (cond)`: the runtime counts each test, the scalar code's
+// time (docs/ascendc.md, "Timing"), which is then the same whatever the host compiler's
+// optimisation level. A range-based for (no condition) and a while whose condition declares a
+// variable count their iterations at the start of their braced body, or not at all without
+// braces. Loops made of goto or recursion are not counted.
 // The headers the source includes with quotes, found beside the including file, are rewritten the
 // same way (loops and traps) into OUT.includes/, and the #include lines name those copies (a
 // quoted header found elsewhere, through -I, is left as it is). With DEPFILE, the files read are
@@ -363,7 +364,7 @@ bool writeIfChanged(const std::string& path, const std::string& text) {
 
 // What a loop's condition is wrapped in: ascendsimAscendCLoopTest() (counted) when run, true when
 // the loop runs in a constant expression (a constexpr function's loop).
-const char* const kLoopTest = "ascendsim::ascendc::loopTest()";
+const char* const kLoopTest = "::ascendsim::ascendc::loopTest()";
 
 bool keywordAt(const std::string& s, size_t i, const char* word) {
   const size_t n = std::string(word).size();

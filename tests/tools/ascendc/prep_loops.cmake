@@ -8,7 +8,7 @@ file(MAKE_DIRECTORY "${WORK}/headers")
 set(out "${WORK}/kernel.host.cpp")
 run("${PREP}" "${SOURCE_DIR}/kernel.cpp" "${out}" "${WORK}/headers" "${WORK}/kernel.d")
 file(READ "${out}" text)
-set(test "ascendsim::ascendc::loopTest\\(\\)")
+set(test "::ascendsim::ascendc::loopTest\\(\\)")
 foreach(expected
     "#line 1 \"${SOURCE_DIR}/kernel.cpp\""
     # a for loop's condition; an empty one; a constexpr function's loop (counted only when run)
