@@ -154,6 +154,7 @@ int runExec(const ExecOptions& o) {
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
+  setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
   useSimulatorLibrary();
 
   std::vector<char*> argv;

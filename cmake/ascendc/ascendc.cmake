@@ -65,14 +65,21 @@ function(_ascendsim_prepare_kernels name header_dir out_sources out_dirs)
     set(prep "${ASCENDSIM_ASCENDC_PREFIX}/bin/ascendsim-ascendc-prep")
     # (A source generated at build time gets its headers when it is built.)
     if(EXISTS "${abs}")
-      execute_process(COMMAND "${prep}" "${abs}" "${out}" "${header_dir}" RESULT_VARIABLE prepared)
+      execute_process(COMMAND "${prep}" "${abs}" "${out}" "${header_dir}" "${out}.d" RESULT_VARIABLE prepared)
       if(NOT prepared EQUAL 0)
         message(FATAL_ERROR "ascendc.cmake: ascendsim-ascendc-prep failed on ${abs}")
       endif()
     endif()
+    # The headers the kernel includes with quotes are rewritten too (their loops counted): the
+    # depfile makes a change in one of them prepare the kernel again.
+    set(depfile "")
+    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 OR CMAKE_GENERATOR MATCHES "Ninja")
+      set(depfile DEPFILE "${out}.d")
+    endif()
     add_custom_command(OUTPUT "${out}"
-      COMMAND "${prep}" "${abs}" "${out}" "${header_dir}"
+      COMMAND "${prep}" "${abs}" "${out}" "${header_dir}" "${out}.d"
       DEPENDS "${abs}" "${prep}"
+      ${depfile}
       COMMENT "Ascend C kernel ${src} for the simulator")
     list(APPEND generated "${out}")
   endforeach()
@@ -84,8 +91,6 @@ endfunction()
 function(_ascendsim_kernel_target name source_dirs)
   target_include_directories(${name} PRIVATE ${source_dirs} "${ASCENDSIM_ASCENDC_PREFIX}/include" "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_features(${name} PRIVATE cxx_std_17)
-  # Every basic block the kernel's scalar code runs is counted by the runtime (its timing).
-  target_compile_options(${name} PRIVATE -fsanitize-coverage=trace-pc)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(${name} PUBLIC "${ASCENDSIM_ASCENDC_PREFIX}/lib64/libascendcl.so")
 endfunction()

@@ -110,7 +110,7 @@ int32_t LaunchAddRelu(uint32_t blocks, void* stream, float* x, float* y, float* 
       count / blocks));
 }
 
-// Register-only scalar work: its time is its basic blocks (kernels are built with coverage).
+// Register-only scalar work: its time is its loop's tests (ascendc_library counts them).
 extern "C" __global__ __aicore__ void Spin(__gm__ uint32_t* out, uint32_t iterations) {
   uint32_t x = 1;
   for (uint32_t i = 0; i < iterations; ++i) x = x * 1664525u + 1013904223u;

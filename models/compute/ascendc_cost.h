@@ -15,10 +15,11 @@
 
 namespace ascendsim::models {
 
-// Scalar instructions charged for each basic block of kernel code run (kernels built with
-// ascendc_library count them) and for issuing one vector or copy instruction (its address, repeat
-// and stride set-up): assumed, stated in docs/ascendc.md.
-constexpr uint64_t kScalarOpsPerBasicBlock = 4;
+// Scalar instructions charged for each test of a loop's condition in the kernel's own source
+// (kernels built with ascendc_library count them: the condition, the increment and the body's
+// address arithmetic) and for issuing one vector or copy instruction (its address, repeat and
+// stride set-up): assumed, stated in docs/ascendc.md.
+constexpr uint64_t kScalarOpsPerLoopTest = 4;
 constexpr uint64_t kScalarOpsPerInstruction = 4;
 
 class BlockTimeline {

@@ -51,7 +51,8 @@ aclError aclrtSynchronizeDevice(void) {
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
   ASCENDSIM_FORWARD(aclrtGetRunMode, runMode);
-  return run("aclrtGetRunMode", &ApiOverheads::defaultCall, [&](HostThread&) {
+  // No aclInit needed, as on CANN (the vendor's runtime-only samples ask before aclInit).
+  return rt().call("aclrtGetRunMode", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(runMode, "runMode");
     *runMode = rt().runMode();
   });

@@ -234,11 +234,11 @@ void KernelMemoryWindow::barrier() {
   if (w && w->fault_ && w->timeline_) w->timeline_->barrier();
 }
 
-void KernelMemoryWindow::countBasicBlock() {
+void KernelMemoryWindow::countLoopTest() {
   KernelMemoryWindow* w = tActive;
   if (!w || !w->fault_ || tLibraryDepth != 0) return;
-  ++w->basicBlocks_;
-  if (w->timeline_) w->timeline_->scalar(models::kScalarOpsPerBasicBlock);
+  ++w->loopTests_;
+  if (w->timeline_) w->timeline_->scalar(models::kScalarOpsPerLoopTest);
 }
 
 void KernelMemoryWindow::enterLibrary(bool enter) {

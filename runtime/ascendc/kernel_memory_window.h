@@ -91,12 +91,13 @@ class KernelMemoryWindow {
                               uint64_t blocks, uint64_t globalStride, bool toGlobal, bool atomic);
   static void localAccess(uintptr_t buffer, bool write);
   static void barrier();
-  // Kernels built by ascendc_library are compiled with -fsanitize-coverage=trace-pc: every basic
-  // block of their scalar code they run is counted here (not those of kernel_operator.h's stand-ins
-  // for vector instructions, which run between enterLibrary(true) and enterLibrary(false)).
-  static void countBasicBlock();
+  // Kernels built by ascendc_library count every test of a loop condition in their own source
+  // (ascendsim-ascendc-prep puts the count in): their scalar code's time, the same whatever the
+  // host compiler's optimisation (not counted while kernel_operator.h's stand-ins for vector
+  // instructions run, between enterLibrary(true) and enterLibrary(false)).
+  static void countLoopTest();
   static void enterLibrary(bool enter);
-  uint64_t basicBlocks() const { return basicBlocks_; }
+  uint64_t loopTests() const { return loopTests_; }
   uint64_t copiedIn() const { return copiedIn_; }
   uint64_t copiedOut() const { return copiedOut_; }
   // Where DataCopy read and wrote device memory, in order.
@@ -135,7 +136,7 @@ class KernelMemoryWindow {
   std::map<uint64_t, std::vector<uint8_t>> pages_;  // page address -> contents when mapped in
   std::vector<uint64_t> changed_;
   bool finished_ = false;
-  uint64_t copiedIn_ = 0, copiedOut_ = 0, basicBlocks_ = 0;
+  uint64_t copiedIn_ = 0, copiedOut_ = 0, loopTests_ = 0;
   const spec::AiCoreSpec* cores_ = nullptr;
   std::unique_ptr<models::BlockTimeline> timeline_;  // the running block's
   std::vector<uint64_t> blockCycles_;

@@ -92,12 +92,23 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
                  why.c_str());
     ok = false;
   }
-  const char* summary = std::getenv("ASCENDSIM_SUMMARY");
+  // The summary only when asked: ASCENDSIM_SUMMARY=1 (`ascendsim exec` and `ascendsim run` set
+  // it unless the user did) prints it on stderr, on lines of its own after what the program
+  // printed (its stdout flushed first, a newline first); a file name writes it there; unset,
+  // empty or 0, nothing.
+  const char* summaryEnv = std::getenv("ASCENDSIM_SUMMARY");
+  const std::string summary = summaryEnv ? summaryEnv : "";
+  if (summary.empty() || summary == "0") {
+    failed_ = failed_ || !ok;
+    return ok;
+  }
   const std::string table = report_->table(warnings, resources());
-  if (!summary || !*summary) {
-    std::fputs(table.c_str(), stderr);
-  } else if (std::string(summary) != "0" && !writeWhole(summary, table, why)) {
-    std::fprintf(stderr, "ascendsim: the summary could not be written to %s: %s\n", summary,
+  if (summary == "1") {
+    std::fflush(stdout);
+    std::fputs(("\n" + table).c_str(), stderr);
+    std::fflush(stderr);
+  } else if (!writeWhole(summary, table, why)) {
+    std::fprintf(stderr, "ascendsim: the summary could not be written to %s: %s\n", summary.c_str(),
                  why.c_str());
     ok = false;
   }

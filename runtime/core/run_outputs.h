@@ -29,8 +29,9 @@ class RunOutputs {
   // The program's aclprof* collections (written at aclprofStop, or as the trace closes).
   Profiling& profiling() { return profiling_; }
 
-  // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the table to stderr
-  // (ASCENDSIM_SUMMARY=0 silences it, any other value is a file to write it to). Files are
+  // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the summary table when asked:
+  // ASCENDSIM_SUMMARY=1 to stderr on lines of its own, any other value but 0 a file to write it
+  // to (unset, empty or 0: none). Files are
   // written whole or not at all; false (said on stderr) when one could not be written.
   bool writeReport(const std::vector<RuntimeWarning>& warnings);
   // The DRAM statistics of the whole process into the trace, then the trace's end.

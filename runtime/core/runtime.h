@@ -100,7 +100,9 @@ class Runtime {
   int32_t currentDevice(HostThread& t);
   uint32_t deviceCount() const { return static_cast<uint32_t>(devices_.size()); }
   void synchronizeDevice(HostThread& t);
-  aclrtRunMode runMode() const;
+  // The run mode (aclrtGetRunMode): answered before aclInit too, of the machine aclInit would
+  // load, as CANN's (samples ask it before aclInit).
+  aclrtRunMode runMode();
   bool canAccessPeer(int32_t dev, int32_t peer);
   uint64_t devicesTopology(int32_t dev, int32_t other);  // ACL_RT_DEVS_TOPOLOGY_* bits
   void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);

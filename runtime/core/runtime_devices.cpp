@@ -175,8 +175,8 @@ void Runtime::synchronizeDevice(HostThread& t) {
   }
 }
 
-aclrtRunMode Runtime::runMode() const {
-  return spec_.runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
+aclrtRunMode Runtime::runMode() {
+  return machineSpec().runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
 }
 
 bool Runtime::canAccessPeer(int32_t dev, int32_t peer) {

@@ -1182,6 +1182,9 @@ inline void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, RoundMode, in
 
 }  // namespace AscendC
 
+// The Std helpers, LocalMemAllocator, GatherMask and Broadcast.
+#include "ascendsim/ascendc_more.h"
+
 #define block_idx (AscendC::GetBlockIdx())
 #define block_num (AscendC::GetBlockNum())
 

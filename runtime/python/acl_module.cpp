@@ -1,8 +1,8 @@
 // pyACL-compatible Python module `acl`, over the same libascendcl.so C programs use.
 // Handles and pointers are Python ints; calls return `ret` or `(value, ret)`; the default stream
 // is 0. The module remembers every memory region it handed out (acl.rt.malloc, malloc_host,
-// acl.util.bytes_to_ptr, numpy_to_ptr), so a pointer the program never got is refused rather than
-// dereferenced.
+// acl.media.dvpp_malloc, acl.util.bytes_to_ptr, numpy_to_ptr), so a pointer the program never got
+// is refused rather than dereferenced.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "acl/acl.h"
+#include "acl/ops/acl_dvpp.h"
 #include "ascendsim/compute.h"
 
 namespace py = pybind11;
@@ -195,6 +196,34 @@ int rtMemset(uint64_t p, uint64_t maxCount, int value, uint64_t count) {
   return aclrtMemset(ptr(p), maxCount, value, count);
 }
 
+int rtMemsetAsync(uint64_t p, uint64_t maxCount, int value, uint64_t count, uint64_t stream) {
+  if (count > 0 && !known(p, std::min(count, maxCount)))
+    return refuse("memset_async: " + hex(p) + " is not memory this program got from acl");
+  return aclrtMemsetAsync(ptr(p), maxCount, value, count, ptr(stream));
+}
+
+// free, total, ret = acl.rt.get_mem_info(attr)
+std::tuple<uint64_t, uint64_t, int> rtGetMemInfo(int attr) {
+  size_t free = 0, total = 0;
+  const int ret = aclrtGetMemInfo(static_cast<aclrtMemAttr>(attr), &free, &total);
+  return {free, total, ret};
+}
+
+// ---- acl.media: DVPP buffers (device memory with DVPP's alignment)
+
+std::tuple<uint64_t, int> dvppMalloc(uint64_t size) {
+  void* p = nullptr;
+  const int ret = acldvppMalloc(&p, size);
+  if (ret == ACL_SUCCESS) regions().add(num(p), size, Region::Kind::Device);
+  return {num(p), ret};
+}
+
+int dvppFree(uint64_t p) {
+  const int ret = acldvppFree(ptr(p));
+  if (ret == ACL_SUCCESS) regions().remove(p);
+  return ret;
+}
+
 template <class T>
 std::tuple<uint64_t, int> create(aclError (*fn)(T*)) {
   T handle = nullptr;
@@ -270,12 +299,19 @@ PYBIND11_MODULE(acl, m) {
   rt.def("free_host", &rtFreeHost);
   rt.def("memset", &rtMemset, py::arg("dev_ptr"), py::arg("max_count"), py::arg("value"),
          py::arg("count"));
+  rt.def("memset_async", &rtMemsetAsync, py::arg("dev_ptr"), py::arg("max_count"), py::arg("value"),
+         py::arg("count"), py::arg("stream"));
+  rt.def("get_mem_info", &rtGetMemInfo, py::arg("attr"));
   rt.def("memcpy", &rtMemcpy, py::arg("dst"), py::arg("dest_max"), py::arg("src"), py::arg("count"),
          py::arg("kind"));
   rt.def("memcpy_async", &rtMemcpyAsync, py::arg("dst"), py::arg("dest_max"), py::arg("src"),
          py::arg("count"), py::arg("kind"), py::arg("stream"));
   rt.def("reduce_async", &rtReduceAsync, py::arg("dst"), py::arg("src"), py::arg("count"),
          py::arg("kind"), py::arg("type"), py::arg("stream"), py::arg("reserve") = 0);
+
+  py::module_ media = m.def_submodule("media", "media data processing: DVPP buffers");
+  media.def("dvpp_malloc", &dvppMalloc, py::arg("size"));
+  media.def("dvpp_free", &dvppFree, py::arg("dev_ptr"));
 
   py::module_ util = m.def_submodule("util", "conversions between Python memory and acl pointers");
   util.def("bytes_to_ptr", &bytesToPtr);
@@ -307,6 +343,8 @@ PYBIND11_MODULE(acl, m) {
   m.attr("ACL_MEMCPY_DEVICE_TO_HOST") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_HOST);
   m.attr("ACL_MEMCPY_DEVICE_TO_DEVICE") = static_cast<int>(ACL_MEMCPY_DEVICE_TO_DEVICE);
   m.attr("ACL_ERROR_INVALID_PARAM") = ACL_ERROR_INVALID_PARAM;
+  m.attr("ACL_DDR_MEM") = static_cast<int>(ACL_DDR_MEM);
+  m.attr("ACL_HBM_MEM") = static_cast<int>(ACL_HBM_MEM);
   m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
   m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX);
   m.attr("ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN") = static_cast<int>(ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN);

@@ -131,20 +131,20 @@ TEST(AscendCBlock, TheScalarUnitReadingAResultWaitsForIt) {
 }
 
 TEST(AscendCBlock, ScalarCodeAndItsGlobalMemoryLoadsAddUp) {
-  // 1000 basic blocks of scalar code at 4 instructions each, one instruction per cycle, and a
+  // 1000 loop tests of scalar code at 4 instructions each, one instruction per cycle, and a
   // 4 KiB page of global memory loaded through the core's 64 B/cycle load path: 4000 + 64 cycles.
   const spec::AiCoreSpec c;
   BlockTimeline t(c);
-  for (int i = 0; i < 1000; ++i) t.scalar(kScalarOpsPerBasicBlock);
+  for (int i = 0; i < 1000; ++i) t.scalar(kScalarOpsPerLoopTest);
   t.scalarLoad(4096);
-  EXPECT_EQ(t.cycles(), 1000 * kScalarOpsPerBasicBlock / c.scalarOpsPerCycle + 4096 / 64);
+  EXPECT_EQ(t.cycles(), 1000 * kScalarOpsPerLoopTest / c.scalarOpsPerCycle + 4096 / 64);
   EXPECT_EQ(t.cycles(), 4064u);
   // Three instructions per cycle: the 4000 instructions take 1333 1/3 cycles, 1334 begun; the
   // partial cycles of the 4-instruction runs are not rounded up one by one.
   spec::AiCoreSpec three;
   three.scalarOpsPerCycle = 3;
   BlockTimeline wide(three);
-  for (int i = 0; i < 1000; ++i) wide.scalar(kScalarOpsPerBasicBlock);
+  for (int i = 0; i < 1000; ++i) wide.scalar(kScalarOpsPerLoopTest);
   EXPECT_EQ(wide.cycles(), 1334u);
 }
 

@@ -10,6 +10,7 @@
 #include "acl_fixture.h"
 #include "ascendsim/ascendc.h"
 #include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
 #include "tikicpulib.h"
 
 class AscendCApi : public AclTest {};
@@ -563,6 +564,301 @@ TEST_F(AscendCApi, Bfloat16RoundsToNearestEvenAndComputesThroughFloat) {
   ASSERT_ACL_OK(aclrtFree(dz));
 }
 
+TEST_F(AscendCApi, StdHelpersAreTheReferencesMinMaxAndTraits) {
+  // AscendC::Std::min / max as the reference writes them (a < b ? a : b), its type traits and
+  // tuple, usable in constant expressions as on the device.
+  static_assert(AscendC::Std::min(3, 7) == 3 && AscendC::Std::max(3, 7) == 7, "min / max");
+  static_assert(AscendC::Std::min(2.5, 2.25) == 2.25, "min of doubles");
+  static_assert(AscendC::Std::is_same<AscendC::Std::remove_cvref_t<const float&>, float>::value,
+                "remove_cvref");
+  static_assert(!AscendC::Std::is_same_v<int, uint32_t>, "is_same_v");
+  static_assert(AscendC::Std::integral_constant<int, 5>::value == 5, "integral_constant");
+  static_assert(AscendC::Std::is_same_v<AscendC::Std::conditional_t<true, half, float>, half>,
+                "conditional_t");
+  constexpr auto t = AscendC::Std::make_tuple(1, 2.0f);
+  static_assert(AscendC::Std::get<0>(t) == 1 && AscendC::Std::tuple_size<decltype(t)>::value == 2,
+                "tuple");
+  // And in a kernel: the block's tile is the smaller of 100 and what is left of 250 elements.
+  uint32_t* d = deviceBuffer<uint32_t>(3);
+  runKernel("StdInKernel", 3, [=]() {
+    const uint32_t start = static_cast<uint32_t>(AscendC::GetBlockIdx()) * 100;
+    d[AscendC::GetBlockIdx()] = AscendC::Std::min(100u, 250u - start);
+  });
+  EXPECT_EQ(readBack(d, 3), (std::vector<uint32_t>{100, 100, 50}));
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(AscendCApi, LocalMemAllocatorPlacesTensorsOneAfterAnother) {
+  // Three tensors from address 0, each 32-byte aligned: 256 floats (1024 bytes) at 0, 100 floats
+  // (400 bytes) at 1024, 64 int16 at 1024 + 416 = 1440 (400 rounded up to 416), then the next
+  // address is 1440 + 128 = 1568. Data goes through them: y = 2 x + 1 over 100 floats.
+  constexpr size_t n = 100;
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i) - 30.0f;
+  float* dx = deviceBuffer<float>(n, x);
+  float* dy = deviceBuffer<float>(n);
+  uint32_t* addrs = deviceBuffer<uint32_t>(4);
+  runKernel("StaticTensors", 1, [=]() {
+    AscendC::LocalMemAllocator<> ub;
+    addrs[0] = ub.GetCurAddr();
+    AscendC::LocalTensor<float> big = ub.Alloc<AscendC::TPosition::VECIN, float, 256>();
+    addrs[1] = ub.GetCurAddr();
+    AscendC::LocalTensor<float> t = ub.Alloc<float>(n);
+    addrs[2] = ub.GetCurAddr();
+    AscendC::LocalTensor<int16_t> small = ub.Alloc<AscendC::TPosition::VECOUT, int16_t>(64);
+    addrs[3] = ub.GetCurAddr();
+    (void)big;
+    (void)small;
+    AscendC::GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(dx, n);
+    gy.SetGlobalBuffer(dy, n);
+    AscendC::DataCopyPad(t, gx, AscendC::DataCopyExtParams(1, n * sizeof(float), 0, 0, 0),
+                         AscendC::DataCopyPadExtParams<float>());
+    AscendC::Muls(t, t, 2.0f, n);
+    AscendC::Adds(t, t, 1.0f, n);
+    AscendC::DataCopyPad(gy, t, AscendC::DataCopyExtParams(1, n * sizeof(float), 0, 0, 0));
+  });
+  EXPECT_EQ(readBack(addrs, 4), (std::vector<uint32_t>{0, 1024, 1440, 1568}));
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = 2.0f * x[i] + 1.0f;
+  EXPECT_EQ(readBack(dy, n), want);
+  // More than the core's 192 KiB of Unified Buffer (A2 vector core): the kernel fails, naming
+  // both sizes (196640 = 196608 + 32 bytes asked).
+  ASSERT_EQ(ascendsim::ascendc::launch("TooMuch", 1, nullptr, nullptr,
+                                       [=]() {
+                                         AscendC::LocalMemAllocator<> ub;
+                                         (void)ub.Alloc<uint8_t>(196608 + 32);
+                                       }),
+            0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("196640 bytes, more than the core's 196608"),
+            std::string::npos);
+  for (void* p : {static_cast<void*>(dx), static_cast<void*>(dy), static_cast<void*>(addrs)})
+    ASSERT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(AscendCApi, GatherMaskKeepsTheSelectedElementsInOrder) {
+  // src[i] = i over 256 floats (4 repeats of 64). The results (uint32 counts first, then the
+  // kept elements) against the patterns' own arithmetic:
+  // - built-in 1 (even elements), normal mode, 2 repeats back to back: 0, 2, ..., 126, count 64;
+  // - built-in 4 (the second of every four), 1 repeat from element 128: 129, 133, ..., 189,
+  //   count 16;
+  // - a uint32 pattern {0x80000001, 0x1} (elements 0, 31, 32 of a repeat), src1RepeatStride 0
+  //   (the same pattern every repeat), 3 repeats: 0, 31, 32, 64, 95, 96, 128, 159, 160, count 9;
+  // - built-in 7 (all) in counter mode with mask 70: the first 70 elements, count 70;
+  // - half, built-in 3 (the first of every four) over 1 repeat of 128 halves: 0, 4, ..., 124.
+  constexpr size_t n = 256;
+  std::vector<float> src(n);
+  for (size_t i = 0; i < n; ++i) src[i] = static_cast<float>(i);
+  float* dsrc = deviceBuffer<float>(n, src);
+  float* dout = deviceBuffer<float>(5 * n);
+  uint64_t* counts = deviceBuffer<uint64_t>(5);
+  runKernel("GatherMasks", 1, [=]() {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out, pat, hin, hout;
+    pipe.InitBuffer(in, n * 4);
+    pipe.InitBuffer(out, n * 4);
+    pipe.InitBuffer(pat, 32);
+    pipe.InitBuffer(hin, 256);
+    pipe.InitBuffer(hout, 256);
+    AscendC::GlobalTensor<float> gs, go;
+    gs.SetGlobalBuffer(dsrc, n);
+    go.SetGlobalBuffer(dout, 5 * n);
+    AscendC::LocalTensor<float> s = in.Get<float>(), o = out.Get<float>();
+    AscendC::DataCopy(s, gs, n);
+    uint64_t cnt = 0;
+    AscendC::GatherMask(o, s, uint8_t{1}, false, 0, AscendC::GatherMaskParams(1, 2, 8, 0), cnt);
+    counts[0] = cnt;
+    AscendC::DataCopy(go, o, n);
+    AscendC::GatherMask(o, s[128], uint8_t{4}, false, 0, AscendC::GatherMaskParams(1, 1, 16, 0),
+                        cnt);
+    counts[1] = cnt;
+    AscendC::DataCopy(go[n], o, n);
+    AscendC::LocalTensor<uint32_t> p = pat.Get<uint32_t>();
+    p.SetValue(0, 0x80000001u);
+    p.SetValue(1, 0x1u);
+    AscendC::GatherMask(o, s, p, false, 0, AscendC::GatherMaskParams(1, 3, 8, 0), cnt);
+    counts[2] = cnt;
+    AscendC::DataCopy(go[2 * n], o, n);
+    AscendC::GatherMask(o, s, uint8_t{7}, true, 70, AscendC::GatherMaskParams(1, 0, 8, 0), cnt);
+    counts[3] = cnt;
+    AscendC::DataCopy(go[3 * n], o, n);
+    AscendC::LocalTensor<half> h = hin.Get<half>(), ho = hout.Get<half>();
+    for (uint32_t i = 0; i < 128; ++i) h.SetValue(i, static_cast<half>(i));
+    AscendC::GatherMask(ho, h, uint8_t{3}, false, 0, AscendC::GatherMaskParams(1, 1, 8, 0), cnt);
+    counts[4] = cnt;
+    AscendC::Cast(o, ho, AscendC::RoundMode::CAST_NONE, 32);
+    AscendC::DataCopy(go[4 * n], o, n);
+  });
+  EXPECT_EQ(readBack(counts, 5), (std::vector<uint64_t>{64, 16, 9, 70, 32}));
+  const std::vector<float> out = readBack(dout, 5 * n);
+  std::vector<float> even, second, custom, first70, fourth;
+  for (int i = 0; i < 128; i += 2) even.push_back(static_cast<float>(i));
+  for (int i = 129; i < 192; i += 4) second.push_back(static_cast<float>(i));
+  for (int r = 0; r < 3; ++r)
+    for (int k : {0, 31, 32}) custom.push_back(static_cast<float>(64 * r + k));
+  for (int i = 0; i < 70; ++i) first70.push_back(static_cast<float>(i));
+  for (int i = 0; i < 128; i += 4) fourth.push_back(static_cast<float>(i));
+  auto part = [&](size_t k, size_t count) {
+    return std::vector<float>(out.begin() + static_cast<long>(k * n),
+                              out.begin() + static_cast<long>(k * n + count));
+  };
+  EXPECT_EQ(part(0, 64), even);
+  EXPECT_EQ(part(1, 16), second);
+  EXPECT_EQ(part(2, 9), custom);
+  EXPECT_EQ(part(3, 70), first70);
+  EXPECT_EQ(part(4, 32), fourth);
+  for (void* p : {static_cast<void*>(dsrc), static_cast<void*>(dout), static_cast<void*>(counts)})
+    ASSERT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(AscendCApi, BroadcastRepeatsTheSourceAlongItsAxis) {
+  // src = {1, 2, 3, 4, ...}: [4, 1] -> [4, 16] along axis 1 gives row i all i + 1; [1, 16] ->
+  // [4, 16] along axis 0 gives every row 1..16; [1] -> [37] gives 37 ones. A source whose other
+  // axis differs from the destination's stops the kernel (a trap).
+  std::vector<float> src(16);
+  for (size_t i = 0; i < 16; ++i) src[i] = static_cast<float>(i + 1);
+  float* dsrc = deviceBuffer<float>(16, src);
+  float* dout = deviceBuffer<float>(3 * 64);
+  auto kernel = [=](uint32_t srcCols) {
+    return [=]() {
+      AscendC::TPipe pipe;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+      pipe.InitBuffer(in, 64);
+      pipe.InitBuffer(out, 64 * 4);
+      AscendC::GlobalTensor<float> gs, go;
+      gs.SetGlobalBuffer(dsrc, 16);
+      go.SetGlobalBuffer(dout, 3 * 64);
+      AscendC::LocalTensor<float> s = in.Get<float>(), o = out.Get<float>();
+      AscendC::DataCopy(s, gs, 16);
+      const uint32_t dstShape[2] = {4, 16};
+      const uint32_t rowsShape[2] = {4, srcCols};
+      AscendC::Broadcast<float, 2, 1>(o, s, dstShape, rowsShape);
+      AscendC::DataCopy(go, o, 64);
+      const uint32_t colsShape[2] = {1, 16};
+      AscendC::Broadcast<float, 2, 0>(o, s, dstShape, colsShape);
+      AscendC::DataCopy(go[64], o, 64);
+      const uint32_t line[1] = {37}, one[1] = {1};
+      AscendC::Duplicate(o, 0.0f, 64);
+      AscendC::Broadcast<float, 1, 0>(o, s, line, one);
+      AscendC::DataCopy(go[128], o, 64);
+    };
+  };
+  runKernel("Broadcasts", 1, kernel(1));
+  const std::vector<float> out = readBack(dout, 3 * 64);
+  for (size_t i = 0; i < 4; ++i) {
+    for (size_t j = 0; j < 16; ++j) {
+      EXPECT_EQ(out[16 * i + j], static_cast<float>(i + 1)) << i << "," << j;
+      EXPECT_EQ(out[64 + 16 * i + j], static_cast<float>(j + 1)) << i << "," << j;
+    }
+  }
+  for (size_t i = 0; i < 64; ++i) EXPECT_EQ(out[128 + i], i < 37 ? 1.0f : 0.0f) << i;
+  ASSERT_EQ(ascendsim::ascendc::launch("BadBroadcast", 1, nullptr, nullptr, kernel(2)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("trapped"), std::string::npos);
+  ASSERT_ACL_OK(aclrtFree(dsrc));
+  ASSERT_ACL_OK(aclrtFree(dout));
+}
+
+TEST_F(AscendCApi, ListTensorDescReadsTheReferencesLayout) {
+  // The reference's example: two int32 tensors of shape [1, 2, 3] and [3, 4, 5]: ptr_offset 72
+  // (9 words: itself, then 1 + 3 words for each tensor), the words (3 | 0 << 32), 1, 2, 3,
+  // (3 | 1 << 32), 3, 4, 5, then the two data pointers. The kernel reports the size, each
+  // tensor's dim, index and shape, and sums tensor 1's 60 elements (values 0..59: 1770) through
+  // GetDataObj. A layout whose pointer count is not the one given stops the kernel.
+  int32_t* t0 = deviceBuffer<int32_t>(6);
+  std::vector<int32_t> values(60);
+  for (int i = 0; i < 60; ++i) values[static_cast<size_t>(i)] = i;
+  int32_t* t1 = deviceBuffer<int32_t>(60, values);
+  const std::vector<uint64_t> layout = {72,
+                                        3,
+                                        1,
+                                        2,
+                                        3,
+                                        3 | (uint64_t{1} << 32),
+                                        3,
+                                        4,
+                                        5,
+                                        reinterpret_cast<uintptr_t>(t0),
+                                        reinterpret_cast<uintptr_t>(t1)};
+  uint64_t* list = deviceBuffer<uint64_t>(layout.size(), layout);
+  uint64_t* out = deviceBuffer<uint64_t>(12);
+  runKernel("ListTensors", 1, [=]() {
+    AscendC::ListTensorDesc desc(list, 88, 2);
+    out[0] = desc.GetSize();
+    out[1] = desc.GetDataPtr<int32_t>(1) == t1 ? 1 : 0;
+    uint64_t shape[8] = {0};
+    for (uint32_t i = 0; i < 2; ++i) {
+      AscendC::TensorDesc<int32_t> t;
+      t.SetShapeAddr(shape);
+      desc.GetDesc(t, i);
+      out[2 + 5 * i] = t.GetDim();
+      out[3 + 5 * i] = t.GetIndex();
+      for (uint32_t d = 0; d < 3; ++d) out[4 + 5 * i + d] = t.GetShape(d);
+    }
+    AscendC::TensorDesc<int32_t> last;
+    last.SetShapeAddr(shape);
+    desc.GetDesc(last, 1);
+    AscendC::GlobalTensor<int32_t> g = last.GetDataObj();
+    int64_t sum = 0;
+    for (uint64_t i = 0; i < g.GetSize(); ++i) sum += g.GetValue(i);
+    out[1] += static_cast<uint64_t>(sum) * 10;
+  });
+  EXPECT_EQ(readBack(out, 12), (std::vector<uint64_t>{2, 1 + 17700, 3, 0, 1, 2, 3, 3, 1, 3, 4, 5}));
+  ASSERT_EQ(ascendsim::ascendc::launch("WrongCount", 1, nullptr, nullptr,
+                                       [=]() { AscendC::ListTensorDesc desc(list, 88, 3); }),
+            0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  for (void* p : {static_cast<void*>(t0), static_cast<void*>(t1), static_cast<void*>(list),
+                  static_cast<void*>(out)})
+    ASSERT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(AscendCApi, SyncAllIsABarrierForOneBlockAndRefusedAcrossSeveral) {
+  // One block: SyncAll waits for the block's own pipes, like PipeBarrier<PIPE_ALL>, and the data
+  // is right (y = x + 1 after the copy in). Four blocks would have to wait for each other, which
+  // blocks run one after another cannot: the kernel fails with the vector core exception and
+  // says why; so does the soft form with 2 cores named.
+  constexpr size_t n = 64;
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+  float* dx = deviceBuffer<float>(n, x);
+  float* dy = deviceBuffer<float>(n);
+  auto kernel = [=](int soft) {
+    return [=]() {
+      AscendC::TPipe pipe;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, n * sizeof(float));
+      AscendC::GlobalTensor<float> gx, gy;
+      gx.SetGlobalBuffer(dx, n);
+      gy.SetGlobalBuffer(dy, n);
+      AscendC::LocalTensor<float> t = buf.Get<float>();
+      AscendC::DataCopy(t, gx, n);
+      if (soft) {
+        AscendC::GlobalTensor<int32_t> work;
+        AscendC::SyncAll(work, t.ReinterpretCast<int32_t>(), soft);
+      } else {
+        AscendC::SyncAll();
+      }
+      AscendC::Adds(t, t, 1.0f, n);
+      AscendC::DataCopy(gy, t, n);
+    };
+  };
+  runKernel("SyncOne", 1, kernel(0));
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = x[i] + 1.0f;
+  EXPECT_EQ(readBack(dy, n), want);
+  ASSERT_EQ(ascendsim::ascendc::launch("SyncFour", 4, nullptr, nullptr, kernel(0)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("SyncAll across 4 blocks is not supported"),
+            std::string::npos);
+  ASSERT_EQ(ascendsim::ascendc::launch("SyncSoft", 1, nullptr, nullptr, kernel(2)), 0u);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("SyncAll across 2 blocks"), std::string::npos);
+  ASSERT_ACL_OK(aclrtFree(dx));
+  ASSERT_ACL_OK(aclrtFree(dy));
+}
+
 namespace {
 // The default machine's 910B4 vector cores (configs/default.yaml): 1.65 GHz, 64 B per cycle in
 // (MTE2) and out (MTE3), 256 B per cycle through the vector unit (one 256-byte repeat per cycle);
@@ -700,6 +996,42 @@ TEST_F(AscendCApi, NewInstructionsAreTimedFromTheirBytesAndRepeats) {
                }),
                4 + 1024, "atomic copy out");
   ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(AscendCApi, GatherMaskAndBroadcastAreTimedFromTheirRepeatsAndBytes) {
+  auto expectCycles = [](double ms, double cycles, const char* what) {
+    EXPECT_NEAR(ms - kAroundKernelMs, cyclesMs(cycles), kToleranceMs)
+        << what << ": " << ms << " ms, expected " << cycles << " cycles";
+  };
+  // Four GatherMasks of 255 repeats (normal mode, even elements) into one buffer: one 256-byte
+  // repeat per vector cycle, 4 x 255 cycles after the first one's 4-cycle issue: 1024 cycles.
+  expectCycles(elapsedMs([&] {
+                 ascendsim::ascendc::launch("GatherMasks", 1, nullptr, nullptr, [=]() {
+                   AscendC::TPipe pipe;
+                   AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+                   pipe.InitBuffer(in, 255 * 256);
+                   pipe.InitBuffer(out, 255 * 256);
+                   uint64_t cnt = 0;
+                   for (int i = 0; i < 4; ++i)
+                     AscendC::GatherMask(out.Get<float>(), in.Get<float>(), uint8_t{1}, false, 0,
+                                         AscendC::GatherMaskParams(1, 255, 8, 0), cnt);
+                 });
+               }),
+               4 + 4 * 255, "GatherMask repeats");
+  // Four Broadcasts of one float to 16384 (64 KiB written, one pass: 256 cycles each) into one
+  // buffer: 4 + 4 x 256 = 1028 cycles.
+  expectCycles(elapsedMs([&] {
+                 ascendsim::ascendc::launch("Broadcasts", 1, nullptr, nullptr, [=]() {
+                   AscendC::TPipe pipe;
+                   AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+                   pipe.InitBuffer(in, 32);
+                   pipe.InitBuffer(out, 1 << 16);
+                   const uint32_t dst[1] = {1 << 14}, src[1] = {1};
+                   for (int i = 0; i < 4; ++i)
+                     AscendC::Broadcast<float, 1, 0>(out.Get<float>(), in.Get<float>(), dst, src);
+                 });
+               }),
+               4 + 4 * 256, "Broadcast");
 }
 
 TEST(AscendCCpuDebug, IcpuRunKfRunsTheBlocksInOrderOnHostMemory) {

@@ -22,6 +22,17 @@ TEST(Init, DeviceCountAnswersBeforeInit) {
   EXPECT_ACL_ERROR(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
+// CANN's aclrtGetRunMode needs no aclInit either (runtime-only samples ask it first, to choose
+// between host and device memory for their buffers). The default machine is a server with its
+// NPUs in PCIe slots: the program runs on the host, ACL_HOST (1).
+TEST(Init, RunModeAnswersBeforeInit) {
+  aclrtRunMode mode = ACL_DEVICE;
+  ASSERT_ACL_OK(aclrtGetRunMode(&mode));
+  EXPECT_EQ(mode, ACL_HOST);
+  EXPECT_EQ(static_cast<int>(mode), 1);
+  EXPECT_ACL_ERROR(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
 TEST(Init, RepeatedInitAndFinalize) {
   ASSERT_ACL_OK(aclInit(nullptr));
   EXPECT_ACL_ERROR(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE);

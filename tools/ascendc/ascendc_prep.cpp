@@ -1,7 +1,18 @@
-// ascendsim-ascendc-prep IN OUT: turns an Ascend C kernel source into one the host compiler takes.
+// ascendsim-ascendc-prep IN OUT [HEADER_DIR [DEPFILE]]: turns an Ascend C kernel source into one
+// the host compiler takes.
 // Each launch `K<<<blockDim, l2ctrl, stream>>>(args)` becomes
 // `ascendsim::ascendc::launch("K", blockDim, l2ctrl, stream, [=]() { K(args); })`, and the AI
 // Core's trap instruction (`asm("trap")`, `asm volatile ("trap")`) a call that stops the block.
+// Every loop's condition (`for (init; cond; step)`, `while (cond)`, `do ... while (cond)`) becomes
+// `::ascendsim::ascendc::loopTest() && (cond)`: the runtime counts each test, the scalar code's
+// time (docs/ascendc.md, "Timing"), which is then the same whatever the host compiler's
+// optimisation level. A range-based for (no condition) and a while whose condition declares a
+// variable count their iterations at the start of their braced body, or not at all without
+// braces. Loops made of goto or recursion are not counted.
+// The headers the source includes with quotes, found beside the including file, are rewritten the
+// same way (loops and traps) into OUT.includes/, and the #include lines name those copies (a
+// quoted header found elsewhere, through -I, is left as it is). With DEPFILE, the files read are
+// listed there in Make's syntax (for the build's dependencies).
 // Comments, strings and character literals are left alone; line numbers are kept (a #line directive
 // names the original file, and each rewrite keeps its newlines), so compiler messages point at the
 // kernel's own source.
@@ -16,8 +27,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -349,11 +362,233 @@ bool writeIfChanged(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
+// What a loop's condition is wrapped in: ascendsimAscendCLoopTest() (counted) when run, true when
+// the loop runs in a constant expression (a constexpr function's loop).
+const char* const kLoopTest = "::ascendsim::ascendc::loopTest()";
+
+bool keywordAt(const std::string& s, size_t i, const char* word) {
+  const size_t n = std::string(word).size();
+  auto inName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return s.compare(i, n, word) == 0 && (i == 0 || (!inName(s[i - 1]) && s[i - 1] != ':')) &&
+         (i + n >= s.size() || !inName(s[i + n]));
+}
+
+size_t skipSpaces(const std::string& s, size_t i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+// Positions of the `;` at the top level of the text between `open` and `close`.
+std::vector<size_t> topLevelSemicolons(const std::string& s, size_t open, size_t close) {
+  std::vector<size_t> at;
+  int depth = 0;
+  for (size_t j = open + 1; j < close;) {
+    const size_t past = skipLiteral(s, j);
+    if (past != j) {
+      j = past;
+      continue;
+    }
+    if (s[j] == '(' || s[j] == '[' || s[j] == '{') ++depth;
+    if (s[j] == ')' || s[j] == ']' || s[j] == '}') --depth;
+    if (s[j] == ';' && depth == 0) at.push_back(j);
+    ++j;
+  }
+  return at;
+}
+
+// Whether a condition declares a variable (`T x = ...`, `auto* p = ...`): a type and a name
+// before a lone `=`.
+bool declaresVariable(const std::string& condition) {
+  const std::string c = trim(condition);
+  for (size_t j = 0; j + 1 < c.size(); ++j) {
+    if (c[j] != '=') continue;
+    if (c[j + 1] == '=' ||
+        (j > 0 && std::string("=!<>+-*/%&|^").find(c[j - 1]) != std::string::npos))
+      continue;
+    std::string head = trim(c.substr(0, j));
+    size_t name = head.size();
+    while (name > 0 &&
+           (std::isalnum(static_cast<unsigned char>(head[name - 1])) || head[name - 1] == '_'))
+      --name;
+    const std::string type = trim(head.substr(0, name));
+    return name < head.size() && !type.empty() &&
+           (std::isalnum(static_cast<unsigned char>(type.back())) || type.back() == '_' ||
+            type.back() == '*' || type.back() == '&' || type.back() == '>');
+  }
+  return false;
+}
+
+// Puts the count at the start of the braced body after `close` (a loop without a condition to
+// wrap); returns whether there was one.
+bool countInBody(std::string& s, size_t close) {
+  const size_t body = skipSpaces(s, close + 1);
+  if (body >= s.size() || s[body] != '{') return false;
+  s.insert(body + 1, std::string(" ") + kLoopTest + ";");
+  return true;
+}
+
+// Rewrites the loop whose keyword (`for` or `while`, `length` characters) is at `at`; returns the
+// index to go on scanning from (inside the loop's parentheses, so that loops there are found too).
+size_t rewriteLoop(std::string& s, size_t at, size_t length) {
+  const size_t open = skipSpaces(s, at + length);
+  if (open >= s.size() || s[open] != '(') return at + length;
+  const size_t close = matching(s, open, '(', ')');
+  if (close == std::string::npos) return at + length;
+  size_t begin = open + 1, end = close;
+  if (length == 3) {
+    const std::vector<size_t> semicolons = topLevelSemicolons(s, open, close);
+    if (semicolons.size() != 2) {  // a range-based for
+      countInBody(s, close);
+      return open + 1;
+    }
+    begin = semicolons[0] + 1;
+    end = semicolons[1];
+  }
+  const std::string condition = s.substr(begin, end - begin);
+  if (declaresVariable(condition)) {
+    countInBody(s, close);
+    return open + 1;
+  }
+  if (trim(condition).empty()) {
+    s.insert(begin, std::string(" ") + kLoopTest);
+    return open + 1;
+  }
+  s.insert(end, ")");
+  s.insert(begin, std::string(" ") + kLoopTest + " && (");
+  return begin;
+}
+
+// The quoted #include at `at` (a `#` starting a line): its path, and where the quoted path
+// starts and ends (the quotes included); false if the directive is not one.
+bool quotedIncludeAt(const std::string& s, size_t at, std::string& path, size_t& begin,
+                     size_t& end) {
+  size_t j = at + 1;
+  while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+  if (s.compare(j, 7, "include") != 0) return false;
+  j += 7;
+  while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+  if (j >= s.size() || s[j] != '"') return false;
+  const size_t close = s.find_first_of("\"\n", j + 1);
+  if (close == std::string::npos || s[close] != '"') return false;
+  path = s.substr(j + 1, close - j - 1);
+  begin = j;
+  end = close + 1;
+  return true;
+}
+
+struct Rewriter {
+  std::filesystem::path includesDir;          // OUT.includes
+  std::map<std::string, std::string> copies;  // original header -> its rewritten copy
+  std::vector<std::string> read;              // every file read (the depfile)
+  std::string error;
+
+  // Rewrites the loops, traps and quoted includes of `s` (the text of `file`); with `kernels`,
+  // also its launches, and collects the kernels it defines.
+  bool rewrite(std::string& s, const std::filesystem::path& file,
+               std::vector<KernelDefinition>* kernels) {
+    for (size_t i = 0; i < s.size();) {
+      const size_t past = skipLiteral(s, i);
+      if (past != i) {
+        i = past;
+        continue;
+      }
+      if (s[i] == '#' && (i == 0 || s.find_last_not_of(" \t", i - 1) == std::string::npos ||
+                          s[s.find_last_not_of(" \t", i - 1)] == '\n')) {
+        std::string path;
+        size_t begin = 0, end = 0;
+        if (quotedIncludeAt(s, i, path, begin, end)) {
+          const std::string copy = includeOf(file.parent_path() / path);
+          if (!error.empty()) return false;
+          if (!copy.empty()) {
+            const std::string quoted = "\"" + copy + "\"";
+            s.replace(begin, end - begin, quoted);
+            i = begin + quoted.size();
+          } else {
+            i = end;
+          }
+          continue;
+        }
+      }
+      if (kernels && s.compare(i, 3, "<<<") == 0) {
+        const size_t next = rewriteLaunch(s, i, error);
+        if (next == std::string::npos) {
+          error = file.string() + ": " + error;
+          return false;
+        }
+        i = next;
+        continue;
+      }
+      KernelDefinition kernel;
+      if (kernels && s.compare(i, 10, "__global__") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
+          !isTemplate(s, i) && kernelAt(s, i + 10, kernel)) {
+        kernels->push_back(kernel);
+      }
+      if (keywordAt(s, i, "for")) {
+        i = rewriteLoop(s, i, 3);
+        continue;
+      }
+      if (keywordAt(s, i, "while")) {
+        i = rewriteLoop(s, i, 5);
+        continue;
+      }
+      if (keywordAt(s, i, "asm")) {
+        const size_t next = rewriteTrap(s, i);
+        if (next != std::string::npos) {
+          i = next;
+          continue;
+        }
+      }
+      ++i;
+    }
+    return true;
+  }
+
+  // The rewritten copy of the header at `header` (written once), or "" when no file is there
+  // (the compiler finds it elsewhere).
+  std::string includeOf(const std::filesystem::path& header) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(header, ec)) return "";
+    const std::string original = std::filesystem::weakly_canonical(header, ec).string();
+    const auto known = copies.find(original);
+    if (known != copies.end()) return known->second;
+    const std::string copy =
+        (includesDir / (std::to_string(copies.size()) + "_" + header.filename().string())).string();
+    copies[original] = copy;
+    std::ifstream in(original);
+    if (!in) {
+      error = "cannot read " + original;
+      return "";
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    read.push_back(original);
+    std::string h = text.str();
+    if (!rewrite(h, original, nullptr)) return "";
+    std::filesystem::create_directories(includesDir, ec);
+    if (!writeIfChanged(copy, "#line 1 \"" + original + "\"\n" + h)) {
+      error = "cannot write " + copy;
+      return "";
+    }
+    return copy;
+  }
+};
+
+// A path in a Make rule (spaces escaped).
+std::string makePath(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 && argc != 4) {
-    std::cerr << "usage: ascendsim-ascendc-prep KERNEL.cpp OUT.cpp [HEADER_DIR]\n";
+  if (argc < 3 || argc > 5) {
+    std::cerr << "usage: ascendsim-ascendc-prep KERNEL.cpp OUT.cpp [HEADER_DIR [DEPFILE]]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -365,36 +600,13 @@ int main(int argc, char** argv) {
   text << in.rdbuf();
   std::string s = text.str();
   std::vector<KernelDefinition> kernels;
-  for (size_t i = 0; i < s.size();) {
-    const size_t past = skipLiteral(s, i);
-    if (past != i) {
-      i = past;
-      continue;
-    }
-    if (s.compare(i, 3, "<<<") == 0) {
-      std::string error;
-      const size_t next = rewriteLaunch(s, i, error);
-      if (next == std::string::npos) {
-        std::cerr << argv[1] << ": " << error << "\n";
-        return 1;
-      }
-      i = next;
-      continue;
-    }
-    KernelDefinition kernel;
-    if (s.compare(i, 10, "__global__") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
-        !isTemplate(s, i) && kernelAt(s, i + 10, kernel)) {
-      kernels.push_back(kernel);
-    }
-    if (s.compare(i, 3, "asm") == 0 && (i == 0 || !identifierChar(s[i - 1])) &&
-        (i + 3 >= s.size() || !identifierChar(s[i + 3]))) {
-      const size_t next = rewriteTrap(s, i);
-      if (next != std::string::npos) {
-        i = next;
-        continue;
-      }
-    }
-    ++i;
+  Rewriter rewriter;
+  std::error_code ec;
+  rewriter.includesDir = std::filesystem::absolute(std::string(argv[2]) + ".includes", ec);
+  rewriter.read.push_back(argv[1]);
+  if (!rewriter.rewrite(s, std::filesystem::absolute(argv[1], ec), &kernels)) {
+    std::cerr << "ascendsim-ascendc-prep: " << rewriter.error << "\n";
+    return 1;
   }
   std::ofstream out(argv[2]);
   out << "#include <cstring>\n#include <type_traits>\n#include \"ascendsim/ascendc.h\"\n#line 1 \""
@@ -405,13 +617,21 @@ int main(int argc, char** argv) {
     std::cerr << "ascendsim-ascendc-prep: cannot write " << argv[2] << "\n";
     return 1;
   }
-  if (argc == 4) {
+  if (argc >= 4) {
     for (const KernelDefinition& k : kernels) {
       const std::string header = std::string(argv[3]) + "/aclrtlaunch_" + k.name + ".h";
       if (!writeIfChanged(header, launchHeaderOf(k, argv[1]))) {
         std::cerr << "ascendsim-ascendc-prep: cannot write " << header << "\n";
         return 1;
       }
+    }
+  }
+  if (argc == 5) {
+    std::string rule = makePath(argv[2]) + ":";
+    for (const std::string& f : rewriter.read) rule += " " + makePath(f);
+    if (!writeIfChanged(argv[4], rule + "\n")) {
+      std::cerr << "ascendsim-ascendc-prep: cannot write " << argv[4] << "\n";
+      return 1;
     }
   }
   return 0;

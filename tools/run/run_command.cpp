@@ -42,6 +42,7 @@ int runWorkload(const RunOptions& o) {
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
+  setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
   std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size()
             << " host thread(s))" << std::endl;
   const std::string failure = playWorkload(w);

@@ -60,8 +60,12 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCCopyBlocks(const void* global, const vo
                                                     uint64_t globalStride, int32_t flags);
 ACL_FUNC_VISIBILITY void ascendsimAscendCLocalAccess(const void* buffer, int32_t write);
 ACL_FUNC_VISIBILITY void ascendsimAscendCBarrier(void);
+/* One test of a loop's condition in a kernel's own source (ascendsim-ascendc-prep writes
+ * `ascendsim::ascendc::loopTest() && (condition)` into every for, while and do-while of the kernel
+ * sources ascendc_library builds): the scalar unit's time for that iteration. Returns 1. */
+ACL_FUNC_VISIBILITY int32_t ascendsimAscendCLoopTest(void);
 /* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
- * between enter 1 and enter 0: its basic blocks are not the kernel's scalar code. */
+ * between enter 1 and enter 0: the loop tests counted then are not the kernel's scalar code. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
 
 #ifdef __cplusplus
@@ -72,6 +76,11 @@ ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
 
 namespace ascendsim {
 namespace ascendc {
+// The count ascendsim-ascendc-prep puts in every loop condition of a kernel's source: one test of
+// the condition (true; nothing is counted in a constant expression, a constexpr function's loop).
+constexpr bool loopTest() {
+  return __builtin_is_constant_evaluated() || ascendsimAscendCLoopTest() != 0;
+}
 // An argument of a generated launch function aclrtlaunch_K (the header ascendc_library writes) as
 // the kernel's parameter of type T: a pointer as it is, a structure copied from the host memory
 // it is given at (as CANN passes a kernel's tiling structure), an arithmetic value converted.
