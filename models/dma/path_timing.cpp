@@ -96,7 +96,6 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
   std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
   const auto [nextIssue, done] = flow(st, ready, &spans_, bookingOwner(device, task.channel));
-  notePath(st);
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
       if (st[i].memory == Stage::kNotMemory) continue;
@@ -114,28 +113,25 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
       st[firstLink].memory == Stage::kNotMemory) {
     released = spans_[firstLink].second;
   }
+  lastStages_.swap(st);  // kept for lastPathRepeats(), which few pieces ask
+  lastRepeats_ = true;
   return {bytes, nextIssue, done, requests, released, staged};
 }
 
 // A memory timed burst by burst depends on where the bytes go, and an observer hears each piece:
 // then no piece is like the one before.
-void PathTiming::notePath(const std::vector<Stage>& st) {
-  lastRepeats_ = observer_ == nullptr;
-  lastPath_.clear();
-  for (const Stage& s : st) {
-    if (s.service) lastRepeats_ = false;
-    auto use = std::find_if(lastPath_.begin(), lastPath_.end(),
+bool PathTiming::lastPathRepeats(std::vector<PathUse>& path) const {
+  if (!lastRepeats_ || observer_) return false;
+  path.clear();
+  for (const Stage& s : lastStages_) {
+    if (s.service) return false;
+    auto use = std::find_if(path.begin(), path.end(),
                             [&s](const PathUse& u) { return u.resource == s.resource; });
-    if (use == lastPath_.end()) use = lastPath_.insert(lastPath_.end(), PathUse{s.resource});
+    if (use == path.end()) use = path.insert(path.end(), PathUse{s.resource});
     use->bytes += s.bytes;
     use->chunks += 1;
     use->busy += s.occupancy;
   }
-}
-
-bool PathTiming::lastPathRepeats(std::vector<PathUse>& path) const {
-  if (!lastRepeats_) return false;
-  path = lastPath_;
   return true;
 }
 

@@ -30,7 +30,6 @@ class PathTiming : public TransferTiming {
                             uint32_t& requests);
 
  private:
-  void notePath(const std::vector<Stage>& st);
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
   void kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
@@ -50,8 +49,8 @@ class PathTiming : public TransferTiming {
   std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
-  std::vector<PathUse> lastPath_;  // what the last copy or memset piece did on its way
-  bool lastRepeats_ = false;       // and whether its successors would be timed alike
+  std::vector<Stage> lastStages_;                           // the last copy or memset piece's way
+  bool lastRepeats_ = false;                                // false after a kernel's tile
 };
 
 }  // namespace ascendsim::models

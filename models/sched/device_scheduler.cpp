@@ -99,6 +99,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     // task's end is known once its last chunk is issued.
     const Picoseconds first = now + spec_.scheduler.taskLaunch + spec_.dma.setupLatency;
     *free = Channel{};
+    ++busyCopies_;
     free->task = &task;
     free->nextIssue = free->lastDone = first;
     task.endTime = task.bytes == 0 ? first : -1;
@@ -131,7 +132,10 @@ bool DeviceScheduler::completeFinished(Picoseconds now) {
     if (!t || t->startTime < 0 || t->completesExternally || t->endTime < 0 || t->endTime > now)
       continue;
     std::unique_ptr<Task> done = s.popHead(t->endTime);
-    if (done->channel >= 0) channels_[static_cast<size_t>(done->channel)].task = nullptr;
+    if (done->channel >= 0) {
+      channels_[static_cast<size_t>(done->channel)].task = nullptr;
+      --busyCopies_;
+    }
     if (aicore_.task == done.get()) aicore_.task = nullptr;
     if (done->kind == TaskKind::EventRecord) {
       done->sync->recordsCompleted++;
@@ -223,7 +227,8 @@ bool DeviceScheduler::pump(Channel& c, uint64_t byteWindow, Picoseconds now) {
 ChunkTiming DeviceScheduler::issuePiece(Channel& c, uint64_t byteWindow) {
   const ChunkTiming chunk = timing_.moveChunk(index_, *c.task, c.offset, c.nextIssue);
   c.lastChunk = chunk;
-  if (machine_ && &c != &aicore_) c.pathRepeats = timing_.lastPathRepeats(c.path);
+  if (machine_ && &c != &aicore_ && machine_->watching())
+    c.pathRepeats = timing_.lastPathRepeats(c.path);
   c.offset += chunk.bytes;
   c.lastDone = std::max(c.lastDone, chunk.done);
   c.inFlight.push_back({chunk.released > 0 ? chunk.released : chunk.done, chunk.bytes,
@@ -295,9 +300,11 @@ void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const Chunk
   if (!steady) {
     c.last = std::move(now);
     if (++c.misses >= kSearchesBeforePause) {
-      // Traffic that never settles (competitors on the way): look again only now and then.
-      c.pause = std::min<uint32_t>(kLongestPause, c.misses);
-      c.misses *= 2;
+      // Traffic that never settles (competitors on the way): search again only now and then,
+      // for as long, after a pause twice the last.
+      c.nextPause = std::min(kLongestPause, std::max(kSearchesBeforePause, 2 * c.nextPause));
+      c.pause = c.nextPause;
+      c.misses = 0;
       c.last.valid = false;
     }
     return;
@@ -307,6 +314,7 @@ void DeviceScheduler::seekSteadyState(Channel& c, Picoseconds issue, const Chunk
   const Picoseconds period = now.nextIssue;
   const uint64_t pieces = left / chunk.bytes - 1;
   c.misses = 0;
+  c.nextPause = 0;
   c.runOffset = c.offset;
   const int channel = channelIndex(c);
   c.run = std::make_unique<SoloRun>(std::move(now.path), issue, period, pieces,

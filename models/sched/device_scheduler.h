@@ -63,6 +63,7 @@ class DeviceScheduler : public sc_core::sc_module {
   unsigned channels() const { return static_cast<unsigned>(channels_.size()); }
   unsigned busyChannels() const;
   bool aiCoresBusy() const { return aicore_.task != nullptr; }
+  unsigned busyCopyChannels() const { return busyCopies_; }
 
  private:
   void dispatch();
@@ -106,8 +107,9 @@ class DeviceScheduler : public sc_core::sc_module {
     bool inMachineRun = false;  // moved by the machine's run: MachineRun sets it
     std::vector<PathUse> path;  // what its last piece did on its way (machine runs only)
     bool pathRepeats = false;
-    uint32_t misses = 0;  // pieces since the last steady state was sought in vain
-    uint32_t pause = 0;   // pieces before it is sought again
+    uint32_t misses = 0;     // pieces of this search that found no steady state
+    uint32_t pause = 0;      // pieces before the next search
+    uint32_t nextPause = 0;  // pieces the next pause lasts
     std::unique_ptr<SoloRun> run;
     uint64_t runOffset = 0;  // `offset` when the run began
   };
@@ -131,6 +133,7 @@ class DeviceScheduler : public sc_core::sc_module {
   void endRun(Channel& c, uint64_t m);
   bool pieceRuns_ = true;
   MachineRun* machine_ = nullptr;
+  unsigned busyCopies_ = 0;  // channels with a copy or memset
   uint64_t piecesInRuns_ = 0;
   uint64_t byteWindow_;  // bytes of posted writes a channel may have in flight
   uint32_t readWindow_;  // read requests a channel may have outstanding

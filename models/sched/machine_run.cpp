@@ -24,6 +24,16 @@ MachineRun::Channel& MachineRun::channel(int device, int index) const {
   return devices_[static_cast<size_t>(device)]->channels_[static_cast<size_t>(index)];
 }
 
+unsigned MachineRun::busyChannels() const {
+  unsigned busy = 0;
+  for (size_t d = 0; d < devices_.size() && busy < 2; ++d) busy += devices_[d]->busyCopies_;
+  return busy;
+}
+
+bool MachineRun::watching() const {
+  return !running_ && pause_ == 0 && busyChannels() >= 2;
+}
+
 void MachineRun::forget() {
   snapshots_.clear();
   log_.clear();
@@ -53,8 +63,11 @@ bool MachineRun::capture(Snapshot& s, Picoseconds at) const {
   }
   if (s.channels.size() < 2) return false;  // one alone is a SoloRun's
   s.bookings.assign(s.resources.size(), {});
+  size_t total = 0;
   for (size_t i = 0; i < s.resources.size(); ++i) {
     const Resource& r = *s.resources[i];
+    total += r.reserved.size();
+    if (total > 4 * PathState::kMostBookings) return false;  // not settling: do not pay to look
     for (const Booking& b : r.reserved) {
       if (b.end <= at) continue;
       if (std::find(owners.begin(), owners.end(), b.owner) == owners.end()) return false;
@@ -100,17 +113,24 @@ void MachineRun::pieceIssued(int device, int index, Picoseconds issue) {
     if (pause_ == 0) forget();
     return;
   }
+  // The leader is the first busy channel: its pieces mark the instants compared. With one busy
+  // channel alone there is nothing to watch (its own runs are a SoloRun's).
+  if (busyChannels() < 2) {
+    if (!log_.empty()) forget();
+    return;
+  }
   log_.push_back({device, index, issue});
-  // The leader is the first busy channel: its pieces mark the instants compared.
-  for (size_t d = 0; d < devices_.size(); ++d) {
-    for (size_t i = 0; i < devices_[d]->channels_.size(); ++i) {
-      const Channel& c = devices_[d]->channels_[i];
-      if (!c.task || c.task->endTime >= 0) continue;
-      if (static_cast<int>(d) != device || static_cast<int>(i) != index) return;
-      d = devices_.size() - 1;  // found: it is the leader
-      break;
+  const Channel* leader = nullptr;
+  for (size_t d = 0; d < devices_.size() && !leader; ++d) {
+    if (devices_[d]->busyCopies_ == 0) continue;
+    for (const Channel& c : devices_[d]->channels_) {
+      if (c.task && c.task->endTime < 0) {
+        leader = &c;
+        break;
+      }
     }
   }
+  if (leader != &channel(device, index)) return;
   Snapshot now;
   now.logEnd = log_.size();
   if (!capture(now, issue)) {
@@ -135,9 +155,10 @@ void MachineRun::pieceIssued(int device, int index, Picoseconds issue) {
     }
   }
   if (++misses_ >= kSearchesBeforePause) {
-    // A machine that does not settle: look again only now and then.
-    pause_ = std::min(kLongestPause, misses_);
-    misses_ *= 2;
+    // A machine that does not settle: search again only now and then, after longer pauses.
+    nextPause_ = std::min(kLongestPause, std::max(kSearchesBeforePause, 2 * nextPause_));
+    pause_ = nextPause_;
+    misses_ = 0;
     forget();
   }
 }
@@ -169,6 +190,7 @@ void MachineRun::start(Snapshot now, const Snapshot& then) {
   }
   if (periods < kShortestRun) return;
   misses_ = 0;
+  nextPause_ = 0;
   countsPerPeriod_.clear();
   for (size_t i = 0; i < now.resources.size(); ++i) {
     countsPerPeriod_.push_back({now.resources[i], now.counts[i].bytes - then.counts[i].bytes,

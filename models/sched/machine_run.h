@@ -33,6 +33,8 @@ class MachineRun : public HeldPath {
   void yieldAt(Picoseconds t) override;
   // Pieces moved within runs rather than one by one, so far.
   uint64_t piecesInRuns() const { return piecesInRuns_; }
+  // Whether it looks for a steady state now: the channels' ways are then worth noting.
+  bool watching() const;
 
  private:
   using Channel = DeviceScheduler::Channel;
@@ -55,6 +57,7 @@ class MachineRun : public HeldPath {
     Picoseconds at;
   };
   Channel& channel(int device, int index) const;
+  unsigned busyChannels() const;  // counted up to 2
   bool capture(Snapshot& s, Picoseconds at) const;
   static bool same(const Snapshot& a, const Snapshot& b);
   void start(Snapshot now, const Snapshot& then);
@@ -65,14 +68,14 @@ class MachineRun : public HeldPath {
   std::vector<DeviceScheduler*> devices_;
   std::deque<Snapshot> snapshots_;  // the last few, oldest first
   std::vector<Issue> log_;          // every piece since the oldest snapshot, in order
-  uint32_t misses_ = 0, pause_ = 0;
+  uint32_t misses_ = 0, pause_ = 0, nextPause_ = 0;  // as a channel's search for its own
   // The run in progress.
   bool running_ = false;
-  Snapshot base_;                       // the state it began in
-  std::vector<Issue> period_;           // the pieces of one period, relative to its start
-  std::vector<uint64_t> perPeriod_;     // pieces per period of each of base_'s channels
+  Snapshot base_;                         // the state it began in
+  std::vector<Issue> period_;             // the pieces of one period, relative to its start
+  std::vector<uint64_t> perPeriod_;       // pieces per period of each of base_'s channels
   std::vector<PathUse> countsPerPeriod_;  // of each of base_'s resources
-  Picoseconds length_ = 0;              // of a period
+  Picoseconds length_ = 0;                // of a period
   uint64_t periods_ = 0;
   uint64_t piecesInRuns_ = 0;
 };

@@ -8,7 +8,11 @@ namespace ascendsim::models {
 bool PathState::capture(std::vector<PathUse> path, Picoseconds at, int owner) {
   path_ = std::move(path);
   bookings_.assign(path_.size(), {});
+  size_t total = 0;
   for (size_t i = 0; i < path_.size(); ++i) {
+    // A way booked this far ahead is not settling: do not pay for looking.
+    total += path_[i].resource->reserved.size();
+    if (total > kMostBookings) return false;
     for (const Booking& b : path_[i].resource->reserved) {
       if (b.end <= at) continue;  // over: nothing later can meet it
       if (b.owner != owner) return false;

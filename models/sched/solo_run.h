@@ -24,6 +24,8 @@ class PathState {
   // of them is not `owner`'s: someone else's traffic is on the way, so what comes is not this
   // channel's alone.
   bool capture(std::vector<PathUse> path, Picoseconds at, int owner);
+  // Bookings past which capture() gives up.
+  static constexpr size_t kMostBookings = 1024;
   // The same resources, the same use of each, the same bookings relative to each state's instant.
   bool sameAs(const PathState& other) const;
 
