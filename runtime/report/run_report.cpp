@@ -83,6 +83,7 @@ void RunReport::taskEnded(int device, const models::StreamQueue& stream, const m
   k.count++;
   k.bytes += task.bytes;
   k.time += task.endTime - task.startTime;
+  statistics_[kind].add(task.bytes, task.endTime - task.startTime);
   ++copiesSeen_;
   if (copies_.size() < kMaxCopies) {
     copies_.push_back({task.id, device, stream.id(), kind, task.bytes, task.submitTime,
@@ -112,10 +113,26 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
   r["copies_total"] = copiesSeen_;
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
   for (const auto& [kind, k] : totals_) {
+    const CopyStatistics& st = statistics_.at(kind);
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const auto& [upTo, c] : st.sizes()) {
+      sizes.push_back({{"up_to_bytes", upTo},
+                       {"count", c.count},
+                       {"bytes", c.bytes},
+                       {"time_us", micros(c.time)},
+                       {"GBps", gbps(c.bytes, c.time)}});
+    }
     totals[kind] = {{"count", k.count},
                     {"bytes", k.bytes},
                     {"time_us", micros(k.time)},
-                    {"GBps", gbps(k.bytes, k.time)}};
+                    {"GBps", gbps(k.bytes, k.time)},
+                    {"sizes", sizes},
+                    {"duration_us",
+                     {{"min", micros(st.shortest())},
+                      {"p50", micros(st.percentile(0.5))},
+                      {"p90", micros(st.percentile(0.9))},
+                      {"p99", micros(st.percentile(0.99))},
+                      {"max", micros(st.longest())}}}};
   }
   r["copy_totals"] = totals;
   nlohmann::ordered_json kernels = nlohmann::ordered_json::object();

@@ -11,6 +11,7 @@
 #include "models/dram/memory_statistics.h"
 #include "models/resource/resource.h"
 #include "models/sched/device_scheduler.h"
+#include "runtime/report/copy_statistics.h"
 #include "runtime/trace/trace_sink.h"
 #include "spec/system_spec.h"
 
@@ -75,7 +76,8 @@ class RunReport : public models::TaskListener {
   std::vector<Copy> copies_;
   uint64_t copiesSeen_ = 0;
   std::map<std::string, KindTotals> totals_;
-  std::map<std::string, KernelTotals> kernels_;  // by kernel name
+  std::map<std::string, CopyStatistics> statistics_;  // by kind
+  std::map<std::string, KernelTotals> kernels_;       // by kernel name
   uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;
   spec::Picoseconds first_ = -1, last_ = 0;
