@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -267,8 +269,16 @@ size_t utf8Length(const std::string& text, size_t i) {
 }
 }  // namespace
 
-std::string TraceWriter::escape(const std::string& text) {
-  std::string out;
+void TraceWriter::appendEscaped(std::string& out, const std::string& text) {
+  // Most names need nothing: copy them whole.
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out += text;
+    return;
+  }
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
     const size_t n = utf8Length(text, i);
@@ -298,14 +308,44 @@ std::string TraceWriter::escape(const std::string& text) {
     }
     ++i;
   }
+}
+
+std::string TraceWriter::escape(const std::string& text) {
+  std::string out;
+  appendEscaped(out, text);
   return out;
 }
 
-std::string TraceWriter::micros(spec::Picoseconds ps) {
-  char buf[48];
+namespace {
+template <class T>
+void appendNumber(std::string& out, T value) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, r.ptr);
+}
+}  // namespace
+
+void TraceWriter::appendMicros(std::string& out, spec::Picoseconds ps) {
   const long long ns = static_cast<long long>(ps / 1000);
-  std::snprintf(buf, sizeof buf, "%lld.%03lld", ns / 1000, ns % 1000);
-  return buf;
+  if (ns < 0) {  // (never for a time of the run; kept as printf writes it)
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", ns / 1000, ns % 1000);
+    out += buf;
+    return;
+  }
+  appendNumber(out, ns / 1000);
+  const long long frac = ns % 1000;
+  const char digits[3] = {static_cast<char>('0' + frac / 100),
+                          static_cast<char>('0' + frac / 10 % 10),
+                          static_cast<char>('0' + frac % 10)};
+  out += '.';
+  out.append(digits, 3);
+}
+
+std::string TraceWriter::micros(spec::Picoseconds ps) {
+  std::string out;
+  appendMicros(out, ps);
+  return out;
 }
 
 void TraceWriter::processName(int pid, const std::string& name, int sortIndex) {
@@ -324,45 +364,94 @@ void TraceWriter::threadName(int pid, int tid, const std::string& name, int sort
        std::to_string(sortIndex) + "}}");
 }
 
-std::string TraceWriter::jsonMembers(const TraceArgs& args) {
-  std::string out;
+void TraceWriter::appendMembers(std::string& out, const TraceArgs& args) {
+  bool first = true;
   for (const TraceArg& a : args) {
-    if (!out.empty()) out += ",";
-    out += "\"" + escape(a.key) + "\":";
+    if (!first) out += ',';
+    first = false;
+    out += '"';
+    appendEscaped(out, a.key);
+    out += "\":";
     switch (a.kind) {
-      case TraceArg::Kind::Unsigned: out += std::to_string(a.unsignedValue); break;
-      case TraceArg::Kind::Signed: out += std::to_string(a.signedValue); break;
+      case TraceArg::Kind::Unsigned: appendNumber(out, a.unsignedValue); break;
+      case TraceArg::Kind::Signed: appendNumber(out, a.signedValue); break;
       case TraceArg::Kind::Real: {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.*f", a.decimals, a.realValue);
-        out += text;
+        // As printf's "%.*f" writes it (to_chars rounds the same way, without the locale).
+        char text[400];
+        const auto r = std::to_chars(text, text + sizeof text, a.realValue,
+                                     std::chars_format::fixed, a.decimals);
+        if (r.ec == std::errc()) {
+          out.append(text, r.ptr);
+        } else {
+          std::snprintf(text, sizeof text, "%.*f", a.decimals, a.realValue);
+          out += text;
+        }
         break;
       }
-      case TraceArg::Kind::Text: out += "\"" + escape(a.text) + "\""; break;
+      case TraceArg::Kind::Text:
+        out += '"';
+        appendEscaped(out, a.text);
+        out += '"';
+        break;
       case TraceArg::Kind::Json: out += a.text; break;
     }
   }
+}
+
+std::string TraceWriter::jsonMembers(const TraceArgs& args) {
+  std::string out;
+  appendMembers(out, args);
   return out;
 }
 
 void TraceWriter::complete(int pid, int tid, const std::string& name, const char* category,
                            spec::Picoseconds start, spec::Picoseconds duration,
                            const TraceArgs& args) {
-  emit("{\"ph\":\"X\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-       ",\"name\":\"" + escape(name) + "\",\"cat\":\"" + category + "\",\"ts\":" + micros(start) +
-       ",\"dur\":" + micros(duration) + ",\"args\":{" + jsonMembers(args) + "}}");
+  std::string& e = event_;
+  e.assign("{\"ph\":\"X\",\"pid\":");
+  appendNumber(e, pid);
+  e += ",\"tid\":";
+  appendNumber(e, tid);
+  e += ",\"name\":\"";
+  appendEscaped(e, name);
+  e += "\",\"cat\":\"";
+  e += category;
+  e += "\",\"ts\":";
+  appendMicros(e, start);
+  e += ",\"dur\":";
+  appendMicros(e, duration);
+  e += ",\"args\":{";
+  appendMembers(e, args);
+  e += "}}";
+  emit(e);
 }
 
 void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {
-  emit("{\"ph\":\"s\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-       ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) +
-       ",\"ts\":" + micros(at) + "}");
+  std::string& e = event_;
+  e.assign("{\"ph\":\"s\",\"pid\":");
+  appendNumber(e, pid);
+  e += ",\"tid\":";
+  appendNumber(e, tid);
+  e += ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":";
+  appendNumber(e, id);
+  e += ",\"ts\":";
+  appendMicros(e, at);
+  e += '}';
+  emit(e);
 }
 
 void TraceWriter::flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) {
-  emit("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":" + std::to_string(pid) + ",\"tid\":" +
-       std::to_string(tid) + ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":" + std::to_string(id) +
-       ",\"ts\":" + micros(at) + "}");
+  std::string& e = event_;
+  e.assign("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":");
+  appendNumber(e, pid);
+  e += ",\"tid\":";
+  appendNumber(e, tid);
+  e += ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":";
+  appendNumber(e, id);
+  e += ",\"ts\":";
+  appendMicros(e, at);
+  e += '}';
+  emit(e);
 }
 
 void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at,

@@ -53,6 +53,10 @@ class TraceWriter : public TraceSink {
   static std::string escape(const std::string& text);
   // Microseconds with nanosecond precision: "1234.567".
   static std::string micros(spec::Picoseconds ps);
+  // The same, appended to `out` (the events are built in place: tracing a call costs little).
+  static void appendMembers(std::string& out, const TraceArgs& args);
+  static void appendEscaped(std::string& out, const std::string& text);
+  static void appendMicros(std::string& out, spec::Picoseconds ps);
 
  private:
   void emit(const std::string& event);
@@ -77,6 +81,7 @@ class TraceWriter : public TraceSink {
   uint64_t maxBytes_ = 0, written_ = 0;
   int part_ = 0;
   std::vector<std::string> metadata_;  // replayed at the top of every continuation file
+  std::string event_;                  // the event being built, reused
 };
 
 }  // namespace ascendsim::runtime
