@@ -51,6 +51,7 @@ struct ExecOptions {
   std::string traceFormat;
   std::string report;
   bool dramStats = false;
+  bool timingOnly = false;
   bool shared = false;
   std::vector<std::string> command;
 };
@@ -154,6 +155,7 @@ int runExec(const ExecOptions& o) {
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
+  if (o.timingOnly) setenv("ASCENDSIM_DATA", "timing-only", 1);
   setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
   useSimulatorLibrary();
 
@@ -183,6 +185,9 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   exec->add_flag("--dram-stats", opts->dramStats,
                  "Replay memory traffic through the DRAM models: row hits, refresh, read latency "
                  "in the report and trace");
+  exec->add_flag("--timing-only", opts->timingOnly,
+                 "Move no bytes (ASCENDSIM_DATA=timing-only): the same times without the memory "
+                 "the bytes would take; device memory reads give zeros where no kernel wrote");
   exec->add_flag("--shared", opts->shared,
                  "Serve ONE machine to the program and every process it starts (mpirun, fork, "
                  "scripts): they share devices, links and memory, IPC works between them, and "

@@ -1,7 +1,6 @@
 // Runtime lifecycle, API calls, outputs and waiting.
 
 #include "runtime/core/runtime.h"
-#include "runtime/core/data_mode.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "runtime/core/data_mode.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/soc_cores.h"
 #include "spec/spec_writer.h"
@@ -281,6 +281,14 @@ void Runtime::init(const char* configPath) {
                            system_->now()});
     };
     outputs_.attach(spec_, *system_);
+    if (dataMode() == DataMode::TimingOnly) {
+      // Said once, in the report and the summary: a reader of the figures must know.
+      warnings_.push_back({"timing-only",
+                           "ASCENDSIM_DATA=timing-only: copies, memsets, reductions and operators "
+                           "took their time but moved no byte; device memory holds what was "
+                           "written by kernels only (zeros elsewhere)",
+                           system_->now()});
+    }
   }
   for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
   static bool exitHooked = false;

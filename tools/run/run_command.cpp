@@ -19,6 +19,7 @@ struct RunOptions {
   MachineChoice machine;
   std::string workload, trace, traceFormat, report;
   bool dramStats = false;
+  bool timingOnly = false;
 };
 
 int runWorkload(const RunOptions& o) {
@@ -42,6 +43,7 @@ int runWorkload(const RunOptions& o) {
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
+  if (o.timingOnly) setenv("ASCENDSIM_DATA", "timing-only", 1);
   setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
   std::cout << "running " << (w.name.empty() ? o.workload : w.name) << " (" << w.threads.size()
             << " host thread(s))" << std::endl;
@@ -66,6 +68,9 @@ void addRunCommand(CLI::App& command, int& exitCode) {
                   "Trace format: chrome-json or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   cmd->add_option("--report", o->report, "Write the JSON run report to this file");
+  cmd->add_flag("--timing-only", o->timingOnly,
+                "Move no bytes (ASCENDSIM_DATA=timing-only): the same times without the memory "
+                "the bytes would take");
   cmd->add_flag("--dram-stats", o->dramStats,
                 "Replay memory traffic through the DRAM models: row hits, refresh, read latency in "
                 "the report and trace");
