@@ -21,6 +21,7 @@ struct ServedResult<HcclResult> {
       case ACL_ERROR_RT_FEATURE_NOT_SUPPORT: return HCCL_E_NOT_SUPPORT;
       case ACL_ERROR_RT_MEMORY_ALLOCATION: return HCCL_E_MEMORY;
       case ACL_ERROR_RT_INTERNAL_ERROR: return HCCL_E_INTERNAL;
+      case ACL_ERROR_INVALID_PARAM: return HCCL_E_PARA;  // refused before it was sent
       default: return HCCL_E_RUNTIME;  // an earlier asynchronous AscendCL call's failure
     }
   }

@@ -17,6 +17,7 @@
 // argument N bytes: the program's own memory goes through a shared staging buffer; pinned and
 // device memory are passed as they are).
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <tuple>
@@ -155,12 +156,19 @@ struct ClientArg<Str> {
   void take(WireReader&, P, const All&) {}
 };
 
+// The most bytes an array argument carries either way: a longer one is refused before it is sent
+// (the call's invalid-parameter code, saying so), never sent to be cut off by the server.
+constexpr uint64_t kMostArrayBytes = 1u << 20;
+
 template <size_t N>
 struct ClientArg<InArray<N>> {
+  uint64_t tooLong = 0;  // elements, when more than a call carries
   template <class P, class All>
   bool put(WireWriter& w, P v, const All& all) {
+    const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
+    if (v && n > kMostArrayBytes / sizeof *v) tooLong = n;
     w.u8(v != nullptr);
-    if (v) w.blob(v, static_cast<uint64_t>(std::get<N>(all)) * sizeof *v);
+    if (v && !tooLong) w.blob(v, n * sizeof *v);
     return true;
   }
   template <class P, class All>
@@ -169,10 +177,13 @@ struct ClientArg<InArray<N>> {
 
 template <size_t N>
 struct ClientArg<OutArray<N>> {
+  uint64_t tooLong = 0;
   template <class P, class All>
   bool put(WireWriter& w, P v, const All& all) {
+    const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
+    if (v && n > kMostArrayBytes / sizeof *v) tooLong = n;
     w.u8(v != nullptr);
-    w.u64(static_cast<uint64_t>(std::get<N>(all)));
+    w.u64(n);
     return true;
   }
   template <class P, class All>
@@ -338,6 +349,20 @@ bool stagedData(const ClientArg<Dst2d<P, W, H>>& a) {
   return a.staged != nullptr;
 }
 
+// Elements of an array argument past what a call carries (0: none).
+template <class Arg>
+uint64_t arrayTooLong(const Arg&) {
+  return 0;
+}
+template <size_t N>
+uint64_t arrayTooLong(const ClientArg<InArray<N>>& a) {
+  return a.tooLong;
+}
+template <size_t N>
+uint64_t arrayTooLong(const ClientArg<OutArray<N>>& a) {
+  return a.tooLong;
+}
+
 // A served function's result from the code its call came back with. HCCL's functions return
 // HcclResult (their specialisation maps the runtime's codes to it: runtime/api/hccl_served.h).
 template <class R>
@@ -353,6 +378,13 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
   if (!staged) {
     setServedError(std::string(name) + ": no shared memory left to stage the program's data");
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
+  const uint64_t tooLong = std::max({uint64_t{0}, arrayTooLong(std::get<I>(args))...});
+  if (tooLong > 0) {
+    setServedError(std::string(name) + ": an array argument of " + std::to_string(tooLong) +
+                   " elements is longer than a call to the shared machine carries (" +
+                   std::to_string(kMostArrayBytes) + " bytes)");
+    return ACL_ERROR_INVALID_PARAM;
   }
   const bool wait = !async || !pipelining() || (stagedData(std::get<I>(args)) || ...);
   const CallReply reply = callServer(name, w, wait);
@@ -452,7 +484,7 @@ struct ServerArg<InArray<N>, T*> {
   void read(WireReader& r) {
     present = r.u8() != 0;
     if (!present) return;
-    const std::vector<uint8_t> bytes = r.blob(1u << 20);
+    const std::vector<uint8_t> bytes = r.blob(kMostArrayBytes);
     value.resize(bytes.size() / sizeof(T));
     if (!value.empty()) std::memcpy(value.data(), bytes.data(), value.size() * sizeof(T));
   }
@@ -467,7 +499,7 @@ struct ServerArg<OutArray<N>, T*> {
   void read(WireReader& r) {
     present = r.u8() != 0;
     const uint64_t n = r.u64();
-    if (n > (1u << 20) / sizeof(T)) throw WireError("output array too long");
+    if (n > kMostArrayBytes / sizeof(T)) throw WireError("output array too long");
     value.assign(n, T{});
   }
   T* get() { return present ? value.data() : nullptr; }

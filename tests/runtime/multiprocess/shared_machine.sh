@@ -48,6 +48,8 @@ JOB
   # The failing memset (count beyond maxCount: ACL_ERROR_RT_PARAM_INVALID, 107000) is pipelined: its
   # code comes back from the next call that waits; with ASCENDSIM_PIPELINE=0, from itself.
   grep -qx "bad memset: 0 then 107000" out.0 || fail "pipelined failure: $(cat out.0)"
+  grep -q "^long array: 0 100000 aclrtIpcMemSetImportPid: an array argument of 300000 elements" out.0 ||
+    fail "long array: $(cat out.0)"
   ASCENDSIM_PIPELINE=0 "$ascendsim" exec --shared --config atlas-800t-a2 -- ./job.sh
   grep -qx "bad memset: 107000 then 0" out.0 || fail "unpipelined failure: $(cat out.0)"
   # A program with no rank (numbered after every rank) copies from its own pageable memory: its
