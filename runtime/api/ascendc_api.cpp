@@ -106,4 +106,13 @@ __attribute__((visibility("default"))) void __sanitizer_cov_trace_pc(void) {
   KernelMemoryWindow::countBasicBlock();
 }
 
+// Local buffers between guard pages (docs/reliability.md): kernel_operator.h's TQue and TBuf
+// storage. NULL when the host has no memory for it.
+void* ascendsimAscendCLocalBuffer(uint64_t bytes) {
+  return KernelMemoryWindow::allocateLocal(bytes);
+}
+void ascendsimAscendCFreeLocalBuffer(void* buffer) {
+  KernelMemoryWindow::freeLocal(buffer);
+}
+
 }  // extern "C"

@@ -6,9 +6,12 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 
+#include "runtime/ascendc/kernel_memory_window.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_client.h"
 
@@ -44,4 +47,24 @@ extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thr
 // meanwhile (docs/multiprocess.md).
 extern "C" __attribute__((visibility("default"))) void ascendsimWaitingOutside(int waiting) {
   ascendsim::remote::markWaitingOutside(waiting != 0);
+}
+
+// exit() and abort() from an Ascend C kernel's code: the kernel runs on the thread that holds the
+// runtime, so ending the process from there would wait for ever for the outputs it writes at
+// exit. The block stops instead and the kernel fails (docs/reliability.md); anywhere else they
+// are the C library's.
+extern "C" __attribute__((visibility("default"))) void exit(int status) noexcept {
+  ascendsim::runtime::KernelMemoryWindow::stopForExit(status, false);
+  using Exit = void (*)(int);
+  static const Exit real = next<Exit>("exit");
+  if (real) real(status);
+  _exit(status);
+}
+
+extern "C" __attribute__((visibility("default"))) void abort() noexcept {
+  ascendsim::runtime::KernelMemoryWindow::stopForExit(134, true);
+  using Abort = void (*)();
+  static const Abort real = next<Abort>("abort");
+  if (real) real();
+  _exit(134);
 }

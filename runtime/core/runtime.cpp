@@ -2,6 +2,7 @@
 
 #include "runtime/core/runtime.h"
 #include "runtime/core/data_mode.h"
+#include "runtime/core/kernel_sandbox.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -99,8 +100,28 @@ namespace {
 void closeTraceAtExit();
 }
 
+namespace {
+// A kernel's blocks run on the thread that holds the runtime while the simulation advances: an
+// AscendCL call from the kernel's code would wait for that lock for ever. It is refused; the
+// thread's own record (this thread holds the lock) takes its message and code.
+aclError refuseInsideKernel(const char* api, const std::string& kernel) {
+  HostThread* self = HostThreads::self();
+  if (self) {
+    self->error = std::string(api) + ": called from inside kernel " + kernel +
+                  " (a kernel's code runs on the device, where there is no AscendCL; make the "
+                  "call on the host before or after the launch)";
+    self->lastError = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+}  // namespace
+
 aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead,
                        bool needsInit, const std::function<void(HostThread&)>& body) {
+  if (const std::string* kernel = sandbox::runningKernel()) return refuseInsideKernel(api, *kernel);
+  // The process is ending on a signal (a runaway kernel was stopped): the outputs are being
+  // written; no call starts any more.
+  while (sandbox::kernelsStopped()) std::this_thread::sleep_for(std::chrono::seconds(1));
   if (HostThread* self = HostThreads::self()) self->entering = true;
   std::unique_lock<std::mutex> lock(mutex_);
   HostThread& t = thread();
@@ -157,22 +178,29 @@ void Runtime::addInternalThread() {
 }
 
 aclError Runtime::lastError(bool clear) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  HostThread& t = thread();
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (!sandbox::runningKernel()) lock.lock();  // (inside a kernel this thread holds it)
+  HostThread* self = sandbox::runningKernel() ? HostThreads::self() : &thread();
+  if (!self) return ACL_SUCCESS;
+  HostThread& t = *self;
   const aclError code = t.lastError;
   if (clear) t.lastError = ACL_SUCCESS;
   return code;
 }
 
 aclError Runtime::refuseArgument(const char* api, aclError code, const std::string& message) {
+  if (const std::string* kernel = sandbox::runningKernel()) return refuseInsideKernel(api, *kernel);
   std::lock_guard<std::mutex> lock(mutex_);
   thread().error = std::string(api) + ": " + message;
   return code;
 }
 
 const char* Runtime::takeRecentError() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  HostThread& t = thread();
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (!sandbox::runningKernel()) lock.lock();  // (inside a kernel this thread holds it)
+  HostThread* self = sandbox::runningKernel() ? HostThreads::self() : &thread();
+  if (!self) return nullptr;
+  HostThread& t = *self;
   if (t.error.empty()) return nullptr;
   t.returned = std::move(t.error);
   t.error.clear();
@@ -248,6 +276,8 @@ void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);
   if (!dataModeError().empty()) fail(ACL_ERROR_INVALID_PARAM, dataModeError());
+  if (!sandbox::kernelLimits().error.empty())
+    fail(ACL_ERROR_INVALID_PARAM, sandbox::kernelLimits().error);
   spec::SystemSpec machine = loadMachine();
   if (system_) {
     // SystemC elaborates once per process: a later aclInit must describe the same machine.
@@ -385,6 +415,8 @@ void Runtime::hookSignals() {
 }
 
 bool Runtime::finishOnSignal() {
+  // A kernel that never returns holds the lock: it is stopped (the next calls wait for the end).
+  sandbox::stopKernels();
   // The signal may have stopped a thread inside the runtime, holding the lock: give it 2 s (a
   // thread waiting in simulated time does not hold it), then fall back to the safe close-out.
   std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
