@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "runtime/ascendc/kernel_memory_window.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_client.h"
 
@@ -29,6 +30,8 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using Create = ascendsim::runtime::Runtime::CreateThread;
   static const Create create = next<Create>("pthread_create");
   if (!create) return EAGAIN;
+  // Before the simulator is initialised (a preinit function) the thread is only the C library's.
+  if (!ascendsim::runtime::sandbox::libraryReady()) return create(thread, attr, start, arg);
   return ascendsim::runtime::Runtime::instance().createThread(create, thread, attr, start, arg);
 }
 
@@ -38,6 +41,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thr
   static const Join join = next<Join>("pthread_join");
   if (!join) return ESRCH;
   const int rc = join(thread, result);
+  if (!ascendsim::runtime::sandbox::libraryReady()) return rc;
   if (rc == 0) ascendsim::runtime::Runtime::instance().threadJoined(thread);
   return rc;
 }

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -71,6 +72,32 @@ void stopKernels() {
 
 bool kernelsStopped() {
   return gStopAll.load();
+}
+
+namespace {
+bool gLibraryReady = false;  // (zero-initialised before any constructor runs)
+// The engine's constructors run after those of the libraries it needs (the C++ library's).
+__attribute__((constructor)) void markLibraryReady() {
+  gLibraryReady = true;
+}
+}  // namespace
+
+bool libraryReady() {
+  return gLibraryReady;
+}
+
+int refuseEarly(const char* api) {
+  static const char text[] =
+      " called before AscendSim's libraries were initialised (from a preinit function or a "
+      "library constructor the loader runs before theirs): refused with ACL_ERROR_UNINITIALIZE; "
+      "call it from main, or from a constructor of a library that links libascendcl.so\n";
+  const char* parts[] = {"ascendsim: ", api ? api : "an AscendCL call", text};
+  for (const char* part : parts) {
+    size_t n = 0;
+    while (part[n]) ++n;
+    if (::write(2, part, n) < 0) break;
+  }
+  return 100001;  // ACL_ERROR_UNINITIALIZE
 }
 
 const KernelLimits& kernelLimits() {

@@ -48,4 +48,11 @@ struct KernelLimits {
 };
 const KernelLimits& kernelLimits();
 
+// Whether the simulator's libraries have been initialised (their constructors have run). A call
+// before that (from a preinit function, or a constructor the dynamic loader runs before theirs)
+// is refused with ACL_ERROR_UNINITIALIZE and a line on stderr (refuseEarly), never run on
+// objects not yet constructed.
+bool libraryReady();
+int refuseEarly(const char* api);
+
 }  // namespace ascendsim::runtime::sandbox

@@ -28,21 +28,39 @@
 
 namespace ascendsim::runtime {
 
-// Tells the runtime when a host thread ends, so a thread waiting on it is not left hanging.
-struct ThreadExitGuard {
-  uint64_t id = static_cast<uint64_t>(pthread_self());
-  ~ThreadExitGuard() { Runtime::instance().threadExited(id); }
-};
-
 Runtime& Runtime::instance() {
   // Never destroyed: host threads may still call in while the process exits.
   static Runtime* runtime = new Runtime();
   return *runtime;
 }
 
+namespace {
+// The thread's end is told through a pthread key, not a thread_local object with a destructor:
+// registering one of those takes the dynamic loader's lock, and a thread that makes its first call
+// while another thread holds that lock and waits for it (a library constructor run by dlopen that
+// joins a thread calling AscendCL) waited for ever.
+pthread_key_t exitKey(void (*onExit)(void*)) {
+  static const pthread_key_t key = [onExit] {
+    pthread_key_t k{};
+    pthread_key_create(&k, onExit);
+    return k;
+  }();
+  return key;
+}
+}  // namespace
+
+void Runtime::onThreadExit(void* id) {
+  instance().threadExited(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(id)));
+}
+
 HostThread& Runtime::thread() {
   HostThread& t = threads_.current(system_ ? system_->now() : 0);
-  thread_local ThreadExitGuard guard;
+  thread_local bool watched = false;  // (trivially destroyed: registers nothing)
+  if (!watched) {
+    watched = true;
+    pthread_setspecific(exitKey(&Runtime::onThreadExit),
+                        reinterpret_cast<void*>(static_cast<uintptr_t>(pthread_self())));
+  }
   return t;
 }
 
@@ -118,6 +136,7 @@ aclError refuseInsideKernel(const char* api, const std::string& kernel) {
 
 aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead,
                        bool needsInit, const std::function<void(HostThread&)>& body) {
+  if (!sandbox::libraryReady()) return sandbox::refuseEarly(api);
   if (const std::string* kernel = sandbox::runningKernel()) return refuseInsideKernel(api, *kernel);
   // The process is ending on a signal (a runaway kernel was stopped): the outputs are being
   // written; no call starts any more.
@@ -196,6 +215,7 @@ aclError Runtime::refuseArgument(const char* api, aclError code, const std::stri
 }
 
 const char* Runtime::takeRecentError() {
+  if (!sandbox::libraryReady()) return "AscendSim's libraries are not initialised yet";
   std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
   if (!sandbox::runningKernel()) lock.lock();  // (inside a kernel this thread holds it)
   HostThread* self = sandbox::runningKernel() ? HostThreads::self() : &thread();
