@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "runtime/core/errors.h"
+#include "runtime/core/input_file.h"
 #include "runtime/core/soc_cores.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
@@ -240,17 +241,14 @@ spec::Picoseconds Runtime::simulatedNow() const {
 namespace {
 void checkAclJson(const char* configPath) {
   if (!configPath || !*configPath) return;
-  std::error_code ec;
-  if (std::filesystem::is_directory(configPath, ec)) {
+  // A regular file of at most 1 MiB (acl.json holds a few options): a FIFO used to hang aclInit
+  // and /dev/zero to be read for gigabytes.
+  constexpr uint64_t kLargest = 1u << 20;
+  std::string body, why;
+  if (!readRegularFile(configPath, kLargest, body, why)) {
     fail(ACL_ERROR_INVALID_FILE,
-         std::string("the config file '") + configPath + "' is a directory");
+         std::string("cannot use the config file '") + configPath + "': " + why);
   }
-  std::ifstream in(configPath);
-  if (!in)
-    fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string body = text.str();
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return;  // empty: no options
   if (!nlohmann::json::accept(body)) {
     fail(ACL_ERROR_PARSE_FILE, std::string("'") + configPath + "' is not valid JSON");

@@ -3,12 +3,14 @@
 // CANN's code; nothing reads or writes freed memory. Run under AddressSanitizer too (the asan
 // preset builds `reliability_tests`), where a use after free fails the test.
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -738,4 +740,59 @@ TEST(KernelWatchdogSignal, SigintDuringARunawayKernelStillWritesTheReport) {
   EXPECT_NE(text.str().find("\"machine\""), std::string::npos) << "no report: " << text.str();
   std::ifstream t(trace);
   EXPECT_TRUE(t.good());
+}
+
+// ---------------------------------------------------------------- files the runtime reads
+
+TEST(ReliabilityFiles, AclInitOnAFifoOrADeviceIsRefusedAtOnce) {
+  // aclInit on a FIFO nobody writes used to hang in open(); on /dev/zero it read gigabytes. Both
+  // are 100003 (ACL_ERROR_INVALID_FILE) at once, saying what the file is; a file over 1 MiB too;
+  // aclInit with a good file afterwards works.
+  const std::string fifo = ::testing::TempDir() + "/acl-json-fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(aclInit(fifo.c_str()), ACL_ERROR_INVALID_FILE);
+  const char* msg = aclGetRecentErrMsg();
+  EXPECT_NE(std::string(msg ? msg : "").find("a FIFO, not a regular file"), std::string::npos);
+  EXPECT_EQ(aclInit("/dev/zero"), ACL_ERROR_INVALID_FILE);
+  msg = aclGetRecentErrMsg();
+  EXPECT_NE(std::string(msg ? msg : "").find("a character device, not a regular file"),
+            std::string::npos);
+  const std::string big = ::testing::TempDir() + "/acl-big.json";
+  {
+    std::ofstream out(big);
+    out << "{\"pad\": \"" << std::string((1u << 20) + 1, 'x') << "\"}";
+  }
+  EXPECT_EQ(aclInit(big.c_str()), ACL_ERROR_INVALID_FILE);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  const std::string good = ::testing::TempDir() + "/acl-good.json";
+  std::ofstream(good) << "{}";
+  ASSERT_ACL_OK(aclInit(good.c_str()));
+  ASSERT_ACL_OK(aclFinalize());
+  std::remove(fifo.c_str());
+  std::remove(big.c_str());
+}
+
+TEST_F(Reliability, BinaryLoadFromFileUsesThePathGivenAndRefusesAFifo) {
+  // A FIFO used to hang aclrtBinaryLoadFromFile (dlopen waits for a writer): 107009 at once. A
+  // bare name is the file of that name in the working directory, as CANN reads it: libc.so.6 is
+  // on the dynamic loader's search path but not here, so it is not found (it used to be loaded).
+  const std::string dir = ::testing::TempDir() + "/binary-load";
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/kernels.so";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  aclrtBinHandle bin = nullptr;
+  EXPECT_EQ(aclrtBinaryLoadFromFile(fifo.c_str(), nullptr, &bin), ACL_ERROR_RT_FILE_OPEN);
+  const char* msg = aclGetRecentErrMsg();
+  EXPECT_NE(std::string(msg ? msg : "").find("a FIFO"), std::string::npos);
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  EXPECT_EQ(aclrtBinaryLoadFromFile("libc.so.6", nullptr, &bin), ACL_ERROR_RT_FILE_OPEN);
+  msg = aclGetRecentErrMsg();
+  EXPECT_NE(std::string(msg ? msg : "").find("cannot load kernel binary 'libc.so.6'"),
+            std::string::npos);
+  std::filesystem::current_path(before);
+  std::remove(fifo.c_str());
 }

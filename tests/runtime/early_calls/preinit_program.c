@@ -15,9 +15,8 @@ static void beforeEverything(int argc, char** argv, char** env) {
   early = aclInit(NULL);
 }
 
-__attribute__((section(".preinit_array"), used)) static void (*const preinit)(int, char**,
-                                                                             char**) =
-    beforeEverything;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const preinit)(int, char**, char**) = beforeEverything;
 
 int main(void) {
   int wrong = 0;
