@@ -10,7 +10,8 @@ namespace ascendsim::runtime {
 
 // Reads `path` whole into `text` if it is a regular file of at most `largest` bytes; otherwise
 // false and `why` says what it is (missing, not a regular file, too large).
-bool readRegularFile(const std::string& path, uint64_t largest, std::string& text, std::string& why);
+bool readRegularFile(const std::string& path, uint64_t largest, std::string& text,
+                     std::string& why);
 // Whether `path` is a regular file (`why` as above).
 bool isRegularFile(const std::string& path, std::string& why);
 

@@ -796,3 +796,36 @@ TEST_F(Reliability, BinaryLoadFromFileUsesThePathGivenAndRefusesAFifo) {
   std::filesystem::current_path(before);
   std::remove(fifo.c_str());
 }
+
+TEST(ReliabilityFiles, AStalePartialFromAKilledRunIsNamedAndReplaced) {
+  // A run killed with SIGKILL leaves TRACE.partial behind (nothing can remove it); it used to
+  // stay for ever, unmentioned. The next run that writes the trace or report names the stale file
+  // on stderr and replaces it; a partial file a live run holds is not taken for one.
+  const std::string trace = ::testing::TempDir() + "/stale-trace.json";
+  const std::string report = ::testing::TempDir() + "/stale-report.json";
+  std::ofstream(trace + ".partial") << "junk of a killed run";
+  std::ofstream(report + ".partial") << "junk of a killed run";
+  setenv("ASCENDSIM_TRACE", trace.c_str(), 1);
+  setenv("ASCENDSIM_REPORT", report.c_str(), 1);
+  setenv("ASCENDSIM_SUMMARY", "0", 1);
+  unsetenv("ASCENDSIM_CONFIG");
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  for (const std::string& path : {trace, report}) {
+    EXPECT_NE(said.find("'" + path +
+                        ".partial' was left by an earlier run that ended before finishing it"),
+              std::string::npos)
+        << said;
+  }
+  std::ifstream in(trace + ".partial");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str().find("junk"), std::string::npos);  // this run's trace is being written
+  std::ifstream reportIn(report);
+  std::stringstream reportText;
+  reportText << reportIn.rdbuf();
+  EXPECT_NE(reportText.str().find("\"machine\""), std::string::npos);
+  EXPECT_FALSE(std::ifstream(report + ".partial").good());
+}
