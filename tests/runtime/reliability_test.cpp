@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -828,4 +830,51 @@ TEST(ReliabilityFiles, AStalePartialFromAKilledRunIsNamedAndReplaced) {
   reportText << reportIn.rdbuf();
   EXPECT_NE(reportText.str().find("\"machine\""), std::string::npos);
   EXPECT_FALSE(std::ifstream(report + ".partial").good());
+}
+
+// ---------------------------------------------------------------- threads outside AscendCL
+
+TEST_F(Reliability, AMainThreadPollingAFlagDoesNotHoldAWorkerBack) {
+  // The main thread waits for a worker by polling a flag with usleep, outside AscendCL; the
+  // worker makes 400 calls (copies and synchronisations). Each of its calls is ordered against
+  // the main thread's next one; a thread asleep outside AscendCL is not waited for, so the
+  // worker's calls take what they take alone (the issue saw one held back 41 s). Bound: 10 s of
+  // wall time for all of them (alone they take well under 1 s).
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  void *host = nullptr, *dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 4096));
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  double slowest = 0;
+  const auto start = std::chrono::steady_clock::now();
+  double first = 0;
+  std::thread worker([&] {
+    const auto entered = std::chrono::steady_clock::now();
+    if (aclrtSetCurrentContext(ctx) != ACL_SUCCESS) ++failures;
+    first = std::chrono::duration<double>(std::chrono::steady_clock::now() - entered).count();
+    for (int i = 0; i < 200; ++i) {
+      const auto before = std::chrono::steady_clock::now();
+      if (aclrtMemcpy(dev, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) ++failures;
+      if (aclrtSynchronizeDevice() != ACL_SUCCESS) ++failures;
+      slowest = std::max(
+          slowest,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count());
+    }
+    done = true;
+  });
+  while (!done) usleep(1000);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  worker.join();
+  EXPECT_EQ(failures, 0);
+  EXPECT_LT(seconds, 10.0) << "400 calls took " << seconds << " s; the slowest pair " << slowest
+                           << " s, the first call " << first << " s";
+  std::printf(
+      "400 calls of a worker while the main thread polls: %.3f s, slowest pair %.3f s, "
+      "first call %.3f s\n",
+      seconds, slowest, first);
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtFreeHost(host));
 }
