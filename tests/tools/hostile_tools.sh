@@ -23,6 +23,18 @@ for bad in inf nan -inf 1e400; do
   check "... naming line 3" sh -c "echo \"\$1\" | grep -q 'bad.csv:3: seconds'" sh "$out"
 done
 
+# A FIFO or /dev/zero as the measurements or as a table to merge: refused at once (both used to
+# wait for a writer or read for ever).
+mkfifo "$dir/fifo"
+for input in /dev/zero "$dir/fifo"; do
+  out=$(timeout 20 "$ascendsim" calibrate "$input" 2>&1); rc=$?
+  check "calibrate $input: exit 2" [ $rc -eq 2 ]
+  check "... saying it is not a regular file" sh -c "echo \"\$1\" | grep -q 'not a regular file'" sh "$out"
+  out=$(timeout 20 "$ascendsim" sweep merge --out "$dir/merged.csv" "$input" 2>&1); rc=$?
+  check "sweep merge $input: exit 1" [ $rc -eq 1 ]
+  check "... saying it is not a regular file" sh -c "echo \"\$1\" | grep -q 'not a regular file'" sh "$out"
+done
+
 # A million different sizes: refused at once with the limit (4096), not "argument list too long".
 awk 'BEGIN { print "size,direction,seconds"; for (i = 1; i <= 1000000; i++) printf "%d,h2d,%g\n", 4096 + i, 1e-5 + i * 1e-12 }' > "$dir/million.csv"
 start=$(date +%s)

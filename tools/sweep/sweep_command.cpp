@@ -382,8 +382,10 @@ int runMerge(const MergeOptions& o) {
   for (const std::string& path : o.inputs) {
     Row h;
     std::vector<Row> rows;
-    if (!readCsv(path, h, rows)) {
-      std::cerr << "ascendsim sweep merge: cannot read '" << path << "'\n";
+    std::string whyNot;
+    if (!readCsv(path, h, rows, &whyNot)) {
+      std::cerr << "ascendsim sweep merge: cannot read '" << path << "'"
+                << (whyNot.empty() ? "" : ": " + whyNot) << "\n";
       return kExitFailure;
     }
     if (header.empty()) {
