@@ -27,4 +27,5 @@ run() {
 run config_fuzzer fuzz/corpus/config configs configs/memory
 run workload_fuzzer fuzz/corpus/workload traces/workloads
 run escape_fuzzer fuzz/corpus/escape
+run viewer_fuzzer fuzz/corpus/viewer
 exit $status

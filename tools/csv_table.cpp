@@ -1,6 +1,9 @@
 #include "tools/csv_table.h"
 
 #include <fstream>
+#include <sstream>
+
+#include "runtime/core/input_file.h"
 
 namespace ascendsim::tools {
 
@@ -39,9 +42,16 @@ Row parseCsvLine(const std::string& line) {
   return row;
 }
 
-bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows) {
-  std::ifstream in(path);
-  if (!in) return false;
+bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows, std::string* why) {
+  // A regular file of a sensible size (a sweep's 100,000 points take some tens of MiB): a FIFO
+  // or /dev/zero is refused, not waited for or read for ever.
+  constexpr uint64_t kLargest = 256ull << 20;
+  std::string text, whyNot;
+  if (!runtime::readRegularFile(path, kLargest, text, whyNot)) {
+    if (why) *why = whyNot;
+    return false;
+  }
+  std::istringstream in(text);
   std::string line;
   // Files written on Windows end their lines in CR LF.
   auto next = [&] {

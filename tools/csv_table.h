@@ -11,9 +11,10 @@ using Row = std::vector<std::string>;
 
 std::string csvField(const std::string& field);
 Row parseCsvLine(const std::string& line);
-// The first line is the header; empty lines are skipped. False if the file cannot be read or is
-// empty.
-bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows);
+// The first line is the header; empty lines are skipped. False if the file cannot be read (`why`
+// then says why, when given: missing, not a regular file, over 256 MiB) or is empty.
+bool readCsv(const std::string& path, Row& header, std::vector<Row>& rows,
+             std::string* why = nullptr);
 std::string csvText(const Row& header, const std::vector<Row>& rows);
 
 }  // namespace ascendsim::tools

@@ -13,6 +13,7 @@
 #include "tools/atomic_file.h"
 #include "tools/exit_codes.h"
 #include "tools/subcommand.h"
+#include "tools/viewer_input.h"
 
 namespace ascendsim::spec {
 const std::vector<EmbeddedFile>& viewerFiles();
@@ -37,21 +38,6 @@ bool readFile(const std::string& path, std::string& out) {
   return true;
 }
 
-// JSON inside <script>: "</script" would end the element early and "<!--<script" would change how
-// the page parses it. '<' appears in JSON only inside strings, where "\u003c" means the same.
-std::string scriptSafe(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  for (char c : json) {
-    if (c == '<') {
-      out += "\\u003c";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void replace(std::string& text, const std::string& marker, const std::string& with) {
   const auto at = text.find(marker);
   if (at != std::string::npos) text.replace(at, marker.size(), with);
@@ -63,14 +49,9 @@ int runView(const ViewOptions& o) {
     std::cerr << "ascendsim view: cannot read '" << o.trace << "'\n";
     return kExitFailure;
   }
-  if (!nlohmann::json::accept(trace)) {
-    // A trace cut off by a crash still parses once its array is closed.
-    if (nlohmann::json::accept(trace + "\n]")) {
-      trace += "\n]";
-    } else {
-      std::cerr << "ascendsim view: '" << o.trace << "' is not Chrome Trace Event JSON\n";
-      return kExitFailure;
-    }
+  if (!acceptTrace(trace)) {
+    std::cerr << "ascendsim view: '" << o.trace << "' is not Chrome Trace Event JSON\n";
+    return kExitFailure;
   }
   if (!o.report.empty()) {
     if (!readFile(o.report, report) || !nlohmann::json::accept(report)) {

@@ -105,4 +105,13 @@ int32_t ascendsimAscendCLoopTest(void) {
   return 1;
 }
 
+// Local buffers between guard pages (docs/reliability.md): kernel_operator.h's TQue and TBuf
+// storage. NULL when the host has no memory for it.
+void* ascendsimAscendCLocalBuffer(uint64_t bytes) {
+  return KernelMemoryWindow::allocateLocal(bytes);
+}
+void ascendsimAscendCFreeLocalBuffer(void* buffer) {
+  KernelMemoryWindow::freeLocal(buffer);
+}
+
 }  // extern "C"

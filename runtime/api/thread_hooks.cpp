@@ -6,9 +6,13 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 
+#include "runtime/ascendc/kernel_memory_window.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_client.h"
 
@@ -26,6 +30,8 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using Create = ascendsim::runtime::Runtime::CreateThread;
   static const Create create = next<Create>("pthread_create");
   if (!create) return EAGAIN;
+  // Before the simulator is initialised (a preinit function) the thread is only the C library's.
+  if (!ascendsim::runtime::sandbox::libraryReady()) return create(thread, attr, start, arg);
   return ascendsim::runtime::Runtime::instance().createThread(create, thread, attr, start, arg);
 }
 
@@ -35,6 +41,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thr
   static const Join join = next<Join>("pthread_join");
   if (!join) return ESRCH;
   const int rc = join(thread, result);
+  if (!ascendsim::runtime::sandbox::libraryReady()) return rc;
   if (rc == 0) ascendsim::runtime::Runtime::instance().threadJoined(thread);
   return rc;
 }
@@ -44,4 +51,24 @@ extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thr
 // meanwhile (docs/multiprocess.md).
 extern "C" __attribute__((visibility("default"))) void ascendsimWaitingOutside(int waiting) {
   ascendsim::remote::markWaitingOutside(waiting != 0);
+}
+
+// exit() and abort() from an Ascend C kernel's code: the kernel runs on the thread that holds the
+// runtime, so ending the process from there would wait for ever for the outputs it writes at
+// exit. The block stops instead and the kernel fails (docs/reliability.md); anywhere else they
+// are the C library's.
+extern "C" __attribute__((visibility("default"))) void exit(int status) noexcept {
+  ascendsim::runtime::KernelMemoryWindow::stopForExit(status, false);
+  using Exit = void (*)(int);
+  static const Exit real = next<Exit>("exit");
+  if (real) real(status);
+  _exit(status);
+}
+
+extern "C" __attribute__((visibility("default"))) void abort() noexcept {
+  ascendsim::runtime::KernelMemoryWindow::stopForExit(134, true);
+  using Abort = void (*)();
+  static const Abort real = next<Abort>("abort");
+  if (real) real();
+  _exit(134);
 }

@@ -7,6 +7,7 @@
 #include "runtime/ascendc/kernel_memory_window.h"
 #include "runtime/core/device_memory.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/soc_cores.h"
 
@@ -139,6 +140,7 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     // Managed pages the host changed since they went to a device are back in host memory.
     managed_.settleHostChanges();
     const spec::AiCoreSpec& cores = device->spec->aicore;
+    const sandbox::KernelScope inKernel(launch.name);  // (AscendCL calls from it are refused)
     const KernelUse use = launch.runElsewhere ? runElsewhere(*device, launch, *fault)
                                               : runHere(*device, launch, closure.get(), *fault);
     const std::vector<uint64_t>& hostTouched = use.hostTouched;
@@ -180,6 +182,35 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
           vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
       failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
                                 ": threw " + fault->reason + " (the block stopped there)";
+    } else if (fault->kind == KernelFault::Kind::Timeout) {
+      // On the device the AI Core's watchdog ends a kernel that runs too long.
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_TIMEOUT : ACL_ERROR_RT_AICORE_TIMEOUT;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                " stopped: " + fault->reason;
+    } else if (fault->kind == KernelFault::Kind::Exit) {
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage =
+          "kernel " + name + ", block " + std::to_string(fault->block) + ": called " +
+          (fault->reason == "abort"
+               ? std::string("abort()")
+               : "exit(" +
+                     std::to_string(static_cast<int32_t>(static_cast<uint32_t>(fault->address))) +
+                     ")") +
+          "; a kernel cannot end the process, the block stopped there and the kernel failed";
+    } else if (fault->kind == KernelFault::Kind::Interrupted) {
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                " stopped: the program is ending on a signal";
+    } else if (fault->kind == KernelFault::Kind::LocalOverrun) {
+      failing->failure =
+          vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
+                                ": access at " + hex(fault->address) +
+                                " past the end (or before the start) of a local buffer (a "
+                                "LocalTensor written out of its bounds)";
     } else if (fault->kind == KernelFault::Kind::StackOverflow) {
       failing->failure =
           vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;

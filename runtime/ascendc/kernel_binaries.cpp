@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/core/errors.h"
+#include "runtime/core/input_file.h"
 #include "runtime/core/runtime.h"
 
 namespace ascendsim::runtime {
@@ -19,8 +20,17 @@ constexpr size_t kArgumentAlignment = 8;
 
 KernelBinary* Runtime::loadBinary(const char* path) {
   if (!path || !*path) fail(ACL_ERROR_INVALID_PARAM, "binPath is NULL or empty");
+  // The file at the path given, as CANN reads it: a bare name is in the working directory, not
+  // wherever the dynamic loader's search path finds one; and a regular file (a FIFO used to hang
+  // the call in dlopen).
+  const std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
+  std::string notRegular;
+  if (!isRegularFile(file, notRegular)) {
+    fail(ACL_ERROR_RT_FILE_OPEN,
+         std::string("cannot load kernel binary '") + path + "': " + notRegular);
+  }
   dlerror();
-  void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();
     fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path +

@@ -2,16 +2,21 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <cxxabi.h>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <typeinfo>
 
 #include "runtime/core/device_memory.h"
+#include "runtime/core/kernel_sandbox.h"
 
 namespace ascendsim::runtime {
 namespace {
@@ -79,6 +84,65 @@ uint64_t stackPointer(void* context) {
 #endif
 }
 
+// The watchdog's wall clock: a timer per thread that runs blocks, sending interruptSignal() to
+// that thread when the kernel's limit ends and every 100 ms after until disarmed.
+double monotonicSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+class BlockTimer {
+ public:
+  void arm(double seconds) {
+    if (!made_) {
+      sigevent sev{};
+      sev.sigev_notify = SIGEV_THREAD_ID;
+      sev.sigev_signo = sandbox::interruptSignal();
+      sev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+      if (timer_create(CLOCK_MONOTONIC, &sev, &id_) != 0) return;  // (no wall-clock limit then)
+      made_ = true;
+    }
+    itimerspec spec{};
+    seconds = std::max(seconds, 1e-6);
+    spec.it_value.tv_sec = static_cast<time_t>(seconds);
+    spec.it_value.tv_nsec = static_cast<long>((seconds - std::floor(seconds)) * 1e9);
+    spec.it_interval.tv_nsec = 100 * 1000 * 1000;
+    timer_settime(id_, 0, &spec, nullptr);
+  }
+  void disarm() {
+    if (!made_) return;
+    itimerspec none{};
+    timer_settime(id_, 0, &none, nullptr);
+  }
+  ~BlockTimer() {
+    if (made_) timer_delete(id_);
+  }
+
+ private:
+  bool made_ = false;
+  timer_t id_{};
+};
+thread_local BlockTimer tTimer;
+
+// Local buffers: [header page: the mapping's size][guard][data ... 32 bytes of slack][guard]. The
+// guards of live buffers are listed (lock-free, for the fault handler) to name an overrun.
+constexpr uint64_t kLocalPage = 4096;
+constexpr size_t kGuardSlots = 16384;
+std::atomic<uint64_t> gGuardBase[kGuardSlots];  // the first guard's address (0: free slot)
+std::atomic<uint64_t> gGuardEnd[kGuardSlots];   // the second guard's end
+
+bool isLocalGuard(uint64_t address) {
+  for (size_t i = 0; i < kGuardSlots; ++i) {
+    const uint64_t base = gGuardBase[i].load(std::memory_order_relaxed);
+    if (base == 0) continue;
+    const uint64_t end = gGuardEnd[i].load(std::memory_order_relaxed);
+    if ((address >= base && address < base + kLocalPage) ||
+        (address >= end - kLocalPage && address < end))
+      return true;
+  }
+  return false;
+}
+
 // A fault this close below or above the stack pointer is the stack running out.
 constexpr uint64_t kStackSlack = 64 * 1024;
 
@@ -102,12 +166,19 @@ KernelMemoryWindow::KernelMemoryWindow(DeviceMemory& memory) : memory_(memory) {
   sigaction(SIGBUS, &sa, &oldBus_);
   gPreviousSegv = oldSegv_;
   gPreviousBus = oldBus_;
+  struct sigaction si {};
+  si.sa_sigaction = &KernelMemoryWindow::onInterrupt;
+  si.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  sigemptyset(&si.sa_mask);
+  sigaction(sandbox::interruptSignal(), &si, &oldInterrupt_);
 }
 
 KernelMemoryWindow::~KernelMemoryWindow() {
   finish();
+  tTimer.disarm();
   sigaction(SIGSEGV, &oldSegv_, nullptr);
   sigaction(SIGBUS, &oldBus_, nullptr);
+  sigaction(sandbox::interruptSignal(), &oldInterrupt_, nullptr);
 }
 
 DeviceMemory* KernelMemoryWindow::memoryFor(uint64_t address) const {
@@ -149,7 +220,9 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
     const uint64_t sp = stackPointer(context);
     const bool stack = sp != 0 && !w->memoryFor(address) && address + kStackSlack >= sp &&
                        address <= sp + kStackSlack;
-    w->fault_->kind = stack ? KernelFault::Kind::StackOverflow : KernelFault::Kind::OutOfBounds;
+    w->fault_->kind = stack                   ? KernelFault::Kind::StackOverflow
+                      : isLocalGuard(address) ? KernelFault::Kind::LocalOverrun
+                                              : KernelFault::Kind::OutOfBounds;
     w->fault_->address = address;
     siglongjmp(w->jump_, 1);
   }
@@ -170,7 +243,9 @@ void KernelMemoryWindow::onFault(int sig, siginfo_t* info, void* context) {
 void KernelMemoryWindow::countVector(uint64_t bytes, uintptr_t dst, uintptr_t src0,
                                      uintptr_t src1) {
   KernelMemoryWindow* w = tActive;
-  if (w && w->fault_ && w->timeline_) w->timeline_->vector(bytes, dst, src0, src1);
+  if (!w || !w->fault_) return;
+  if (w->timeline_) w->timeline_->vector(bytes, dst, src0, src1);
+  w->checkpoint(true);
 }
 
 void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t bytes,
@@ -184,6 +259,7 @@ void KernelMemoryWindow::countCopy(uint64_t global, uintptr_t local, uint64_t by
       w->timeline_->copyIn(bytes, local);
     }
   }
+  w->checkpoint(true);
   // Device memory's traffic (host memory reached in place crosses PCIe by its pages instead).
   if (bytes == 0 || !w->memoryFor(global)) return;
   (toGlobal ? w->copiedOut_ : w->copiedIn_) += bytes;
@@ -207,6 +283,7 @@ void KernelMemoryWindow::countCopyBlocks(uint64_t global, uintptr_t local, uint6
       w->timeline_->copyIn(blockBytes * blocks, local);
     }
   }
+  w->checkpoint(true);
   auto record = [&](bool out, uint64_t at) {
     if (blockBytes == 0 || !w->memoryFor(at)) return;
     (out ? w->copiedOut_ : w->copiedIn_) += blockBytes;
@@ -226,12 +303,16 @@ void KernelMemoryWindow::countCopyBlocks(uint64_t global, uintptr_t local, uint6
 
 void KernelMemoryWindow::localAccess(uintptr_t buffer, bool write) {
   KernelMemoryWindow* w = tActive;
-  if (w && w->fault_ && w->timeline_) w->timeline_->scalarAccess(buffer, write);
+  if (!w || !w->fault_) return;
+  if (w->timeline_) w->timeline_->scalarAccess(buffer, write);
+  w->checkpoint(true);
 }
 
 void KernelMemoryWindow::barrier() {
   KernelMemoryWindow* w = tActive;
-  if (w && w->fault_ && w->timeline_) w->timeline_->barrier();
+  if (!w || !w->fault_) return;
+  if (w->timeline_) w->timeline_->barrier();
+  w->checkpoint(true);
 }
 
 void KernelMemoryWindow::countLoopTest() {
@@ -239,6 +320,84 @@ void KernelMemoryWindow::countLoopTest() {
   if (!w || !w->fault_ || tLibraryDepth != 0) return;
   ++w->loopTests_;
   if (w->timeline_) w->timeline_->scalar(models::kScalarOpsPerLoopTest);
+  w->checkpoint(false);  // (from anywhere in the kernel's code: a noexcept function, say)
+}
+
+void KernelMemoryWindow::checkpoint(bool unwind) {
+  if (stopAsked_ != 0) {
+    stop(stopAsked_ == 2 ? KernelFault::Kind::Interrupted : KernelFault::Kind::Timeout, "", unwind);
+  }
+  if (simulatedLimit_ != 0 && timeline_ && timeline_->cycles() > simulatedLimit_) {
+    char reason[200];
+    std::snprintf(reason, sizeof reason,
+                  "its core spent more than %g s of simulated time on the block (the watchdog's "
+                  "limit, ASCENDSIM_KERNEL_TIMEOUT)",
+                  sandbox::kernelLimits().simulatedSeconds);
+    stop(KernelFault::Kind::Timeout, reason, unwind);
+  }
+}
+
+void KernelMemoryWindow::stop(KernelFault::Kind kind, const std::string& reason, bool unwind) {
+  fault_->kind = kind;
+  fault_->reason = reason;
+  if (unwind) throw BlockStopped{};
+  siglongjmp(jump_, 1);
+}
+
+void KernelMemoryWindow::onInterrupt(int, siginfo_t*, void*) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;  // (a block that has just ended)
+  if (w->stopAsked_ == 0) {
+    w->stopAsked_ = sandbox::kernelsStopped() ? 2 : 1;  // at its next instruction
+    return;
+  }
+  // Nothing the simulator sees within the grace: abandoned where it is (no allocation here).
+  w->fault_->kind =
+      w->stopAsked_ == 2 ? KernelFault::Kind::Interrupted : KernelFault::Kind::Timeout;
+  siglongjmp(w->jump_, 1);
+}
+
+void KernelMemoryWindow::stopForExit(int status, bool abort) {
+  KernelMemoryWindow* w = tActive;
+  if (!w || !w->fault_) return;
+  w->fault_->kind = KernelFault::Kind::Exit;
+  w->fault_->address = static_cast<uint64_t>(static_cast<uint32_t>(status));
+  w->fault_->reason = abort ? "abort" : "";
+  siglongjmp(w->jump_, 1);  // (exit() and abort() may not throw)
+}
+
+void* KernelMemoryWindow::allocateLocal(uint64_t bytes) {
+  const uint64_t data = (bytes + 32 + 31) / 32 * 32;
+  const uint64_t dataPages = (data + kLocalPage - 1) / kLocalPage;
+  const uint64_t total = (dataPages + 3) * kLocalPage;
+  void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return nullptr;
+  auto* base = static_cast<uint8_t*>(m);
+  *reinterpret_cast<uint64_t*>(base) = total;
+  mprotect(base + kLocalPage, kLocalPage, PROT_NONE);
+  mprotect(base + (dataPages + 2) * kLocalPage, kLocalPage, PROT_NONE);
+  const uint64_t guard = reinterpret_cast<uint64_t>(base) + kLocalPage;
+  for (size_t i = 0; i < kGuardSlots; ++i) {
+    uint64_t empty = 0;
+    if (gGuardBase[i].load(std::memory_order_relaxed) == 0 &&
+        gGuardBase[i].compare_exchange_strong(empty, guard)) {
+      gGuardEnd[i].store(reinterpret_cast<uint64_t>(base) + total);
+      break;
+    }
+  }
+  return base + 2 * kLocalPage + dataPages * kLocalPage - data;
+}
+
+void KernelMemoryWindow::freeLocal(void* buffer) {
+  if (!buffer) return;
+  auto* base = reinterpret_cast<uint8_t*>(
+      reinterpret_cast<uint64_t>(buffer) / kLocalPage * kLocalPage - 2 * kLocalPage);
+  const uint64_t guard = reinterpret_cast<uint64_t>(base) + kLocalPage;
+  for (size_t i = 0; i < kGuardSlots; ++i) {
+    uint64_t mine = guard;
+    if (gGuardBase[i].compare_exchange_strong(mine, 0)) break;
+  }
+  munmap(base, *reinterpret_cast<const uint64_t*>(base));
 }
 
 void KernelMemoryWindow::enterLibrary(bool enter) {
@@ -264,28 +423,62 @@ bool KernelMemoryWindow::runBlock(void (*entry)(void*), void* closure, uint32_t 
   if (cores_) timeline_ = std::make_unique<models::BlockTimeline>(*cores_);
   tAltStack.ensure();
   const int libraryDepth = tLibraryDepth;
+  // The watchdog (runtime/core/kernel_sandbox.h): its simulated limit per block, its wall-clock
+  // limit for the kernel, from its first block's start.
+  const sandbox::KernelLimits& limits = sandbox::kernelLimits();
+  simulatedLimit_ = cores_ && limits.simulatedSeconds > 0
+                        ? static_cast<uint64_t>(limits.simulatedSeconds * cores_->clock)
+                        : 0;
+  stopAsked_ = 0;
+  bool run = true;
+  if (sandbox::kernelsStopped()) {
+    fault.kind = KernelFault::Kind::Interrupted;
+    run = false;
+  } else if (limits.wallSeconds > 0) {
+    const double now = monotonicSeconds();
+    if (wallDeadline_ == 0) wallDeadline_ = now + limits.wallSeconds;
+    if (now >= wallDeadline_) {
+      fault.kind = KernelFault::Kind::Timeout;
+      run = false;
+    } else {
+      tTimer.arm(wallDeadline_ - now);
+    }
+  }
+  sandbox::blockStarted();
   // A trap or an exceeded resource is raised from the kernel's own calls: it unwinds the block
   // like an exception, so the kernel's objects (a TPipe's buffers) are destroyed. A fault in the
   // signal handler cannot unwind: it jumps back here, and what the block held stays allocated.
   // The kernel's own exceptions stop the block too (they would end the process otherwise).
-  if (sigsetjmp(jump_, 1) == 0) {
-    try {
-      entry(closure);
-    } catch (const BlockStopped&) {
-    } catch (abi::__forced_unwind&) {
-      throw;  // a cancelled thread must finish unwinding
-    } catch (const std::exception& e) {
-      fault.kind = KernelFault::Kind::Exception;
-      fault.reason = exceptionName() + ": " + e.what();
-    } catch (...) {
-      fault.kind = KernelFault::Kind::Exception;
-      fault.reason = exceptionName();
+  if (run) {
+    if (sigsetjmp(jump_, 1) == 0) {
+      try {
+        entry(closure);
+      } catch (const BlockStopped&) {
+      } catch (abi::__forced_unwind&) {
+        throw;  // a cancelled thread must finish unwinding
+      } catch (const std::exception& e) {
+        fault.kind = KernelFault::Kind::Exception;
+        fault.reason = exceptionName() + ": " + e.what();
+      } catch (...) {
+        fault.kind = KernelFault::Kind::Exception;
+        fault.reason = exceptionName();
+      }
     }
+  }
+  fault_ = nullptr;  // (a signal of the watchdog from now on finds no block to stop)
+  tTimer.disarm();
+  sandbox::blockEnded();
+  if (fault.kind == KernelFault::Kind::Timeout && fault.reason.empty()) {
+    char reason[200];
+    std::snprintf(reason, sizeof reason,
+                  "the kernel ran for more than %g s of wall-clock time (the watchdog's limit, "
+                  "ASCENDSIM_KERNEL_WALL_TIMEOUT)",
+                  limits.wallSeconds);
+    fault.reason = reason;
   }
   // A block stopped inside kernel_operator.h's code (a DataCopy that faulted) never left it: the
   // next block, and the next kernel, start outside it again.
   tLibraryDepth = libraryDepth;
-  fault_ = nullptr;
   if (timeline_) blockCycles_.push_back(timeline_->cycles());
   timeline_.reset();
   tActive = outer;

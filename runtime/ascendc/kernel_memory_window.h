@@ -26,8 +26,22 @@ class DeviceMemory;
 struct KernelFault {
   // Resource: the kernel asked its core for more than it has (`reason` says what). Exception:
   // its code threw a C++ exception out of the block (`reason`: what() or its type). StackOverflow:
-  // its code ran out of the host thread's stack (deep recursion), at `address`.
-  enum class Kind { None, OutOfBounds, Trap, Resource, Exception, StackOverflow };
+  // its code ran out of the host thread's stack (deep recursion), at `address`. Exit: its code
+  // called exit() (`address`: the status) or abort() (`reason`: "abort"). Timeout: the watchdog
+  // stopped it (`reason` says which limit). Interrupted: the process is ending on a signal.
+  // LocalOverrun: it touched the guard page after (or before) a local buffer, at `address`.
+  enum class Kind {
+    None,
+    OutOfBounds,
+    Trap,
+    Resource,
+    Exception,
+    StackOverflow,
+    Exit,
+    Timeout,
+    Interrupted,
+    LocalOverrun
+  };
   Kind kind = Kind::None;
   std::string reason;
   uint64_t address = 0;  // OutOfBounds: the address touched
@@ -57,6 +71,14 @@ class KernelMemoryWindow {
   static int64_t runOnHost(void (*entry)(void*), void* closure, uint32_t blocks);
   // Stops the running block with a trap (Ascend C's trap instruction).
   static void trap();
+  // From exit() and abort() (runtime/api/thread_hooks.cpp): when the calling thread runs a block,
+  // stops it (the kernel fails) and does not return; otherwise returns.
+  static void stopForExit(int status, bool abort);
+  // A local buffer (TQue/TBuf storage) of `bytes` zeroed bytes, 32-byte aligned, between two
+  // inaccessible guard pages (its end 32 bytes of slack before the second): a kernel that writes
+  // past it faults on the guard instead of corrupting the host's heap. freeLocal gives it back.
+  static void* allocateLocal(uint64_t bytes);
+  static void freeLocal(void* buffer);
   // Stops the running block: it asked its core for more than the core has.
   static void exceedResource(const char* reason);
   // Host memory kernels reach in place (registered mapped memory, managed memory): while the
@@ -128,6 +150,15 @@ class KernelMemoryWindow {
   bool openHostPage(uint64_t address, bool record);
   void unwatchHost();
   static void onFault(int sig, siginfo_t* info, void* context);
+  // The watchdog's timer, or stopKernels (runtime/core/kernel_sandbox.h): the first signal asks
+  // the block to stop at its next instruction the simulator sees; the next one (100 ms later)
+  // abandons it where it is.
+  static void onInterrupt(int sig, siginfo_t* info, void* context);
+  // At each instruction the simulator sees: stops the block if it was asked to or has run past
+  // the simulated limit (`unwind`: by an exception, from kernel_operator.h's calls).
+  void checkpoint(bool unwind);
+  [[noreturn]] void stop(KernelFault::Kind kind, const std::string& reason, bool unwind);
+  void armWallClock();
 
   DeviceMemory& memory_;
   std::vector<DeviceMemory*> peers_;
@@ -149,7 +180,12 @@ class KernelMemoryWindow {
   sigjmp_buf jump_;
   KernelFault* fault_ = nullptr;
   struct sigaction oldSegv_ {
-  }, oldBus_{};
+  }, oldBus_{}, oldInterrupt_{};
+  // The watchdog: the simulated limit in core cycles (0: none); when the kernel's wall-clock limit
+  // ends (0: none; set as its first block starts).
+  uint64_t simulatedLimit_ = 0;
+  double wallDeadline_ = 0;
+  volatile sig_atomic_t stopAsked_ = 0;  // 1: the wall clock's limit; 2: the process ends
 };
 
 }  // namespace ascendsim::runtime

@@ -70,6 +70,8 @@ struct HostThread {
   int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
   // CPU time when another thread first had to wait for its next call (-1: none has yet).
   int64_t cpuWaitedFrom = -1;
+  std::chrono::steady_clock::time_point waitedFromAt{};  // and when
+  uint32_t looks = 0, sleepingLooks = 0;  // since then: times looked at, and seen asleep
   // A served program's thread: its waits in MPI for other processes (libascendsim_mpi_waits.so).
   const MpiWaits* waitingOutside = nullptr;
   int64_t cpuSeen = -1;  // CPU time when last looked at

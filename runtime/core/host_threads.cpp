@@ -46,6 +46,8 @@ std::chrono::milliseconds deadlockPatience() {
 // allocator, on a loaded machine, is not taken for sleep (a runnable thread, or one just woken,
 // uses CPU or reads as not sleeping). Paid once per sleep of a thread that others wait for.
 constexpr auto kAsleepAfter = std::chrono::milliseconds(30);
+// A thread that wakes now and then (polling) is judged by its share of CPU over at least this long.
+constexpr auto kPollerAfter = std::chrono::milliseconds(50);
 
 // How long a thread that waits in an MPI call the caller has already left (so it is about to
 // leave it too) may show no sign of life before it is taken for asleep.
@@ -213,18 +215,38 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
   // Busy with its own work: it has used its budget since another thread first had to wait for it
   // (not since its last call: a process spinning in an MPI collective until the others arrive
   // makes its call at once when they have, and is waited for).
-  if (other.cpuWaitedFrom < 0) other.cpuWaitedFrom = cpu;
-  if (cpu - other.cpuWaitedFrom > busyBudgetNs()) return true;
   const auto now = std::chrono::steady_clock::now();
+  if (other.cpuWaitedFrom < 0) {
+    other.cpuWaitedFrom = cpu;
+    other.waitedFromAt = now;
+    other.looks = other.sleepingLooks = 0;
+  }
+  if (cpu - other.cpuWaitedFrom > busyBudgetNs()) return true;
+  // A thread that sleeps between glances at a flag (usleep in a loop) uses a little CPU at each
+  // glance, so it is never seen idle for kAsleepAfter and used to be waited for until it had
+  // spent its whole budget (half a second of CPU: tens of seconds of polling). One seen asleep at
+  // nine looks in ten or more (at least 10 looks, over kPollerAfter), using under a tenth of the
+  // time since others began to wait for it, is asleep. (A thread starved of CPU on a loaded
+  // machine is runnable, not asleep, when looked at.)
+  const bool asleepNow =
+      other.remotePid ? threadSleeps(other.remotePid, other.remoteTid) : threadSleeps(other.tid);
+  ++other.looks;
+  if (asleepNow) ++other.sleepingLooks;
+  const auto waited = now - other.waitedFromAt;
+  if (asleepNow && waited >= kPollerAfter && other.looks >= 10 &&
+      uint64_t{other.sleepingLooks} * 10 >= uint64_t{other.looks} * 9 &&
+      (cpu - other.cpuWaitedFrom) * 10 <
+          std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) {
+    other.passedAsleep = true;
+    return true;
+  }
   if (cpu != other.cpuSeen) {
     other.cpuSeen = cpu;
     other.cpuSeenAt = now;
     unsure = true;
     return false;
   }
-  const bool asleep =
-      other.remotePid ? threadSleeps(other.remotePid, other.remoteTid) : threadSleeps(other.tid);
-  if (!asleep || now - other.cpuSeenAt < kAsleepAfter) {
+  if (!asleepNow || now - other.cpuSeenAt < kAsleepAfter) {
     unsure = true;
     return false;
   }

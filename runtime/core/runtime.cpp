@@ -21,17 +21,13 @@
 
 #include "runtime/core/data_mode.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/input_file.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/soc_cores.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
 namespace ascendsim::runtime {
-
-// Tells the runtime when a host thread ends, so a thread waiting on it is not left hanging.
-struct ThreadExitGuard {
-  uint64_t id = static_cast<uint64_t>(pthread_self());
-  ~ThreadExitGuard() { Runtime::instance().threadExited(id); }
-};
 
 Runtime& Runtime::instance() {
   // Never destroyed: host threads may still call in while the process exits.
@@ -39,9 +35,33 @@ Runtime& Runtime::instance() {
   return *runtime;
 }
 
+namespace {
+// The thread's end is told through a pthread key, not a thread_local object with a destructor:
+// registering one of those takes the dynamic loader's lock, and a thread that makes its first call
+// while another thread holds that lock and waits for it (a library constructor run by dlopen that
+// joins a thread calling AscendCL) waited for ever.
+pthread_key_t exitKey(void (*onExit)(void*)) {
+  static const pthread_key_t key = [onExit] {
+    pthread_key_t k{};
+    pthread_key_create(&k, onExit);
+    return k;
+  }();
+  return key;
+}
+}  // namespace
+
+void Runtime::onThreadExit(void* id) {
+  instance().threadExited(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(id)));
+}
+
 HostThread& Runtime::thread() {
   HostThread& t = threads_.current(system_ ? system_->now() : 0);
-  thread_local ThreadExitGuard guard;
+  thread_local bool watched = false;  // (trivially destroyed: registers nothing)
+  if (!watched) {
+    watched = true;
+    pthread_setspecific(exitKey(&Runtime::onThreadExit),
+                        reinterpret_cast<void*>(static_cast<uintptr_t>(pthread_self())));
+  }
   return t;
 }
 
@@ -99,8 +119,29 @@ namespace {
 void closeTraceAtExit();
 }
 
+namespace {
+// A kernel's blocks run on the thread that holds the runtime while the simulation advances: an
+// AscendCL call from the kernel's code would wait for that lock for ever. It is refused; the
+// thread's own record (this thread holds the lock) takes its message and code.
+aclError refuseInsideKernel(const char* api, const std::string& kernel) {
+  HostThread* self = HostThreads::self();
+  if (self) {
+    self->error = std::string(api) + ": called from inside kernel " + kernel +
+                  " (a kernel's code runs on the device, where there is no AscendCL; make the "
+                  "call on the host before or after the launch)";
+    self->lastError = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+}  // namespace
+
 aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*overhead,
                        bool needsInit, const std::function<void(HostThread&)>& body) {
+  if (!sandbox::libraryReady()) return sandbox::refuseEarly(api);
+  if (const std::string* kernel = sandbox::runningKernel()) return refuseInsideKernel(api, *kernel);
+  // The process is ending on a signal (a runaway kernel was stopped): the outputs are being
+  // written; no call starts any more.
+  while (sandbox::kernelsStopped()) std::this_thread::sleep_for(std::chrono::seconds(1));
   if (HostThread* self = HostThreads::self()) self->entering = true;
   std::unique_lock<std::mutex> lock(mutex_);
   HostThread& t = thread();
@@ -157,22 +198,30 @@ void Runtime::addInternalThread() {
 }
 
 aclError Runtime::lastError(bool clear) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  HostThread& t = thread();
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (!sandbox::runningKernel()) lock.lock();  // (inside a kernel this thread holds it)
+  HostThread* self = sandbox::runningKernel() ? HostThreads::self() : &thread();
+  if (!self) return ACL_SUCCESS;
+  HostThread& t = *self;
   const aclError code = t.lastError;
   if (clear) t.lastError = ACL_SUCCESS;
   return code;
 }
 
 aclError Runtime::refuseArgument(const char* api, aclError code, const std::string& message) {
+  if (const std::string* kernel = sandbox::runningKernel()) return refuseInsideKernel(api, *kernel);
   std::lock_guard<std::mutex> lock(mutex_);
   thread().error = std::string(api) + ": " + message;
   return code;
 }
 
 const char* Runtime::takeRecentError() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  HostThread& t = thread();
+  if (!sandbox::libraryReady()) return "AscendSim's libraries are not initialised yet";
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  if (!sandbox::runningKernel()) lock.lock();  // (inside a kernel this thread holds it)
+  HostThread* self = sandbox::runningKernel() ? HostThreads::self() : &thread();
+  if (!self) return nullptr;
+  HostThread& t = *self;
   if (t.error.empty()) return nullptr;
   t.returned = std::move(t.error);
   t.error.clear();
@@ -192,17 +241,14 @@ spec::Picoseconds Runtime::simulatedNow() const {
 namespace {
 void checkAclJson(const char* configPath) {
   if (!configPath || !*configPath) return;
-  std::error_code ec;
-  if (std::filesystem::is_directory(configPath, ec)) {
+  // A regular file of at most 1 MiB (acl.json holds a few options): a FIFO used to hang aclInit
+  // and /dev/zero to be read for gigabytes.
+  constexpr uint64_t kLargest = 1u << 20;
+  std::string body, why;
+  if (!readRegularFile(configPath, kLargest, body, why)) {
     fail(ACL_ERROR_INVALID_FILE,
-         std::string("the config file '") + configPath + "' is a directory");
+         std::string("cannot use the config file '") + configPath + "': " + why);
   }
-  std::ifstream in(configPath);
-  if (!in)
-    fail(ACL_ERROR_INVALID_FILE, std::string("cannot open the config file '") + configPath + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string body = text.str();
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return;  // empty: no options
   if (!nlohmann::json::accept(body)) {
     fail(ACL_ERROR_PARSE_FILE, std::string("'") + configPath + "' is not valid JSON");
@@ -248,6 +294,8 @@ void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);
   if (!dataModeError().empty()) fail(ACL_ERROR_INVALID_PARAM, dataModeError());
+  if (!sandbox::kernelLimits().error.empty())
+    fail(ACL_ERROR_INVALID_PARAM, sandbox::kernelLimits().error);
   spec::SystemSpec machine = loadMachine();
   if (system_) {
     // SystemC elaborates once per process: a later aclInit must describe the same machine.
@@ -393,6 +441,8 @@ void Runtime::hookSignals() {
 }
 
 bool Runtime::finishOnSignal() {
+  // A kernel that never returns holds the lock: it is stopped (the next calls wait for the end).
+  sandbox::stopKernels();
   // The signal may have stopped a thread inside the runtime, holding the lock: give it 2 s (a
   // thread waiting in simulated time does not hold it), then fall back to the safe close-out.
   std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);

@@ -321,6 +321,7 @@ class Runtime {
  private:
   Runtime() = default;
   HostThread& thread();
+  static void onThreadExit(void* id);  // (a pthread key's destructor: calls threadExited)
   void threadExited(uint64_t pthreadId);
   void threadStarted();
   friend struct ThreadExitGuard;

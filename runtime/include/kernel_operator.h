@@ -25,6 +25,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -215,7 +216,11 @@ class LocalTensor {
 namespace detail {
 // A core's Unified Buffer, as buffers of `len` bytes carved from host memory.
 struct BufferPool {
-  std::vector<std::unique_ptr<uint8_t[]>> storage;
+  // Each buffer between guard pages (ascendsimAscendCLocalBuffer): a write past its end faults.
+  struct Free {
+    void operator()(uint8_t* p) const { ascendsimAscendCFreeLocalBuffer(p); }
+  };
+  std::vector<std::unique_ptr<uint8_t[], Free>> storage;
   std::vector<bool> inUse;
   size_t cursor = 0;  // the buffer to try first
   std::deque<uint8_t*> queued;
@@ -223,7 +228,9 @@ struct BufferPool {
   void init(uint32_t num, uint32_t bytes) {
     len = bytes;
     for (uint32_t i = 0; i < num; ++i) {
-      storage.emplace_back(new uint8_t[bytes + 32]());
+      auto* p = static_cast<uint8_t*>(ascendsimAscendCLocalBuffer(bytes));
+      if (!p) throw std::bad_alloc();
+      storage.emplace_back(p);
       inUse.push_back(false);
     }
   }

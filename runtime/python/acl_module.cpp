@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -80,6 +81,92 @@ std::string hex(uint64_t p) {
   return buf;
 }
 
+// ---- hostile use (issue #34, docs/reliability.md)
+
+// Memory of immutable Python objects (bytes_to_ptr): read, never written (CPython shares small
+// bytes objects, b'\x01' among them: a write changed them for the whole interpreter).
+std::map<uint64_t, uint64_t>& immutableRanges() {
+  static auto* r = new std::map<uint64_t, uint64_t>();
+  return *r;
+}
+
+int refuseImmutable(uint64_t dst, uint64_t n, const char* call) {
+  if (n == 0) return ACL_SUCCESS;
+  auto it = immutableRanges().upper_bound(dst);
+  if (it == immutableRanges().begin()) return ACL_SUCCESS;
+  --it;
+  if (dst >= it->first + std::max<uint64_t>(it->second, 1)) return ACL_SUCCESS;
+  return refuse(std::string(call) + ": dst " + hex(dst) +
+                " is the memory of a bytes object, which is immutable (CPython shares small "
+                "ones); write into memory from malloc_host or a numpy array");
+}
+
+// Pinned memory from malloc_host lives while a numpy view of it does (ptr_to_numpy): free_host
+// then gives it back to the program at once (later calls given it are refused) and to the runtime
+// when the last view goes. (A view read after free_host used to read freed memory.)
+struct HostBlock {
+  uint64_t p = 0;
+  bool released = false;  // free_host was called while views held it
+};
+
+std::set<uint64_t>& releasedWithViews() {
+  static auto* s = new std::set<uint64_t>();
+  return *s;
+}
+
+std::map<uint64_t, py::object>& hostBlocks() {
+  static auto* m = new std::map<uint64_t, py::object>();
+  return *m;
+}
+
+py::object hostBlockOwner(uint64_t p) {
+  py::capsule owner(new HostBlock{p, false}, [](void* raw) {
+    auto* block = static_cast<HostBlock*>(raw);
+    if (block->released) {
+      aclrtFreeHost(reinterpret_cast<void*>(static_cast<uintptr_t>(block->p)));
+      releasedWithViews().erase(block->p);
+    }
+    delete block;
+  });
+  hostBlocks()[p] = owner;
+  return std::move(owner);
+}
+
+// free_host of a block a view still holds: true (and `ret` 0, or 207002 for a second time).
+bool releaseHeldBlock(uint64_t p, int& ret) {
+  if (releasedWithViews().count(p)) {
+    moduleError() = "free_host: " + hex(p) +
+                    " was freed already (a numpy view of it keeps the memory until it goes)";
+    ret = ACL_ERROR_RT_MEMORY_FREE;
+    return true;
+  }
+  auto it = hostBlocks().find(p);
+  if (it == hostBlocks().end()) return false;
+  // Held by the region list and this map, and by each view.
+  if (it->second.ref_count() <= 2) {
+    hostBlocks().erase(it);  // (freed now by the caller)
+    return false;
+  }
+  static_cast<HostBlock*>(py::reinterpret_borrow<py::capsule>(it->second).get_pointer())->released =
+      true;
+  releasedWithViews().insert(p);
+  regions().remove(p);
+  hostBlocks().erase(it);
+  ret = ACL_SUCCESS;
+  return true;
+}
+
+// numpy element types ptr_to_numpy may lay over raw memory: numbers only (NPY_OBJECT, 17, made
+// numpy read the bytes as object pointers; strings, void and datetimes are not raw numbers).
+void requireNumericType(int npyType) {
+  const bool numeric = (npyType >= 0 && npyType <= 16) || npyType == 23;
+  if (!numeric) {
+    throw py::value_error("ptr_to_numpy: npy_type " + std::to_string(npyType) +
+                          " is not a numeric type (0..16: bool, integers, floats, complex; 23: "
+                          "float16)");
+  }
+}
+
 // ---- acl.util
 
 uint64_t bytesToPtr(const py::bytes& b) {
@@ -88,6 +175,7 @@ uint64_t bytesToPtr(const py::bytes& b) {
   PyBytes_AsStringAndSize(b.ptr(), &data, &size);
   const uint64_t p = num(data);
   regions().add(p, static_cast<uint64_t>(size), Region::Kind::Borrowed, b);
+  immutableRanges()[p] = static_cast<uint64_t>(size);
   return p;
 }
 
@@ -118,6 +206,7 @@ py::bytes ptrToBytes(uint64_t p, uint64_t size) {
 }
 
 py::array ptrToNumpy(uint64_t p, const std::vector<py::ssize_t>& shape, int npyType) {
+  requireNumericType(npyType);
   py::dtype dt(npyType);
   uint64_t count = 1;
   for (py::ssize_t d : shape) {
@@ -142,7 +231,7 @@ std::tuple<uint64_t, int> rtMalloc(uint64_t size, int policy) {
 std::tuple<uint64_t, int> rtMallocHost(uint64_t size) {
   void* p = nullptr;
   const int ret = aclrtMallocHost(&p, size);
-  if (ret == ACL_SUCCESS) regions().add(num(p), size, Region::Kind::Host);
+  if (ret == ACL_SUCCESS) regions().add(num(p), size, Region::Kind::Host, hostBlockOwner(num(p)));
   return {num(p), ret};
 }
 
@@ -153,6 +242,7 @@ int rtFree(uint64_t p) {
 }
 
 int rtFreeHost(uint64_t p) {
+  if (int held = 0; releaseHeldBlock(p, held)) return held;
   const int ret = aclrtFreeHost(ptr(p));
   if (ret == ACL_SUCCESS) regions().remove(p);
   return ret;
@@ -160,6 +250,7 @@ int rtFreeHost(uint64_t p) {
 
 int checkCopy(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count) {
   if (count == 0) return ACL_SUCCESS;
+  if (int bad = refuseImmutable(dst, std::min(count, destMax), "memcpy")) return bad;
   if (!known(dst, std::min(count, destMax)))
     return refuse("memcpy: dst " + hex(dst) + " is not memory this program got from acl");
   if (!known(src, count))
@@ -182,6 +273,7 @@ int rtMemcpyAsync(uint64_t dst, uint64_t destMax, uint64_t src, uint64_t count, 
 // acl.rt.reduce_async(dst, src, count, kind, type, stream, reserve): reserve must be 0 (NULL).
 int rtReduceAsync(uint64_t dst, uint64_t src, uint64_t count, int kind, int type, uint64_t stream,
                   uint64_t reserve) {
+  if (int bad = refuseImmutable(dst, count, "reduce_async")) return bad;
   if (count > 0 && dst && !known(dst, count))
     return refuse("reduce_async: dst " + hex(dst) + " is not memory this program got from acl");
   if (count > 0 && src && !known(src, count))
@@ -191,6 +283,7 @@ int rtReduceAsync(uint64_t dst, uint64_t src, uint64_t count, int kind, int type
 }
 
 int rtMemset(uint64_t p, uint64_t maxCount, int value, uint64_t count) {
+  if (int bad = refuseImmutable(p, std::min(count, maxCount), "memset")) return bad;
   if (count > 0 && !known(p, std::min(count, maxCount)))
     return refuse("memset: " + hex(p) + " is not memory this program got from acl");
   return aclrtMemset(ptr(p), maxCount, value, count);

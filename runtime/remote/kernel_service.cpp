@@ -9,6 +9,7 @@
 #include "runtime/ascendc/kernel_memory_window.h"
 #include "runtime/core/device_memory.h"
 #include "runtime/core/host_threads.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/remote/protocol.h"
 
 namespace ascendsim::remote {
@@ -90,6 +91,8 @@ void runKernel(WireReader& in, WireWriter& out) {
     window.setCores(&run.cores);
     for (auto& peer : peerViews) window.addPeer(*peer);
     auto* code = reinterpret_cast<void (*)(void*)>(entry);
+    static const std::string kServed = "code (run here for the served machine)";
+    const runtime::sandbox::KernelScope inKernel(kServed);  // (its AscendCL calls are refused)
     for (uint32_t block = 0; block < run.blocks; ++block) {
       if (!window.runBlock(code, reinterpret_cast<void*>(closure), block, run.blocks, fault)) break;
     }

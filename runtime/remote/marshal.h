@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/remote/machine_client.h"
 #include "runtime/remote/wire.h"
 
@@ -372,6 +373,14 @@ struct ServedResult {
 
 template <class Roles, class All, size_t... I>
 aclError forwardWith(const char* name, bool async, const All& all, std::index_sequence<I...>) {
+  // A kernel's code runs for the server while the server's call waits for it: a call from there
+  // would wait for ever (docs/reliability.md).
+  if (const std::string* kernel = runtime::sandbox::runningKernel()) {
+    setServedError(std::string(name) + ": called from inside kernel " + *kernel +
+                   " (a kernel's code runs on the device, where there is no AscendCL; make the "
+                   "call on the host before or after the launch)");
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
   std::tuple<ClientArg<std::tuple_element_t<I, Roles>>...> args;
   WireWriter w;
   const bool staged = (std::get<I>(args).put(w, std::get<I>(all), all) && ...);

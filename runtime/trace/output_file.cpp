@@ -1,6 +1,7 @@
 #include "runtime/trace/output_file.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@ bool writeOutputFile(const std::string& path, const std::string& content, std::s
     case OutputTarget::File: break;
   }
   const std::string partial = path + ".partial";
+  reportStalePartial(partial);
   {
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     out << content;
@@ -66,6 +68,25 @@ bool writeOutputFile(const std::string& path, const std::string& content, std::s
     return false;
   }
   return true;
+}
+
+bool reportStalePartial(const std::string& partial) {
+  const int fd = ::open(partial.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const bool held = flock(fd, LOCK_SH | LOCK_NB) != 0;  // another process is writing it now
+  ::close(fd);
+  if (!regular || held) return false;
+  const std::string line = "ascendsim: '" + partial +
+                           "' was left by an earlier run that ended before finishing it (killed "
+                           "with SIGKILL, or crashed); this run's output replaces it\n";
+  if (::write(2, line.data(), line.size()) < 0) return true;
+  return true;
+}
+
+void holdPartial(int fd) {
+  if (fd >= 0) flock(fd, LOCK_EX | LOCK_NB);
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

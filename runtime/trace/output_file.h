@@ -17,6 +17,14 @@ OutputTarget outputTarget(const std::string& path, std::string& why);
 // device. False with `why` when it cannot.
 bool writeOutputFile(const std::string& path, const std::string& content, std::string& why);
 
+// Before an output is written through `partial` (PATH.partial): an existing one that no process
+// holds locked was left by a run that was killed (SIGKILL) or crashed before it could finish; it
+// is named on stderr and replaced. Returns whether one was found.
+bool reportStalePartial(const std::string& partial);
+// Marks `fd`, an open PATH.partial, as being written by this process (an advisory lock, gone with
+// the process), so that another run does not take it for a stale one.
+void holdPartial(int fd);
+
 // True when `a` and `b` name the same existing file (an output must not overwrite an input).
 bool sameFile(const std::string& a, const std::string& b);
 

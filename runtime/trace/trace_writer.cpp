@@ -73,11 +73,13 @@ bool TraceWriter::openPart(std::string& why) {
   const std::string temporary = partPath(part_) + ".partial";
   std::snprintf(partialPath_, sizeof partialPath_, "%s", temporary.c_str());
   std::snprintf(finalPath_, sizeof finalPath_, "%s", partPath(part_).c_str());
+  reportStalePartial(temporary);
   fd_ = ::open(partialPath_, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     why = "cannot write the trace to '" + temporary + "': " + std::strerror(errno);
     return false;
   }
+  holdPartial(fd_);
   return true;
 }
 

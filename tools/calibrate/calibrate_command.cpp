@@ -2,13 +2,17 @@
 // efficiency and the DMA setup latency so that the probe's copy times on the simulated machine
 // match the ones measured on a real one (docs/calibration.md).
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -66,6 +70,43 @@ std::string defaultProbe() {
   return ASCENDSIM_BUILD_PROBE;
 }
 
+// The most distinct copy sizes a table may hold: the probe gets them on its command line, as one
+// argument of at most 128 KiB (Linux's limit for one argument; 4096 sizes of up to 20 digits and a
+// comma fit), and runs each once per fitting step.
+constexpr size_t kMostSizes = 4096;
+
+// SIGINT, SIGTERM or SIGHUP while calibrate runs: the probe is stopped, the working directory
+// removed, and the signal then ends calibrate as it would have.
+volatile sig_atomic_t gStopSignal = 0;
+void onStopSignal(int sig) {
+  gStopSignal = sig;
+}
+
+// The working directory: removed on every way out of calibrate.
+class WorkingDirectory {
+ public:
+  bool make(std::string& why) {
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);  // TMPDIR, or /tmp
+    if (ec) base = "/tmp";
+    std::string pattern = (base / "ascendsim-calibrate-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+      why = "cannot make a working directory in " + base.string();
+      return false;
+    }
+    path_ = pattern;
+    return true;
+  }
+  const fs::path& path() const { return path_; }
+  ~WorkingDirectory() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+
+ private:
+  fs::path path_;
+};
+
 // Runs the probe program on a candidate machine in a child process (SystemC elaborates one
 // machine per process) and reads back its table.
 class ProbeRunner {
@@ -104,7 +145,15 @@ class ProbeRunner {
       _exit(127);
     }
     int status = 0;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    pid_t waited = 0;
+    while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+      if (gStopSignal != 0) kill(pid, SIGTERM);  // (then reaped here)
+    }
+    if (gStopSignal != 0) {
+      why = std::string("stopped by ") + strsignal(gStopSignal) + "\n";
+      return false;
+    }
+    if (waited != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       why = "the probe " + probe_ + " failed on the simulated machine (" + yaml.string() +
             "); its output:\n" + tail(log);
       return false;
@@ -189,12 +238,35 @@ int calibrate(const CalibrateOptions& o) {
               << " is not there (give it with --probe)\n";
     return kExitUsage;
   }
-  char dirTemplate[] = "/tmp/ascendsim-calibrate-XXXXXX";
-  if (!mkdtemp(dirTemplate)) {
-    std::cerr << "ascendsim calibrate: cannot make a working directory in /tmp\n";
+  std::set<uint64_t> sizes;
+  for (const CopyTime& m : measured) sizes.insert(m.size);
+  if (sizes.size() > kMostSizes) {
+    std::cerr << "ascendsim calibrate: " << o.measured << " has " << sizes.size()
+              << " different copy sizes; at most " << kMostSizes
+              << " (the probe runs each on every fitting step; a few dozen suffice)\n";
+    return kExitUsage;
+  }
+  WorkingDirectory work;
+  if (!work.make(why)) {
+    std::cerr << "ascendsim calibrate: " << why << "\n";
     return kExitFailure;
   }
-  const fs::path dir = dirTemplate;
+  const fs::path& dir = work.path();
+  // A signal stops the probe and ends calibrate after its directory is gone (not SA_RESTART:
+  // the wait for the probe is interrupted).
+  struct sigaction stop {
+  }, previous[3];
+  stop.sa_handler = onStopSignal;
+  sigemptyset(&stop.sa_mask);
+  const int stopSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  for (int i = 0; i < 3; ++i) sigaction(stopSignals[i], &stop, &previous[i]);
+  struct RestoreSignals {
+    const int* signals;
+    struct sigaction* previous;
+    ~RestoreSignals() {
+      for (int i = 0; i < 3; ++i) sigaction(signals[i], &previous[i], nullptr);
+    }
+  } restore{stopSignals, previous};
   ProbeRunner runner(probe, o.device, measured, dir);
 
   const Fitted start{sys.rootComplex.efficiency,
@@ -210,6 +282,7 @@ int calibrate(const CalibrateOptions& o) {
     apply(f, candidate);
     if (!runner.run(candidate, measured, simulated, why)) {
       std::cerr << "ascendsim calibrate: " << why;
+      if (gStopSignal != 0) return -gStopSignal;  // (the caller ends by the signal)
       return kExitFailure;
     }
     double ratio = 1;
@@ -219,6 +292,12 @@ int calibrate(const CalibrateOptions& o) {
     }
     const double shift = bestShift(measured, simulated);
     const Residuals r = residualsOf(measured, simulated);
+    if (!std::isfinite(ratio) || !std::isfinite(shift) || !std::isfinite(r.rms)) {
+      // (Times too small or too large to compare in doubles: nothing sensible can be written.)
+      std::cerr << "ascendsim calibrate: the fit is not a number (the measured times are out of "
+                   "any range a copy can take: check the seconds column)\n";
+      return kExitFailure;
+    }
     char step[200];
     std::snprintf(step, sizeof step,
                   ": time per byte x%.4f to match, every copy %+.3f us; rms error %.2f %%\n", ratio,
@@ -262,6 +341,7 @@ int calibrate(const CalibrateOptions& o) {
   std::cout << summary.str() << "\n";
   if (!rateNote.empty()) std::cout << "note: " << rateNote << "\n";
 
+  if (gStopSignal != 0) return -gStopSignal;
   if (!o.out.empty()) {
     spec::SystemSpec result = sys;
     apply(f, result);
@@ -276,8 +356,6 @@ int calibrate(const CalibrateOptions& o) {
       return kExitFailure;
     std::cout << "wrote " << o.out << "\n";
   }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
   return kExitOk;
 }
 
@@ -306,7 +384,15 @@ void addCalibrateCommand(CLI::App& command, int& exitCode) {
       "then: ascendsim calibrate measured.csv --config atlas-800t-a2 -o calibrated.yaml\n"
       "The probe runs again on the simulated machine for each trial; docs/calibration.md explains "
       "the fit.");
-  cmd->callback([o, &exitCode] { exitCode = calibrate(*o); });
+  cmd->callback([o, &exitCode] {
+    exitCode = calibrate(*o);
+    if (exitCode < 0) {  // stopped by a signal, its working directory gone: end by it
+      std::fflush(nullptr);
+      std::signal(-exitCode, SIG_DFL);
+      std::raise(-exitCode);
+      exitCode = kExitFailure;
+    }
+  });
 }
 
 namespace {

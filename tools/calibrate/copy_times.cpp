@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
+#include "runtime/core/input_file.h"
 #include "spec/units.h"
 #include "tools/csv_table.h"
 
@@ -59,11 +61,14 @@ bool parseRow(const Row& fields, size_t sizeCol, size_t dirCol, size_t secCol, C
 }  // namespace
 
 bool readCopyTimes(const std::string& path, std::vector<CopyTime>& rows, std::string& why) {
-  std::ifstream in(path);
-  if (!in) {
-    why = path + ": cannot read";
+  // A regular file of at most 64 MiB: a FIFO or /dev/zero is refused, not waited for or read for
+  // ever.
+  std::string text, whyNot;
+  if (!runtime::readRegularFile(path, 64ull << 20, text, whyNot)) {
+    why = path + ": cannot read (" + whyNot + ")";
     return false;
   }
+  std::istringstream in(text);
   std::string line;
   int lineNo = 0;
   size_t sizeCol = 0, dirCol = 0, secCol = 0;

@@ -1,13 +1,16 @@
 // `ascendsim sweep`: a workload over a grid of machine settings, each point in its own process.
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -275,6 +278,22 @@ int runSweep(const SweepOptions& o) {
     return writeFileAtomically(o.out, csvText(header, rows), why) &&
            (o.json.empty() || writeFileAtomically(o.json, jsonText(header, rows), why));
   };
+  // The table is written whole now and at the end (in the grid's order); in between each point's
+  // row is appended as it finishes (one write), so a sweep of N points writes O(N) bytes, not
+  // O(N^2), and a sweep that is stopped keeps every finished point for the next one to resume.
+  if (!save()) {
+    std::cerr << "ascendsim sweep: " << why << "\n";
+    return kExitFailure;
+  }
+  auto append = [&](const Row& row) {
+    const std::string line = csvText(Row{}, {row}).substr(1);  // (no header: its line is empty)
+    const int fd = ::open(o.out.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    const bool written =
+        fd >= 0 && ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+    if (!written) why = "cannot append to '" + o.out + "': " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return written;
+  };
   while (next < pending.size() || !running.empty()) {
     while (next < pending.size() && static_cast<int>(running.size()) < o.jobs) {
       const size_t i = pending[next++];
@@ -319,7 +338,7 @@ int runSweep(const SweepOptions& o) {
     figures.resize(kFigures.size());
     row.insert(row.end(), figures.begin(), figures.end());
     done[grid[i]] = row;
-    if (!save()) {
+    if (!append(row)) {
       std::cerr << "\nascendsim sweep: " << why << "\n";
       return kExitFailure;
     }
@@ -363,8 +382,10 @@ int runMerge(const MergeOptions& o) {
   for (const std::string& path : o.inputs) {
     Row h;
     std::vector<Row> rows;
-    if (!readCsv(path, h, rows)) {
-      std::cerr << "ascendsim sweep merge: cannot read '" << path << "'\n";
+    std::string whyNot;
+    if (!readCsv(path, h, rows, &whyNot)) {
+      std::cerr << "ascendsim sweep merge: cannot read '" << path << "'"
+                << (whyNot.empty() ? "" : ": " + whyNot) << "\n";
       return kExitFailure;
     }
     if (header.empty()) {

@@ -67,6 +67,13 @@ ACL_FUNC_VISIBILITY int32_t ascendsimAscendCLoopTest(void);
 /* kernel_operator.h's own code (the host stand-ins for vector instructions and DataCopy) runs
  * between enter 1 and enter 0: the loop tests counted then are not the kernel's scalar code. */
 ACL_FUNC_VISIBILITY void ascendsimAscendCLibrary(int32_t enter);
+/* Storage of a local buffer (kernel_operator.h's queues and TBuf): `bytes` zeroed bytes, 32-byte
+ * aligned, followed by 32 bytes of slack and an inaccessible guard page (one precedes it too), so
+ * that a kernel writing a LocalTensor past its end faults (the kernel fails with
+ * ACL_ERROR_RT_VECTOR_CORE_EXCEPTION / ACL_ERROR_RT_AICORE_EXCEPTION) instead of corrupting the
+ * host's heap. NULL when the host has no memory; free with ascendsimAscendCFreeLocalBuffer. */
+ACL_FUNC_VISIBILITY void* ascendsimAscendCLocalBuffer(uint64_t bytes);
+ACL_FUNC_VISIBILITY void ascendsimAscendCFreeLocalBuffer(void* buffer);
 
 #ifdef __cplusplus
 }
