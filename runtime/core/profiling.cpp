@@ -201,11 +201,26 @@ void Profiling::stop(int program, const Collection& what) {
   if (!ok) fail(ACL_ERROR_PROFILING_FAILURE, why);
 }
 
+void Profiling::startWholeRun(const std::string& dir, uint64_t dataTypes) {
+  if (wholeRunActive()) return;
+  Collection all;
+  for (size_t d = 0; spec_ && d < spec_->devices.size(); ++d)
+    all.devices.push_back(static_cast<uint32_t>(d));
+  all.dataTypes = dataTypes;
+  init(kWholeRun, dir);
+  try {
+    start(kWholeRun, all);
+  } catch (...) {
+    programs_.erase(kWholeRun);
+    throw;
+  }
+}
+
 void Profiling::apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
                         spec::Picoseconds end, int code, const TraceArgs& args,
                         const std::vector<uint64_t>& tasks) {
   for (auto& s : sessions_) {
-    if (s->calls && s->program == who.process)
+    if (s->calls && (s->program == who.process || s->program == kWholeRun))
       s->trace.apiCall(who, name, start, end, code, args, tasks);
   }
 }
@@ -229,6 +244,7 @@ void Profiling::closeAll() {
     if (!end(*s, why)) std::fprintf(stderr, "ascendsim: %s\n", why.c_str());
   }
   sessions_.clear();
+  programs_.erase(kWholeRun);  // a program that initialises again is profiled again
 }
 
 void Profiling::closeFromSignal() {
