@@ -172,6 +172,7 @@ void Profiling::start(int program, const Collection& what) {
   std::set<int> devices;
   for (uint32_t d : what.devices) devices.insert(static_cast<int>(d));
   s->trace.onlyDevices(devices);
+  s->trace.useMsprofNames(true);
   std::string why;
   if (!s->trace.open(s->file, "chrome-json", *spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
   sessions_.push_back(std::move(s));

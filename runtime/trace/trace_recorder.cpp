@@ -19,13 +19,21 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   streams_.clear();
   channels_.clear();
   aicoreNamed_.clear();
-  sink_->processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
+  sink_->processName(0,
+                     msprofNames_
+                         ? std::string("CANN")
+                         : "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")",
+                     0);
+  int devicesRecorded = 0;
+  for (size_t d = 0; d < sys.devices.size(); ++d) devicesRecorded += recorded(static_cast<int>(d));
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     if (!recorded(static_cast<int>(d))) continue;
     const spec::DeviceSpec& dev = sys.devices[d];
-    sink_->processName(static_cast<int>(d) + 1,
-                       dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
-                       static_cast<int>(d) + 1);
+    const std::string name = !msprofNames_
+                                 ? dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")")
+                             : devicesRecorded == 1 ? std::string("Ascend Hardware")
+                                                    : "Ascend Hardware (" + dev.name + ")";
+    sink_->processName(static_cast<int>(d) + 1, name, static_cast<int>(d) + 1);
   }
   return true;
 }

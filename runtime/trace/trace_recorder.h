@@ -35,6 +35,10 @@ class TraceRecorder : public models::TaskListener {
   // Records the tasks of these devices only (and names no other device's process); set before
   // open(). Empty: every device.
   void onlyDevices(std::set<int> devices) { devices_ = std::move(devices); }
+  // Names processes as msprof's timeline does (set before open()): the host's calls under "CANN",
+  // each device's streams under "Ascend Hardware" ("Ascend Hardware (npuN)" when the trace has
+  // several devices).
+  void useMsprofNames(bool on) { msprofNames_ = on; }
   // False if the trace could not be written (reported on stderr).
   bool close() {
     if (!sink_) return true;
@@ -74,6 +78,7 @@ class TraceRecorder : public models::TaskListener {
   static void addKernelArgs(TraceArgs& args, const models::Task& task);
 
  private:
+  bool msprofNames_ = false;
   void nameThread(const HostTrack& who);
   void nameStream(int device, uint32_t streamId);
   void nameChannel(int device, int channel);

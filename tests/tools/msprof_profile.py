@@ -5,7 +5,9 @@ against msprof's documented layout (CANN "Collecting and Parsing Profile Data": 
 mindstudio_profiler_output/ with msprof_{timestamp}.json, op_summary_*.csv, task_time_*.csv,
 api_statistic_*.csv; the column names of msprof's summary tables):
   - one new PROF_<6 digits>_<17 digits: time to the ms>_<16 letters> folder per run;
-  - the timeline is Chrome trace JSON; the three tables carry msprof's columns and time stamp;
+  - the timeline is Chrome trace JSON with msprof's layers: the calls under "CANN", the tasks of
+    the device's streams under "Ascend Hardware" (the 4 kernels as KERNEL_AICORE tasks);
+  - the three tables carry msprof's columns and the timeline's time stamp;
   - op_summary has one row per kernel the program launches: RunAdd, run for float32 and for
     float16, launches aclnnAdd and aclnnInplaceAdd: 2 x 2 = 4;
   - api_statistic counts the program's calls, 2 runs of RunAdd each making: aclrtMemcpy 5 times
@@ -53,6 +55,14 @@ def inspect(out_dir, label):
     events = json.load(open(os.path.join(output, timelines[0])))
     if not any(e.get("ph") == "X" for e in events):
         sys.exit("%s: the timeline has no slices" % label)
+    # msprof's layers: the calls under CANN, the device's streams under Ascend Hardware.
+    processes = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
+    if sorted(processes.values()) != ["Ascend Hardware", "CANN"]:
+        sys.exit("%s: processes %s, expected CANN and Ascend Hardware" % (label, processes))
+    hardware = [p for p, n in processes.items() if n == "Ascend Hardware"][0]
+    kernels = [e for e in events if e.get("ph") == "X" and e["pid"] == hardware and e["name"] == "KERNEL_AICORE"]
+    if len(kernels) != 4:
+        sys.exit("%s: %d KERNEL_AICORE tasks under Ascend Hardware, expected 4" % (label, len(kernels)))
     ops = table(os.path.join(output, "op_summary_%s.csv" % stamp))
     want = ["Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "Task Type",
             "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)"]
