@@ -115,6 +115,21 @@ TEST(Extends, ReplaceTagReplacesTheInheritedList) {
   EXPECT_TRUE(one.devices[0].soc.empty());  // not the preset's Ascend910B3
 }
 
+// A map merges key by key: the default machine's host memory (4 channels, 128 GiB) keeps its
+// channels and capacity under another preset; tagged !replace, the section is the preset's alone.
+TEST(Extends, ReplaceTagReplacesAnInheritedMap) {
+  const SystemSpec merged = loadSystemSpecFromText(
+      "extends: default\nhost:\n  memory: { preset: ddr5-4800 }\n", "study.yaml");
+  EXPECT_EQ(merged.host.memory.channels, 4u);
+  EXPECT_EQ(merged.host.memory.capacity, 128ull << 30);
+  const SystemSpec replaced = loadSystemSpecFromText(
+      "extends: default\nhost:\n  memory: !replace { preset: ddr5-4800 }\n", "study.yaml");
+  const DramSpec preset = loadMemorySpec("ddr5-4800");
+  EXPECT_EQ(replaced.host.memory.channels, preset.channels);
+  EXPECT_EQ(replaced.host.memory.capacity, preset.capacity);
+  EXPECT_NE(preset.capacity, 128ull << 30);  // so that the two cases differ
+}
+
 TEST(Extends, AnotherDeviceIsAddedPastTheEnd) {
   // The default machine has one device on rc.0 and two root ports.
   const SystemSpec study = loadSystemSpecFromText(
