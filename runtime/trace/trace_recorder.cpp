@@ -1,5 +1,7 @@
 #include "runtime/trace/trace_recorder.h"
 
+#include <algorithm>
+
 namespace ascendsim::runtime {
 namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
@@ -17,6 +19,7 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   sys_ = &sys;
   threads_.clear();
   streams_.clear();
+  streamFree_.clear();
   channels_.clear();
   aicoreNamed_.clear();
   sink_->processName(0,
@@ -160,8 +163,19 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   }
   const bool kernel = task.kind == models::TaskKind::Kernel;
   if (kernel) addKernelArgs(args, task);
-  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task",
-                  task.startTime, task.endTime - task.startTime, args);
+  // A wait is drawn from the moment it reached the head of its stream (its submission, or the end
+  // of the task before it) to its end: the stream was blocked from there until the wait was
+  // satisfied (its start), then launched it. `blocked_us` is that blocked part.
+  spec::Picoseconds atHead = task.startTime;
+  auto& free = streamFree_[{device, stream.id()}];
+  if (task.kind == models::TaskKind::EventWait || task.kind == models::TaskKind::ValueWait) {
+    atHead = std::min(task.startTime, std::max(task.submitTime, free));
+    args.push_back(
+        TraceArg::real("blocked_us", static_cast<double>(task.startTime - atHead) / 1e6, 3));
+  }
+  free = task.endTime;
+  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", atHead,
+                  task.endTime - atHead, args);
   if (task.sync && task.kind == models::TaskKind::EventRecord)
     noteRecord(pid, streamTrack(stream.id()), task);
   if (task.sync && task.kind == models::TaskKind::EventWait && !task.isCancelled())

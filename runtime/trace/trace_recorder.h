@@ -88,6 +88,8 @@ class TraceRecorder : public models::TaskListener {
   const spec::SystemSpec* sys_ = nullptr;
   std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
+  // The end of each stream's latest task: where the next one reached the head of its stream.
+  std::map<std::pair<int, uint32_t>, spec::Picoseconds> streamFree_;
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;
   std::set<int> devices_;  // the devices recorded (empty: all)
