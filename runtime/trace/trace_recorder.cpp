@@ -20,6 +20,7 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   threads_.clear();
   streams_.clear();
   streamFree_.clear();
+  memoryInUse_.clear();
   channels_.clear();
   aicoreNamed_.clear();
   sink_->processName(0,
@@ -235,6 +236,16 @@ void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::P
   if (!active()) return;
   sink_->threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
   sink_->complete(pid, kDramTrack, memory, "dram", 0, end, args);
+}
+
+void TraceRecorder::memoryInUse(int device, spec::Picoseconds at, uint64_t bytes) {
+  if (!active() || !recorded(device)) return;
+  auto [it, fresh] = memoryInUse_.emplace(device, bytes);
+  if (!fresh && it->second == bytes) return;
+  it->second = bytes;
+  sink_->counter(device + 1,
+                 sys_->devices.at(static_cast<size_t>(device)).name + ".memory allocated", at,
+                 "GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
 }
 
 void TraceRecorder::memoryCounters(int pid, const std::string& memory,

@@ -67,6 +67,9 @@ class TraceRecorder : public models::TaskListener {
   // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
   void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end,
                         const TraceArgs& args);
+  // Device memory held by allocations (what they reserve from capacity) as the counter
+  // `npuN.memory allocated` in MiB: a sample at `at` whenever it changed since the last one.
+  void memoryInUse(int device, spec::Picoseconds at, uint64_t bytes);
   // Its row-hit rate and mean read latency over time, one sample per bin of `width`.
   void memoryCounters(int pid, const std::string& memory,
                       const std::map<int64_t, models::DramCounters>& bins, spec::Picoseconds width);
@@ -90,6 +93,7 @@ class TraceRecorder : public models::TaskListener {
   std::set<std::pair<int, uint32_t>> streams_;
   // The end of each stream's latest task: where the next one reached the head of its stream.
   std::map<std::pair<int, uint32_t>, spec::Picoseconds> streamFree_;
+  std::map<int, uint64_t> memoryInUse_;  // the last sample of each device's allocated bytes
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;
   std::set<int> devices_;  // the devices recorded (empty: all)
