@@ -245,7 +245,7 @@ void TraceRecorder::memoryInUse(int device, spec::Picoseconds at, uint64_t bytes
   it->second = bytes;
   sink_->counter(device + 1,
                  sys_->devices.at(static_cast<size_t>(device)).name + ".memory allocated", at,
-                 "GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+                 "MiB", static_cast<double>(bytes) / static_cast<double>(1ull << 20));
 }
 
 void TraceRecorder::memoryCounters(int pid, const std::string& memory,

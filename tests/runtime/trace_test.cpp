@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -110,6 +111,16 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   }
   EXPECT_GE(samples, 255);  // the 2.55 ms H2D (D2H uses the up direction), sampled every 10 us
   EXPECT_NEAR(peakDown, 28.43, 0.05);
+  // Device memory held by allocations, in MiB: the 64 MiB buffer reserves its size rounded up to
+  // 32 B plus 32 B (CANN's rule) = 67108896 B = 64.00003 MiB while allocated, and 0 once freed.
+  std::vector<double> held;
+  for (const auto& e : trace) {
+    if (e["ph"] == "C" && e["name"] == "npu0.memory allocated")
+      held.push_back(e["args"]["MiB"].get<double>());
+  }
+  ASSERT_FALSE(held.empty());
+  EXPECT_NEAR(*std::max_element(held.begin(), held.end()), 67108896.0 / (1 << 20), 1e-4);
+  EXPECT_EQ(held.back(), 0.0);
   // Complete events on one track never overlap (they nest, here: follow one another).
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
   for (const auto& e : trace) {
