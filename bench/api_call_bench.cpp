@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 template <class Call>
@@ -27,7 +28,21 @@ void measure(const char* what, int calls, Call call) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int calls = argc > 1 ? std::atoi(argv[1]) : 20000;
+  const char* usage =
+      "usage: api_call_bench [CALLS]\n"
+      "AscendCL calls per second of wall time, CALLS (20000) of each kind.\n";
+  if (argc > 1 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
+  char* end = nullptr;
+  const long parsed = argc > 1 ? std::strtol(argv[1], &end, 10) : 20000;
+  if (argc > 2 || (argc > 1 && (*end || parsed <= 0 || parsed > 100000000))) {
+    std::fprintf(stderr, "api_call_bench: expected a number of calls from 1 to 100000000\n%s",
+                 usage);
+    return 2;
+  }
+  const int calls = static_cast<int>(parsed);
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
   aclrtStream stream = nullptr;
   void* device = nullptr;

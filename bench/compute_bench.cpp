@@ -5,10 +5,13 @@
 // Both through the device scheduler and the PCIe/HBM fabric, as the runtime drives them.
 // Usage: compute_bench [--kernels N] [--bytes SIZE_IN_BYTES] [--machine PRESET]
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "models/compute/ai_core_work.h"
@@ -37,16 +40,47 @@ std::unique_ptr<models::Task> kernel(uint64_t read, uint64_t written, uint64_t o
 
 }  // namespace
 
+namespace {
+const char* kUsage =
+    "usage: compute_bench [--kernels N] [--bytes BYTES] [--machine PRESET]\n"
+    "Wall time of N (100000) small kernels, then of one kernel over BYTES (1 GiB), on the first\n"
+    "device of PRESET (default).\n";
+
+uint64_t wholeNumber(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end || errno)
+    throw std::invalid_argument(option + ": '" + text + "' is not a whole number");
+  return v;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   uint64_t kernels = 100000, bytes = 1ull << 30;
   std::string machine = "default";
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--kernels") == 0)
-      kernels = std::stoull(argv[++i]);
-    else if (std::strcmp(argv[i], "--bytes") == 0)
-      bytes = std::stoull(argv[++i]);
-    else if (std::strcmp(argv[i], "--machine") == 0)
-      machine = argv[++i];
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string option = argv[i];
+      if (option == "--help" || option == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      if (i + 1 >= argc) throw std::invalid_argument(option + ": a value must follow");
+      const std::string value = argv[++i];
+      if (option == "--kernels") {
+        kernels = wholeNumber(option, value);
+      } else if (option == "--bytes") {
+        bytes = wholeNumber(option, value);
+      } else if (option == "--machine") {
+        machine = value;
+      } else {
+        throw std::invalid_argument("unknown option '" + option + "'");
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "compute_bench: %s\n%s", e.what(), kUsage);
+    return 2;
   }
   const spec::SystemSpec sys = spec::loadSystemSpec(machine);
   models::SimulatedSystem system(sys);

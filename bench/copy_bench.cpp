@@ -3,16 +3,20 @@
 // with per-hop chunk counts and peak memory. --timing cycle times device memory burst by burst.
 //
 //   build/release/bench/copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]
-//                                  [--timing sustained|cycle] [--d2d 1]
+//                                  [--timing sustained|cycle] [--d2d 1] [--runs 0]
 //   bash bench/copy_bench.sh        (the matrix of docs/performance.md)
 //
 // SystemC elaborates one machine per process, so each configuration is its own run.
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,25 @@
 #include "spec/system_loader.h"
 
 using namespace ascendsim;
+
+namespace {
+const char* kUsage =
+    "usage: copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]\n"
+    "                  [--timing sustained|cycle] [--d2d 0|1] [--runs 0|1]\n"
+    "Wall time and simulated throughput of G GiB (1) of H2D copies, or D2D copies inside device\n"
+    "memory with --d2d 1, on N devices (1) of PRESET (atlas-800t-a2) at once; --runs 0 moves\n"
+    "every piece one by one (runs of steady pieces in one step are the default).\n";
+
+// A whole number, all of `text`; throws with the option's name otherwise.
+uint64_t wholeNumber(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end || errno)
+    throw std::invalid_argument(option + ": '" + text + "' is not a whole number");
+  return v;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   int devices = 1;
@@ -29,14 +52,36 @@ int main(int argc, char** argv) {
   std::string timing;  // empty: the machine's own
   bool d2d = false;
   bool runs = true;  // steady pieces moved as runs (--runs 0: piece by piece)
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--timing")) timing = argv[i + 1];
-    if (!std::strcmp(argv[i], "--d2d")) d2d = std::atoi(argv[i + 1]) != 0;
-    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]) != 0;
-    if (!std::strcmp(argv[i], "--devices")) devices = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--chunk")) chunk = std::stoull(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--gib")) gib = std::stoull(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--machine")) preset = argv[i + 1];
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string option = argv[i];
+      if (option == "--help" || option == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      if (i + 1 >= argc) throw std::invalid_argument(option + ": a value must follow");
+      const std::string value = argv[++i];
+      if (option == "--timing") {
+        timing = value;
+      } else if (option == "--d2d") {
+        d2d = wholeNumber(option, value) != 0;
+      } else if (option == "--runs") {
+        runs = wholeNumber(option, value) != 0;
+      } else if (option == "--devices") {
+        devices = static_cast<int>(std::min<uint64_t>(wholeNumber(option, value), 1024));
+      } else if (option == "--chunk") {
+        chunk = wholeNumber(option, value);
+      } else if (option == "--gib") {
+        gib = wholeNumber(option, value);
+      } else if (option == "--machine") {
+        preset = value;
+      } else {
+        throw std::invalid_argument("unknown option '" + option + "'");
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "copy_bench: %s\n%s", e.what(), kUsage);
+    return 2;
   }
   spec::SystemSpec sys = spec::loadSystemSpec(preset);
   if (devices > static_cast<int>(sys.devices.size()))

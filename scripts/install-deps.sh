@@ -7,9 +7,11 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
   libsystemc-dev libyaml-cpp-dev libboost-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev libcli11-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libcli11-dev libsqlite3-dev sqlite3 protobuf-compiler
   python3-dev pybind11-dev python3-numpy
 )
+# sqlite3 (the shell) and protobuf-compiler (protoc) are for the trace-format tests: SQL queries
+# of a SQLite trace, and decoding a Perfetto trace against the project's schema.
 # Extra groups for later stages are opt-in so the two README commands stay fast:
 # --with-browser (Chromium, for the trace viewer's test), --with-fuzz (clang and libFuzzer),
 # --with-format (clang-format, for scripts/check-format.sh),

@@ -41,6 +41,13 @@ const ConfigNode::Entry* ConfigNode::findEntry(const std::string& key) const {
   return nullptr;
 }
 
+ConfigNode* ConfigNode::findMutable(const std::string& key) {
+  for (Entry& e : entries_) {
+    if (e.key == key) return &e.value;
+  }
+  return nullptr;
+}
+
 const ConfigNode* ConfigNode::find(const std::string& key) const {
   const Entry* e = findEntry(key);
   return e ? &e->value : nullptr;
@@ -115,6 +122,8 @@ struct Expansion {
 
 ConfigNode convert(const YAML::Node& node, const std::string& file, const std::string& path,
                    Diagnostics& diag, Expansion& ex);
+ConfigNode convertUntagged(const YAML::Node& node, const std::string& file, const std::string& path,
+                           Diagnostics& diag, Expansion& ex, const SourceLocation& where);
 
 // YAML merge keys ("<<: *anchor"): keys written in the map itself win over merged ones.
 void applyMergeKey(ConfigNode& target, const YAML::Node& source, const std::string& file,
@@ -173,6 +182,23 @@ ConfigNode convert(const YAML::Node& node, const std::string& file, const std::s
     }
   } opened{ex, node.IsSequence() || node.IsMap()};
   if (opened.pushed) ex.open.push_back(node);
+  // Local tags: `!replace` (under `extends`, replace the inherited node instead of merging).
+  // yaml-cpp gives "?" or "!" for untagged nodes and "tag:yaml.org,2002:..." for `!!` tags.
+  const std::string& tag = node.Tag();
+  const bool replaces = tag == "!replace";
+  if (!replaces && tag.size() > 1 && tag[0] == '!') {
+    diag.error(where, path,
+               "unknown tag '" + tag +
+                   "'; the one tag a config knows is !replace (under `extends`, replace the "
+                   "inherited list or map instead of merging with it)");
+  }
+  ConfigNode converted = convertUntagged(node, file, path, diag, ex, where);
+  converted.setReplaces(replaces);
+  return converted;
+}
+
+ConfigNode convertUntagged(const YAML::Node& node, const std::string& file, const std::string& path,
+                           Diagnostics& diag, Expansion& ex, const SourceLocation& where) {
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null: return ConfigNode::null(where);

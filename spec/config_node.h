@@ -29,17 +29,23 @@ class ConfigNode {
   bool isList() const { return kind_ == Kind::List; }
   const SourceLocation& where() const { return where_; }
   const std::string& value() const { return value_; }
+  // The node was tagged `!replace` in its file: under `extends` it replaces the inherited node
+  // instead of merging with it.
+  bool replaces() const { return replaces_; }
+  void setReplaces(bool r) { replaces_ = r; }
 
   // Map access; entries keep file order.
   const std::vector<Entry>& entries() const { return entries_; }
   const ConfigNode* find(const std::string& key) const;
   const Entry* findEntry(const std::string& key) const;
+  ConfigNode* findMutable(const std::string& key);
   void set(std::string key, SourceLocation keyWhere, ConfigNode value);
   bool erase(const std::string& key);
 
   // List access.
   const std::vector<ConfigNode>& items() const { return items_; }
   void append(ConfigNode item) { items_.push_back(std::move(item)); }
+  std::vector<ConfigNode>& mutableItems() { return items_; }
 
   // Overlays `top` on this node: maps merge key by key (recursively), anything else is replaced.
   void mergeFrom(const ConfigNode& top);
@@ -50,6 +56,7 @@ class ConfigNode {
   Kind kind_ = Kind::Null;
   SourceLocation where_;
   std::string value_;
+  bool replaces_ = false;
   std::vector<Entry> entries_;
   std::vector<ConfigNode> items_;
 };

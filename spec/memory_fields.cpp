@@ -4,6 +4,7 @@
 
 #include "spec/field_reader.h"
 #include "spec/kind_registry.h"
+#include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
 namespace ascendsim::spec {
@@ -25,6 +26,10 @@ Allowed kindsOf(std::string family) {
 template <class T>
 void emit(YAML::Emitter& out, const std::string& key, const T& value) {
   out << YAML::Key << key << YAML::Value << value;
+}
+// Reals in their shortest round-trip form: 0.8, not yaml-cpp's 0.80000000000000004.
+void emit(YAML::Emitter& out, const std::string& key, double value) {
+  out << YAML::Key << key << YAML::Value << formatReal(value);
 }
 
 MemoryField integerField(std::string key, uint32_t DramSpec::*member, int64_t min, int64_t max,

@@ -2,6 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
+#include <system_error>
+
 #include "spec/memory_fields.h"
 
 namespace ascendsim::spec {
@@ -117,6 +120,12 @@ void writeDevice(YAML::Emitter& out, const DeviceSpec& d) {
 
 }  // namespace
 
+std::string formatReal(double value) {
+  char text[64];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(value);
+}
+
 std::string writeMemorySpecYaml(const DramSpec& memory) {
   YAML::Emitter out;
   writeMemory(out, memory);
@@ -136,7 +145,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
   out << YAML::Key << "ports" << YAML::Value << sys.rootComplex.ports;
   out << YAML::Key << "latency" << YAML::Value << formatDuration(sys.rootComplex.latency);
   out << YAML::Key << "completions_at_rcb" << YAML::Value << sys.rootComplex.completionsAtRcb;
-  out << YAML::Key << "efficiency" << YAML::Value << sys.rootComplex.efficiency;
+  out << YAML::Key << "efficiency" << YAML::Value << formatReal(sys.rootComplex.efficiency);
   out << YAML::Key << "peer_to_peer" << YAML::Value << sys.rootComplex.peerToPeer;
   out << YAML::Key << "bridge_bandwidth" << YAML::Value
       << formatBandwidthLimit(sys.rootComplex.bridgeBandwidth);

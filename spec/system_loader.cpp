@@ -101,6 +101,17 @@ struct Located {
   std::string path;
 };
 
+// Two entries clash and the first came from a file this one extends: how to replace it instead.
+std::string inheritedHint(const SourceLocation& first, const SourceLocation& second,
+                          const std::string& list) {
+  if (first.file == second.file || first.file.empty()) return "";
+  return " (that one is inherited from " + first.file + ":" + std::to_string(first.line) + ":" +
+         std::to_string(first.column) +
+         " through `extends`: restated entries merge with the inherited ones by name, ends or "
+         "position; to replace the inherited list write `" +
+         list + ": !replace` before it)";
+}
+
 struct SwitchAt {
   Located name, upstream;
 };
@@ -232,9 +243,17 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
     }
   }
   if (!ports.empty() && ports.size() != count) {
+    const ConfigNode* countNode = node.find("count");
+    const ConfigNode* given = portList ? portList : port;
+    std::string inherited;
+    if (countNode && countNode->where().file != given->where().file) {
+      inherited = " (count: " + std::to_string(count) + " is inherited from " +
+                  countNode->where().file + ":" + std::to_string(countNode->where().line) +
+                  " through `extends`; restate count, or name one device to change it alone)";
+    }
     r.error(portList ? "ports" : "port", std::to_string(ports.size()) + " port(s) given for " +
-                                             std::to_string(count) +
-                                             " device(s); give one port per device");
+                                             std::to_string(count) + " device(s)" + inherited +
+                                             "; give one port per device");
   }
   if (ports.empty() && sys.runMode == RunMode::Host) {
     r.errorAtMap(
@@ -266,7 +285,7 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
     }
     portCount[sw.name] = sw.ports;
   }
-  std::map<std::string, std::string> occupant;  // port text -> who is plugged in
+  std::map<std::string, std::pair<std::string, SourceLocation>> occupant;  // port -> who, where
   auto plug = [&](const std::string& who, const std::string& portText, const Located& at) -> bool {
     auto ref = parsePortRef(portText);
     if (!ref) {
@@ -290,11 +309,13 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
                      std::to_string(owner->second) + " port(s), numbered from 0");
       return false;
     }
-    auto [it, fresh] = occupant.emplace(ref->text(), who);
+    auto [it, fresh] = occupant.emplace(ref->text(), std::make_pair(who, at.where));
     if (!fresh) {
-      diag.error(
-          at.where, at.path,
-          "port '" + portText + "' is already taken by " + it->second + "; one link per port");
+      diag.error(at.where, at.path,
+                 "port '" + portText + "' is already taken by " + it->second.first +
+                     inheritedHint(it->second.second, at.where,
+                                   who.rfind("switch", 0) == 0 ? "switches" : "devices") +
+                     "; one link per port");
       return false;
     }
     return true;
@@ -339,7 +360,7 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
 // as a pattern over all devices (`pattern: full-mesh`, or `groups-of: N`, a full mesh inside each
 // run of N consecutive devices).
 void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostics& diag,
-                     SystemSpec& sys, std::map<std::pair<int, int>, std::string>& seen) {
+                     SystemSpec& sys, std::map<std::pair<int, int>, Located>& seen) {
   FieldReader r(node, path, diag);
   if (!r.isMap()) {
     diag.error(
@@ -440,13 +461,14 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
   }
   r.finish();
   for (const auto& [i, j] : pairs) {
-    const std::string here = path;
-    auto [it, fresh] = seen.emplace(std::make_pair(i, j), here);
+    auto [it, fresh] = seen.emplace(std::make_pair(i, j), Located{node.where(), path});
     if (!fresh) {
       diag.error(node.where(), path,
                  "devices " + sys.devices[static_cast<size_t>(i)].name + " and " +
                      sys.devices[static_cast<size_t>(j)].name + " are already linked by " +
-                     it->second + "; one link per pair (give it more lanes instead)");
+                     it->second.path +
+                     inheritedHint(it->second.where, node.where(), "device_links") +
+                     "; one link per pair (give it more lanes instead)");
       return;
     }
     DeviceLinkSpec l = proto;
@@ -542,7 +564,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     }
   }
   if (const ConfigNode* links = r.take("device_links")) {
-    std::map<std::pair<int, int>, std::string> seen;
+    std::map<std::pair<int, int>, Located> seen;
     if (!links->isList()) {
       r.error("device_links",
               "expected a list of links, e.g. [ { model: hccs, pattern: full-mesh } ]");

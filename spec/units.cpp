@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -191,10 +192,12 @@ std::string formatScaled(double value, std::initializer_list<Unit> units) {
     std::string text = trimmedNumber(scaled);
     if (std::strtod(text.c_str(), nullptr) * u.scale == value) return text + std::string(u.name);
   }
+  // The shortest digits that read back as the same double.
   char buf[64];
   const Unit& last = *(units.end() - 1);
-  std::snprintf(buf, sizeof buf, "%.17g", value / last.scale);
-  return buf + std::string(last.name);
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value / last.scale);
+  return (ec == std::errc() ? std::string(buf, end) : std::to_string(value / last.scale)) +
+         std::string(last.name);
 }
 }  // namespace
 

@@ -177,9 +177,9 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   addMachineOptions(*exec, opts->machine);
   exec->add_option("--trace,-t", opts->trace,
                    "Write the timing trace to this file (Chrome Trace Event JSON for Perfetto; "
-                   ".sqlite or .db: SQLite)");
+                   ".pftrace: Perfetto's protobuf trace; .sqlite or .db: SQLite)");
   exec->add_option("--trace-format", opts->traceFormat,
-                   "Trace format: chrome-json or sqlite (ascendsim config kinds)")
+                   "Trace format: chrome-json, perfetto or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
   exec->add_flag("--dram-stats", opts->dramStats,

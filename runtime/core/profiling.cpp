@@ -172,6 +172,7 @@ void Profiling::start(int program, const Collection& what) {
   std::set<int> devices;
   for (uint32_t d : what.devices) devices.insert(static_cast<int>(d));
   s->trace.onlyDevices(devices);
+  s->trace.useMsprofNames(true);
   std::string why;
   if (!s->trace.open(s->file, "chrome-json", *spec_, why)) fail(ACL_ERROR_INVALID_FILE, why);
   sessions_.push_back(std::move(s));
@@ -201,11 +202,26 @@ void Profiling::stop(int program, const Collection& what) {
   if (!ok) fail(ACL_ERROR_PROFILING_FAILURE, why);
 }
 
+void Profiling::startWholeRun(const std::string& dir, uint64_t dataTypes) {
+  if (wholeRunActive()) return;
+  Collection all;
+  for (size_t d = 0; spec_ && d < spec_->devices.size(); ++d)
+    all.devices.push_back(static_cast<uint32_t>(d));
+  all.dataTypes = dataTypes;
+  init(kWholeRun, dir);
+  try {
+    start(kWholeRun, all);
+  } catch (...) {
+    programs_.erase(kWholeRun);
+    throw;
+  }
+}
+
 void Profiling::apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
                         spec::Picoseconds end, int code, const TraceArgs& args,
                         const std::vector<uint64_t>& tasks) {
   for (auto& s : sessions_) {
-    if (s->calls && s->program == who.process)
+    if (s->calls && (s->program == who.process || s->program == kWholeRun))
       s->trace.apiCall(who, name, start, end, code, args, tasks);
   }
 }
@@ -229,6 +245,7 @@ void Profiling::closeAll() {
     if (!end(*s, why)) std::fprintf(stderr, "ascendsim: %s\n", why.c_str());
   }
   sessions_.clear();
+  programs_.erase(kWholeRun);  // a program that initialises again is profiled again
 }
 
 void Profiling::closeFromSignal() {

@@ -6,6 +6,9 @@
 // a Chrome trace (what --trace writes, through a TraceRecorder of its own) that Perfetto and
 // MindStudio Insight open. A program on a served machine (exec --shared) profiles on its own: its
 // calls, with the tasks of its collection's devices.
+// `msprof` (tools/msprof) profiles a whole run without aclprof* calls: ASCENDSIM_PROFILE names the
+// result folder and ASCENDSIM_PROFILE_TYPES the ACL_PROF_* bits, and the runtime starts one
+// collection of every device at aclInit (startWholeRun), written at aclFinalize or exit.
 
 #include <cstdint>
 #include <map>
@@ -36,6 +39,9 @@ class Profiling : public models::TaskListener {
   void finalize(int program);
   void start(int program, const Collection& what);
   void stop(int program, const Collection& what);
+  // One collection of every device and every program's calls into `dir`, until closeAll (msprof).
+  void startWholeRun(const std::string& dir, uint64_t dataTypes);
+  bool wholeRunActive() const { return programs_.count(kWholeRun) != 0; }
 
   // The calls and tasks collections record.
   void apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
@@ -50,6 +56,7 @@ class Profiling : public models::TaskListener {
   void closeFromSignal();
 
  private:
+  static constexpr int kWholeRun = -1;  // the `program` of msprof's collection
   struct Session {
     int program = 0;
     Collection what;

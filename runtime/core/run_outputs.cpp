@@ -30,7 +30,25 @@ void RunOutputs::attach(const spec::SystemSpec& spec, models::SimulatedSystem& s
   }
 }
 
+// msprof's collection of the whole run (tools/msprof): ASCENDSIM_PROFILE is the result folder,
+// ASCENDSIM_PROFILE_TYPES the ACL_PROF_* bits (ACL_PROF_ACL_API | ACL_PROF_TASK_TIME unless given).
+void RunOutputs::openProfile() {
+  const char* dir = std::getenv("ASCENDSIM_PROFILE");
+  if (!dir || !*dir || !ownedHere() || profiling_.wholeRunActive()) return;
+  uint64_t types = 0x0001 | 0x0002;
+  if (const char* text = std::getenv("ASCENDSIM_PROFILE_TYPES"); text && *text) {
+    char* end = nullptr;
+    errno = 0;
+    types = std::strtoull(text, &end, 0);
+    if (errno || *end || types == 0)
+      fail(ACL_ERROR_INVALID_PARAM, std::string("ASCENDSIM_PROFILE_TYPES: '") + text +
+                                        "' is not a nonzero number of ACL_PROF_* bits");
+  }
+  profiling_.startWholeRun(dir, types);
+}
+
 bool RunOutputs::openTrace() {
+  openProfile();
   const char* env = std::getenv("ASCENDSIM_TRACE");
   const std::string path = env && *env ? env : spec_->trace.path;
   if (trace_.active() || path.empty()) return trace_.active();

@@ -23,7 +23,8 @@ class RunOutputs {
   // `trace.dram_stats` or ASCENDSIM_DRAM_STATS (1 or 0 overrides the machine) asks for them.
   void attach(const spec::SystemSpec& spec, models::SimulatedSystem& system);
   // Opens the trace ASCENDSIM_TRACE or `trace.path` names, if any and not open yet; returns
-  // whether one is open. Throws AclFailure for a path or interval it cannot use.
+  // whether one is open. Throws AclFailure for a path or interval it cannot use. Starts msprof's
+  // collection of the whole run first when ASCENDSIM_PROFILE names a folder (tools/msprof).
   bool openTrace();
   TraceRecorder& trace() { return trace_; }
   // The program's aclprof* collections (written at aclprofStop, or as the trace closes).
@@ -52,6 +53,7 @@ class RunOutputs {
   const models::ResourceTable& resources() const;
 
  private:
+  void openProfile();
   const spec::SystemSpec* spec_ = nullptr;
   models::SimulatedSystem* system_ = nullptr;
   TraceRecorder trace_;

@@ -1,5 +1,7 @@
 #include "runtime/trace/trace_recorder.h"
 
+#include <algorithm>
+
 namespace ascendsim::runtime {
 namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
@@ -17,15 +19,25 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   sys_ = &sys;
   threads_.clear();
   streams_.clear();
+  streamFree_.clear();
+  memoryInUse_.clear();
   channels_.clear();
   aicoreNamed_.clear();
-  sink_->processName(0, "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")", 0);
+  sink_->processName(0,
+                     msprofNames_
+                         ? std::string("CANN")
+                         : "Host (" + (sys.name.empty() ? std::string("machine") : sys.name) + ")",
+                     0);
+  int devicesRecorded = 0;
+  for (size_t d = 0; d < sys.devices.size(); ++d) devicesRecorded += recorded(static_cast<int>(d));
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     if (!recorded(static_cast<int>(d))) continue;
     const spec::DeviceSpec& dev = sys.devices[d];
-    sink_->processName(static_cast<int>(d) + 1,
-                       dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")"),
-                       static_cast<int>(d) + 1);
+    const std::string name = !msprofNames_
+                                 ? dev.name + (dev.model.empty() ? "" : " (" + dev.model + ")")
+                             : devicesRecorded == 1 ? std::string("Ascend Hardware")
+                                                    : "Ascend Hardware (" + dev.name + ")";
+    sink_->processName(static_cast<int>(d) + 1, name, static_cast<int>(d) + 1);
   }
   return true;
 }
@@ -152,8 +164,19 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   }
   const bool kernel = task.kind == models::TaskKind::Kernel;
   if (kernel) addKernelArgs(args, task);
-  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task",
-                  task.startTime, task.endTime - task.startTime, args);
+  // A wait is drawn from the moment it reached the head of its stream (its submission, or the end
+  // of the task before it) to its end: the stream was blocked from there until the wait was
+  // satisfied (its start), then launched it. `blocked_us` is that blocked part.
+  spec::Picoseconds atHead = task.startTime;
+  auto& free = streamFree_[{device, stream.id()}];
+  if (task.kind == models::TaskKind::EventWait || task.kind == models::TaskKind::ValueWait) {
+    atHead = std::min(task.startTime, std::max(task.submitTime, free));
+    args.push_back(
+        TraceArg::real("blocked_us", static_cast<double>(task.startTime - atHead) / 1e6, 3));
+  }
+  free = task.endTime;
+  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", atHead,
+                  task.endTime - atHead, args);
   if (task.sync && task.kind == models::TaskKind::EventRecord)
     noteRecord(pid, streamTrack(stream.id()), task);
   if (task.sync && task.kind == models::TaskKind::EventWait && !task.isCancelled())
@@ -213,6 +236,16 @@ void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::P
   if (!active()) return;
   sink_->threadName(pid, kDramTrack, "DRAM statistics", kDramTrack);
   sink_->complete(pid, kDramTrack, memory, "dram", 0, end, args);
+}
+
+void TraceRecorder::memoryInUse(int device, spec::Picoseconds at, uint64_t bytes) {
+  if (!active() || !recorded(device)) return;
+  auto [it, fresh] = memoryInUse_.emplace(device, bytes);
+  if (!fresh && it->second == bytes) return;
+  it->second = bytes;
+  sink_->counter(device + 1,
+                 sys_->devices.at(static_cast<size_t>(device)).name + ".memory allocated", at,
+                 "MiB", static_cast<double>(bytes) / static_cast<double>(1ull << 20));
 }
 
 void TraceRecorder::memoryCounters(int pid, const std::string& memory,

@@ -35,6 +35,10 @@ class TraceRecorder : public models::TaskListener {
   // Records the tasks of these devices only (and names no other device's process); set before
   // open(). Empty: every device.
   void onlyDevices(std::set<int> devices) { devices_ = std::move(devices); }
+  // Names processes as msprof's timeline does (set before open()): the host's calls under "CANN",
+  // each device's streams under "Ascend Hardware" ("Ascend Hardware (npuN)" when the trace has
+  // several devices).
+  void useMsprofNames(bool on) { msprofNames_ = on; }
   // False if the trace could not be written (reported on stderr).
   bool close() {
     if (!sink_) return true;
@@ -63,6 +67,9 @@ class TraceRecorder : public models::TaskListener {
   // over the run up to `end` on a "DRAM statistics" track, its figures in the slice's arguments.
   void memoryStatistics(int pid, const std::string& memory, spec::Picoseconds end,
                         const TraceArgs& args);
+  // Device memory held by allocations (what they reserve from capacity) as the counter
+  // `npuN.memory allocated` in MiB: a sample at `at` whenever it changed since the last one.
+  void memoryInUse(int device, spec::Picoseconds at, uint64_t bytes);
   // Its row-hit rate and mean read latency over time, one sample per bin of `width`.
   void memoryCounters(int pid, const std::string& memory,
                       const std::map<int64_t, models::DramCounters>& bins, spec::Picoseconds width);
@@ -74,6 +81,7 @@ class TraceRecorder : public models::TaskListener {
   static void addKernelArgs(TraceArgs& args, const models::Task& task);
 
  private:
+  bool msprofNames_ = false;
   void nameThread(const HostTrack& who);
   void nameStream(int device, uint32_t streamId);
   void nameChannel(int device, int channel);
@@ -83,6 +91,9 @@ class TraceRecorder : public models::TaskListener {
   const spec::SystemSpec* sys_ = nullptr;
   std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
+  // The end of each stream's latest task: where the next one reached the head of its stream.
+  std::map<std::pair<int, uint32_t>, spec::Picoseconds> streamFree_;
+  std::map<int, uint64_t> memoryInUse_;  // the last sample of each device's allocated bytes
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;
   std::set<int> devices_;  // the devices recorded (empty: all)

@@ -49,7 +49,9 @@ std::string traceFormatFor(const std::string& format, const std::string& path) {
     return path.size() >= suffix.size() &&
            path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return endsWith(".sqlite") || endsWith(".db") ? "sqlite" : "chrome-json";
+  if (endsWith(".sqlite") || endsWith(".db")) return "sqlite";
+  if (endsWith(".pftrace") || endsWith(".perfetto-trace")) return "perfetto";
+  return "chrome-json";
 }
 
 std::unique_ptr<TraceSink> makeTraceSink(const std::string& format, const std::string& path) {

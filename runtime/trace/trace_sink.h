@@ -3,7 +3,8 @@
 // API call, a task, a transfer, a kernel), flow arrows between slices, and counter samples, each
 // with typed arguments. A sink writes these in its format. Formats are kinds (spec/
 // kind_registry.h, family "trace-format") that register themselves from their own files:
-// "chrome-json" (trace_writer.cpp) and "sqlite" (sqlite_trace_sink.cpp).
+// "chrome-json" (trace_writer.cpp), "sqlite" (sqlite_trace_sink.cpp) and "perfetto"
+// (perfetto_trace_sink.cpp).
 
 #include <cstdint>
 #include <functional>
@@ -66,7 +67,7 @@ using TraceSinkFactory = std::function<std::unique_ptr<TraceSink>()>;
 using TraceFormatRegistration = kinds::Registration<TraceSinkFactory>;
 
 // The sink of the format named `format`; an empty name picks by the file's extension (".sqlite"
-// or ".db": "sqlite", anything else "chrome-json").
+// or ".db": "sqlite", ".pftrace" or ".perfetto-trace": "perfetto", anything else "chrome-json").
 std::unique_ptr<TraceSink> makeTraceSink(const std::string& format, const std::string& path);
 std::string traceFormatFor(const std::string& format, const std::string& path);
 

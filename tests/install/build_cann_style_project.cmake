@@ -167,6 +167,15 @@ endforeach()
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 
+# 2a. msprof on PATH after set_env.sh, and where CANN keeps it, profiles the program: one
+# PROF_* folder each with msprof's summary tables (docs/traces.md, "msprof").
+run(bash -c "source '${prefix}/set_env.sh' && ASCENDSIM_SUMMARY=0 msprof --output='${WORK_DIR}/prof' '${WORK_DIR}/app/cann_style_app' && ASCENDSIM_SUMMARY=0 '${prefix}/tools/profiler/bin/msprof' --application='${WORK_DIR}/app/cann_style_app' --output='${WORK_DIR}/prof'")
+file(GLOB tables "${WORK_DIR}/prof/PROF_*/mindstudio_profiler_output/api_statistic_*.csv")
+list(LENGTH tables count)
+if(NOT count EQUAL 2)
+  message(FATAL_ERROR "the installed msprof left ${count} api_statistic tables, expected 2: ${tables}")
+endif()
+
 # 2b. The Python module from the prefix: `source set_env.sh; python3 -c "import acl; print(acl.init())"`.
 # (Not in a sanitizer build: an uninstrumented python3 cannot load the instrumented module.)
 if(EXISTS "${prefix}/lib64/python" AND EXISTS /usr/bin/python3 AND NOT SANITIZER_FLAGS)

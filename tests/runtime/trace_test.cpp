@@ -113,6 +113,16 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
   }
   EXPECT_GE(samples, 255);  // the 2.55 ms H2D (D2H uses the up direction), sampled every 10 us
   EXPECT_NEAR(peakDown, 28.43, 0.05);
+  // Device memory held by allocations, in MiB: the 64 MiB buffer reserves its size rounded up to
+  // 32 B plus 32 B (CANN's rule) = 67108896 B = 64.00003 MiB while allocated, and 0 once freed.
+  std::vector<double> held;
+  for (const auto& e : trace) {
+    if (e["ph"] == "C" && e["name"] == "npu0.memory allocated")
+      held.push_back(e["args"]["MiB"].get<double>());
+  }
+  ASSERT_FALSE(held.empty());
+  EXPECT_NEAR(*std::max_element(held.begin(), held.end()), 67108896.0 / (1 << 20), 1e-4);
+  EXPECT_EQ(held.back(), 0.0);
   // Complete events on one track never overlap (they nest, here: follow one another).
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
   for (const auto& e : trace) {
@@ -128,9 +138,10 @@ TEST(Trace, GoldenSummaryOfAFixedProgram) {
 }
 
 // A stream that waits for another's event: an arrow from the record task (its stream's track,
-// inside the record's slice) to the wait task (the waiting stream's track, at the wait's start),
-// one per wait, none for a wait on an event that needed no record yet.
+// inside the record's slice) to the wait task (the waiting stream's track, at the moment the wait
+// was released), one per wait; and each wait a slice of the time its stream was blocked.
 TEST(Trace, ArrowsLeadFromAnEventsRecordToItsWaits) {
+  const double kTaskLaunchUs = 1.0;  // configs/default.yaml: scheduler.task_launch
   const std::string path = ::testing::TempDir() + "/event-arrows.json";
   const pid_t pid = fork();
   if (pid == 0) {
@@ -174,13 +185,30 @@ TEST(Trace, ArrowsLeadFromAnEventsRecordToItsWaits) {
         ++found;
       }
       if (ev["ph"] == "f") {
+        // At the moment the wait was released: the end of its slice less the task launch.
         EXPECT_EQ(ev["tid"], w["tid"]);
-        EXPECT_DOUBLE_EQ(ev["ts"].get<double>(), w["ts"].get<double>());
+        EXPECT_NEAR(ev["ts"].get<double>(),
+                    w["ts"].get<double>() + w["dur"].get<double>() - kTaskLaunchUs, 1e-3);
         ++found;
       }
     }
     EXPECT_EQ(found, 2) << "wait task " << w["args"]["task_id"];
   }
+  // Waits are slices of the time their stream was blocked. The first, queued on an idle stream at
+  // once, blocks from its submission until the record on stream a (behind a 16 MiB memset) has
+  // ended, then takes the default machine's task launch (configs/default.yaml: 1 us): it begins
+  // before the record and ends 1 us after it, and `blocked_us` is the rest. The second reaches the
+  // head of stream b when the copy before it ends, long after the record: not blocked, 1 us.
+  const double recordEnd = record["ts"].get<double>() + record["dur"].get<double>();
+  const nlohmann::json& first = waits[0]["ts"] < waits[1]["ts"] ? waits[0] : waits[1];
+  const nlohmann::json& second = waits[0]["ts"] < waits[1]["ts"] ? waits[1] : waits[0];
+  EXPECT_LT(first["ts"].get<double>(), record["ts"].get<double>());
+  EXPECT_NEAR(first["ts"].get<double>() + first["dur"].get<double>(), recordEnd + kTaskLaunchUs,
+              1e-3);
+  EXPECT_NEAR(first["args"]["blocked_us"].get<double>(), first["dur"].get<double>() - kTaskLaunchUs,
+              1e-3);
+  EXPECT_NEAR(second["dur"].get<double>(), kTaskLaunchUs, 1e-3);
+  EXPECT_EQ(second["args"]["blocked_us"].get<double>(), 0.0);
 }
 
 TEST(Trace, IdenticalRunsGiveByteIdenticalTraces) {

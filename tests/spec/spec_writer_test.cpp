@@ -1,6 +1,8 @@
 // `config show` prints YAML that loads back into the same machine, for every preset.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
@@ -63,6 +65,22 @@ TEST(SpecWriter, UnifiedBufferIsTheSocsUnlessGivenAndRoundTrips) {
                 .devices[0]
                 .aicore.unifiedBuffer,
             0u);
+}
+
+// `config show` writes reals in their shortest round-trip form (#32): 0.8 reads back as the
+// double nearest 0.8, so "0.8" is enough; 0.1 + 0.2 is not the double nearest 0.3 and needs all 17
+// digits; a whole number has no point.
+TEST(SpecWriter, RealsInTheirShortestRoundTripForm) {
+  EXPECT_EQ(formatReal(0.8), "0.8");
+  EXPECT_EQ(formatReal(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(formatReal(1.0), "1");
+  const std::string yaml = writeSystemSpecYaml(loadSystemSpec("default"));
+  EXPECT_NE(yaml.find("write_high_watermark: 0.8\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("write_low_watermark: 0.2\n"), std::string::npos);
+  EXPECT_NE(yaml.find("efficiency: 1\n"), std::string::npos);
+  std::smatch long_fraction;  // no figure written with 12 or more decimals
+  EXPECT_FALSE(std::regex_search(yaml, long_fraction, std::regex("[0-9]\\.[0-9]{12,}")))
+      << long_fraction.str();
 }
 
 }  // namespace

@@ -63,9 +63,10 @@ void addRunCommand(CLI::App& command, int& exitCode) {
   addMachineOptions(*cmd, o->machine);
   cmd->add_option("--workload,-w", o->workload, "Workload script (YAML)")->required();
   cmd->add_option("--trace", o->trace,
-                  "Write the timing trace to this file (.sqlite or .db: an SQLite database)");
+                  "Write the timing trace to this file (.pftrace: Perfetto's protobuf trace; "
+                  ".sqlite or .db: an SQLite database)");
   cmd->add_option("--trace-format", o->traceFormat,
-                  "Trace format: chrome-json or sqlite (ascendsim config kinds)")
+                  "Trace format: chrome-json, perfetto or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
   cmd->add_option("--report", o->report, "Write the JSON run report to this file");
   cmd->add_flag("--timing-only", o->timingOnly,

@@ -261,6 +261,7 @@ int runSweep(const SweepOptions& o) {
   }
   self[n] = '\0';
   const auto t0 = std::chrono::steady_clock::now();
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::map<pid_t, Running> running;
   size_t next = 0, finished = 0, failed = 0;
   auto save = [&] {
@@ -346,12 +347,18 @@ int runSweep(const SweepOptions& o) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double left =
         elapsed / static_cast<double>(finished) * static_cast<double>(pending.size() - finished);
-    const int width = 30, filled = static_cast<int>(width * finished / pending.size());
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ",
-                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
-                 finished, pending.size(), running.size(), left);
+    // A bar redrawn in place on a terminal; in a pipe or a log file, one clean line per point.
+    if (terminal) {
+      const int width = 30, filled = static_cast<int>(width * finished / pending.size());
+      std::fprintf(stderr, "\r[%s%s] %zu/%zu points, %zu running, about %.0f s left   ",
+                   std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
+                   finished, pending.size(), running.size(), left);
+    } else {
+      std::fprintf(stderr, "ascendsim sweep: %zu/%zu points, %zu running, about %.0f s left\n",
+                   finished, pending.size(), running.size(), left);
+    }
   }
-  std::fprintf(stderr, "\n");
+  if (terminal) std::fprintf(stderr, "\n");
   if (!save()) {
     std::cerr << "ascendsim sweep: " << why << "\n";
     return kExitFailure;
