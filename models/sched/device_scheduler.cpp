@@ -363,7 +363,11 @@ void DeviceScheduler::dispatch() {
   const Picoseconds now = simNow();
   // Zero-length tasks (records, waits with no launch latency) can end at once and free the way
   // for the next; repeat until nothing changes at this instant.
-  while (completeFinished(now) | startReady(now) | pumpChannels(now)) {
+  for (bool changed = true; changed;) {
+    const bool ended = completeFinished(now);  // each of the three runs every time
+    const bool started = startReady(now);
+    const bool pumped = pumpChannels(now);
+    changed = ended || started || pumped;
   }
   Picoseconds next = std::numeric_limits<Picoseconds>::max();
   for (StreamQueue* s : streams_) {
