@@ -24,11 +24,20 @@ foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
           include/acl/error_codes/rt_error_codes.h include/acl/acl_tdt.h lib64/libacl_tdt_channel.so include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
           include/acl/acl_prof.h lib64/libmsprofiler.so lib64/libacl_dvpp.so include/acl/ops/acl_dvpp.h
           lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_math.so bin/ascendsim set_env.sh
-          share/cmake/AscendSim/AscendSimConfig.cmake)
+          share/cmake/AscendSim/AscendSimConfig.cmake share/doc/ascendsim/runtime.md
+          share/doc/ascendsim/images/viewer.png share/ascendsim/workloads/pipeline.yaml
+          share/ascendsim/workloads/all-to-host.yaml share/ascendsim/workloads/eight-from-host-16gib.yaml)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "install is missing ${f}")
   endif()
 endforeach()
+# An installed multi-NPU workload runs from the prefix: eight NPUs copy 256 MiB each to the host
+# (32 tasks: the runtime splits copies into 64 MiB tasks).
+run(${CMAKE_COMMAND} -E env ASCENDSIM_SUMMARY=1 "${prefix}/bin/ascendsim" run --timing-only
+    --config atlas-800t-a2 --workload "${prefix}/share/ascendsim/workloads/all-to-host.yaml")
+if(NOT "${last_output}${last_error}" MATCHES "D2H +32 +2147483648")
+  message(FATAL_ERROR "the installed all-to-host workload printed: ${last_output}${last_error}")
+endif()
 
 # 0. The toolkit's layout that vendor projects assume: the Ascend C kernel module at every path a
 # CANN version has kept it (tikcpp/, <arch>-linux/tikcpp/, compiler/tikcpp/, tools/tikcpp/), and
