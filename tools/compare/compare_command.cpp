@@ -160,7 +160,8 @@ void addCompareCommand(CLI::App& cmd, int& exitCode) {
 }
 
 const SubcommandRegistration kRegistered{
-    {"subcommand", "compare",
+    {"subcommand",
+     "compare",
      "What changed between two runs: each figure of two reports or tables, A, B and the change",
      {},
      {}},
