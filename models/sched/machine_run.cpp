@@ -11,6 +11,7 @@ constexpr size_t kSnapshots = 8;
 constexpr uint32_t kSearchesBeforePause = 64;
 constexpr uint32_t kLongestPause = 1u << 15;
 constexpr uint64_t kShortestRun = 4;  // periods
+constexpr size_t kLongestLog = 1u << 16;  // pieces between snapshots: past it, no period is found
 }  // namespace
 
 MachineRun::~MachineRun() {
@@ -129,6 +130,12 @@ void MachineRun::pieceIssued(int device, int index, Picoseconds issue) {
         break;
       }
     }
+  }
+  // A leader moving in a run of its own issues nothing for a while: nothing to compare meanwhile,
+  // and the log would only grow.
+  if (!leader || leader->run || log_.size() > kLongestLog) {
+    forget();
+    return;
   }
   if (leader != &channel(device, index)) return;
   Snapshot now;
