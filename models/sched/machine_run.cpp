@@ -10,7 +10,7 @@ namespace {
 constexpr size_t kSnapshots = 8;
 constexpr uint32_t kSearchesBeforePause = 64;
 constexpr uint32_t kLongestPause = 1u << 15;
-constexpr uint64_t kShortestRun = 4;  // periods
+constexpr uint64_t kShortestRun = 4;      // periods
 constexpr size_t kLongestLog = 1u << 16;  // pieces between snapshots: past it, no period is found
 }  // namespace
 
