@@ -84,6 +84,11 @@ void RunReport::taskEnded(int device, const models::StreamQueue& stream, const m
   k.bytes += task.bytes;
   k.time += task.endTime - task.startTime;
   statistics_[kind].add(task.bytes, task.endTime - task.startTime);
+  DeviceTotals& d = devices_[device];
+  d.count++;
+  d.bytes += task.bytes;
+  if (d.first < 0 || task.startTime < d.first) d.first = task.startTime;
+  d.last = std::max(d.last, task.endTime);
   ++copiesSeen_;
   if (copies_.size() < kMaxCopies) {
     copies_.push_back({task.id, device, stream.id(), kind, task.bytes, task.submitTime,
@@ -135,6 +140,25 @@ std::string RunReport::json(const std::vector<RuntimeWarning>& warnings,
                       {"max", micros(st.longest())}}}};
   }
   r["copy_totals"] = totals;
+  // Every device's copies together: the bytes it moved over the time from its first copy's start
+  // to its last one's end, and all devices' bytes over the time from the first copy's start to the
+  // last one's end (the machine's aggregate).
+  nlohmann::ordered_json byDevice = nlohmann::ordered_json::array();
+  uint64_t allBytes = 0;
+  spec::Picoseconds first = -1, last = 0;
+  for (const auto& [index, d] : devices_) {
+    allBytes += d.bytes;
+    if (first < 0 || d.first < first) first = d.first;
+    last = std::max(last, d.last);
+    byDevice.push_back({{"device", sys_.devices.at(static_cast<size_t>(index)).name},
+                        {"copies", d.count},
+                        {"bytes", d.bytes},
+                        {"first_us", micros(d.first)},
+                        {"last_us", micros(d.last)},
+                        {"GBps", gbps(d.bytes, d.last - d.first)}});
+  }
+  r["device_copy_totals"] = byDevice;
+  r["copies_GBps"] = gbps(allBytes, first < 0 ? 0 : last - first);
   nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
   for (const auto& [name, k] : kernels_) {
     kernels[name] = {{"count", k.count},

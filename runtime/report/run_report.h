@@ -77,6 +77,11 @@ class RunReport : public models::TaskListener {
   uint64_t copiesSeen_ = 0;
   std::map<std::string, KindTotals> totals_;
   std::map<std::string, CopyStatistics> statistics_;  // by kind
+  struct DeviceTotals {
+    uint64_t count = 0, bytes = 0;
+    spec::Picoseconds first = -1, last = 0;  // first start, last end of its copies
+  };
+  std::map<int, DeviceTotals> devices_;  // copies and memsets by the device that ran them
   std::map<std::string, KernelTotals> kernels_;       // by kernel name
   uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;

@@ -51,7 +51,10 @@ const std::vector<std::string> kFigures = {"status",
                                            "kernel_time_us",
                                            "host_row_hit_rate",
                                            "device_row_hit_rate",
-                                           "device_read_latency_ns"};
+                                           "device_read_latency_ns",
+                                           "copies_GBps",
+                                           "devices_copying",
+                                           "per_device_GBps"};
 
 struct SweepOptions {
   std::string config, workload, out, json, shard, plot, against, by;
@@ -141,6 +144,19 @@ Row figuresOf(const std::string& reportPath) {
   row.push_back(hostHits);
   row.push_back(deviceHits);
   row.push_back(deviceLatency);
+  // Several devices: all their copies' bytes over the time from the first start to the last end,
+  // how many devices copied, and the mean of their own rates (each over its own copies' time).
+  std::string aggregate, copying, perDevice;
+  if (r.contains("device_copy_totals") && !r["device_copy_totals"].empty()) {
+    aggregate = num(r["copies_GBps"].get<double>());
+    double sum = 0;
+    for (const auto& d : r["device_copy_totals"]) sum += d["GBps"].get<double>();
+    copying = std::to_string(r["device_copy_totals"].size());
+    perDevice = num(sum / static_cast<double>(r["device_copy_totals"].size()));
+  }
+  row.push_back(aggregate);
+  row.push_back(copying);
+  row.push_back(perDevice);
   return row;
 }
 
