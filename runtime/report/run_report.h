@@ -81,8 +81,8 @@ class RunReport : public models::TaskListener {
     uint64_t count = 0, bytes = 0;
     spec::Picoseconds first = -1, last = 0;  // first start, last end of its copies
   };
-  std::map<int, DeviceTotals> devices_;  // copies and memsets by the device that ran them
-  std::map<std::string, KernelTotals> kernels_;       // by kernel name
+  std::map<int, DeviceTotals> devices_;          // copies and memsets by the device that ran them
+  std::map<std::string, KernelTotals> kernels_;  // by kernel name
   uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;
   spec::Picoseconds first_ = -1, last_ = 0;
