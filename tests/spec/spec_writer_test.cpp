@@ -1,7 +1,6 @@
 // `config show` prints YAML that loads back into the same machine, for every preset.
 #include <gtest/gtest.h>
 
-
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
 
