@@ -19,6 +19,9 @@ struct PathUse {
   Resource* resource;
   uint64_t bytes = 0, chunks = 0;
   Picoseconds busy = 0;
+  bool operator==(const PathUse& o) const {
+    return resource == o.resource && bytes == o.bytes && chunks == o.chunks && busy == o.busy;
+  }
 };
 
 struct ChunkTiming {

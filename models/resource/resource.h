@@ -21,6 +21,9 @@ using spec::Picoseconds;
 struct Booking {
   Picoseconds start, end;
   int owner = 0;
+  bool operator==(const Booking& o) const {
+    return start == o.start && end == o.end && owner == o.owner;
+  }
 };
 
 // A run of identical pieces moved in one step while nobody else uses their way

@@ -339,16 +339,21 @@ void DeviceScheduler::endRun(Channel& c, uint64_t m) {
   // Piece m of the run left the channel as the last piece before the run left it, m periods on.
   const Picoseconds at = c.last.issue + static_cast<Picoseconds>(m) * run->period();
   c.offset = c.runOffset + m * c.last.chunk.bytes;
-  c.lastDone = at + c.last.lastDone;
-  c.nextIssue = at + c.last.nextIssue;
+  const Channel::Probe last = std::move(c.last);
+  restore(c, last, at);
+}
+
+void DeviceScheduler::restore(Channel& c, const Channel::Probe& p, Picoseconds at) {
+  c.lastDone = at + p.lastDone;
+  c.nextIssue = at + p.nextIssue;
   c.inFlight.clear();
   c.inFlightBytes = 0;
   c.inFlightRequests = 0;
-  for (Channel::Piece p : c.last.inFlight) {
-    p.done += at;
-    c.inFlight.push_back(p);
-    c.inFlightBytes += p.bytes;
-    c.inFlightRequests += p.requests;
+  for (Channel::Piece piece : p.inFlight) {
+    piece.done += at;
+    c.inFlight.push_back(piece);
+    c.inFlightBytes += piece.bytes;
+    c.inFlightRequests += piece.requests;
   }
   c.last = Channel::Probe{};
 }

@@ -125,6 +125,9 @@ class DeviceScheduler : public sc_core::sc_module {
   ChunkTiming issuePiece(Channel& c, uint64_t byteWindow);
   // The channel's state after a piece issued at `at`, relative to it.
   static Channel::Probe probe(const Channel& c, Picoseconds at, const ChunkTiming& chunk);
+  // The inverse: sets `c`'s pieces in flight, next issue and last landing from `p`, shifted to
+  // `at` (its offset is the caller's).
+  static void restore(Channel& c, const Channel::Probe& p, Picoseconds at);
   int channelIndex(const Channel& c) const { return static_cast<int>(&c - channels_.data()); }
   // After a piece issued at `issue`: whether the channel's state repeats the last piece's, and if
   // so, moves the rest of the copy but its last piece as one run.

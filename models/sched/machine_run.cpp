@@ -80,29 +80,15 @@ bool MachineRun::capture(Snapshot& s, Picoseconds at) const {
 }
 
 bool MachineRun::same(const Snapshot& a, const Snapshot& b) {
-  if (a.channels.size() != b.channels.size() || a.resources != b.resources) return false;
+  if (a.channels.size() != b.channels.size() || a.resources != b.resources ||
+      a.bookings != b.bookings)
+    return false;
   for (size_t i = 0; i < a.channels.size(); ++i) {
     const ChannelAt& x = a.channels[i];
     const ChannelAt& y = b.channels[i];
     if (x.device != y.device || x.channel != y.channel || !x.probe.sameChannel(y.probe) ||
-        x.path.size() != y.path.size())
+        x.path != y.path)
       return false;
-    for (size_t k = 0; k < x.path.size(); ++k) {
-      const PathUse& u = x.path[k];
-      const PathUse& v = y.path[k];
-      if (u.resource != v.resource || u.bytes != v.bytes || u.chunks != v.chunks ||
-          u.busy != v.busy)
-        return false;
-    }
-  }
-  for (size_t i = 0; i < a.bookings.size(); ++i) {
-    const auto& p = a.bookings[i];
-    const auto& q = b.bookings[i];
-    if (p.size() != q.size()) return false;
-    for (size_t k = 0; k < p.size(); ++k) {
-      if (p[k].start != q[k].start || p[k].end != q[k].end || p[k].owner != q[k].owner)
-        return false;
-    }
   }
   return true;
 }
@@ -250,18 +236,7 @@ void MachineRun::restore(uint64_t r) {
     Channel& c = channel(ch.device, ch.channel);
     c.inMachineRun = false;
     c.offset = ch.offset + r * perPeriod_[i] * ch.probe.chunk.bytes;
-    c.nextIssue = shift + ch.probe.nextIssue;
-    c.lastDone = shift + ch.probe.lastDone;
-    c.inFlight.clear();
-    c.inFlightBytes = 0;
-    c.inFlightRequests = 0;
-    for (Channel::Piece p : ch.probe.inFlight) {
-      p.done += shift;
-      c.inFlight.push_back(p);
-      c.inFlightBytes += p.bytes;
-      c.inFlightRequests += p.requests;
-    }
-    c.last = Channel::Probe{};
+    DeviceScheduler::restore(c, ch.probe, shift);
     c.path = ch.path;
     c.pathRepeats = true;
     piecesInRuns_ += r * perPeriod_[i];

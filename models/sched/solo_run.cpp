@@ -23,22 +23,7 @@ bool PathState::capture(std::vector<PathUse> path, Picoseconds at, int owner) {
 }
 
 bool PathState::sameAs(const PathState& other) const {
-  if (path_.size() != other.path_.size()) return false;
-  for (size_t i = 0; i < path_.size(); ++i) {
-    const PathUse& a = path_[i];
-    const PathUse& b = other.path_[i];
-    if (a.resource != b.resource || a.bytes != b.bytes || a.chunks != b.chunks || a.busy != b.busy)
-      return false;
-  }
-  for (size_t i = 0; i < bookings_.size(); ++i) {
-    const auto& a = bookings_[i];
-    const auto& b = other.bookings_[i];
-    if (a.size() != b.size()) return false;
-    for (size_t j = 0; j < a.size(); ++j) {
-      if (a[j].start != b[j].start || a[j].end != b[j].end) return false;
-    }
-  }
-  return true;
+  return path_ == other.path_ && bookings_ == other.bookings_;
 }
 
 SoloRun::SoloRun(PathState last, Picoseconds issue, Picoseconds period, uint64_t pieces,

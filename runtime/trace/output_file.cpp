@@ -1,6 +1,7 @@
 #include "runtime/trace/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +93,34 @@ void holdPartial(int fd) {
 bool sameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   return !a.empty() && !b.empty() && std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+bool writeAll(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+SignalsHeld::SignalsHeld(std::atomic<bool>& busy) : busy_(busy) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &set, &old_);
+  busy_.store(true);
+}
+
+SignalsHeld::~SignalsHeld() {
+  busy_.store(false);
+  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
 }  // namespace ascendsim::runtime

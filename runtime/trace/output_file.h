@@ -4,6 +4,10 @@
 // socket is refused, and a character device (/dev/null, /dev/stdout) is written in place where a
 // whole file is written at once.
 
+#include <signal.h>
+
+#include <atomic>
+#include <cstddef>
 #include <string>
 
 namespace ascendsim::runtime {
@@ -24,6 +28,25 @@ bool reportStalePartial(const std::string& partial);
 // Marks `fd`, an open PATH.partial, as being written by this process (an advisory lock, gone with
 // the process), so that another run does not take it for a stale one.
 void holdPartial(int fd);
+
+// Writes all `n` bytes to `fd` (again after an interrupted write). False, with errno, when the file
+// system refuses them (a full disk).
+bool writeAll(int fd, const char* data, size_t n);
+
+// While a thread changes a streamed output's file or buffer: SIGINT, SIGTERM and SIGHUP wait on
+// that thread, and `busy` tells a handler on another thread to wait for it (the sinks'
+// closeFromSignal).
+class SignalsHeld {
+ public:
+  explicit SignalsHeld(std::atomic<bool>& busy);
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  std::atomic<bool>& busy_;
+  sigset_t old_;
+};
 
 // True when `a` and `b` name the same existing file (an output must not overwrite an input).
 bool sameFile(const std::string& a, const std::string& b);

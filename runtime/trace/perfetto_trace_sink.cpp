@@ -117,43 +117,6 @@ constexpr uint32_t kAnnotationNameIid = 1, kUintValue = 3, kIntValue = 4, kDoubl
 constexpr size_t kBufferSize = 1 << 20;  // never reallocated: a signal handler may write it out
 constexpr size_t kFlushAt = 1 << 16;
 
-bool writeAll(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// SIGINT, SIGTERM and SIGHUP wait while this thread writes the file (see closeFromSignal).
-class SignalsHeld {
- public:
-  explicit SignalsHeld(std::atomic<bool>& busy) : busy_(busy) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &set, &old_);
-    busy_.store(true);
-  }
-  ~SignalsHeld() {
-    busy_.store(false);
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SignalsHeld(const SignalsHeld&) = delete;
-  SignalsHeld& operator=(const SignalsHeld&) = delete;
-
- private:
-  std::atomic<bool>& busy_;
-  sigset_t old_;
-};
-
 class PerfettoTraceSink : public TraceSink {
  public:
   PerfettoTraceSink() : buffer_(kBufferSize) {}

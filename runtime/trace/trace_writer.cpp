@@ -26,43 +26,6 @@ const TraceFormatRegistration kRegistered{
 }  // namespace
 namespace {
 constexpr size_t kFlushAt = 1 << 16;
-
-// False (with errno) when the file system refuses the bytes (a full disk).
-bool writeAll(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// While a thread changes the file or the buffer's written part, SIGINT, SIGTERM and SIGHUP wait on
-// that thread, and a handler on another thread waits for it (see closeFromSignal).
-class SignalsHeld {
- public:
-  explicit SignalsHeld(std::atomic<bool>& busy) : busy_(busy) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &set, &old_);
-    busy_.store(true);
-  }
-  ~SignalsHeld() {
-    busy_.store(false);
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-
- private:
-  std::atomic<bool>& busy_;
-  sigset_t old_;
-};
 }  // namespace
 
 TraceWriter::~TraceWriter() {
@@ -428,9 +391,11 @@ void TraceWriter::complete(int pid, int tid, const std::string& name, const char
   emit(e);
 }
 
-void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {
+// A flow's end point: `head` is "{\"ph\":\"s\"" or "{\"ph\":\"f\",\"bp\":\"e\"".
+void TraceWriter::flowPoint(const char* head, int pid, int tid, uint64_t id, spec::Picoseconds at) {
   std::string& e = event_;
-  e.assign("{\"ph\":\"s\",\"pid\":");
+  e.assign(head);
+  e += ",\"pid\":";
   appendNumber(e, pid);
   e += ",\"tid\":";
   appendNumber(e, tid);
@@ -442,18 +407,12 @@ void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at)
   emit(e);
 }
 
+void TraceWriter::flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) {
+  flowPoint("{\"ph\":\"s\"", pid, tid, id, at);
+}
+
 void TraceWriter::flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) {
-  std::string& e = event_;
-  e.assign("{\"ph\":\"f\",\"bp\":\"e\",\"pid\":");
-  appendNumber(e, pid);
-  e += ",\"tid\":";
-  appendNumber(e, tid);
-  e += ",\"name\":\"flow\",\"cat\":\"flow\",\"id\":";
-  appendNumber(e, id);
-  e += ",\"ts\":";
-  appendMicros(e, at);
-  e += '}';
-  emit(e);
+  flowPoint("{\"ph\":\"f\",\"bp\":\"e\"", pid, tid, id, at);
 }
 
 void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at,

@@ -60,6 +60,7 @@ class TraceWriter : public TraceSink {
 
  private:
   void emit(const std::string& event);
+  void flowPoint(const char* head, int pid, int tid, uint64_t id, spec::Picoseconds at);
   void flush();
   void rotate();
   bool openPart(std::string& why);
