@@ -22,17 +22,17 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
 
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
   return run("aclrtSetExceptionInfoCallback", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().setExceptionCallback(callback); });
+             [&](HostThread&) { rt().exceptions().setCallback(callback); });
 }
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
   return run("aclrtExceptionInfoCallbackRegister", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().registerExceptionCallback(callback, true); });
+             [&](HostThread&) { rt().exceptions().registerCallback(callback, true); });
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
   return run("aclrtExceptionInfoCallbackUnregister", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().registerExceptionCallback(callback, false); });
+             [&](HostThread&) { rt().exceptions().registerCallback(callback, false); });
 }
 
 // The getters read only infos an exception callback is being given; anything else (NULL, a stale

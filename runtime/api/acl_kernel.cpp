@@ -18,27 +18,27 @@ aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* op
            "binary load options (lazy load, magic, CPU kernels) are not simulated");
     }
     t.callArgs = {arg("path", std::string(binPath ? binPath : ""))};
-    *binHandle = rt().loadBinary(binPath);
+    *binHandle = rt().kernels().loadBinary(binPath);
   });
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
   return run("aclrtBinaryUnLoad", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().unloadBinary(binHandle); });
+             [&](HostThread&) { rt().kernels().unloadBinary(binHandle); });
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
                                 aclrtFuncHandle* funcHandle) {
   return run("aclrtBinaryGetFunction", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(funcHandle, "funcHandle");
-    *funcHandle = rt().binaryFunction(binHandle, kernelName);
+    *funcHandle = rt().kernels().binaryFunction(binHandle, kernelName);
   });
 }
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
   return run("aclrtKernelArgsInit", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(argsHandle, "argsHandle");
-    *argsHandle = rt().createKernelArgs(funcHandle);
+    *argsHandle = rt().kernels().createArgs(funcHandle);
   });
 }
 
@@ -46,7 +46,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
                                aclrtParamHandle* paramHandle) {
   return run("aclrtKernelArgsAppend", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(paramHandle, "paramHandle");
-    *paramHandle = rt().appendKernelArg(argsHandle, param, paramSize);
+    *paramHandle = rt().kernels().append(argsHandle, param, paramSize);
   });
 }
 
@@ -55,7 +55,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
   return run("aclrtKernelArgsAppendPlaceHolder", &ApiOverheads::defaultCall, [&](HostThread&) {
     if (!argsHandle) fail(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
     needPointer(paramHandle, "paramHandle");
-    *paramHandle = rt().appendKernelPlaceholder(argsHandle);
+    *paramHandle = rt().kernels().appendPlaceholder(argsHandle);
   });
 }
 
@@ -67,13 +67,13 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
     needPointer(paramHandle, "paramHandle");
     if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
     needPointer(bufferAddr, "bufferAddr");
-    *bufferAddr = rt().placeholderBuffer(argsHandle, paramHandle, dataSize);
+    *bufferAddr = rt().kernels().placeholderBuffer(argsHandle, paramHandle, dataSize);
   });
 }
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
   return run("aclrtKernelArgsFinalize", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().finalizeKernelArgs(argsHandle); });
+             [&](HostThread&) { rt().kernels().finalizeArgs(argsHandle); });
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,

@@ -198,26 +198,26 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
 
 aclError aclrtReleaseMemAddress(void* virPtr) {
   return run("aclrtReleaseMemAddress", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().releaseAddresses(virPtr); });
+             [&](HostThread&) { rt().virtualMemory().release(virPtr); });
 }
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
                              const aclrtPhysicalMemProp* prop, uint64_t flags) {
   return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(handle, "handle");
-    *handle = rt().mallocPhysical(size, prop, flags);
+    *handle = rt().virtualMemory().allocatePhysical(size, prop, flags);
   });
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   return run("aclrtFreePhysical", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().freePhysical(handle); });
+             [&](HostThread&) { rt().virtualMemory().freePhysical(handle); });
 }
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
                      uint64_t flags) {
   return run("aclrtMapMem", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().mapMemory(virPtr, size, offset, handle, flags); });
+             [&](HostThread&) { rt().virtualMemory().map(virPtr, size, offset, handle, flags); });
 }
 
 aclError aclrtUnmapMem(void* virPtr) {
@@ -227,7 +227,7 @@ aclError aclrtUnmapMem(void* virPtr) {
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
   return run("aclrtMemSetAccess", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().setMemoryAccess(virPtr, size, desc, count); });
+             [&](HostThread&) { rt().virtualMemory().setAccess(virPtr, size, desc, count); });
 }
 
 }  // extern "C"

@@ -155,7 +155,8 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     running.bytes = running.kernel.bytesRead + running.kernel.bytesWritten +
                     running.kernel.hostBytesRead + running.kernel.hostBytesWritten;
   };
-  KernelFunction* function = launch.function ? launch.function : launchedKernel(launch.name);
+  KernelFunction* function =
+      launch.function ? launch.function : kernels_.launchedKernel(launch.name);
   auto taskId = std::make_shared<uint64_t>(0);
   const uint32_t threadId = static_cast<uint32_t>(t.tid);
   const uint64_t submitter = t.pthreadId;
@@ -238,7 +239,7 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     info.argsBytes = argsBytes;
     info.function = function;
     // Both are faults of the kernel's own code, not of the hardware.
-    taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
+    exceptions_.taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
   };
   // Managed memory is host memory the kernel reaches in place, wherever its code points: every
   // managed allocation lives until the kernel ends, even if the program frees it meanwhile.

@@ -168,4 +168,9 @@ struct Device {
   int32_t overflowMode = 1;
 };
 
+// The machine's devices, by id.
+using Devices = std::vector<std::unique_ptr<Device>>;
+// Device `id`; fails as aclrtSetDevice does (ACL_ERROR_RT_INVALID_DEVICEID) when there is none.
+Device& deviceById(const Devices& devices, int32_t id);
+
 }  // namespace ascendsim::runtime

@@ -168,7 +168,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
     t.error = std::string(api) + ": internal error: " + e.what();
     code = ACL_ERROR_RT_INTERNAL_ERROR;
   }
-  if (!pendingExceptions_.empty()) deliverExceptions(t);
+  if (exceptions_.pending()) exceptions_.deliver(t);
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
   outputs_.profiling().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
@@ -327,6 +327,7 @@ void Runtime::init(const char* configPath) {
     }
     memory_ = std::make_unique<MemoryManager>(raw);
     copyPlanner_ = std::make_unique<CopyPlanner>(spec_, *memory_, devices_);
+    virtualMemory_ = std::make_unique<VirtualMemory>(devices_, *memory_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +
@@ -388,7 +389,7 @@ void Runtime::finalize(HostThread& t) {
   threads_.forEach([](HostThread& th) { th.current = nullptr; });
   initialized_ = false;
   // Failures of threads that made no call since: reported to the finalising thread.
-  for (auto& pending : pendingExceptions_) pending.first = t.pthreadId;
+  exceptions_.handOver(t);
 }
 
 // ---------------------------------------------------------------- trace
@@ -570,6 +571,11 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
 
 void Runtime::warn(HostThread& t, std::string kind, std::string message) {
   warnings_.push_back({std::move(kind), std::move(message), t.now});
+}
+
+bool Runtime::exceptionInfoLive(const rtExceptionInfo* info) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return exceptions_.live(info);
 }
 
 }  // namespace ascendsim::runtime

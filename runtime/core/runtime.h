@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,13 +21,16 @@
 #include "acl/acl_rt.h"
 #include "models/system/simulated_system.h"
 #include "runtime/core/copy_planner.h"
+#include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
 #include "runtime/core/host_threads.h"
+#include "runtime/core/kernel_library.h"
 #include "runtime/core/kernel_use.h"
 #include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/run_outputs.h"
+#include "runtime/core/virtual_memory.h"
 #include "spec/system_spec.h"
 
 namespace ascendsim::runtime {
@@ -193,15 +197,13 @@ class Runtime {
   void* allocManaged(uint64_t size, uint32_t flag);
   // Host memory kernels reach in place: registered mapped ranges and managed allocations.
   std::vector<std::pair<uint64_t, uint64_t>> hostRangesForKernels() const;
-  // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...).
+  // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...):
+  // reservations on the thread's current device, and unmapping once the tasks queued on a
+  // mapping have ended; the rest is the service's own.
+  VirtualMemory& virtualMemory() { return made(virtualMemory_); }
   void* reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect,
                          uint64_t flags);
-  void releaseAddresses(void* p);
-  PhysicalMemory* mallocPhysical(uint64_t size, const aclrtPhysicalMemProp* prop, uint64_t flags);
-  void freePhysical(aclrtDrvMemHandle handle);
-  void mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle, uint64_t flags);
   void unmapMemory(HostThread& t, void* p);
-  void setMemoryAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc, size_t count);
   void memset(HostThread& t, void* p, size_t maxCount, int32_t value, size_t count,
               std::optional<aclrtStream> stream);
   void memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count, int32_t kind,
@@ -236,33 +238,19 @@ class Runtime {
   Stream& allocatorStream(HostThread& t, aclrtStream s);  // a non-NULL stream of the program
 
   // ---- task failures: exception callbacks and the device's last error
-  void setExceptionCallback(aclrtExceptionInfoCallback callback);  // aclrtSetExceptionInfoCallback
-  void registerExceptionCallback(aclrtExceptionInfoCallback callback, bool add);
-  aclrtErrorInfo deviceError(int32_t deviceId);
-  // A task of `d` failed: the device's error state, and the exception callbacks' report, delivered
-  // to the thread that submitted it (pthread id `submitter`) at the end of its current or next
-  // API call: a program that synchronises sees its callbacks run before the failed sync returns.
-  void taskFailed(Device& d, uint64_t submitter, const rtExceptionInfo& info,
-                  aclrtAicoreErrorType kind);
-  // Kernel binaries (aclrtBinaryLoadFromFile ...) and launches by handle.
-  KernelBinary* loadBinary(const char* path);
-  void unloadBinary(aclrtBinHandle binary);
-  KernelFunction* binaryFunction(aclrtBinHandle binary, const char* name);
-  KernelArgs* createKernelArgs(aclrtFuncHandle function);
-  KernelArgs::Param* appendKernelArg(aclrtArgsHandle args, const void* param, size_t size);
-  KernelArgs::Param* appendKernelPlaceholder(aclrtArgsHandle args);
-  void* placeholderBuffer(aclrtArgsHandle args, aclrtParamHandle param, size_t size);
+  ExceptionReports& exceptions() { return exceptions_; }
+  aclrtErrorInfo deviceError(int32_t deviceId) {
+    return ExceptionReports::deviceError(device(deviceId));
+  }
+  // Kernel binaries (aclrtBinaryLoadFromFile ...), argument lists, and launches by handle.
+  KernelLibrary& kernels() { return kernels_; }
   // A launch's placeholder data in device memory, its slots in `slots` (the launch's copy of the
   // arguments) set to it; released with the returned holder, which also holds `library`.
   std::shared_ptr<void> placeholderData(HostThread& t, aclrtStream stream, const KernelArgs& args,
                                         uint8_t* slots, std::shared_ptr<void> library);
-  void finalizeKernelArgs(aclrtArgsHandle args);
   void launchFunction(HostThread& t, aclrtFuncHandle function, uint32_t blocks, aclrtStream stream,
                       const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle args);
-  // The handle of the kernel launched by name with <<<...>>> (made at its first launch).
-  KernelFunction* launchedKernel(const std::string& name);
-  // Whether `info` is a failure an exception callback is being given right now (the getters'
-  // check: anything else is not an aclrtExceptionInfo).
+  // Whether `info` is a failure an exception callback is being given right now (under the lock).
   bool exceptionInfoLive(const rtExceptionInfo* info);
 
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0",
@@ -320,6 +308,13 @@ class Runtime {
 
  private:
   Runtime() = default;
+  // A service made with the machine at the first aclInit; before that no call reaches it (they
+  // need aclInit), so its absence is the runtime's own error.
+  template <typename Service>
+  static Service& made(const std::unique_ptr<Service>& service) {
+    if (!service) throw std::logic_error("a service of the machine was used before aclInit");
+    return *service;
+  }
   HostThread& thread();
   static void onThreadExit(void* id);  // (a pthread key's destructor: calls threadExited)
   void threadExited(uint64_t pthreadId);
@@ -382,7 +377,7 @@ class Runtime {
   std::unique_ptr<models::SimulatedSystem> system_;
   const spec::SystemSpec& machineSpec();              // the machine, or the one aclInit would load
   std::unique_ptr<spec::SystemSpec> preInitMachine_;  // read for aclrtGetSocName before aclInit
-  std::vector<std::unique_ptr<Device>> devices_;
+  Devices devices_;
   std::unique_ptr<MemoryManager> memory_;
   std::unique_ptr<CopyPlanner> copyPlanner_;
   HandleTable<Context> contexts_;
@@ -403,18 +398,12 @@ class Runtime {
   void discardTasks(Stream& s);
   std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;
   std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
-  aclrtExceptionInfoCallback legacyExceptionCallback_ = nullptr;
-  std::vector<aclrtExceptionInfoCallback> exceptionCallbacks_;
-  std::vector<std::pair<uint64_t, rtExceptionInfo>> pendingExceptions_;  // (submitter, failure)
-  std::set<const rtExceptionInfo*> deliveringExceptions_;
-  std::map<std::string, std::unique_ptr<KernelFunction>> launchedKernels_;
-  HandleTable<KernelBinary> binaries_;
+  ExceptionReports exceptions_{threads_};
+  KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;
-  HandleTable<PhysicalMemory> physical_;
-  PhysicalMemory& physical(aclrtDrvMemHandle handle);
+  std::unique_ptr<VirtualMemory> virtualMemory_;                         // made with the machine
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
   ManagedMemory managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
-  HandleTable<KernelArgs> kernelArgs_;
   struct IpcExport {
     uint64_t address = 0, size = 0;
     int device = 0;
@@ -438,10 +427,6 @@ class Runtime {
   std::map<const models::SyncPoint*, std::string> ipcNotifyKeys_;
   uint64_t ipcKeys_ = 0;
   IpcExport& ipcExport(const char* key);
-  KernelFunction& loadedFunction(aclrtFuncHandle function);  // of a loaded binary, or fails
-  KernelArgs& kernelArgs(aclrtArgsHandle args);
-  // Runs the exception callbacks for the failures of tasks `t` submitted.
-  void deliverExceptions(HostThread& t);
 };
 
 }  // namespace ascendsim::runtime

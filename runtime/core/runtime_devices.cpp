@@ -11,14 +11,18 @@ namespace ascendsim::runtime {
 
 // ---------------------------------------------------------------- devices
 
-Device& Runtime::device(int32_t id) {
-  if (id < 0 || static_cast<size_t>(id) >= devices_.size()) {
+Device& deviceById(const Devices& devices, int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= devices.size()) {
     fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id " + std::to_string(id) +
                                             " is out of range; this machine has " +
-                                            std::to_string(devices_.size()) + " device(s), 0 to " +
-                                            std::to_string(static_cast<int>(devices_.size()) - 1));
+                                            std::to_string(devices.size()) + " device(s), 0 to " +
+                                            std::to_string(static_cast<int>(devices.size()) - 1));
   }
-  return *devices_[static_cast<size_t>(id)];
+  return *devices[static_cast<size_t>(id)];
+}
+
+Device& Runtime::device(int32_t id) {
+  return deviceById(devices_, id);
 }
 
 Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {

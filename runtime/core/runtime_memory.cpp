@@ -334,3 +334,28 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
 }
 
 }  // namespace ascendsim::runtime
+
+namespace ascendsim::runtime {
+
+void* Runtime::reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect,
+                                uint64_t flags) {
+  VirtualMemory::checkReservation(size, alignment, expect, flags);
+  return virtualMemory().reserve(*requireContext(t).device, size, alignment);
+}
+
+void Runtime::unmapMemory(HostThread& t, void* p) {
+  const uint64_t address = reinterpret_cast<uint64_t>(p);
+  // Copies, memsets and kernels queued on the mapping still write through it: the mapping stays
+  // until the last of them ends, so their bytes land in its physical memory, never elsewhere.
+  if (p && virtualMemory().mapped(address) && memory_->held(address)) {
+    if (!waitFor(t, [&] { return !memory_->held(address); })) {
+      fail(ACL_ERROR_RT_STREAM_NOT_COMPLETE, "deadlock: a task queued on the mapping at " +
+                                                 describePointer(p) +
+                                                 " can never run, so it cannot be unmapped");
+    }
+    t.now = std::max(t.now, system_->now());
+  }
+  virtualMemory().unmap(p);  // (another thread may have unmapped it meanwhile: checked again)
+}
+
+}  // namespace ascendsim::runtime

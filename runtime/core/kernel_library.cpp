@@ -8,7 +8,7 @@
 
 #include "runtime/core/errors.h"
 #include "runtime/core/input_file.h"
-#include "runtime/core/runtime.h"
+#include "runtime/core/kernel_library.h"
 
 namespace ascendsim::runtime {
 namespace {
@@ -18,7 +18,7 @@ constexpr size_t kArgumentAlignment = 8;
 
 }  // namespace
 
-KernelBinary* Runtime::loadBinary(const char* path) {
+KernelBinary* KernelLibrary::loadBinary(const char* path) {
   if (!path || !*path) fail(ACL_ERROR_INVALID_PARAM, "binPath is NULL or empty");
   // The file at the path given, as CANN reads it: a bare name is in the working directory, not
   // wherever the dynamic loader's search path finds one; and a regular file (a FIFO used to hang
@@ -43,19 +43,19 @@ KernelBinary* Runtime::loadBinary(const char* path) {
   return &binaries_.add(std::move(binary));
 }
 
-void Runtime::unloadBinary(aclrtBinHandle handle) {
+void KernelLibrary::unloadBinary(aclrtBinHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "binHandle is NULL");
   KernelBinary* binary = binaries_.find(handle);
   if (!binary)
     fail(ACL_ERROR_RT_INVALID_HANDLE, "binHandle is not a loaded binary (unloaded already?)");
   // Its kernels' argument lists go with it; queued launches hold the library open until they end.
-  for (KernelArgs* args : kernelArgs_.all()) {
-    if (args->function->binary == binary) kernelArgs_.erase(args);
+  for (KernelArgs* args : args_.all()) {
+    if (args->function->binary == binary) args_.erase(args);
   }
   binaries_.erase(binary);
 }
 
-KernelFunction* Runtime::binaryFunction(aclrtBinHandle handle, const char* name) {
+KernelFunction* KernelLibrary::binaryFunction(aclrtBinHandle handle, const char* name) {
   if (!handle || !name)
     fail(ACL_ERROR_INVALID_PARAM, handle ? "kernelName is NULL" : "binHandle is NULL");
   KernelBinary* binary = binaries_.find(handle);
@@ -81,7 +81,7 @@ KernelFunction* Runtime::binaryFunction(aclrtBinHandle handle, const char* name)
   return slot.get();
 }
 
-KernelFunction& Runtime::loadedFunction(aclrtFuncHandle handle) {
+KernelFunction& KernelLibrary::loadedFunction(aclrtFuncHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "funcHandle is NULL");
   for (KernelBinary* binary : binaries_.all()) {
     for (auto& [name, function] : binary->functions) {
@@ -92,17 +92,17 @@ KernelFunction& Runtime::loadedFunction(aclrtFuncHandle handle) {
        "funcHandle is not a kernel of a loaded binary (aclrtBinaryGetFunction)");
 }
 
-KernelArgs& Runtime::kernelArgs(aclrtArgsHandle handle) {
+KernelArgs& KernelLibrary::arguments(aclrtArgsHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "argsHandle is NULL");
-  KernelArgs* args = kernelArgs_.find(handle);
+  KernelArgs* args = args_.find(handle);
   if (!args) fail(ACL_ERROR_RT_INVALID_HANDLE, "argsHandle was not made by aclrtKernelArgsInit");
   return *args;
 }
 
-KernelArgs* Runtime::createKernelArgs(aclrtFuncHandle handle) {
+KernelArgs* KernelLibrary::createArgs(aclrtFuncHandle handle) {
   auto args = std::make_unique<KernelArgs>();
   args->function = &loadedFunction(handle);
-  return &kernelArgs_.add(std::move(args));
+  return &args_.add(std::move(args));
 }
 
 namespace {
@@ -121,9 +121,8 @@ void checkAppendable(const KernelArgs& args) {
 }
 }  // namespace
 
-KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* param,
-                                            size_t size) {
-  KernelArgs& args = kernelArgs(handle);
+KernelArgs::Param* KernelLibrary::append(aclrtArgsHandle handle, const void* param, size_t size) {
+  KernelArgs& args = arguments(handle);
   if (!param) fail(ACL_ERROR_INVALID_PARAM, "param is NULL");
   checkAppendable(args);
   const size_t offset =
@@ -142,19 +141,19 @@ KernelArgs::Param* Runtime::appendKernelArg(aclrtArgsHandle handle, const void* 
   return args.params.back().get();
 }
 
-KernelArgs::Param* Runtime::appendKernelPlaceholder(aclrtArgsHandle handle) {
-  KernelArgs& args = kernelArgs(handle);
+KernelArgs::Param* KernelLibrary::appendPlaceholder(aclrtArgsHandle handle) {
+  KernelArgs& args = arguments(handle);
   checkAppendable(args);
   // The slot is a device address, 8 bytes (filled in at launch).
   const uint64_t none = 0;
-  KernelArgs::Param* param = appendKernelArg(handle, &none, sizeof none);
+  KernelArgs::Param* param = append(handle, &none, sizeof none);
   param->placeholder = true;
   return param;
 }
 
-void* Runtime::placeholderBuffer(aclrtArgsHandle handle, aclrtParamHandle paramHandle,
-                                 size_t size) {
-  KernelArgs& args = kernelArgs(handle);
+void* KernelLibrary::placeholderBuffer(aclrtArgsHandle handle, aclrtParamHandle paramHandle,
+                                       size_t size) {
+  KernelArgs& args = arguments(handle);
   KernelArgs::Param* param = nullptr;
   for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
     if (p.get() == paramHandle) param = p.get();
@@ -174,86 +173,14 @@ void* Runtime::placeholderBuffer(aclrtArgsHandle handle, aclrtParamHandle paramH
   return param->data.data();
 }
 
-void Runtime::finalizeKernelArgs(aclrtArgsHandle handle) {
-  kernelArgs(handle).finalized = true;
+void KernelLibrary::finalizeArgs(aclrtArgsHandle handle) {
+  arguments(handle).finalized = true;
 }
 
-namespace {
-// Device memory holding a launch's placeholder data, released with the launch (when its task has
-// ended, or when it was refused); it also keeps the kernel's library loaded.
-struct LaunchArgsMemory {
-  std::shared_ptr<void> library;
-  MemoryManager* memory = nullptr;
-  std::vector<void*> blocks;
-  ~LaunchArgsMemory() {
-    for (void* p : blocks) {
-      try {
-        memory->free(p, AllocationApi::Malloc);
-      } catch (const AclFailure&) {
-        // Released already, with its device (aclrtResetDevice) or with everything (aclFinalize).
-      }
-    }
-  }
-};
-}  // namespace
-
-std::shared_ptr<void> Runtime::placeholderData(HostThread& t, aclrtStream stream,
-                                               const KernelArgs& args, uint8_t* slots,
-                                               std::shared_ptr<void> library) {
-  auto held = std::make_shared<LaunchArgsMemory>();
-  held->library = std::move(library);
-  held->memory = memory_.get();
-  Device& device = *resolveStream(t, stream).device;
-  // As CANN copies the arguments with their data area to the device at launch, each placeholder's
-  // data is written to device memory now and its slot given the address.
-  for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
-    if (!p->placeholder) continue;
-    if (p->data.empty()) {
-      fail(ACL_ERROR_RT_PARAM_INVALID,
-           "a placeholder has no buffer (call "
-           "aclrtKernelArgsGetPlaceHolderBuffer before launching)");
-    }
-    void* block = memory_->allocateDevice(device, p->data.size(), (p->data.size() + 31) / 32 * 32,
-                                          64, AllocationApi::Malloc);
-    held->blocks.push_back(block);
-    memory_->writeDevice(memory_->resolve(block, p->data.size(), "placeholder"), p->data);
-    const uint64_t address = reinterpret_cast<uint64_t>(block);
-    std::memcpy(slots + p->offset, &address, sizeof address);
-  }
-  return held;
-}
-
-void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks,
-                             aclrtStream stream, const aclrtLaunchKernelCfg* cfg,
-                             aclrtArgsHandle argsHandle) {
-  KernelFunction& function = loadedFunction(handle);
-  KernelArgs& args = kernelArgs(argsHandle);
-  if (args.function != &function) {
-    fail(ACL_ERROR_INVALID_PARAM,
-         "argsHandle was made for kernel " + args.function->name + ", not " + function.name);
-  }
-  if (args.bytes.size() != function.argsBytes) {
-    fail(ACL_ERROR_RT_PARAM_INVALID,
-         "kernel " + function.name + " takes " + std::to_string(function.argsBytes) +
-             " bytes of arguments; " + std::to_string(args.bytes.size()) + " were appended");
-  }
-  if (cfg && cfg->numAttrs > 0) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-         "launch attributes (aclrtLaunchKernelCfg) are not simulated: pass NULL or none");
-  }
-  AscendCLaunch launch;
-  launch.name = function.name;
-  launch.blockDim = blocks;
-  launch.entry = function.entry;
-  std::vector<uint8_t> bytes = args.bytes;
-  launch.keepAlive = placeholderData(t, stream, args, bytes.data(), function.binary->library);
-  auto* copy = new uint8_t[bytes.empty() ? 1 : bytes.size()];
-  std::memcpy(copy, bytes.data(), bytes.size());
-  launch.closure = copy;
-  launch.closureBytes = static_cast<uint32_t>(bytes.size());
-  launch.release = [](void* p) { delete[] static_cast<uint8_t*>(p); };
-  launch.function = &function;
-  launchAscendC(t, stream, std::move(launch));
+KernelFunction* KernelLibrary::launchedKernel(const std::string& name) {
+  auto& slot = launched_[name];
+  if (!slot) slot = std::make_unique<KernelFunction>(KernelFunction{name});
+  return slot.get();
 }
 
 }  // namespace ascendsim::runtime

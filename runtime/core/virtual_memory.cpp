@@ -1,12 +1,9 @@
-// Virtual memory management in one process: reserved addresses, physical memory and mappings
-// (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...). A mapping is an allocation of the
-// device over reserved addresses; the physical memory's bytes move in when it is mapped and back
-// out when it is unmapped.
+#include "runtime/core/virtual_memory.h"
 
 #include <algorithm>
 
 #include "runtime/core/errors.h"
-#include "runtime/core/runtime.h"
+#include "runtime/core/memory_manager.h"
 
 namespace ascendsim::runtime {
 namespace {
@@ -24,8 +21,8 @@ void checkGranular(uint64_t value, const char* what) {
 
 }  // namespace
 
-void* Runtime::reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment, void* expect,
-                                uint64_t flags) {
+void VirtualMemory::checkReservation(uint64_t size, uint64_t alignment, const void* expect,
+                                     uint64_t flags) {
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   checkGranular(size, "size");
   if (flags != 0) fail(ACL_ERROR_INVALID_PARAM, "flags must be 0");
@@ -33,7 +30,9 @@ void* Runtime::reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
          "expectPtr: a reservation at a chosen address is not simulated; pass NULL");
   if (alignment != 0) checkGranular(alignment, "alignment");
-  Device& d = *requireContext(t).device;
+}
+
+void* VirtualMemory::reserve(Device& d, uint64_t size, uint64_t alignment) {
   const auto address = d.memory->reserveAddresses(size, alignment ? alignment : kGranularity);
   if (!address) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "device " + std::to_string(d.id) +
@@ -43,7 +42,7 @@ void* Runtime::reserveAddresses(HostThread& t, uint64_t size, uint64_t alignment
   return reinterpret_cast<void*>(*address);
 }
 
-void Runtime::releaseAddresses(void* p) {
+void VirtualMemory::release(void* p) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   const uint64_t address = reinterpret_cast<uint64_t>(p);
   for (auto& d : devices_) {
@@ -58,7 +57,7 @@ void Runtime::releaseAddresses(void* p) {
        describePointer(p) + " is not the start of a reservation (aclrtReserveMemAddress)");
 }
 
-PhysicalMemory& Runtime::physical(aclrtDrvMemHandle handle) {
+PhysicalMemory& VirtualMemory::physical(aclrtDrvMemHandle handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "handle is NULL");
   PhysicalMemory* m = physical_.find(handle);
   if (!m)
@@ -67,8 +66,8 @@ PhysicalMemory& Runtime::physical(aclrtDrvMemHandle handle) {
   return *m;
 }
 
-PhysicalMemory* Runtime::mallocPhysical(uint64_t size, const aclrtPhysicalMemProp* prop,
-                                        uint64_t flags) {
+PhysicalMemory* VirtualMemory::allocatePhysical(uint64_t size, const aclrtPhysicalMemProp* prop,
+                                                uint64_t flags) {
   if (!prop) fail(ACL_ERROR_INVALID_PARAM, "prop is NULL");
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   checkGranular(size, "size");
@@ -83,7 +82,7 @@ PhysicalMemory* Runtime::mallocPhysical(uint64_t size, const aclrtPhysicalMemPro
       prop->handleType != ACL_MEM_HANDLE_TYPE_POSIX) {
     fail(ACL_ERROR_INVALID_PARAM, "handleType must be NONE or POSIX");
   }
-  Device& d = device(static_cast<int32_t>(prop->location.id));
+  Device& d = deviceById(devices_, static_cast<int32_t>(prop->location.id));
   if (!d.memory->takeCapacity(size)) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "device " + std::to_string(d.id) + " has no " +
                                              std::to_string(size) +
@@ -95,7 +94,7 @@ PhysicalMemory* Runtime::mallocPhysical(uint64_t size, const aclrtPhysicalMemPro
   return &physical_.add(std::move(m));
 }
 
-void Runtime::freePhysical(aclrtDrvMemHandle handle) {
+void VirtualMemory::freePhysical(aclrtDrvMemHandle handle) {
   PhysicalMemory& m = physical(handle);
   if (m.mappedAt)
     fail(ACL_ERROR_INVALID_PARAM,
@@ -104,7 +103,7 @@ void Runtime::freePhysical(aclrtDrvMemHandle handle) {
   physical_.erase(&m);
 }
 
-void Runtime::mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle,
+void VirtualMemory::map(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle,
                         uint64_t flags) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   PhysicalMemory& m = physical(handle);
@@ -132,7 +131,7 @@ void Runtime::mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHand
     if (memory.allocationContaining(at))
       fail(ACL_ERROR_INVALID_PARAM, "part of the range is mapped already");
   }
-  memory_->mapDevice(*m.device, address, size);
+  memory_.mapDevice(*m.device, address, size);
   for (const auto& [chunkOffset, bytes] : m.chunks) {
     if (chunkOffset >= offset && chunkOffset - offset < size)
       memory.write(address + chunkOffset - offset, bytes.data(), bytes.size());
@@ -142,23 +141,16 @@ void Runtime::mapMemory(void* p, uint64_t size, uint64_t offset, aclrtDrvMemHand
   m.mappedSize = size;
 }
 
-void Runtime::unmapMemory(HostThread& t, void* p) {
+bool VirtualMemory::mapped(uint64_t address) const {
+  const std::vector<PhysicalMemory*> all = physical_.all();
+  return std::any_of(all.begin(), all.end(),
+                     [&](const PhysicalMemory* m) { return m->mappedAt == address; });
+}
+
+void VirtualMemory::unmap(void* p) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   const uint64_t address = reinterpret_cast<uint64_t>(p);
-  const std::vector<PhysicalMemory*> all = physical_.all();
-  const bool mapped = std::any_of(all.begin(), all.end(),
-                                  [&](const PhysicalMemory* m) { return m->mappedAt == address; });
-  // Copies, memsets and kernels queued on the mapping still write through it: the mapping stays
-  // until the last of them ends, so their bytes land in its physical memory, never elsewhere.
-  if (mapped && memory_->held(address)) {
-    if (!waitFor(t, [&] { return !memory_->held(address); })) {
-      fail(ACL_ERROR_RT_STREAM_NOT_COMPLETE, "deadlock: a task queued on the mapping at " +
-                                                 describePointer(p) +
-                                                 " can never run, so it cannot be unmapped");
-    }
-    t.now = std::max(t.now, system_->now());
-  }
-  for (PhysicalMemory* m : physical_.all()) {  // (again: another thread may have unmapped it)
+  for (PhysicalMemory* m : physical_.all()) {
     if (m->mappedAt != address) continue;
     // The bytes go back to the physical memory, chunk by chunk where something was written.
     std::vector<uint8_t> bytes(kChunk);
@@ -173,7 +165,7 @@ void Runtime::unmapMemory(HostThread& t, void* p) {
         m->chunks.erase(m->mappedOffset + at);
       }
     }
-    memory_->unmapDevice(*m->device, address);
+    memory_.unmapDevice(*m->device, address);
     m->mappedAt = 0;
     return;
   }
@@ -181,7 +173,7 @@ void Runtime::unmapMemory(HostThread& t, void* p) {
        describePointer(p) + " is not the start of a mapping (aclrtMapMem)");
 }
 
-void Runtime::setMemoryAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc,
+void VirtualMemory::setAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc,
                               size_t count) {
   if (!p || !desc || count == 0)
     fail(ACL_ERROR_INVALID_PARAM, !p ? "virPtr is NULL" : "desc is NULL or count is 0");
