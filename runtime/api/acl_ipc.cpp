@@ -36,7 +36,7 @@ aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t le
     needPointer(devPtr, "devPtr");
     needPointer(key, "key");
     if (size == 0 || len == 0) fail(ACL_ERROR_INVALID_PARAM, size == 0 ? "size is 0" : "len is 0");
-    rt().ipcExportMemory(t, devPtr, size, key, len, flags);
+    rt().ipc().exportMemory(rt().callerPid(t), devPtr, size, key, len, flags);
     t.callArgs.push_back(arg("key", std::string(key)));
   });
 }
@@ -48,7 +48,7 @@ aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
     needPointer(pid, "pid");
     if (num == 0) fail(ACL_ERROR_INVALID_PARAM, "num is 0");
     t.callArgs = {arg("key", std::string(key)), arg("num", num)};
-    rt().ipcAllowProcesses(t, key, pid, num);
+    rt().ipc().allowProcesses(rt().callerPid(t), key, pid, num);
   });
 }
 
@@ -58,7 +58,7 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) 
     needPointer(devPtr, "devPtr");
     needPointer(key, "key");
     t.callArgs = {arg("key", std::string(key)), arg("flags", flags)};
-    *devPtr = rt().ipcImportMemory(t, key, flags);
+    *devPtr = rt().ipc().importMemory(rt().callerPid(t), key, flags);
     t.callArgs.push_back(ptrArg("devPtr", *devPtr));
   });
 }
@@ -68,7 +68,7 @@ aclError aclrtIpcMemClose(const char* key) {
   return run("aclrtIpcMemClose", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(key, "key");
     t.callArgs = {arg("key", std::string(key))};
-    rt().ipcClose(t, key);
+    rt().ipc().close(rt().callerPid(t), key);
   });
 }
 

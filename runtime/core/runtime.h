@@ -24,6 +24,7 @@
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
 #include "runtime/core/host_threads.h"
+#include "runtime/core/ipc_registry.h"
 #include "runtime/core/kernel_library.h"
 #include "runtime/core/kernel_use.h"
 #include "runtime/core/managed_memory.h"
@@ -283,18 +284,10 @@ class Runtime {
   // runtime/api/served_calls.h) are refused here with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and `why`.
   void refuseLocalCalls(std::string why) { localRefusal_ = std::move(why); }
 
-  // ---- device memory shared with other processes by key (runtime_ipc.cpp)
+  // ---- what processes share by name: memory by key (IpcRegistry's), events and notifies
+  // (runtime_ipc.cpp: their handles are the runtime's)
   int32_t callerPid(const HostThread& t) const;  // the calling program's process id
-  void ipcExportMemory(HostThread& t, void* devPtr, size_t size, char* key, size_t len,
-                       uint64_t flags);
-  void ipcAllowProcesses(HostThread& t, const char* key, const int32_t* pids, size_t n);
-  void* ipcImportMemory(HostThread& t, const char* key, uint64_t flags);
-  void ipcClose(HostThread& t, const char* key);
-  // Whether `p` is memory the calling process imported (released with aclrtIpcMemClose only).
-  bool ipcImported(const HostThread& t, const void* p) const;
-  // The exporter frees memory other processes have imported: it stays until they close it.
-  bool ipcKeepsAlive(const void* p);
-  bool ipcImportsOn(const Device& d) const;
+  IpcRegistry& ipc() { return made(ipc_); }
   void ipcEventHandle(HostThread& t, aclrtEvent event, aclrtIpcEventHandle* handle);
   Event* ipcOpenEvent(HostThread& t, const aclrtIpcEventHandle& handle);
   void notifyExportKey(HostThread& t, aclrtNotify notify, char* key, size_t len, uint64_t flags);
@@ -404,29 +397,7 @@ class Runtime {
   std::unique_ptr<VirtualMemory> virtualMemory_;                         // made with the machine
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
   ManagedMemory managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
-  struct IpcExport {
-    uint64_t address = 0, size = 0;
-    int device = 0;
-    int32_t owner = 0;        // the exporting process
-    bool anyProcess = false;  // exported without a list of importers
-    bool withdrawn = false;   // closed by the exporter; imports made stay valid until closed
-    std::set<int32_t> allowed, importers;
-    bool ownerFreed = false;  // freed by the exporter: released when the last importer closes
-  };
-  std::map<std::string, IpcExport> ipcExports_;
-  // Events and notifies shared by name: a copy of the exported one (its sync point) per name.
-  std::map<std::string, Event> ipcEvents_;
-  std::map<const models::SyncPoint*, std::string> ipcEventNames_;
-  struct IpcNotify {
-    Notify notify;
-    int32_t owner = 0;
-    bool anyProcess = false;
-    std::set<int32_t> allowed;
-  };
-  std::map<std::string, IpcNotify> ipcNotifies_;
-  std::map<const models::SyncPoint*, std::string> ipcNotifyKeys_;
-  uint64_t ipcKeys_ = 0;
-  IpcExport& ipcExport(const char* key);
+  std::unique_ptr<IpcRegistry> ipc_;  // made with the machine
 };
 
 }  // namespace ascendsim::runtime

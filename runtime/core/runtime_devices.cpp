@@ -108,7 +108,7 @@ void Runtime::releaseContext(HostThread& t, Context& ctx) {
 void Runtime::releaseDeviceIfUnused(Device& d) {
   if (!d.defaultContexts.empty() || d.explicitContexts > 0) return;
   d.peersEnabled.clear();
-  if (ipcImportsOn(d)) return;  // other processes still use memory exported from it
+  if (ipc().importsOn(d)) return;  // other processes still use memory exported from it
   if (d.memory->allocationCount() > 0) {
     warn(thread(), "memory-not-freed",
          std::to_string(d.memory->allocationCount()) + " allocation(s) on device " +

@@ -81,11 +81,11 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
 void Runtime::free(HostThread& t, void* p, AllocationApi api) {
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "pointer is NULL");
   const std::string name = pointerName(p);
-  if (ipcImported(t, p)) {
+  if (ipc().imported(callerPid(t), p)) {
     fail(ACL_ERROR_RT_MEMORY_FREE,
          name + " was imported from another process; release it with aclrtIpcMemClose");
   }
-  if (api == AllocationApi::Malloc && ipcKeepsAlive(p)) return;
+  if (api == AllocationApi::Malloc && ipc().keepsAlive(p)) return;
   if (managed_.isAllocation(reinterpret_cast<uint64_t>(p))) {
     // Managed memory is host memory the runtime allocated as pinned; aclrtFree releases it.
     if (api != AllocationApi::Malloc) {
