@@ -2,6 +2,7 @@
 // aclrtKernelArgs*, aclrtLaunchKernelWithConfig.
 
 #include "runtime/api/api_call.h"
+#include "runtime/ascendc/ascendc_launch.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -82,7 +83,8 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
   (void)reserve;  // reserved by CANN
   return run("aclrtLaunchKernelWithConfig", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     t.callArgs = {arg("blockDim", numBlocks), streamArg(stream)};
-    rt().launchFunction(t, funcHandle, numBlocks, stream, cfg, argsHandle);
+    ServicePort port(rt());
+    launchFunction(port, t, funcHandle, numBlocks, stream, cfg, argsHandle);
   });
 }
 

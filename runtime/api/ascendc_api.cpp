@@ -4,6 +4,7 @@
 
 #include "ascendsim/ascendc.h"
 #include "runtime/api/api_call.h"
+#include "runtime/ascendc/ascendc_launch.h"
 #include "runtime/ascendc/kernel_memory_window.h"
 #include "runtime/remote/kernel_service.h"
 
@@ -28,7 +29,7 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
     return ascendsim::remote::forward<&ascendsimLaunchAscendCKernel>(
         name, blockDim, stream, entry, closure, closureBytes, release);
   }
-  // Runtime::launchAscendC owns the closure from its first line: released however the call ends.
+  // launchAscendC owns the closure from its first line: released however the call ends.
   bool handedOver = false;
   const aclError code =
       run("ascendsimLaunchAscendCKernel", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
@@ -42,7 +43,8 @@ aclError ascendsimLaunchAscendCKernel(const char* name, uint32_t blockDim, aclrt
         launch.closureBytes = closureBytes;
         launch.release = release;
         handedOver = true;
-        rt().launchAscendC(t, stream, launch);
+        ServicePort port(rt());
+        launchAscendC(port, t, stream, launch);
       });
   if (!handedOver && closure && release) release(closure);  // refused before the runtime took it
   return code;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/api/served_calls.h"
+#include "runtime/ascendc/ascendc_launch.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/kernel_service.h"
@@ -133,7 +134,8 @@ aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
                                                                    runtime::KernelStop& stop) {
                      return kernels->run(entry, closure, run, stop);
                    };
-                   rt.launchAscendC(t, stream, std::move(launch));
+                   runtime::ServicePort port(rt);
+                   runtime::launchAscendC(port, t, stream, std::move(launch));
                  });
 }
 

@@ -1,5 +1,4 @@
-// Ascend C kernels compiled for the host: a launch is a KERNEL_AICORE task whose blocks run, one
-// after the other in block order, when the task starts; its timing comes from what they did.
+#include "runtime/ascendc/ascendc_launch.h"
 
 #include <algorithm>
 #include <memory>
@@ -8,7 +7,6 @@
 #include "runtime/core/device_memory.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/kernel_sandbox.h"
-#include "runtime/core/runtime.h"
 #include "runtime/core/soc_cores.h"
 
 namespace ascendsim::runtime {
@@ -69,16 +67,15 @@ void describeWork(const KernelUse& window, const ManagedMemory::KernelUse& manag
   }
 }
 
-}  // namespace
-
-KernelUse Runtime::runHere(Device& device, const AscendCLaunch& launch, void* closure,
-                           KernelFault& fault) {
+// The blocks, here: device memory faulted into a window, one block after the other.
+KernelUse runHere(ServicePort& port, Device& device, const AscendCLaunch& launch, void* closure,
+                  KernelFault& fault) {
   KernelMemoryWindow window(*device.memory);
   window.setUnifiedBuffer(unifiedBufferBytes(*device.spec));
   window.setCores(&device.spec->aicore);
   for (int peer : device.peersEnabled)
-    window.addPeer(*devices_.at(static_cast<size_t>(peer))->memory);
-  window.watchHost(hostRangesForKernels());
+    window.addPeer(*port.devices().at(static_cast<size_t>(peer))->memory);
+  window.watchHost(port.hostRangesForKernels());
   for (uint32_t block = 0; block < launch.blockDim; ++block) {
     if (!window.runBlock(launch.entry, closure, block, launch.blockDim, fault)) break;
   }
@@ -86,7 +83,10 @@ KernelUse Runtime::runHere(Device& device, const AscendCLaunch& launch, void* cl
   return window.use();
 }
 
-KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, KernelFault& fault) {
+// The blocks, in the program that launched them (a served machine): what they may touch goes
+// there, what they did comes back.
+KernelUse runElsewhere(ServicePort& port, Device& device, const AscendCLaunch& launch,
+                       KernelFault& fault) {
   KernelRun run;
   run.device = device.id;
   run.base = device.memory->base();
@@ -94,7 +94,7 @@ KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, Ker
   for (const auto& [base, a] : device.memory->allocations())
     run.allocations.push_back({base, a.size});
   for (int id : device.peersEnabled) {
-    const DeviceMemory& peer = *devices_.at(static_cast<size_t>(id))->memory;
+    const DeviceMemory& peer = *port.devices().at(static_cast<size_t>(id))->memory;
     KernelRun::Peer p{peer.base(), peer.span(), {}};
     for (const auto& [base, a] : peer.allocations()) p.allocations.push_back({base, a.size});
     run.peers.push_back(std::move(p));
@@ -105,7 +105,8 @@ KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, Ker
   KernelStop stop;
   KernelUse use = launch.runElsewhere(run, stop);
   for (uint64_t page : use.devicePagesWritten) {
-    for (auto& d : devices_) d->memory->markWritten(page);  // (the device whose range holds it)
+    for (auto& d : port.devices())
+      d->memory->markWritten(page);  // (the device whose range holds it)
   }
   fault.kind = static_cast<KernelFault::Kind>(stop.kind);
   fault.reason = stop.reason;
@@ -114,7 +115,9 @@ KernelUse Runtime::runElsewhere(Device& device, const AscendCLaunch& launch, Ker
   return use;
 }
 
-void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch) {
+}  // namespace
+
+void launchAscendC(ServicePort& port, HostThread& t, aclrtStream stream, AscendCLaunch launch) {
   // The task owns the arguments from here on, launched or refused.
   auto closure = std::shared_ptr<void>(launch.closure, [release = launch.release](void* p) {
     if (release && p) release(p);
@@ -125,7 +128,7 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "blockDim " + std::to_string(launch.blockDim) + " is out of range 1..65535");
   }
-  Stream& s = resolveStream(t, stream);
+  Stream& s = port.stream(t, stream);
   Device* device = s.device;
   Stream* failing = &s;
   auto task = std::make_unique<models::Task>();
@@ -135,18 +138,21 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
   task->kernel.blocks = launch.blockDim;
   // The blocks run as the task starts; a fault shows when the task ends, as the device reports it.
   auto fault = std::make_shared<KernelFault>();
-  task->prepare = [this, device, launch, closure,
-                   fault](models::Task& running) {  // (holds launch.keepAlive)
+  // (The port is a view of the runtime, which outlives every task: the tasks keep copies of it.)
+  task->prepare = [services = port, device, launch, closure,
+                   fault](models::Task& running) mutable {  // (holds launch.keepAlive)
     // Managed pages the host changed since they went to a device are back in host memory.
-    managed_.settleHostChanges();
+    ManagedMemory& managedMemory = services.managed();
+    managedMemory.settleHostChanges();
     const spec::AiCoreSpec& cores = device->spec->aicore;
     const sandbox::KernelScope inKernel(launch.name);  // (AscendCL calls from it are refused)
-    const KernelUse use = launch.runElsewhere ? runElsewhere(*device, launch, *fault)
-                                              : runHere(*device, launch, closure.get(), *fault);
+    const KernelUse use = launch.runElsewhere
+                              ? runElsewhere(services, *device, launch, *fault)
+                              : runHere(services, *device, launch, closure.get(), *fault);
     const std::vector<uint64_t>& hostTouched = use.hostTouched;
     const ManagedMemory::KernelUse managed =
-        managed_.useByKernel(device->id, hostTouched, use.hostChanged);
-    managed_.settleOnDevice(device->id, hostTouched);
+        managedMemory.useByKernel(device->id, hostTouched, use.hostChanged);
+    managedMemory.settleOnDevice(device->id, hostTouched);
     // On as many cores as it has blocks, at most the device's (and aclrtSetDeviceResLimit's, which
     // the submission applied to `blocks`).
     const uint32_t onCores =
@@ -156,13 +162,13 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
                     running.kernel.hostBytesRead + running.kernel.hostBytesWritten;
   };
   KernelFunction* function =
-      launch.function ? launch.function : kernels_.launchedKernel(launch.name);
+      launch.function ? launch.function : port.kernels().launchedKernel(launch.name);
   auto taskId = std::make_shared<uint64_t>(0);
   const uint32_t threadId = static_cast<uint32_t>(t.tid);
   const uint64_t submitter = t.pthreadId;
-  task->release = [this, device, failing, name = launch.name, closure, fault, taskId, threadId,
-                   submitter, function, argsBytes = launch.closureBytes] {
-    if (fault->kind == KernelFault::Kind::None || !streams_.find(failing)) return;
+  task->release = [services = port, device, failing, name = launch.name, closure, fault, taskId,
+                   threadId, submitter, function, argsBytes = launch.closureBytes]() mutable {
+    if (fault->kind == KernelFault::Kind::None || !services.streamAlive(failing)) return;
     if (failing->context && failing->context->stopOnFailure) *failing->stopped = true;
     // On vector cores a fault is a vector core exception (the vendor's stream/1_stream_with_
     // failure_mode shows a trap failing its sync with 507035 on A2); on AI Cores 507015 / 507016.
@@ -221,11 +227,11 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     } else {
       failing->failure =
           vectorCores ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
-      failing->failureMessage = "kernel " + name + ", block " + std::to_string(fault->block) +
-                                ": out-of-bounds access at " + hex(fault->address) + " (" +
-                                pointerName(reinterpret_cast<void*>(fault->address)) +
-                                "), outside every allocation of device " +
-                                std::to_string(device->id);
+      failing->failureMessage =
+          "kernel " + name + ", block " + std::to_string(fault->block) +
+          ": out-of-bounds access at " + hex(fault->address) + " (" +
+          services.memory().stableName(reinterpret_cast<void*>(fault->address)) +
+          "), outside every allocation of device " + std::to_string(device->id);
     }
     failing->failureMessage += " (stream " + std::to_string(failing->queue.id()) + " of device " +
                                std::to_string(device->id) + ")";
@@ -239,30 +245,20 @@ void Runtime::launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch lau
     info.argsBytes = argsBytes;
     info.function = function;
     // Both are faults of the kernel's own code, not of the hardware.
-    exceptions_.taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
+    services.exceptions().taskFailed(*device, submitter, info, ACL_RT_AICORE_ERROR_SW);
   };
   // Managed memory is host memory the kernel reaches in place, wherever its code points: every
   // managed allocation lives until the kernel ends, even if the program frees it meanwhile.
   auto holds = std::make_shared<std::vector<uint64_t>>();
-  task->release = [this, holds, report = std::move(task->release)] {
-    for (uint64_t start : *holds) memory_->drop(start);
+  MemoryManager* memory = &port.memory();
+  task->release = [memory, holds, report = std::move(task->release)] {
+    for (uint64_t start : *holds) memory->drop(start);
     report();
   };
-  submit(t, s, std::move(task));
+  port.queue(t, s, std::move(task));
   *taskId = t.lastTaskId;
-  for (const auto& range : managed_.ranges())  // (queued now: it runs later)
-    holds->push_back(memory_->hold({models::MemoryPlace::Kind::HostPinned, -1, range.first}));
-}
-
-void Runtime::reportStreamFailure(Stream& s) {
-  if (s.failure == 0) return;
-  const aclError code = s.failure;
-  const std::string message = s.failureMessage;
-  if (!*s.stopped) {  // reported once; a stream stopped on it reports it every time
-    s.failure = 0;
-    s.failureMessage.clear();
-  }
-  fail(code, message);
+  for (const auto& range : port.managed().ranges())  // (queued now: it runs later)
+    holds->push_back(memory->hold({models::MemoryPlace::Kind::HostPinned, -1, range.first}));
 }
 
 }  // namespace ascendsim::runtime

@@ -3,8 +3,9 @@
 
 #include <cstring>
 
+#include "runtime/ascendc/ascendc_launch.h"
 #include "runtime/core/errors.h"
-#include "runtime/core/runtime.h"
+#include "runtime/core/memory_manager.h"
 
 namespace ascendsim::runtime {
 
@@ -25,15 +26,17 @@ struct LaunchArgsMemory {
     }
   }
 };
-}  // namespace
 
-std::shared_ptr<void> Runtime::placeholderData(HostThread& t, aclrtStream stream,
-                                               const KernelArgs& args, uint8_t* slots,
-                                               std::shared_ptr<void> library) {
+// A launch's placeholder data in device memory, its slots in `slots` (the launch's copy of the
+// arguments) set to it; released with the returned holder, which also holds `library`.
+std::shared_ptr<void> placeholderData(ServicePort& port, HostThread& t, aclrtStream stream,
+                                      const KernelArgs& args, uint8_t* slots,
+                                      std::shared_ptr<void> library) {
+  MemoryManager& memory = port.memory();
   auto held = std::make_shared<LaunchArgsMemory>();
   held->library = std::move(library);
-  held->memory = memory_.get();
-  Device& device = *resolveStream(t, stream).device;
+  held->memory = &memory;
+  Device& device = *port.stream(t, stream).device;
   // As CANN copies the arguments with their data area to the device at launch, each placeholder's
   // data is written to device memory now and its slot given the address.
   for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
@@ -43,21 +46,23 @@ std::shared_ptr<void> Runtime::placeholderData(HostThread& t, aclrtStream stream
            "a placeholder has no buffer (call "
            "aclrtKernelArgsGetPlaceHolderBuffer before launching)");
     }
-    void* block = memory_->allocateDevice(device, p->data.size(), (p->data.size() + 31) / 32 * 32,
-                                          64, AllocationApi::Malloc);
+    void* block = memory.allocateDevice(device, p->data.size(), (p->data.size() + 31) / 32 * 32, 64,
+                                        AllocationApi::Malloc);
     held->blocks.push_back(block);
-    memory_->writeDevice(memory_->resolve(block, p->data.size(), "placeholder"), p->data);
+    memory.writeDevice(memory.resolve(block, p->data.size(), "placeholder"), p->data);
     const uint64_t address = reinterpret_cast<uint64_t>(block);
     std::memcpy(slots + p->offset, &address, sizeof address);
   }
   return held;
 }
 
-void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blocks,
-                             aclrtStream stream, const aclrtLaunchKernelCfg* cfg,
-                             aclrtArgsHandle argsHandle) {
-  KernelFunction& function = kernels_.loadedFunction(handle);
-  KernelArgs& args = kernels_.arguments(argsHandle);
+}  // namespace
+
+void launchFunction(ServicePort& port, HostThread& t, aclrtFuncHandle handle, uint32_t blocks,
+                    aclrtStream stream, const aclrtLaunchKernelCfg* cfg,
+                    aclrtArgsHandle argsHandle) {
+  KernelFunction& function = port.kernels().loadedFunction(handle);
+  KernelArgs& args = port.kernels().arguments(argsHandle);
   if (args.function != &function) {
     fail(ACL_ERROR_INVALID_PARAM,
          "argsHandle was made for kernel " + args.function->name + ", not " + function.name);
@@ -76,14 +81,14 @@ void Runtime::launchFunction(HostThread& t, aclrtFuncHandle handle, uint32_t blo
   launch.blockDim = blocks;
   launch.entry = function.entry;
   std::vector<uint8_t> bytes = args.bytes;
-  launch.keepAlive = placeholderData(t, stream, args, bytes.data(), function.binary->library);
+  launch.keepAlive = placeholderData(port, t, stream, args, bytes.data(), function.binary->library);
   auto* copy = new uint8_t[bytes.empty() ? 1 : bytes.size()];
   std::memcpy(copy, bytes.data(), bytes.size());
   launch.closure = copy;
   launch.closureBytes = static_cast<uint32_t>(bytes.size());
   launch.release = [](void* p) { delete[] static_cast<uint8_t*>(p); };
   launch.function = &function;
-  launchAscendC(t, stream, std::move(launch));
+  launchAscendC(port, t, stream, std::move(launch));
 }
 
 }  // namespace ascendsim::runtime

@@ -36,26 +36,8 @@
 
 namespace ascendsim::runtime {
 
-struct KernelFault;  // runtime/ascendc/kernel_memory_window.h
-
 // A compute task as the operator layer hands it over: its work for the timing model, the device
 // memory it reads and writes (checked to lie on the stream's device), and its data effect.
-// An Ascend C kernel compiled for the host (ascendc_library): `entry(closure)` runs one block
-// (AscendC::GetBlockIdx() says which); `release(closure)` frees the launch's arguments.
-struct AscendCLaunch {
-  std::string name;
-  uint32_t blockDim = 1;
-  void (*entry)(void*) = nullptr;
-  void* closure = nullptr;
-  uint32_t closureBytes = 0;  // the arguments' size (exception callbacks report it)
-  void (*release)(void*) = nullptr;
-  KernelFunction* function = nullptr;  // its handle, if the program has one (else made by name)
-  std::shared_ptr<void> keepAlive;     // what must outlive the task (a loaded binary)
-  // Set: the blocks run elsewhere (in the program that launched them, on a served machine) and
-  // `entry`, `closure` and `release` are that program's, never called here.
-  KernelRunner runElsewhere;
-};
-
 struct KernelLaunch {
   models::KernelWork work;
   struct Range {
@@ -179,10 +161,6 @@ class Runtime {
   // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
   void valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
   void valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
-  // A KERNEL_AICORE task that runs the kernel's blocks, in order, when it starts.
-  void launchAscendC(HostThread& t, aclrtStream stream, AscendCLaunch launch);
-  KernelUse runHere(Device& device, const AscendCLaunch& launch, void* closure, KernelFault& fault);
-  KernelUse runElsewhere(Device& device, const AscendCLaunch& launch, KernelFault& fault);
   // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).
   uint64_t eventTimestampUs(HostThread& t, aclrtEvent e);
   float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
@@ -245,12 +223,6 @@ class Runtime {
   }
   // Kernel binaries (aclrtBinaryLoadFromFile ...), argument lists, and launches by handle.
   KernelLibrary& kernels() { return kernels_; }
-  // A launch's placeholder data in device memory, its slots in `slots` (the launch's copy of the
-  // arguments) set to it; released with the returned holder, which also holds `library`.
-  std::shared_ptr<void> placeholderData(HostThread& t, aclrtStream stream, const KernelArgs& args,
-                                        uint8_t* slots, std::shared_ptr<void> library);
-  void launchFunction(HostThread& t, aclrtFuncHandle function, uint32_t blocks, aclrtStream stream,
-                      const aclrtLaunchKernelCfg* cfg, aclrtArgsHandle args);
   // Whether `info` is a failure an exception callback is being given right now (under the lock).
   bool exceptionInfoLive(const rtExceptionInfo* info);
 

@@ -606,4 +606,15 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
   }
 }
 
+void Runtime::reportStreamFailure(Stream& s) {
+  if (s.failure == 0) return;
+  const aclError code = s.failure;
+  const std::string message = s.failureMessage;
+  if (!*s.stopped) {  // reported once; a stream stopped on it reports it every time
+    s.failure = 0;
+    s.failureMessage.clear();
+  }
+  fail(code, message);
+}
+
 }  // namespace ascendsim::runtime

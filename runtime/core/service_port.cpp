@@ -78,6 +78,34 @@ MemoryManager& ServicePort::memory() {
   return *rt_.memory_;
 }
 
+const Devices& ServicePort::devices() {
+  return rt_.devices_;
+}
+
+bool ServicePort::streamAlive(const Stream* s) {
+  return rt_.streams_.find(s) != nullptr;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> ServicePort::hostRangesForKernels() {
+  return rt_.hostRangesForKernels();
+}
+
+ManagedMemory& ServicePort::managed() {
+  return rt_.managed_;
+}
+
+KernelLibrary& ServicePort::kernels() {
+  return rt_.kernels();
+}
+
+ExceptionReports& ServicePort::exceptions() {
+  return rt_.exceptions();
+}
+
+void ServicePort::queue(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
+  rt_.submit(t, s, std::move(task));
+}
+
 void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
   MemoryManager* mm = rt_.memory_.get();
   std::vector<models::MemoryPlace> sides;

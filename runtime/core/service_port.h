@@ -1,15 +1,21 @@
 #pragma once
-// What a service built over the runtime (the collectives of runtime/hccl) may do, inside one of
-// its API calls (Runtime::call holds the lock): find the program's stream, make streams of its own,
-// take device memory, queue the tasks it builds, and wait in simulated time. Nothing else of the
-// Runtime is the service's; the runtime knows nothing of the service.
+// What a service built over the runtime (the collectives of runtime/hccl, the Ascend C launches of
+// runtime/ascendc, data queues, reductions) may do, inside one of its API calls (Runtime::call
+// holds the lock): find the program's stream, make streams of its own, take device memory, queue
+// the tasks it builds, and wait in simulated time. Nothing else of the Runtime is the service's;
+// the runtime knows nothing of the service.
 
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "models/task/task.h"
+#include "runtime/core/exception_reports.h"
 #include "runtime/core/host_thread.h"
+#include "runtime/core/kernel_library.h"
+#include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 
@@ -49,6 +55,18 @@ class ServicePort {
   models::MemoryPlace place(const void* p, uint64_t bytes, const char* role);
   MemoryManager& memory();
 
+  // The machine's devices (their memories, specs and peers), for kernels that reach them in place.
+  const Devices& devices();
+  // Whether `s` still lives (a task's end may find its stream destroyed).
+  bool streamAlive(const Stream* s);
+  // Host memory kernels reach in place: registered mapped ranges and managed allocations.
+  std::vector<std::pair<uint64_t, uint64_t>> hostRangesForKernels();
+  ManagedMemory& managed();
+  KernelLibrary& kernels();
+  ExceptionReports& exceptions();
+
+  // Queues `task` on `s` at the thread's present, holding nothing: the caller holds what it uses.
+  void queue(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
   // Queues `task` on `s` at the thread's present. The memories of its device sides (a kernel's:
   // the one it writes) live until it ends, whatever the program frees meanwhile.
   void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
