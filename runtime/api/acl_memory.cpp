@@ -136,7 +136,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
 
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
   return run("aclrtHostRegisterV2", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().hostRegister(ptr, size, flag); });
+             [&](HostThread&) { rt().hosts().registerRange(ptr, size, flag); });
 }
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
@@ -149,27 +149,28 @@ aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
            "type " + std::to_string(kind) + " is not an aclrtHostRegisterType");
     }
     // Every type maps the range (MAPPED is 0); IOMEMORY and READONLY add their flag.
-    rt().hostRegister(ptr, size, ACL_HOST_REG_MAPPED | static_cast<uint32_t>(kind));
-    *devPtr = rt().hostDevicePointer(ptr, 0);
+    rt().hosts().registerRange(ptr, size, ACL_HOST_REG_MAPPED | static_cast<uint32_t>(kind));
+    *devPtr = rt().hosts().devicePointer(ptr, 0);
   });
 }
 
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
   return run("aclrtHostGetDevicePointer", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(pDevice, "pDevice");
-    *pDevice = rt().hostDevicePointer(pHost, flag);
+    *pDevice = rt().hosts().devicePointer(pHost, flag);
   });
 }
 
 aclError aclrtHostUnregister(void* ptr) {
   return run("aclrtHostUnregister", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().hostUnregister(ptr); });
+             [&](HostThread&) { rt().hosts().unregisterRange(ptr); });
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   return run("aclrtMemAllocManaged", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(ptr, "ptr");
-    *ptr = rt().allocManaged(size, flag);
+    HostRegistry::checkManagedRequest(size, flag);
+    *ptr = rt().hosts().allocateManaged(size, rt().socName());
   });
 }
 

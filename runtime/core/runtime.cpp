@@ -329,6 +329,7 @@ void Runtime::init(const char* configPath) {
     copyPlanner_ = std::make_unique<CopyPlanner>(spec_, *memory_, devices_);
     virtualMemory_ = std::make_unique<VirtualMemory>(devices_, *memory_);
     ipc_ = std::make_unique<IpcRegistry>(*memory_);
+    hosts_ = std::make_unique<HostRegistry>(*memory_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +

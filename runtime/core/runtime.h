@@ -23,11 +23,11 @@
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
+#include "runtime/core/host_registry.h"
 #include "runtime/core/host_threads.h"
 #include "runtime/core/ipc_registry.h"
 #include "runtime/core/kernel_library.h"
 #include "runtime/core/kernel_use.h"
-#include "runtime/core/managed_memory.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/run_outputs.h"
@@ -170,12 +170,8 @@ class Runtime {
   void* dvppMalloc(HostThread& t, size_t size);
   void* mallocHost(HostThread& t, size_t size);
   void free(HostThread& t, void* p, AllocationApi api);
-  void hostRegister(void* p, uint64_t size, uint32_t flags);
-  void* hostDevicePointer(void* p, uint32_t flag);
-  void hostUnregister(void* p);
-  void* allocManaged(uint64_t size, uint32_t flag);
-  // Host memory kernels reach in place: registered mapped ranges and managed allocations.
-  std::vector<std::pair<uint64_t, uint64_t>> hostRangesForKernels() const;
+  // Host memory devices reach in place (registered ranges, managed memory).
+  HostRegistry& hosts() { return made(hosts_); }
   // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem ...):
   // reservations on the thread's current device, and unmapping once the tasks queued on a
   // mapping have ended; the rest is the service's own.
@@ -366,10 +362,9 @@ class Runtime {
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;
-  std::unique_ptr<VirtualMemory> virtualMemory_;                         // made with the machine
-  std::map<uint64_t, std::pair<uint64_t, uint32_t>> hostRegistrations_;  // start -> (size, flags)
-  ManagedMemory managed_;  // aclrtMemAllocManaged allocations (host memory, freed by aclrtFree)
-  std::unique_ptr<IpcRegistry> ipc_;  // made with the machine
+  std::unique_ptr<VirtualMemory> virtualMemory_;  // made with the machine
+  std::unique_ptr<HostRegistry> hosts_;           // made with the machine
+  std::unique_ptr<IpcRegistry> ipc_;              // made with the machine
 };
 
 }  // namespace ascendsim::runtime

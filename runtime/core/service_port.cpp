@@ -87,11 +87,11 @@ bool ServicePort::streamAlive(const Stream* s) {
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> ServicePort::hostRangesForKernels() {
-  return rt_.hostRangesForKernels();
+  return rt_.hosts().rangesForKernels();
 }
 
 ManagedMemory& ServicePort::managed() {
-  return rt_.managed_;
+  return rt_.hosts().managed();
 }
 
 KernelLibrary& ServicePort::kernels() {
