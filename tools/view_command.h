@@ -3,10 +3,14 @@
 // (no network, no CDN) that draws the trace.
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "tools/viewer_input.h"
 
 namespace ascendsim::tools {
 
-// The viewer page for `traceJson` (and `reportJson`, may be empty), ready to write to a file.
-std::string renderViewer(const std::string& traceJson, const std::string& reportJson);
+// The viewer page for `trace` (read by readTrace; `cutOff` when it was cut off) and `reportJson`
+// (may be empty), ready to write to a file.
+std::string renderViewer(const ViewerTrace& trace, bool cutOff, const std::string& reportJson);
 
 }  // namespace ascendsim::tools
