@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "runtime/trace/output_file.h"
@@ -38,25 +39,6 @@ bool readFile(const std::string& path, std::string& out) {
   s << in.rdbuf();
   out = s.str();
   return true;
-}
-
-void replace(std::string& text, const std::string& marker, const std::string& with) {
-  const auto at = text.find(marker);
-  if (at != std::string::npos) text.replace(at, marker.size(), with);
-}
-
-// The page's binary block as base64, in <script> elements of at most kChunk bytes of it each, so
-// that the page decodes it piece by piece (no string of the whole block).
-constexpr size_t kChunk = 6 << 20;
-
-std::string dataScripts(const std::string& binary) {
-  std::string out;
-  for (size_t at = 0; at < binary.size(); at += kChunk) {
-    out += "<script type=\"text/plain\" class=\"trace-chunk\">";
-    out += base64(binary.data() + at, std::min(kChunk, binary.size() - at));
-    out += "</script>\n";
-  }
-  return out;
 }
 
 int runView(const ViewOptions& o) {
@@ -93,24 +75,48 @@ int runView(const ViewOptions& o) {
               << "' would overwrite an input; choose another -o\n";
     return kExitUsage;
   }
-  const std::string page = renderViewer(trace, read == TraceRead::CutOff, report);
+  const uint64_t events = trace.events;
+  std::string header, binary;
+  viewerData(trace, header, binary);  // frees the columns as it goes
+  if (read == TraceRead::CutOff) header.insert(header.size() - 1, ",\"cutOff\":true");
+  const std::string page = renderViewer(header, binary, report);
   if (!writeOutput(o.output, page, "view")) return kExitFailure;
-  std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB, " << trace.events
+  std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB, " << events
             << " events); open it in any browser, no network needed\n";
   return kExitOk;
 }
 
 }  // namespace
 
-std::string renderViewer(const ViewerTrace& trace, bool cutOff, const std::string& reportJson) {
-  std::string header, binary;
-  viewerData(trace, header, binary);
-  if (cutOff) header.insert(header.size() - 1, ",\"cutOff\":true");
-  std::string page(spec::viewerFiles().at(0).text);
-  replace(page, "/*ASCENDSIM_REPORT*/", reportJson.empty() ? "null" : scriptSafe(reportJson));
-  replace(page, "<!--ASCENDSIM_DATA-->", dataScripts(binary));
-  replace(page, "/*ASCENDSIM_TRACE*/", scriptSafe(header));
-  return page;
+std::string renderViewer(const std::string& header, const std::string& binary,
+                         const std::string& reportJson) {
+  const std::string_view page = spec::viewerFiles().at(0).text;
+  const std::string report = reportJson.empty() ? "null" : scriptSafe(reportJson);
+  std::string out;
+  out.reserve(page.size() + header.size() + binary.size() / 3 * 4 + report.size() + 4096);
+  // The page's three markers, in the order they come in it, each replaced by its part.
+  const std::string_view kTrace = "/*ASCENDSIM_TRACE*/", kData = "<!--ASCENDSIM_DATA-->",
+                         kReport = "/*ASCENDSIM_REPORT*/";
+  size_t at = 0;
+  for (const std::string_view marker : {kTrace, kData, kReport}) {
+    const size_t found = page.find(marker, at);
+    if (found == std::string_view::npos) continue;
+    out.append(page.substr(at, found - at));
+    at = found + marker.size();
+    if (marker == kTrace) out += scriptSafe(header);
+    if (marker == kReport) out += report;
+    if (marker != kData) continue;
+    // The binary block as base64, in <script> elements of at most kChunk bytes of it each, so
+    // that the page decodes it piece by piece.
+    constexpr size_t kChunk = 6 << 20;  // a multiple of 3: only the last piece is padded
+    for (size_t from = 0; from < binary.size(); from += kChunk) {
+      out += "<script type=\"text/plain\" class=\"trace-chunk\">";
+      appendBase64(out, binary.data() + from, std::min(kChunk, binary.size() - from));
+      out += "</script>\n";
+    }
+  }
+  out.append(page.substr(at));
+  return out;
 }
 
 void addViewCommand(CLI::App& command, int& exitCode) {

@@ -9,8 +9,9 @@
 
 namespace ascendsim::tools {
 
-// The viewer page for `trace` (read by readTrace; `cutOff` when it was cut off) and `reportJson`
-// (may be empty), ready to write to a file.
-std::string renderViewer(const ViewerTrace& trace, bool cutOff, const std::string& reportJson);
+// The viewer page for a trace's header and binary block (viewerData) and `reportJson` (may be
+// empty), ready to write to a file.
+std::string renderViewer(const std::string& header, const std::string& binary,
+                         const std::string& reportJson);
 
 }  // namespace ascendsim::tools

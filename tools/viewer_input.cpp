@@ -14,9 +14,24 @@ namespace {
 
 using json = nlohmann::json;
 
-// `s` as a JSON string (bytes that are not UTF-8 replaced, as nlohmann's dump does when asked).
-std::string jsonString(const std::string& s) {
-  return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+// `s` as a JSON string: quotes, backslashes and control characters escaped (other bytes as they
+// are; the header's dump replaces any that are not UTF-8).
+void appendJsonString(std::string& out, const std::string& s) {
+  static const char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xf];
+      out += kHex[c & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
 }
 
 // One argument of the event being read: its key, its value as JSON text, and the value itself
@@ -34,6 +49,15 @@ struct Event {
   double ts = 0, dur = 0;
   bool hasTs = false;
   std::vector<Member> args;
+};
+
+// The arguments of the event being read: the first `count` of a vector kept from event to event.
+struct MemberRange {
+  const Member* first;
+  size_t count;
+  const Member* begin() const { return first; }
+  const Member* end() const { return first + count; }
+  size_t size() const { return count; }
 };
 
 struct FlowPoint {
@@ -54,10 +78,14 @@ class TraceHandler {
   bool null() { return value(Scalar::Null, 0, nullptr, nullptr); }
   bool boolean(bool b) { return value(b ? Scalar::True : Scalar::False, 0, nullptr, nullptr); }
   bool number_integer(json::number_integer_t v) {
-    return value(Scalar::Integer, static_cast<double>(v), nullptr, nullptr);
+    if (!inArgs()) return value(Scalar::Integer, static_cast<double>(v), nullptr, nullptr);
+    const std::string text = std::to_string(v);
+    return value(Scalar::Integer, static_cast<double>(v), nullptr, &text);
   }
   bool number_unsigned(json::number_unsigned_t v) {
-    return value(Scalar::Integer, static_cast<double>(v), nullptr, nullptr);
+    if (!inArgs()) return value(Scalar::Integer, static_cast<double>(v), nullptr, nullptr);
+    const std::string text = std::to_string(v);
+    return value(Scalar::Integer, static_cast<double>(v), nullptr, &text);
   }
   bool number_float(json::number_float_t v, const json::string_t& text) {
     return value(Scalar::Float, v, nullptr, &text);
@@ -74,12 +102,18 @@ class TraceHandler {
     if (depth_ == 1 && topIsObject_) {
       topKey_ = k;
     } else if (inEvent_ && depth_ == eventDepth()) {
-      field_ = k;
+      field_ = fieldOf(k);
     } else if (inArgs() && depth_ == eventDepth() + 1) {
-      event_.args.push_back(Member{k, {}, {}, false, false, 0});
+      // The members are kept from event to event, so their strings keep their capacity.
+      if (argCount_ == event_.args.size()) event_.args.emplace_back();
+      Member& m = event_.args[argCount_++];
+      m.key = k;
+      m.text.clear();
+      m.isNumber = m.isString = false;
+      m.number = 0;
     } else if (inArgs()) {
       appendComma();
-      nested_ += jsonString(k);
+      appendJsonString(nested_, k);
       nested_ += ':';
       first_.back() = true;  // the value after a key takes no comma
     }
@@ -94,6 +128,19 @@ class TraceHandler {
   std::size_t errorAt() const { return errorAt_; }
 
  private:
+  // The event's keys the viewer reads.
+  enum class Field { Other, Ph, Name, Cat, Id, Pid, Tid, Ts, Dur, Args };
+  static Field fieldOf(const std::string& k) {
+    static const std::pair<const char*, Field> kFields[] = {
+        {"ph", Field::Ph}, {"name", Field::Name}, {"cat", Field::Cat},
+        {"id", Field::Id}, {"pid", Field::Pid},   {"tid", Field::Tid},
+        {"ts", Field::Ts}, {"dur", Field::Dur},   {"args", Field::Args}};
+    for (const auto& [name, field] : kFields) {
+      if (k == name) return field;
+    }
+    return Field::Other;
+  }
+
   int eventDepth() const { return eventsDepth_ + 1; }
   bool inArgs() const { return inArgs_ && depth_ > eventDepth(); }
 
@@ -104,31 +151,26 @@ class TraceHandler {
 
   enum class Scalar { Null, True, False, Integer, Float, String };
 
-  // A scalar's JSON text (integers as nlohmann read them: exact up to 2^53).
-  static std::string text(Scalar kind, double number, const std::string* s,
-                          const std::string* floatText) {
+  // Appends a scalar's JSON text (a number as the trace wrote it) to `out`.
+  static void appendText(std::string& out, Scalar kind, const std::string* s,
+                         const std::string* numberText) {
     switch (kind) {
-      case Scalar::Null: return "null";
-      case Scalar::True: return "true";
-      case Scalar::False: return "false";
-      case Scalar::Integer: {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.17g", number);
-        return buf;
-      }
-      case Scalar::Float: return *floatText;
-      case Scalar::String: return jsonString(*s);
+      case Scalar::Null: out += "null"; break;
+      case Scalar::True: out += "true"; break;
+      case Scalar::False: out += "false"; break;
+      case Scalar::Integer:
+      case Scalar::Float: out += *numberText; break;
+      case Scalar::String: appendJsonString(out, *s); break;
     }
-    return "null";
   }
 
   // A scalar value: a field of the event, an argument, or part of an argument's value.
-  bool value(Scalar kind, double number, const std::string* s, const std::string* floatText) {
+  bool value(Scalar kind, double number, const std::string* s, const std::string* numberText) {
     const bool isNumber = kind == Scalar::Integer || kind == Scalar::Float;
     if (inArgs() && depth_ == eventDepth() + 1) {
-      if (event_.args.empty()) return true;
-      Member& m = event_.args.back();
-      m.text = text(kind, number, s, floatText);
+      if (argCount_ == 0) return true;
+      Member& m = event_.args[argCount_ - 1];
+      appendText(m.text, kind, s, numberText);
       m.isNumber = isNumber;
       m.number = number;
       if (s != nullptr) {
@@ -137,7 +179,7 @@ class TraceHandler {
       }
     } else if (inArgs()) {
       appendComma();
-      nested_ += text(kind, number, s, floatText);
+      appendText(nested_, kind, s, numberText);
     } else if (inEvent_ && depth_ == eventDepth()) {
       eventField(isNumber, number, s);
     }
@@ -146,19 +188,23 @@ class TraceHandler {
 
   void eventField(bool isNumber, double number, const std::string* s) {
     if (s != nullptr) {
-      if (field_ == "ph") event_.ph = *s;
-      if (field_ == "name") event_.name = *s;
-      if (field_ == "cat") event_.cat = *s;
-      if (field_ == "id") event_.id = "s" + *s;
+      if (field_ == Field::Ph) event_.ph = *s;
+      if (field_ == Field::Name) event_.name = *s;
+      if (field_ == Field::Cat) event_.cat = *s;
+      if (field_ == Field::Id) event_.id = "s" + *s;
     } else if (isNumber) {
-      if (field_ == "pid") event_.pid = static_cast<int64_t>(number);
-      if (field_ == "tid") event_.tid = static_cast<int64_t>(number);
-      if (field_ == "ts") {
+      if (field_ == Field::Pid) event_.pid = static_cast<int64_t>(number);
+      if (field_ == Field::Tid) event_.tid = static_cast<int64_t>(number);
+      if (field_ == Field::Ts) {
         event_.ts = number;
         event_.hasTs = true;
       }
-      if (field_ == "dur") event_.dur = number;
-      if (field_ == "id") event_.id = "n" + std::to_string(number);
+      if (field_ == Field::Dur) event_.dur = number;
+      if (field_ == Field::Id) {
+        char text[32];
+        std::snprintf(text, sizeof text, "n%.17g", number);
+        event_.id = text;
+      }
     }
   }
 
@@ -174,10 +220,17 @@ class TraceHandler {
       eventsDepth_ = 2;
       eventsOpen_ = true;
     } else if (eventsOpen_ && depth_ == eventsDepth_ && bracket == '{') {
-      event_ = Event();
-      field_.clear();
+      event_.ph.clear();
+      event_.name.clear();
+      event_.cat.clear();
+      event_.id.clear();
+      event_.pid = event_.tid = 0;
+      event_.ts = event_.dur = 0;
+      event_.hasTs = false;
+      argCount_ = 0;
+      field_ = Field::Other;
       inEvent_ = true;
-    } else if (inEvent_ && depth_ == eventDepth() && bracket == '{' && field_ == "args") {
+    } else if (inEvent_ && depth_ == eventDepth() && bracket == '{' && field_ == Field::Args) {
       inArgs_ = true;
     } else if (inArgs()) {
       if (depth_ > eventDepth() + 1) appendComma();
@@ -194,7 +247,7 @@ class TraceHandler {
     if (inArgs() && depth_ >= eventDepth() + 1) {
       nested_ += bracket;
       first_.pop_back();
-      if (depth_ == eventDepth() + 1 && !event_.args.empty()) event_.args.back().text = nested_;
+      if (depth_ == eventDepth() + 1 && argCount_ > 0) event_.args[argCount_ - 1].text = nested_;
     } else if (inArgs_ && depth_ == eventDepth()) {
       inArgs_ = false;
     } else if (inEvent_ && depth_ == eventsDepth_) {
@@ -206,10 +259,15 @@ class TraceHandler {
     return true;
   }
 
+  MemberRange args() const { return MemberRange{event_.args.data(), argCount_}; }
+
   uint32_t intern(const std::string& s) {
-    auto [it, fresh] = ids_.emplace(s, static_cast<uint32_t>(out_.strings.size()));
-    if (fresh) out_.strings.push_back(s);
-    return it->second;
+    const auto it = ids_.find(s);
+    if (it != ids_.end()) return it->second;
+    const auto id = static_cast<uint32_t>(out_.strings.size());
+    ids_.emplace(s, id);
+    out_.strings.push_back(s);
+    return id;
   }
 
   ViewerProcess& process(int64_t pid) {
@@ -233,8 +291,8 @@ class TraceHandler {
   }
 
   // The first argument called `key`, or nullptr.
-  static const Member* arg(const Event& e, const char* key) {
-    for (const Member& m : e.args) {
+  const Member* arg(const char* key) const {
+    for (const Member& m : args()) {
       if (m.key == key) return &m;
     }
     return nullptr;
@@ -253,11 +311,17 @@ class TraceHandler {
       t.dur.push_back(std::max(0.0, e.dur));
       t.kind.push_back(static_cast<uint32_t>(it->second));
       t.argStart.push_back(static_cast<uint32_t>(out_.members.size()));
-      t.argCount.push_back(static_cast<uint32_t>(e.args.size()));
-      for (const Member& m : e.args) out_.members.push_back(intern(jsonString(m.key) + ":" + m.text));
+      t.argCount.push_back(static_cast<uint32_t>(argCount_));
+      for (const Member& m : args()) {
+        member_.clear();
+        appendJsonString(member_, m.key);
+        member_ += ':';
+        member_ += m.text;
+        out_.members.push_back(intern(member_));
+      }
     } else if (e.ph == "C" && e.hasTs) {
       process(e.pid);
-      for (const Member& m : e.args) {
+      for (const Member& m : args()) {
         if (!m.isNumber) continue;
         const auto key = std::make_tuple(e.pid, e.name, m.key);
         auto [it, fresh] = counterIndex_.emplace(key, out_.counters.size());
@@ -271,8 +335,8 @@ class TraceHandler {
   }
 
   void metadata(const Event& e) {
-    const Member* name = arg(e, "name");
-    const Member* sort = arg(e, "sort_index");
+    const Member* name = arg("name");
+    const Member* sort = arg("sort_index");
     if (e.name == "process_name" && name != nullptr && name->isString) {
       process(e.pid).name = name->string;
     } else if (e.name == "process_sort_index" && sort != nullptr && sort->isNumber) {
@@ -313,11 +377,13 @@ class TraceHandler {
   std::string topKey_;
   int eventsDepth_ = 0;  // the depth inside the events' array once it opened (1 or 2)
   bool eventsOpen_ = false, inEvent_ = false;
-  std::string field_;    // the event's key being read
+  Field field_ = Field::Other;  // the event's key being read
   bool inArgs_ = false;
-  std::string nested_;      // an argument whose value is an array or object, as JSON text
+  std::string nested_;       // an argument whose value is an array or object, as JSON text
   std::vector<bool> first_;  // per open container of `nested_`: nothing written in it yet
   Event event_;
+  size_t argCount_ = 0;  // how many of event_.args belong to this event
+  std::string member_;
   std::unordered_map<std::string, uint32_t> ids_;
   std::map<int64_t, size_t> processIndex_;
   std::map<std::pair<int64_t, int64_t>, size_t> trackIndex_;
@@ -343,9 +409,15 @@ std::vector<size_t> byTime(const std::vector<double>& ts) {
   return order;
 }
 
-// Appends the bytes of `values` (little-endian) to `out` at an 8-byte boundary; returns where.
+// Bytes a column of `n` values of `width` bytes takes in the block, with its alignment.
+size_t columnBytes(size_t n, size_t width) {
+  return (n * width + 7) / 8 * 8;
+}
+
+// Appends the bytes of `values` (little-endian) to `out` at an 8-byte boundary, then frees
+// `values` (the block is what is kept); returns where they are.
 template <typename T>
-size_t put(std::string& out, const std::vector<T>& values) {
+size_t put(std::string& out, std::vector<T>& values) {
   while (out.size() % 8 != 0) out += '\0';
   const size_t at = out.size();
   for (const T& v : values) {
@@ -357,6 +429,7 @@ size_t put(std::string& out, const std::vector<T>& values) {
     }
     for (size_t b = 0; b < sizeof(T); ++b) out += static_cast<char>((bits >> (8 * b)) & 0xff);
   }
+  std::vector<T>().swap(values);
   return at;
 }
 
@@ -389,12 +462,20 @@ TraceRead readTrace(std::istream& in, uint64_t size, ViewerTrace& out) {
   return whole ? TraceRead::Whole : TraceRead::CutOff;
 }
 
-void viewerData(const ViewerTrace& trace, std::string& header, std::string& binary) {
+void viewerData(ViewerTrace& trace, std::string& header, std::string& binary) {
+  size_t bytes = columnBytes(trace.members.size(), 4) + columnBytes(trace.flows.size(), 8) * 2 +
+                 columnBytes(trace.flows.size(), 4) * 2;
+  for (const ViewerTrack& t : trace.tracks) {
+    bytes += columnBytes(t.ts.size(), 8) * 2 + columnBytes(t.ts.size(), 4) * 3;
+  }
+  for (const ViewerCounter& c : trace.counters) bytes += columnBytes(c.ts.size(), 8) * 2;
   binary.clear();
+  binary.reserve(bytes);
   json h;
   h["events"] = trace.events;
   h["unmatchedFlows"] = trace.unmatchedFlows;
   h["strings"] = trace.strings;
+  std::vector<std::string>().swap(trace.strings);
   json kinds = json::array();
   for (const auto& [name, cat] : trace.kinds) kinds.push_back({name, cat});
   h["kinds"] = kinds;
@@ -404,12 +485,13 @@ void viewerData(const ViewerTrace& trace, std::string& header, std::string& bina
   }
   h["processes"] = processes;
   json tracks = json::array();
-  for (const ViewerTrack& t : trace.tracks) {
+  for (ViewerTrack& t : trace.tracks) {
+    const size_t n = t.ts.size();
     tracks.push_back({{"pid", t.pid},
                       {"tid", t.tid},
                       {"name", t.name},
                       {"sort", t.sort},
-                      {"n", t.ts.size()},
+                      {"n", n},
                       {"ts", put(binary, t.ts)},
                       {"dur", put(binary, t.dur)},
                       {"kind", put(binary, t.kind)},
@@ -418,39 +500,43 @@ void viewerData(const ViewerTrace& trace, std::string& header, std::string& bina
   }
   h["tracks"] = tracks;
   json counters = json::array();
-  for (const ViewerCounter& c : trace.counters) {
+  for (ViewerCounter& c : trace.counters) {
+    const size_t n = c.ts.size();
     counters.push_back({{"pid", c.pid},
                         {"name", c.name},
                         {"unit", c.unit},
-                        {"n", c.ts.size()},
+                        {"n", n},
                         {"ts", put(binary, c.ts)},
                         {"value", put(binary, c.value)}});
   }
   h["counters"] = counters;
   std::vector<double> fromTs, toTs;
   std::vector<uint32_t> fromTrack, toTrack;
+  fromTs.reserve(trace.flows.size());
+  toTs.reserve(trace.flows.size());
+  fromTrack.reserve(trace.flows.size());
+  toTrack.reserve(trace.flows.size());
   for (const ViewerFlow& f : trace.flows) {
     fromTs.push_back(f.fromTs);
     toTs.push_back(f.toTs);
     fromTrack.push_back(f.fromTrack);
     toTrack.push_back(f.toTrack);
   }
-  h["flows"] = {{"n", trace.flows.size()},
+  const size_t flows = trace.flows.size(), members = trace.members.size();
+  std::vector<ViewerFlow>().swap(trace.flows);
+  h["flows"] = {{"n", flows},
                 {"fromTs", put(binary, fromTs)},
                 {"toTs", put(binary, toTs)},
                 {"fromTrack", put(binary, fromTrack)},
                 {"toTrack", put(binary, toTrack)}};
-  h["members"] = {{"n", trace.members.size()}, {"at", put(binary, trace.members)}};
+  h["members"] = {{"n", members}, {"at", put(binary, trace.members)}};
   while (binary.size() % 8 != 0) binary += '\0';
   h["bytes"] = binary.size();
   header = h.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string base64(const char* data, size_t size) {
-  static const char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((size + 2) / 3 * 4);
+void appendBase64(std::string& out, const char* data, size_t size) {
+  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   size_t i = 0;
   for (; i + 3 <= size; i += 3) {
     const uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(data[i])) << 16 |
@@ -469,7 +555,6 @@ std::string base64(const char* data, size_t size) {
     out += i + 1 < size ? kDigits[(v >> 6) & 63] : '=';
     out += '=';
   }
-  return out;
 }
 
 std::string scriptSafe(const std::string& json) {

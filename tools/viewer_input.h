@@ -70,11 +70,12 @@ enum class TraceRead {
 // Reads `size` bytes of `in` as a trace into `out` in one pass.
 TraceRead readTrace(std::istream& in, uint64_t size, ViewerTrace& out);
 
-// The page's data for `trace`: the header as JSON (before scriptSafe) and the binary block.
-void viewerData(const ViewerTrace& trace, std::string& header, std::string& binary);
+// The page's data for `trace`: the header as JSON (before scriptSafe) and the binary block. The
+// columns are moved into the block one by one (freed as they go), so `trace` is left emptied.
+void viewerData(ViewerTrace& trace, std::string& header, std::string& binary);
 
-// Base64 (RFC 4648, with padding) of `size` bytes at `data`.
-std::string base64(const char* data, size_t size);
+// Appends the base64 (RFC 4648, with padding) of `size` bytes at `data` to `out`.
+void appendBase64(std::string& out, const char* data, size_t size);
 
 // JSON to embed inside <script>: every '<' (only inside strings in JSON) becomes "\u003c", so no
 // "</script" or "<!--<script" in a name can change how the page parses. The same JSON value.
