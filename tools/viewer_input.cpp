@@ -34,6 +34,13 @@ void appendJsonString(std::string& out, const std::string& s) {
   out += '"';
 }
 
+// A number read as an id or sort index: truncated, and held within +-9e18 (converting a double
+// beyond int64_t's range is undefined behaviour).
+int64_t toInteger(double v) {
+  constexpr double kLimit = 9e18;
+  return static_cast<int64_t>(std::max(-kLimit, std::min(kLimit, v)));
+}
+
 // One argument of the event being read: its key, its value as JSON text, and the value itself
 // when it is a number or a string.
 struct Member {
@@ -193,8 +200,8 @@ class TraceHandler {
       if (field_ == Field::Cat) event_.cat = *s;
       if (field_ == Field::Id) event_.id = "s" + *s;
     } else if (isNumber) {
-      if (field_ == Field::Pid) event_.pid = static_cast<int64_t>(number);
-      if (field_ == Field::Tid) event_.tid = static_cast<int64_t>(number);
+      if (field_ == Field::Pid) event_.pid = toInteger(number);
+      if (field_ == Field::Tid) event_.tid = toInteger(number);
       if (field_ == Field::Ts) {
         event_.ts = number;
         event_.hasTs = true;
@@ -340,11 +347,11 @@ class TraceHandler {
     if (e.name == "process_name" && name != nullptr && name->isString) {
       process(e.pid).name = name->string;
     } else if (e.name == "process_sort_index" && sort != nullptr && sort->isNumber) {
-      process(e.pid).sort = static_cast<int64_t>(sort->number);
+      process(e.pid).sort = toInteger(sort->number);
     } else if (e.name == "thread_name" && name != nullptr && name->isString) {
       out_.tracks[track(e.pid, e.tid)].name = name->string;
     } else if (e.name == "thread_sort_index" && sort != nullptr && sort->isNumber) {
-      out_.tracks[track(e.pid, e.tid)].sort = static_cast<int64_t>(sort->number);
+      out_.tracks[track(e.pid, e.tid)].sort = toInteger(sort->number);
     }
   }
 
@@ -459,6 +466,7 @@ TraceRead readTrace(std::istream& in, uint64_t size, ViewerTrace& out) {
   std::stable_sort(out.flows.begin(), out.flows.end(),
                    [](const ViewerFlow& a, const ViewerFlow& b) { return a.fromTs < b.fromTs; });
   out.unmatchedFlows = handler.pendingFlows();
+  out.cutOff = !whole;
   return whole ? TraceRead::Whole : TraceRead::CutOff;
 }
 
@@ -474,6 +482,7 @@ void viewerData(ViewerTrace& trace, std::string& header, std::string& binary) {
   json h;
   h["events"] = trace.events;
   h["unmatchedFlows"] = trace.unmatchedFlows;
+  h["cutOff"] = trace.cutOff;
   h["strings"] = trace.strings;
   std::vector<std::string>().swap(trace.strings);
   json kinds = json::array();

@@ -59,6 +59,7 @@ struct ViewerTrace {
   std::vector<uint32_t> members;                     // string ids, slice after slice
   uint64_t events = 0;                               // every event read, of any phase
   uint64_t unmatchedFlows = 0;                       // flow ends whose other end never came
+  bool cutOff = false;                               // the file ended inside the trace
 };
 
 enum class TraceRead {
