@@ -4,8 +4,8 @@
 # traced with ASCENDSIM_DATA=timing-only, turned into a page by `ascendsim view`, and opened in
 # headless Chromium. Prints the trace's size, the `view` command's wall and CPU time and peak
 # resident memory, the page's size, the time from starting Chromium to the first drawing of the
-# whole run (and the part of it from the page's request), that first draw, and the slowest of five
-# redraws of the whole run and of a thousandth of it (the page's "#bench").
+# whole run (and the part of it from the page's request), that first draw, and the median and
+# slowest of five redraws of the whole run and of a thousandth of it (the page's "#bench").
 #   bash bench/viewer_bench.sh [COPIES] [path/to/ascendsim]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -48,8 +48,9 @@ awk -v copies="$copies" -v run="$(cat "$out/run.time")" \
     -v trace="$(stat -c %s "$out/trace.json")" -v events="$(field events)" \
     -v vw="$view_wall" -v vc="$view_cpu" -v vp="$view_peak" -v page="$(stat -c %s "$out/trace.html")" \
     -v launch=$((drawn_at - started)) -v request="$(field load-to-draw-ms)" \
-    -v first="$(field first-draw-ms)" -v redraw="$(field redraw-ms)" \
-    -v zoomed="$(field redraw-zoomed-ms)" -v slices="$slices" -v cw="$chromium_wall" \
+    -v first="$(field first-draw-ms)" -v redraw="$(field redraw-ms)" -v redraw_max="$(field redraw-max-ms)" \
+    -v zoomed="$(field redraw-zoomed-ms)" -v zoomed_max="$(field redraw-zoomed-max-ms)" \
+    -v slices="$slices" -v cw="$chromium_wall" \
     -v cp="$chromium_peak" 'BEGIN {
   printf "copies                      %d (run: %.1f s)\n", copies, run
   printf "trace                       %.1f MB, %d events\n", trace / 1e6, events
@@ -57,7 +58,7 @@ awk -v copies="$copies" -v run="$(cat "$out/run.time")" \
   printf "page                        %.1f MB\n", page / 1e6
   printf "Chromium start to drawn     %.1f s (from the page request: %.1f s)\n", launch / 1000, request / 1000
   printf "first draw                  %.0f ms (%d slices drawn)\n", first, slices
-  printf "redraw, whole run           %.0f ms (slowest of 5)\n", redraw
-  printf "redraw, 1/1000 of the run   %.0f ms (slowest of 5)\n", zoomed
+  printf "redraw, whole run           %.0f ms (median of 5; slowest %.0f ms)\n", redraw, redraw_max
+  printf "redraw, 1/1000 of the run   %.0f ms (median of 5; slowest %.0f ms)\n", zoomed, zoomed_max
   printf "Chromium in all             %.1f s, peak %.0f MiB\n", cw, cp / 1024
 }'

@@ -81,6 +81,8 @@ class TraceHandler {
   explicit TraceHandler(ViewerTrace& out) : out_(out) {}
 
   bool sawTrace() const { return eventsDepth_ > 0; }
+  // Flow ends still waiting for their other end.
+  size_t pendingFlows() const { return starts_.size() + ends_.size(); }
 
   bool null() { return value(Scalar::Null, 0, nullptr, nullptr); }
   bool boolean(bool b) { return value(b ? Scalar::True : Scalar::False, 0, nullptr, nullptr); }
@@ -374,10 +376,6 @@ class TraceHandler {
     theirs.erase(other);
   }
 
- public:
-  size_t pendingFlows() const { return starts_.size() + ends_.size(); }
-
- private:
   ViewerTrace& out_;
   int depth_ = 0;
   bool topIsObject_ = false;
