@@ -26,8 +26,9 @@ foreach(expected "track: Thread 0 (main)" "track: Stream 2" "track: DMA channel 
 endforeach()
 # What the trace holds, counted here from trace.json itself (one event per line, as the Chrome
 # JSON sink writes it): every complete event ("ph":"X") is a slice, and at the first view (the
-# whole run) the canvas draws each one, so the number of boxes drawn must equal the number of X
-# events, and every slice name in the trace must be among the names drawn.
+# whole run) the canvas draws each one, alone or with the others in its pixel column, so the number
+# of slices drawn must equal the number of X events, and every slice name in the trace must be among
+# the names drawn.
 file(STRINGS ${WORK_DIR}/trace.json slices REGEX "\"ph\":\"X\"")
 list(LENGTH slices expected_slices)
 if(expected_slices LESS 10)
