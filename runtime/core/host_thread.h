@@ -34,11 +34,17 @@ struct CallbackReport {
 
 constexpr spec::Picoseconds kNoDeadline = std::numeric_limits<spec::Picoseconds>::max();
 
-// What a served program's thread tells of its waits in MPI, in memory its process shares with the
-// server (runtime/remote/mpi_waits.c): whether it is in one, and how many it has entered.
+// What a served program's thread tells of its waits, in memory its process shares with the server:
+// whether it is in an MPI call (runtime/remote/mpi_waits.c) and how many it has entered; and
+// whether it waits for the server's answer to a message of its own (a call, a staging buffer, its
+// process's kernel service's hello). Asleep in its socket then, it is about to act, not asleep
+// outside AscendCL: on a loaded machine the answer may take longer than the look that would
+// otherwise pass it by, and its next call would come at a later simulated time in one run than
+// in another.
 struct MpiWaits {
   std::atomic<uint32_t> waiting{0};
   std::atomic<uint32_t> entered{0};
+  std::atomic<uint32_t> awaitingServer{0};
 };
 
 struct HostThread {

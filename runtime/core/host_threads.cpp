@@ -189,6 +189,11 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
   const int64_t cpu = other.remotePid ? threadCpuNs(other.remotePid, other.remoteTid)
                                       : threadCpuNs(static_cast<pthread_t>(other.pthreadId));
   if (cpu < 0) return true;
+  if (other.waitingOutside &&
+      other.waitingOutside->awaitingServer.load(std::memory_order_acquire)) {
+    unsure = true;  // its message is on its way to a server thread here
+    return false;
+  }
   // Waiting in MPI for other processes: in a call `t` has not reached yet (it entered more of
   // them), it waits for `t` and is not waited for; in one `t` has been through, it is about to
   // leave it too and is waited for as a busy thread is (processes that issue the same MPI calls,

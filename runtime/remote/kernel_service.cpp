@@ -10,6 +10,7 @@
 #include "runtime/core/device_memory.h"
 #include "runtime/core/host_threads.h"
 #include "runtime/core/kernel_sandbox.h"
+#include "runtime/remote/machine_client.h"
 #include "runtime/remote/protocol.h"
 
 namespace ascendsim::remote {
@@ -160,6 +161,7 @@ bool ensureKernelService(std::string& why) {
     hello.i32(0);
     hello.u32(kServiceThread);
     hello.text("");
+    const AwaitingServer awaiting;  // (the calling thread's own connection's word)
     channel->send(hello);
     std::vector<uint8_t> reply;
     if (!channel->receive(reply)) throw WireError("the server closed the connection");

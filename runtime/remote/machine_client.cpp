@@ -188,6 +188,7 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
       m.u8(static_cast<uint8_t>(wait ? MessageKind::Call : MessageKind::Post));
       m.text(name);
       m.blob(arguments.bytes().data(), arguments.bytes().size());
+      AwaitingServer awaiting;
       l.channel->send(m);
       if (!wait) return reply;
       std::vector<uint8_t> bytes;
@@ -217,6 +218,7 @@ void* stagingBuffer(int slot, uint64_t bytes) {
     m.u8(static_cast<uint8_t>(MessageKind::Stage));
     m.u8(static_cast<uint8_t>(slot));
     m.u64(bytes);
+    AwaitingServer awaiting;
     l.channel->send(m);
     std::vector<uint8_t> reply;
     if (!l.channel->receive(reply)) throw WireError("the server closed the connection");
@@ -240,6 +242,17 @@ bool programMemory(const void* p) {
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
   return !(shared && shared->contains(p));
+}
+
+AwaitingServer::AwaitingServer() {
+  ThreadLink& l = tLink;
+  if (!l.channel || l.owner != getpid() || !l.waitingOutside) return;
+  word_ = l.waitingOutside;
+  word_->awaitingServer.fetch_add(1, std::memory_order_release);
+}
+
+AwaitingServer::~AwaitingServer() {
+  if (word_) word_->awaitingServer.fetch_sub(1, std::memory_order_release);
 }
 
 void markWaitingOutside(bool waiting) {

@@ -11,6 +11,10 @@
 #include "acl/acl_base.h"
 #include "runtime/remote/wire.h"
 
+namespace ascendsim::runtime {
+struct MpiWaits;  // runtime/core/host_thread.h
+}
+
 namespace ascendsim::remote {
 
 // Whether this process's AscendCL calls go to a served machine.
@@ -37,6 +41,20 @@ void* stagingBuffer(int slot, uint64_t bytes);
 // Memory only this process can reach (its stack, heap, globals): not device memory and not the
 // job's shared memory. Copies from or to it are staged through shared buffers.
 bool programMemory(const void* p);
+
+// Marks the calling thread, while it lives, as waiting for the server's answer to a message it
+// sent (MpiWaits::awaitingServer): the server does not take it for a thread asleep outside
+// AscendCL meanwhile.
+class AwaitingServer {
+ public:
+  AwaitingServer();
+  ~AwaitingServer();
+  AwaitingServer(const AwaitingServer&) = delete;
+  AwaitingServer& operator=(const AwaitingServer&) = delete;
+
+ private:
+  runtime::MpiWaits* word_ = nullptr;
+};
 
 // The calling thread starts (true) or ends (false) waiting for other processes outside AscendCL
 // (in an MPI call: libascendsim_mpi_waits.so): the server does not wait for its next call then.
