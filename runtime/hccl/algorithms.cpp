@@ -275,6 +275,85 @@ void meshReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint
   s.join();
 }
 
+// ---------------------------------------------------------------- two levels (servers)
+
+// HCCL's hierarchical AllReduce across the servers of a cluster (hicann/hccl docs, coll_algo_intro:
+// intra-server reduce-scatter, inter-server all-reduce on 1/n of the data, intra-server
+// all-gather). Rank r is local rank l = r % n of server s = r / n. Each pass is cut into n slices;
+// the server's ranks inline-reduce slice l into local rank l's CCL out over HCCS (level 0, mesh),
+// the ranks holding slice l in every server all-reduce it in a ring over their NICs (level 1:
+// m - 1 reduce steps and m - 1 gather steps of a chunk of slice / m, each written into the right
+// partner's CCL out), and every rank reads the finished slices back from its server's peers.
+void hierarchicalAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                           uint64_t bytes, int32_t dataType, int32_t op) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  const uint64_t element = elementSize(dataType);
+  std::vector<uint32_t> peers;  // the rank's server's other ranks
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  inPasses(bytes, uint64_t{n} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t total) {
+    const Slices sl = cut(total, n, kSliceAlign);
+    const uint64_t mine = sl.bytes(local);
+    // Level 0: the server's sum of slice `local` in the rank's CCL out.
+    s.copy(main, s.cclOut(me, 0), offsetBy(send, o + sl.offset(local)), mine);
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.reduce(hs, s.cclOut(peer, 0), offsetBy(send, o + sl.offset(peer - base)),
+               sl.bytes(peer - base), dataType, op);
+      s.signal(hs, kWritten, me, peer, k);
+    }
+    for (uint32_t peer : peers) s.wait(main, kWritten, peer, me, k);
+    // Level 1: ring all-reduce of the slice between the servers.
+    const Slices c = cut(mine, m, element);
+    const uint64_t steps = uint64_t{m} * 2;
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t chunk = (server + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingReduce, left, me, k * steps + step - 1);
+      }
+      s.reduce(main, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)),
+               c.bytes(chunk), dataType, op);
+      s.signal(main, kRingReduce, me, right, k * steps + step);
+    }
+    s.wait(main, kRingReduce, left, me, k * steps + m - 2);
+    s.signal(main, kRingDone, me, left, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t chunk = (server + 1 + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kRingDone, right, me, k);
+      } else {
+        s.wait(main, kRingGather, left, me, k * steps + step - 1);
+      }
+      s.copy(main, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)), c.bytes(chunk));
+      s.signal(main, kRingGather, me, right, k * steps + step);
+    }
+    s.wait(main, kRingGather, left, me, k * steps + m - 2);
+    // Level 0 again: every rank reads each finished slice from the rank that holds it.
+    s.signal(main, kFinal, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kFinal, peer, kEveryRank, k);
+      s.copy(hs, offsetBy(recv, o + sl.offset(peer - base)), s.cclOut(peer, 0),
+             sl.bytes(peer - base));
+      s.signal(hs, kRead, me, peer, k);
+    }
+    s.copy(main, offsetBy(recv, o + sl.offset(local)), s.cclOut(me, 0), mine);
+    for (uint32_t peer : peers) s.wait(main, kRead, peer, me, k);
+  });
+  s.join();
+}
+
 // ---------------------------------------------------------------- ring (ranks in order)
 
 // Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
@@ -443,6 +522,12 @@ const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
   if (s.group().size() == 1) {
     s.copy(s.main(), recv, send, bytes);
     return "local copy";
+  }
+  if (s.group().hierarchy().active() && s.inlineReduce()) {
+    hierarchicalAllReduce(s, send, recv, bytes, dataType, op);
+    return s.group().hierarchy().level1 == "H-D_R"
+               ? "level0 mesh, level1 H-D_R (one exchange of halves)"
+               : "level0 mesh, level1 ring";
   }
   if (!s.group().mesh()) {
     ringAllReduce(s, send, recv, bytes, dataType, op);
