@@ -354,6 +354,68 @@ void hierarchicalAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace&
   s.join();
 }
 
+// HCCL's hierarchical AllGather across servers (coll_algo_intro: intra-server AllGather, then
+// inter-server AllGather), for blocks of one size. In a pass over piece [o, o + np) of every
+// block, block q sits at q x np in every CCL out. Each rank reads its server's blocks from its
+// peers' CCL outs into its own (level 0, mesh); the m ranks of one local index then pass whole
+// servers' runs of n blocks around the ring of servers through their NICs (level 1: m - 1 steps,
+// each copying one server's run into the right partner's CCL out); last, each rank copies the
+// blocks it did not have into its output.
+void hierarchicalAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                           const Blocks& blocks) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, p = n * m, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  const uint64_t perPass = std::max<uint64_t>(1, sliceMax(s.group()) / p);
+  const uint64_t steps = uint64_t{m} * 2;
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t np) {
+    const uint64_t mine = blocks.piece(me, o, np);
+    // Level 0: the server's blocks into the rank's CCL out.
+    s.signal(main, kHave, me, me, k);  // the rank's CCL out is free for this pass
+    s.copy(main, s.cclOut(me, me * np), offsetBy(send, o), mine);
+    s.copy(main, offsetBy(recv, blocks.offsets[me] + o), offsetBy(send, o), mine);
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kHave, me, me, k);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.copy(hs, s.cclOut(me, peer * np), s.cclOut(peer, peer * np), blocks.piece(peer, o, np));
+      s.signal(hs, kRead, me, peer, k);
+    }
+    for (uint32_t peer : peers) {
+      s.wait(main, kRead, me, peer, k);  // the rank has its peers' blocks
+      s.wait(main, kRead, peer, me, k);  // and they have its own
+    }
+    // Level 1: whole servers' runs around the ring of servers.
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t run = (server + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingGather, left, me, k * steps + step - 1);
+      }
+      for (uint32_t q = run * n; q < run * n + n; ++q)
+        s.copy(main, s.cclOut(right, q * np), s.cclOut(me, q * np), blocks.piece(q, o, np));
+      s.signal(main, kRingGather, me, right, k * steps + step);
+    }
+    s.wait(main, kRingGather, left, me, k * steps + m - 2);
+    for (uint32_t q = 0; q < p; ++q) {
+      if (q != me)
+        s.copy(main, offsetBy(recv, blocks.offsets[q] + o), s.cclOut(me, q * np),
+               blocks.piece(q, o, np));
+    }
+  });
+  s.join();
+}
+
 // ---------------------------------------------------------------- ring (ranks in order)
 
 // Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
@@ -573,6 +635,10 @@ const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
   if (s.group().size() == 1) {
     s.copy(s.main(), offsetBy(recv, blocks.offsets[0]), send, blocks.bytes[0]);
     return "local copy";
+  }
+  if (s.group().hierarchy().active()) {
+    hierarchicalAllGather(s, send, recv, blocks);
+    return "level0 mesh, level1 ring";
   }
   if (!s.group().mesh()) {
     ringAllGather(s, send, recv, blocks);

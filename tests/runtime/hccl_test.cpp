@@ -1223,6 +1223,29 @@ TEST_F(Hccl, TwoServerAllReduceTakesItsLevelsTime) {
       ms[0], expectedMs, level1Us / 1000, algbw, algbw * 2 * (p - 1) / p);
 }
 
+// The same cluster's AllGather of 16 x 8 MiB (a 128 MiB output, one pass through the 200 MB
+// staging buffers): HCCL's intra-server AllGather, then inter-server AllGather of whole servers'
+// blocks. Each rank reads its 7 server peers' 8 MiB blocks over HCCS at once (one SDMA transfer
+// each: 8 MiB / 19.3 GB/s = 434.6 us); its NIC then carries the other server's 8 blocks, 64 MiB at
+// 24.509 GB/s (2738.1 us); HBM copies its own block in twice and the 15 others out of the CCL
+// buffer (17 x 8 MiB read and written at 1491.3 GB/s: 191.2 us); fixed costs: the 8 NIC copies
+// one after another on the rank's stream, 2 us of launch and setup and 2.6 us through NIC, switch
+// and NIC each (36.8 us), the 15 copies out (2 us each), and about 40 us of notifies and waits.
+TEST_F(Hccl, TwoServerAllGatherTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t bytes = 128ull << 20;
+  const std::vector<double> ms = timedAllGather(bytes, 16);
+  const double block = static_cast<double>(bytes / 16);
+  const double level0Us = block / 19.3e9 * 1e6;
+  const double level1Us = 8 * block / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double hbmUs = 17 * 2 * block / kHbmRate * 1e6;
+  const double fixedUs = 8 * 4.6 + 15 * 2 + 40;
+  const double expectedMs = (level0Us + level1Us + hbmUs + fixedUs) / 1000;  // 3.471 ms
+  for (uint32_t r = 0; r < 16; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
+  std::printf("16 x 8 MiB AllGather on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n",
+              ms[0], expectedMs);
+}
+
 // A rank table of two servers (hicann/hccl rank_table_config_a2.md: every device with its
 // device_ip, rank ids not interleaved): 16 threads, each on its server's device, make one
 // communicator; an AllReduce over it sums all 16 ranks.
