@@ -463,6 +463,85 @@ void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
   });
 }
 
+// The 910's eight NPUs in two HCCS groups of four (Atlas 800-9000): HCCL runs its ring
+// executors over four logical rings at once, each carrying a quarter of the data
+// (hicann/hcomm topo_info_extractor.cc): two Hamiltonian cycles, each used in both directions.
+const std::vector<std::vector<uint32_t>> kFourRingsOf910 = {{0, 1, 2, 6, 5, 4, 7, 3},
+                                                            {0, 3, 7, 4, 5, 6, 2, 1},
+                                                            {0, 2, 3, 1, 5, 7, 6, 4},
+                                                            {0, 4, 6, 7, 5, 1, 3, 2}};
+
+// One logical ring's AllReduce of [offset, offset + bytes) of the buffers, on stream `st`, in its
+// own quarter of the staging buffers: as ringAllReduce, with the ranks in `order`.
+void logicalRingAllReduce(Steps& s, Stream& st, uint32_t ring, const MemoryPlace& send,
+                          const MemoryPlace& recv, uint64_t offset, uint64_t bytes,
+                          int32_t dataType, int32_t op) {
+  const std::vector<uint32_t>& order = kFourRingsOf910[ring];
+  const uint32_t p = static_cast<uint32_t>(order.size()), me = s.me();
+  const uint32_t pos =
+      static_cast<uint32_t>(std::find(order.begin(), order.end(), me) - order.begin());
+  const uint32_t right = order[(pos + 1) % p], left = order[(pos + p - 1) % p];
+  const uint32_t rings = static_cast<uint32_t>(kFourRingsOf910.size());
+  const uint64_t element = elementSize(dataType);
+  const uint64_t quarter = s.group().cclBytes() / rings / kSliceAlign * kSliceAlign;
+  const uint64_t base = ring * quarter;
+  // Signal steps of this ring: (pass x p + step) x rings + ring.
+  auto tag = [&](uint64_t k, uint64_t step) { return (k * p + step) * rings + ring; };
+  inPasses(bytes, std::max(kSliceAlign, quarter), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices c = cut(n, p, element);
+    s.copy(st, s.cclOut(me, base), offsetBy(send, offset + o), n);
+    s.signal(st, kReady, me, kEveryRank, tag(k, 0));
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (pos + p - step) % p;
+      if (step == 0) {
+        s.wait(st, kReady, right, kEveryRank, tag(k, 0));
+      } else {
+        s.wait(st, kRingReduce, left, me, tag(k, step - 1));
+        absorb(s, st, base + c.offset(chunk), base + c.offset(chunk), c.bytes(chunk), dataType, op);
+      }
+      const MemoryPlace from = step == 0 ? offsetBy(send, offset + o + c.offset(chunk))
+                                         : s.cclOut(me, base + c.offset(chunk));
+      contribute(s, st, right, base + c.offset(chunk), base + c.offset(chunk), from, c.bytes(chunk),
+                 dataType, op);
+      s.signal(st, kRingReduce, me, right, tag(k, step));
+    }
+    s.wait(st, kRingReduce, left, me, tag(k, p - 2));
+    const uint32_t mine = (pos + 1) % p;
+    absorb(s, st, base + c.offset(mine), base + c.offset(mine), c.bytes(mine), dataType, op);
+    s.signal(st, kRingDone, me, left, tag(k, 0));
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (pos + 1 + p - step) % p;
+      if (step == 0) {
+        s.wait(st, kRingDone, right, me, tag(k, 0));
+      } else {
+        s.wait(st, kRingGather, left, me, tag(k, step - 1));
+      }
+      s.copy(st, s.cclOut(right, base + c.offset(chunk)), s.cclOut(me, base + c.offset(chunk)),
+             c.bytes(chunk));
+      s.signal(st, kRingGather, me, right, tag(k, step));
+    }
+    s.wait(st, kRingGather, left, me, tag(k, p - 2));
+    s.copy(st, offsetBy(recv, offset + o), s.cclOut(me, base), n);
+  });
+}
+
+// The four logical rings at once, each on a helper stream of its own, each on a quarter of the
+// data (cut in element multiples).
+void fourRingAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                       int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t rings = static_cast<uint32_t>(kFourRingsOf910.size());
+  std::vector<uint32_t> streams;  // ring q runs on the helper stream of rank me + q + 1
+  for (uint32_t q = 0; q < rings; ++q) streams.push_back((me + q + 1) % p);
+  s.fork(streams);
+  const Slices parts = cut(bytes, rings, elementSize(dataType));
+  for (uint32_t q = 0; q < rings; ++q) {
+    logicalRingAllReduce(s, s.helper(streams[q]), q, send, recv, parts.offset(q), parts.bytes(q),
+                         dataType, op);
+  }
+  s.join();
+}
+
 // (Block b of a pass sits at b x n in the CCL buffers, n the pass's largest piece.)
 void ringReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
                        const Blocks& blocks, int32_t dataType, int32_t op) {
@@ -590,6 +669,10 @@ const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
     return s.group().hierarchy().level1 == "H-D_R"
                ? "level0 mesh, level1 H-D_R (one exchange of halves)"
                : "level0 mesh, level1 ring";
+  }
+  if (s.group().fourRings()) {
+    fourRingAllReduce(s, send, recv, bytes, dataType, op);
+    return "four logical rings";
   }
   if (!s.group().mesh()) {
     ringAllReduce(s, send, recv, bytes, dataType, op);

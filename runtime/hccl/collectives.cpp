@@ -222,6 +222,31 @@ Hierarchy findHierarchy(ServicePort& port, const std::vector<int32_t>& devices,
   h.perServer = n;
   return h;
 }
+
+// Whether the ranks are the 910's (first generation) eight NPUs as two HCCS groups of four, ranks
+// 0-3 and 4-7 (Atlas 800-9000), every hop of HCCL's four logical rings able to move data.
+bool fourRingsOf910(ServicePort& port, const std::vector<int32_t>& devices, bool mesh) {
+  if (mesh || devices.size() != 8) return false;
+  const std::string& soc = port.deviceSpec(devices[0]).soc;
+  if (soc.rfind("Ascend910", 0) != 0 || soc.rfind("Ascend910B", 0) == 0 ||
+      soc.rfind("Ascend910_93", 0) == 0)
+    return false;
+  for (uint32_t a = 0; a < 8; ++a) {
+    if (port.deviceSpec(devices[a]).soc != soc) return false;
+    for (uint32_t b = a + 1; b < 8; ++b) {
+      const bool hccs = port.topology(devices[a], devices[b]) == kHccsBit;
+      if (hccs != (a / 4 == b / 4)) return false;
+    }
+  }
+  for (const auto& ring : {std::vector<uint32_t>{0, 1, 2, 6, 5, 4, 7, 3},
+                           std::vector<uint32_t>{0, 2, 3, 1, 5, 7, 6, 4}}) {
+    for (size_t i = 0; i < ring.size(); ++i) {
+      if (!port.directPath(devices[ring[i]], devices[ring[(i + 1) % ring.size()]], nullptr))
+        return false;
+    }
+  }
+  return true;
+}
 }  // namespace
 
 void Collectives::getRootInfo(ServicePort& port, HostThread& t, HcclRootInfo* rootInfo) {
@@ -285,6 +310,7 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
   }
   auto group = std::make_shared<Group>(name, std::move(places), cclBytes, mesh,
                                        port.deviceSpec(devices[0]).soc, hierarchy);
+  group->setFourRings(fourRingsOf910(port, devices, mesh));
   group->liveRanks = p;
   std::vector<Comm*> made;
   for (uint32_t r = 0; r < p; ++r) {

@@ -98,6 +98,10 @@ class Group {
   bool mesh() const { return mesh_; }
   const std::string& soc() const { return soc_; }  // the ranks' SoC (its DMA engine's reductions)
   const Hierarchy& hierarchy() const { return hierarchy_; }
+  // The 910's eight ranks in two HCCS groups of four (ranks 0-3 and 4-7): HCCL's AllReduce runs
+  // on four logical rings at once.
+  bool fourRings() const { return fourRings_; }
+  void setFourRings(bool on) { fourRings_ = on; }
 
   // The sync point behind `key`, made by whichever rank asks first.
   std::shared_ptr<models::SyncPoint> signal(const SignalKey& key);
@@ -123,6 +127,7 @@ class Group {
   bool mesh_;
   std::string soc_;
   Hierarchy hierarchy_;
+  bool fourRings_ = false;
   std::map<SignalKey, std::shared_ptr<models::SyncPoint>> signals_;
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> queued_;  // (space, seq) -> ranks so far
   std::map<uint64_t, std::string> descriptions_;

@@ -1246,6 +1246,29 @@ TEST_F(Hccl, TwoServerAllGatherTakesItsLevelsTime) {
               ms[0], expectedMs);
 }
 
+// The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
+// rings at once (hicann/hcomm topo_info_extractor.cc), each ring a quarter of the data. Each ring
+// crosses between the groups on two hops, one each way, so the four rings' crossing hops share
+// the two switch uplinks (sw1 and sw2 under sw0, Gen4 x16) four at a time in each direction:
+// every one of the 2 (p - 1) = 14 steps moves 4 x (256 MiB / 4 / 8) = 32 MiB up one uplink and
+// down the other at the Gen4 x16 write payload rate, 28.425 GB/s of TLPs x 256 / 280 = 25.9886
+// GB/s (models.Fabric's pcie-bench arithmetic): 14 x 32 MiB / 25.9886 GB/s = 18.076 ms, which
+// the operation cannot beat. Launches, each ring's local copies (overlapping the other rings'
+// steps) and the first chunk's way add at most 3 %.
+TEST_F(Hccl, FourLogicalRingsOn910ShareTheSwitchUplinks) {
+  start("atlas-800-9000");
+  const uint64_t bytes = 256ull << 20;
+  const std::vector<double> ms = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4, 8);
+  const double uplinkRate = 28.425e9 * 256 / 280;
+  const double boundMs = 14 * (bytes / 8.0) / uplinkRate * 1e3;  // 18.076 ms
+  for (uint32_t r = 0; r < 8; ++r) {
+    EXPECT_GT(ms[r], boundMs) << r;
+    EXPECT_LT(ms[r], 1.03 * boundMs) << r;
+  }
+  std::printf("8 x 256 MiB AllReduce on four logical rings (910): %.4f ms (uplink bound %.4f ms)\n",
+              ms[0], boundMs);
+}
+
 // A rank table of two servers (hicann/hccl rank_table_config_a2.md: every device with its
 // device_ip, rank ids not interleaved): 16 threads, each on its server's device, make one
 // communicator; an AllReduce over it sums all 16 ranks.
