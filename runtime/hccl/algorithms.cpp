@@ -416,6 +416,67 @@ void hierarchicalAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace&
   s.join();
 }
 
+// HCCL's hierarchical ReduceScatter across servers (coll_algo_intro: inter-server
+// ReduceScatter, then intra-server ReduceScatter), with inline reduction. In a pass over piece
+// [o, o + np) of every block, block q sits at q x np in every CCL out. The m ranks of one local
+// index reduce-scatter whole servers' runs of n blocks around the ring of servers through their
+// NICs (level 1: m - 1 steps, each inline-reducing one run into the right partner's CCL out), so
+// each rank holds its server's run summed over its local index; then each rank inline-reduces
+// block j of that run into server peer j's CCL out over HCCS (level 0, mesh), and copies its own
+// finished block out.
+void hierarchicalReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                               const Blocks& blocks, int32_t dataType, int32_t op) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, p = n * m, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  const uint64_t element = elementSize(dataType);
+  const uint64_t perPass = std::max(element, sliceMax(s.group()) / p / element * element);
+  const uint64_t steps = uint64_t{m} * 2;
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t np) {
+    for (uint32_t q = 0; q < p; ++q)
+      s.copy(main, s.cclOut(me, q * np), offsetBy(send, blocks.offsets[q] + o),
+             blocks.piece(q, o, np));
+    // Level 1: servers' runs reduce-scattered around the ring of servers.
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t run = (server + 2 * m - step - 1) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingReduce, left, me, k * steps + step - 1);
+      }
+      for (uint32_t q = run * n; q < run * n + n; ++q)
+        s.reduce(main, s.cclOut(right, q * np), s.cclOut(me, q * np), blocks.piece(q, o, np),
+                 dataType, op);
+      s.signal(main, kRingReduce, me, right, k * steps + step);
+    }
+    if (m > 1) s.wait(main, kRingReduce, left, me, k * steps + m - 2);
+    // Level 0: block j of the server's run into server peer j's CCL out.
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kReady, me, kEveryRank, k);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.reduce(hs, s.cclOut(peer, peer * np), s.cclOut(me, peer * np), blocks.piece(peer, o, np),
+               dataType, op);
+      s.signal(hs, kWritten, me, peer, k);
+    }
+    for (uint32_t peer : peers) {
+      s.wait(main, kWritten, peer, me, k);  // its part is in the rank's block
+      s.wait(main, kWritten, me, peer, k);  // the rank's part is in its block
+    }
+    s.copy(main, offsetBy(recv, o), s.cclOut(me, me * np), blocks.piece(me, o, np));
+  });
+  s.join();
+}
+
 // ---------------------------------------------------------------- ring (ranks in order)
 
 // Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
@@ -704,6 +765,10 @@ const char* reduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& 
   if (s.group().size() == 1) {
     s.copy(s.main(), recv, offsetBy(send, blocks.offsets[0]), blocks.bytes[0]);
     return "local copy";
+  }
+  if (s.group().hierarchy().active() && s.inlineReduce()) {
+    hierarchicalReduceScatter(s, send, recv, blocks, dataType, op);
+    return "level1 ring, level0 mesh";
   }
   if (!s.group().mesh()) {
     ringReduceScatter(s, send, recv, blocks, dataType, op);
