@@ -1246,6 +1246,39 @@ TEST_F(Hccl, TwoServerAllGatherTakesItsLevelsTime) {
               ms[0], expectedMs);
 }
 
+// The same cluster's ReduceScatter of 16 x 8 MiB blocks (each rank's input 128 MiB, one pass):
+// HCCL's inter-server ReduceScatter, then intra-server ReduceScatter. Each rank copies its input
+// into its CCL out (16 x 8 MiB through HBM), its NIC carries the other server's run of 8 blocks
+// (64 MiB at 24.509 GB/s: 2738.1 us, inline-reduced into the partner's CCL out), then it
+// inline-reduces 7 blocks into its server peers' CCL outs over HCCS at once (8 MiB at 19.3 GB/s:
+// 434.6 us) and copies its own block out (HBM: 17 x 8 MiB read and written, 191.2 us in all).
+// Fixed costs: the 8 NIC writes one after another (2 us of launch and setup and 2.6 us of NIC,
+// switch and NIC each), the 16 copies in (2 us each) and about 40 us of notifies and waits.
+TEST_F(Hccl, TwoServerReduceScatterTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t block = 8ull << 20;
+  const std::vector<double> ms =
+      timedOnRanks(16, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+        auto send = std::make_shared<DeviceBuffer>(16 * block),
+             recv = std::make_shared<DeviceBuffer>(block);
+        return [=] {
+          EXPECT_EQ(HcclReduceScatter(send->p, recv->p, block / 4, HCCL_DATA_TYPE_FP32,
+                                      HCCL_REDUCE_SUM, comm, stream),
+                    HCCL_SUCCESS);
+        };
+      });
+  const double b = static_cast<double>(block);
+  const double level1Us = 8 * b / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double level0Us = b / 19.3e9 * 1e6;
+  const double hbmUs = 17 * 2 * b / kHbmRate * 1e6;
+  const double fixedUs = 8 * 4.6 + 16 * 2 + 40;
+  const double expectedMs = (level1Us + level0Us + hbmUs + fixedUs) / 1000;  // 3.473 ms
+  for (uint32_t r = 0; r < 16; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
+  std::printf(
+      "16 x 8 MiB ReduceScatter on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n",
+      ms[0], expectedMs);
+}
+
 // The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
 // rings at once (hicann/hcomm topo_info_extractor.cc), each ring a quarter of the data. Each ring
 // crosses between the groups on two hops, one each way, so the four rings' crossing hops share
