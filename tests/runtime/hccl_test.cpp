@@ -1275,8 +1275,8 @@ TEST_F(Hccl, TwoServerReduceScatterTakesItsLevelsTime) {
   const double expectedMs = (level1Us + level0Us + hbmUs + fixedUs) / 1000;  // 3.473 ms
   for (uint32_t r = 0; r < 16; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
   std::printf(
-      "16 x 8 MiB ReduceScatter on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n",
-      ms[0], expectedMs);
+      "16 x 8 MiB ReduceScatter on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n", ms[0],
+      expectedMs);
 }
 
 // The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
