@@ -477,6 +477,61 @@ void hierarchicalReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPl
   s.join();
 }
 
+// HCCL's hierarchical Broadcast across servers (coll_algo_intro: intra-server Scatter,
+// inter-server Broadcast, intra-server AllGather). In a pass over [o, o + N) of the buffer, cut
+// into n slices: the root's server's ranks each read slice l from the root's CCL out into their
+// own; each of them passes its slice along the chain of servers to the rank of its local index in
+// every other server (level 1, through the NICs); then every rank reads the slices it lacks from
+// its server peers' CCL outs (level 0, mesh).
+void hierarchicalBroadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n, rootServer = root / n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t total) {
+    const Slices sl = cut(total, n, kSliceAlign);
+    const uint64_t at = sl.offset(local), mine = sl.bytes(local);
+    s.signal(main, kInterReady, me, kEveryRank, k);  // the rank's CCL out is free for the pass
+    if (me == root) {
+      s.copy(main, s.cclOut(me, 0), offsetBy(buf, o), total);
+      s.signal(main, kReady, me, kEveryRank, k);
+    } else if (server == rootServer) {
+      s.wait(main, kReady, root, kEveryRank, k);
+      s.copy(main, s.cclOut(me, at), s.cclOut(root, at), mine);
+      s.signal(main, kHave, me, root, k);
+    } else {
+      s.wait(main, kChain, left, me, k);
+    }
+    if (right / n != rootServer) {  // pass the slice on to the next server
+      s.wait(main, kInterReady, right, kEveryRank, k);
+      s.copy(main, s.cclOut(right, at), s.cclOut(me, at), mine);
+      s.signal(main, kChain, me, right, k);
+    }
+    s.signal(main, kFinal, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      if (me != root) {
+        s.wait(hs, kFinal, peer, kEveryRank, k);
+        s.copy(hs, offsetBy(buf, o + sl.offset(peer - base)),
+               s.cclOut(peer, sl.offset(peer - base)), sl.bytes(peer - base));
+      }
+      s.signal(hs, kRead, me, peer, k);
+    }
+    if (me != root) s.copy(main, offsetBy(buf, o + at), s.cclOut(me, at), mine);
+    for (uint32_t peer : peers) {
+      s.wait(main, kRead, peer, me, k);
+      if (me == root) s.wait(main, kHave, peer, root, k);
+    }
+  });
+  s.join();
+}
+
 // ---------------------------------------------------------------- ring (ranks in order)
 
 // Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
@@ -798,6 +853,10 @@ const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
 
 const char* broadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
   if (s.group().size() == 1) return "none";
+  if (s.group().hierarchy().active()) {
+    hierarchicalBroadcast(s, buf, bytes, root);
+    return "level0 mesh scatter, level1 chain, level0 mesh all-gather";
+  }
   if (!s.group().mesh()) {
     chainBroadcast(s, buf, bytes, root);
     return "ring";

@@ -1279,6 +1279,38 @@ TEST_F(Hccl, TwoServerReduceScatterTakesItsLevelsTime) {
       expectedMs);
 }
 
+// The same cluster's Broadcast of 128 MiB from rank 0: HCCL's intra-server Scatter, inter-server
+// Broadcast, intra-server AllGather. The root copies the buffer into its CCL out (128 MiB read and
+// written through HBM: 180.0 us); its 7 server peers each read their 16 MiB slice from it over
+// HCCS (one SDMA transfer each: 869.3 us); each of the 8 passes its slice through the NICs to its
+// partner in the other server (684.5 us at 24.509 GB/s); then every rank reads the 7 slices it
+// lacks from its server peers at once (869.3 us). The last rank to finish (in the second server)
+// waits for all four in turn, plus about 45 us: launches, notifies and copy setups on the way (38)
+// and the NICs' and switch's latency.
+TEST_F(Hccl, TwoServerBroadcastTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t bytes = 128ull << 20;
+  const std::vector<double> ms =
+      timedOnRanks(16, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+        auto buf = std::make_shared<DeviceBuffer>(bytes);
+        return [=] {
+          EXPECT_EQ(HcclBroadcast(buf->p, bytes / 4, HCCL_DATA_TYPE_FP32, 0, comm, stream),
+                    HCCL_SUCCESS);
+        };
+      });
+  const double slice = static_cast<double>(bytes / 8);
+  const double rootCopyUs = 2 * static_cast<double>(bytes) / kHbmRate * 1e6;
+  const double hccsUs = slice / 19.3e9 * 1e6;
+  const double nicUs = slice / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double expectedMs = (rootCopyUs + 2 * hccsUs + nicUs + 45) / 1000;  // 2.648 ms
+  const double slowest = *std::max_element(ms.begin(), ms.end());
+  EXPECT_NEAR(slowest, expectedMs, 0.01 * expectedMs);
+  std::printf(
+      "16 ranks' Broadcast of 128 MiB on two A2 servers over RoCE: slowest rank %.4f ms "
+      "(arithmetic %.4f ms)\n",
+      slowest, expectedMs);
+}
+
 // The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
 // rings at once (hicann/hcomm topo_info_extractor.cc), each ring a quarter of the data. Each ring
 // crosses between the groups on two hops, one each way, so the four rings' crossing hops share
