@@ -213,10 +213,14 @@ Hierarchy findHierarchy(ServicePort& port, const std::vector<int32_t>& devices,
     h.level1 = levels->second.at("level1");
     break;
   }
-  if (h.level1 == "H-D_R" && servers > 2) {
-    refuse(HCCL_E_NOT_SUPPORT, "HCCL_ALGO level1 H-D_R on " + std::to_string(servers) +
-                                   " servers: the simulation runs halving-doubling on two "
-                                   "servers only (use level1:ring)");
+  for (const auto& [op, levels] : setting.levels) {
+    auto l1 = levels.find("level1");
+    if (l1 != levels.end() && l1->second == "H-D_R" && servers > 2) {
+      refuse(HCCL_E_NOT_SUPPORT, "HCCL_ALGO level1 H-D_R" + (op.empty() ? "" : " for " + op) +
+                                     " on " + std::to_string(servers) +
+                                     " servers: the simulation runs halving-doubling on two "
+                                     "servers only (use level1:ring)");
+    }
   }
   h.servers = servers;
   h.perServer = n;

@@ -1311,6 +1311,67 @@ TEST_F(Hccl, TwoServerBroadcastTakesItsLevelsTime) {
       slowest, expectedMs);
 }
 
+// Three one-NPU servers (the built-in default machine) over RoCE: the two levels with one rank per
+// server and a ring of three servers; AllReduce, ReduceScatter and AllGather exact; H-D_R, which
+// the simulation runs on two servers only, refused with HCCL_E_NOT_SUPPORT.
+TEST_F(Hccl, ThreeServersRingAndRefuseHalvingDoubling) {
+  const std::string path = ::testing::TempDir() + "/three-servers.yaml";
+  std::ofstream(path)
+      << "cluster:\n  servers:\n    - { name: a, extends: default }\n"
+         "    - { name: b, extends: default }\n    - { name: c, extends: default }\n";
+  start(path.c_str());
+  setenv("HCCL_ALGO", "allgather=level0:NA;level1:H-D_R", 1);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 3; ++r) {
+    threads.emplace_back([&, r] {
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      EXPECT_EQ(HcclCommInitRootInfo(3, &root, r, &comm), HCCL_E_NOT_SUPPORT);
+      EXPECT_NE(std::string(aclGetRecentErrMsg()).find("H-D_R for allgather on 3 servers"),
+                std::string::npos)
+          << aclGetRecentErrMsg();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  setenv("HCCL_ALGO", "level0:NA;level1:ring", 1);
+  onRanks(3, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    const uint64_t count = 300000;  // 1.2 MB of int32 per rank, chunks of a third each
+    std::vector<int32_t> mine(count);
+    for (uint64_t i = 0; i < count; ++i) mine[i] = static_cast<int32_t>(rank * 1000 + i % 97);
+    DeviceBuffer send(count * 4), recv(count * 4), block(count / 3 * 4), all(count * 3 * 4);
+    send.upload(std::vector<uint8_t>(reinterpret_cast<uint8_t*>(mine.data()),
+                                     reinterpret_cast<uint8_t*>(mine.data()) + count * 4));
+    ASSERT_HCCL_OK(
+        HcclAllReduce(send.p, recv.p, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, comm, stream));
+    ASSERT_HCCL_OK(HcclReduceScatter(send.p, block.p, count / 3, HCCL_DATA_TYPE_INT32,
+                                     HCCL_REDUCE_MAX, comm, stream));
+    ASSERT_HCCL_OK(HcclAllGather(send.p, all.p, count, HCCL_DATA_TYPE_INT32, comm, stream));
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    auto ints = [](const std::vector<uint8_t>& bytes) {
+      std::vector<int32_t> v(bytes.size() / 4);
+      std::memcpy(v.data(), bytes.data(), bytes.size());
+      return v;
+    };
+    const std::vector<int32_t> sums = ints(recv.download()), maxes = ints(block.download()),
+                               gathered = ints(all.download());
+    for (uint64_t i = 0; i < count; ++i) {
+      // Ranks 0, 1, 2 hold 0, 1000, 2000 plus i % 97: the sum is 3000 + 3 (i % 97).
+      ASSERT_EQ(sums[i], static_cast<int32_t>(3000 + 3 * (i % 97))) << i;
+      for (uint32_t q = 0; q < 3; ++q)
+        ASSERT_EQ(gathered[q * count + i], static_cast<int32_t>(q * 1000 + i % 97))
+            << q << " " << i;
+    }
+    for (uint64_t i = 0; i < count / 3; ++i) {
+      const uint64_t at = rank * (count / 3) + i;  // the max is rank 2's element
+      ASSERT_EQ(maxes[i], static_cast<int32_t>(2000 + at % 97)) << i;
+    }
+  });
+  unsetenv("HCCL_ALGO");
+}
+
 // The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
 // rings at once (hicann/hcomm topo_info_extractor.cc), each ring a quarter of the data. Each ring
 // crosses between the groups on two hops, one each way, so the four rings' crossing hops share
