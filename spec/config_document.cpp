@@ -339,4 +339,29 @@ ConfigNode loadConfigDocumentFromText(const std::string& text, const std::string
   return loadChain(source, diag, sources, stack);
 }
 
+ConfigNode resolveExtends(const ConfigNode& node, Diagnostics& diag,
+                          std::vector<std::string>& sources) {
+  const std::string& file = node.where().file;
+  const fs::path dir =
+      file.rfind(kBuiltinPrefix, 0) == 0 ? fs::path() : fs::path(file).parent_path();
+  Source source{file, "", file + ":" + std::to_string(node.where().line), dir};
+  const ConfigNode::Entry* ext = node.isMap() ? node.findEntry("extends") : nullptr;
+  if (!ext) return node;
+  ConfigNode top = node;
+  top.erase("extends");
+  Source parent;
+  const std::string& ref = ext->value.isScalar() ? ext->value.value() : std::string();
+  if (!ext->value.isScalar() || !resolveSource(ref, dir, parent)) {
+    diag.error(ext->value.where(), "extends",
+               "cannot find '" + ref + "' (a machine file or a built-in preset; presets: " +
+                   FieldReader::join(builtinMachinePresets()) + ")");
+    return top;
+  }
+  std::vector<std::string> stack{source.key};
+  ConfigNode base = loadChain(parent, diag, sources, stack);
+  if (!base.isMap()) return top;
+  overlay(base, top, "", diag);
+  return base;
+}
+
 }  // namespace ascendsim::spec

@@ -48,6 +48,8 @@ const std::map<std::string, std::string>& familyDescriptions() {
       {"memory-timing", "memory `timing:`: how copies and kernels are charged for memory"},
       {"dma-model", "`dma.model`: how a device's DMA engines time a copy"},
       {"device-link", "`device_links[].model`: a point-to-point link between devices"},
+      {"nic", "`cluster.nic.model`: the network card beside each NPU of a cluster"},
+      {"network-switch", "`cluster.switch.model`: the switch joining a cluster's NICs"},
       {"trace-format",
        "`trace.format`, `--trace-format` or ASCENDSIM_TRACE_FORMAT: how a run's timeline is "
        "written"},

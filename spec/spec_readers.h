@@ -13,5 +13,6 @@ namespace ascendsim::spec {
 void readMemory(const ConfigNode& node, const std::string& path, Diagnostics& diag, DramSpec& out);
 void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag,
               PcieLinkSpec& out);
+void readTrace(const ConfigNode& node, Diagnostics& diag, TraceSpec& trace);
 
 }  // namespace ascendsim::spec

@@ -132,7 +132,53 @@ std::string writeMemorySpecYaml(const DramSpec& memory) {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
+void writeTrace(YAML::Emitter& out, const TraceSpec& trace) {
+  out << YAML::Key << "trace" << YAML::Value << YAML::BeginMap;
+  if (!trace.path.empty()) out << YAML::Key << "path" << YAML::Value << trace.path;
+  if (!trace.format.empty()) out << YAML::Key << "format" << YAML::Value << trace.format;
+  if (!trace.report.empty()) out << YAML::Key << "report" << YAML::Value << trace.report;
+  out << YAML::Key << "counter_interval" << YAML::Value << formatDuration(trace.counterInterval);
+  out << YAML::Key << "max_size" << YAML::Value << formatBytes(trace.maxFileSize);
+  out << YAML::Key << "dram_stats" << YAML::Value << trace.dramStats;
+  out << YAML::EndMap;
+}
+
+// A cluster as its file gives it: each server the whole machine it is (no `extends` left).
+std::string writeClusterYaml(const SystemSpec& sys) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  if (!sys.name.empty()) out << YAML::Key << "name" << YAML::Value << sys.name;
+  if (!sys.description.empty()) out << YAML::Key << "description" << YAML::Value << sys.description;
+  writeTrace(out, sys.trace);
+  const ClusterSpec& c = sys.cluster;
+  out << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "nic" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value << c.nic.model;
+  out << YAML::Key << "rate" << YAML::Value << formatBandwidth(c.nic.rate);
+  out << YAML::Key << "latency" << YAML::Value << formatDuration(c.nic.latency);
+  out << YAML::Key << "mtu" << YAML::Value << formatBytes(c.nic.mtu);
+  out << YAML::Key << "frame_overhead" << YAML::Value << c.nic.frameOverhead;
+  out << YAML::EndMap;
+  out << YAML::Key << "switch" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value << c.networkSwitch.model;
+  out << YAML::Key << "port_rate" << YAML::Value << formatBandwidth(c.networkSwitch.portRate);
+  out << YAML::Key << "latency" << YAML::Value << formatDuration(c.networkSwitch.latency);
+  out << YAML::EndMap;
+  out << YAML::Key << "servers" << YAML::Value << YAML::BeginSeq;
+  for (const ServerSpec& server : c.servers) {
+    YAML::Node machine = YAML::Load(writeSystemSpecYaml(*server.machine));
+    machine.remove("trace");  // a server's trace settings are the cluster's
+    machine["name"] = server.name;
+    out << machine;
+  }
+  out << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+}  // namespace
+
 std::string writeSystemSpecYaml(const SystemSpec& sys) {
+  if (sys.cluster.active()) return writeClusterYaml(sys);
   YAML::Emitter out;
   out << YAML::BeginMap;
   if (!sys.name.empty()) out << YAML::Key << "name" << YAML::Value << sys.name;
@@ -167,15 +213,7 @@ std::string writeSystemSpecYaml(const SystemSpec& sys) {
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;
-  out << YAML::Key << "trace" << YAML::Value << YAML::BeginMap;
-  if (!sys.trace.path.empty()) out << YAML::Key << "path" << YAML::Value << sys.trace.path;
-  if (!sys.trace.format.empty()) out << YAML::Key << "format" << YAML::Value << sys.trace.format;
-  if (!sys.trace.report.empty()) out << YAML::Key << "report" << YAML::Value << sys.trace.report;
-  out << YAML::Key << "counter_interval" << YAML::Value
-      << formatDuration(sys.trace.counterInterval);
-  out << YAML::Key << "max_size" << YAML::Value << formatBytes(sys.trace.maxFileSize);
-  out << YAML::Key << "dram_stats" << YAML::Value << sys.trace.dramStats;
-  out << YAML::EndMap;
+  writeTrace(out, sys.trace);
   out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
   for (const DeviceSpec& d : sys.devices) writeDevice(out, d);
   out << YAML::EndSeq;

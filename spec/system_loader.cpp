@@ -510,6 +510,17 @@ void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag
   r.finish();
 }
 
+void readTrace(const ConfigNode& node, Diagnostics& diag, TraceSpec& trace) {
+  FieldReader tr(node, "trace", diag);
+  tr.text("path", trace.path);
+  tr.kind("format", trace.format, "trace-format");
+  tr.text("report", trace.report);
+  tr.duration("counter_interval", trace.counterInterval, 1000, 1000000000000);
+  tr.bytes("max_size", trace.maxFileSize, 64 * 1024, 1ull << 50);
+  tr.boolean("dram_stats", trace.dramStats);
+  tr.finish();
+}
+
 SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
   SystemSpec sys;
   FieldReader r(root, "", diag);
@@ -540,16 +551,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     pr.finish();
   }
 
-  if (const ConfigNode* t = r.take("trace")) {
-    FieldReader tr(*t, "trace", diag);
-    tr.text("path", sys.trace.path);
-    tr.kind("format", sys.trace.format, "trace-format");
-    tr.text("report", sys.trace.report);
-    tr.duration("counter_interval", sys.trace.counterInterval, 1000, 1000000000000);
-    tr.bytes("max_size", sys.trace.maxFileSize, 64 * 1024, 1ull << 50);
-    tr.boolean("dram_stats", sys.trace.dramStats);
-    tr.finish();
-  }
+  if (const ConfigNode* t = r.take("trace")) readTrace(*t, diag, sys.trace);
 
   std::vector<Located> deviceAt;
   if (const ConfigNode* devs = r.require("devices")) {
@@ -601,6 +603,7 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     }
   }
   checkTopology(sys, switchAt, deviceAt, diag);
+  for (size_t d = 0; d < sys.devices.size(); ++d) sys.devices[d].localId = static_cast<uint32_t>(d);
   return sys;
 }
 
@@ -608,7 +611,10 @@ namespace {
 SystemSpec finishLoading(const ConfigNode& root, Diagnostics& diag,
                          std::vector<std::string> sources) {
   SystemSpec sys;
-  if (diag.empty()) sys = readSystemSpec(root, diag);
+  if (diag.empty()) {
+    sys = root.isMap() && root.find("cluster") ? readClusterSpec(root, diag, sources)
+                                               : readSystemSpec(root, diag);
+  }
   if (!diag.empty()) throw ConfigError(diag.items());
   sys.sources = std::move(sources);
   return sys;

@@ -36,5 +36,13 @@ ConfigNode loadConfigDocument(const std::string& ref, Diagnostics& diag,
 ConfigNode loadConfigDocumentFromText(const std::string& text, const std::string& fileName,
                                       Diagnostics& diag, std::vector<std::string>& sources);
 SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag);
+// A map that may name a machine to build on (`extends`, relative to the file the map is in), with
+// that machine's tree overlaid by the map's other keys (a cluster's server entries).
+ConfigNode resolveExtends(const ConfigNode& node, Diagnostics& diag,
+                          std::vector<std::string>& sources);
+// A cluster (a config whose top level has `cluster:`): its servers' machines joined into one,
+// with a NIC per device on the cluster's switch (spec/cluster_loader.cpp).
+SystemSpec readClusterSpec(const ConfigNode& root, Diagnostics& diag,
+                           std::vector<std::string>& sources);
 
 }  // namespace ascendsim::spec

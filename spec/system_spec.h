@@ -3,6 +3,7 @@
 // Models and the runtime are built from these structs and never see YAML.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -222,6 +223,10 @@ struct DeviceSpec {
   DmaSpec dma;
   SchedulerSpec scheduler;
   AiCoreSpec aicore;
+  // In a cluster: the server the device belongs to (index into ClusterSpec::servers) and its
+  // device id within that server (the rank table's device_id); 0 and its index otherwise.
+  uint32_t server = 0;
+  uint32_t localId = 0;
 };
 
 // ---------------------------------------------------------------- links between devices
@@ -241,6 +246,45 @@ struct DeviceLinkSpec {
   double bandwidth() const {
     return static_cast<double>(lanes) * rate / 8;
   }  // raw bytes/s per direction
+};
+
+// ---------------------------------------------------------------- clusters of servers
+// A RoCE NIC beside every NPU of a cluster, cabled to a port of the cluster's switch (`model`: a
+// registered "nic" kind). RDMA writes cross it as frames of at most `mtu` bytes of payload, each
+// with `frameOverhead` bytes of headers, trailers and the Ethernet gap.
+struct NicSpec {
+  std::string model = "roce";
+  double rate = 25e9;             // bytes/s per direction (200 Gb/s)
+  Picoseconds latency = 1000000;  // one way, the NIC's own (DMA to wire and wire to DMA)
+  uint64_t mtu = 4096;            // payload bytes per frame
+  uint32_t frameOverhead = 82;    // bytes per frame besides its payload
+};
+
+// The switch joining the servers' NICs (`model`: a registered "network-switch" kind).
+struct NetworkSwitchSpec {
+  std::string model = "ethernet";
+  double portRate = 50e9;        // bytes/s per port per direction (400 Gb/s)
+  Picoseconds latency = 600000;  // port to port
+};
+
+struct SystemSpec;
+
+// One server of a cluster: the machine it is (as loaded from its entry) and the devices of the
+// cluster that are its, [firstDevice, firstDevice + devices).
+struct ServerSpec {
+  std::string name;
+  uint32_t firstDevice = 0, devices = 0;
+  std::shared_ptr<const SystemSpec> machine;
+};
+
+// Empty `servers`: one machine, no network. Otherwise the machine's devices, switches, ports and
+// device links are those of every server (named "SERVER-NAME"), its host and root complex the
+// first server's (the servers share one simulated host), and every NPU has a NIC on the switch.
+struct ClusterSpec {
+  std::vector<ServerSpec> servers;
+  NicSpec nic;
+  NetworkSwitchSpec networkSwitch;
+  bool active() const { return !servers.empty(); }
 };
 
 enum class RunMode { Host, Device };
@@ -264,6 +308,7 @@ struct SystemSpec {
   std::vector<PcieSwitchSpec> switches;
   std::vector<DeviceSpec> devices;
   std::vector<DeviceLinkSpec> deviceLinks;
+  ClusterSpec cluster;
   TraceSpec trace;
   std::vector<std::string> sources;  // files it was read from, outermost first
 

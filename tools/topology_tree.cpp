@@ -55,10 +55,30 @@ class TreeDrawer {
       if (d.port.empty()) out_ += "(on chip) " + deviceText(d) + "\n";
     }
     drawDeviceLinks();
+    drawNetwork();
     return out_;
   }
 
  private:
+  // A cluster's network: its servers, the NIC beside each NPU and the switch joining them.
+  void drawNetwork() {
+    const spec::ClusterSpec& c = sys_.cluster;
+    if (!c.active()) return;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "network  %s switch, %.0f Gb/s per port, %s port to port\n"
+                  "  a %s NIC per NPU, %.0f Gb/s, MTU %llu, %s one way\n",
+                  c.networkSwitch.model.c_str(), c.networkSwitch.portRate * 8 / 1e9,
+                  spec::formatDuration(c.networkSwitch.latency).c_str(), c.nic.model.c_str(),
+                  c.nic.rate * 8 / 1e9, static_cast<unsigned long long>(c.nic.mtu),
+                  spec::formatDuration(c.nic.latency).c_str());
+    out_ += text;
+    for (const spec::ServerSpec& server : c.servers) {
+      out_ += "  server " + server.name + ": " + sys_.devices[server.firstDevice].name + " .. " +
+              sys_.devices[server.firstDevice + server.devices - 1].name + "\n";
+    }
+  }
+
   // Device links, one line per device: its peers and each link's rate.
   void drawDeviceLinks() {
     if (sys_.deviceLinks.empty()) return;

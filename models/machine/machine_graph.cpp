@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "models/link/pcie_link.h"
+#include "models/link/roce_link.h"
 #include "models/link/socket_link.h"
 #include "models/task/memory_traffic.h"
 
@@ -55,6 +56,16 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
     for (uint32_t e = 0; dev.dma.engineBandwidth > 0 && e < dev.dma.engines; ++e)
       dmaEngines_.back().push_back(&resources_.add(dev.name + ".dma" + std::to_string(e)));
     if (!dev.port.empty()) plug(deviceNodes_.back(), dev.port, dev.link, dev.name + ".link");
+  }
+  if (sys.cluster.active()) {
+    // Every NPU's NIC on one port of the cluster's switch.
+    networkSwitch_ = makeNetworkSwitch(sys.cluster.networkSwitch);
+    networkNode_ = addNode(GraphNode::Kind::Network, "network", 0, networkSwitch_->latency());
+    for (size_t d = 0; d < sys.devices.size(); ++d) {
+      links_.push_back(makeNic(sys.cluster.nic, sys.devices[d].name, networkSwitch_->portRate(),
+                               deviceNodes_[d], networkNode_, resources_));
+      nics_.push_back(static_cast<int>(links_.size()) - 1);
+    }
   }
   deviceLinkIndex_.assign(sys.devices.size(), std::vector<int>(sys.devices.size(), -1));
   for (const spec::DeviceLinkSpec& l : sys.deviceLinks) {

@@ -10,6 +10,7 @@
 
 #include "models/host/host_cpu.h"
 #include "models/link/link.h"
+#include "models/link/network_switch.h"
 #include "models/memory/memory.h"
 #include "models/resource/resource.h"
 #include "spec/system_spec.h"
@@ -17,9 +18,9 @@
 namespace ascendsim::models {
 
 struct GraphNode {
-  enum class Kind { Socket, Switch, Device };
+  enum class Kind { Socket, Switch, Device, Network };
   Kind kind;
-  std::string name;  // "cpu0", "sw0", "npu3"
+  std::string name;  // "cpu0", "sw0", "npu3", "network" (a cluster's switch)
   int index;         // socket number, switch index or device index
   int parent = -1;   // the node its PCIe link goes up to (-1 for sockets and unplugged devices)
   int uplink = -1;   // index in links() of that link
@@ -40,6 +41,14 @@ class MachineGraph {
   int deviceNode(int device) const { return deviceNodes_[static_cast<size_t>(device)]; }
   // The device link joining two devices, or nullptr.
   Link* deviceLink(int a, int b) const;
+  // A device's NIC (its link to the cluster's switch), or nullptr outside a cluster.
+  Link* nic(int device) const {
+    return nics_.empty() ? nullptr
+                         : links_[static_cast<size_t>(nics_[static_cast<size_t>(device)])].get();
+  }
+  // The cluster's switch (nullptr outside a cluster) and its graph node.
+  const NetworkSwitch* networkSwitch() const { return networkSwitch_.get(); }
+  int networkNode() const { return networkNode_; }
   // The socket link between two sockets.
   Link& socketLink(uint32_t a, uint32_t b) const;
 
@@ -82,6 +91,9 @@ class MachineGraph {
       hostBridges_;  // per socket: in, out (empty: none)  // per device, per engine (empty: no
                      // limit)
   std::unique_ptr<HostCpu> cpu_;
+  std::unique_ptr<NetworkSwitch> networkSwitch_;
+  int networkNode_ = -1;
+  std::vector<int> nics_;  // per device: index in links_ of its NIC (empty: no cluster)
 };
 
 }  // namespace ascendsim::models

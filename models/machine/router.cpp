@@ -45,8 +45,15 @@ std::vector<Crossing> Router::upward(int node, int stopAt) const {
   return out;
 }
 
+bool Router::overNetwork(int a, int b) const {
+  const auto& devs = graph_.spec().devices;
+  return graph_.networkSwitch() && a != b &&
+         devs[static_cast<size_t>(a)].server != devs[static_cast<size_t>(b)].server;
+}
+
 Topology Router::topology(int a, int b) const {
   if (a == b) return Topology::Same;
+  if (overNetwork(a, b)) return Topology::Sys;  // another machine altogether
   if (const Link* link = graph_.deviceLink(a, b)) return static_cast<Topology>(link->topologyBit());
   const std::vector<int> up = ancestors(graph_.deviceNode(a)),
                          other = ancestors(graph_.deviceNode(b));
@@ -62,6 +69,13 @@ bool Router::peersAllowed(int a, int b, std::string* why) const {
   const auto& devs = graph_.spec().devices;
   const std::string pair =
       devs[static_cast<size_t>(a)].name + " and " + devs[static_cast<size_t>(b)].name;
+  if (overNetwork(a, b)) {
+    if (why)
+      *why = pair +
+             " are in different servers of the cluster; only HCCL reaches across the "
+             "network (RDMA through their NICs)";
+    return false;
+  }
   switch (topology(a, b)) {
     case Topology::Same:
       if (why) *why = "a device is not its own peer";
@@ -128,7 +142,14 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
   } else if (from.isHost() && !to.isHost()) {
     r.crossings = reversed(toHost(to.device));
   } else if (!from.isHost() && !to.isHost() && from.device != to.device) {
-    if (Link* l = graph_.deviceLink(from.device, to.device)) {
+    if (overNetwork(from.device, to.device)) {
+      // Out through the sender's NIC to the switch (and across it), in through the receiver's.
+      Link& out = *graph_.nic(from.device);
+      Link& in = *graph_.nic(to.device);
+      r.crossings.push_back({&out, out.directionFrom(graph_.deviceNode(from.device)),
+                             out.latency() + graph_.networkSwitch()->latency()});
+      r.crossings.push_back({&in, in.directionFrom(graph_.networkNode()), in.latency()});
+    } else if (Link* l = graph_.deviceLink(from.device, to.device)) {
       r.crossings.push_back({l, l->directionFrom(graph_.deviceNode(from.device)), l->latency()});
     } else {
       // Up to the nearest node both sit under (a switch, or the socket's root complex), and down.

@@ -55,8 +55,12 @@ class Router {
   explicit Router(MachineGraph& graph);
 
   Topology topology(int a, int b) const;
-  // Whether `a` may copy to and from `b` directly; when not, `why` says what is missing.
+  // Whether `a` may copy to and from `b` directly; when not, `why` says what is missing. Devices
+  // of different servers of a cluster never are (they reach each other over the network).
   bool peersAllowed(int a, int b, std::string* why = nullptr) const;
+  // Whether `a` and `b` are NPUs of different servers of a cluster, whose transfers (HCCL's RDMA
+  // writes) go through their NICs and the cluster's switch.
+  bool overNetwork(int a, int b) const;
 
   // The way from `from` to `to`, with framing for a transfer run by `engine`'s DMA.
   const Route& route(Endpoint from, Endpoint to, int engine);

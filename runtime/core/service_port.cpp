@@ -32,6 +32,10 @@ bool ServicePort::directPath(int32_t a, int32_t b, std::string* why) {
   return rt_.system_->router().peersAllowed(a, b, why);
 }
 
+bool ServicePort::networkPath(int32_t a, int32_t b) {
+  return rt_.system_->router().overNetwork(a, b);
+}
+
 Stream& ServicePort::createStream(int32_t device) {
   return rt_.newStream(rt_.device(device), nullptr, false);
 }

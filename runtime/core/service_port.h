@@ -38,6 +38,9 @@ class ServicePort {
   // data between their memories directly (`why` says what is missing when not).
   uint64_t topology(int32_t a, int32_t b);
   bool directPath(int32_t a, int32_t b, std::string* why);
+  // Whether `a` and `b` are NPUs of different servers of a cluster, joined by their NICs and the
+  // cluster's switch (HCCL's RDMA writes between servers).
+  bool networkPath(int32_t a, int32_t b);
 
   // A stream of the service's own on `device`: not a handle programs see, but waited for by
   // aclrtSynchronizeDevice like every stream of the device.

@@ -275,6 +275,263 @@ void meshReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint
   s.join();
 }
 
+// ---------------------------------------------------------------- two levels (servers)
+
+// HCCL's hierarchical AllReduce across the servers of a cluster (hicann/hccl docs, coll_algo_intro:
+// intra-server reduce-scatter, inter-server all-reduce on 1/n of the data, intra-server
+// all-gather). Rank r is local rank l = r % n of server s = r / n. Each pass is cut into n slices;
+// the server's ranks inline-reduce slice l into local rank l's CCL out over HCCS (level 0, mesh),
+// the ranks holding slice l in every server all-reduce it in a ring over their NICs (level 1:
+// m - 1 reduce steps and m - 1 gather steps of a chunk of slice / m, each written into the right
+// partner's CCL out), and every rank reads the finished slices back from its server's peers.
+void hierarchicalAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                           uint64_t bytes, int32_t dataType, int32_t op) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  const uint64_t element = elementSize(dataType);
+  std::vector<uint32_t> peers;  // the rank's server's other ranks
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  inPasses(bytes, uint64_t{n} * sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t total) {
+    const Slices sl = cut(total, n, kSliceAlign);
+    const uint64_t mine = sl.bytes(local);
+    // Level 0: the server's sum of slice `local` in the rank's CCL out.
+    s.copy(main, s.cclOut(me, 0), offsetBy(send, o + sl.offset(local)), mine);
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.reduce(hs, s.cclOut(peer, 0), offsetBy(send, o + sl.offset(peer - base)),
+               sl.bytes(peer - base), dataType, op);
+      s.signal(hs, kWritten, me, peer, k);
+    }
+    for (uint32_t peer : peers) s.wait(main, kWritten, peer, me, k);
+    // Level 1: ring all-reduce of the slice between the servers.
+    const Slices c = cut(mine, m, element);
+    const uint64_t steps = uint64_t{m} * 2;
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t chunk = (server + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingReduce, left, me, k * steps + step - 1);
+      }
+      s.reduce(main, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)),
+               c.bytes(chunk), dataType, op);
+      s.signal(main, kRingReduce, me, right, k * steps + step);
+    }
+    s.wait(main, kRingReduce, left, me, k * steps + m - 2);
+    s.signal(main, kRingDone, me, left, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t chunk = (server + 1 + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kRingDone, right, me, k);
+      } else {
+        s.wait(main, kRingGather, left, me, k * steps + step - 1);
+      }
+      s.copy(main, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)), c.bytes(chunk));
+      s.signal(main, kRingGather, me, right, k * steps + step);
+    }
+    s.wait(main, kRingGather, left, me, k * steps + m - 2);
+    // Level 0 again: every rank reads each finished slice from the rank that holds it.
+    s.signal(main, kFinal, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kFinal, peer, kEveryRank, k);
+      s.copy(hs, offsetBy(recv, o + sl.offset(peer - base)), s.cclOut(peer, 0),
+             sl.bytes(peer - base));
+      s.signal(hs, kRead, me, peer, k);
+    }
+    s.copy(main, offsetBy(recv, o + sl.offset(local)), s.cclOut(me, 0), mine);
+    for (uint32_t peer : peers) s.wait(main, kRead, peer, me, k);
+  });
+  s.join();
+}
+
+// HCCL's hierarchical AllGather across servers (coll_algo_intro: intra-server AllGather, then
+// inter-server AllGather), for blocks of one size. In a pass over piece [o, o + np) of every
+// block, block q sits at q x np in every CCL out. Each rank reads its server's blocks from its
+// peers' CCL outs into its own (level 0, mesh); the m ranks of one local index then pass whole
+// servers' runs of n blocks around the ring of servers through their NICs (level 1: m - 1 steps,
+// each copying one server's run into the right partner's CCL out); last, each rank copies the
+// blocks it did not have into its output.
+void hierarchicalAllGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                           const Blocks& blocks) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, p = n * m, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  const uint64_t perPass = std::max<uint64_t>(1, sliceMax(s.group()) / p);
+  const uint64_t steps = uint64_t{m} * 2;
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t np) {
+    const uint64_t mine = blocks.piece(me, o, np);
+    // Level 0: the server's blocks into the rank's CCL out.
+    s.signal(main, kHave, me, me, k);  // the rank's CCL out is free for this pass
+    s.copy(main, s.cclOut(me, me * np), offsetBy(send, o), mine);
+    s.copy(main, offsetBy(recv, blocks.offsets[me] + o), offsetBy(send, o), mine);
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kHave, me, me, k);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.copy(hs, s.cclOut(me, peer * np), s.cclOut(peer, peer * np), blocks.piece(peer, o, np));
+      s.signal(hs, kRead, me, peer, k);
+    }
+    for (uint32_t peer : peers) {
+      s.wait(main, kRead, me, peer, k);  // the rank has its peers' blocks
+      s.wait(main, kRead, peer, me, k);  // and they have its own
+    }
+    // Level 1: whole servers' runs around the ring of servers.
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t run = (server + m - step) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingGather, left, me, k * steps + step - 1);
+      }
+      for (uint32_t q = run * n; q < run * n + n; ++q)
+        s.copy(main, s.cclOut(right, q * np), s.cclOut(me, q * np), blocks.piece(q, o, np));
+      s.signal(main, kRingGather, me, right, k * steps + step);
+    }
+    s.wait(main, kRingGather, left, me, k * steps + m - 2);
+    for (uint32_t q = 0; q < p; ++q) {
+      if (q != me)
+        s.copy(main, offsetBy(recv, blocks.offsets[q] + o), s.cclOut(me, q * np),
+               blocks.piece(q, o, np));
+    }
+  });
+  s.join();
+}
+
+// HCCL's hierarchical ReduceScatter across servers (coll_algo_intro: inter-server
+// ReduceScatter, then intra-server ReduceScatter), with inline reduction. In a pass over piece
+// [o, o + np) of every block, block q sits at q x np in every CCL out. The m ranks of one local
+// index reduce-scatter whole servers' runs of n blocks around the ring of servers through their
+// NICs (level 1: m - 1 steps, each inline-reducing one run into the right partner's CCL out), so
+// each rank holds its server's run summed over its local index; then each rank inline-reduces
+// block j of that run into server peer j's CCL out over HCCS (level 0, mesh), and copies its own
+// finished block out.
+void hierarchicalReduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& recv,
+                               const Blocks& blocks, int32_t dataType, int32_t op) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, p = n * m, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  const uint64_t element = elementSize(dataType);
+  const uint64_t perPass = std::max(element, sliceMax(s.group()) / p / element * element);
+  const uint64_t steps = uint64_t{m} * 2;
+  inPasses(blocks.largest(), perPass, [&](uint64_t k, uint64_t o, uint64_t np) {
+    for (uint32_t q = 0; q < p; ++q)
+      s.copy(main, s.cclOut(me, q * np), offsetBy(send, blocks.offsets[q] + o),
+             blocks.piece(q, o, np));
+    // Level 1: servers' runs reduce-scattered around the ring of servers.
+    s.signal(main, kInterReady, me, kEveryRank, k);
+    for (uint32_t step = 0; step + 1 < m; ++step) {
+      const uint32_t run = (server + 2 * m - step - 1) % m;
+      if (step == 0) {
+        s.wait(main, kInterReady, right, kEveryRank, k);
+      } else {
+        s.wait(main, kRingReduce, left, me, k * steps + step - 1);
+      }
+      for (uint32_t q = run * n; q < run * n + n; ++q)
+        s.reduce(main, s.cclOut(right, q * np), s.cclOut(me, q * np), blocks.piece(q, o, np),
+                 dataType, op);
+      s.signal(main, kRingReduce, me, right, k * steps + step);
+    }
+    if (m > 1) s.wait(main, kRingReduce, left, me, k * steps + m - 2);
+    // Level 0: block j of the server's run into server peer j's CCL out.
+    s.signal(main, kReady, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      s.wait(hs, kReady, me, kEveryRank, k);
+      s.wait(hs, kReady, peer, kEveryRank, k);
+      s.reduce(hs, s.cclOut(peer, peer * np), s.cclOut(me, peer * np), blocks.piece(peer, o, np),
+               dataType, op);
+      s.signal(hs, kWritten, me, peer, k);
+    }
+    for (uint32_t peer : peers) {
+      s.wait(main, kWritten, peer, me, k);  // its part is in the rank's block
+      s.wait(main, kWritten, me, peer, k);  // the rank's part is in its block
+    }
+    s.copy(main, offsetBy(recv, o), s.cclOut(me, me * np), blocks.piece(me, o, np));
+  });
+  s.join();
+}
+
+// HCCL's hierarchical Broadcast across servers (coll_algo_intro: intra-server Scatter,
+// inter-server Broadcast, intra-server AllGather). In a pass over [o, o + N) of the buffer, cut
+// into n slices: the root's server's ranks each read slice l from the root's CCL out into their
+// own; each of them passes its slice along the chain of servers to the rank of its local index in
+// every other server (level 1, through the NICs); then every rank reads the slices it lacks from
+// its server peers' CCL outs (level 0, mesh).
+void hierarchicalBroadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
+  const Hierarchy& h = s.group().hierarchy();
+  const uint32_t n = h.perServer, m = h.servers, me = s.me();
+  const uint32_t server = me / n, local = me % n, base = server * n, rootServer = root / n;
+  const uint32_t right = (server + 1) % m * n + local, left = (server + m - 1) % m * n + local;
+  std::vector<uint32_t> peers;
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j != local) peers.push_back(base + j);
+  }
+  Stream& main = s.main();
+  s.fork(peers);
+  inPasses(bytes, sliceMax(s.group()), [&](uint64_t k, uint64_t o, uint64_t total) {
+    const Slices sl = cut(total, n, kSliceAlign);
+    const uint64_t at = sl.offset(local), mine = sl.bytes(local);
+    s.signal(main, kInterReady, me, kEveryRank, k);  // the rank's CCL out is free for the pass
+    if (me == root) {
+      s.copy(main, s.cclOut(me, 0), offsetBy(buf, o), total);
+      s.signal(main, kReady, me, kEveryRank, k);
+    } else if (server == rootServer) {
+      s.wait(main, kReady, root, kEveryRank, k);
+      s.copy(main, s.cclOut(me, at), s.cclOut(root, at), mine);
+      s.signal(main, kHave, me, root, k);
+    } else {
+      s.wait(main, kChain, left, me, k);
+    }
+    if (right / n != rootServer) {  // pass the slice on to the next server
+      s.wait(main, kInterReady, right, kEveryRank, k);
+      s.copy(main, s.cclOut(right, at), s.cclOut(me, at), mine);
+      s.signal(main, kChain, me, right, k);
+    }
+    s.signal(main, kFinal, me, kEveryRank, k);
+    for (uint32_t peer : peers) {
+      Stream& hs = s.helper(peer);
+      if (me != root) {
+        s.wait(hs, kFinal, peer, kEveryRank, k);
+        s.copy(hs, offsetBy(buf, o + sl.offset(peer - base)),
+               s.cclOut(peer, sl.offset(peer - base)), sl.bytes(peer - base));
+      }
+      s.signal(hs, kRead, me, peer, k);
+    }
+    if (me != root) s.copy(main, offsetBy(buf, o + at), s.cclOut(me, at), mine);
+    for (uint32_t peer : peers) {
+      s.wait(main, kRead, peer, me, k);
+      if (me == root) s.wait(main, kHave, peer, root, k);
+    }
+  });
+  s.join();
+}
+
 // ---------------------------------------------------------------- ring (ranks in order)
 
 // Reduce-scatter around the ring (each step inline-reduces one chunk into the right neighbour's
@@ -320,6 +577,85 @@ void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
     s.wait(m, kRingGather, left, me, k * p + p - 2);
     s.copy(m, offsetBy(recv, o), s.cclOut(me, 0), n);
   });
+}
+
+// The 910's eight NPUs in two HCCS groups of four (Atlas 800-9000): HCCL runs its ring
+// executors over four logical rings at once, each carrying a quarter of the data
+// (hicann/hcomm topo_info_extractor.cc): two Hamiltonian cycles, each used in both directions.
+const std::vector<std::vector<uint32_t>> kFourRingsOf910 = {{0, 1, 2, 6, 5, 4, 7, 3},
+                                                            {0, 3, 7, 4, 5, 6, 2, 1},
+                                                            {0, 2, 3, 1, 5, 7, 6, 4},
+                                                            {0, 4, 6, 7, 5, 1, 3, 2}};
+
+// One logical ring's AllReduce of [offset, offset + bytes) of the buffers, on stream `st`, in its
+// own quarter of the staging buffers: as ringAllReduce, with the ranks in `order`.
+void logicalRingAllReduce(Steps& s, Stream& st, uint32_t ring, const MemoryPlace& send,
+                          const MemoryPlace& recv, uint64_t offset, uint64_t bytes,
+                          int32_t dataType, int32_t op) {
+  const std::vector<uint32_t>& order = kFourRingsOf910[ring];
+  const uint32_t p = static_cast<uint32_t>(order.size()), me = s.me();
+  const uint32_t pos =
+      static_cast<uint32_t>(std::find(order.begin(), order.end(), me) - order.begin());
+  const uint32_t right = order[(pos + 1) % p], left = order[(pos + p - 1) % p];
+  const uint32_t rings = static_cast<uint32_t>(kFourRingsOf910.size());
+  const uint64_t element = elementSize(dataType);
+  const uint64_t quarter = s.group().cclBytes() / rings / kSliceAlign * kSliceAlign;
+  const uint64_t base = ring * quarter;
+  // Signal steps of this ring: (pass x p + step) x rings + ring.
+  auto tag = [&](uint64_t k, uint64_t step) { return (k * p + step) * rings + ring; };
+  inPasses(bytes, std::max(kSliceAlign, quarter), [&](uint64_t k, uint64_t o, uint64_t n) {
+    const Slices c = cut(n, p, element);
+    s.copy(st, s.cclOut(me, base), offsetBy(send, offset + o), n);
+    s.signal(st, kReady, me, kEveryRank, tag(k, 0));
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (pos + p - step) % p;
+      if (step == 0) {
+        s.wait(st, kReady, right, kEveryRank, tag(k, 0));
+      } else {
+        s.wait(st, kRingReduce, left, me, tag(k, step - 1));
+        absorb(s, st, base + c.offset(chunk), base + c.offset(chunk), c.bytes(chunk), dataType, op);
+      }
+      const MemoryPlace from = step == 0 ? offsetBy(send, offset + o + c.offset(chunk))
+                                         : s.cclOut(me, base + c.offset(chunk));
+      contribute(s, st, right, base + c.offset(chunk), base + c.offset(chunk), from, c.bytes(chunk),
+                 dataType, op);
+      s.signal(st, kRingReduce, me, right, tag(k, step));
+    }
+    s.wait(st, kRingReduce, left, me, tag(k, p - 2));
+    const uint32_t mine = (pos + 1) % p;
+    absorb(s, st, base + c.offset(mine), base + c.offset(mine), c.bytes(mine), dataType, op);
+    s.signal(st, kRingDone, me, left, tag(k, 0));
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t chunk = (pos + 1 + p - step) % p;
+      if (step == 0) {
+        s.wait(st, kRingDone, right, me, tag(k, 0));
+      } else {
+        s.wait(st, kRingGather, left, me, tag(k, step - 1));
+      }
+      s.copy(st, s.cclOut(right, base + c.offset(chunk)), s.cclOut(me, base + c.offset(chunk)),
+             c.bytes(chunk));
+      s.signal(st, kRingGather, me, right, tag(k, step));
+    }
+    s.wait(st, kRingGather, left, me, tag(k, p - 2));
+    s.copy(st, offsetBy(recv, offset + o), s.cclOut(me, base), n);
+  });
+}
+
+// The four logical rings at once, each on a helper stream of its own, each on a quarter of the
+// data (cut in element multiples).
+void fourRingAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, uint64_t bytes,
+                       int32_t dataType, int32_t op) {
+  const uint32_t p = s.group().size(), me = s.me();
+  const uint32_t rings = static_cast<uint32_t>(kFourRingsOf910.size());
+  std::vector<uint32_t> streams;  // ring q runs on the helper stream of rank me + q + 1
+  for (uint32_t q = 0; q < rings; ++q) streams.push_back((me + q + 1) % p);
+  s.fork(streams);
+  const Slices parts = cut(bytes, rings, elementSize(dataType));
+  for (uint32_t q = 0; q < rings; ++q) {
+    logicalRingAllReduce(s, s.helper(streams[q]), q, send, recv, parts.offset(q), parts.bytes(q),
+                         dataType, op);
+  }
+  s.join();
 }
 
 // (Block b of a pass sits at b x n in the CCL buffers, n the pass's largest piece.)
@@ -444,6 +780,16 @@ const char* allReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
     s.copy(s.main(), recv, send, bytes);
     return "local copy";
   }
+  if (s.group().hierarchy().active() && s.inlineReduce()) {
+    hierarchicalAllReduce(s, send, recv, bytes, dataType, op);
+    return s.group().hierarchy().level1 == "H-D_R"
+               ? "level0 mesh, level1 H-D_R (one exchange of halves)"
+               : "level0 mesh, level1 ring";
+  }
+  if (s.group().fourRings()) {
+    fourRingAllReduce(s, send, recv, bytes, dataType, op);
+    return "four logical rings";
+  }
   if (!s.group().mesh()) {
     ringAllReduce(s, send, recv, bytes, dataType, op);
     return "ring";
@@ -475,6 +821,10 @@ const char* reduceScatter(Steps& s, const MemoryPlace& send, const MemoryPlace& 
     s.copy(s.main(), recv, offsetBy(send, blocks.offsets[0]), blocks.bytes[0]);
     return "local copy";
   }
+  if (s.group().hierarchy().active() && s.inlineReduce()) {
+    hierarchicalReduceScatter(s, send, recv, blocks, dataType, op);
+    return "level1 ring, level0 mesh";
+  }
   if (!s.group().mesh()) {
     ringReduceScatter(s, send, recv, blocks, dataType, op);
     return "ring";
@@ -489,6 +839,10 @@ const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
     s.copy(s.main(), offsetBy(recv, blocks.offsets[0]), send, blocks.bytes[0]);
     return "local copy";
   }
+  if (s.group().hierarchy().active()) {
+    hierarchicalAllGather(s, send, recv, blocks);
+    return "level0 mesh, level1 ring";
+  }
   if (!s.group().mesh()) {
     ringAllGather(s, send, recv, blocks);
     return "ring";
@@ -499,6 +853,10 @@ const char* allGather(Steps& s, const MemoryPlace& send, const MemoryPlace& recv
 
 const char* broadcast(Steps& s, const MemoryPlace& buf, uint64_t bytes, uint32_t root) {
   if (s.group().size() == 1) return "none";
+  if (s.group().hierarchy().active()) {
+    hierarchicalBroadcast(s, buf, bytes, root);
+    return "level0 mesh scatter, level1 chain, level0 mesh all-gather";
+  }
   if (!s.group().mesh()) {
     chainBroadcast(s, buf, bytes, root);
     return "ring";

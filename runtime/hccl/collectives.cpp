@@ -9,6 +9,7 @@
 
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/errors.h"
+#include "runtime/hccl/algo_setting.h"
 #include "runtime/hccl/algorithms.h"
 #include "runtime/hccl/data_types.h"
 #include "runtime/hccl/rank_table.h"
@@ -183,6 +184,75 @@ Collectives& Collectives::instance() {
 
 // ---------------------------------------------------------------- communicators
 
+namespace {
+// Whether the ranks on `devices` sit in two or more servers of a cluster as HCCL's two-level
+// algorithms need them: each server's ranks consecutive, as many in every server, joined pairwise
+// by HCCS. `algo` (HCCL_ALGO) chooses the level-1 algorithm of AllReduce.
+Hierarchy findHierarchy(ServicePort& port, const std::vector<int32_t>& devices,
+                        const std::string& algo) {
+  Hierarchy h;
+  const uint32_t p = static_cast<uint32_t>(devices.size());
+  std::vector<uint32_t> server(p);
+  for (uint32_t r = 0; r < p; ++r) server[r] = port.deviceSpec(devices[r]).server;
+  uint32_t servers = 1;
+  for (uint32_t r = 1; r < p; ++r) {
+    if (server[r] != server[r - 1]) ++servers;
+  }
+  if (servers == 1 || p % servers != 0) return h;
+  const uint32_t n = p / servers;
+  for (uint32_t r = 0; r < p; ++r) {
+    if (server[r] != server[r / n * n]) return h;  // not n consecutive ranks per server
+    for (uint32_t q = r / n * n; q < r; ++q) {
+      if (port.topology(devices[q], devices[r]) != kHccsBit) return h;
+    }
+  }
+  const AlgoSetting setting = parseAlgoSetting(algo, "HCCL_ALGO");
+  for (const char* op : {"allreduce", ""}) {
+    auto levels = setting.levels.find(op);
+    if (levels == setting.levels.end() || !levels->second.count("level1")) continue;
+    h.level1 = levels->second.at("level1");
+    break;
+  }
+  for (const auto& [op, levels] : setting.levels) {
+    auto l1 = levels.find("level1");
+    if (l1 != levels.end() && l1->second == "H-D_R" && servers > 2) {
+      refuse(HCCL_E_NOT_SUPPORT, "HCCL_ALGO level1 H-D_R" + (op.empty() ? "" : " for " + op) +
+                                     " on " + std::to_string(servers) +
+                                     " servers: the simulation runs halving-doubling on two "
+                                     "servers only (use level1:ring)");
+    }
+  }
+  h.servers = servers;
+  h.perServer = n;
+  return h;
+}
+
+// Whether the ranks are the 910's (first generation) eight NPUs as two HCCS groups of four, ranks
+// 0-3 and 4-7 (Atlas 800-9000), every hop of HCCL's four logical rings able to move data.
+bool fourRingsOf910(ServicePort& port, const std::vector<int32_t>& devices, bool mesh) {
+  if (mesh || devices.size() != 8) return false;
+  const std::string& soc = port.deviceSpec(devices[0]).soc;
+  if (soc.rfind("Ascend910", 0) != 0 || soc.rfind("Ascend910B", 0) == 0 ||
+      soc.rfind("Ascend910_93", 0) == 0)
+    return false;
+  for (uint32_t a = 0; a < 8; ++a) {
+    if (port.deviceSpec(devices[a]).soc != soc) return false;
+    for (uint32_t b = a + 1; b < 8; ++b) {
+      const bool hccs = port.topology(devices[a], devices[b]) == kHccsBit;
+      if (hccs != (a / 4 == b / 4)) return false;
+    }
+  }
+  for (const auto& ring : {std::vector<uint32_t>{0, 1, 2, 6, 5, 4, 7, 3},
+                           std::vector<uint32_t>{0, 2, 3, 1, 5, 7, 6, 4}}) {
+    for (size_t i = 0; i < ring.size(); ++i) {
+      if (!port.directPath(devices[ring[i]], devices[ring[(i + 1) % ring.size()]], nullptr))
+        return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
 void Collectives::getRootInfo(ServicePort& port, HostThread& t, HcclRootInfo* rootInfo) {
   needPointer(rootInfo, "rootInfo");
   const int32_t device = port.currentDevice(t);  // the root's
@@ -197,7 +267,8 @@ void Collectives::getRootInfo(ServicePort& port, HostThread& t, HcclRootInfo* ro
 }
 
 std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_t>& devices,
-                                     uint64_t cclBytes, const std::string& name) {
+                                     uint64_t cclBytes, const std::string& name,
+                                     const std::string& algo) {
   const uint32_t p = static_cast<uint32_t>(devices.size());
   bool mesh = p > 1;
   for (uint32_t a = 0; a < p; ++a) {
@@ -205,13 +276,15 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
       if (port.topology(devices[a], devices[b]) != kHccsBit) mesh = false;
     }
   }
+  const Hierarchy hierarchy = findHierarchy(port, devices, algo);
   if (!mesh && p > 1) {
-    // The ring: each rank moves data to its right neighbour's memory.
+    // The ring: each rank moves data to its right neighbour's memory (over the network between
+    // servers of a cluster).
     const uint32_t links = p == 2 ? 1 : p;
     for (uint32_t r = 0; r < links; ++r) {
       const int32_t a = devices[r], b = devices[(r + 1) % p];
       std::string why;
-      if (!port.directPath(a, b, &why)) {
+      if (!port.directPath(a, b, &why) && !port.networkPath(a, b)) {
         refuse(HCCL_E_NOT_SUPPORT, "ranks " + std::to_string(r) + " and " +
                                        std::to_string((r + 1) % p) +
                                        " cannot move data between their devices: " + why);
@@ -240,7 +313,8 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
     rp.outPlace = port.place(rp.cclOut, cclBytes, "CCL out");
   }
   auto group = std::make_shared<Group>(name, std::move(places), cclBytes, mesh,
-                                       port.deviceSpec(devices[0]).soc);
+                                       port.deviceSpec(devices[0]).soc, hierarchy);
+  group->setFourRings(fourRingsOf910(port, devices, mesh));
   group->liveRanks = p;
   std::vector<Comm*> made;
   for (uint32_t r = 0; r < p; ++r) {
@@ -261,9 +335,18 @@ std::vector<Comm*> Collectives::make(ServicePort& port, const std::vector<int32_
 }
 
 namespace {
-// A communicator's staging buffer size and name: HCCL_BUFFSIZE and `name` unless `config` sets
-// them.
-void applyConfig(const HcclCommConfig* config, uint64_t& cclBytes, std::string& name) {
+// A communicator's staging buffer size, name and algorithm setting: HCCL_BUFFSIZE, `name` and
+// HCCL_ALGO unless `config` sets them. An algorithm setting the simulation cannot honour fails.
+void applyConfig(const HcclCommConfig* config, uint64_t& cclBytes, std::string& name,
+                 std::string& algo) {
+  const char* env = std::getenv("HCCL_ALGO");
+  algo = env ? env : "";
+  std::string origin = "HCCL_ALGO=" + algo;
+  if (config && config->hcclAlgo[0]) {
+    algo.assign(config->hcclAlgo, strnlen(config->hcclAlgo, sizeof config->hcclAlgo));
+    origin = "hcclAlgo \"" + algo + "\"";
+  }
+  parseAlgoSetting(algo, origin);
   if (!config) return;
   uint32_t magic = 0, version = 0;
   std::memcpy(&magic, config->reserved + sizeof(size_t), sizeof magic);
@@ -303,31 +386,49 @@ HcclComm Collectives::initRootInfo(ServicePort& port, HostThread& t, uint32_t nR
   }
   uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
   std::string name = "hccl_comm_" + std::to_string(contents.id);
-  applyConfig(config, cclBytes, name);
-  return join(port, t, contents.id, nRanks, rank, port.currentDevice(t), cclBytes, name);
+  std::string algo;
+  applyConfig(config, cclBytes, name, algo);
+  return join(port, t, contents.id, nRanks, rank, port.currentDevice(t), cclBytes, name, algo);
 }
 
 HcclComm Collectives::initClusterInfo(ServicePort& port, HostThread& t, const char* clusterInfo,
                                       uint32_t rank, const HcclCommConfig* config) {
   const RankTable table = readRankTable(clusterInfo);
-  const auto nRanks = static_cast<uint32_t>(table.devices.size());
+  const auto nRanks = static_cast<uint32_t>(table.ranks.size());
   if (rank >= nRanks) {
     refuse(HCCL_E_PARA, "rank " + std::to_string(rank) + " is not in the rank table (" +
                             std::to_string(nRanks) + " rank(s))");
   }
-  const int32_t device = port.currentDevice(t);
-  if (table.devices[rank] != device) {
-    refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(rank) + " on device " +
-                            std::to_string(table.devices[rank]) +
-                            ", but the calling thread's device is " + std::to_string(device));
-  }
+  // Server k of the table is server k of the simulated cluster (server 0: a single machine).
   const uint32_t count = port.deviceCount();
+  std::vector<int32_t> devices(nRanks, -1);
+  uint32_t machineServers = 0;
+  for (uint32_t d = 0; d < count; ++d)
+    machineServers = std::max(machineServers, port.deviceSpec(static_cast<int32_t>(d)).server + 1);
   for (uint32_t r = 0; r < nRanks; ++r) {
-    if (table.devices[r] < 0 || static_cast<uint32_t>(table.devices[r]) >= count) {
-      refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(r) + " on device " +
-                              std::to_string(table.devices[r]) + ", which this machine (" +
-                              std::to_string(count) + " device(s)) does not have");
+    const RankTable::Place& at = table.ranks[r];
+    if (at.server >= machineServers) {
+      refuse(HCCL_E_PARA,
+             "the rank table puts rank " + std::to_string(r) + " on server " +
+                 std::to_string(at.server) + " of its server_list, but the machine has " +
+                 std::to_string(machineServers) + " server(s) (a cluster config gives several)");
     }
+    for (uint32_t d = 0; d < count; ++d) {
+      const spec::DeviceSpec& spec = port.deviceSpec(static_cast<int32_t>(d));
+      if (spec.server == at.server && static_cast<int32_t>(spec.localId) == at.device)
+        devices[r] = static_cast<int32_t>(d);
+    }
+    if (devices[r] < 0) {
+      refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(r) + " on device " +
+                              std::to_string(at.device) + " of server " +
+                              std::to_string(at.server) + ", which this machine does not have");
+    }
+  }
+  const int32_t device = port.currentDevice(t);
+  if (devices[rank] != device) {
+    refuse(HCCL_E_PARA, "the rank table puts rank " + std::to_string(rank) + " on device " +
+                            std::to_string(devices[rank]) +
+                            ", but the calling thread's device is " + std::to_string(device));
   }
   // The ranks reading one table join one communicator; once it is made, the next ones to read
   // the same table make another.
@@ -342,18 +443,20 @@ HcclComm Collectives::initClusterInfo(ServicePort& port, HostThread& t, const ch
   }
   uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
   std::string name = "hccl_world_group";
-  applyConfig(config, cclBytes, name);
-  return join(port, t, id, nRanks, rank, device, cclBytes, name);
+  std::string algo;
+  applyConfig(config, cclBytes, name, algo);
+  return join(port, t, id, nRanks, rank, device, cclBytes, name, algo);
 }
 
 HcclComm Collectives::join(ServicePort& port, HostThread& t, uint64_t id, uint32_t nRanks,
                            uint32_t rank, int32_t device, uint64_t cclBytes,
-                           const std::string& name) {
+                           const std::string& name, const std::string& algo) {
   Pending& pd = pending_[id];
   if (pd.arrived.empty() && pd.comms.empty()) {
     pd.nRanks = nRanks;
     pd.cclBytes = cclBytes;
     pd.name = name;
+    pd.algo = algo;
   }
   if (pd.nRanks != nRanks) {
     refuse(HCCL_E_PARA, "nRanks " + std::to_string(nRanks) + " differs from the " +
@@ -382,7 +485,7 @@ HcclComm Collectives::join(ServicePort& port, HostThread& t, uint64_t id, uint32
       pd.readyAt = std::max(pd.readyAt, arrival.at);
     }
     try {
-      pd.comms = make(port, devices, cclBytes, pd.name);
+      pd.comms = make(port, devices, cclBytes, pd.name, pd.algo);
     } catch (const HcclFailure& f) {
       pd.failure = f.code;
       pd.failureMessage = f.message;
@@ -452,8 +555,9 @@ HcclComm Collectives::createSubComm(ServicePort& port, HostThread& t, HcclComm p
   }
   uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
   std::string name = c.group->name() + "_sub_" + std::to_string(subCommId);
-  applyConfig(config, cclBytes, name);
-  return join(port, t, id, rankNum, subRank, c.device, cclBytes, name);
+  std::string algo;
+  applyConfig(config, cclBytes, name, algo);
+  return join(port, t, id, rankNum, subRank, c.device, cclBytes, name, algo);
 }
 
 void Collectives::forget(uint64_t id) {
@@ -482,9 +586,12 @@ void Collectives::initAll(ServicePort& port, HostThread& t, uint32_t ndev, const
     }
   }
   (void)t;
+  uint64_t cclBytes = bufferSizeFromEnvironment() * kMiB;
+  std::string name = "hccl_comm_all_" + std::to_string(nextGroup_), algo;
+  applyConfig(nullptr, cclBytes, name, algo);
+  ++nextGroup_;
   const std::vector<Comm*> made =
-      make(port, std::vector<int32_t>(devices, devices + ndev), bufferSizeFromEnvironment() * kMiB,
-           "hccl_comm_all_" + std::to_string(nextGroup_++));
+      make(port, std::vector<int32_t>(devices, devices + ndev), cclBytes, name, algo);
   for (uint32_t i = 0; i < ndev; ++i) comms[i] = made[i];
 }
 
@@ -762,7 +869,8 @@ std::string Collectives::allToAllV(ServicePort& port, HostThread& t, const void*
     if (recvBytes[r]) recvExtent = std::max(recvExtent, recvOffsets[r] + recvBytes[r]);
     if (r != c.rank && (sendBytes[r] || recvBytes[r]) && !c.group->mesh()) {
       std::string why;
-      if (!port.directPath(c.device, c.group->rank(r).device, &why)) {
+      const int32_t other = c.group->rank(r).device;
+      if (!port.directPath(c.device, other, &why) && !port.networkPath(c.device, other)) {
         refuse(HCCL_E_NOT_SUPPORT, "ranks " + std::to_string(c.rank) + " and " + std::to_string(r) +
                                        " cannot exchange data: " + why);
       }
@@ -833,7 +941,8 @@ Collectives::Transfer Collectives::transfer(ServicePort& port, Comm& c, void* bu
            std::string(sending ? "destRank is the sender" : "srcRank is the receiver") + " itself");
   }
   std::string why;
-  if (!port.directPath(c.device, c.group->rank(peer).device, &why))
+  const int32_t other = c.group->rank(peer).device;
+  if (!port.directPath(c.device, other, &why) && !port.networkPath(c.device, other))
     refuse(HCCL_E_NOT_SUPPORT, "ranks cannot exchange data: " + why);
   if (x.bytes > 0) x.place = buffer(port, c, buf, x.bytes, sending ? "sendBuf" : "recvBuf");
   return x;
@@ -956,7 +1065,8 @@ std::string Collectives::scatter(ServicePort& port, HostThread& t, void* sendBuf
     send = buffer(port, c, sendBuf, times(block, c.group->size()), "sendBuf");
   } else if (!c.group->mesh()) {
     std::string why;
-    if (!port.directPath(c.device, c.group->rank(root).device, &why))
+    const int32_t rootDevice = c.group->rank(root).device;
+    if (!port.directPath(c.device, rootDevice, &why) && !port.networkPath(c.device, rootDevice))
       refuse(HCCL_E_NOT_SUPPORT, "the rank cannot read from the root's device: " + why);
   }
   const uint64_t seq =

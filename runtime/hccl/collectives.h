@@ -106,6 +106,7 @@ class Collectives {
     uint32_t nRanks = 0;
     uint64_t cclBytes = 0;
     std::string name;
+    std::string algo;  // HCCL_ALGO or the config's hcclAlgo
     std::map<uint32_t, Arrival> arrived;
     std::set<uint32_t> gaveUp;  // ranks that came but stopped waiting (timed out)
     std::vector<Comm*> comms;   // once made, one per rank
@@ -119,13 +120,14 @@ class Collectives {
 
   // Rank `rank` of `nRanks`, on `device`, joins communicator `id` (made once all have joined).
   HcclComm join(ServicePort& port, HostThread& t, uint64_t id, uint32_t nRanks, uint32_t rank,
-                int32_t device, uint64_t cclBytes, const std::string& name);
+                int32_t device, uint64_t cclBytes, const std::string& name,
+                const std::string& algo);
   void forget(uint64_t id);  // a communicator no longer being made
 
   // Makes the communicator of ranks on `devices` (rank i on devices[i]): staging buffers, helper
-  // streams, topology. Returns one Comm per rank.
+  // streams, topology; `algo` is the HCCL_ALGO text the ranks gave. Returns one Comm per rank.
   std::vector<Comm*> make(ServicePort& port, const std::vector<int32_t>& devices, uint64_t cclBytes,
-                          const std::string& name);
+                          const std::string& name, const std::string& algo);
   // Checks the stream an operation of `c` is queued on.
   Stream& opStream(ServicePort& port, HostThread& t, Comm& c, aclrtStream stream);
   // A user buffer of `bytes` on the rank's device.

@@ -58,6 +58,17 @@ enum Phase : uint32_t {
   kJoin = 11,  // a helper stream has done its part
   kBarrier = 12,
   kSent = 13,
+  kInterReady = 14,  // a rank's staging buffer holds its server's sum: its ring partners may add
+};
+
+// How a communicator's ranks sit in a cluster's servers: `servers` of `perServer` ranks each,
+// rank r on server r / perServer, every server's ranks joined pairwise by HCCS. HCCL's two-level
+// algorithms then run (level0 inside a server, level1 between servers); otherwise `servers` is 1.
+struct Hierarchy {
+  uint32_t servers = 1;
+  uint32_t perServer = 0;
+  std::string level1 = "ring";  // between servers (HCCL_ALGO's level1 for AllReduce)
+  bool active() const { return servers > 1; }
 };
 
 struct RankPlace {
@@ -70,12 +81,13 @@ struct RankPlace {
 class Group {
  public:
   Group(std::string name, std::vector<RankPlace> ranks, uint64_t cclBytes, bool mesh,
-        std::string soc)
+        std::string soc, Hierarchy hierarchy = {})
       : name_(std::move(name)),
         ranks_(std::move(ranks)),
         cclBytes_(cclBytes),
         mesh_(mesh),
-        soc_(std::move(soc)) {}
+        soc_(std::move(soc)),
+        hierarchy_(std::move(hierarchy)) {}
 
   const std::string& name() const { return name_; }
   uint32_t size() const { return static_cast<uint32_t>(ranks_.size()); }
@@ -85,6 +97,11 @@ class Group {
   // algorithms; otherwise its ring algorithms.
   bool mesh() const { return mesh_; }
   const std::string& soc() const { return soc_; }  // the ranks' SoC (its DMA engine's reductions)
+  const Hierarchy& hierarchy() const { return hierarchy_; }
+  // The 910's eight ranks in two HCCS groups of four (ranks 0-3 and 4-7): HCCL's AllReduce runs
+  // on four logical rings at once.
+  bool fourRings() const { return fourRings_; }
+  void setFourRings(bool on) { fourRings_ = on; }
 
   // The sync point behind `key`, made by whichever rank asks first.
   std::shared_ptr<models::SyncPoint> signal(const SignalKey& key);
@@ -109,6 +126,8 @@ class Group {
   uint64_t cclBytes_;
   bool mesh_;
   std::string soc_;
+  Hierarchy hierarchy_;
+  bool fourRings_ = false;
   std::map<SignalKey, std::shared_ptr<models::SyncPoint>> signals_;
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> queued_;  // (space, seq) -> ranks so far
   std::map<uint64_t, std::string> descriptions_;

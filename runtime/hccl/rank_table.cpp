@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "hccl/hccl_types.h"
@@ -58,36 +59,56 @@ RankTable readRankTable(const char* path) {
   const std::string version = table["version"].get<std::string>();
   if (version != "1.0") {
     refuse(HCCL_E_NOT_SUPPORT, "rank table " + std::string(path) + ": version " + version +
-                                   " (only the single-server layout of version 1.0 is simulated)");
+                                   " (only the layout of version 1.0 is simulated)");
   }
   const Json& servers = table.contains("server_list") ? table["server_list"] : Json();
   if (!servers.is_array() || servers.empty()) bad(path, "no \"server_list\" array of servers");
   if (table.contains("server_count") &&
       numberField(table, "server_count", "the table", path) != servers.size())
     bad(path, "\"server_count\" differs from the servers listed");
-  if (servers.size() > 1) {
-    refuse(HCCL_E_NOT_SUPPORT, "rank table " + std::string(path) + " lists " +
-                                   std::to_string(servers.size()) +
-                                   " servers: one is simulated (no scale-out yet)");
-  }
-  const Json& devices = servers[0].contains("device") ? servers[0]["device"] : Json();
-  if (!devices.is_array() || devices.empty()) bad(path, "the server has no \"device\" array");
-  std::map<uint32_t, int32_t> byRank;
-  std::map<uint32_t, uint32_t> rankOfDevice;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    const std::string where = "device " + std::to_string(i);
-    const uint32_t device = numberField(devices[i], "device_id", where, path);
-    const uint32_t rank = numberField(devices[i], "rank_id", where, path);
-    if (!byRank.emplace(rank, static_cast<int32_t>(device)).second)
-      bad(path, "rank_id " + std::to_string(rank) + " is given twice");
-    if (!rankOfDevice.emplace(device, rank).second)
-      bad(path, "device_id " + std::to_string(device) + " is given twice");
+  std::map<uint32_t, RankTable::Place> byRank;
+  std::set<std::string> serverIds;
+  uint32_t lastRank = 0;
+  for (size_t k = 0; k < servers.size(); ++k) {
+    const std::string server = "server " + std::to_string(k);
+    if (!servers[k].is_object()) bad(path, server + " is not a JSON object");
+    if (servers.size() > 1) {
+      if (!servers[k].contains("server_id") || !servers[k]["server_id"].is_string())
+        bad(path, server + " has no \"server_id\" string");
+      if (!serverIds.insert(servers[k]["server_id"].get<std::string>()).second)
+        bad(path, server + "'s server_id is another server's too");
+    }
+    const Json& devices = servers[k].contains("device") ? servers[k]["device"] : Json();
+    if (!devices.is_array() || devices.empty()) bad(path, server + " has no \"device\" array");
+    std::set<uint32_t> seenDevices;
+    std::set<uint32_t> ranksHere;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const std::string where = server + " device " + std::to_string(i);
+      const uint32_t device = numberField(devices[i], "device_id", where, path);
+      const uint32_t rank = numberField(devices[i], "rank_id", where, path);
+      if (servers.size() > 1 &&
+          (!devices[i].contains("device_ip") || !devices[i]["device_ip"].is_string() ||
+           devices[i]["device_ip"].get<std::string>().empty()))
+        bad(path, where + " has no \"device_ip\" (its NIC's address, needed between servers)");
+      if (!byRank
+               .emplace(rank,
+                        RankTable::Place{static_cast<uint32_t>(k), static_cast<int32_t>(device)})
+               .second)
+        bad(path, "rank_id " + std::to_string(rank) + " is given twice");
+      if (!seenDevices.insert(device).second)
+        bad(path, server + ": device_id " + std::to_string(device) + " is given twice");
+      ranksHere.insert(rank);
+    }
+    // Rank ids must not interleave between servers (HCCL's rank table rules).
+    if (k > 0 && *ranksHere.begin() <= lastRank)
+      bad(path, server + "'s rank ids do not all come after the previous server's");
+    lastRank = *ranksHere.rbegin();
   }
   RankTable t;
-  for (const auto& [rank, device] : byRank) {
-    if (rank != t.devices.size())
+  for (const auto& [rank, place] : byRank) {
+    if (rank != t.ranks.size())
       bad(path, "rank_id values are not 0.." + std::to_string(byRank.size() - 1));
-    t.devices.push_back(device);
+    t.ranks.push_back(place);
   }
   // Ranks that read the same table (whatever path they name it by) make one communicator.
   t.identity = table.dump();

@@ -101,21 +101,24 @@ void Steps::wait(Stream& s, uint32_t phase, uint32_t from, uint32_t to, uint64_t
 }
 
 void Steps::fork() {
-  forked_ = true;
-  signal(main_, kFork, me(), me());
+  std::vector<uint32_t> peers;
   for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
-    if (peer != me()) wait(helper(peer), kFork, me(), me());
+    if (peer != me()) peers.push_back(peer);
   }
+  fork(peers);
+}
+
+void Steps::fork(const std::vector<uint32_t>& peers) {
+  forked_ = true;
+  forkedPeers_ = peers;
+  signal(main_, kFork, me(), me());
+  for (uint32_t peer : forkedPeers_) wait(helper(peer), kFork, me(), me());
 }
 
 void Steps::join() {
   if (!forked_) return;
-  for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
-    if (peer != me()) signal(helper(peer), kJoin, me(), peer);
-  }
-  for (uint32_t peer = 0; peer < comm_.helpers.size(); ++peer) {
-    if (peer != me()) wait(main_, kJoin, me(), peer);
-  }
+  for (uint32_t peer : forkedPeers_) signal(helper(peer), kJoin, me(), peer);
+  for (uint32_t peer : forkedPeers_) wait(main_, kJoin, me(), peer);
 }
 
 }  // namespace ascendsim::runtime::hccl

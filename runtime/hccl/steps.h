@@ -5,6 +5,7 @@
 // record / wait pairs. Every byte moves, and every reduction is applied, when its task ends.
 
 #include <cstdint>
+#include <vector>
 
 #include "models/task/task.h"
 #include "runtime/core/service_port.h"
@@ -49,6 +50,7 @@ class Steps {
   // The helper streams of these peers start after what the rank's stream holds so far; and the
   // rank's stream goes on only once they have done their part.
   void fork();
+  void fork(const std::vector<uint32_t>& peers);  // those peers' helper streams only
   void join();
 
  private:
@@ -59,6 +61,7 @@ class Steps {
   uint64_t space_, seq_;
   uint32_t parties_;
   bool forked_ = false;
+  std::vector<uint32_t> forkedPeers_;
   bool inline_ = true;
 };
 

@@ -482,12 +482,22 @@ TEST_F(Hccl, RankTableMakesOneCommunicator) {
             "\"0\", \"device\": [" +
                 device(1, 0) + ", " + device(2, 0) + "]}]}");
   EXPECT_EQ(HcclCommInitClusterInfo(twice.c_str(), 0, &comm), HCCL_E_PARA);
-  const std::string servers =
-      write("servers.json",
-            "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"2\", "
-            "\"server_list\": [{\"server_id\": \"0\", \"device\": [" +
-                device(1, 0) + "]}, {\"server_id\": \"1\", \"device\": [" + device(1, 1) + "]}]}");
-  EXPECT_EQ(HcclCommInitClusterInfo(servers.c_str(), 0, &comm), HCCL_E_NOT_SUPPORT);
+  // Two servers need each device's NIC address, and a machine of two servers (a cluster).
+  const std::string serversText =
+      "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"2\", "
+      "\"server_list\": [{\"server_id\": \"0\", \"device\": [" +
+      device(1, 0) + "]}, {\"server_id\": \"1\", \"device\": [" + device(1, 1) + "]}]}";
+  const std::string servers = write("servers.json", serversText);
+  EXPECT_EQ(HcclCommInitClusterInfo(servers.c_str(), 0, &comm), HCCL_E_PARA);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("no \"device_ip\""), std::string::npos)
+      << aclGetRecentErrMsg();
+  std::string withIps = serversText;
+  for (size_t at = 0; (at = withIps.find("\"device_ip\": \"\"", at)) != std::string::npos;)
+    withIps.replace(at, 15, "\"device_ip\": \"10.0.0.1\"");
+  EXPECT_EQ(HcclCommInitClusterInfo(write("ips.json", withIps).c_str(), 0, &comm), HCCL_E_PARA);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("the machine has 1 server(s)"),
+            std::string::npos)
+      << aclGetRecentErrMsg();
   const std::string starting =
       write("starting.json",
             "{\"status\": \"initializing\", \"version\": \"1.0\", \"server_list\": "
@@ -785,8 +795,13 @@ void PrintTo(const OpCase& c, std::ostream* os) {
       << (c.buffsize.empty() ? "" : ", HCCL_BUFFSIZE=" + c.buffsize);
 }
 
+// Two Atlas 800T A2 servers over RoCE (examples/hccl_whatif/two-a2-roce.yaml): 16 ranks.
+const std::string kTwoServers = ASCENDSIM_SOURCE_DIR "/examples/hccl_whatif/two-a2-roce.yaml";
+
 std::string caseName(const ::testing::TestParamInfo<OpCase>& info) {
-  std::string machine = info.param.machine == "atlas-800t-a2" ? "Mesh910B" : "Ring910";
+  std::string machine = info.param.machine == "atlas-800t-a2" ? "Mesh910B"
+                        : info.param.machine == kTwoServers   ? "TwoA2ServersOverRoce"
+                                                              : "Ring910";
   return info.param.op + "_" + std::to_string(info.param.ranks) + "Ranks_" + machine +
          (info.param.buffsize.empty() ? "" : "_Buffsize" + info.param.buffsize + "MB");
 }
@@ -1076,7 +1091,9 @@ std::vector<OpCase> opCases() {
     cases.push_back({op, 8, "atlas-800t-a2", "1"});
     cases.push_back({op, 8, "atlas-800-9000", ""});
     cases.push_back({op, 8, "atlas-800-9000", "1"});
+    cases.push_back({op, 16, kTwoServers, ""});
   }
+  cases.push_back({"AllReduce", 16, kTwoServers, "1"});
   cases.push_back({"Barrier", 8, "atlas-800t-a2", ""});
   return cases;
 }
@@ -1175,6 +1192,310 @@ TEST_F(Hccl, MeshAllReduceOf256MiBTakesTheLinksTime) {
       "GB/s, busbw %.1f GB/s\n",
       ms[0], expectedMs, bytes / (ms[0] * 1e-3) / 1e9,
       bytes / (ms[0] * 1e-3) / 1e9 * 2 * (p - 1) / p);
+}
+
+// Two Atlas 800T A2 servers over RoCE, 16 ranks, 256 MiB AllReduce: HCCL's two levels, from the
+// cluster's arithmetic. Each server's 8 ranks reduce-scatter their 256 MiB over HCCS (slices of
+// 32 MiB, one SDMA transfer per link at 19.3 GB/s: 1738.6 us), the two ranks holding each slice
+// all-reduce it across the servers (one reduce and one gather step of 16 MiB each through their
+// 200 Gb/s NICs: 25 GB/s x 65536 / (65536 + 16 x 82) = 24.509 GB/s of payload for 64 KiB DMA
+// chunks of 16 frames, 684.5 us a step), and each server all-gathers (1738.6 us). Before them the
+// own slice's local copy (45.0 us); the chain of task launches on the slowest path: 48 (as in the
+// 8-rank test, plus the level-1 ring's notifies, waits and two copies) and the two level-1 steps'
+// way through both NICs and the switch (2 x 2.6 us).
+TEST_F(Hccl, TwoServerAllReduceTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint32_t p = 16;
+  const uint64_t bytes = 256ull << 20;
+  const std::vector<double> ms = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4, p);
+  const double slice = static_cast<double>(bytes / 8);      // 32 MiB per server rank
+  const double level0Us = 2 * slice / 19.3e9 * 1e6;         // 3477.2 us
+  const double nicRate = 25e9 * 65536 / (65536 + 16 * 82);  // 24.509 GB/s
+  const double level1Us = 2 * (slice / 2) / nicRate * 1e6;  // 1369.0 us
+  const double localCopyUs = 2 * slice / kHbmRate * 1e6;    // 45.0 us
+  const double tasksUs = 48 + 2 * 2.6;
+  const double expectedMs = (level0Us + level1Us + localCopyUs + tasksUs) / 1000;  // 4.946 ms
+  for (uint32_t r = 0; r < p; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
+  const double algbw = bytes / (ms[0] * 1e-3) / 1e9;
+  std::printf(
+      "16 x 256 MiB AllReduce on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms; of it "
+      "level 1 %.4f ms, each NIC at its 24.5 GB/s of payload); algbw %.1f GB/s, busbw %.1f GB/s\n",
+      ms[0], expectedMs, level1Us / 1000, algbw, algbw * 2 * (p - 1) / p);
+}
+
+// The same cluster's AllGather of 16 x 8 MiB (a 128 MiB output, one pass through the 200 MB
+// staging buffers): HCCL's intra-server AllGather, then inter-server AllGather of whole servers'
+// blocks. Each rank reads its 7 server peers' 8 MiB blocks over HCCS at once (one SDMA transfer
+// each: 8 MiB / 19.3 GB/s = 434.6 us); its NIC then carries the other server's 8 blocks, 64 MiB at
+// 24.509 GB/s (2738.1 us); HBM copies its own block in twice and the 15 others out of the CCL
+// buffer (17 x 8 MiB read and written at 1491.3 GB/s: 191.2 us); fixed costs: the 8 NIC copies
+// one after another on the rank's stream, 2 us of launch and setup and 2.6 us through NIC, switch
+// and NIC each (36.8 us), the 15 copies out (2 us each), and about 40 us of notifies and waits.
+TEST_F(Hccl, TwoServerAllGatherTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t bytes = 128ull << 20;
+  const std::vector<double> ms = timedAllGather(bytes, 16);
+  const double block = static_cast<double>(bytes / 16);
+  const double level0Us = block / 19.3e9 * 1e6;
+  const double level1Us = 8 * block / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double hbmUs = 17 * 2 * block / kHbmRate * 1e6;
+  const double fixedUs = 8 * 4.6 + 15 * 2 + 40;
+  const double expectedMs = (level0Us + level1Us + hbmUs + fixedUs) / 1000;  // 3.471 ms
+  for (uint32_t r = 0; r < 16; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
+  std::printf("16 x 8 MiB AllGather on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n",
+              ms[0], expectedMs);
+}
+
+// The same cluster's ReduceScatter of 16 x 8 MiB blocks (each rank's input 128 MiB, one pass):
+// HCCL's inter-server ReduceScatter, then intra-server ReduceScatter. Each rank copies its input
+// into its CCL out (16 x 8 MiB through HBM), its NIC carries the other server's run of 8 blocks
+// (64 MiB at 24.509 GB/s: 2738.1 us, inline-reduced into the partner's CCL out), then it
+// inline-reduces 7 blocks into its server peers' CCL outs over HCCS at once (8 MiB at 19.3 GB/s:
+// 434.6 us) and copies its own block out (HBM: 17 x 8 MiB read and written, 191.2 us in all).
+// Fixed costs: the 8 NIC writes one after another (2 us of launch and setup and 2.6 us of NIC,
+// switch and NIC each), the 16 copies in (2 us each) and about 40 us of notifies and waits.
+TEST_F(Hccl, TwoServerReduceScatterTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t block = 8ull << 20;
+  const std::vector<double> ms =
+      timedOnRanks(16, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+        auto send = std::make_shared<DeviceBuffer>(16 * block),
+             recv = std::make_shared<DeviceBuffer>(block);
+        return [=] {
+          EXPECT_EQ(HcclReduceScatter(send->p, recv->p, block / 4, HCCL_DATA_TYPE_FP32,
+                                      HCCL_REDUCE_SUM, comm, stream),
+                    HCCL_SUCCESS);
+        };
+      });
+  const double b = static_cast<double>(block);
+  const double level1Us = 8 * b / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double level0Us = b / 19.3e9 * 1e6;
+  const double hbmUs = 17 * 2 * b / kHbmRate * 1e6;
+  const double fixedUs = 8 * 4.6 + 16 * 2 + 40;
+  const double expectedMs = (level1Us + level0Us + hbmUs + fixedUs) / 1000;  // 3.473 ms
+  for (uint32_t r = 0; r < 16; ++r) EXPECT_NEAR(ms[r], expectedMs, 0.005 * expectedMs) << r;
+  std::printf(
+      "16 x 8 MiB ReduceScatter on two A2 servers over RoCE: %.4f ms (arithmetic %.4f ms)\n", ms[0],
+      expectedMs);
+}
+
+// The same cluster's Broadcast of 128 MiB from rank 0: HCCL's intra-server Scatter, inter-server
+// Broadcast, intra-server AllGather. The root copies the buffer into its CCL out (128 MiB read and
+// written through HBM: 180.0 us); its 7 server peers each read their 16 MiB slice from it over
+// HCCS (one SDMA transfer each: 869.3 us); each of the 8 passes its slice through the NICs to its
+// partner in the other server (684.5 us at 24.509 GB/s); then every rank reads the 7 slices it
+// lacks from its server peers at once (869.3 us). The last rank to finish (in the second server)
+// waits for all four in turn, plus about 45 us: launches, notifies and copy setups on the way (38)
+// and the NICs' and switch's latency.
+TEST_F(Hccl, TwoServerBroadcastTakesItsLevelsTime) {
+  start(kTwoServers.c_str());
+  const uint64_t bytes = 128ull << 20;
+  const std::vector<double> ms =
+      timedOnRanks(16, [&](uint32_t, HcclComm comm, aclrtStream stream) -> TimedOp {
+        auto buf = std::make_shared<DeviceBuffer>(bytes);
+        return [=] {
+          EXPECT_EQ(HcclBroadcast(buf->p, bytes / 4, HCCL_DATA_TYPE_FP32, 0, comm, stream),
+                    HCCL_SUCCESS);
+        };
+      });
+  const double slice = static_cast<double>(bytes / 8);
+  const double rootCopyUs = 2 * static_cast<double>(bytes) / kHbmRate * 1e6;
+  const double hccsUs = slice / 19.3e9 * 1e6;
+  const double nicUs = slice / (25e9 * 65536 / (65536 + 16 * 82)) * 1e6;
+  const double expectedMs = (rootCopyUs + 2 * hccsUs + nicUs + 45) / 1000;  // 2.648 ms
+  const double slowest = *std::max_element(ms.begin(), ms.end());
+  EXPECT_NEAR(slowest, expectedMs, 0.01 * expectedMs);
+  std::printf(
+      "16 ranks' Broadcast of 128 MiB on two A2 servers over RoCE: slowest rank %.4f ms "
+      "(arithmetic %.4f ms)\n",
+      slowest, expectedMs);
+}
+
+// Three one-NPU servers (the built-in default machine) over RoCE: the two levels with one rank per
+// server and a ring of three servers; AllReduce, ReduceScatter and AllGather exact; H-D_R, which
+// the simulation runs on two servers only, refused with HCCL_E_NOT_SUPPORT.
+TEST_F(Hccl, ThreeServersRingAndRefuseHalvingDoubling) {
+  const std::string path = ::testing::TempDir() + "/three-servers.yaml";
+  std::ofstream(path)
+      << "cluster:\n  servers:\n    - { name: a, extends: default }\n"
+         "    - { name: b, extends: default }\n    - { name: c, extends: default }\n";
+  start(path.c_str());
+  setenv("HCCL_ALGO", "allgather=level0:NA;level1:H-D_R", 1);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_HCCL_OK(HcclGetRootInfo(&root));
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 3; ++r) {
+    threads.emplace_back([&, r] {
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      EXPECT_EQ(HcclCommInitRootInfo(3, &root, r, &comm), HCCL_E_NOT_SUPPORT);
+      EXPECT_NE(std::string(aclGetRecentErrMsg()).find("H-D_R for allgather on 3 servers"),
+                std::string::npos)
+          << aclGetRecentErrMsg();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  setenv("HCCL_ALGO", "level0:NA;level1:ring", 1);
+  onRanks(3, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    const uint64_t count = 300000;  // 1.2 MB of int32 per rank, chunks of a third each
+    std::vector<int32_t> mine(count);
+    for (uint64_t i = 0; i < count; ++i) mine[i] = static_cast<int32_t>(rank * 1000 + i % 97);
+    DeviceBuffer send(count * 4), recv(count * 4), block(count / 3 * 4), all(count * 3 * 4);
+    send.upload(std::vector<uint8_t>(reinterpret_cast<uint8_t*>(mine.data()),
+                                     reinterpret_cast<uint8_t*>(mine.data()) + count * 4));
+    ASSERT_HCCL_OK(
+        HcclAllReduce(send.p, recv.p, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, comm, stream));
+    ASSERT_HCCL_OK(HcclReduceScatter(send.p, block.p, count / 3, HCCL_DATA_TYPE_INT32,
+                                     HCCL_REDUCE_MAX, comm, stream));
+    ASSERT_HCCL_OK(HcclAllGather(send.p, all.p, count, HCCL_DATA_TYPE_INT32, comm, stream));
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    auto ints = [](const std::vector<uint8_t>& bytes) {
+      std::vector<int32_t> v(bytes.size() / 4);
+      std::memcpy(v.data(), bytes.data(), bytes.size());
+      return v;
+    };
+    const std::vector<int32_t> sums = ints(recv.download()), maxes = ints(block.download()),
+                               gathered = ints(all.download());
+    for (uint64_t i = 0; i < count; ++i) {
+      // Ranks 0, 1, 2 hold 0, 1000, 2000 plus i % 97: the sum is 3000 + 3 (i % 97).
+      ASSERT_EQ(sums[i], static_cast<int32_t>(3000 + 3 * (i % 97))) << i;
+      for (uint32_t q = 0; q < 3; ++q)
+        ASSERT_EQ(gathered[q * count + i], static_cast<int32_t>(q * 1000 + i % 97))
+            << q << " " << i;
+    }
+    for (uint64_t i = 0; i < count / 3; ++i) {
+      const uint64_t at = rank * (count / 3) + i;  // the max is rank 2's element
+      ASSERT_EQ(maxes[i], static_cast<int32_t>(2000 + at % 97)) << i;
+    }
+  });
+  unsetenv("HCCL_ALGO");
+}
+
+// The Atlas 800-9000's eight 910 in two HCCS groups of four: AllReduce on HCCL's four logical
+// rings at once (hicann/hcomm topo_info_extractor.cc), each ring a quarter of the data. Each ring
+// crosses between the groups on two hops, one each way, so the four rings' crossing hops share
+// the two switch uplinks (sw1 and sw2 under sw0, Gen4 x16) four at a time in each direction:
+// every one of the 2 (p - 1) = 14 steps moves 4 x (256 MiB / 4 / 8) = 32 MiB up one uplink and
+// down the other at the Gen4 x16 write payload rate, 28.425 GB/s of TLPs x 256 / 280 = 25.9886
+// GB/s (models.Fabric's pcie-bench arithmetic): 14 x 32 MiB / 25.9886 GB/s = 18.076 ms, which
+// the operation cannot beat. Launches, each ring's local copies (overlapping the other rings'
+// steps) and the first chunk's way add at most 3 %.
+TEST_F(Hccl, FourLogicalRingsOn910ShareTheSwitchUplinks) {
+  start("atlas-800-9000");
+  const uint64_t bytes = 256ull << 20;
+  const std::vector<double> ms = timedAllReduce(bytes, HCCL_DATA_TYPE_FP32, 4, 8);
+  const double uplinkRate = 28.425e9 * 256 / 280;
+  const double boundMs = 14 * (bytes / 8.0) / uplinkRate * 1e3;  // 18.076 ms
+  for (uint32_t r = 0; r < 8; ++r) {
+    EXPECT_GT(ms[r], boundMs) << r;
+    EXPECT_LT(ms[r], 1.03 * boundMs) << r;
+  }
+  std::printf("8 x 256 MiB AllReduce on four logical rings (910): %.4f ms (uplink bound %.4f ms)\n",
+              ms[0], boundMs);
+}
+
+// A rank table of two servers (hicann/hccl rank_table_config_a2.md: every device with its
+// device_ip, rank ids not interleaved): 16 threads, each on its server's device, make one
+// communicator; an AllReduce over it sums all 16 ranks.
+TEST_F(Hccl, RankTableOfTwoServersMakesOneCommunicator) {
+  start(kTwoServers.c_str());
+  std::string text =
+      "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"2\", "
+      "\"server_list\": [";
+  for (uint32_t server = 0; server < 2; ++server) {
+    text += std::string(server ? ", " : "") + "{\"server_id\": \"10.1.0." +
+            std::to_string(server + 1) + "\", \"device\": [";
+    for (uint32_t d = 0; d < 8; ++d) {
+      text += std::string(d ? ", " : "") + "{\"device_id\": \"" + std::to_string(d) +
+              "\", \"device_ip\": \"192.168." + std::to_string(server) + "." +
+              std::to_string(d + 1) + "\", \"rank_id\": \"" + std::to_string(server * 8 + d) +
+              "\"}";
+    }
+    text += "]}";
+  }
+  text += "]}";
+  const std::string path = ::testing::TempDir() + "/ranktable16.json";
+  std::ofstream(path) << text;
+  std::vector<std::thread> threads;
+  for (uint32_t r = 0; r < 16; ++r) {
+    threads.emplace_back([&, r] {
+      SCOPED_TRACE("rank " + std::to_string(r));
+      // The process sees the cluster's 16 NPUs: server 1's device d is device 8 + d.
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      ASSERT_HCCL_OK(HcclCommInitClusterInfo(path.c_str(), r, &comm));
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      {
+        DeviceBuffer send(1024 * 4), recv(1024 * 4);
+        std::vector<int32_t> mine(1024, static_cast<int32_t>(r + 1));
+        send.upload(std::vector<uint8_t>(reinterpret_cast<uint8_t*>(mine.data()),
+                                         reinterpret_cast<uint8_t*>(mine.data()) + 4096));
+        ASSERT_HCCL_OK(HcclAllReduce(send.p, recv.p, 1024, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM,
+                                     comm, stream));
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        const std::vector<uint8_t> got = recv.download();
+        std::vector<int32_t> sums(1024);
+        std::memcpy(sums.data(), got.data(), 4096);
+        EXPECT_EQ(sums, std::vector<int32_t>(1024, 16 * 17 / 2));
+      }
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+// HCCL_ALGO in its documented syntax (hicann/hccl docs/zh/user_guide/hccl_env/HCCL_ALGO.md), and
+// HcclCommConfig.hcclAlgo, which wins over it: what the simulation runs is taken, what HCCL has
+// but the simulation does not run is HCCL_E_NOT_SUPPORT, what is not HCCL's syntax HCCL_E_PARA,
+// each with a message naming it.
+TEST_F(Hccl, HcclAlgoIsHonouredOrRefused) {
+  start("atlas-800t-a2");
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  auto initWith = [](const char* algo, const HcclCommConfig* config = nullptr) {
+    setenv("HCCL_ALGO", algo, 1);
+    HcclRootInfo root;
+    EXPECT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+    HcclComm comm = nullptr;
+    const HcclResult rc = HcclCommInitRootInfoConfig(1, &root, 0, config, &comm);
+    if (rc == HCCL_SUCCESS) {
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+    }
+    unsetenv("HCCL_ALGO");
+    return rc;
+  };
+  auto message = [] { return std::string(aclGetRecentErrMsg()); };
+  EXPECT_EQ(initWith("level0:NA;level1:ring"), HCCL_SUCCESS);
+  EXPECT_EQ(initWith("level0:NA;level1:H-D_R"), HCCL_SUCCESS);
+  EXPECT_EQ(initWith("allreduce=level0:NA;level1:ring/allgather=level0:NA;level1:H-D_R"),
+            HCCL_SUCCESS);
+  EXPECT_EQ(initWith("level0:NA;level1:NHR"), HCCL_E_NOT_SUPPORT);
+  EXPECT_NE(message().find("level1 NHR is HCCL's, but the simulation runs only ring"),
+            std::string::npos)
+      << message();
+  EXPECT_EQ(initWith("level0:NA;level1:ring;level2:H-D_R"), HCCL_E_NOT_SUPPORT);
+  EXPECT_NE(message().find("no super pod is simulated"), std::string::npos) << message();
+  EXPECT_EQ(initWith("level0:ring"), HCCL_E_PARA);
+  EXPECT_NE(message().find("level0 (inside a server) takes only NA"), std::string::npos)
+      << message();
+  EXPECT_EQ(initWith("level0:NA;level1:rings"), HCCL_E_PARA);
+  EXPECT_NE(message().find("'rings' is not one of"), std::string::npos) << message();
+  EXPECT_EQ(initWith("bcast=level0:NA;level1:ring"), HCCL_E_PARA);
+  EXPECT_NE(message().find("'bcast' is not an operation HCCL_ALGO names"), std::string::npos)
+      << message();
+  EXPECT_EQ(initWith("level1:pairwise"), HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(initWith("allreduce=level0:NA;level1:pairwise"), HCCL_E_PARA);
+  EXPECT_EQ(initWith("ring"), HCCL_E_PARA);
+  // The communicator's own setting wins over the environment's.
+  HcclCommConfig config;
+  HcclCommConfigInit(&config);
+  std::snprintf(config.hcclAlgo, sizeof config.hcclAlgo, "level0:NA;level1:ring");
+  EXPECT_EQ(initWith("level0:NA;level1:NB", &config), HCCL_SUCCESS);
+  std::snprintf(config.hcclAlgo, sizeof config.hcclAlgo, "level0:NA;level1:AHC");
+  EXPECT_EQ(initWith("level0:NA;level1:ring", &config), HCCL_E_NOT_SUPPORT);
+  EXPECT_NE(message().find("hcclAlgo"), std::string::npos) << message();
 }
 
 }  // namespace

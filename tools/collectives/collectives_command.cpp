@@ -15,6 +15,7 @@
 #include "tools/collectives/collective_bench.h"
 #include "tools/collectives/collective_data.h"
 #include "tools/collectives/collectives_report.h"
+#include "tools/collectives/setting_sweep.h"
 #include "tools/collectives/size_sweep.h"
 #include "tools/exit_codes.h"
 #include "tools/machine_options.h"
@@ -33,6 +34,7 @@ struct CollectivesOptions {
   std::string reduceOp = "sum", dataType = "fp32";
   int root = 0, iters = 20, warmupIters = 10, check = 1;
   std::string csv, json, svg, trace;
+  std::vector<std::string> sweeps;  // --sweep KEY=v1,v2,...: one run per point
   bool timingOnly = false;
   CLI::Option *checkGiven = nullptr, *stepBytesGiven = nullptr, *stepFactorGiven = nullptr,
               *reduceOpGiven = nullptr, *rootGiven = nullptr;
@@ -231,7 +233,28 @@ void warnAsHcclTest(const CollectivesOptions& o, const BenchSettings& s) {
   }
 }
 
+int runCollectives(const CollectivesOptions& o);
+
+// --sweep: the measurement once per point of the settings' grid, each in a process of its own.
+int runCollectivesSweep(const CollectivesOptions& o) {
+  if (!o.json.empty() || !o.svg.empty() || !o.trace.empty())
+    return usageError(
+        "--sweep gathers the points' rows into --csv only; --json, --svg and "
+        "--trace are for one machine");
+  return runSettingSweep(
+      o.sweeps,
+      [&o](const std::vector<std::string>& sets, const std::string& csv) {
+        CollectivesOptions point = o;
+        point.sweeps.clear();
+        point.machine.sets.insert(point.machine.sets.end(), sets.begin(), sets.end());
+        point.csv = csv;
+        return runCollectives(point);
+      },
+      o.csv);
+}
+
 int runCollectives(const CollectivesOptions& o) {
+  if (!o.sweeps.empty()) return runCollectivesSweep(o);
   spec::SystemSpec sys;
   try {
     sys = loadMachine(o.machine);
@@ -316,13 +339,19 @@ void addCollectivesCommand(CLI::App& command, int& exitCode) {
   cmd->add_option("--json", o->json, "Write the rows as JSON (with every rank's time)");
   cmd->add_option("--svg", o->svg, "Draw algorithm and bus bandwidth against data size as SVG");
   cmd->add_option("--trace", o->trace, "Write the timing trace of the run");
+  cmd->add_option("--sweep", o->sweeps,
+                  "KEY=v1,v2,...: run once per value (a machine setting as `config show` names "
+                  "it); repeatable: the cross product, each point in a process of its own")
+      ->allow_extra_args(false);
   cmd->footer(
       "Flags as hicann/oam-tools' hccl_test (all_reduce_test and so on); docs/collectives.md.\n"
       "Examples:\n"
       "  ascendsim collectives --config atlas-800t-a2 all_reduce -b 8K -e 256M -f 2\n"
       "  ascendsim collectives --config atlas-800t-a2 all_gather -p 4 -b 1M -e 1G -f 4 --svg "
       "ag.svg\n"
-      "  ascendsim collectives --config atlas-800t-a2 --set 'device_links[0].lanes=16' all_reduce");
+      "  ascendsim collectives --config atlas-800t-a2 --set 'device_links[0].lanes=16' all_reduce\n"
+      "  ascendsim collectives --config atlas-800t-a2 --sweep "
+      "'device_links[*].transfer_rate=19.3GB/s,38.6GB/s' all_reduce -b 256M --timing-only");
   cmd->callback([o, &exitCode] { exitCode = runCollectives(*o); });
 }
 
