@@ -43,8 +43,10 @@ std::chrono::milliseconds deadlockPatience() {
 
 // A thread asleep outside AscendCL is taken to stay asleep once it has been seen asleep, without
 // using CPU, for this long: long enough that a short wait for a lock inside the C library or the
-// allocator, on a loaded machine, is not taken for sleep (a runnable thread, or one just woken,
-// uses CPU or reads as not sleeping). Paid once per sleep of a thread that others wait for.
+// allocator is not taken for sleep (a runnable thread, or one just woken, uses CPU or reads as not
+// sleeping). Paid once per sleep of a thread that others wait for. These wall-clock windows are
+// an idle machine's: they stretch with cpuStarvation() (load, sanitizers), where a thread waits
+// longer for a CPU or for a lock whose holder waits for one.
 constexpr auto kAsleepAfter = std::chrono::milliseconds(30);
 // A thread that wakes now and then (polling) is judged by its share of CPU over at least this long.
 constexpr auto kPollerAfter = std::chrono::milliseconds(50);
@@ -52,6 +54,10 @@ constexpr auto kPollerAfter = std::chrono::milliseconds(50);
 // How long a thread that waits in an MPI call the caller has already left (so it is about to
 // leave it too) may show no sign of life before it is taken for asleep.
 constexpr auto kMpiLeaving = std::chrono::milliseconds(500);
+
+std::chrono::steady_clock::duration stretched(std::chrono::milliseconds window) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(window * cpuStarvation());
+}
 
 // Threads of this process, as the kernel lists them.
 size_t processThreads() {
@@ -212,7 +218,7 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
       other.cpuSeen = cpu;
       other.cpuSeenAt = seen;
     }
-    if (seen - other.cpuSeenAt < kMpiLeaving) {
+    if (seen - other.cpuSeenAt < stretched(kMpiLeaving)) {
       unsure = true;
       return false;
     }
@@ -238,7 +244,7 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
   ++other.looks;
   if (asleepNow) ++other.sleepingLooks;
   const auto waited = now - other.waitedFromAt;
-  if (asleepNow && waited >= kPollerAfter && other.looks >= 10 &&
+  if (asleepNow && waited >= stretched(kPollerAfter) && other.looks >= 10 &&
       uint64_t{other.sleepingLooks} * 10 >= uint64_t{other.looks} * 9 &&
       (cpu - other.cpuWaitedFrom) * 10 <
           std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) {
@@ -251,7 +257,7 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
     unsure = true;
     return false;
   }
-  if (!asleepNow || now - other.cpuSeenAt < kAsleepAfter) {
+  if (!asleepNow || now - other.cpuSeenAt < stretched(kAsleepAfter)) {
     unsure = true;
     return false;
   }

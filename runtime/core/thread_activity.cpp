@@ -4,9 +4,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <mutex>
 #include <string>
 
 namespace ascendsim::runtime {
@@ -72,5 +76,42 @@ bool statSaysSleeping(const std::string& path) {
   return state == 'S' || state == 'T' || state == 't' || state == 'Z' || state == 'X';
 }
 }  // namespace
+
+namespace {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr double kSanitizerSlowdown = 3;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr double kSanitizerSlowdown = 3;
+#else
+constexpr double kSanitizerSlowdown = 1;
+#endif
+#else
+constexpr double kSanitizerSlowdown = 1;
+#endif
+
+double loadPerCore() {
+  double load = 0;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = 0;
+    std::fclose(f);
+  }
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? load / static_cast<double>(cores) : 1;
+}
+}  // namespace
+
+double cpuStarvation() {
+  static std::mutex mutex;
+  static auto readAt = std::chrono::steady_clock::time_point{};
+  static double factor = 1;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - readAt >= std::chrono::milliseconds(100)) {
+    factor = std::max(1.0, loadPerCore()) * kSanitizerSlowdown;
+    readAt = now;
+  }
+  return factor;
+}
 
 }  // namespace ascendsim::runtime
