@@ -16,6 +16,7 @@
 #include "spec/embedded_file.h"
 #include "tools/atomic_file.h"
 #include "tools/exit_codes.h"
+#include "tools/read_progress.h"
 #include "tools/subcommand.h"
 #include "tools/viewer_input.h"
 
@@ -60,7 +61,13 @@ int runView(const ViewOptions& o) {
     return kExitFailure;
   }
   ViewerTrace trace;
-  const TraceRead read = readTrace(in, std::filesystem::file_size(o.trace, ec), trace);
+  const uint64_t size = std::filesystem::file_size(o.trace, ec);
+  TraceRead read;
+  {
+    ReadProgress progress(*in.rdbuf(), size, "ascendsim view: reading " + o.trace);
+    std::istream counted(&progress);
+    read = readTrace(counted, size, trace);
+  }
   if (read == TraceRead::NotATrace) {
     std::cerr << "ascendsim view: '" << o.trace << "' is not Chrome Trace Event JSON\n";
     return kExitFailure;
