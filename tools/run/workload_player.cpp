@@ -11,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "ascendsim/compute.h"
+#include "tools/progress_line.h"
 
 namespace ascendsim::tools {
 namespace {
@@ -59,9 +60,24 @@ class BlockingGate {
   size_t total_, arrived_ = 0, finished_ = 0;
 };
 
+// The steps a list makes when played (a repeat's body as often as it repeats).
+uint64_t playedSteps(const std::vector<WorkloadStep>& steps) {
+  uint64_t n = 0;
+  for (const WorkloadStep& s : steps)
+    n += s.op == WorkloadStep::Op::Repeat ? uint64_t{s.times} * playedSteps(s.body) : 1;
+  return n;
+}
+
+uint64_t playedSteps(const Workload& w) {
+  uint64_t n = 0;
+  for (const WorkloadThread& t : w.threads) n += playedSteps(t.steps);
+  return n;
+}
+
 class Player {
  public:
-  explicit Player(const Workload& w) : w_(w), gate_(w.threads.size()) {}
+  explicit Player(const Workload& w)
+      : w_(w), gate_(w.threads.size()), progress_("ascendsim run", playedSteps(w), 1, "steps") {}
 
   void run() {
     check(aclInit(nullptr), "aclInit", {w_.source, 1, 1});
@@ -217,6 +233,7 @@ class Player {
 
   void step(const WorkloadStep& s, int device) {
     using Op = WorkloadStep::Op;
+    if (s.op != Op::Repeat) progress_.add(1);
     switch (s.op) {
       case Op::Alloc: alloc(buffer(s.dst), s.where); break;
       case Op::Free: free(buffer(s.dst), s.where); break;
@@ -315,6 +332,7 @@ class Player {
 
   const Workload& w_;
   BlockingGate gate_;
+  ProgressLine progress_;
   std::mutex mutex_;
   std::map<std::string, void*> device_, pinned_;
   std::map<std::string, std::shared_ptr<std::vector<char>>> pageable_;
