@@ -238,16 +238,16 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
   // spent its whole budget (half a second of CPU: tens of seconds of polling). One seen asleep at
   // nine looks in ten or more (at least 10 looks, over kPollerAfter), using under a tenth of the
   // time since others began to wait for it, is asleep. (A thread starved of CPU on a loaded
-  // machine is runnable, not asleep, when looked at.) Where CPUs are scarce (cpuStarvation() S
-  // above 1) both bounds divide by S: a poller woken from its sleep waits longer for a CPU, so
-  // fewer looks find it asleep, and a busy thread gets about 1/S of a CPU; a poller still uses far
-  // less than that, so the two stay apart (under load a poller was waited for 33 s).
+  // machine is runnable, not asleep, when looked at.) Where CPUs are scarce (cpuLoad() L above
+  // 1) both bounds divide by L: a poller woken from its sleep waits longer for a CPU, so fewer
+  // looks find it asleep, and a busy thread gets about 1/L of a CPU; a poller still uses far less
+  // than that, so the two stay apart (under load a poller was waited for 33 s).
   const bool asleepNow =
       other.remotePid ? threadSleeps(other.remotePid, other.remoteTid) : threadSleeps(other.tid);
   ++other.looks;
   if (asleepNow) ++other.sleepingLooks;
   const auto waited = now - other.waitedFromAt;
-  const double scarce = cpuStarvation();
+  const double scarce = cpuLoad();
   const double waitedNs =
       static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count());
   if (asleepNow && waited >= stretched(kPollerAfter) && other.looks >= 10 &&

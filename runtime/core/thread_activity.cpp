@@ -101,17 +101,21 @@ double loadPerCore() {
 }
 }  // namespace
 
-double cpuStarvation() {
+double cpuLoad() {
   static std::mutex mutex;
   static auto readAt = std::chrono::steady_clock::time_point{};
-  static double factor = 1;
+  static double load = 1;
   const std::lock_guard<std::mutex> lock(mutex);
   const auto now = std::chrono::steady_clock::now();
   if (now - readAt >= std::chrono::milliseconds(100)) {
-    factor = std::max(1.0, loadPerCore()) * kSanitizerSlowdown;
+    load = std::max(1.0, loadPerCore());
     readAt = now;
   }
-  return factor;
+  return load;
+}
+
+double cpuStarvation() {
+  return cpuLoad() * kSanitizerSlowdown;
 }
 
 }  // namespace ascendsim::runtime

@@ -32,11 +32,15 @@ bool threadSleeps(pid_t tid);
 int64_t threadCpuNs(pid_t pid, pid_t tid);
 bool threadSleeps(pid_t pid, pid_t tid);
 
+// How many threads want each CPU: the load average over the machine's cores, at least 1, read at
+// most every 100 ms. A busy thread gets about 1/cpuLoad() of a CPU.
+double cpuLoad();
+
 // How much longer than on an idle machine a runnable thread may wait for a CPU, and so a lock for
-// its holder to release it: the load average over the machine's cores (at least 1), read at most
-// every 100 ms; three times that under a sanitizer, whose runtime slows every lock and allocation.
-// Wall-clock judgements of other threads ("asleep for 30 ms") are stretched by it, so a thread
-// held up on a loaded machine is not taken for one asleep outside AscendCL.
+// its holder to release it: cpuLoad(), three times that under a sanitizer, whose runtime slows
+// every lock and allocation. Wall-clock judgements of other threads ("asleep for 30 ms") are
+// stretched by it, so a thread held up on a loaded machine is not taken for one asleep outside
+// AscendCL.
 double cpuStarvation();
 
 }  // namespace ascendsim::runtime
