@@ -73,6 +73,30 @@ void absorb(Steps& s, Stream& st, uint64_t accOffset, uint64_t stageOffset, uint
 
 // The most one rank's slice of a reduction may hold: a whole staging buffer with inline
 // reduction, else the region of the owner's CCL in each sender stages into.
+// The all-gather half of a ring all-reduce, once the reduce half has left each member one
+// finished chunk of `c` (at `base` in its CCL out): the member at `position` of a ring of `size`
+// tells its left neighbour it is done (kRingDone, numbered `doneTag`), then in size - 1 steps
+// copies the chunk it finished or last received into its right neighbour's CCL out; `tag(step)`
+// numbers the pass's handshakes.
+template <class Tag>
+void ringGatherHalf(Steps& s, Stream& st, const Slices& c, uint64_t base, uint32_t size,
+                    uint32_t position, uint32_t left, uint32_t right, uint64_t doneTag, Tag tag) {
+  const uint32_t me = s.me();
+  s.signal(st, kRingDone, me, left, doneTag);
+  for (uint32_t step = 0; step + 1 < size; ++step) {
+    const uint32_t chunk = (position + 1 + size - step) % size;
+    if (step == 0) {
+      s.wait(st, kRingDone, right, me, doneTag);
+    } else {
+      s.wait(st, kRingGather, left, me, tag(step - 1));
+    }
+    s.copy(st, s.cclOut(right, base + c.offset(chunk)), s.cclOut(me, base + c.offset(chunk)),
+           c.bytes(chunk));
+    s.signal(st, kRingGather, me, right, tag(step));
+  }
+  s.wait(st, kRingGather, left, me, tag(uint64_t{size} - 2));
+}
+
 uint64_t reduceSliceMax(const Steps& s, const Group& g) {
   return s.inlineReduce() ? sliceMax(g) : regionBytes(g);
 }
@@ -327,18 +351,8 @@ void hierarchicalAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace&
       s.signal(main, kRingReduce, me, right, k * steps + step);
     }
     s.wait(main, kRingReduce, left, me, k * steps + m - 2);
-    s.signal(main, kRingDone, me, left, k);
-    for (uint32_t step = 0; step + 1 < m; ++step) {
-      const uint32_t chunk = (server + 1 + m - step) % m;
-      if (step == 0) {
-        s.wait(main, kRingDone, right, me, k);
-      } else {
-        s.wait(main, kRingGather, left, me, k * steps + step - 1);
-      }
-      s.copy(main, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)), c.bytes(chunk));
-      s.signal(main, kRingGather, me, right, k * steps + step);
-    }
-    s.wait(main, kRingGather, left, me, k * steps + m - 2);
+    ringGatherHalf(s, main, c, 0, m, server, left, right, k,
+                   [&](uint64_t step) { return k * steps + step; });
     // Level 0 again: every rank reads each finished slice from the rank that holds it.
     s.signal(main, kFinal, me, kEveryRank, k);
     for (uint32_t peer : peers) {
@@ -563,18 +577,7 @@ void ringAllReduce(Steps& s, const MemoryPlace& send, const MemoryPlace& recv, u
     s.wait(m, kRingReduce, left, me, k * p + p - 2);
     const uint32_t mine = (me + 1) % p;
     absorb(s, m, c.offset(mine), c.offset(mine), c.bytes(mine), dataType, op);
-    s.signal(m, kRingDone, me, left, k);
-    for (uint32_t step = 0; step + 1 < p; ++step) {
-      const uint32_t chunk = (me + 1 + p - step) % p;
-      if (step == 0) {
-        s.wait(m, kRingDone, right, me, k);
-      } else {
-        s.wait(m, kRingGather, left, me, k * p + step - 1);
-      }
-      s.copy(m, s.cclOut(right, c.offset(chunk)), s.cclOut(me, c.offset(chunk)), c.bytes(chunk));
-      s.signal(m, kRingGather, me, right, k * p + step);
-    }
-    s.wait(m, kRingGather, left, me, k * p + p - 2);
+    ringGatherHalf(s, m, c, 0, p, me, left, right, k, [&](uint64_t step) { return k * p + step; });
     s.copy(m, offsetBy(recv, o), s.cclOut(me, 0), n);
   });
 }
@@ -624,19 +627,8 @@ void logicalRingAllReduce(Steps& s, Stream& st, uint32_t ring, const MemoryPlace
     s.wait(st, kRingReduce, left, me, tag(k, p - 2));
     const uint32_t mine = (pos + 1) % p;
     absorb(s, st, base + c.offset(mine), base + c.offset(mine), c.bytes(mine), dataType, op);
-    s.signal(st, kRingDone, me, left, tag(k, 0));
-    for (uint32_t step = 0; step + 1 < p; ++step) {
-      const uint32_t chunk = (pos + 1 + p - step) % p;
-      if (step == 0) {
-        s.wait(st, kRingDone, right, me, tag(k, 0));
-      } else {
-        s.wait(st, kRingGather, left, me, tag(k, step - 1));
-      }
-      s.copy(st, s.cclOut(right, base + c.offset(chunk)), s.cclOut(me, base + c.offset(chunk)),
-             c.bytes(chunk));
-      s.signal(st, kRingGather, me, right, tag(k, step));
-    }
-    s.wait(st, kRingGather, left, me, tag(k, p - 2));
+    ringGatherHalf(s, st, c, base, p, pos, left, right, tag(k, 0),
+                   [&](uint64_t step) { return tag(k, step); });
     s.copy(st, offsetBy(recv, offset + o), s.cclOut(me, base), n);
   });
 }
