@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "runtime/core/device_memory.h"
 #include "runtime/core/runtime.h"
@@ -188,7 +189,8 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
       m.u8(static_cast<uint8_t>(wait ? MessageKind::Call : MessageKind::Post));
       m.text(name);
       m.blob(arguments.bytes().data(), arguments.bytes().size());
-      AwaitingServer awaiting;
+      std::optional<AwaitingServer> awaiting;
+      if (wait) awaiting.emplace();  // (a post has no answer to wait for)
       l.channel->send(m);
       if (!wait) return reply;
       std::vector<uint8_t> bytes;
