@@ -8,6 +8,7 @@
 
 #include "spec/field_reader.h"
 #include "spec/kind_registry.h"
+#include "spec/machine_settings.h"
 #include "spec/spec_readers.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
@@ -39,26 +40,13 @@ std::string hostText(const SystemSpec& m) {
 
 void readNic(const ConfigNode& node, Diagnostics& diag, NicSpec& nic) {
   FieldReader r(node, "cluster.nic", diag);
-  r.kind("model", nic.model, "nic");
-  r.bandwidth("rate", nic.rate, 1e6, 1e13);
-  r.duration("latency", nic.latency, 0, 1000000000);
-  r.bytes("mtu", nic.mtu, 256, 9000);
-  r.integer("frame_overhead", nic.frameOverhead, 0, 1024);
-  if (const kinds::KindInfo* kind = kinds::findKind("nic", nic.model)) {
-    auto limit = kind->limits.find("max_rate");
-    if (limit != kind->limits.end() && nic.rate > limit->second) {
-      r.error("rate", "a " + nic.model + " NIC runs at most " +
-                          std::to_string(static_cast<int>(limit->second * 8 / 1e9)) + " Gb/s");
-    }
-  }
+  readSettings(nicSettings(), r, nic);
   r.finish();
 }
 
 void readNetworkSwitch(const ConfigNode& node, Diagnostics& diag, NetworkSwitchSpec& sw) {
   FieldReader r(node, "cluster.switch", diag);
-  r.kind("model", sw.model, "network-switch");
-  r.bandwidth("port_rate", sw.portRate, 1e6, 1e13);
-  r.duration("latency", sw.latency, 0, 1000000000);
+  readSettings(networkSwitchSettings(), r, sw);
   r.finish();
 }
 

@@ -268,11 +268,7 @@ std::string memoryFieldsMarkdown() {
     if (f.requiredWithoutPreset) required += (required.empty() ? "`" : ", `") + f.key + "`";
   }
   std::string out = "Without `preset`, these must be given: " + required + ".\n\n";
-  out += "| key | meaning | default | allowed |\n|---|---|---|---|\n";
-  for (const MemoryField& f : memoryFields()) {
-    out +=
-        "| `" + f.key + "` | " + f.meaning + " | " + f.defaultText + " | " + f.allowed() + " |\n";
-  }
+  out += settingsMarkdown(settingRows(memoryFields()));
   return out;
 }
 

@@ -9,27 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "spec/setting.h"
 #include "spec/system_spec.h"
-
-namespace YAML {
-class Emitter;
-}
 
 namespace ascendsim::spec {
 
-class FieldReader;
-
-struct MemoryField {
-  std::string key;
-  std::string meaning;
-  std::string defaultText;               // for the docs; "preset's" for a figure a preset gives
-  std::function<std::string()> allowed;  // for the docs
-  bool requiredWithoutPreset = false;    // a section without `preset` must give it
-  // Reads the key (if present) into the spec; `required` when the section has no preset.
-  std::function<void(FieldReader&, DramSpec&, bool required)> read;
-  // Writes the key and its value (nothing when it has none to write).
-  std::function<void(YAML::Emitter&, const DramSpec&)> write;
-};
+// A memory setting: read with `required` true when its section has no `preset`.
+using MemoryField = Setting<DramSpec>;
 
 // In reading order: the clock before the timings that may be durations.
 const std::vector<MemoryField>& memoryFields();

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "spec/kind_registry.h"
+#include "spec/machine_settings.h"
 #include "spec/spec_readers.h"
 
 namespace ascendsim::spec {
@@ -23,76 +24,15 @@ bool isIdentifier(const std::string& s) {
   return true;
 }
 
-void readApiOverheads(const ConfigNode& node, const std::string& path, Diagnostics& diag,
-                      ApiOverheads& o) {
-  FieldReader r(node, path, diag);
-  const Picoseconds max = 1000000000000;  // 1 s
-  r.duration("default", o.defaultCall, 0, max);
-  r.duration("malloc", o.malloc, 0, max);
-  r.duration("free", o.free, 0, max);
-  r.duration("malloc_host", o.mallocHost, 0, max);
-  r.duration("memcpy", o.memcpy, 0, max);
-  r.duration("memcpy_async", o.memcpyAsync, 0, max);
-  r.duration("memset", o.memset, 0, max);
-  r.duration("memset_async", o.memsetAsync, 0, max);
-  r.duration("event", o.event, 0, max);
-  r.duration("synchronize", o.synchronize, 0, max);
-  r.duration("stream_create", o.streamCreate, 0, max);
-  r.duration("kernel_launch", o.kernelLaunch, 0, max);
-  r.duration("fast_launch_stream_create", o.fastLaunchStreamCreate, 0, max);
-  r.duration("fast_launch", o.fastLaunch, 0, max);
-  r.duration("fast_sync", o.fastSync, 0, max);
-  r.finish();
-}
-
 void readHost(const ConfigNode& node, Diagnostics& diag, HostSpec& host) {
   FieldReader r(node, "host", diag);
-  if (const ConfigNode* m = r.require("memory")) readMemory(*m, "host.memory", diag, host.memory);
-  r.bandwidth("cpu_copy_bandwidth", host.cpuCopyBandwidth, 1e6, 1e13);
-  r.integer("cpu_copy_engines", host.cpuCopyEngines, 0, 1024);
-  r.integer("memory_socket", host.memorySocket, 0, 63);
-  if (const ConfigNode* l = r.take("socket_link")) {
-    FieldReader lr(*l, r.childPath("socket_link"), diag);
-    lr.bandwidth("bandwidth", host.socketLink.bandwidth, 1e6, 1e13);
-    lr.duration("latency", host.socketLink.latency, 0, 100000000);
-    lr.finish();
-  }
-  r.bytes("staging_buffer", host.stagingBufferSize, 4096, 1ull << 30);
-  if (const ConfigNode* o = r.take("api_overhead"))
-    readApiOverheads(*o, "host.api_overhead", diag, host.apiOverhead);
+  readSettings(hostSettings(), r, host);
   r.finish();
 }
 
 void readRootComplex(const ConfigNode& node, Diagnostics& diag, RootComplexSpec& rc) {
   FieldReader r(node, "pcie.root_complex", diag);
-  r.integer("ports", rc.ports, 1, 64);
-  r.duration("latency", rc.latency, 0, 100000000);
-  r.boolean("completions_at_rcb", rc.completionsAtRcb);
-  r.fraction("efficiency", rc.efficiency, 0.05, 1.0,
-             "the share of each root port's TLP rate the host sustains");
-  r.boolean("peer_to_peer", rc.peerToPeer);
-  r.bandwidthLimit("bridge_bandwidth", rc.bridgeBandwidth, 1e6, 1e14);
-  if (const ConfigNode* s = r.take("sockets")) {
-    if (!s->isList()) {
-      r.error("sockets",
-              "expected a list with the CPU socket of each root port, e.g. [0, 0, 1, 1]");
-    } else {
-      rc.portSockets.clear();
-      for (const ConfigNode& item : s->items()) {
-        char* end = nullptr;
-        const unsigned long v = item.isScalar() ? std::strtoul(item.value().c_str(), &end, 10) : 64;
-        if (!item.isScalar() || item.value().empty() || *end || v > 63) {
-          diag.error(item.where(), r.childPath("sockets"), "a socket number from 0 to 63");
-          return;
-        }
-        rc.portSockets.push_back(static_cast<uint32_t>(v));
-      }
-      if (rc.portSockets.size() != rc.ports) {
-        r.error("sockets", std::to_string(rc.portSockets.size()) + " socket(s) listed for " +
-                               std::to_string(rc.ports) + " root port(s); give one per port");
-      }
-    }
-  }
+  readSettings(rootComplexSettings(), r, rc);
   r.finish();
 }
 
@@ -119,66 +59,10 @@ struct SwitchAt {
 void readSwitch(const ConfigNode& node, const std::string& path, Diagnostics& diag,
                 PcieSwitchSpec& sw, SwitchAt& at) {
   FieldReader r(node, path, diag);
-  if (r.text("name", sw.name, true)) {
-    at.name = {r.take("name")->where(), r.childPath("name")};
-    if (!isIdentifier(sw.name))
-      r.error("name", "'" + sw.name + "' is not a valid name (letters, digits, '_' and '-')");
-  }
-  if (r.text("upstream", sw.upstream, true))
-    at.upstream = {r.take("upstream")->where(), r.childPath("upstream")};
-  r.integer("ports", sw.ports, 1, 128);
-  r.duration("latency", sw.latency, 0, 10000000);
-  if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, sw.link);
-  r.finish();
-}
-
-void readScheduler(const ConfigNode& node, const std::string& path, Diagnostics& diag,
-                   SchedulerSpec& s) {
-  FieldReader r(node, path, diag);
-  r.integer("max_streams", s.maxStreams, 1, 65536);
-  r.integer("max_events", s.maxEvents, 1, 1 << 20);
-  r.integer("queue_depth", s.queueDepth, 1, 1 << 20);
-  r.duration("task_launch", s.taskLaunch, 0, 1000000000);
-  r.finish();
-}
-
-void readDma(const ConfigNode& node, const std::string& path, Diagnostics& diag, DmaSpec& d) {
-  FieldReader r(node, path, diag);
-  r.kind("model", d.model, "dma-model");
-  r.integer("engines", d.engines, 1, 64);
-  r.integer("channels_per_engine", d.channelsPerEngine, 1, 64);
-  if (const ConfigNode* o = r.take("outstanding_reads");
-      o && o->isScalar() && o->value() == "auto") {
-    d.outstandingReads = 0;
-  } else if (o) {
-    // Re-read it as a number (take() above only marked it as known).
-    r.integer("outstanding_reads", d.outstandingReads, 1, 4096);
-  }
-  r.bytes("chunk_size", d.chunkSize, 64, 64ull << 20);
-  if (d.chunkSize % 64 != 0) r.error("chunk_size", "chunk_size must be a multiple of 64B");
-  r.duration("setup_latency", d.setupLatency, 0, 1000000000);
-  r.bandwidthLimit("engine_bandwidth", d.engineBandwidth, 1e6, 1e14);
-  r.finish();
-}
-
-void readAiCore(const ConfigNode& node, const std::string& path, Diagnostics& diag, AiCoreSpec& a) {
-  FieldReader r(node, path, diag);
-  r.integer("cores", a.cores, 1, 1024);
-  r.frequency("clock", a.clock, 1e6, 10e9);
-  r.integer("vector_bytes_per_cycle", a.vectorBytesPerCycle, 1, 65536);
-  r.integer("read_bytes_per_cycle", a.readBytesPerCycle, 1, 65536);
-  r.integer("write_bytes_per_cycle", a.writeBytesPerCycle, 1, 65536);
-  r.integer("scalar_ops_per_cycle", a.scalarOpsPerCycle, 1, 64);
-  r.bytes("tile_size", a.tileSize, 512, 64ull << 20);
-  r.duration("start_latency", a.startLatency, 0, 1000000000);
-  // `auto`: the SoC's (0 here, so that a change of `soc` carries it along). Ascend C moves data in
-  // and out of the Unified Buffer in 32-byte blocks.
-  if (const ConfigNode* u = r.take("unified_buffer"); u && u->isScalar() && u->value() == "auto") {
-    a.unifiedBuffer = 0;
-  } else if (u && r.bytes("unified_buffer", a.unifiedBuffer, 1024, 16ull << 20) &&
-             a.unifiedBuffer % 32 != 0) {
-    r.error("unified_buffer", "unified_buffer must be a multiple of 32B (Ascend C's data block)");
-  }
+  readSettings(switchSettings(), r, sw);
+  if (const ConfigNode* name = node.find("name")) at.name = {name->where(), r.childPath("name")};
+  if (const ConfigNode* up = node.find("upstream"))
+    at.upstream = {up->where(), r.childPath("upstream")};
   r.finish();
 }
 
@@ -198,23 +82,7 @@ void readDeviceGroup(const ConfigNode& node, const std::string& path, Diagnostic
             "a group of " + std::to_string(count) +
                 " devices cannot share one name; leave it out (devices are named npu0, npu1, ...)");
   }
-  r.text("model", proto.model);
-  if (r.text("soc", proto.soc)) {
-    // CANN's SoC versions: "Ascend" and letters, digits or underscores ("Ascend910B4",
-    // "Ascend910_9391").
-    bool ok = proto.soc.size() > 6 && proto.soc.compare(0, 6, "Ascend") == 0;
-    for (char c : proto.soc) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    if (!ok)
-      r.error("soc", "'" + proto.soc + "' is not a SoC version such as Ascend910B4 or Ascend310P3");
-  }
-  if (const ConfigNode* l = r.take("link")) readLink(*l, r.childPath("link"), diag, proto.link);
-  if (const ConfigNode* m = r.require("memory"))
-    readMemory(*m, r.childPath("memory"), diag, proto.memory);
-  if (const ConfigNode* d = r.take("dma")) readDma(*d, r.childPath("dma"), diag, proto.dma);
-  if (const ConfigNode* s = r.take("scheduler"))
-    readScheduler(*s, r.childPath("scheduler"), diag, proto.scheduler);
-  if (const ConfigNode* a = r.take("aicore"))
-    readAiCore(*a, r.childPath("aicore"), diag, proto.aicore);
+  readSettings(deviceSettings(), r, proto);
 
   std::vector<std::string> ports;
   std::vector<Located> where;
@@ -369,35 +237,7 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
     return;
   }
   DeviceLinkSpec proto;
-  {
-    const ConfigNode* m = r.take("model");
-    const std::vector<std::string> names = kinds::kindNames("device-link");
-    if (!m) {
-      r.errorAtMap("missing 'model': the kind of link (" + FieldReader::join(names) + ")");
-    } else if (!m->isScalar() || !kinds::findKind("device-link", m->value())) {
-      diag.error(m->where(), r.childPath("model"),
-                 "'" + (m->isScalar() ? m->value() : std::string("?")) +
-                     "' is not a kind of device link; expected one of " + FieldReader::join(names) +
-                     (m->isScalar() ? FieldReader::suggestion(m->value(), names) : ""));
-    } else {
-      proto.model = m->value();
-    }
-  }
-  double maxRate = 0;
-  if (const kinds::KindInfo* kind = kinds::findKind("device-link", proto.model)) {
-    auto limit = kind->limits.find("max_lane_rate");
-    if (limit != kind->limits.end()) maxRate = limit->second;
-  }
-  r.integerOneOf("lanes", proto.lanes, {1, 2, 4, 8, 16});
-  if (r.transferRate("speed", proto.rate, 1e9, 1e12) && proto.rate > maxRate) {
-    r.error("speed", formatTransferRate(proto.rate) + " per lane is faster than any " +
-                         proto.model + " link runs (" + formatTransferRate(maxRate) +
-                         " per lane at most)");
-  }
-  r.bytes("packet_payload", proto.packetPayload, 16, 4096);
-  r.integer("packet_overhead", proto.packetOverhead, 0, 256);
-  r.duration("latency", proto.latency, 0, 100000000);
-  r.bandwidthLimit("transfer_rate", proto.transferRate, 1e6, 1e14);
+  readSettings(deviceLinkSettings(), r, proto);
 
   const ConfigNode* pattern = r.take("pattern");
   const ConfigNode* groups = r.take("groups-of");
@@ -483,42 +323,14 @@ void readDeviceLinks(const ConfigNode& node, const std::string& path, Diagnostic
 void readLink(const ConfigNode& node, const std::string& path, Diagnostics& diag,
               PcieLinkSpec& link) {
   FieldReader r(node, path, diag);
-  const bool genGiven = r.integer("generation", link.generation, 1, 6);
-  const double genRate = pcieGenerationRate(link.generation);
-  if (genGiven) link.rate = genRate;
-  if (r.transferRate("speed", link.rate, 2.5e9, 64e9)) {
-    if (link.rate > genRate) {
-      r.error("speed", formatTransferRate(link.rate) + " is faster than PCIe Gen" +
-                           std::to_string(link.generation) + " allows (" +
-                           formatTransferRate(genRate) + " per lane)");
-    } else if (link.rate != 2.5e9 && link.rate != 5e9 && link.rate != 8e9 && link.rate != 16e9 &&
-               link.rate != 32e9 && link.rate != 64e9) {
-      r.error("speed", formatTransferRate(link.rate) +
-                           " is not a PCIe speed; expected 2.5, 5, 8, 16, 32 or 64GT/s");
-    }
-  }
-  r.integerOneOf("lanes", link.lanes, {1, 2, 4, 8, 16});
-  // Gen4 brought 10-bit tags (768 outstanding reads); before it 8-bit extended tags (256).
-  if (genGiven) link.tags = link.generation >= 4 ? 768 : 256;
-  r.bytesPowerOfTwo("mps", link.mps, 128, 4096);
-  r.bytesPowerOfTwo("mrrs", link.mrrs, 128, 4096);
-  uint32_t rcb = static_cast<uint32_t>(link.rcb);
-  if (r.integerOneOf("rcb", rcb, {64, 128})) link.rcb = rcb;
-  r.boolean("ecrc", link.ecrc);
-  r.integer("tags", link.tags, 1, 4096);
-  r.duration("latency", link.latency, 0, 100000000);
+  readSettings(pcieLinkSettings(), r, link);
   r.finish();
 }
 
 void readTrace(const ConfigNode& node, Diagnostics& diag, TraceSpec& trace) {
-  FieldReader tr(node, "trace", diag);
-  tr.text("path", trace.path);
-  tr.kind("format", trace.format, "trace-format");
-  tr.text("report", trace.report);
-  tr.duration("counter_interval", trace.counterInterval, 1000, 1000000000000);
-  tr.bytes("max_size", trace.maxFileSize, 64 * 1024, 1ull << 50);
-  tr.boolean("dram_stats", trace.dramStats);
-  tr.finish();
+  FieldReader r(node, "trace", diag);
+  readSettings(traceSettings(), r, trace);
+  r.finish();
 }
 
 SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {

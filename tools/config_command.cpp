@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "spec/kind_registry.h"
+#include "spec/machine_settings.h"
 #include "spec/memory_fields.h"
 #include "spec/spec_writer.h"
 #include "spec/system_loader.h"
@@ -22,6 +23,7 @@ struct ConfigOptions {
   bool treeOnly = false;
   bool yamlOnly = false;
   bool markdown = false;
+  std::string section;
   std::vector<std::string> sets;
 };
 
@@ -141,18 +143,41 @@ void addConfigCommand(CLI::App& command, int& exitCode) {
     exitCode = kExitOk;
   });
 
-  CLI::App* fields = config->add_subcommand("fields",
-                                            "List every setting of a memory section: meaning, "
-                                            "default, what it allows (docs/configuration.md)");
+  CLI::App* fields = config->add_subcommand(
+      "fields",
+      "List every setting a config can give, section by section: meaning, default, what it "
+      "allows (docs/configuration.md)");
+  fields->add_option("--section", opts->section,
+                     "Only this section (trace, host, devices[].dma, memory, ...)");
   fields->add_flag("--markdown", opts->markdown,
-                   "Print the Markdown table docs/configuration.md holds");
+                   "Print the Markdown tables docs/configuration.md holds");
   fields->callback([opts, &exitCode] {
-    if (opts->markdown) {
-      std::cout << spec::memoryFieldsMarkdown();
+    const std::vector<spec::SettingsTable> tables = spec::settingsTables();
+    std::vector<const spec::SettingsTable*> chosen;
+    if (opts->section.empty()) {
+      for (const spec::SettingsTable& t : tables) chosen.push_back(&t);
+    } else if (const spec::SettingsTable* one = spec::findSettingsTable(tables, opts->section)) {
+      chosen.push_back(one);
     } else {
-      for (const spec::MemoryField& f : spec::memoryFields()) {
-        std::cout << f.key << std::string(f.key.size() < 22 ? 22 - f.key.size() : 1, ' ')
-                  << f.allowed() << " (default " << f.defaultText << ")\n";
+      std::vector<std::string> names;
+      for (const spec::SettingsTable& t : tables) names.push_back(t.section);
+      std::cerr << "ascendsim config fields: no section '" << opts->section
+                << "'; sections: " << join(names) << "\n";
+      exitCode = kExitUsage;
+      return;
+    }
+    for (const spec::SettingsTable* t : chosen) {
+      if (opts->markdown) {
+        if (chosen.size() > 1) std::cout << "### `" << t->section << "`\n\n";
+        std::cout << (t->section == "memory" ? spec::memoryFieldsMarkdown()
+                                             : spec::settingsMarkdown(t->rows));
+        if (chosen.size() > 1) std::cout << "\n";
+        continue;
+      }
+      for (const spec::SettingRow& row : t->rows) {
+        const std::string key = t->section + "." + row.key;
+        std::cout << key << std::string(key.size() < 40 ? 40 - key.size() : 1, ' ') << row.allowed
+                  << " (default " << (row.defaultText.empty() ? "-" : row.defaultText) << ")\n";
       }
     }
     exitCode = kExitOk;
