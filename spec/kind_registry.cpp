@@ -53,6 +53,9 @@ const std::map<std::string, std::string>& familyDescriptions() {
       {"trace-format",
        "`trace.format`, `--trace-format` or ASCENDSIM_TRACE_FORMAT: how a run's timeline is "
        "written"},
+      {"report-format",
+       "`trace.report_format`, `--report-format` or ASCENDSIM_REPORT_FORMAT (else the report "
+       "file's extension): how a run's report is written"},
       {"subcommand", "`ascendsim COMMAND`: a command of the ascendsim tool"},
   };
   return families;

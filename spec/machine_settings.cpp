@@ -56,8 +56,18 @@ Settings<TraceSpec> declareTrace() {
     if (!t.format.empty()) emit(out, "format", t.format);
   };
   f.push_back(format);
-  f.push_back(optionalText("report", &TraceSpec::report, "JSON report file", "none", "file path",
-                           "run-report.json"));
+  f.push_back(optionalText("report", &TraceSpec::report,
+                           "report file (JSON; `.txt`: the readable summary; `.csv`: one table; "
+                           "report.md)",
+                           "none", "file path", "run-report.json"));
+  Setting<TraceSpec> reportFormat =
+      kind("report_format", &TraceSpec::reportFormat, "report-format",
+           "the report's format, whatever its name; `ASCENDSIM_REPORT_FORMAT` overrides it", "csv");
+  reportFormat.defaultText = "by extension, else `json`";
+  reportFormat.write = [](YAML::Emitter& out, const TraceSpec& t) {
+    if (!t.reportFormat.empty()) emit(out, "report_format", t.reportFormat);
+  };
+  f.push_back(reportFormat);
   f.push_back(duration("counter_interval", &TraceSpec::counterInterval, 1000, kSecond,
                        "how often bandwidth counters are sampled"));
   f.push_back(bytes("max_size", &TraceSpec::maxFileSize, 64 * 1024, 1ull << 50,

@@ -291,9 +291,10 @@ enum class RunMode { Host, Device };
 
 // Where a run's outputs go unless the command line or ASCENDSIM_TRACE / ASCENDSIM_REPORT say.
 struct TraceSpec {
-  std::string path;    // empty: no trace
-  std::string format;  // a registered trace format; empty: by the path's extension
-  std::string report;  // empty: no JSON report
+  std::string path;          // empty: no trace
+  std::string format;        // a registered trace format; empty: by the path's extension
+  std::string report;        // empty: no report
+  std::string reportFormat;  // a registered report format; empty: by the report's extension
   Picoseconds counterInterval = 10000000;  // 10 us between bandwidth counter samples
   uint64_t maxFileSize = 1ull << 30;       // past this a trace continues in a numbered file
   bool dramStats = false;  // replay memory traffic through the DRAM models for statistics

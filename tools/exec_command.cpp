@@ -50,6 +50,7 @@ struct ExecOptions {
   std::string trace;
   std::string traceFormat;
   std::string report;
+  std::string reportFormat;
   bool dramStats = false;
   bool timingOnly = false;
   bool shared = false;
@@ -154,6 +155,7 @@ int runExec(const ExecOptions& o) {
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
+  if (!o.reportFormat.empty()) setenv("ASCENDSIM_REPORT_FORMAT", o.reportFormat.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   if (o.timingOnly) setenv("ASCENDSIM_DATA", "timing-only", 1);
   setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
@@ -181,7 +183,11 @@ void addExecCommand(CLI::App& command, int& exitCode) {
   exec->add_option("--trace-format", opts->traceFormat,
                    "Trace format: chrome-json, perfetto or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
-  exec->add_option("--report,-r", opts->report, "Write the JSON run report to this file");
+  exec->add_option("--report,-r", opts->report,
+                   "Write the run report to this file (JSON; .txt: the summary; .csv: one table)");
+  exec->add_option("--report-format", opts->reportFormat,
+                   "Report format whatever the file's name: json, text or csv (config kinds)")
+      ->check(CLI::IsMember(kinds::kindNames("report-format")));
   exec->add_flag("--dram-stats", opts->dramStats,
                  "Replay memory traffic through the DRAM models: row hits, refresh, read latency "
                  "in the report and trace");

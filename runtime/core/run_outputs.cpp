@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/core/errors.h"
+#include "runtime/report/report_format.h"
 #include "runtime/trace/output_file.h"
 #include "spec/kind_registry.h"
 
@@ -47,8 +48,23 @@ void RunOutputs::openProfile() {
   profiling_.startWholeRun(dir, types);
 }
 
+// The report format the user chose (ASCENDSIM_REPORT_FORMAT, else trace.report_format), or
+// empty: the report file's extension picks it.
+std::string RunOutputs::chosenReportFormat() const {
+  const char* env = std::getenv("ASCENDSIM_REPORT_FORMAT");
+  return env && *env ? env : spec_->trace.reportFormat;
+}
+
 bool RunOutputs::openTrace() {
   openProfile();
+  if (const std::string format = chosenReportFormat();
+      !format.empty() && !kinds::findKind("report-format", format)) {
+    std::string formats;
+    for (const std::string& n : kinds::kindNames("report-format"))
+      formats += (formats.empty() ? "" : ", ") + n;
+    fail(ACL_ERROR_INVALID_PARAM, "ASCENDSIM_REPORT_FORMAT: unknown report format '" + format +
+                                      "' (formats: " + formats + ")");
+  }
   const char* env = std::getenv("ASCENDSIM_TRACE");
   const std::string path = env && *env ? env : spec_->trace.path;
   if (trace_.active() || path.empty()) return trace_.active();
@@ -105,7 +121,9 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
   std::string why;
   const char* env = std::getenv("ASCENDSIM_REPORT");
   const std::string path = env && *env ? env : spec_->trace.report;
-  if (!path.empty() && !writeWhole(path, report_->json(warnings, resources()), why)) {
+  const ReportInput input{*report_, warnings, resources()};
+  if (!path.empty() &&
+      !writeWhole(path, renderReport(reportFormatFor(path, chosenReportFormat()), input), why)) {
     std::fprintf(stderr, "ascendsim: the report could not be written to %s: %s\n", path.c_str(),
                  why.c_str());
     ok = false;
@@ -120,7 +138,7 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
     failed_ = failed_ || !ok;
     return ok;
   }
-  const std::string table = report_->table(warnings, resources());
+  const std::string table = renderReport("text", input);
   if (summary == "1") {
     std::fflush(stdout);
     std::fputs(("\n" + table).c_str(), stderr);

@@ -30,7 +30,9 @@ class RunOutputs {
   // The program's aclprof* collections (written at aclprofStop, or as the trace closes).
   Profiling& profiling() { return profiling_; }
 
-  // The JSON report to ASCENDSIM_REPORT (or `trace.report`), and the summary table when asked:
+  // The report to ASCENDSIM_REPORT (or `trace.report`) in the format ASCENDSIM_REPORT_FORMAT or
+  // `trace.report_format` names, else the one its extension picks (runtime/report/
+  // report_format.h), and the summary table when asked:
   // ASCENDSIM_SUMMARY=1 to stderr on lines of its own, any other value but 0 a file to write it
   // to (unset, empty or 0: none). Files are
   // written whole or not at all; false (said on stderr) when one could not be written.
@@ -54,6 +56,7 @@ class RunOutputs {
 
  private:
   void openProfile();
+  std::string chosenReportFormat() const;
   const spec::SystemSpec* spec_ = nullptr;
   models::SimulatedSystem* system_ = nullptr;
   TraceRecorder trace_;

@@ -1,7 +1,7 @@
 #pragma once
 // The run report: what every copy got, what each kernel took, how busy every stream and fabric
-// resource was, and the warnings the run raised. Written as JSON (schema: docs/report.md) and as a
-// readable table.
+// resource was. Its formats (JSON, schema docs/report.md; a readable table; CSV) are kinds of
+// their own, runtime/report/report_format.h.
 
 #include <cstdint>
 #include <map>
@@ -29,11 +29,6 @@ class RunReport : public models::TaskListener {
   void taskStarted(int, const models::StreamQueue&, const models::Task&) override {}
   void taskEnded(int device, const models::StreamQueue& stream, const models::Task& task) override;
 
-  std::string json(const std::vector<RuntimeWarning>& warnings,
-                   const models::ResourceTable& resources) const;
-  std::string table(const std::vector<RuntimeWarning>& warnings,
-                    const models::ResourceTable& resources) const;
-
   // DRAM statistics to include (finished: nothing still queued), or nullptr.
   void setMemoryStatistics(const models::MemoryStatistics* stats) { memoryStats_ = stats; }
   // Per memory that saw traffic: its place in MemoryStatistics::memories() (0 the host's, d + 1
@@ -48,7 +43,7 @@ class RunReport : public models::TaskListener {
   static constexpr size_t kMaxCopies =
       100000;  // per-copy records kept; the totals count every copy
 
- private:
+  // What the report holds, for its formats (runtime/report/*_report.cpp).
   struct Copy {
     uint64_t task;
     int device;
@@ -69,20 +64,35 @@ class RunReport : public models::TaskListener {
     uint64_t count = 0, bytesRead = 0, bytesWritten = 0, ops = 0;
     spec::Picoseconds time = 0;
   };
-  std::string kindOf(const models::Task& task) const;
+  struct DeviceTotals {
+    uint64_t count = 0, bytes = 0;
+    spec::Picoseconds first = -1, last = 0;  // first start, last end of its copies
+  };
+  const spec::SystemSpec& machine() const { return sys_; }
+  // From the first task's start to the last one's end.
   spec::Picoseconds span() const { return first_ < 0 ? 0 : last_ - first_; }
+  const std::vector<Copy>& copies() const { return copies_; }  // the first kMaxCopies
+  uint64_t copiesSeen() const { return copiesSeen_; }
+  const std::map<std::string, KindTotals>& copyTotals() const { return totals_; }  // by kind
+  const std::map<std::string, CopyStatistics>& copyStatistics() const { return statistics_; }
+  // Copies and memsets by the device that ran them.
+  const std::map<int, DeviceTotals>& deviceTotals() const { return devices_; }
+  const std::map<std::string, KernelTotals>& kernelTotals() const { return kernels_; }  // by name
+  uint64_t kernelsSeen() const { return kernelsSeen_; }
+  // By (device, stream).
+  const std::map<std::pair<int, uint32_t>, StreamStats>& streams() const { return streams_; }
+  const models::MemoryStatistics* memoryStatistics() const { return memoryStats_; }
+
+ private:
+  std::string kindOf(const models::Task& task) const;
 
   const spec::SystemSpec& sys_;
   std::vector<Copy> copies_;
   uint64_t copiesSeen_ = 0;
   std::map<std::string, KindTotals> totals_;
   std::map<std::string, CopyStatistics> statistics_;  // by kind
-  struct DeviceTotals {
-    uint64_t count = 0, bytes = 0;
-    spec::Picoseconds first = -1, last = 0;  // first start, last end of its copies
-  };
-  std::map<int, DeviceTotals> devices_;          // copies and memsets by the device that ran them
-  std::map<std::string, KernelTotals> kernels_;  // by kernel name
+  std::map<int, DeviceTotals> devices_;
+  std::map<std::string, KernelTotals> kernels_;
   uint64_t kernelsSeen_ = 0;
   std::map<std::pair<int, uint32_t>, StreamStats> streams_;
   spec::Picoseconds first_ = -1, last_ = 0;

@@ -300,6 +300,61 @@ TEST(Report, JsonReportOfARun) {
   EXPECT_TRUE(kinds.count("memory-not-freed"));
 }
 
+// The same run's report in the other formats, chosen by the file's extension or by
+// ASCENDSIM_REPORT_FORMAT whatever the name: CSV (a row per kind of copy, device, stream and busy
+// resource, with the JSON's figures: one 64 MiB H2D at the link's 26.37 GB/s, 28.43 GB/s x
+// 256 / 276, and two D2H) and the readable summary.
+TEST(Report, CsvAndTextFormatsOfTheSameRun) {
+  const std::string csv = ::testing::TempDir() + "/report.csv";
+  ASSERT_EQ(runReportChild(csv), 0);
+  std::map<std::string, std::vector<std::string>> rows;  // "section/name" -> fields
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "section,name,count,bytes,time_us,GBps,p50_us,p99_us,utilisation");
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 6u) << line;
+    rows[f[0] + "/" + f[1]] = f;
+  }
+  ASSERT_TRUE(rows.count("copies/H2D"));
+  EXPECT_EQ(rows["copies/H2D"][2], "1");
+  EXPECT_EQ(rows["copies/H2D"][3], std::to_string(64 << 20));
+  EXPECT_NEAR(std::stod(rows["copies/H2D"][5]), 26.37, 0.3);
+  // 64 MiB at 26.37 GB/s: 67108864 / 26.37e9 s = 2544.9 us.
+  EXPECT_NEAR(std::stod(rows["copies/H2D"][4]), 2544.9, 30);
+  EXPECT_EQ(rows["copies/D2H"][2], "2");
+  EXPECT_EQ(rows["copies/D2H"][3], std::to_string((64 << 20) + 4096));
+  EXPECT_EQ(rows["device/npu0"][2], "3");
+  ASSERT_TRUE(rows.count("resource/npu0.link.down"));
+  EXPECT_NEAR(std::stod(rows["resource/npu0.link.down"][5]), 28.43, 0.1);
+  EXPECT_GT(std::stod(rows["resource/npu0.link.down"][8]), 0.4);
+  bool stream = false;
+  for (const auto& [key, f] : rows) stream = stream || key.rfind("stream/npu0/", 0) == 0;
+  EXPECT_TRUE(stream);
+
+  const std::string text = ::testing::TempDir() + "/report-as-text.out";
+  setenv("ASCENDSIM_REPORT_FORMAT", "text", 1);
+  const int status = runReportChild(text);
+  unsetenv("ASCENDSIM_REPORT_FORMAT");
+  ASSERT_EQ(status, 0);
+  const std::string summary = slurp(text);
+  EXPECT_EQ(summary.rfind("AscendSim report (single-npu): 3 copies and memsets", 0), 0u) << summary;
+  EXPECT_NE(summary.find("warning (memory-not-freed)"), std::string::npos) << summary;
+}
+
+// A report format nobody registered is refused at aclInit, naming the formats there are.
+TEST(Report, UnknownReportFormatIsRefused) {
+  const std::string path = ::testing::TempDir() + "/report.bogus";
+  setenv("ASCENDSIM_REPORT_FORMAT", "yaml", 1);
+  const int status = runReportChild(path);
+  unsetenv("ASCENDSIM_REPORT_FORMAT");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  EXPECT_FALSE(std::ifstream(path).good());
+}
+
 // The report's per-kind statistics of copies of three sizes: 40 H2D copies of 4 KiB, 9 of
 // 1 MiB and 1 of 64 MiB, one after another on one stream. Size classes are exact (counted here
 // from the copies); the durations' percentiles come from 1/16-octave buckets, so each is at least

@@ -24,7 +24,7 @@ for s in $sections; do
   }
   "$bin" config fields --section "$s" --markdown > "$work/cli-$s.md"
   if ! diff -u "$work/docs-$s.md" "$work/cli-$s.md"; then
-    echo "the '$s' table of docs/configuration.md is stale: paste ascendsim config fields --section '$s' --markdown between its markers"
+    echo "the '$s' table of docs/configuration.md is stale: run scripts/refresh-config-docs.py ASCENDSIM (or paste ascendsim config fields --section '$s' --markdown between its markers)"
     failed=1
   fi
 done

@@ -17,7 +17,7 @@ namespace {
 
 struct RunOptions {
   MachineChoice machine;
-  std::string workload, trace, traceFormat, report;
+  std::string workload, trace, traceFormat, report, reportFormat;
   bool dramStats = false;
   bool timingOnly = false;
 };
@@ -42,6 +42,7 @@ int runWorkload(const RunOptions& o) {
   if (!o.trace.empty()) setenv("ASCENDSIM_TRACE", o.trace.c_str(), 1);
   if (!o.traceFormat.empty()) setenv("ASCENDSIM_TRACE_FORMAT", o.traceFormat.c_str(), 1);
   if (!o.report.empty()) setenv("ASCENDSIM_REPORT", o.report.c_str(), 1);
+  if (!o.reportFormat.empty()) setenv("ASCENDSIM_REPORT_FORMAT", o.reportFormat.c_str(), 1);
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   if (o.timingOnly) setenv("ASCENDSIM_DATA", "timing-only", 1);
   setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
@@ -68,7 +69,11 @@ void addRunCommand(CLI::App& command, int& exitCode) {
   cmd->add_option("--trace-format", o->traceFormat,
                   "Trace format: chrome-json, perfetto or sqlite (ascendsim config kinds)")
       ->check(CLI::IsMember(kinds::kindNames("trace-format")));
-  cmd->add_option("--report", o->report, "Write the JSON run report to this file");
+  cmd->add_option("--report", o->report,
+                  "Write the run report to this file (JSON; .txt: the summary; .csv: one table)");
+  cmd->add_option("--report-format", o->reportFormat,
+                  "Report format whatever the file's name: json, text or csv (config kinds)")
+      ->check(CLI::IsMember(kinds::kindNames("report-format")));
   cmd->add_flag("--timing-only", o->timingOnly,
                 "Move no bytes (ASCENDSIM_DATA=timing-only): the same times without the memory "
                 "the bytes would take");
