@@ -159,6 +159,8 @@ int runExec(const ExecOptions& o) {
   if (o.dramStats) setenv("ASCENDSIM_DRAM_STATS", "1", 1);
   if (o.timingOnly) setenv("ASCENDSIM_DATA", "timing-only", 1);
   setenv("ASCENDSIM_SUMMARY", "1", 0);  // the summary on stderr, unless the user said
+  // How far the run has got, in the terminal's title (never in the program's lines).
+  if (isatty(STDERR_FILENO)) setenv("ASCENDSIM_PROGRESS", "title", 0);
   useSimulatorLibrary();
 
   std::vector<char*> argv;

@@ -5,7 +5,13 @@
 namespace ascendsim::tools {
 
 ReadProgress::ReadProgress(std::streambuf& source, uint64_t total, std::string what)
-    : source_(source), line_(std::move(what), total, 1e6, "MB"), chunk_(1 << 20) {}
+    : source_(source),
+      owned_(std::make_unique<ProgressLine>(std::move(what), total, 1e6, "MB")),
+      line_(*owned_),
+      chunk_(1 << 20) {}
+
+ReadProgress::ReadProgress(std::streambuf& source, ProgressLine& line)
+    : source_(source), line_(line), chunk_(1 << 20) {}
 
 ReadProgress::int_type ReadProgress::underflow() {
   const std::streamsize n =

@@ -3,6 +3,7 @@
 // view: reading trace.json: 45 % (470 of 1034 MB)".
 
 #include <cstdint>
+#include <memory>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -15,13 +16,16 @@ class ReadProgress : public std::streambuf {
  public:
   // Reads through `source`, which holds `total` bytes; `what` names the reading in the line.
   ReadProgress(std::streambuf& source, uint64_t total, std::string what);
+  // Counts into `line`, shared by the readers of several files (a rotated trace's parts).
+  ReadProgress(std::streambuf& source, ProgressLine& line);
 
  protected:
   int_type underflow() override;
 
  private:
   std::streambuf& source_;
-  ProgressLine line_;
+  std::unique_ptr<ProgressLine> owned_;
+  ProgressLine& line_;
   std::vector<char> chunk_;
 };
 

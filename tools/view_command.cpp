@@ -16,6 +16,7 @@
 #include "spec/embedded_file.h"
 #include "tools/atomic_file.h"
 #include "tools/exit_codes.h"
+#include "tools/progress_line.h"
 #include "tools/read_progress.h"
 #include "tools/subcommand.h"
 #include "tools/viewer_input.h"
@@ -50,24 +51,57 @@ int runView(const ViewOptions& o) {
     return kExitUsage;
   }
   std::error_code ec;
-  // A regular file (a device or FIFO such as /dev/zero is refused, not read for ever).
-  const bool regular = std::filesystem::is_regular_file(o.trace, ec);
-  std::ifstream in;
-  std::vector<char> buffer(1 << 20);
-  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  if (regular) in.open(o.trace, std::ios::binary);
-  if (!regular || !in) {
+  // A regular file (a device or FIFO such as /dev/zero is refused, not read for ever), and the
+  // parts a rotated trace continued in (NAME.1.json, NAME.2.json, ...), read as one trace.
+  std::vector<std::string> paths{o.trace};
+  if (!std::filesystem::is_regular_file(o.trace, ec)) {
     std::cerr << "ascendsim view: cannot read '" << o.trace << "'\n";
     return kExitFailure;
   }
-  ViewerTrace trace;
-  const uint64_t size = std::filesystem::file_size(o.trace, ec);
-  TraceRead read;
-  {
-    ReadProgress progress(*in.rdbuf(), size, "ascendsim view: reading " + o.trace);
-    std::istream counted(&progress);
-    read = readTrace(counted, size, trace);
+  // A run finishes each part before it starts the next, so its parts are each at least as new as
+  // the one before; an older NAME.K.json was left by an earlier run and is not part of this one.
+  for (int part = 1;; ++part) {
+    const std::string next = runtime::rotatedPartPath(o.trace, part);
+    if (!std::filesystem::is_regular_file(next, ec)) break;
+    if (std::filesystem::last_write_time(next, ec) <
+        std::filesystem::last_write_time(paths.back(), ec)) {
+      std::cerr << "ascendsim view: ignoring " << next << ", older than " << paths.back()
+                << " (left by an earlier run)\n";
+      break;
+    }
+    paths.push_back(next);
   }
+  std::vector<std::ifstream> files(paths.size());
+  uint64_t size = 0;
+  for (const std::string& path : paths) size += std::filesystem::file_size(path, ec);
+  auto line = std::make_unique<ProgressLine>("ascendsim view: reading " + o.trace, size, 1e6, "MB");
+  std::vector<std::unique_ptr<ReadProgress>> progress;
+  std::vector<std::unique_ptr<std::istream>> counted;
+  std::vector<TracePart> parts;
+  std::vector<char> buffer(1 << 20);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (i == 0)
+      files[i].rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    files[i].open(paths[i], std::ios::binary);
+    if (!files[i]) {
+      std::cerr << "ascendsim view: cannot read '" << paths[i] << "'\n";
+      return kExitFailure;
+    }
+    const uint64_t bytes = std::filesystem::file_size(paths[i], ec);
+    progress.push_back(std::make_unique<ReadProgress>(*files[i].rdbuf(), *line));
+    counted.push_back(std::make_unique<std::istream>(progress.back().get()));
+    parts.push_back({counted.back().get(), bytes});
+  }
+  if (paths.size() > 1) {
+    std::cerr << "ascendsim view: '" << o.trace << "' continues in " << paths.size() - 1
+              << " rotated part(s), " << paths[1] << " .. " << paths.back()
+              << ": reading them as one trace\n";
+  }
+  ViewerTrace trace;
+  TraceRead read = readTrace(parts, trace);
+  counted.clear();
+  progress.clear();
+  line.reset();  // the progress line erased before anything else is said
   if (read == TraceRead::NotATrace) {
     std::cerr << "ascendsim view: '" << o.trace << "' is not Chrome Trace Event JSON\n";
     return kExitFailure;

@@ -136,6 +136,22 @@ class TraceHandler {
 
   std::size_t errorAt() const { return errorAt_; }
 
+  // The next part of a trace split by rotation: a document of its own (parse state anew) whose
+  // events join the same tracks, counters and flows (a flow may start in one part and end in
+  // the next).
+  void newDocument() {
+    depth_ = 0;
+    topIsObject_ = false;
+    topKey_.clear();
+    eventsDepth_ = 0;
+    eventsOpen_ = inEvent_ = inArgs_ = false;
+    field_ = Field::Other;
+    nested_.clear();
+    first_.clear();
+    argCount_ = 0;
+    errorAt_ = 0;
+  }
+
  private:
   // The event's keys the viewer reads.
   enum class Field { Other, Ph, Name, Cat, Id, Pid, Tid, Ts, Dur, Args };
@@ -441,13 +457,21 @@ size_t put(std::string& out, std::vector<T>& values) {
 }  // namespace
 
 TraceRead readTrace(std::istream& in, uint64_t size, ViewerTrace& out) {
+  return readTrace({TracePart{&in, size}}, out);
+}
+
+TraceRead readTrace(const std::vector<TracePart>& parts, ViewerTrace& out) {
   out = ViewerTrace();
   TraceHandler handler(out);
-  const bool whole = json::sax_parse(in, &handler);
-  if (!handler.sawTrace()) return TraceRead::NotATrace;
-  // A parse error is a cut only at the end of the input (the lexer asked for more and got none);
-  // an error anywhere before it is a file that is not JSON.
-  if (!whole && handler.errorAt() <= size) return TraceRead::NotATrace;
+  bool whole = true;
+  for (size_t i = 0; i < parts.size() && whole; ++i) {
+    if (i > 0) handler.newDocument();
+    whole = json::sax_parse(*parts[i].in, &handler);
+    if (!handler.sawTrace()) return TraceRead::NotATrace;
+    // A parse error is a cut only at the end of the input (the lexer asked for more and got
+    // none); an error anywhere before it is a file that is not JSON. A cut part ends the trace.
+    if (!whole && handler.errorAt() <= parts[i].size) return TraceRead::NotATrace;
+  }
   for (ViewerTrack& t : out.tracks) {
     const auto order = byTime(t.ts);
     reorder(t.ts, order);

@@ -71,6 +71,13 @@ enum class TraceRead {
 // Reads `size` bytes of `in` as a trace into `out` in one pass.
 TraceRead readTrace(std::istream& in, uint64_t size, ViewerTrace& out);
 
+// A trace split by rotation (NAME.json, NAME.1.json, ...): its parts in order, read as one trace.
+struct TracePart {
+  std::istream* in;
+  uint64_t size;
+};
+TraceRead readTrace(const std::vector<TracePart>& parts, ViewerTrace& out);
+
 // The page's data for `trace`: the header as JSON (before scriptSafe) and the binary block. The
 // columns are moved into the block one by one (freed as they go), so `trace` is left emptied.
 void viewerData(ViewerTrace& trace, std::string& header, std::string& binary);

@@ -156,6 +156,7 @@ bool RunOutputs::writeReport(const std::vector<RuntimeWarning>& warnings) {
 // finalise more than once).
 bool RunOutputs::closeTrace() {
   if (!ownedHere()) return true;
+  progress_.finish();
   profiling_.closeAll();
   if (memoryStats_ && trace_.active()) {
     memoryStats_->finish();

@@ -11,6 +11,7 @@
 #include "models/dram/memory_statistics.h"
 #include "models/system/simulated_system.h"
 #include "runtime/core/profiling.h"
+#include "runtime/core/progress_title.h"
 #include "runtime/report/run_report.h"
 #include "runtime/trace/trace_recorder.h"
 #include "spec/system_spec.h"
@@ -39,6 +40,8 @@ class RunOutputs {
   bool writeReport(const std::vector<RuntimeWarning>& warnings);
   // The DRAM statistics of the whole process into the trace, then the trace's end.
   bool closeTrace();
+  // After every API call: how far the run has got, in the terminal's title under `exec`.
+  void callEnded(spec::Picoseconds now) { progress_.callEnded(now); }
   // Whether any output could not be written: the process then exits with 1.
   bool failed() const { return failed_; }
   // From a signal handler: only write(2) inside, the lock may be held by the interrupted thread.
@@ -61,6 +64,7 @@ class RunOutputs {
   models::SimulatedSystem* system_ = nullptr;
   TraceRecorder trace_;
   Profiling profiling_;
+  ProgressTitle progress_;
   std::unique_ptr<models::MemoryStatistics> memoryStats_;
   std::unique_ptr<RunReport> report_;
   bool failed_ = false;

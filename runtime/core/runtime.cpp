@@ -172,6 +172,7 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
   if (code != ACL_SUCCESS) t.lastError = code;
   outputs_.trace().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
   outputs_.profiling().apiCall(t.track, api, start, t.now, code, t.callArgs, t.callTasks);
+  outputs_.callEnded(t.now);
   if (outputs_.trace().active()) {
     for (const auto& d : devices_) {
       if (d->memory) outputs_.trace().memoryInUse(d->id, t.now, d->memory->used());

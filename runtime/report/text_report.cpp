@@ -50,7 +50,7 @@ std::string textReport(const ReportInput& in) {
   }
   std::sort(busiest.begin(), busiest.end(), [](auto* a, auto* b) { return a->busy > b->busy; });
   if (!busiest.empty()) {
-    out += "  busiest in.resources        bytes   utilisation   GB/s while busy\n";
+    out += "  busiest resources        bytes   utilisation   GB/s while busy\n";
     for (size_t i = 0; i < std::min<size_t>(5, busiest.size()); ++i) {
       const auto* x = busiest[i];
       std::snprintf(line, sizeof line, "  %-20s %12llu %12.1f%% %12.2f\n", x->name.c_str(),

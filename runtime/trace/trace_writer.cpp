@@ -97,11 +97,7 @@ void TraceWriter::emit(const std::string& event) {
 }
 
 std::string TraceWriter::partPath(int part) const {
-  if (part == 0) return path_;
-  const auto dot = path_.rfind('.');
-  const bool ext = dot != std::string::npos && path_.find('/', dot) == std::string::npos;
-  return (ext ? path_.substr(0, dot) : path_) + "." + std::to_string(part) +
-         (ext ? path_.substr(dot) : ".json");
+  return rotatedPartPath(path_, part);
 }
 
 // Ends this file well-formed and goes on in the next numbered one, track names first.

@@ -343,6 +343,7 @@ TEST(Report, CsvAndTextFormatsOfTheSameRun) {
   const std::string summary = slurp(text);
   EXPECT_EQ(summary.rfind("AscendSim report (single-npu): 3 copies and memsets", 0), 0u) << summary;
   EXPECT_NE(summary.find("warning (memory-not-freed)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\n  busiest resources "), std::string::npos) << summary;
 }
 
 // A report format nobody registered is refused at aclInit, naming the formats there are.

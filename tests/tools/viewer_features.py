@@ -99,6 +99,11 @@ check(int(canvas["drawn"]) == len(slices), "whole run: %s of %d slices drawn" % 
 check(int(canvas["aggregated"]) > 0 and int(canvas["boxes"]) * 10 < len(slices),
       "whole run: level of detail, %s boxes (%s of them pixel columns of several slices) for %d slices"
       % (canvas["boxes"], canvas["aggregated"], len(slices)))
+names = {s["name"] for s in slices}
+dominant = [k for k in canvas.get("aggregated-kinds", "").split("|") if k]
+check(dominant and all(k in names for k in dominant),
+      "whole run: boxes of several slices coloured by the kind that takes most of their time (%s)"
+      % ", ".join(dominant))
 check(int(canvas["counter-columns"]) > 0, "whole run: counters drawn as min/max in %s pixel columns" % canvas["counter-columns"])
 check(canvas["flows"] == "0" and "zoom in" in dom, "whole run: %d flows too many to draw, the page says to zoom in" % len(flows))
 axis_ok(canvas, "ms", "whole run")
