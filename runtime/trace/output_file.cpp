@@ -90,12 +90,12 @@ void holdPartial(int fd) {
   if (fd >= 0) flock(fd, LOCK_EX | LOCK_NB);
 }
 
-std::string rotatedPartPath(const std::string& path, int part) {
+std::string rotatedPartPath(const std::string& path, int part, const std::string& bareExtension) {
   if (part == 0) return path;
   const auto dot = path.rfind('.');
   const bool ext = dot != std::string::npos && path.find('/', dot) == std::string::npos;
   return (ext ? path.substr(0, dot) : path) + "." + std::to_string(part) +
-         (ext ? path.substr(dot) : ".json");
+         (ext ? path.substr(dot) : bareExtension);
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

@@ -49,8 +49,9 @@ class SignalsHeld {
 };
 
 // Part `part` of a trace split by rotation: `path` itself for part 0, then NAME.1.EXT, NAME.2.EXT
-// (NAME.1.json, ... for a path without an extension).
-std::string rotatedPartPath(const std::string& path, int part);
+// (NAME.1`bareExtension`, ... for a path without an extension).
+std::string rotatedPartPath(const std::string& path, int part,
+                            const std::string& bareExtension = ".json");
 
 // True when `a` and `b` name the same existing file (an output must not overwrite an input).
 bool sameFile(const std::string& a, const std::string& b);

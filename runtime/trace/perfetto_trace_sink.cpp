@@ -33,6 +33,7 @@
 #include <cstring>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/trace/output_file.h"
@@ -193,14 +194,18 @@ class PerfettoTraceSink : public TraceSink {
                 const TraceArgs& args) override {
     if (fd_ < 0) return;
     const uint64_t track = trackUuid(pid, tid);
-    Proto interned;
-    Proto begin;
+    // Scratch messages kept from event to event: their buffers keep their capacity.
+    Proto& interned = interned_;
+    Proto& begin = begin_;
+    interned.clear();
+    begin.clear();
     begin.varint(f::kType, f::kSliceBegin);
     begin.varint(f::kTrackUuid, track);
     begin.varint(f::kNameIid, intern(names_, name, f::kEventNames, interned));
     begin.varint(f::kCategoryIids, intern(categories_, category, f::kEventCategories, interned));
     for (const TraceArg& a : args) {
-      Proto annotation;
+      Proto& annotation = annotation_;
+      annotation.clear();
       annotation.varint(f::kAnnotationNameIid,
                         intern(argNames_, a.key, f::kDebugAnnotationNames, interned));
       switch (a.kind) {
@@ -213,7 +218,8 @@ class PerfettoTraceSink : public TraceSink {
       begin.message(f::kDebugAnnotations, annotation);
     }
     event(start, begin, &interned);
-    Proto end;
+    Proto& end = end_;
+    end.clear();
     end.varint(f::kType, f::kSliceEnd);
     end.varint(f::kTrackUuid, track);
     event(start + duration, end, nullptr);
@@ -228,7 +234,8 @@ class PerfettoTraceSink : public TraceSink {
   void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
                double value) override {
     if (fd_ < 0) return;
-    Proto sample;
+    Proto& sample = end_;
+    sample.clear();
     sample.varint(f::kType, f::kCounter);
     sample.varint(f::kTrackUuid, counterUuid(pid, name, series));
     sample.real(f::kDoubleCounterValue, value);
@@ -238,7 +245,7 @@ class PerfettoTraceSink : public TraceSink {
   uint64_t events() const override { return events_; }
 
  private:
-  using Interned = std::map<std::string, uint64_t>;
+  using Interned = std::unordered_map<std::string, uint64_t>;
 
   // The iid of `text` in `table`; the first use adds it to this packet's InternedData.
   static uint64_t intern(Interned& table, const std::string& text, uint32_t field,
@@ -255,8 +262,10 @@ class PerfettoTraceSink : public TraceSink {
 
   void flow(int pid, int tid, uint64_t id, spec::Picoseconds at, uint32_t field) {
     if (fd_ < 0) return;
-    Proto interned;
-    Proto instant;
+    Proto& interned = interned_;
+    Proto& instant = end_;
+    interned.clear();
+    instant.clear();
     instant.varint(f::kType, f::kInstant);
     instant.varint(f::kTrackUuid, trackUuid(pid, tid));
     instant.varint(f::kNameIid, intern(names_, "flow", f::kEventNames, interned));
@@ -317,7 +326,8 @@ class PerfettoTraceSink : public TraceSink {
     append(packet);
   }
   void event(spec::Picoseconds at, const Proto& trackEvent, const Proto* interned) {
-    Proto packet;
+    Proto& packet = packet_;
+    packet.clear();
     packet.varint(f::kTimestamp, static_cast<uint64_t>(at < 0 ? 0 : at / 1000));
     packet.varint(f::kSequenceId, 1);
     packet.message(f::kTrackEvent, trackEvent);
@@ -327,26 +337,40 @@ class PerfettoTraceSink : public TraceSink {
   }
 
   // One TracePacket as one `Trace.packet` field: a file is a Trace, packet after packet.
-  void append(const Proto& packet) {
+  void append(const Proto& packet) { appendRaw(packet.data(), true); }
+
+  // The packet's bytes behind their `Trace.packet` key and length, straight into the buffer.
+  // `rotates`: an event packet, which may start the next file past the size limit.
+  void appendRaw(const std::string& body, bool rotates) {
     if (fd_ < 0) return;
-    Proto wrapped;
-    wrapped.message(f::kTracePacket, packet);
-    const std::string& bytes = wrapped.data();
-    if (maxBytes_ > 0 && written_ + used_ + bytes.size() > maxBytes_ && eventsInPart_ > 0) {
+    char head[16];
+    size_t headBytes = 0;
+    for (uint64_t v :
+         {(uint64_t{f::kTracePacket} << 3) | kLengthDelimited, uint64_t{body.size()}}) {
+      while (v >= 0x80) {
+        head[headBytes++] = static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+      }
+      head[headBytes++] = static_cast<char>(v);
+    }
+    const size_t bytes = headBytes + body.size();
+    if (rotates && maxBytes_ > 0 && written_ + used_ + bytes > maxBytes_ && eventsInPart_ > 0) {
       rotate();
       if (fd_ < 0) return;
     }
-    if (used_ + bytes.size() > kBufferSize) flush();
+    if (used_ + bytes > kBufferSize) flush();
     if (fd_ < 0) return;
-    if (bytes.size() > kBufferSize) {  // one huge argument: straight to the file
+    if (bytes > kBufferSize) {  // one huge argument: straight to the file
       SignalsHeld held(busy_);
-      if (!writeAll(fd_, bytes.data(), bytes.size())) return fail();
-      written_ += bytes.size();
+      if (!writeAll(fd_, head, headBytes) || !writeAll(fd_, body.data(), body.size()))
+        return fail();
+      written_ += bytes;
     } else {
-      std::memcpy(buffer_.data() + used_.load(), bytes.data(), bytes.size());
-      used_ += bytes.size();  // only now may a signal handler write these bytes
+      std::memcpy(buffer_.data() + used_.load(), head, headBytes);
+      std::memcpy(buffer_.data() + used_.load() + headBytes, body.data(), body.size());
+      used_ += bytes;  // only now may a signal handler write these bytes
     }
-    ++eventsInPart_;
+    if (rotates) ++eventsInPart_;
     if (used_ >= kFlushAt) flush();
   }
 
@@ -365,13 +389,7 @@ class PerfettoTraceSink : public TraceSink {
     ::unlink(partialPath_);
   }
 
-  std::string partPath(int part) const {
-    if (part == 0) return path_;
-    const auto dot = path_.rfind('.');
-    const bool ext = dot != std::string::npos && path_.find('/', dot) == std::string::npos;
-    return (ext ? path_.substr(0, dot) : path_) + "." + std::to_string(part) +
-           (ext ? path_.substr(dot) : ".pftrace");
-  }
+  std::string partPath(int part) const { return rotatedPartPath(path_, part, ".pftrace"); }
 
   bool openPart(std::string& why) {
     std::snprintf(partialPath_, sizeof partialPath_, "%s.partial", partPath(part_).c_str());
@@ -393,20 +411,10 @@ class PerfettoTraceSink : public TraceSink {
     first.varint(f::kSequenceId, 1);
     first.varint(f::kSequenceFlags, f::kIncrementalStateCleared);
     append(first);
-    for (const std::string& d : descriptors_) appendRaw(d);
+    for (const std::string& d : descriptors_) appendRaw(d, false);
     eventsInPart_ = 0;
     return fd_ >= 0;
   }
-  void appendRaw(const std::string& packetBytes) {
-    Proto wrapped;
-    wrapped.bytes(f::kTracePacket, packetBytes);
-    const std::string& bytes = wrapped.data();
-    if (used_ + bytes.size() > kBufferSize) flush();
-    if (fd_ < 0) return;
-    std::memcpy(buffer_.data() + used_.load(), bytes.data(), bytes.size());
-    used_ += bytes.size();
-  }
-
   bool finishPart() {
     flush();
     if (fd_ < 0) return false;
@@ -455,6 +463,7 @@ class PerfettoTraceSink : public TraceSink {
   std::map<std::tuple<int, std::string, std::string>, uint64_t> counters_;
   uint64_t nextUuid_ = 1;
   Interned names_, categories_, argNames_;
+  Proto interned_, begin_, annotation_, end_, packet_;  // scratch, see complete()
 };
 
 const TraceFormatRegistration kRegistered{

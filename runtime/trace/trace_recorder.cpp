@@ -112,7 +112,9 @@ void TraceRecorder::apiCall(const HostTrack& who, const std::string& name, spec:
                             const std::vector<uint64_t>& tasks) {
   if (!active()) return;
   nameThread(who);
-  TraceArgs all = args;
+  // One vector kept from call to call: its elements keep their strings' capacity.
+  TraceArgs& all = scratchArgs_;
+  all.assign(args.begin(), args.end());
   all.push_back(TraceArg::signedNumber("return", code));
   const int tid = static_cast<int>(who.thread) + 1;
   sink_->complete(who.process, tid, name, "api", start, end - start, all);
@@ -150,7 +152,10 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;
-  TraceArgs args{TraceArg::number("task_id", task.id), TraceArg::number("stream", stream.id())};
+  TraceArgs& args = scratchArgs_;
+  args.clear();
+  args.push_back(TraceArg::number("task_id", task.id));
+  args.push_back(TraceArg::number("stream", stream.id()));
   const bool transfer =
       task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
   if (transfer) {
@@ -202,8 +207,11 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
                                  ? "memset " + placeText(task.dst)
                                  : placeText(task.src) + " -> " + placeText(task.dst);
     sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
+    args.clear();
+    args.push_back(TraceArg::number("task_id", task.id));
+    args.push_back(TraceArg::number("bytes", task.bytes));
     sink_->complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
-                    {TraceArg::number("task_id", task.id), TraceArg::number("bytes", task.bytes)});
+                    args);
     sink_->flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
   }
 }

@@ -89,6 +89,7 @@ class TraceRecorder : public models::TaskListener {
 
   std::unique_ptr<TraceSink> sink_;
   const spec::SystemSpec* sys_ = nullptr;
+  TraceArgs scratchArgs_;  // an event's arguments, the vector kept from event to event
   std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
   // The end of each stream's latest task: where the next one reached the head of its stream.
