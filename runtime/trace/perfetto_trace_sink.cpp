@@ -250,6 +250,8 @@ class PerfettoTraceSink : public TraceSink {
   // The iid of `text` in `table`; the first use adds it to this packet's InternedData.
   static uint64_t intern(Interned& table, const std::string& text, uint32_t field,
                          Proto& interned) {
+    // find() first: emplace() would build a node (an allocation) for every name it already has.
+    if (auto known = table.find(text); known != table.end()) return known->second;
     auto [it, fresh] = table.emplace(text, table.size() + 1);
     if (fresh) {
       Proto entry;
