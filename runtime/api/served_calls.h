@@ -81,6 +81,18 @@ ASCENDSIM_SERVED_ASYNC(aclrtMemcpyAsync, Dst<3>, Val, Src<3>, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtMemcpy2d, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtMemcpy2dAsync, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, Val, Val,
                        Val)
+// virtual memory management and shareable handles
+ASCENDSIM_SERVED(aclrtMemGetAllocationGranularity, In, Val, Out)
+ASCENDSIM_SERVED(aclrtReserveMemAddress, Out, Val, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtReleaseMemAddress, Val)
+ASCENDSIM_SERVED(aclrtMallocPhysical, Out, Val, In, Val)
+ASCENDSIM_SERVED(aclrtFreePhysical, Val)
+ASCENDSIM_SERVED(aclrtMapMem, Val, Val, Val, Val, Val)
+ASCENDSIM_SERVED(aclrtUnmapMem, Val)
+ASCENDSIM_SERVED(aclrtMemSetAccess, Val, Val, InArray<3>, Val)
+ASCENDSIM_SERVED(aclrtMemExportToShareableHandle, Val, Val, Val, Out)
+ASCENDSIM_SERVED(aclrtMemSetPidToShareableHandle, Val, InArray<2>, Val)
+ASCENDSIM_SERVED(aclrtMemImportFromShareableHandle, Val, Val, Out)
 // Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h)
 ASCENDSIM_SERVED(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
 // sharing between processes
