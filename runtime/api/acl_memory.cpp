@@ -59,6 +59,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError acldvppMalloc(void** devPtr, size_t size) {
+  ASCENDSIM_FORWARD(acldvppMalloc, devPtr, size);
   return run("acldvppMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
     *devPtr = rt().dvppMalloc(t, size);
@@ -66,6 +67,7 @@ aclError acldvppMalloc(void** devPtr, size_t size) {
 }
 
 aclError acldvppFree(void* devPtr) {
+  ASCENDSIM_FORWARD(acldvppFree, devPtr);
   return run("acldvppFree", &ApiOverheads::free,
              [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Dvpp); });
 }
@@ -111,6 +113,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtMemcpyAsyncWithCondition, dst, destMax, src, count, kind, stream);
   // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does
   // here.
   return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync, [&](HostThread& t) {

@@ -111,6 +111,7 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+  ASCENDSIM_FORWARD(aclrtStreamGetId, stream, streamId);
   return run("aclrtStreamGetId", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(streamId, "streamId");
     *streamId = static_cast<int32_t>(rt().stream(t, stream).queue.id());
@@ -118,6 +119,7 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+  ASCENDSIM_FORWARD(aclrtStreamGetFlags, stream, flags);
   return run("aclrtStreamGetFlags", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(flags, "flags");
     *flags = rt().stream(t, stream).flags;
@@ -125,6 +127,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+  ASCENDSIM_FORWARD(aclrtStreamGetPriority, stream, priority);
   return run("aclrtStreamGetPriority", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(priority, "priority");
     *priority = rt().stream(t, stream).priority;
@@ -132,6 +135,7 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 }
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+  ASCENDSIM_FORWARD(aclrtDeviceGetStreamPriorityRange, leastPriority, greatestPriority);
   return run("aclrtDeviceGetStreamPriorityRange", &ApiOverheads::defaultCall, [&](HostThread&) {
     // CANN fills whichever pointer is given.
     if (leastPriority) *leastPriority = 7;
@@ -140,6 +144,7 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
 }
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtValueWrite, devAddr, value, flag, stream);
   return run("aclrtValueWrite", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), streamArg(stream)};
     rt().valueWrite(t, devAddr, value, flag, stream);
@@ -147,6 +152,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
 }
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtValueWait, devAddr, value, flag, stream);
   return run("aclrtValueWait", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), arg("flag", flag),
                   streamArg(stream)};
@@ -167,6 +173,7 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 aclError aclrtStreamStop(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtStreamStop, stream);
   return run("aclrtStreamStop", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().stopStream(t, stream);
@@ -174,6 +181,7 @@ aclError aclrtStreamStop(aclrtStream stream) {
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtStreamAbort, stream);
   return run("aclrtStreamAbort", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().abortStream(t, stream);

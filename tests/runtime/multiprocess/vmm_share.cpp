@@ -183,6 +183,23 @@ void importer() {
   void* openVa = reserveAndMap(2 * kMiB, 0, open);
   check(
       openVa, 2 * kMiB, 0, [](size_t) { return uint8_t{0x5A}; }, "the open allocation");
+  // Served queries: the device's verbose error (none), the thread's last task id (one more after
+  // a memset queued on a stream of its own: the same 0x5A again).
+  aclrtErrorInfo verbose{};
+  ok(aclrtGetErrorVerbose(0, &verbose), "aclrtGetErrorVerbose");
+  if (verbose.errorType != ACL_RT_NO_ERROR) die("device 0 has an error");
+  expectCode(aclrtGetErrorVerbose(99, &verbose), ACL_ERROR_RT_INVALID_DEVICEID,
+             "aclrtGetErrorVerbose of device 99");
+  uint32_t taskBefore = 0, taskAfter = 0;
+  aclrtStream stream = nullptr;
+  ok(aclrtCreateStream(&stream), "aclrtCreateStream");
+  ok(aclrtGetThreadLastTaskId(&taskBefore), "aclrtGetThreadLastTaskId");
+  ok(aclrtMemsetAsync(openVa, 2 * kMiB, 0x5A, 2 * kMiB, stream), "aclrtMemsetAsync");
+  ok(aclrtGetThreadLastTaskId(&taskAfter), "aclrtGetThreadLastTaskId");
+  if (taskAfter != taskBefore + 1)
+    die("last task id " + std::to_string(taskAfter) + " after " + std::to_string(taskBefore));
+  ok(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+  ok(aclrtDestroyStream(stream), "aclrtDestroyStream");
   ok(aclrtUnmapMem(openVa), "aclrtUnmapMem (open)");
   ok(aclrtReleaseMemAddress(openVa), "aclrtReleaseMemAddress (open)");
   ok(aclrtFreePhysical(open), "aclrtFreePhysical (open)");
