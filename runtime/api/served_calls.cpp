@@ -195,6 +195,7 @@ const bool kRegistered = [] {
   add<&aclrtCreateStream>(&serveAcquire<&aclrtCreateStream, &aclrtDestroyStreamForce>);
   add<&aclrtCreateStreamWithConfig>(
       &serveAcquire<&aclrtCreateStreamWithConfig, &aclrtDestroyStreamForce>);
+  add<&aclrtCreateStreamV2>(&serveAcquire<&aclrtCreateStreamV2, &aclrtDestroyStreamForce>);
   add<&aclrtDestroyStream>(&serveRelease<&aclrtDestroyStream>);
   add<&aclrtDestroyStreamForce>(&serveRelease<&aclrtDestroyStreamForce>);
   add<&aclrtSynchronizeStream>();

@@ -40,6 +40,7 @@ ASCENDSIM_SERVED(aclrtGetCurrentContext, Out)
 // streams and events
 ASCENDSIM_SERVED(aclrtCreateStream, Out)
 ASCENDSIM_SERVED(aclrtCreateStreamWithConfig, Out, Val, Val)
+ASCENDSIM_SERVED(aclrtCreateStreamV2, Out, In)  // (a configuration travels whole)
 ASCENDSIM_SERVED(aclrtDestroyStream, Val)
 ASCENDSIM_SERVED(aclrtDestroyStreamForce, Val)
 ASCENDSIM_SERVED(aclrtSynchronizeStream, Val)
