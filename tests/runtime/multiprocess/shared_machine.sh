@@ -14,8 +14,8 @@
 #     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time; then a
 #     communicator from a rank table and an AlltoAllV on it; twice, the same report and events.
 #   shared_machine.sh vmm ASCENDSIM VMM_SHARE WORK
-#     two processes share physical memory by shareable handle (vmm_share.cpp checks bytes and
-#     codes); whatever happens, neither is left running.
+#     processes share physical memory by shareable handle (vmm_share.cpp checks bytes and codes;
+#     one exits holding a mapping); whatever happens, none is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -129,6 +129,7 @@ vmm)
 #!/bin/sh
 "$program" a "$work" > out.a 2>&1 & echo \$! >> "$work/pids"
 "$program" b "$work" > out.b 2>&1 & echo \$! >> "$work/pids"
+"$program" c "$work" > out.c 2>&1 & echo \$! >> "$work/pids"
 wait
 JOB
   chmod +x job.sh
@@ -136,6 +137,7 @@ JOB
   timeout 100 "$ascendsim" exec --shared --config atlas-800t-a2 --report report.json -- ./job.sh || status=$?
   grep -qx "a ok" out.a || fail "exporter (exec status $status): $(cat out.a)"
   grep -qx "b ok" out.b || fail "importer (exec status $status): $(cat out.b)"
+  grep -qx "c ok" out.c || fail "leaver (exec status $status): $(cat out.c)"
   [ "$status" = 0 ] || fail "exec status $status"
   echo "physical memory shared by shareable handle between two processes: every byte and code right"
   ;;

@@ -8,9 +8,11 @@
 // handle while the import holds the memory: the device's free memory stays 4 MiB short until the
 // importer frees its handle too, and the withdrawn number is refused (107000). A second allocation
 // exported with ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION is imported without naming anyone.
-// The two sides meet through files in the directory given (as the samples do). Prints "a ok" /
-// "b ok", or what went wrong.
-//   vmm_share a|b DIR
+// A third process ("c") imports that allocation, maps it and exits without giving anything back:
+// its mapping and handle are released for it, and the device's free memory is what it was at the
+// start once every handle has gone. The sides meet through files in the directory given (as the
+// samples do). Prints "a ok" / "b ok" / "c ok", or what went wrong.
+//   vmm_share a|b|c DIR
 
 #include <acl/acl.h>
 #include <unistd.h>
@@ -137,6 +139,7 @@ void exporter() {
      "aclrtMemExportToShareableHandle (open)");
   put("handle", shareable);
   put("open", openShareable);
+  take("c-mapped");  // process c holds a mapping of the open allocation, then exits
   int32_t importer = static_cast<int32_t>(take("pid"));
   take("refused");  // the importer has tried before being named
   ok(aclrtMemSetPidToShareableHandle(shareable, &importer, 1), "aclrtMemSetPidToShareableHandle");
@@ -160,10 +163,27 @@ void exporter() {
   if (freeMemory() != beforeFree) die("the exporter's free gave back memory the import holds");
   put("freed", 1);
   take("done");
+  // Process c, which exited holding a mapping of the open allocation, has given it back (its
+  // connection's end is seen a moment later: up to 10 s).
+  for (int i = 0; i < 1000 && freeMemory() != freeAtStart; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (freeMemory() != freeAtStart)
-    die("free memory " + std::to_string(freeMemory()) + " after both freed, not " +
+    die("free memory " + std::to_string(freeMemory()) + " after every handle went, not " +
         std::to_string(freeAtStart));
   ok(aclrtDestroyStream(stream), "aclrtDestroyStream");
+}
+
+// Maps the open allocation and exits without unmapping, freeing or finalising.
+void leaver() {
+  aclrtDrvMemHandle open = nullptr;
+  ok(aclrtMemImportFromShareableHandle(take("open"), 0, &open), "import (open)");
+  void* va = reserveAndMap(2 * kMiB, 0, open);
+  check(
+      va, 2 * kMiB, 0, [](size_t) { return uint8_t{0x5A}; }, "the open allocation");
+  std::printf("c ok\n");
+  std::fflush(stdout);
+  put("c-mapped", 1);
+  std::_Exit(0);
 }
 
 void importer() {
@@ -235,7 +255,7 @@ void importer() {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: vmm_share a|b DIR\n");
+    std::fprintf(stderr, "usage: vmm_share a|b|c DIR\n");
     return 2;
   }
   role = argv[1];
@@ -244,6 +264,8 @@ int main(int argc, char** argv) {
   ok(aclrtSetDevice(0), "aclrtSetDevice");
   if (std::string(role) == "a") {
     exporter();
+  } else if (std::string(role) == "c") {
+    leaver();
   } else {
     importer();
   }
