@@ -210,6 +210,17 @@ void VirtualMemory::releaseAll() {
   physical_.clear();
 }
 
+void VirtualMemory::deviceReleased(const Device& d) {
+  for (auto it = mappings_.begin(); it != mappings_.end();) {
+    if (it->second.handle->backing->device != &d) {
+      ++it;
+      continue;
+    }
+    it->second.handle->mappings--;
+    it = mappings_.erase(it);
+  }
+}
+
 // ---------------------------------------------------------------- shareable handles
 
 uint64_t VirtualMemory::exportShareable(int32_t pid, aclrtDrvMemHandle handle, uint64_t flags) {

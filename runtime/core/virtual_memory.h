@@ -44,6 +44,9 @@ class VirtualMemory {
   void setAccess(void* p, uint64_t size, const aclrtMemAccessDesc* desc, size_t count);
   // aclFinalize: every handle, mapping and shareable handle goes, and the memory with them.
   void releaseAll();
+  // The device's memory was released (its last reset): its mappings are gone; handles and their
+  // memory stay.
+  void deviceReleased(const Device& d);
 
   // ---- shareable handles (aclrtMemExportToShareableHandle, SetPid..., ImportFrom...)
   uint64_t exportShareable(int32_t pid, aclrtDrvMemHandle handle, uint64_t flags);

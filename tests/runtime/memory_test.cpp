@@ -548,3 +548,38 @@ TEST_F(AclTest, ShareableHandlesImportPhysicalMemoryForNamedProcesses) {
   ASSERT_ACL_OK(aclrtReleaseMemAddress(a));
   ASSERT_ACL_OK(aclrtReleaseMemAddress(b));
 }
+
+TEST_F(AclTest, PhysicalMemoryOutlivesTheResetThatUndoesItsMappings) {
+  // The device's last reset releases its memory: mappings and reservations go (aclrtUnmapMem then
+  // finds no mapping: 100000), the physical memory's handle and bytes stay, and its capacity is
+  // still taken until aclrtFreePhysical, which a mapping no longer blocks.
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  const size_t size = 2u << 20;
+  size_t freeBefore = 0, total = 0, freeNow = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total));
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, size, &prop, 0));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
+  const std::vector<unsigned char> bytes = pattern(size, 41);
+  ASSERT_ACL_OK(aclrtMemcpy(va, size, bytes.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtResetDevice(0));  // the fixture's only reference: the device is released
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_ERROR(aclrtUnmapMem(va), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeBefore - freeNow, size);
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
+  std::vector<unsigned char> back(size);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, va, size, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(back == bytes);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeNow, freeBefore);
+}
