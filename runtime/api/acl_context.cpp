@@ -37,6 +37,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 }
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+  ASCENDSIM_FORWARD(aclrtCtxGetCurrentDefaultStream, stream);
   return run("aclrtCtxGetCurrentDefaultStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = const_cast<Stream*>(&rt().stream(t, nullptr));

@@ -98,6 +98,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+  ASCENDSIM_FORWARD(aclrtGetDeviceInfo, deviceId, attr, value);
   return run("aclrtGetDeviceInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
     *value = rt().deviceInfo(static_cast<int32_t>(deviceId), rawEnum(attr));
@@ -105,6 +106,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
 }
 
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+  ASCENDSIM_FORWARD(aclrtQueryDeviceStatus, deviceId, deviceStatus);
   return run("aclrtQueryDeviceStatus", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(deviceStatus, "deviceStatus");
     *deviceStatus = rt().deviceStatus(deviceId);
@@ -112,6 +114,7 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
 }
 
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+  ASCENDSIM_FORWARD(aclrtGetDeviceUtilizationRate, deviceId, utilizationInfo);
   return run("aclrtGetDeviceUtilizationRate", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(utilizationInfo, "utilizationInfo");
     if (utilizationInfo->utilizationExtend)
@@ -121,11 +124,13 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
 }
 
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+  ASCENDSIM_FORWARD(aclrtSetDeviceResLimit, deviceId, type, value);
   return run("aclrtSetDeviceResLimit", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().setResourceLimit(deviceId, rawEnum(type), value); });
 }
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+  ASCENDSIM_FORWARD(aclrtGetDeviceResLimit, deviceId, type, value);
   return run("aclrtGetDeviceResLimit", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
     *value = rt().resourceLimit(deviceId, rawEnum(type));
@@ -133,11 +138,13 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 }
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  ASCENDSIM_FORWARD(aclrtResetDeviceResLimit, deviceId);
   return run("aclrtResetDeviceResLimit", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().resetResourceLimits(deviceId); });
 }
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+  ASCENDSIM_FORWARD(aclrtGetResInCurrentThread, type, value);
   return run("aclrtGetResInCurrentThread", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(value, "value");
     *value = rt().resourceLimit(rt().currentDevice(t), rawEnum(type));
@@ -146,6 +153,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
                                   int32_t* value) {
+  ASCENDSIM_FORWARD(aclrtGetDeviceCapability, deviceId, devFeatureType, value);
   return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
     *value = rt().deviceCapability(deviceId, rawEnum(devFeatureType));

@@ -72,6 +72,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+  ASCENDSIM_FORWARD(aclrtQueryEventWaitStatus, event, status);
   return run("aclrtQueryEventWaitStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
     *status = rt().eventWaitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE
@@ -86,6 +87,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  ASCENDSIM_FORWARD(aclrtSynchronizeEventWithTimeout, event, timeout);
   return run("aclrtSynchronizeEventWithTimeout", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().synchronizeEvent(t, event, timeout); });
 }

@@ -14,6 +14,7 @@ constexpr uint32_t kNoInfo = 0xFFFFFFFFu;  // what the getters answer for a NULL
 extern "C" {
 
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+  ASCENDSIM_FORWARD(aclrtGetErrorVerbose, deviceId, errorInfo);
   return run("aclrtGetErrorVerbose", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(errorInfo, "errorInfo");
     *errorInfo = rt().deviceError(deviceId);
@@ -78,6 +79,7 @@ aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
 }
 
 aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+  ASCENDSIM_FORWARD(aclrtGetThreadLastTaskId, taskId);
   return run("aclrtGetThreadLastTaskId", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(taskId, "taskId");
     *taskId = static_cast<uint32_t>(t.lastTaskId);

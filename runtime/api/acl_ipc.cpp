@@ -1,7 +1,6 @@
-// Sharing with other processes: device memory by key (runtime/core/runtime_ipc.cpp), which
-// reaches another process when the job shares one machine (ascendsim exec --shared). Shareable
-// handles of physical memory are not served yet: they check their arguments and say so
-// (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+// Sharing with other processes: device memory by key (runtime/core/ipc_registry.h) and physical
+// memory by shareable handle (runtime/core/virtual_memory.h), which reach another process when
+// the job shares one machine (ascendsim exec --shared).
 
 #include <unistd.h>
 
@@ -10,14 +9,6 @@
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 using ascendsim::spec::ApiOverheads;
-
-namespace {
-[[noreturn]] void noOtherProcess() {
-  fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-       "sharing physical memory through shareable handles is not simulated yet "
-       "(IPC keys are: aclrtIpcMemGetExportKey)");
-}
-}  // namespace
 
 extern "C" {
 
@@ -74,29 +65,41 @@ aclError aclrtIpcMemClose(const char* key) {
 
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
                                          uint64_t flags, uint64_t* shareableHandle) {
-  (void)handleType, (void)flags;
-  return run("aclrtMemExportToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+  ASCENDSIM_FORWARD(aclrtMemExportToShareableHandle, handle, handleType, flags, shareableHandle);
+  return run("aclrtMemExportToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = {ptrArg("handle", handle), arg("flags", flags)};
+    // CANN's order: the handle, the handle type (reserved: NONE), the output.
     needPointer(handle, "handle");
+    const int32_t type = rawEnum(handleType);
+    if (type != ACL_MEM_HANDLE_TYPE_NONE)
+      fail(ACL_ERROR_INVALID_PARAM,
+           "handleType " + std::to_string(type) + " must be ACL_MEM_HANDLE_TYPE_NONE");
     needPointer(shareableHandle, "shareableHandle");
-    noOtherProcess();
+    *shareableHandle = rt().virtualMemory().exportShareable(rt().callerPid(t), handle, flags);
+    t.callArgs.push_back(arg("shareableHandle", *shareableHandle));
   });
 }
 
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
                                            aclrtDrvMemHandle* handle) {
-  (void)shareableHandle, (void)deviceId;
-  return run("aclrtMemImportFromShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+  ASCENDSIM_FORWARD(aclrtMemImportFromShareableHandle, shareableHandle, deviceId, handle);
+  return run("aclrtMemImportFromShareableHandle", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = {arg("shareableHandle", shareableHandle), arg("deviceId", deviceId)};
     needPointer(handle, "handle");
-    noOtherProcess();
+    (void)rt().virtualMemory().device(deviceId);  // (ACL_ERROR_RT_INVALID_DEVICEID)
+    (void)rt().currentDevice(t);                  // (ACL_ERROR_RT_CONTEXT_NULL)
+    *handle = rt().virtualMemory().importShareable(rt().callerPid(t), shareableHandle);
+    t.callArgs.push_back(ptrArg("handle", *handle));
   });
 }
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
-  (void)shareableHandle;
-  return run("aclrtMemSetPidToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
+  ASCENDSIM_FORWARD(aclrtMemSetPidToShareableHandle, shareableHandle, pid, pidNum);
+  return run("aclrtMemSetPidToShareableHandle", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    t.callArgs = {arg("shareableHandle", shareableHandle), arg("pidNum", pidNum)};
     needPointer(pid, "pid");
     if (pidNum == 0) fail(ACL_ERROR_INVALID_PARAM, "pidNum is 0");
-    noOtherProcess();
+    rt().virtualMemory().allowProcesses(rt().callerPid(t), shareableHandle, pid, pidNum);
   });
 }
 

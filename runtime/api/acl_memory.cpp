@@ -59,6 +59,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError acldvppMalloc(void** devPtr, size_t size) {
+  ASCENDSIM_FORWARD(acldvppMalloc, devPtr, size);
   return run("acldvppMalloc", &ApiOverheads::malloc, [&](HostThread& t) {
     needPointer(devPtr, "devPtr");
     *devPtr = rt().dvppMalloc(t, size);
@@ -66,6 +67,7 @@ aclError acldvppMalloc(void** devPtr, size_t size) {
 }
 
 aclError acldvppFree(void* devPtr) {
+  ASCENDSIM_FORWARD(acldvppFree, devPtr);
   return run("acldvppFree", &ApiOverheads::free,
              [&](HostThread& t) { rt().free(t, devPtr, AllocationApi::Dvpp); });
 }
@@ -111,6 +113,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtMemcpyAsyncWithCondition, dst, destMax, src, count, kind, stream);
   // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does
   // here.
   return run("aclrtMemcpyAsyncWithCondition", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
@@ -176,6 +179,7 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
                                           aclrtMemGranularityOptions option, size_t* granularity) {
+  ASCENDSIM_FORWARD(aclrtMemGetAllocationGranularity, prop, option, granularity);
   return run("aclrtMemGetAllocationGranularity", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(prop, "prop");
     needPointer(granularity, "granularity");
@@ -191,6 +195,7 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
 
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
                                 uint64_t flags) {
+  ASCENDSIM_FORWARD(aclrtReserveMemAddress, virPtr, size, alignment, expectPtr, flags);
   return run("aclrtReserveMemAddress", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(virPtr, "virPtr");
     *virPtr = rt().reserveAddresses(t, size, alignment, expectPtr, flags);
@@ -198,35 +203,42 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
 }
 
 aclError aclrtReleaseMemAddress(void* virPtr) {
+  ASCENDSIM_FORWARD(aclrtReleaseMemAddress, virPtr);
   return run("aclrtReleaseMemAddress", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().virtualMemory().release(virPtr); });
 }
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
                              const aclrtPhysicalMemProp* prop, uint64_t flags) {
-  return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread&) {
+  ASCENDSIM_FORWARD(aclrtMallocPhysical, handle, size, prop, flags);
+  return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(handle, "handle");
-    *handle = rt().virtualMemory().allocatePhysical(size, prop, flags);
+    *handle = rt().virtualMemory().allocatePhysical(rt().callerPid(t), size, prop, flags);
   });
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  ASCENDSIM_FORWARD(aclrtFreePhysical, handle);
   return run("aclrtFreePhysical", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().virtualMemory().freePhysical(handle); });
+             [&](HostThread& t) { rt().virtualMemory().freePhysical(rt().callerPid(t), handle); });
 }
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
                      uint64_t flags) {
-  return run("aclrtMapMem", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().virtualMemory().map(virPtr, size, offset, handle, flags); });
+  ASCENDSIM_FORWARD(aclrtMapMem, virPtr, size, offset, handle, flags);
+  return run("aclrtMapMem", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    rt().virtualMemory().map(rt().callerPid(t), virPtr, size, offset, handle, flags);
+  });
 }
 
 aclError aclrtUnmapMem(void* virPtr) {
+  ASCENDSIM_FORWARD(aclrtUnmapMem, virPtr);
   return run("aclrtUnmapMem", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().unmapMemory(t, virPtr); });
 }
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+  ASCENDSIM_FORWARD(aclrtMemSetAccess, virPtr, size, desc, count);
   return run("aclrtMemSetAccess", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().virtualMemory().setAccess(virPtr, size, desc, count); });
 }

@@ -181,6 +181,7 @@ MemoryPlace devicePlace(ServicePort& port, const void* p, uint64_t count, const 
 
 aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind,
                           aclDataType type, aclrtStream stream, void* reserve) {
+  ASCENDSIM_FORWARD(aclrtReduceAsync, dst, src, count, kind, type, stream, reserve);
   return run("aclrtReduceAsync", &ascendsim::spec::ApiOverheads::memcpyAsync, [&](HostThread& t) {
     const int32_t rawKind = rawEnum(kind), rawType = rawEnum(type);
     t.callArgs = {ptrArg("dst", dst),

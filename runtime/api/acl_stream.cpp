@@ -1,10 +1,61 @@
 // Streams.
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 #include "runtime/api/api_call.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 using ascendsim::spec::ApiOverheads;
+
+namespace {
+// In a program sharing a machine (ascendsim exec --shared) stream configurations live in the
+// program: plain structs that aclrtCreateStreamV2 sends whole. Their calls run here, with the
+// same checks and codes.
+class ProgramConfigs {
+ public:
+  aclrtStreamConfigHandle* make() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto config = std::make_unique<aclrtStreamConfigHandle>();
+    *config = aclrtStreamConfigHandle{};
+    aclrtStreamConfigHandle* handle = config.get();
+    configs_.emplace(handle, std::move(config));
+    return handle;
+  }
+  void destroy(aclrtStreamConfigHandle* handle) {
+    if (!handle) fail(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (configs_.erase(handle) == 0) {
+      fail(ACL_ERROR_INVALID_PARAM,
+           "handle " + describePointer(handle) +
+               " was not made by aclrtCreateStreamConfigHandle (destroyed already?)");
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> configs_;
+};
+
+ProgramConfigs& programConfigs() {
+  static ProgramConfigs* configs = new ProgramConfigs;  // (used until the program's last call)
+  return *configs;
+}
+
+// Runs a call in the program: its failure is the thread's last error, as a served call's is.
+template <class Body>
+aclError inProgram(const char* name, Body&& body) {
+  ascendsim::remote::takeServedError();
+  try {
+    body();
+    return ACL_SUCCESS;
+  } catch (const AclFailure& f) {
+    return rt().refuseArgument(name, f.code, f.message);
+  }
+}
+}  // namespace
 
 extern "C" {
 
@@ -28,6 +79,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
 }
 
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
+  if (ascendsim::remote::clientActive()) return programConfigs().make();
   aclrtStreamConfigHandle* handle = nullptr;
   rt().call("aclrtCreateStreamConfigHandle", &ApiOverheads::defaultCall, false,
             [&](HostThread&) { handle = rt().createStreamConfig(); });
@@ -35,6 +87,9 @@ aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 }
 
 aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+  if (ascendsim::remote::clientActive()) {
+    return inProgram("aclrtDestroyStreamConfigHandle", [&] { programConfigs().destroy(handle); });
+  }
   return rt().call("aclrtDestroyStreamConfigHandle", &ApiOverheads::defaultCall, false,
                    [&](HostThread&) { rt().destroyStreamConfig(handle); });
 }
@@ -60,7 +115,7 @@ uint64_t configValue(const void* value, size_t valueSize, size_t width, bool als
 
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr,
                                  const void* attrValue, size_t valueSize) {
-  return rt().call("aclrtSetStreamConfigOpt", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+  auto set = [&] {
     needPointer(handle, "handle");
     needPointer(attrValue, "attrValue");
     switch (rawEnum(attr)) {
@@ -90,10 +145,14 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
         fail(ACL_ERROR_INVALID_PARAM,
              "attr " + std::to_string(rawEnum(attr)) + " is not an aclrtStreamConfigAttr");
     }
-  });
+  };
+  if (ascendsim::remote::clientActive()) return inProgram("aclrtSetStreamConfigOpt", set);
+  return rt().call("aclrtSetStreamConfigOpt", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) { set(); });
 }
 
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
+  ASCENDSIM_FORWARD(aclrtCreateStreamV2, stream, handle);
   return run("aclrtCreateStreamV2", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     const aclrtStreamConfigHandle config = handle ? *handle : aclrtStreamConfigHandle{};
@@ -111,6 +170,7 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+  ASCENDSIM_FORWARD(aclrtStreamGetId, stream, streamId);
   return run("aclrtStreamGetId", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(streamId, "streamId");
     *streamId = static_cast<int32_t>(rt().stream(t, stream).queue.id());
@@ -118,6 +178,7 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+  ASCENDSIM_FORWARD(aclrtStreamGetFlags, stream, flags);
   return run("aclrtStreamGetFlags", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(flags, "flags");
     *flags = rt().stream(t, stream).flags;
@@ -125,6 +186,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+  ASCENDSIM_FORWARD(aclrtStreamGetPriority, stream, priority);
   return run("aclrtStreamGetPriority", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(priority, "priority");
     *priority = rt().stream(t, stream).priority;
@@ -132,6 +194,7 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 }
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+  ASCENDSIM_FORWARD(aclrtDeviceGetStreamPriorityRange, leastPriority, greatestPriority);
   return run("aclrtDeviceGetStreamPriorityRange", &ApiOverheads::defaultCall, [&](HostThread&) {
     // CANN fills whichever pointer is given.
     if (leastPriority) *leastPriority = 7;
@@ -140,6 +203,7 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
 }
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtValueWrite, devAddr, value, flag, stream);
   return run("aclrtValueWrite", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), streamArg(stream)};
     rt().valueWrite(t, devAddr, value, flag, stream);
@@ -147,6 +211,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
 }
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtValueWait, devAddr, value, flag, stream);
   return run("aclrtValueWait", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {ptrArg("devAddr", devAddr), arg("value", value), arg("flag", flag),
                   streamArg(stream)};
@@ -167,6 +232,7 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 aclError aclrtStreamStop(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtStreamStop, stream);
   return run("aclrtStreamStop", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().stopStream(t, stream);
@@ -174,6 +240,7 @@ aclError aclrtStreamStop(aclrtStream stream) {
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtStreamAbort, stream);
   return run("aclrtStreamAbort", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
     rt().abortStream(t, stream);

@@ -100,6 +100,31 @@ aclError serveKeyClose(Session& s, WireReader& in, WireWriter& out) {
   return call.code;
 }
 
+// A mapping a process made is undone if it goes without doing so (keyed apart from the
+// reservation at the same address).
+constexpr uint64_t kMapping = 1ull << 62;
+
+aclError serveMap(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtMapMem> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    void* at = call.arg<0>();
+    s.process().hold(kMapping | bitsOf(at), [at] { aclrtUnmapMem(at); });
+  }
+  return call.code;
+}
+
+aclError serveUnmap(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtUnmapMem> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) s.process().drop(kMapping | bitsOf(call.arg<0>()));
+  return call.code;
+}
+
 // A kernel launch: the task's blocks run in the program, through its kernel service, when the
 // task starts; its arguments are the program's, released there when the task is gone.
 aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
@@ -170,6 +195,7 @@ const bool kRegistered = [] {
   add<&aclrtCreateStream>(&serveAcquire<&aclrtCreateStream, &aclrtDestroyStreamForce>);
   add<&aclrtCreateStreamWithConfig>(
       &serveAcquire<&aclrtCreateStreamWithConfig, &aclrtDestroyStreamForce>);
+  add<&aclrtCreateStreamV2>(&serveAcquire<&aclrtCreateStreamV2, &aclrtDestroyStreamForce>);
   add<&aclrtDestroyStream>(&serveRelease<&aclrtDestroyStream>);
   add<&aclrtDestroyStreamForce>(&serveRelease<&aclrtDestroyStreamForce>);
   add<&aclrtSynchronizeStream>();
@@ -209,6 +235,43 @@ const bool kRegistered = [] {
   add<&aclrtMemcpyAsync>();
   add<&aclrtMemcpy2d>();
   add<&aclrtMemcpy2dAsync>();
+  add<&aclrtGetDeviceInfo>();
+  add<&aclrtQueryDeviceStatus>();
+  add<&aclrtGetDeviceUtilizationRate>();
+  add<&aclrtSetDeviceResLimit>();
+  add<&aclrtGetDeviceResLimit>();
+  add<&aclrtResetDeviceResLimit>();
+  add<&aclrtGetResInCurrentThread>();
+  add<&aclrtGetDeviceCapability>();
+  add<&aclrtCtxGetCurrentDefaultStream>();
+  add<&aclrtQueryEventWaitStatus>();
+  add<&aclrtSynchronizeEventWithTimeout>();
+  add<&aclrtGetErrorVerbose>();
+  add<&aclrtGetThreadLastTaskId>();
+  add<&aclrtStreamGetId>();
+  add<&aclrtStreamGetFlags>();
+  add<&aclrtStreamGetPriority>();
+  add<&aclrtDeviceGetStreamPriorityRange>();
+  add<&aclrtValueWrite>();
+  add<&aclrtValueWait>();
+  add<&aclrtStreamStop>();
+  add<&aclrtStreamAbort>();
+  add<&aclrtMemcpyAsyncWithCondition>();
+  add<&aclrtReduceAsync>();
+  add<&acldvppMalloc>(&serveAcquire<&acldvppMalloc, &acldvppFree>);
+  add<&acldvppFree>(&serveRelease<&acldvppFree>);
+  add<&aclrtMemGetAllocationGranularity>();
+  add<&aclrtReserveMemAddress>(&serveAcquire<&aclrtReserveMemAddress, &aclrtReleaseMemAddress>);
+  add<&aclrtReleaseMemAddress>(&serveRelease<&aclrtReleaseMemAddress>);
+  add<&aclrtMallocPhysical>(&serveAcquire<&aclrtMallocPhysical, &aclrtFreePhysical>);
+  add<&aclrtFreePhysical>(&serveRelease<&aclrtFreePhysical>);
+  add<&aclrtMapMem>(&serveMap);
+  add<&aclrtUnmapMem>(&serveUnmap);
+  add<&aclrtMemSetAccess>();
+  add<&aclrtMemExportToShareableHandle>();
+  add<&aclrtMemSetPidToShareableHandle>();
+  add<&aclrtMemImportFromShareableHandle>(
+      &serveAcquire<&aclrtMemImportFromShareableHandle, &aclrtFreePhysical, 2>);
   add<&ascendsimLaunchAscendCKernel>(&serveKernelLaunch);
   add<&aclrtDeviceGetBareTgid>();
   add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);

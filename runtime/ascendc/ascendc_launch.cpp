@@ -92,11 +92,12 @@ KernelUse runElsewhere(ServicePort& port, Device& device, const AscendCLaunch& l
   run.base = device.memory->base();
   run.span = device.memory->span();
   for (const auto& [base, a] : device.memory->allocations())
-    run.allocations.push_back({base, a.size});
+    run.allocations.push_back({base, a.size, device.memory->targetOf(base)});
   for (int id : device.peersEnabled) {
     const DeviceMemory& peer = *port.devices().at(static_cast<size_t>(id))->memory;
     KernelRun::Peer p{peer.base(), peer.span(), {}};
-    for (const auto& [base, a] : peer.allocations()) p.allocations.push_back({base, a.size});
+    for (const auto& [base, a] : peer.allocations())
+      p.allocations.push_back({base, a.size, peer.targetOf(base)});
     run.peers.push_back(std::move(p));
   }
   run.cores = device.spec->aicore;

@@ -112,8 +112,28 @@ void DeviceMemory::giveCapacity(uint64_t bytes) {
   used_ -= std::min(bytes, used_);
 }
 
-void DeviceMemory::mapRange(uint64_t address, uint64_t size) {
+std::optional<uint64_t> DeviceMemory::makeBacking(uint64_t size) {
+  if (size > capacity_ - used_) return std::nullopt;
+  const std::optional<uint64_t> address = carve(size, 2ull << 20);
+  if (!address) return std::nullopt;
+  used_ += size;
+  backings_[*address] = size;
+  return address;
+}
+
+void DeviceMemory::dropBacking(uint64_t address) {
+  auto it = backings_.find(address);
+  if (it == backings_.end()) return;
+  const uint64_t size = it->second;
+  backings_.erase(it);
+  dropPages(address, address + size);
+  giveBack(address - base_, size);
+  used_ -= std::min(size, used_);
+}
+
+void DeviceMemory::mapRange(uint64_t address, uint64_t size, uint64_t target) {
   allocations_[address] = Allocation{address, size, 0};
+  if (target) targets_[address] = target;
 }
 
 void DeviceMemory::unmapRange(uint64_t address) {
@@ -121,7 +141,34 @@ void DeviceMemory::unmapRange(uint64_t address) {
   if (it == allocations_.end()) return;
   const uint64_t end = address + it->second.size;
   allocations_.erase(it);
-  dropPages(address, end);
+  if (targets_.erase(address) == 0) dropPages(address, end);
+}
+
+uint64_t DeviceMemory::targetOf(uint64_t address) const {
+  auto it = targets_.find(address);
+  return it == targets_.end() ? 0 : it->second;
+}
+
+std::pair<uint64_t, uint64_t> DeviceMemory::where(uint64_t address, uint64_t n) const {
+  auto next = targets_.upper_bound(address);
+  if (next != targets_.begin()) {
+    auto it = std::prev(next);
+    auto alloc = allocations_.find(it->first);
+    if (alloc != allocations_.end() && address - it->first < alloc->second.size) {
+      const uint64_t inside = address - it->first;
+      return {it->second + inside, std::min(n, alloc->second.size - inside)};
+    }
+  }
+  if (next != targets_.end() && next->first - address < n) return {address, next->first - address};
+  return {address, n};
+}
+
+bool DeviceMemory::inBacking(uint64_t index) const {
+  const uint64_t address = base_ + index * kPage;
+  auto it = backings_.upper_bound(address);
+  if (it == backings_.begin()) return false;
+  --it;
+  return address - it->first < it->second;
 }
 
 const DeviceMemory::Allocation* DeviceMemory::allocationAt(uint64_t address) const {
@@ -166,15 +213,31 @@ void DeviceMemory::giveBack(uint64_t start, uint64_t length) {
 }
 
 void DeviceMemory::releaseAll() {
+  // Physical memory (its handles outlive a reset) keeps its addresses, capacity and bytes.
   allocations_.clear();
   reservations_.clear();
+  targets_.clear();
   free_.clear();
-  free_[0] = span_;
   used_ = 0;
-  pages_.clear();
+  uint64_t at = 0;
+  for (const auto& [address, size] : backings_) {
+    const uint64_t offset = address - base_;
+    if (offset > at) free_[at] = offset - at;
+    at = offset + size;
+    used_ += size;
+  }
+  if (at < span_) free_[at] = span_ - at;
+  for (auto it = pages_.begin(); it != pages_.end();)
+    it = inBacking(it->first) ? std::next(it) : pages_.erase(it);
   if (store_ && !view_) {
-    madvise(store_, span_, MADV_REMOVE);
-    present_.clear();
+    for (auto it = present_.begin(); it != present_.end();) {
+      if (inBacking(*it)) {
+        ++it;
+        continue;
+      }
+      madvise(store_ + *it * kPage, kPage, MADV_REMOVE);
+      it = present_.erase(it);
+    }
   }
 }
 
@@ -209,8 +272,10 @@ void DeviceMemory::shareStore(uint8_t* store, uint64_t windowBase) {
 
 DeviceMemory::DeviceMemory(uint64_t base, uint64_t span, const std::vector<Range>& allocations)
     : capacity_(span), span_(span), base_(base), direct_(false), view_(true) {
-  for (const Range& r : allocations)
-    allocations_[r.first] = Allocation{r.first, r.second, r.second};
+  for (const Range& r : allocations) {
+    allocations_[r.address] = Allocation{r.address, r.size, r.size};
+    if (r.target) targets_[r.address] = r.target;
+  }
   store_ = sharedStore_ + (base_ - windowBase_);
 }
 
@@ -229,6 +294,19 @@ bool DeviceMemory::read(uint64_t address, void* out, uint64_t n) const {
     std::memmove(out, reinterpret_cast<const void*>(address), n);
     return false;
   }
+  bool unwritten = false;
+  auto* dst = static_cast<uint8_t*>(out);
+  while (n > 0) {
+    const auto [at, run] = where(address, n);
+    unwritten = readPlain(at, dst, run) || unwritten;
+    dst += run;
+    address += run;
+    n -= run;
+  }
+  return unwritten;
+}
+
+bool DeviceMemory::readPlain(uint64_t address, void* out, uint64_t n) const {
   bool unwritten = false;
   auto* dst = static_cast<uint8_t*>(out);
   uint64_t offset = address - base_;
@@ -254,6 +332,17 @@ void DeviceMemory::write(uint64_t address, const void* in, uint64_t n) {
     return;
   }
   const auto* src = static_cast<const uint8_t*>(in);
+  while (n > 0) {
+    const auto [at, run] = where(address, n);
+    writePlain(at, src, run);
+    src += run;
+    address += run;
+    n -= run;
+  }
+}
+
+void DeviceMemory::writePlain(uint64_t address, const void* in, uint64_t n) {
+  const auto* src = static_cast<const uint8_t*>(in);
   uint64_t offset = address - base_;
   while (n > 0) {
     const uint64_t inPage = std::min(n, kPage - offset % kPage);
@@ -269,6 +358,15 @@ void DeviceMemory::fill(uint64_t address, uint8_t value, uint64_t n) {
     std::memset(reinterpret_cast<void*>(address), value, n);
     return;
   }
+  while (n > 0) {
+    const auto [at, run] = where(address, n);
+    fillPlain(at, value, run);
+    address += run;
+    n -= run;
+  }
+}
+
+void DeviceMemory::fillPlain(uint64_t address, uint8_t value, uint64_t n) {
   uint64_t offset = address - base_;
   while (n > 0) {
     const uint64_t inPage = std::min(n, kPage - offset % kPage);

@@ -29,9 +29,12 @@ class DeviceMemory {
   // programs (at store + (address - the window's base)), so a program can run a kernel on them.
   static void shareStore(uint8_t* store, uint64_t windowBase);
   // A program's view of a served machine's device memory [base, base + span) for one kernel:
-  // its live allocations (start, size), its contents in the shared store. It records the pages
-  // written through it (writtenPages) for the server, which keeps account of them (markWritten).
-  using Range = std::pair<uint64_t, uint64_t>;
+  // its live allocations (start, size, and for a mapping of physical memory the address its
+  // bytes live at, else 0), its contents in the shared store. It records the pages written
+  // through it (writtenPages) for the server, which keeps account of them (markWritten).
+  struct Range {
+    uint64_t address = 0, size = 0, target = 0;
+  };
   DeviceMemory(uint64_t base, uint64_t span, const std::vector<Range>& allocations);
   const std::vector<uint64_t>& writtenPages() const { return written_; }
   void markWritten(uint64_t address);
@@ -60,15 +63,22 @@ class DeviceMemory {
   const Allocation* allocationContaining(uint64_t address) const;
   bool release(uint64_t address);
   // Virtual memory management (aclrtReserveMemAddress ...): address ranges reserved without
-  // capacity; physical memory is capacity without addresses; a mapping makes part of a
-  // reservation an allocation (of no capacity of its own) until it is unmapped.
+  // capacity; physical memory takes capacity and a hidden range of addresses its bytes live at
+  // (no allocation: nothing reaches it there); a mapping makes part of a reservation an
+  // allocation (of no capacity of its own) whose bytes are those at `target` on, until it is
+  // unmapped, so several mappings of one physical memory hold the same bytes.
   std::optional<uint64_t> reserveAddresses(uint64_t size, uint64_t alignment);
   uint64_t reservationContaining(uint64_t address, uint64_t size) const;  // its start, or 0
   bool releaseAddresses(uint64_t address);  // false: not a reservation's start, or still mapped
   bool takeCapacity(uint64_t bytes);
   void giveCapacity(uint64_t bytes);
-  void mapRange(uint64_t address, uint64_t size);
-  void unmapRange(uint64_t address);  // its contents are dropped
+  // Physical memory's bytes: `size` addresses and as much capacity (nullopt: full); given back
+  // with their contents by dropBacking. They outlive releaseAll (a device reset): handles stay.
+  std::optional<uint64_t> makeBacking(uint64_t size);
+  void dropBacking(uint64_t address);
+  void mapRange(uint64_t address, uint64_t size, uint64_t target);
+  void unmapRange(uint64_t address);          // the contents stay at its target
+  uint64_t targetOf(uint64_t address) const;  // a mapping's target (by its start), else 0
   void releaseAll();
   size_t allocationCount() const { return allocations_.size(); }
 
@@ -81,6 +91,13 @@ class DeviceMemory {
  private:
   static constexpr uint64_t kPage = 64 * 1024;
   uint8_t* page(uint64_t index);
+  // Where the bytes at `address` live (a mapping's are at its target) and how many of the next
+  // `n` live on from there.
+  std::pair<uint64_t, uint64_t> where(uint64_t address, uint64_t n) const;
+  bool readPlain(uint64_t address, void* out, uint64_t n) const;
+  void writePlain(uint64_t address, const void* in, uint64_t n);
+  void fillPlain(uint64_t address, uint8_t value, uint64_t n);
+  bool inBacking(uint64_t page) const;
   const uint8_t* pageIfPresent(uint64_t index) const;
   void dropPages(uint64_t begin, uint64_t end);
   std::optional<uint64_t> carve(uint64_t length, uint64_t alignment);  // address space only
@@ -101,6 +118,8 @@ class DeviceMemory {
   std::map<uint64_t, Allocation> allocations_;  // by base address
   std::map<uint64_t, uint64_t> free_;           // free extents: offset -> length
   std::map<uint64_t, uint64_t> reservations_;   // reserved address ranges: address -> size
+  std::map<uint64_t, uint64_t> backings_;       // physical memory's bytes: address -> size
+  std::map<uint64_t, uint64_t> targets_;        // mappings: address -> where their bytes are
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };
 

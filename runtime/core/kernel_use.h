@@ -14,6 +14,7 @@ namespace ascendsim::runtime {
 
 struct KernelRange {
   uint64_t address = 0, bytes = 0;
+  uint64_t target = 0;  // an allocation that maps physical memory: where its bytes live
 };
 
 struct KernelUse {

@@ -291,8 +291,8 @@ bool MemoryManager::registered(uint64_t address, uint64_t size) const {
   return address - it->first < it->second && size <= it->second - (address - it->first);
 }
 
-void MemoryManager::mapDevice(Device& device, uint64_t address, uint64_t size) {
-  device.memory->mapRange(address, size);
+void MemoryManager::mapDevice(Device& device, uint64_t address, uint64_t size, uint64_t target) {
+  device.memory->mapRange(address, size, target);
   deviceApi_[address] = AllocationApi::Map;
 }
 

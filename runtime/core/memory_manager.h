@@ -51,7 +51,7 @@ class MemoryManager {
   void releaseDevice(Device& device);
   // aclrtMapMem / aclrtUnmapMem: [address, address + size) of a reservation is device memory
   // while mapped (copies, memsets and kernels reach it; aclrtFree refuses it).
-  void mapDevice(Device& device, uint64_t address, uint64_t size);
+  void mapDevice(Device& device, uint64_t address, uint64_t size, uint64_t target);
   void unmapDevice(Device& device, uint64_t address);
   void releaseAll();
 

@@ -125,14 +125,23 @@ struct Event {
   std::shared_ptr<models::SyncPoint> sync = std::make_shared<models::SyncPoint>();
 };
 
-// Physical device memory (aclrtMallocPhysical): capacity of its device, its contents kept here
-// while it is not mapped (64 KiB chunks that hold something), at its mapping while it is.
-struct PhysicalMemory {
+// Physical device memory (aclrtMallocPhysical): capacity of its device and a hidden range of its
+// addresses where its bytes live (DeviceMemory::makeBacking), reached through every mapping of
+// it. The allocating process's handle and each handle imported from its shareable handle hold it;
+// the last one freed gives it back.
+struct PhysicalBacking {
   struct Device* device = nullptr;
-  uint64_t size = 0;
-  std::map<uint64_t, std::vector<uint8_t>> chunks;  // offset -> bytes, while unmapped
-  uint64_t mappedAt = 0;                            // 0: not mapped
-  uint64_t mappedOffset = 0, mappedSize = 0;
+  uint64_t address = 0, size = 0;
+  uint64_t handles = 0;
+};
+
+// A handle to physical memory (aclrtDrvMemHandle), held by one process.
+struct PhysicalMemory {
+  PhysicalBacking* backing = nullptr;
+  int32_t owner = 0;       // the process holding the handle
+  bool imported = false;   // made by aclrtMemImportFromShareableHandle
+  uint64_t mappings = 0;   // mappings made through this handle
+  uint64_t shareable = 0;  // its shareable handle once exported (0: none)
 };
 
 // aclDataBuffer: an address and a size the program owns.

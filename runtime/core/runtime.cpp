@@ -384,6 +384,7 @@ void Runtime::finalize(HostThread& t) {
          std::to_string(memory_->liveAllocations()) +
              " allocation(s) were not freed before aclFinalize");
   }
+  virtualMemory().releaseAll();
   memory_->releaseAll();
   outputs_.writeReport(warnings_);
   events_.clear();

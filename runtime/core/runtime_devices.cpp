@@ -114,6 +114,7 @@ void Runtime::releaseDeviceIfUnused(Device& d) {
          std::to_string(d.memory->allocationCount()) + " allocation(s) on device " +
              std::to_string(d.id) + " were released by aclrtResetDevice without aclrtFree");
   }
+  virtualMemory().deviceReleased(d);
   memory_->releaseDevice(d);
   d.peersEnabled.clear();
   d.errorType = ACL_RT_NO_ERROR;  // a reset device starts clean

@@ -25,16 +25,18 @@ void putRanges(WireWriter& w, const std::vector<KernelRange>& ranges) {
   for (const KernelRange& r : ranges) {
     w.u64(r.address);
     w.u64(r.bytes);
+    w.u64(r.target);
   }
 }
 
 std::vector<KernelRange> takeRanges(WireReader& r) {
   const uint64_t n = r.u64();
-  if (n > WireReader::kMaxMessage / 16) throw WireError("too many ranges");
+  if (n > WireReader::kMaxMessage / 24) throw WireError("too many ranges");
   std::vector<KernelRange> out(n);
   for (KernelRange& k : out) {
     k.address = r.u64();
     k.bytes = r.u64();
+    k.target = r.u64();
   }
   return out;
 }
@@ -76,7 +78,7 @@ void runKernel(WireReader& in, WireWriter& out) {
   }
   auto viewOf = [](uint64_t base, uint64_t span, const std::vector<KernelRange>& ranges) {
     std::vector<runtime::DeviceMemory::Range> allocations;
-    for (const KernelRange& a : ranges) allocations.emplace_back(a.address, a.bytes);
+    for (const KernelRange& a : ranges) allocations.push_back({a.address, a.bytes, a.target});
     return std::make_unique<runtime::DeviceMemory>(base, span, allocations);
   };
   std::unique_ptr<runtime::DeviceMemory> own = viewOf(run.base, run.span, run.allocations);

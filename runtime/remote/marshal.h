@@ -8,11 +8,11 @@
 //
 // Roles: Val (a number, enum or handle: device pointers, streams and events mean the same in
 // every process), Whole (a struct passed by value), Out (T*: one T written back on success), In
-// (const T*: one T read), Str (a string), InArray<N> / OutArray<N> (as many elements as argument
-// N says, read / written back), OutChars<B> (char*: B bytes written back), RankArray<C> /
-// RankMatrix<C> (const void*: uint64_t counts, one per rank / rank x rank, of the communicator in
-// argument C; the program knows its communicators' sizes: rememberRanks),
-// Src2d/Dst2d<P, W, H> (the rows of a 2D copy, staged row by row),
+// (const T*: one T read), InOut (T*: one T read, and written back on success), Str (a string),
+// InArray<N> / OutArray<N> (as many elements as argument N says, read / written back), OutChars<B>
+// (char*: B bytes written back), RankArray<C> / RankMatrix<C> (const void*: uint64_t counts, one
+// per rank / rank x rank, of the communicator in argument C; the program knows its communicators'
+// sizes: rememberRanks), Src2d/Dst2d<P, W, H> (the rows of a 2D copy, staged row by row),
 // OutText<N> (char*: as many bytes as argument N says, written back), Src<N> / Dst<N> (host data of
 // argument N bytes: the program's own memory goes through a shared staging buffer; pinned and
 // device memory are passed as they are).
@@ -35,6 +35,7 @@ struct Val {};
 struct Whole {};  // a struct passed by value
 struct Out {};
 struct In {};
+struct InOut {};
 struct Str {};
 template <size_t N>
 struct InArray {};
@@ -143,6 +144,20 @@ struct ClientArg<In> {
   }
   template <class P, class All>
   void take(WireReader&, P, const All&) {}
+};
+
+template <>
+struct ClientArg<InOut> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All&) {
+    w.u8(v != nullptr);
+    if (v) w.blob(v, sizeof *v);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader& r, P v, const All&) {
+    if (v) r.blobInto(v, sizeof *v);
+  }
 };
 
 template <>
@@ -472,6 +487,20 @@ struct ServerArg<In, const T*> {
 template <class T>
 struct ServerArg<In, T*> : ServerArg<In, const T*> {
   T* get() { return this->present ? &this->value : nullptr; }
+};
+
+template <class T>
+struct ServerArg<InOut, T*> {
+  T value{};
+  bool present = false;
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    if (present) r.blobInto(&value, sizeof value);
+  }
+  T* get() { return present ? &value : nullptr; }
+  void write(WireWriter& w) {
+    if (present) w.blob(&value, sizeof value);
+  }
 };
 
 template <>

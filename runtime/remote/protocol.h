@@ -14,14 +14,15 @@
 // Stage: slot, bytes                        StageReply: address of a shared buffer of that size
 // On a kernel service connection (Hello with thread number kServiceThread), the other way:
 // RunKernel: entry, closure, device, its      KernelDone: what the blocks did (KernelUse), the
-//   memory and allocations, cores, blocks       device pages written, how the kernel stopped
+//   memory and allocations (with where a        device pages written, how the kernel stopped
+//   mapping's bytes live), cores, blocks
 // ReleaseKernel: release function, closure
 
 #include <cstdint>
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 6;
+constexpr uint32_t kProtocolVersion = 7;
 
 enum class MessageKind : uint8_t {
   Hello = 1,

@@ -403,9 +403,10 @@ TEST_F(AclTest, IpcKeysShareDeviceMemoryAndOutliveTheExportersFree) {
 
 TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
   // 4 MiB of physical memory mapped into a reserved 8 MiB range: copies and memsets reach it;
-  // unmapped and mapped again at the other half, it still holds the same bytes; the rules (2 MiB
-  // granularity, one mapping at a time, no free while mapped) give CANN's codes; the capacity it
-  // takes shows in aclrtGetMemInfo.
+  // mapped a second time at the other half while the first mapping stays, both hold the same
+  // bytes (a memset through one is read through the other); unmapped and mapped again, it still
+  // holds them; the rules (2 MiB granularity, no free while mapped) give CANN's codes; the
+  // capacity it takes shows in aclrtGetMemInfo.
   aclrtPhysicalMemProp prop{};
   prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
   prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
@@ -437,28 +438,148 @@ TEST_F(AclTest, MappedPhysicalMemoryIsDeviceMemoryAndKeepsItsBytes) {
   std::vector<uint8_t> data(size);
   for (size_t i = 0; i < size; ++i) data[i] = static_cast<uint8_t>(i * 7 + 1);
   ASSERT_ACL_OK(aclrtMemcpy(va, size, data.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
-  ASSERT_ACL_OK(aclrtMemset(va, 16, 0xEE, 16));
-  EXPECT_ACL_ERROR(aclrtMapMem(static_cast<uint8_t*>(va) + size, size, 0, handle, 0),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  // The second mapping: the physical memory's second 2 MiB at the reservation's second half.
+  void* other = static_cast<uint8_t*>(va) + size;
+  const size_t half = size / 2;
+  ASSERT_ACL_OK(aclrtMapMem(other, half, half, handle, 0));
+  std::vector<uint8_t> back(half);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), half, other, half, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(std::equal(back.begin(), back.end(), data.begin() + half));
+  ASSERT_ACL_OK(aclrtMemset(other, 16, 0xEE, 16));  // offset `half` of the physical memory
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), 16, static_cast<uint8_t*>(va) + half, 16,
+                            ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::count(back.begin(), back.begin() + 16, 0xEE), 16);
+  for (size_t i = 0; i < 16; ++i) data[half + i] = 0xEE;
+  EXPECT_ACL_ERROR(aclrtMapMem(other, half, 0, handle, 0),
+                   ACL_ERROR_INVALID_PARAM);  // mapped already
   EXPECT_ACL_ERROR(aclrtFreePhysical(handle), ACL_ERROR_INVALID_PARAM);
   EXPECT_ACL_ERROR(aclrtFree(va),
                    ACL_ERROR_RT_MEMORY_FREE);  // a mapping is undone by aclrtUnmapMem
   EXPECT_ACL_ERROR(aclrtReleaseMemAddress(va), ACL_ERROR_INVALID_PARAM);  // still mapped
   ASSERT_ACL_OK(aclrtUnmapMem(va));
-  void* other = static_cast<uint8_t*>(va) + size;
+  ASSERT_ACL_OK(aclrtUnmapMem(other));
+  EXPECT_ACL_ERROR(aclrtMemcpy(&byte, 1, other, 1, ACL_MEMCPY_DEVICE_TO_HOST),
+                   ACL_ERROR_RT_PARAM_INVALID);  // unmapped
   ASSERT_ACL_OK(aclrtMapMem(other, size, 0, handle, 0));
-  std::vector<uint8_t> back(size);
+  back.resize(size);
   ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, other, size, ACL_MEMCPY_DEVICE_TO_HOST));
-  for (size_t i = 0; i < 16; ++i) data[i] = 0xEE;
   EXPECT_TRUE(back == data);
   ASSERT_ACL_OK(aclrtUnmapMem(other));
   ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
   ASSERT_ACL_OK(aclrtFreePhysical(handle));
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeAfter, &total));
   EXPECT_EQ(freeAfter, freeBefore);
-  uint64_t shareable = 0;
+}
+
+TEST_F(AclTest, ShareableHandlesImportPhysicalMemoryForNamedProcesses) {
+  // Within one process (between processes: runtime.shared_machine.vmm): the exporter's own pid
+  // may import; the import is a second handle to the same bytes, which outlive the exporter's
+  // aclrtFreePhysical until the import is freed too; CANN's codes: handleType other than NONE
+  // and NULL pointers 100000 (ACL layer), flags above DISABLE_PID_VALIDATION 107000 (runtime),
+  // an unknown shareable handle 107000 (the driver's invalid value), a device the machine lacks
+  // 107001.
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  const size_t size = 2u << 20;
+  size_t freeBefore = 0, total = 0, freeNow = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total));
+  aclrtDrvMemHandle handle = nullptr;
   ASSERT_ACL_OK(aclrtMallocPhysical(&handle, size, &prop, 0));
-  EXPECT_ACL_ERROR(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  uint64_t shareable = 0;
+  EXPECT_ACL_ERROR(
+      aclrtMemExportToShareableHandle(nullptr, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(
+      aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_POSIX, 0, &shareable),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, nullptr),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 2, &shareable),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable));
+  uint64_t again = 0;
+  ASSERT_ACL_OK(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE, 0, &again));
+  EXPECT_EQ(again, shareable);  // one number per physical memory
+  int32_t pid = 0;
+  ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&pid));
+  EXPECT_ACL_ERROR(aclrtMemSetPidToShareableHandle(shareable, nullptr, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemSetPidToShareableHandle(shareable, &pid, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemSetPidToShareableHandle(shareable + 1, &pid, 1),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtMemSetPidToShareableHandle(shareable, &pid, 1));
+  aclrtDrvMemHandle imported = nullptr;
+  EXPECT_ACL_ERROR(aclrtMemImportFromShareableHandle(shareable, 0, nullptr),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(aclrtMemImportFromShareableHandle(shareable, 99, &imported),
+                   ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_ACL_ERROR(aclrtMemImportFromShareableHandle(12345, 0, &imported),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(shareable, 0, &imported));
+  EXPECT_NE(imported, handle);
+  // Each handle mapped once: the same bytes.
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&a, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&b, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(a, size, 0, handle, 0));
+  ASSERT_ACL_OK(aclrtMapMem(b, size, 0, imported, 0));
+  const std::vector<unsigned char> bytes = pattern(size, 29);
+  ASSERT_ACL_OK(aclrtMemcpy(a, size, bytes.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+  std::vector<unsigned char> back(size);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, b, size, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(back == bytes);
+  // The exporter lets go: the number is withdrawn, the import keeps the memory and its capacity.
+  ASSERT_ACL_OK(aclrtUnmapMem(a));
   ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeBefore - freeNow, size);
+  aclrtDrvMemHandle late = nullptr;
+  EXPECT_ACL_ERROR(aclrtMemImportFromShareableHandle(shareable, 0, &late),
+                   ACL_ERROR_RT_PARAM_INVALID);
+  std::fill(back.begin(), back.end(), 0);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, b, size, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(back == bytes);
+  ASSERT_ACL_OK(aclrtUnmapMem(b));
+  ASSERT_ACL_OK(aclrtFreePhysical(imported));  // the last handle: the memory goes
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeNow, freeBefore);
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(a));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(b));
+}
+
+TEST_F(AclTest, PhysicalMemoryOutlivesTheResetThatUndoesItsMappings) {
+  // The device's last reset releases its memory: mappings and reservations go (aclrtUnmapMem then
+  // finds no mapping: 100000), the physical memory's handle and bytes stay, and its capacity is
+  // still taken until aclrtFreePhysical, which a mapping no longer blocks.
+  aclrtPhysicalMemProp prop{};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  const size_t size = 2u << 20;
+  size_t freeBefore = 0, total = 0, freeNow = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeBefore, &total));
+  aclrtDrvMemHandle handle = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&handle, size, &prop, 0));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
+  const std::vector<unsigned char> bytes = pattern(size, 41);
+  ASSERT_ACL_OK(aclrtMemcpy(va, size, bytes.data(), size, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtResetDevice(0));  // the fixture's only reference: the device is released
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_ERROR(aclrtUnmapMem(va), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeBefore - freeNow, size);
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, size, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, size, 0, handle, 0));
+  std::vector<unsigned char> back(size);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), size, va, size, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_TRUE(back == bytes);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(handle));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &freeNow, &total));
+  EXPECT_EQ(freeNow, freeBefore);
 }

@@ -665,17 +665,19 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
  * It lives in host memory (copies treat it as pinned); kernels reach it over PCIe, page by page
  * (it is not migrated to the device). */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag);
-/* Virtual memory management, in one process. Granularity 2 MiB (minimum and recommended): sizes,
- * addresses and offsets are multiples of it (else ACL_ERROR_INVALID_PARAM). A reservation takes
- * addresses of the current device and no capacity; physical memory (handleType NONE, PINNED, on
- * a device location) takes capacity and no addresses (full: ACL_ERROR_RT_MEMORY_ALLOCATION); a
- * mapping makes [virPtr, virPtr + size) device memory holding that physical memory's bytes from
- * `offset` on, reachable by copies, memsets and kernels, until aclrtUnmapMem (then the bytes stay
- * with the physical memory for its next mapping). One mapping per physical memory at a time and
- * no mapping onto another device's reservation (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Access is
- * read-write for the mapping's device (aclrtMemSetAccess with READWRITE; other flags or devices:
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Freeing mapped physical memory or releasing a reservation with
- * mappings: ACL_ERROR_INVALID_PARAM. Unmap only after the work that uses the range has ended. */
+/* Virtual memory management. Granularity 2 MiB (minimum and recommended): sizes, addresses and
+ * offsets are multiples of it (else ACL_ERROR_INVALID_PARAM). A reservation takes addresses of
+ * the current device and no capacity; physical memory (handleType NONE, PINNED, on a device
+ * location) takes capacity (full: ACL_ERROR_RT_MEMORY_ALLOCATION); a mapping makes
+ * [virPtr, virPtr + size) device memory holding that physical memory's bytes from `offset` on,
+ * reachable by copies, memsets and kernels, until aclrtUnmapMem (the bytes stay with the physical
+ * memory). Several mappings of one physical memory, in one process or several, hold the same
+ * bytes. No mapping onto another device's reservation (ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Access
+ * is read-write for the mapping's device (aclrtMemSetAccess with READWRITE; other flags or
+ * devices: ACL_ERROR_RT_FEATURE_NOT_SUPPORT). Freeing physical memory a mapping made through the
+ * handle still uses, or releasing a reservation with mappings: ACL_ERROR_INVALID_PARAM; a handle
+ * of another process: ACL_ERROR_INVALID_PARAM. Unmap only after the work that uses the range has
+ * ended. */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
                                                               aclrtMemGranularityOptions option,
                                                               size_t* granularity);
@@ -690,8 +692,18 @@ ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offse
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
                                                size_t count);
-/* Shareable handles carry physical memory to another process: not simulated yet (207000 after
- * the argument checks); IPC keys (below) share device memory between processes. */
+/* Shareable handles carry physical memory to another process on the same machine (between
+ * processes: `ascendsim exec --shared`, docs/multiprocess.md). Export (handleType NONE, else
+ * ACL_ERROR_INVALID_PARAM; flags above DISABLE_PID_VALIDATION: ACL_ERROR_RT_PARAM_INVALID) gives
+ * one number per physical memory; only processes named by aclrtMemSetPidToShareableHandle (ids
+ * of aclrtDeviceGetBareTgid) or, with DISABLE_PID_VALIDATION, any process may import it (else
+ * ACL_ERROR_RT_NO_PERMISSION, as the one naming importers must be the exporter); an unknown or
+ * withdrawn number: ACL_ERROR_RT_PARAM_INVALID. An import is a handle of the importing process to
+ * the same memory, which stays until the last handle to it is freed; the exporter's
+ * aclrtFreePhysical withdraws the number. Importing needs a current context (else
+ * ACL_ERROR_RT_CONTEXT_NULL) and a device that exists (ACL_ERROR_RT_INVALID_DEVICEID). */
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
                                                              aclrtMemHandleType handleType,
                                                              uint64_t flags,

@@ -13,6 +13,9 @@
 #     mpirun -np 4 joined by HCCL (root info broadcast by MPI): AllReduce, AllGather, AlltoAllV and
 #     a Send/Recv ring exact, and the AllReduce of 64 MiB taking the 910B mesh's time; then a
 #     communicator from a rank table and an AlltoAllV on it; twice, the same report and events.
+#   shared_machine.sh vmm ASCENDSIM VMM_SHARE WORK
+#     processes share physical memory by shareable handle (vmm_share.cpp checks bytes and codes;
+#     one exits holding a mapping); whatever happens, none is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -117,6 +120,26 @@ print(f"AllReduce 4 x 64 MiB across 4 processes: {min(times):.1f}-{max(times):.1
 # 0.5 %: as the in-process test allows (the first chunk's latency, a notify or two between ranks).
 sys.exit(0 if all(abs(t - expected) <= 0.005 * expected for t in times) else 1)
 PY
+  ;;
+vmm)
+  # The job's processes write their pids: any still there when the test ends, however it ends,
+  # are killed by pid.
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" a "$work" > out.a 2>&1 & echo \$! >> "$work/pids"
+"$program" b "$work" > out.b 2>&1 & echo \$! >> "$work/pids"
+"$program" c "$work" > out.c 2>&1 & echo \$! >> "$work/pids"
+wait
+JOB
+  chmod +x job.sh
+  status=0
+  timeout 100 "$ascendsim" exec --shared --config atlas-800t-a2 --report report.json -- ./job.sh || status=$?
+  grep -qx "a ok" out.a || fail "exporter (exec status $status): $(cat out.a)"
+  grep -qx "b ok" out.b || fail "importer (exec status $status): $(cat out.b)"
+  grep -qx "c ok" out.c || fail "leaver (exec status $status): $(cat out.c)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  echo "physical memory shared by shareable handle between two processes: every byte and code right"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
