@@ -10,7 +10,8 @@
 #     SAMPLE       a sample's folder under it, e.g. 2_advanced_features/tdt_queue/0_simple_queue
 #
 # `scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR --all` runs every run.sh of 0_quickstart,
-# 1_basic_features, 2_advanced_features and 3_memory_advanced and prints one line per sample.
+# 1_basic_features, 2_advanced_features and 3_memory_advanced (at most 5 minutes each) and prints
+# one line per sample.
 set -u
 if [[ $# -lt 3 ]]; then
   sed -n 2,14p "$0" | sed 's/^# \{0,1\}//'
@@ -18,6 +19,7 @@ if [[ $# -lt 3 ]]; then
 fi
 prefix="$(cd "$1" && pwd)" || exit 2
 examples="$(cd "$2" && pwd)" || exit 2
+export prefix examples
 shift 2
 
 run_one() {
@@ -40,7 +42,9 @@ if [[ "$1" == "--all" ]]; then
     sample="${runsh#"${examples}"/}"
     sample="${sample%/run.sh}"
     log="$(mktemp)"
-    if run_one "${sample}" >"${log}" 2>&1; then
+    # (A sample waiting for a second process it never gets would wait for ever: 5 minutes each.)
+    if timeout --kill-after=10 300 bash -c "$(declare -f run_one); run_one ${sample}" \
+      >"${log}" 2>&1; then
       echo "pass  ${sample}"
     else
       echo "FAIL  ${sample} (exit $?; last lines below)"
