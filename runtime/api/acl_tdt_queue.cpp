@@ -35,6 +35,7 @@ namespace {
 constexpr size_t kMaxNameBytes = 128;  // RT_MQ_MAX_NAME_LEN, with the NUL
 constexpr uint32_t kDefaultDepth = 8;  // RT_MQ_DEPTH_DEFAULT
 constexpr uint32_t kMinDepth = 2;      // RT_MQ_DEPTH_MIN
+constexpr size_t kMaxUserData = 96;    // a buffer's user data (acltdtEnqueueData's reference)
 
 }  // namespace
 
@@ -207,6 +208,28 @@ aclError unsupportedOnHost(const char* call) {
   });
 }
 
+// The user data travels in the buffer's head, 96 bytes at most (CANN's reference).
+void checkUserData(size_t userDataSize) {
+  if (userDataSize > kMaxUserData) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "userDataSize " + std::to_string(userDataSize) +
+                                         " exceeds 96 bytes, the most a buffer's head holds");
+  }
+}
+
+// Where the program's data is: its host memory (pageable, as the runtime sees it), or memory of
+// the queue's device (CANN takes either); another device's memory is refused.
+MemoryPlace dataPlace(ServicePort& port, const void* data, size_t bytes, int32_t device) {
+  const MemoryPlace place = port.place(data, bytes, "data");
+  if (!isDevice(place)) {
+    return MemoryPlace{MemoryPlace::Kind::HostPageable, -1, reinterpret_cast<uint64_t>(data)};
+  }
+  if (place.device != device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "data is memory of device " + std::to_string(place.device) +
+                                         ", not of the queue's device " + std::to_string(device));
+  }
+  return place;
+}
+
 std::string routeName(uint32_t src, uint32_t dst) {
   return std::to_string(src) + " -> " + std::to_string(dst);
 }
@@ -321,14 +344,12 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
     needPointer(data, "data");
     if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
     if (userDataSize > 0 && !userData) fail(ACL_ERROR_INVALID_PARAM, "userData is NULL");
+    checkUserData(userDataSize);
     checkTimeout(timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
     Queue* q = &queueOf(device, qid);
-    if (isDevice(port.place(data, dataSize, "data"))) {
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "data in device memory is not simulated: give host memory");
-    }
+    const MemoryPlace from = dataPlace(port, data, dataSize, device);
     if (!tdtWaitFor(port, t, timeout, [device, qid] {
           auto& qs = devices()[device].queues;
           auto it = qs.find(qid);
@@ -348,17 +369,25 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
     block->address = port.allocate(device, bytes);
     if (!block->address)
       fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "the device has no room for the data");
-    // The data and the user data go in one copy (the buffer and its head), from pageable memory.
-    std::vector<uint8_t> image(static_cast<const uint8_t*>(data),
-                               static_cast<const uint8_t*>(data) + dataSize);
+    // The data and the user data go in one copy (the buffer and its head): from the program's
+    // host memory (pageable) or from the device's own memory.
+    const bool onDevice = isDevice(from);
+    std::vector<uint8_t> image;
+    if (!onDevice) {
+      image.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + dataSize);
+    }
     image.insert(image.end(), block->userData.begin(), block->userData.end());
     const MemoryPlace dst = port.place(block->address, bytes, "queue buffer");
-    const MemoryPlace src{MemoryPlace::Kind::HostPageable, -1, reinterpret_cast<uint64_t>(data)};
     MemoryManager* mm = &port.memory();
     auto copied = std::make_shared<std::vector<uint8_t>>(std::move(image));
     ++q->incoming;
-    tdtCopyAndWait(port, t, *q->stream, dst, src, bytes,
-                   [mm, dst, copied] { mm->writeDevice(dst, *copied); });
+    tdtCopyAndWait(port, t, *q->stream, dst, from, bytes,
+                   [mm, dst, from, onDevice, copied, dataSize] {
+                     if (!onDevice) return mm->writeDevice(dst, *copied);
+                     std::vector<uint8_t> all = mm->readDevice(from, dataSize, false);
+                     all.insert(all.end(), copied->begin(), copied->end());
+                     mm->writeDevice(dst, all);
+                   });
     --q->incoming;
     q->entries.push_back(Entry{block, false});
     forward(devices()[device]);
@@ -375,14 +404,12 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
     needPointer(retDataSize, "retDataSize");
     if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
     if (userDataSize > 0 && !userData) fail(ACL_ERROR_INVALID_PARAM, "userData is NULL");
+    checkUserData(userDataSize);
     checkTimeout(timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
     queueOf(device, qid);
-    if (isDevice(port.place(data, dataSize, "data"))) {
-      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "data in device memory is not simulated: give host memory");
-    }
+    const MemoryPlace to = dataPlace(port, data, dataSize, device);
     if (!tdtWaitFor(port, t, timeout, [device, qid] {
           auto& qs = devices()[device].queues;
           auto it = qs.find(qid);
@@ -403,11 +430,12 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
     const uint64_t user = std::min<uint64_t>(userDataSize, block->userData.size());
     const uint64_t bytes = block->dataBytes + block->userData.size();
     const MemoryPlace src = port.place(block->address, bytes, "queue buffer");
-    const MemoryPlace dst{MemoryPlace::Kind::HostPageable, -1, reinterpret_cast<uint64_t>(data)};
     MemoryManager* mm = &port.memory();
     const uint64_t n = block->dataBytes;
-    tdtCopyAndWait(port, t, *q->stream, dst, src, bytes, [mm, src, data, n] {
-      const std::vector<uint8_t> got = mm->readDevice(src, n, false);
+    const bool onDevice = isDevice(to);
+    tdtCopyAndWait(port, t, *q->stream, to, src, bytes, [mm, src, to, onDevice, data, n] {
+      std::vector<uint8_t> got = mm->readDevice(src, n, false);
+      if (onDevice) return mm->writeDevice(to, got);
       std::memcpy(data, got.data(), n);
     });
     if (user > 0) std::memcpy(userData, block->userData.data(), user);

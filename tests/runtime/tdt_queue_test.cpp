@@ -192,6 +192,25 @@ TEST_F(TdtQueue, DataAndUserDataGoThroughExactly) {
   EXPECT_EQ(acltdtDequeueData(q, out.data(), 16, nullptr, nullptr, 0, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(acltdtEnqueueData(q + 100, data.data(), 4, nullptr, 0, 0, 0),
             ACL_ERROR_RT_PARAM_INVALID);
+  // User data: at most 96 bytes (the buffer's head).
+  std::vector<uint8_t> bigUser(97, 1);
+  EXPECT_EQ(acltdtEnqueueData(q, data.data(), 4, bigUser.data(), 97, 0, 0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_ACL_OK(acltdtEnqueueData(q, data.data(), 4, bigUser.data(), 96, 0, 0));
+  ASSERT_ACL_OK(acltdtDequeueData(q, out.data(), out.size(), &size, nullptr, 0, 0));
+  // Data in the device's own memory, in and out.
+  void *devIn = nullptr, *devOut = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&devIn, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&devOut, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpy(devIn, 64, data.data(), 7, ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(acltdtEnqueueData(q, devIn, 7, user, sizeof user, 0, 0));
+  ASSERT_ACL_OK(acltdtDequeueData(q, devOut, 64, &size, nullptr, 0, 0));
+  EXPECT_EQ(size, 7u);
+  std::vector<uint8_t> fromDevice(7, 0);
+  ASSERT_ACL_OK(aclrtMemcpy(fromDevice.data(), 7, devOut, 7, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(fromDevice, data);
+  aclrtFree(devIn);
+  aclrtFree(devOut);
   ASSERT_ACL_OK(acltdtDestroyQueue(q));
 }
 
