@@ -9,12 +9,17 @@
 #     EXAMPLE_DIR  the example/ folder of a hicann/runtime checkout (it is built in place)
 #     SAMPLE       a sample's folder under it, e.g. 2_advanced_features/tdt_queue/0_simple_queue
 #
+# A sample whose run.sh starts its processes in the background (the multi-process ones) runs under
+# `ascendsim exec --shared` (one machine for all its processes, docs/multiprocess.md): on the
+# default machine, or on an Atlas 800T A2 (8 NPUs) for the samples that use more than device 0
+# (ipcevent/1_ipcevent_multi_device, notify/*). The others run directly, on the default machine.
+#
 # `scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR --all` runs every run.sh of 0_quickstart,
 # 1_basic_features, 2_advanced_features and 3_memory_advanced (at most 5 minutes each) and prints
 # one line per sample.
 set -u
 if [[ $# -lt 3 ]]; then
-  sed -n 2,14p "$0" | sed 's/^# \{0,1\}//'
+  sed -n 2,22p "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 prefix="$(cd "$1" && pwd)" || exit 2
@@ -32,7 +37,15 @@ run_one() {
     # shellcheck source=/dev/null
     source "${examples}/set_sample_env.sh" >/dev/null || exit 91
     cd "${examples}/${sample}" || exit 92
-    bash run.sh "$@"
+    if grep -qE '&[[:space:]]*$' run.sh; then
+      local machine=()
+      case "${sample}" in
+        */ipcevent/1_ipcevent_multi_device | */notify/*) machine=(--config atlas-800t-a2) ;;
+      esac
+      "${prefix}/bin/ascendsim" exec --shared "${machine[@]}" -- bash run.sh "$@"
+    else
+      bash run.sh "$@"
+    fi
   )
 }
 
@@ -48,7 +61,7 @@ if [[ "$1" == "--all" ]]; then
       echo "pass  ${sample}"
     else
       echo "FAIL  ${sample} (exit $?; last lines below)"
-      tail -n 5 "${log}" | sed 's/^/      /'
+      tail -n 5 "${log}" | awk '{ print "      " $0 }'
       failed=$((failed + 1))
     fi
     rm -f "${log}"
