@@ -115,6 +115,34 @@ TEST_F(Random, TheSameSeedAndCounterGiveTheSameNumbers) {
   EXPECT_NE(draw(other, 4000), first);
 }
 
+TEST_F(Random, TheGeneratorIsPhilox4x32With10Rounds) {
+  // The known-answer vectors of Random123 (Salmon et al., SC'11; kat_vectors, philox4x32 10):
+  // counter and key in, four words out. Through a UINT32 uniform draw in [0, 2^32 - 1) a word w
+  // becomes floor(w (2^32 - 1) / 2^32) = w - 1 (for w > 0), so each value plus one is the word.
+  struct Kat {
+    uint32_t counter[4];
+    uint64_t key;  // the seed: key word 0 low, key word 1 high
+    uint32_t out[4];
+  };
+  const Kat kats[] = {
+      {{0, 0, 0, 0}, 0, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+       0xffffffffffffffffull,
+       {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+       0x299f31d0a4093822ull,
+       {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+  };
+  for (const Kat& k : kats) {
+    ASSERT_ACL_OK(aclrtMemcpy(counter_, 16, k.counter, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    const auto v = drawAs<uint32_t>(
+        task(ACL_UINT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, value<uint32_t>(0),
+             value<uint32_t>(0xffffffffu), k.key, 4, counter_, result_),
+        4);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(v[i] + 1, k.out[i]) << "word " << i;
+  }
+}
+
 TEST_F(Random, UniformFloatsHaveTheirMeanAndVariance) {
   // U[2, 5): mean 3.5, variance (5 - 2)^2 / 12 = 0.75; standard errors: of the mean
   // sqrt(0.75 / n), of the variance sqrt((mu4 - sigma^4) / n) with mu4 = 3^4 / 80.
