@@ -203,8 +203,9 @@ aclError unsupportedOnHost(const char* call) {
   return run(call, &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread&) {
     fail(ACL_ERROR_FEATURE_UNSUPPORTED,
          std::string(call) +
-             " is not supported from the host (CANN's host side refuses the mbuf functions): "
-             "use acltdtEnqueueData / acltdtDequeueData");
+             " is not supported: CANN's host side refuses the message-buffer functions (and "
+             "AscendSim does not simulate them on the device either); use acltdtEnqueueData / "
+             "acltdtDequeueData");
   });
 }
 
