@@ -17,6 +17,7 @@
 
 #include "acl/acl_tdt.h"
 #include "runtime/api/api_call.h"
+#include "runtime/api/tdt_wait.h"
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/service_port.h"
 
@@ -61,7 +62,6 @@ constexpr size_t kMinCapacity = 2;
 constexpr size_t kMaxCapacity = 8192;  // acltdtCreateChannelWithCapacity: [2, 8192]
 constexpr size_t kMaxDims = 128;
 constexpr uint64_t kControlBytes = 64;
-constexpr int64_t kPsPerMs = 1000000000;
 
 // One queued dataset: where its bytes wait on the device, and each item's description.
 struct Entry {
@@ -149,18 +149,6 @@ acltdtChannelHandle* createChannel(uint32_t deviceId, const char* name, size_t c
   return code == ACL_SUCCESS ? made : nullptr;
 }
 
-// Waits, in simulated time, until `ready` holds: `timeout` ms (-1 without limit, 0 not at all).
-bool waitFor(ServicePort& port, HostThread& t, int32_t timeout,
-             const std::function<bool()>& ready) {
-  if (ready()) return true;
-  if (timeout == 0) return false;
-  if (timeout < 0) return port.waitUntil(t, ready);
-  const int64_t deadline = t.now + static_cast<int64_t>(timeout) * kPsPerMs;
-  if (port.waitUntilDeadline(t, ready, deadline)) return true;
-  t.now = std::max(t.now, deadline);  // the caller waited the whole timeout
-  return false;
-}
-
 void checkTimeout(const acltdtChannelHandle& channel, int32_t timeout) {
   if (timeout < -1) fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1, 0 or positive (ms)");
   // A channel without a queue (acltdtCreateChannel) waits without limit only, as in CANN.
@@ -168,23 +156,6 @@ void checkTimeout(const acltdtChannelHandle& channel, int32_t timeout) {
     fail(ACL_ERROR_INVALID_PARAM,
          "a channel made by acltdtCreateChannel only waits without limit: timeout must be -1");
   }
-}
-
-// Queues one DMA copy of `bytes` on the channel's stream and waits for it to end; `effect` moves
-// the bytes when it does.
-void copyAndWait(ServicePort& port, HostThread& t, acltdtChannelHandle& channel,
-                 const MemoryPlace& dst, const MemoryPlace& src, uint64_t bytes,
-                 std::function<void()> effect) {
-  auto ended = std::make_shared<bool>(false);
-  auto task = std::make_unique<Task>();
-  task->kind = TaskKind::Copy;
-  task->src = src;
-  task->dst = dst;
-  task->bytes = bytes;
-  task->effect = std::move(effect);
-  task->release = [ended] { *ended = true; };
-  port.submit(t, *channel.stream, std::move(task));
-  port.waitUntil(t, [ended] { return *ended; });
 }
 
 void send(HostThread& t, const acltdtChannelHandle* handle, const acltdtDataset* dataset,
@@ -213,7 +184,7 @@ void send(HostThread& t, const acltdtChannelHandle* handle, const acltdtDataset*
     entry.items.push_back(queued);
   }
   entry.bytes = image.size();
-  if (!waitFor(port, t, timeout, [&channel] { return !channel.full(); })) {
+  if (!tdtWaitFor(port, t, timeout, [&channel] { return !channel.full(); })) {
     fail(ACL_ERROR_RT_QUEUE_FULL, "channel " + channel.name + " is full (capacity " +
                                       std::to_string(channel.capacity) + ")");
   }
@@ -224,8 +195,8 @@ void send(HostThread& t, const acltdtChannelHandle* handle, const acltdtDataset*
                         reinterpret_cast<uint64_t>(dataset->items.front()->data)};
   MemoryManager* mm = &port.memory();
   auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(image));
-  copyAndWait(port, t, channel, dst, src, entry.bytes,
-              [mm, dst, bytes] { mm->writeDevice(dst, *bytes); });
+  tdtCopyAndWait(port, t, *channel.stream, dst, src, entry.bytes,
+                 [mm, dst, bytes] { mm->writeDevice(dst, *bytes); });
   channel.entries.push_back(std::move(entry));
   port.changed();
 }
@@ -239,7 +210,7 @@ void receive(HostThread& t, const acltdtChannelHandle* handle, acltdtDataset* da
     fail(ACL_ERROR_INVALID_PARAM, "the dataset must be empty or filled by a receive");
   }
   ServicePort port(rt());
-  if (!waitFor(port, t, timeout, [&channel] { return channel.hasData(); })) {
+  if (!tdtWaitFor(port, t, timeout, [&channel] { return channel.hasData(); })) {
     fail(ACL_ERROR_RT_QUEUE_EMPTY, "channel " + channel.name + " is empty");
   }
   auto at = channel.entries.begin();
@@ -254,7 +225,7 @@ void receive(HostThread& t, const acltdtChannelHandle* handle, acltdtDataset* da
   MemoryManager* mm = &port.memory();
   std::vector<uint8_t>* out = &dataset->received;
   const uint64_t n = entry->bytes;
-  copyAndWait(port, t, channel, dst, src, n, [mm, src, out, n] {
+  tdtCopyAndWait(port, t, *channel.stream, dst, src, n, [mm, src, out, n] {
     const std::vector<uint8_t> bytes = mm->readDevice(src, n, false);
     std::memcpy(out->data(), bytes.data(), n);
   });

@@ -22,6 +22,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f include/acl/acl.h include/acl/acl_base.h include/acl/acl_rt.h
           include/acl/error_codes/rt_error_codes.h include/acl/acl_tdt.h lib64/libacl_tdt_channel.so include/aclnn/acl_meta.h include/aclnnop/aclnn_add.h
+          include/acl/acl_tdt_queue.h lib64/libacl_tdt_queue.so
           include/acl/acl_prof.h lib64/libmsprofiler.so lib64/libacl_dvpp.so include/acl/ops/acl_dvpp.h
           lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so lib64/libopapi_math.so bin/ascendsim set_env.sh
           share/cmake/AscendSim/AscendSimConfig.cmake share/doc/ascendsim/runtime.md

@@ -618,6 +618,64 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void* dst, const void* src, uint64
                                               aclrtReduceKind kind, aclDataType type,
                                               aclrtStream stream, void* reserve);
 
+/* Random-number tasks (aclrtRandomNumAsync), CANN's layout. A parameter is a value of the task's
+ * data type (isAddr 0, `size` its bytes) or the address of one in device memory (isAddr 1). */
+typedef struct {
+  uint8_t isAddr;
+  uint8_t valueOrAddr[8];
+  uint8_t size;
+  uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+  aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+  aclrtRandomParaInfo min;
+  aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+  aclrtRandomParaInfo mean;
+  aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+typedef struct {
+  aclrtRandomNumFuncType funcType;
+  union {
+    aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+    aclrtUniformDisInfo uniformDisInfo;
+    aclrtNormalDisInfo normalDisInfo;
+  } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct {
+  aclDataType dataType;
+  aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+  void* randomParaAddr;
+  void* randomResultAddr;
+  void* randomCounterAddr;
+  aclrtRandomParaInfo randomSeed;
+  aclrtRandomParaInfo randomNum;
+  uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/* Writes `randomNum` random numbers of `dataType` (uniform: FLOAT, FLOAT16, BF16, INT32, INT64,
+ * UINT32, UINT64; normal and truncated normal: FLOAT, FLOAT16, BF16) or a dropout bit mask to
+ * randomResultAddr, a task of the stream (Philox4x32-10 keyed by the seed, its 128-bit counter at
+ * randomCounterAddr, advanced by the task). A2/A3 SoCs only (else
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT); see docs/runtime.md for the codes. */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
+                                                 const aclrtStream stream, void* reserve);
+
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
 /* An event that can be recorded again at once ("reused naturally"): each wait takes the record
