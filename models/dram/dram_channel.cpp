@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace ascendsim::models {
@@ -131,6 +132,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     w.fawNext = (w.fawNext + 1) % 4;
   }
   g.lastCol = lastCol_ = p.col;
+  std::vector<int64_t>& freed = r.write ? freedWrites_ : freedReads_;
+  freed.push_back(p.col);
+  std::push_heap(freed.begin(), freed.end(), std::greater<int64_t>());
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;
