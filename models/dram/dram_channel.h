@@ -36,6 +36,9 @@ class DramChannel {
   enum class Access { Hit, Miss, Conflict };
   struct Plan {
     int64_t pre = -1, act = -1, col = 0;
+    // Row-bus slots of PRE and ACT when the plan looked at the bus (else pre, act x slots per
+    // clock): a half-clock command may start mid-cycle; its timing counts from the next cycle.
+    int64_t preSlot = -1, actSlot = -1;
     Access access = Access::Hit;
     int64_t first() const { return pre >= 0 ? pre : act >= 0 ? act : col; }
   };
@@ -92,6 +95,14 @@ class DramChannel {
   CommandLengths commands_;
   CommandBus& bus_;
   CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
+  // The row bus in its slots (commands_.rowSlots per cycle): the first slot at or after `cycle`
+  // where `length` slots are free, and the cycle a command starting at `slot` counts from.
+  int64_t rowSlot(int64_t cycle, int length) const {
+    return bus_.row.firstFree(cycle * commands_.rowSlots, length);
+  }
+  int64_t cycleOfSlot(int64_t slot) const {
+    return (slot + commands_.rowSlots - 1) / commands_.rowSlots;
+  }
   int64_t
       refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
   bool closedPage_;

@@ -159,6 +159,24 @@ TEST(Dram, PseudoChannelsShareTheirChannelsRowCommandBus) {
   EXPECT_GE(gbps, 64.0 / 3.0 * 0.7);
 }
 
+TEST(Dram, HbmThreeRowCommandsTakeHalfClocks) {
+  // One HBM3 channel, two pseudo-channels, random 64 B reads, with tRRD, tFAW, tRCD, tRP, tRAS and
+  // tRC cut down so that the shared row bus is what binds. JESD238 clocks row commands on both
+  // edges: ACT takes 1.5 CK, PRE 0.5, so a row conflict holds the bus 2 cycles and the two
+  // pseudo-channels can open a row every 2 cycles between them: 64 B / (2 x 0.625 ns) = 51.2
+  // GB/s, the channel's peak, less refresh (560 / 6240): 46.6 GB/s at most. With HBM2's whole-
+  // cycle commands (ACT 2, PRE 1) a conflict held it 3 cycles: at most 64 B / 1.875 ns = 34.1
+  // GB/s even without refresh, which the reads must exceed.
+  const spec::DramSpec m =
+      memory("hbm3",
+             ", channels: 1, capacity: 1GiB, address_mapping: bank-group-interleaved, tRRD_S: 1, "
+             "tRRD_L: 1, tFAW: 4, tRCDRD: 8, tRCDWR: 8, tRP: 8, tRAS: 8, tRC: 16");
+  ASSERT_EQ(m.independentChannels(), 2u);
+  const double gbps = randomEfficiency(m, 200000) * m.peakBandwidth() / 1e9;
+  EXPECT_GT(gbps, 64.0 / (3 * 0.625));
+  EXPECT_LE(gbps, 64.0 / (2 * 0.625) * (1 - 560.0 / 6240) * 1.01);
+}
+
 TEST(Dram, HbmThreeStackIdsShareTheActivateWindow) {
   // One HBM3 pseudo-channel (32 bits at 6.4 GT/s) with two stack ids, random 64 B reads, tFAW
   // raised to 48 cycles so that it is what binds. JESD238A applies tFAW to the pseudo-channel,
