@@ -7,7 +7,9 @@ namespace {
 
 struct Token {
   std::string name;
-  uint64_t count = 0;  // for "co:N"; 0 = the rest
+  uint64_t count = 0;  // for "xx:N"; 0 = the rest
+  bool badCount = false;
+  std::string text;
 };
 
 std::vector<Token> tokens(const std::string& text) {
@@ -18,9 +20,16 @@ std::vector<Token> tokens(const std::string& text) {
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     Token t;
+    t.text = item;
     const auto colon = item.find(':');
     t.name = item.substr(0, colon);
-    if (colon != std::string::npos) t.count = std::strtoull(item.c_str() + colon + 1, nullptr, 10);
+    if (colon != std::string::npos) {
+      const std::string n = item.substr(colon + 1);
+      t.badCount =
+          n.empty() || n.size() > 12 || n.find_first_not_of("0123456789") != std::string::npos;
+      if (!t.badCount) t.count = std::strtoull(n.c_str(), nullptr, 10);
+      t.badCount = t.badCount || t.count == 0;
+    }
     out.push_back(t);
   }
   return out;
@@ -43,35 +52,30 @@ std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& m, 
     return std::nullopt;
   }
   const uint64_t columns = m.pageSize / burst;
+  // Every field but the row may be split into pieces: `xx:N` takes the next N values of the field
+  // (a digit of radix N) and a plain `xx` the rest, the first piece the least significant part of
+  // the field's value. The pieces' radixes must multiply to the field's count.
   struct Field {
     const char* name;
+    const char* what;
     DramField field;
-    uint64_t radix;
+    uint64_t count;
+    uint64_t left;  // values of the field not placed yet
     bool seen = false;
   };
-  Field fields[] = {{"ch", DramField::Channel, m.channels},
-                    {"pc", DramField::PseudoChannel, m.pseudoChannels},
-                    {"st", DramField::Stack, m.stacks},
-                    {"ra", DramField::Rank, m.ranks},
-                    {"bg", DramField::BankGroup, m.bankGroups},
-                    {"ba", DramField::Bank, m.banksPerGroup},
-                    {"ro", DramField::Row, m.rows()}};
+  Field fields[] = {
+      {"co", "column steps in a row", DramField::Column, columns, columns},
+      {"ch", "channels", DramField::Channel, m.channels, m.channels},
+      {"pc", "pseudo-channels", DramField::PseudoChannel, m.pseudoChannels, m.pseudoChannels},
+      {"st", "stacks", DramField::Stack, m.stacks, m.stacks},
+      {"ra", "ranks", DramField::Rank, m.ranks, m.ranks},
+      {"bg", "bank groups", DramField::BankGroup, m.bankGroups, m.bankGroups},
+      {"ba", "banks per group", DramField::Bank, m.banksPerGroup, m.banksPerGroup},
+      {"ro", "rows", DramField::Row, m.rows(), m.rows()}};
   std::vector<MappingDigit> digits;
-  uint64_t columnLeft = columns;
   const std::vector<Token> list = tokens(named(m.addressMapping, m));
   for (size_t i = 0; i < list.size(); ++i) {
     const Token& t = list[i];
-    if (t.name == "co") {
-      const uint64_t take = t.count ? t.count : columnLeft;
-      if (take == 0 || columnLeft % take != 0) {
-        why = "co:" + std::to_string(take) + " does not divide the " + std::to_string(columnLeft) +
-              " column steps left in a row";
-        return std::nullopt;
-      }
-      columnLeft /= take;
-      if (take > 1) digits.push_back({DramField::Column, take});
-      continue;
-    }
     Field* f = nullptr;
     for (Field& candidate : fields) {
       if (t.name == candidate.name) f = &candidate;
@@ -80,27 +84,56 @@ std::optional<std::vector<MappingDigit>> buildAddressMapping(const DramSpec& m, 
       why = "unknown field '" + t.name + "'; use co, ch, pc, st, ra, bg, ba, ro";
       return std::nullopt;
     }
-    if (f->seen) {
-      why = "field '" + t.name + "' appears twice";
+    if (t.badCount) {
+      why = "'" + t.text + "': the count after ':' must be a whole number of at least 1";
       return std::nullopt;
     }
-    if (f->field == DramField::Row && i + 1 != list.size()) {
-      why = "'ro' must be the last (most significant) field";
+    if (f->field == DramField::Row) {
+      if (t.count != 0) {
+        why = "'" + t.text + "': the row cannot be split, 'ro' takes the rest of the address";
+        return std::nullopt;
+      }
+      if (i + 1 != list.size()) {
+        why = "'ro' must be the last (most significant) field";
+        return std::nullopt;
+      }
+      f->seen = true;
+      f->left = 1;
+      digits.push_back({f->field, f->count});
+      continue;
+    }
+    const std::string placed =
+        std::to_string(f->count / f->left) + " of its " + std::to_string(f->count) + " " + f->what;
+    if (f->seen && f->left == 1) {
+      why = "'" + t.text + "' overlaps: earlier pieces of '" + f->name + "' already place all " +
+            std::to_string(f->count) + " " + f->what;
+      return std::nullopt;
+    }
+    const uint64_t take = t.count ? t.count : f->left;
+    if (f->left % take != 0) {
+      why = "'" + t.text + "' does not fit: " +
+            (f->seen ? "earlier pieces of '" + std::string(f->name) + "' place " + placed +
+                           ", leaving " + std::to_string(f->left)
+                     : std::string("'") + f->name + "' has " + std::to_string(f->count) + " " +
+                           f->what) +
+            ", and a piece must take a number of values that divides what is left";
       return std::nullopt;
     }
     f->seen = true;
-    if (f->radix > 1 || f->field == DramField::Row) digits.push_back({f->field, f->radix});
+    f->left /= take;
+    if (take > 1) digits.push_back({f->field, take});
   }
   for (const Field& f : fields) {
     if (!f.seen) {
       why = std::string("field '") + f.name + "' is missing";
       return std::nullopt;
     }
-  }
-  if (columnLeft != 1) {
-    why = std::to_string(columnLeft) +
-          " column steps of each row are not placed; end the column fields with a plain 'co'";
-    return std::nullopt;
+    if (f.left != 1) {
+      why = std::string("field '") + f.name + "' is not wholly placed: its pieces take " +
+            std::to_string(f.count / f.left) + " of its " + std::to_string(f.count) + " " + f.what +
+            "; end it with a plain '" + f.name + "' (the rest)";
+      return std::nullopt;
+    }
   }
   return digits;
 }

@@ -6,8 +6,11 @@
 //   interleaved            co:G, ch, pc, st, bg, co, ba, ra, ro   (G = interleave / burst bytes)
 //   bank-group-interleaved co:1, bg, pc, ba, ch, st, ra, co, ro   (Ramulator's HBM2
 //   "BgInterleaved") page                   co, pc, ch, st, bg, ba, ra, ro
-// or a custom list such as "co:2,ch,bg,ba,pc,st,ra,co,ro". `co:N` takes N column steps (bursts);
-// a plain `co` takes the rest of the row; `ro` must come last.
+// or a custom list such as "co:2,ch,bg,ba,pc,st,ra,co,ro". Any field but `ro` may be split into
+// pieces: `xx:N` takes the next N values of the field (its low digit first) and a plain `xx` the
+// rest, so "co:2,bg:2,pc,ba,ch,st,ra,co,bg,ro" puts bank-group bit 0 low and bit 1 high. The
+// pieces of a field must take all its values exactly (each N divides what is left); `ro` comes
+// last, whole.
 
 #include <cstdint>
 #include <optional>

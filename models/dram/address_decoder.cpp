@@ -20,10 +20,12 @@ AddressDecoder::AddressDecoder(const spec::DramSpec& m)
   auto digits = spec::buildAddressMapping(m, why);
   if (!digits) throw std::invalid_argument("address mapping: " + why);
   burstShift_ = log2Exact(burstBytes_);
-  uint64_t columnWeight = 1;
+  // A field split into pieces: each piece's digit counts in units of the pieces below it.
+  uint64_t weight[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   for (const spec::MappingDigit& d : *digits) {
-    digits_.push_back({d.field, d.radix, log2Exact(d.radix), columnWeight});
-    if (d.field == spec::DramField::Column) columnWeight *= d.radix;
+    uint64_t& w = weight[static_cast<int>(d.field)];
+    digits_.push_back({d.field, d.radix, log2Exact(d.radix), w});
+    w *= d.radix;
   }
 }
 

@@ -28,7 +28,8 @@ class AddressDecoder {
     spec::DramField field;
     uint64_t radix;
     int shift;        // log2(radix) when a power of two, else -1
-    uint64_t weight;  // for column digits: value of one step in column units
+    uint64_t weight;  // what one step of this digit adds to its field's value (a field split
+                      // into pieces: the product of its lower pieces' radixes)
   };
   std::vector<Digit> digits_;
   uint64_t burstBytes_;
@@ -52,14 +53,15 @@ inline DramCoordinates AddressDecoder::decode(uint64_t offset) const {
       v = n % d.radix;
       n /= d.radix;
     }
+    v *= d.weight;
     switch (d.field) {
-      case spec::DramField::Column: c.column += v * d.weight; break;
-      case spec::DramField::Channel: channel = static_cast<uint32_t>(v); break;
-      case spec::DramField::PseudoChannel: pc = static_cast<uint32_t>(v); break;
-      case spec::DramField::Stack: stack = static_cast<uint32_t>(v); break;
-      case spec::DramField::Rank: c.rank = static_cast<uint32_t>(v); break;
-      case spec::DramField::BankGroup: c.bankGroup = static_cast<uint32_t>(v); break;
-      case spec::DramField::Bank: c.bank = static_cast<uint32_t>(v); break;
+      case spec::DramField::Column: c.column += v; break;
+      case spec::DramField::Channel: channel += static_cast<uint32_t>(v); break;
+      case spec::DramField::PseudoChannel: pc += static_cast<uint32_t>(v); break;
+      case spec::DramField::Stack: stack += static_cast<uint32_t>(v); break;
+      case spec::DramField::Rank: c.rank += static_cast<uint32_t>(v); break;
+      case spec::DramField::BankGroup: c.bankGroup += static_cast<uint32_t>(v); break;
+      case spec::DramField::Bank: c.bank += static_cast<uint32_t>(v); break;
       case spec::DramField::Row: c.row = v; break;
     }
   }

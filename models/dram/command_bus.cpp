@@ -11,6 +11,7 @@ CommandLengths CommandLengths::of(const DramStandardRules& standard) {
   c.ref = standard.ref;
   c.column = standard.column;
   c.separateColumnBus = standard.separateColumnBus;
+  c.rowSlots = standard.rowSlotsPerClock;
   return c;
 }
 

@@ -3,7 +3,8 @@
 // row bus (ACT, PRE, REF) and a column bus (RD, WR) per channel, shared by the channel's two
 // pseudo-channels (JESD235 / JESD238 "row and column command interfaces"); DDR and LPDDR have one
 // command bus per channel (or DDR5 sub-channel) for all commands. Commands of several lengths:
-// HBM ACT 2 cycles, DDR5 ACT/RD/WR 2, LPDDR4 ACT/RD/WR 4 and PRE/REF 2 (two-part commands).
+// HBM2 ACT 2 cycles, HBM3 ACT 1.5 and PRE/REF 0.5 (its row bus counted in half cycles), DDR5
+// ACT/RD/WR 2, LPDDR4 ACT/RD/WR 4 and PRE/REF 2 (two-part commands).
 //
 // Bookings may come out of time order (the pseudo-channels are scheduled one after the other),
 // so each bus keeps a window of booked cycles rather than a "free from" time. Cycles older than
@@ -16,10 +17,11 @@
 
 namespace ascendsim::models {
 
-// Cycles one command holds its bus.
+// Cycles one command holds its bus (row commands: slots of the row bus, `rowSlots` per cycle).
 struct CommandLengths {
   int act = 1, pre = 1, ref = 1, column = 1;
   bool separateColumnBus = false;  // HBM: RD/WR on their own bus
+  int rowSlots = 1;                // HBM3: 2 (half-clock row commands)
   static CommandLengths of(const DramStandardRules& standard);
 };
 

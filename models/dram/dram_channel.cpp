@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace ascendsim::models {
@@ -82,12 +83,18 @@ template <bool withBus>
     } else {
       p.access = Access::Conflict;
       p.pre = std::max(t0, b.preAllowed);
-      if (withBus) p.pre = bus_.row.firstFree(p.pre, commands_.pre);
+      if (withBus) {
+        p.preSlot = rowSlot(p.pre, commands_.pre);
+        p.pre = cycleOfSlot(p.preSlot);
+      }
       actFrom = p.pre + tRP_;
     }
     p.act = std::max({actFrom, b.actAllowed, w.lastAct + tRRD_S_, g.lastAct + tRRD_L_,
                       w.faw[w.fawNext] + tFAW_});
-    if (withBus) p.act = bus_.row.firstFree(p.act, commands_.act);
+    if (withBus) {
+      p.actSlot = rowSlot(p.act, commands_.act);
+      p.act = cycleOfSlot(p.actSlot);
+    }
     p.col = p.act + (r.write ? tRCDWR_ : tRCDRD_);
   }
   p.col = std::max({p.col, g.lastCol + tCCD_L_, lastCol_ + tCCD_S_});
@@ -115,8 +122,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
   } else {
     ++stats_.rowHits;
   }
-  if (p.pre >= 0) bus_.row.book(p.pre, commands_.pre);
-  if (p.act >= 0) bus_.row.book(p.act, commands_.act);
+  const int64_t slots = commands_.rowSlots;
+  if (p.pre >= 0) bus_.row.book(p.preSlot >= 0 ? p.preSlot : p.pre * slots, commands_.pre);
+  if (p.act >= 0) bus_.row.book(p.actSlot >= 0 ? p.actSlot : p.act * slots, commands_.act);
   columnBus().book(p.col, commands_.column);
   if (p.act >= 0) {
     setOpenRow(bankIndex(r), static_cast<int64_t>(r.row));
@@ -131,6 +139,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     w.fawNext = (w.fawNext + 1) % 4;
   }
   g.lastCol = lastCol_ = p.col;
+  std::vector<int64_t>& freed = r.write ? freedWrites_ : freedReads_;
+  freed.push_back(p.col);
+  std::push_heap(freed.begin(), freed.end(), std::greater<int64_t>());
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;
@@ -168,8 +179,9 @@ void DramChannel::refresh(Rank& k, uint32_t rankIndex, int64_t start) {
     start = std::max(
         start, b.openRow >= 0 ? std::max(b.preAllowed, b.lastAct + tRAS_) + tRP_ : b.actAllowed);
   }
-  start = bus_.row.firstFree(start, commands_.ref);
-  bus_.row.book(start, commands_.ref);
+  const int64_t slot = rowSlot(start, commands_.ref);
+  bus_.row.book(slot, commands_.ref);
+  start = cycleOfSlot(slot);
   const int64_t end = start + tRFC_;
   for (uint32_t i = 0; i < banksPerRank_; ++i) {
     Bank& b = banks_[size_t{rankIndex} * banksPerRank_ + i];
@@ -204,8 +216,9 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
   }
   Bank& b = banks_[first + chosen];
   start = std::max(start, b.openRow >= 0 ? b.preAllowed + tRP_ : b.actAllowed);
-  start = bus_.row.firstFree(start, commands_.ref);
-  bus_.row.book(start, commands_.ref);
+  const int64_t slot = rowSlot(start, commands_.ref);
+  bus_.row.book(slot, commands_.ref);
+  start = cycleOfSlot(slot);
   setOpenRow(first + chosen, -1);
   b.actAllowed = std::max(b.actAllowed, start + tRFCpb_);
   k.nextRefresh += refreshInterval_;
@@ -248,6 +261,8 @@ void DramChannel::issueOne() {
       bestPlan.pre = p.pre;
       bestPlan.act = p.act;
       bestPlan.col = p.col;
+      bestPlan.preSlot = p.preSlot;
+      bestPlan.actSlot = p.actSlot;
       bestPlan.access = p.access;
     };
     auto consider = [&](int32_t slot) __attribute__((always_inline)) {
@@ -332,10 +347,11 @@ void DramChannel::issueOne() {
     // The choice ignores the command bus (it moves a command by a cycle or two at most, and
     // checking it for every candidate would double the cost of choosing); the chosen request's
     // commands take the bus's first free cycles.
-    const bool busFree =
-        columnBus().firstFree(bestPlan.col, commands_.column) == bestPlan.col &&
-        (bestPlan.act < 0 || bus_.row.firstFree(bestPlan.act, commands_.act) == bestPlan.act) &&
-        (bestPlan.pre < 0 || bus_.row.firstFree(bestPlan.pre, commands_.pre) == bestPlan.pre);
+    const bool busFree = columnBus().firstFree(bestPlan.col, commands_.column) == bestPlan.col &&
+                         (bestPlan.act < 0 || rowSlot(bestPlan.act, commands_.act) ==
+                                                  bestPlan.act * commands_.rowSlots) &&
+                         (bestPlan.pre < 0 || rowSlot(bestPlan.pre, commands_.pre) ==
+                                                  bestPlan.pre * commands_.rowSlots);
     if (!busFree) bestPlan = plan<true>(r);
     if (bestPlan.first() >= ranks_[r.rank].nextRefresh) {
       catchUpRefresh(r.rank, bestPlan.first());

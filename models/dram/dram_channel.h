@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/dram/command_bus.h"
@@ -35,6 +36,9 @@ class DramChannel {
   enum class Access { Hit, Miss, Conflict };
   struct Plan {
     int64_t pre = -1, act = -1, col = 0;
+    // Row-bus slots of PRE and ACT when the plan looked at the bus (else pre, act x slots per
+    // clock): a half-clock command may start mid-cycle; its timing counts from the next cycle.
+    int64_t preSlot = -1, actSlot = -1;
     Access access = Access::Hit;
     int64_t first() const { return pre >= 0 ? pre : act >= 0 ? act : col; }
   };
@@ -91,6 +95,14 @@ class DramChannel {
   CommandLengths commands_;
   CommandBus& bus_;
   CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
+  // The row bus in its slots (commands_.rowSlots per cycle): the first slot at or after `cycle`
+  // where `length` slots are free, and the cycle a command starting at `slot` counts from.
+  int64_t rowSlot(int64_t cycle, int length) const {
+    return bus_.row.firstFree(cycle * commands_.rowSlots, length);
+  }
+  int64_t cycleOfSlot(int64_t slot) const {
+    return (slot + commands_.rowSlots - 1) / commands_.rowSlots;
+  }
   int64_t
       refreshInterval_;  // between refresh commands: tREFI, or tREFI / banks with per-bank refresh
   bool closedPage_;
@@ -103,6 +115,12 @@ class DramChannel {
   std::vector<char> refreshedThisRound_;  // per bank: already refreshed in its rank's current round
   int64_t lastCol_, lastRdCmd_, dataBusFree_;
   int64_t lastDataEnd_ = 0;
+  // When the slots that issued requests leave free up (their column commands), per queue (heaps,
+  // earliest first). A new request takes a slot never used if there is one (free slots beyond those
+  // listed), else the one that frees first: a queue with room in it still waits for the slot's
+  // last request to leave, and a slot freed early by a request issued late serves the next
+  // request, whichever order the scheduler issued them in.
+  std::vector<int64_t> freedReads_, freedWrites_;
   RequestQueue reads_, writes_;
   // Write drain (Ramulator 2's generic controller): reads go first until the write queue holds
   // more than highMark_ writes or no read is waiting; writes then go until fewer than lowMark_
@@ -116,15 +134,22 @@ class DramChannel {
 // Defined here so that the per-burst caller can inline it.
 inline int64_t DramChannel::enqueue(const DramRequest& request) {
   RequestQueue& q = request.write ? writes_ : reads_;
-  const bool wasFull = q.full();
+  std::vector<int64_t>& freed = request.write ? freedWrites_ : freedReads_;
   while (q.full()) issueOne();
   // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
   // reading them back from the slot would wait for every store before.
   const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
   const uint32_t bi = gi * banksPerGroup_ + request.bank;
+  // The request takes a slot that was never used, or else the one that freed first.
+  const bool neverUsed = freed.size() < q.depth() - q.size();
+  int64_t from = request.arrival;
+  if (!neverUsed) {
+    std::pop_heap(freed.begin(), freed.end(), std::greater<int64_t>());
+    from = std::max(from, freed.back());
+    freed.pop_back();
+  }
   DramRequest& r = q.push(request, bi, gi, banks_[bi].openRow);
-  // A full queue takes the request when the last issued one's column command freed a slot.
-  if (wasFull) r.arrival = std::max(r.arrival, lastCol_);
+  r.arrival = from;
   return r.arrival;
 }
 

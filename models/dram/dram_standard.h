@@ -22,6 +22,9 @@ struct DramStandardRules {
   bool pseudoChannelsShareCommandBus = false;
   // Ranks are the stack ids of one pseudo-channel and share its activate window (HBM3).
   bool ranksAreStackIds = false;
+  // Time slots per clock of the row command bus, the unit of act, pre and ref: 2 where row
+  // commands take half clocks (HBM3: ACT 1.5 CK, PRE and REF 0.5 CK, JESD238).
+  int rowSlotsPerClock = 1;
 };
 
 using DramStandardRegistration = kinds::Registration<DramStandardRules>;

@@ -33,21 +33,25 @@ std::pair<uint64_t, bool> request(const std::string& pattern, uint64_t i, std::m
   return {linear % kSpan + linear / kSpan * 64, false};
 }
 
-// GB/s of the pattern on hbm2.yaml. withRefresh false sets tREFI to 1 ms, longer than any of
-// these runs (at most 0.72 ms), so at most one refresh of 350 ns falls in it (0.05 %).
-double bandwidth(const std::string& pattern, bool withRefresh) {
-  static std::map<std::pair<std::string, bool>, double> done;
-  if (const auto it = done.find({pattern, withRefresh}); it != done.end()) return it->second;
+// GB/s of the pattern on a preset (hbm2.yaml unless told). withRefresh false sets tREFI to
+// 1000000 cycles (1 ms on HBM2, 0.625 ms on HBM3), longer than any of these runs (at most
+// 0.72 ms on HBM2, 0.33 ms on HBM3), so at most one refresh falls in it (0.05 %). `more`: further
+// settings of the memory.
+double bandwidth(const std::string& pattern, bool withRefresh, const std::string& preset = "hbm2",
+                 const std::string& more = "") {
+  static std::map<std::string, double> done;
+  const std::string key = pattern + "/" + std::to_string(withRefresh) + "/" + preset + "/" + more;
+  if (const auto it = done.find(key); it != done.end()) return it->second;
   const std::string overrides = std::string("address_mapping: bank-group-interleaved\n") +
-                                (withRefresh ? "" : "tREFI: 1000000\n");
-  auto timing = makeMemoryTiming(spec::loadMemorySpec("hbm2", overrides));
+                                (withRefresh ? "" : "tREFI: 1000000\n") + more;
+  auto timing = makeMemoryTiming(spec::loadMemorySpec(preset, overrides));
   std::mt19937_64 rng(7);
   for (uint64_t i = 0; i < kRequests; ++i) {
     const auto [address, write] = request(pattern, i, rng);
     timing->enqueue(address, 64, write, 0);
   }
   timing->drain();
-  return done[{pattern, withRefresh}] = timing->totalStats().bandwidth() / 1e9;
+  return done[key] = timing->totalStats().bandwidth() / 1e9;
 }
 
 struct Reference {
@@ -88,10 +92,14 @@ void PrintTo(const Reference& r, std::ostream* os) {
 // pseudo-channel in this configuration (the sequential gap is 2.2 %; how much of it each
 // accounts for was not measured separately); 1 % for the
 // stride, which both compute from the bank timings alone. Random reads: AscendSim is 14 % below
-// Ramulator 2 (144.3 against 167.07 GB/s), which we have not explained (both space a row
-// conflict's ACT tRP after PRE and its RD tRCD after ACT, and hold 32 requests per
-// pseudo-channel); the test holds that gap at 0.86 +- 0.03 so that a change either way is seen,
-// and says so, rather than widening a window around 1.
+// Ramulator 2 (144.4 against 167.07 GB/s), held at 0.86 +- 0.03 so that a change either way is
+// seen. The gap is the configuration, not the bank timings: ramulator2_hbm2_pc_channels.yaml gives
+// each pseudo-channel a row command bus of its own, where the model shares a channel's between its
+// two pseudo-channels (JESD235), and HBM2's tFAW of 15 lets each open a row every 3.75 cycles
+// while a shared bus holding a conflict 3 cycles (ACT 2, PRE 1) serves one every 6 per
+// pseudo-channel; with a bus per pseudo-channel and v2.0a's scheduler settings (no starvation
+// cap, 33 entries, as in the HBM3 case below) the model measured 166.2 GB/s (-0.5 %). The model
+// has no setting for a row bus per pseudo-channel, so the window stays.
 class AgainstRamulator2 : public ::testing::TestWithParam<Reference> {};
 
 TEST_P(AgainstRamulator2, BandwidthWithoutRefresh) {
@@ -109,6 +117,51 @@ INSTANTIATE_TEST_SUITE_P(
                       Reference{"random_2to1_read_write", "random 2:1", 120.59, 1.0, 0.03},
                       Reference{"stride_4KiB_row_switch_tRTP_tRP_tRCD", "4KiB stride", 26.10, 1.0,
                                 0.01}),
+    testName);
+
+// HBM3 (configs/memory/hbm3.yaml: 16 channels x 2 pseudo-channels x 2 stack ids, 6400 MT/s,
+// 819.2 GB/s peak) against Ramulator 2, tag v2.0a (commit
+// be93be78055d922aa1d4d33e15bcc8f2b0c61a9d), configuration
+// validation/dram/ramulator2_hbm3_pc_channels.yaml: hbm3.yaml's organisation and timings, each
+// pseudo-channel a channel with its own controller as in the HBM2 case above, the stack id as the
+// high bit of Ramulator 2's bank group (v2.0a's HBM3 has no stack-id level), the same traces
+// re-encoded for its ChRaBaRoCo mapper (make_traces.cpp ... hbm3). Rows
+// "ramulator2_hbm3_pc_channels" of validation/dram/reference.csv. The model is set up as that
+// run is, which differs from hbm3.yaml in four settings, each a fact of v2.0a's code:
+// - no refresh: its all-bank refresh manager sends one refresh per "rank" level, which its HBM3
+//   has not (as for HBM2);
+// - tCCDR = tCCD_S (2): its HBM3 spaces reads on either stack id by nCCDS alone;
+// - starvation_cap at its maximum: its FRFCFS scheduler has no cap (ready first, then oldest);
+// - queue_depth 33: its request buffer takes a request while it holds at most 32
+//   (ReqBuffer::enqueue, `size() <= max_size`), so it holds 33.
+// Within 10 % for every pattern, the requirement. Before, with hbm3.yaml's own scheduler
+// (starvation cap 16, 32 entries): random read 358.2 (-13.1 %), random 2:1 281.6 (-2.9 %); the cap
+// cost 2.3 points of the random-read gap and the 33rd entry 2.1. Measured, with HBM3's row
+// commands at JESD238's half clocks: sequential read 761.6 (-0.1 %), random read 378.7 (-8.2 %),
+// sequential write 772.8 (-0.1 %), random 2:1 290.9 (+0.3 %), 4 KiB stride 138.0 GB/s (+1.0 %).
+// The random-read gap is not per pseudo-channel: random reads on one pseudo-channel alone agree to
+// 0.4 % (16.9 against 16.97 GB/s); it grows with the pseudo-channels the in-order front end feeds
+// (2: -2.9 %, 8: -5.7 %, 32: -8.2 %), where the model commits one request's commands at a time,
+// in the order of their column commands, and Ramulator 2 schedules command by command (an ACT of
+// a younger request may go before the column command of an older one, and free its queue slot
+// then: its controller moves a request whose row is open to an active buffer of its own).
+class AgainstRamulator2Hbm3 : public ::testing::TestWithParam<Reference> {};
+
+TEST_P(AgainstRamulator2Hbm3, BandwidthWithoutRefresh) {
+  const Reference& r = GetParam();
+  const double got =
+      bandwidth(r.pattern, false, "hbm3", "tCCDR: 2\nstarvation_cap: 1000000\nqueue_depth: 33\n");
+  EXPECT_NEAR(got / r.gbps, r.expected, r.tolerance)
+      << r.pattern << ": AscendSim " << got << " GB/s, Ramulator 2 " << r.gbps << " GB/s";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ReferenceSimulators, AgainstRamulator2Hbm3,
+    ::testing::Values(Reference{"sequential_read", "sequential read", 762.68, 1.0, 0.10},
+                      Reference{"random_read", "random read", 412.33, 1.0, 0.10},
+                      Reference{"sequential_write", "sequential write", 773.78, 1.0, 0.10},
+                      Reference{"random_2to1_read_write", "random 2:1", 289.92, 1.0, 0.10},
+                      Reference{"stride_4KiB", "4KiB stride", 136.58, 1.0, 0.10}),
     testName);
 
 // DRAMSys 5.0 (tag v5.0, commit 8e021eada2cb937d5be24dbd02f3980e2193d6ec). These figures are

@@ -159,6 +159,24 @@ TEST(Dram, PseudoChannelsShareTheirChannelsRowCommandBus) {
   EXPECT_GE(gbps, 64.0 / 3.0 * 0.7);
 }
 
+TEST(Dram, HbmThreeRowCommandsTakeHalfClocks) {
+  // One HBM3 channel, two pseudo-channels, random 64 B reads, with tRRD, tFAW, tRCD, tRP, tRAS and
+  // tRC cut down so that the shared row bus is what binds. JESD238 clocks row commands on both
+  // edges: ACT takes 1.5 CK, PRE 0.5, so a row conflict holds the bus 2 cycles and the two
+  // pseudo-channels can open a row every 2 cycles between them: 64 B / (2 x 0.625 ns) = 51.2
+  // GB/s, the channel's peak, less refresh (560 / 6240): 46.6 GB/s at most. With HBM2's whole-
+  // cycle commands (ACT 2, PRE 1) a conflict held it 3 cycles: at most 64 B / 1.875 ns = 34.1
+  // GB/s even without refresh, which the reads must exceed.
+  const spec::DramSpec m =
+      memory("hbm3",
+             ", channels: 1, capacity: 1GiB, address_mapping: bank-group-interleaved, tRRD_S: 1, "
+             "tRRD_L: 1, tFAW: 4, tRCDRD: 8, tRCDWR: 8, tRP: 8, tRAS: 8, tRC: 16");
+  ASSERT_EQ(m.independentChannels(), 2u);
+  const double gbps = randomEfficiency(m, 200000) * m.peakBandwidth() / 1e9;
+  EXPECT_GT(gbps, 64.0 / (3 * 0.625));
+  EXPECT_LE(gbps, 64.0 / (2 * 0.625) * (1 - 560.0 / 6240) * 1.01);
+}
+
 TEST(Dram, HbmThreeStackIdsShareTheActivateWindow) {
   // One HBM3 pseudo-channel (32 bits at 6.4 GT/s) with two stack ids, random 64 B reads, tFAW
   // raised to 48 cycles so that it is what binds. JESD238A applies tFAW to the pseudo-channel,
@@ -365,6 +383,90 @@ TEST(AddressDecoder, NonPowerOfTwoCounts) {
   // Six DDR4 channels (a six-channel socket): consecutive 256 B runs visit channels 0..5.
   const AddressDecoder d(memory("ddr4-3200", ", channels: 6, capacity: 48GiB"));
   for (uint64_t run = 0; run < 12; ++run) EXPECT_EQ(d.decode(run * 256).channel, run % 6);
+}
+
+TEST(AddressDecoder, ASplitFieldTakesItsLowBitsFromTheFirstPieceAndTheRestFromTheLater) {
+  // One HBM2 stack (16 GiB: 8 channels x 2 pseudo-channels, 4 bank groups x 4 banks, 32 B bursts,
+  // 1 KiB rows of 32 columns, 65536 rows) with the bank group split: its bit 0 low, bit 1 high.
+  // Above the 5 byte bits: [5] column bit 0, [6] bank group bit 0, [7] pseudo-channel, [9:8]
+  // bank, [12:10] channel, [16:13] column bits 4:1, [17] bank group bit 1, [18+] row.
+  const AddressDecoder d(
+      referenceHbm2(", address_mapping: 'co:2, bg:2, pc, ba, ch, st, ra, co, bg, ro'"));
+  EXPECT_EQ(d.decode(uint64_t{1} << 6).bankGroup, 1u);
+  EXPECT_EQ(d.decode(uint64_t{1} << 17).bankGroup, 2u);
+  EXPECT_EQ(d.decode((uint64_t{1} << 17) | (uint64_t{1} << 6)).bankGroup, 3u);
+  EXPECT_EQ(d.decode(uint64_t{1} << 7).channel, 1u);   // pseudo-channel 1 of channel 0
+  EXPECT_EQ(d.decode(uint64_t{1} << 10).channel, 2u);  // channel 1, pseudo-channel 0
+  EXPECT_EQ(d.decode(uint64_t{1} << 8).bank, 1u);
+  EXPECT_EQ(d.decode(uint64_t{1} << 13).column, 2u);
+  EXPECT_EQ(d.decode(uint64_t{1} << 18).row, 1u);
+  // Every field at once: row 3, bank group 2 (high bit only), column 5 (bit 0 and column bits 4:1
+  // = 2), channel 5, pseudo-channel 1, bank 2.
+  const uint64_t a = (uint64_t{3} << 18) | (uint64_t{1} << 17) | (uint64_t{2} << 13) |
+                     (uint64_t{5} << 10) | (uint64_t{2} << 8) | (uint64_t{1} << 7) |
+                     (uint64_t{1} << 5) | 7;  // 7: a byte inside the burst
+  const DramCoordinates c = d.decode(a);
+  EXPECT_EQ(c.row, 3u);
+  EXPECT_EQ(c.bankGroup, 2u);
+  EXPECT_EQ(c.column, 5u);
+  EXPECT_EQ(c.channel, 5u * 2 + 1);
+  EXPECT_EQ(c.bank, 2u);
+  // The last byte below row 1: every field at its largest.
+  const DramCoordinates top = d.decode((uint64_t{1} << 18) - 1);
+  EXPECT_EQ(top.row, 0u);
+  EXPECT_EQ(top.bankGroup, 3u);
+  EXPECT_EQ(top.column, 31u);
+  EXPECT_EQ(top.channel, 15u);
+  EXPECT_EQ(top.bank, 3u);
+}
+
+TEST(AddressDecoder, SplitFieldsNeedNotBePowersOfTwo) {
+  // Six DDR4 channels split 2 x 3: the low piece (radix 2) right above a 256 B run of 4 bursts of
+  // 64 B, the high piece (radix 3) above the bank group (4), the rest of the 8 KiB row (128 / 4 =
+  // 32 column steps) and the bank (4): channel = low + 2 x high.
+  const AddressDecoder d(memory(
+      "ddr4-3200",
+      ", channels: 6, capacity: 48GiB, address_mapping: 'co:4,ch:2,bg,co,ba,ra,ch,pc,st,ro'"));
+  const uint64_t low = 256, high = 256 * 2 * 4 * 32 * 4;  // 262144: the high piece's step
+  for (uint64_t hi = 0; hi < 3; ++hi) {
+    for (uint64_t lo = 0; lo < 2; ++lo)
+      EXPECT_EQ(d.decode(lo * low + hi * high).channel, lo + 2 * hi);
+  }
+  EXPECT_EQ(d.decode(3 * high).channel, 0u);  // past the last channel: the next row
+  EXPECT_EQ(d.decode(3 * high).row, 1u);
+}
+
+// The configuration error a mapping gives, or "" when it is accepted.
+std::string mappingError(const std::string& mapping) {
+  try {
+    memory("hbm2e", ", address_mapping: '" + mapping + "'");
+  } catch (const spec::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AddressMapping, BadSplitsSayWhatIsWrong) {
+  // HBM2E: 4 bank groups. Pieces that take more than the field has overlap; fewer leave bits out.
+  EXPECT_NE(mappingError("co,ch,pc,st,bg,ba,ra,bg,ro")
+                .find("'bg' overlaps: earlier pieces of 'bg' already place all 4 bank groups"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg:2,ba,ra,bg:4,ro")
+                .find("'bg:4' does not fit: earlier pieces of 'bg' place 2 of its 4 bank groups, "
+                      "leaving 2"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg:2,ba,ra,ro")
+                .find("field 'bg' is not wholly placed: its pieces take 2 of its 4 bank groups"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg:3,ba,ra,bg,ro").find("'bg:3' does not fit: 'bg' has 4"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg:0,ba,ra,bg,ro").find("'bg:0': the count after ':'"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg:x,ba,ra,bg,ro").find("'bg:x': the count after ':'"),
+            std::string::npos);
+  EXPECT_NE(mappingError("co,ch,pc,st,bg,ba,ra,ro:2").find("the row cannot be split"),
+            std::string::npos);
+  EXPECT_EQ(mappingError("co,ch:2,pc,st,bg:2,ba,ra,ch,bg,ro"), "");
 }
 
 TEST(AddressMapping, BadMappingsAreConfigErrors) {

@@ -13,6 +13,10 @@ endif()
 if(NOT out MATCHES "fitted efficiency 0\\.9[0-9]+, setup_latency [0-9]+ns")
   message(FATAL_ERROR "no fitted efficiency below 1 in the output")
 endif()
+# Both settings converged (neither clamped at a bound), and the fit is within the 5 % threshold.
+if(NOT out MATCHES "note: efficiency converged: the time per byte agrees within 0\\.2 %\nnote: setup_latency converged")
+  message(FATAL_ERROR "the output does not say that both settings converged")
+endif()
 execute_process(COMMAND ${ASCENDSIM} exec --config ${WORK_DIR}/calibrated.yaml --
   ${PROBE} --sizes 268435456 --repeat 1 --out ${WORK_DIR}/check.csv RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -40,6 +40,19 @@ struct CalibrateOptions {
   std::string measured, config, out, probe;
   int device = 0;
   int iterations = 8;
+  double maxRmsPercent = 5;  // a fit with a larger rms relative error fails (docs/calibration.md)
+};
+
+// The fitted settings' bounds: efficiency in [0.05, 1], setup latency at least 0.
+constexpr double kEfficiencyLow = 0.05, kEfficiencyHigh = 1.0;
+
+// How a fitted setting ended.
+enum class Outcome {
+  Converged,     // the measurements ask for no further change
+  AtBound,       // the measurements ask to move it beyond its bound
+  NotFitted,     // the measurements cannot say (one size per direction)
+  NoEffect,      // moving it does not move what it should (the root complex does not limit)
+  NotConverged,  // still moving after --iterations runs
 };
 
 // The two settings being fitted.
@@ -273,10 +286,8 @@ int calibrate(const CalibrateOptions& o) {
                      sys.devices[static_cast<size_t>(o.device)].dma.setupLatency};
   Fitted f = start;
   std::vector<double> simulated;
-  bool rateFixed =
-      false;  // efficiency cannot move the rate (at 1 and still too slow, or not the bottleneck)
-  std::string rateNote;
-  double lastSlopeRatio = 0;
+  Outcome rate = Outcome::NotConverged, setup = Outcome::NotConverged;
+  double lastRatio = 0, lastEfficiency = -1, ratio = 1, shift = 0;
   for (int iteration = 1;; ++iteration) {
     spec::SystemSpec candidate = sys;
     apply(f, candidate);
@@ -285,12 +296,9 @@ int calibrate(const CalibrateOptions& o) {
       if (gStopSignal != 0) return -gStopSignal;  // (the caller ends by the signal)
       return kExitFailure;
     }
-    double ratio = 1;
-    if (!slopeRatio(measured, simulated, ratio)) {
-      rateFixed = true;
-      rateNote = "one size per direction: the rate is not fitted (measure at least two sizes)";
-    }
-    const double shift = bestShift(measured, simulated);
+    ratio = 1;
+    const bool rateMeasured = slopeRatio(measured, simulated, ratio);
+    shift = bestShift(measured, simulated);
     const Residuals r = residualsOf(measured, simulated);
     if (!std::isfinite(ratio) || !std::isfinite(shift) || !std::isfinite(r.rms)) {
       // (Times too small or too large to compare in doubles: nothing sensible can be written.)
@@ -303,30 +311,45 @@ int calibrate(const CalibrateOptions& o) {
                   ": time per byte x%.4f to match, every copy %+.3f us; rms error %.2f %%\n", ratio,
                   shift * 1e6, r.rms * 100);
     std::cerr << "calibrate: step " << iteration << ": " << fittedText(f) << step;
-    const bool rateDone = rateFixed || std::fabs(ratio - 1) < 2e-3;
-    const bool setupDone = std::fabs(shift) < 5e-9 || (f.setup == 0 && shift < 0);
-    if ((rateDone && setupDone) || iteration >= o.iterations) break;
-    if (!rateFixed) {
-      if (iteration > 1 && std::fabs(std::log(ratio / lastSlopeRatio)) < 1e-4 && f.efficiency < 1) {
-        rateFixed = true;
-        rateNote =
-            "the root complex does not limit these copies: efficiency does not move their rate";
-      } else {
-        const double next = std::clamp(std::round(f.efficiency / ratio * 1e4) / 1e4, 0.05, 1.0);
-        if (next == f.efficiency) {
-          rateFixed = true;
-          rateNote = ratio < 1 ? "the measured copies are faster than the model at efficiency 1: "
-                                 "check the links' "
-                                 "generation, lanes, mps, mrrs and tags"
-                               : "efficiency is at its lower limit (0.05)";
-        }
-        f.efficiency = next;
-      }
-      lastSlopeRatio = ratio;
+    // Where each setting stands on this run. Efficiency: converged when the time per byte agrees
+    // within 0.2 % or the next step would not change it at the fit's resolution (1e-4); at its
+    // bound when the measurements ask to go beyond 1 or below 0.05; without effect when a change
+    // of efficiency left the time per byte where it was.
+    const double next = rateMeasured ? std::round(f.efficiency / ratio * 1e4) / 1e4 : f.efficiency;
+    if (!rateMeasured) {
+      rate = Outcome::NotFitted;
+    } else if (std::fabs(ratio - 1) < 2e-3) {
+      rate = Outcome::Converged;
+    } else if ((next > kEfficiencyHigh && f.efficiency >= kEfficiencyHigh) ||
+               (next < kEfficiencyLow && f.efficiency <= kEfficiencyLow)) {
+      rate = Outcome::AtBound;
+    } else if (rate != Outcome::NoEffect && lastEfficiency >= 0 && f.efficiency != lastEfficiency &&
+               std::fabs(std::log(ratio / lastRatio)) < 1e-4) {
+      rate = Outcome::NoEffect;
+    } else if (next == f.efficiency) {
+      rate = Outcome::Converged;
+    } else if (rate != Outcome::NoEffect) {
+      rate = Outcome::NotConverged;
     }
-    const double setup = std::max(0.0, static_cast<double>(f.setup) + shift * 1e12);
-    f.setup =
-        static_cast<spec::Picoseconds>(std::llround(setup / 1000) * 1000);  // whole nanoseconds
+    // Setup latency: converged when the best shift is under 5 ns; at its bound when it is 0 and
+    // the copies would need less than no setup time.
+    if (std::fabs(shift) < 5e-9) {
+      setup = Outcome::Converged;
+    } else if (f.setup == 0 && shift < 0) {
+      setup = Outcome::AtBound;
+    } else {
+      setup = Outcome::NotConverged;
+    }
+    const bool rateDone = rate != Outcome::NotConverged;
+    const bool setupDone = setup != Outcome::NotConverged;
+    if ((rateDone && setupDone) || iteration >= o.iterations) break;
+    lastRatio = ratio;
+    lastEfficiency = f.efficiency;
+    // Converged within 0.2 % still refines while the setup latency moves.
+    if (rate == Outcome::NotConverged || rate == Outcome::Converged)
+      f.efficiency = std::clamp(next, kEfficiencyLow, kEfficiencyHigh);
+    const double nextSetup = std::max(0.0, static_cast<double>(f.setup) + shift * 1e12);
+    f.setup = static_cast<spec::Picoseconds>(std::llround(nextSetup / 1000) * 1000);  // whole ns
   }
 
   const Residuals r = residualsOf(measured, simulated);
@@ -339,9 +362,65 @@ int calibrate(const CalibrateOptions& o) {
           << measured[r.worst].size << " B " << measured[r.worst].direction << ", line "
           << measured[r.worst].line << ")";
   std::cout << summary.str() << "\n";
-  if (!rateNote.empty()) std::cout << "note: " << rateNote << "\n";
-
+  char pct[64];
+  std::snprintf(pct, sizeof pct, "x%.4f", ratio);
+  const std::string rateText = [&]() -> std::string {
+    switch (rate) {
+      case Outcome::Converged: return "converged: the time per byte agrees within 0.2 %";
+      case Outcome::AtBound:
+        return f.efficiency >= kEfficiencyHigh
+                   ? "at its upper bound 1: the measured copies are faster than the model "
+                     "even at efficiency 1 (their time per byte is the model's " +
+                         std::string(pct) +
+                         "); check the links' generation, lanes, mps, mrrs and tags"
+                   : "at its lower bound 0.05: the measured copies are slower than the model "
+                     "even at efficiency 0.05 (their time per byte is the model's " +
+                         std::string(pct) + ")";
+      case Outcome::NotFitted:
+        return "not fitted: one size per direction (measure at least two sizes)";
+      case Outcome::NoEffect:
+        return "not fitted: the root complex does not limit these copies (efficiency does not "
+               "move their rate)";
+      case Outcome::NotConverged: break;
+    }
+    return "did not converge in " + std::to_string(o.iterations) + " steps (time per byte " +
+           std::string(pct) + " off; raise --iterations)";
+  }();
+  char us[64];
+  std::snprintf(us, sizeof us, "%+.3f us", shift * 1e6);
+  const std::string setupText =
+      setup == Outcome::Converged ? "converged: the best further shift is under 5 ns"
+      : setup == Outcome::AtBound
+          ? "at its lower bound 0: the copies would need " + std::string(us) +
+                " each with no setup latency at all; the fixed costs elsewhere "
+                "(root_complex.latency, link latency, scheduler.task_launch) are too large"
+          : "did not converge in " + std::to_string(o.iterations) + " steps (every copy " +
+                std::string(us) + " off; raise --iterations)";
+  std::cout << "note: efficiency " << rateText << "\n";
+  std::cout << "note: setup_latency " << setupText << "\n";
+  // The verdict: a fit that leaves more than --max-rms, or needs a setting beyond its bound, does
+  // not describe the measurements, and no calibrated machine is written.
+  std::vector<std::string> failures;
+  if (rate == Outcome::AtBound) failures.push_back("efficiency sits at its bound");
+  if (setup == Outcome::AtBound) failures.push_back("setup_latency sits at its bound");
+  if (r.rms * 100 > o.maxRmsPercent) {
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "the rms error %.2f %% exceeds the threshold of %.2f %% (--max-rms)%s",
+                  r.rms * 100, o.maxRmsPercent,
+                  failures.empty() ? ": the measurements have a shape that one rate and one fixed "
+                                     "cost per copy cannot take"
+                                   : "");
+    failures.push_back(line);
+  }
   if (gStopSignal != 0) return -gStopSignal;
+  if (!failures.empty()) {
+    std::string all;
+    for (const std::string& x : failures) all += (all.empty() ? "" : "; ") + x;
+    std::cout << "calibrate: the fit does not describe the measurements: " << all
+              << (o.out.empty() ? "" : "; " + o.out + " not written") << "\n";
+    return kExitFailure;
+  }
   if (!o.out.empty()) {
     spec::SystemSpec result = sys;
     apply(f, result);
@@ -350,7 +429,7 @@ int calibrate(const CalibrateOptions& o) {
         (o.config.empty() ? "" : " --config " + o.config) + "`: " +
         "pcie.root_complex.efficiency and every device's dma.setup_latency\n# were fitted to "
         "the measured copy times; " +
-        summary.str() + ".\n" + (rateNote.empty() ? "" : "# Note: " + rateNote + ".\n") +
+        summary.str() + ".\n# efficiency " + rateText + ".\n# setup_latency " + setupText + ".\n" +
         commented(table);
     if (!writeOutput(o.out, header + spec::writeSystemSpecYaml(result), "calibrate"))
       return kExitFailure;
@@ -377,6 +456,10 @@ void addCalibrateCommand(CLI::App& command, int& exitCode) {
       "The probe program to run on the simulator (default: ascendsim-calibration-probe)");
   cmd->add_option("--iterations", o->iterations, "Most probe runs on the simulator (default 8)")
       ->check(CLI::Range(1, 50));
+  cmd->add_option("--max-rms", o->maxRmsPercent,
+                  "Fail (exit 1, nothing written) when the fit's rms relative error exceeds this "
+                  "many percent (default 5)")
+      ->check(CLI::Range(0.0, 1000.0));
   cmd->footer(
       "Measure on the real machine with the probe (examples/calibration_probe, built against "
       "CANN):\n"

@@ -2,18 +2,22 @@
 // patterns of tests/models/dram_reference_test.cpp, request for request, for DRAMSys (.stl) and
 // Ramulator 2 (LD/ST). Standard C++17 only, so run.sh can build it with any compiler:
 //
-//   c++ -std=c++17 -O2 -o make_traces make_traces.cpp && ./make_traces OUTDIR [REQUESTS]
+//   c++ -std=c++17 -O2 -o make_traces make_traces.cpp && ./make_traces OUTDIR [REQUESTS [DEVICE]]
 //
+// DEVICE is hbm2 (configs/memory/hbm2.yaml, the default) or hbm3 (configs/memory/hbm3.yaml).
 // Each pattern is REQUESTS (default 2 Mi) requests of 64 B, generated exactly as the test does
-// (std::mt19937_64 seeded with 7 per pattern, addresses in 1 GiB). Both simulators' HBM2 models
-// move 32 B per request (one BL4 burst of a 64-bit pseudo-channel), so each 64 B request is
-// written as its two 32 B halves, one after the other.
+// (std::mt19937_64 seeded with 7 per pattern, addresses in 1 GiB). Both devices move 32 B per
+// burst (HBM2: BL4 of a 64-bit pseudo-channel; HBM3: BL8 of a 32-bit one), so each 64 B request
+// is written as its two 32 B halves, one after the other.
 //  - DRAMSys: the addresses as AscendSim sees them; addressmapping.json decodes them with
 //    AscendSim's bank-group-interleaved mapping. Line: `0:\tread\t0xADDR` (time 0 in an absolute
 //    trace: every request is due at once and goes as fast as the controller accepts).
 //  - Ramulator 2: its linear mapper ChRaBaRoCo cannot express that mapping, so each half is
-//    decoded here with AscendSim's mapping into (channel, pseudo-channel, bank group, bank, row,
-//    column) and re-encoded as the address ChRaBaRoCo decodes into the same place.
+//    decoded here with AscendSim's mapping into (channel, pseudo-channel, stack id, bank group,
+//    bank, row, column) and re-encoded as the address ChRaBaRoCo decodes into the same place.
+//    For HBM3 (Ramulator 2 v2.0a's HBM3 has no stack-id level) the stack id is the high bit of
+//    Ramulator 2's bank group: 2 stack ids x 4 bank groups are its 8 bank groups, so tCCD_L,
+//    tRRD_L and tWTR_L stay per stack id and bank group, as JESD238 has them.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,46 +27,56 @@
 namespace {
 
 constexpr uint64_t kSpan = 1ull << 30;
+constexpr uint64_t kBurst = 32;
 
-// One HBM2 stack as configs/memory/hbm2.yaml describes it.
-constexpr uint64_t kBurst = 32, kChannels = 8, kPseudo = 2, kGroups = 4, kBanks = 4;
-constexpr uint64_t kColumns = 32, kRows = 32768;  // 1 KiB rows of 32 B bursts; 8 GiB in all
+// One stack as the configs/memory preset describes it. HBM2: 8 channels x 2 pseudo-channels,
+// 4 bank groups x 4 banks, 32768 rows of 1 KiB (8 GiB). HBM3: 16 channels x 2 pseudo-channels,
+// 2 stack ids, 4 bank groups x 4 banks, 16384 rows of 1 KiB (16 GiB).
+struct Device {
+  uint64_t channels, pseudo, sids, groups, banks, columns, rows;
+};
+constexpr Device kHbm2{8, 2, 1, 4, 4, 32, 32768};
+constexpr Device kHbm3{16, 2, 2, 4, 4, 32, 16384};
 
 struct Place {
-  uint64_t channel, pseudo, group, bank, row, column;
+  uint64_t channel, pseudo, sid, group, bank, row, column;
 };
 
 // bank-group-interleaved: co:2, bg, pc, ba, ch, st, ra, co, ro over the burst index
-// (docs/configuration.md): [5] column bit 0, [7:6] bank group, [8] pseudo-channel, [10:9] bank,
-// [13:11] channel, [17:14] column bits 4:1, [18+] row.
-Place decode(uint64_t address) {
+// (docs/configuration.md; st has one value, ra is the HBM3 stack id). HBM2: [5] column bit 0,
+// [7:6] bank group, [8] pseudo-channel, [10:9] bank, [13:11] channel, [17:14] column bits 4:1,
+// [18+] row. HBM3: [5], [7:6], [8], [10:9] as HBM2, [14:11] channel, [15] stack id,
+// [19:16] column bits 4:1, [20+] row.
+Place decode(const Device& d, uint64_t address) {
   uint64_t b = address / kBurst;
   Place p{};
   const uint64_t column0 = b % 2;
   b /= 2;
-  p.group = b % kGroups;
-  b /= kGroups;
-  p.pseudo = b % kPseudo;
-  b /= kPseudo;
-  p.bank = b % kBanks;
-  b /= kBanks;
-  p.channel = b % kChannels;
-  b /= kChannels;
-  p.column = (b % (kColumns / 2)) * 2 + column0;
-  p.row = b / (kColumns / 2);
+  p.group = b % d.groups;
+  b /= d.groups;
+  p.pseudo = b % d.pseudo;
+  b /= d.pseudo;
+  p.bank = b % d.banks;
+  b /= d.banks;
+  p.channel = b % d.channels;
+  b /= d.channels;
+  p.sid = b % d.sids;
+  b /= d.sids;
+  p.column = (b % (d.columns / 2)) * 2 + column0;
+  p.row = b / (d.columns / 2);
   return p;
 }
 
-// Ramulator 2 ChRaBaRoCo over HBM2's levels channel, pseudochannel, bankgroup, bank, row,
-// column: column in the lowest bits above the 32 B transaction, then row, bank, bank group,
-// pseudo-channel and channel.
-uint64_t ramulatorAddress(const Place& p) {
+// Ramulator 2 ChRaBaRoCo over the levels channel, pseudochannel, bankgroup, bank, row, column:
+// column in the lowest bits above the 32 B transaction, then row, bank, bank group (HBM3: stack
+// id x 4 + bank group), pseudo-channel and channel.
+uint64_t ramulatorAddress(const Device& d, const Place& p) {
   uint64_t a = p.channel;
-  a = a * kPseudo + p.pseudo;
-  a = a * kGroups + p.group;
-  a = a * kBanks + p.bank;
-  a = a * kRows + p.row;
-  a = a * kColumns + p.column;
+  a = a * d.pseudo + p.pseudo;
+  a = a * (d.sids * d.groups) + p.sid * d.groups + p.group;
+  a = a * d.banks + p.bank;
+  a = a * d.rows + p.row;
+  a = a * d.columns + p.column;
   return a * kBurst;
 }
 
@@ -82,12 +96,18 @@ const Pattern kPatterns[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: make_traces OUTDIR [REQUESTS]\n");
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "usage: make_traces OUTDIR [REQUESTS [hbm2|hbm3]]\n");
     return 2;
   }
+  const std::string device = argc == 4 ? argv[3] : "hbm2";
+  if (device != "hbm2" && device != "hbm3") {
+    std::fprintf(stderr, "make_traces: unknown device '%s' (hbm2, hbm3)\n", device.c_str());
+    return 2;
+  }
+  const Device& d = device == "hbm3" ? kHbm3 : kHbm2;
   const std::string dir = argv[1];
-  const uint64_t requests = argc == 3 ? std::strtoull(argv[2], nullptr, 10) : (2ull << 20);
+  const uint64_t requests = argc >= 3 ? std::strtoull(argv[2], nullptr, 10) : (2ull << 20);
   for (const Pattern& pattern : kPatterns) {
     const std::string stlPath = dir + "/" + pattern.file + ".stl";
     const std::string ramPath = dir + "/" + pattern.file + ".ramulator";
@@ -113,8 +133,9 @@ int main(int argc, char** argv) {
       for (uint64_t half = 0; half < 64; half += kBurst) {
         std::fprintf(stl, "0:\t%s\t0x%llx\n", write ? "write" : "read",
                      static_cast<unsigned long long>(address + half));
-        std::fprintf(ram, "%s 0x%llx\n", write ? "ST" : "LD",
-                     static_cast<unsigned long long>(ramulatorAddress(decode(address + half))));
+        std::fprintf(
+            ram, "%s 0x%llx\n", write ? "ST" : "LD",
+            static_cast<unsigned long long>(ramulatorAddress(d, decode(d, address + half))));
       }
     }
     if (std::fclose(stl) != 0 || std::fclose(ram) != 0) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Re-runs the DRAM reference figures: the five request patterns of
 # tests/models/dram_reference_test.cpp on Ramulator 2 and DRAMSys 5.0, configured as AscendSim's
-# configs/memory/hbm2.yaml with the bank-group-interleaved mapping (README.md says how).
+# configs/memory/hbm2.yaml, and on Ramulator 2 as configs/memory/hbm3.yaml, with the
+# bank-group-interleaved mapping (README.md says how).
 #
 #   validation/dram/run.sh [RAMULATOR2_CHECKOUT|-] [DRAMSYS_CHECKOUT|-] > reference.csv
 #
@@ -59,9 +60,10 @@ warn_commit() {
 }
 
 # The traces: 2 lines (two 32 B bursts) per 64 B request, as make_traces.cpp explains.
-mkdir -p "$WORK/traces"
+mkdir -p "$WORK/traces" "$WORK/traces-hbm3"
 c++ -std=c++17 -O2 -o "$WORK/make_traces" "$HERE/make_traces.cpp"
-"$WORK/make_traces" "$WORK/traces" "$REQUESTS"
+"$WORK/make_traces" "$WORK/traces" "$REQUESTS" hbm2
+"$WORK/make_traces" "$WORK/traces-hbm3" "$REQUESTS" hbm3
 
 echo "simulator,version,pattern,requests,bytes,seconds_simulated,gb_per_s"
 
@@ -102,22 +104,27 @@ EOF
       bin=$build/ramulator2  # loads libramulator.so from the checkout (its output directory)
     fi
     version="v2.0a $(git -C "$RAMULATOR" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-    # Two configurations of the same device: pseudo-channels sharing their channel's controller
+    # Two configurations of the HBM2 device: pseudo-channels sharing their channel's controller
     # (Ramulator 2's HBM2 as it is meant) and each pseudo-channel a controller of its own (the
-    # queues AscendSim's model has); README.md says why both.
-    for config in hbm2 hbm2_pc_channels; do
+    # queues AscendSim's model has); README.md says why both. Then the HBM3 device, each
+    # pseudo-channel a controller of its own.
+    for config in hbm2 hbm2_pc_channels hbm3_pc_channels; do
+    case $config in
+      hbm3*) traces=$WORK/traces-hbm3 tck=0.625e-9 ;;  # tCK of hbm3.yaml's 1600 MHz clock
+      *) traces=$WORK/traces tck=1e-9 ;;
+    esac
     for p in $PATTERNS; do
       out=$(cd "$WORK" && "$bin" -f "$HERE/ramulator2_$config.yaml" \
-        -p "Frontend.path=$WORK/traces/$p.ramulator")
+        -p "Frontend.path=$traces/$p.ramulator")
       # One request is one 32 B burst; the run ends when the front end has handed over its last
       # request (what is still queued then, at most 32 per channel, is not waited for).
-      echo "$out" | awk -v sim="ramulator2_$config" -v ver="$version" -v p="$p" '
+      echo "$out" | awk -v sim="ramulator2_$config" -v ver="$version" -v p="$p" -v tck="$tck" '
         $1 == "memory_system_cycles:" { cycles = $2 }
         $1 == "total_num_read_requests:" { n += $2 }
         $1 == "total_num_write_requests:" { n += $2 }
         END {
           if (cycles == 0) { print "run.sh: no cycle count from Ramulator 2" > "/dev/stderr"; exit 1 }
-          bytes = n * 32; s = cycles * 1e-9
+          bytes = n * 32; s = cycles * tck
           printf "%s,%s,%s,%d,%d,%.9f,%.2f\n", sim, ver, p, n / 2, bytes, s, bytes / s / 1e9 }'
     done
     done
