@@ -201,6 +201,20 @@ std::vector<MemoryField> declare() {
                [](YAML::Emitter& out, const DramSpec& m) {
                  emit(out, "page_policy", toString(m.pagePolicy));
                }});
+  f.push_back(
+      {"command_bus",
+       "whether a channel's pseudo-channels share its command buses: as the standard has it (HBM: "
+       "shared, JESD235/JESD238), shared, or one per pseudo-channel",
+       "`standard`", text("`standard`, `shared`, `per-pseudo-channel`"), false,
+       [](FieldReader& r, DramSpec& m, bool) {
+         r.choice("command_bus", m.commandBus,
+                  {{"standard", CommandBusSharing::Standard},
+                   {"shared", CommandBusSharing::Shared},
+                   {"per-pseudo-channel", CommandBusSharing::PerPseudoChannel}});
+       },
+       [](YAML::Emitter& out, const DramSpec& m) {
+         emit(out, "command_bus", toString(m.commandBus));
+       }});
   f.push_back(integerField("queue_depth", &DramSpec::queueDepth, 1, 1024, false,
                            "read queue entries per (pseudo-)channel", "32"));
   f.push_back({"write_queue_depth", "write queue entries per (pseudo-)channel", "`queue_depth`",

@@ -82,6 +82,12 @@ const char* toString(PagePolicy p) {
   return p == PagePolicy::Open ? "open" : "closed";
 }
 
+const char* toString(CommandBusSharing c) {
+  return c == CommandBusSharing::Standard ? "standard"
+         : c == CommandBusSharing::Shared ? "shared"
+                                          : "per-pseudo-channel";
+}
+
 const char* toString(RunMode m) {
   return m == RunMode::Host ? "host" : "device";
 }

@@ -14,6 +14,10 @@ namespace ascendsim::spec {
 
 // ---------------------------------------------------------------- memory (HBM, LPDDR, DDR)
 enum class PagePolicy { Open, Closed };
+// Whether the pseudo-channels of a channel share its command buses: as the standard has it (HBM:
+// shared), shared, or a bus per pseudo-channel (what a simulator that makes each pseudo-channel a
+// channel of its own has).
+enum class CommandBusSharing { Standard, Shared, PerPseudoChannel };
 
 // JEDEC timing constraints in clock cycles of the memory clock (tCK).
 struct DramTimings {
@@ -46,6 +50,7 @@ struct DramSpec {
   double dataRate = 2e9;  // transfers per second per pin
   DramTimings timings;
   PagePolicy pagePolicy = PagePolicy::Open;
+  CommandBusSharing commandBus = CommandBusSharing::Standard;
   uint32_t queueDepth = 32;      // read queue entries per (pseudo-)channel
   uint32_t writeQueueDepth = 0;  // write queue entries per (pseudo-)channel; 0: as queueDepth
   // Write drain: writes go while the write queue holds more than high x its depth (or no read
@@ -318,6 +323,7 @@ struct SystemSpec {
 };
 
 const char* toString(PagePolicy p);
+const char* toString(CommandBusSharing c);
 const char* toString(RunMode m);
 
 // Highest per-lane rate of a PCIe generation in transfers/s (Gen1 2.5e9 ... Gen6 64e9).

@@ -11,15 +11,18 @@ const DramModelRegistration kRegistered{
      "banked",
      "channels with bank state, FR-FCFS read/write queues, write drain and refresh (JEDEC timings)",
      {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark",
-      "starvation_cap", "page_policy", "address_mapping"},
+      "starvation_cap", "page_policy", "address_mapping", "command_bus"},
      {}},
     [](const spec::DramSpec& m) { return std::make_unique<BankedDram>(m); }};
 }  // namespace
 
 BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
   const uint32_t n = m.independentChannels();
-  // An HBM channel's pseudo-channels share its command bus; DDR5 sub-channels each have their own.
-  const bool shared = dramStandard(m.standard).pseudoChannelsShareCommandBus;
+  // An HBM channel's pseudo-channels share its command bus; DDR5 sub-channels each have their own
+  // (`command_bus` may say otherwise).
+  const bool shared = m.commandBus == spec::CommandBusSharing::Standard
+                          ? dramStandard(m.standard).pseudoChannelsShareCommandBus
+                          : m.commandBus == spec::CommandBusSharing::Shared;
   const uint32_t perBus = shared ? std::max<uint32_t>(1, m.pseudoChannels) : 1;
   buses_ = std::vector<CommandBus>((n + perBus - 1) / perBus);
   stats_.resize(n);

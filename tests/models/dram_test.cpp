@@ -157,6 +157,11 @@ TEST(Dram, PseudoChannelsShareTheirChannelsRowCommandBus) {
   const double gbps = randomEfficiency(m, 100000) * m.peakBandwidth() / 1e9;
   EXPECT_LE(gbps, 64.0 / 3.0 * (1 - 350.0 / 3900) * 1.01);
   EXPECT_GE(gbps, 64.0 / 3.0 * 0.7);
+  // `command_bus: per-pseudo-channel` gives each its own buses: past the shared bus's bound.
+  const spec::DramSpec own = memory("hbm2",
+                                    ", channels: 1, capacity: 1GiB, address_mapping: "
+                                    "bank-group-interleaved, command_bus: per-pseudo-channel");
+  EXPECT_GT(randomEfficiency(own, 100000) * own.peakBandwidth() / 1e9, 64.0 / 3.0);
 }
 
 TEST(Dram, HbmThreeRowCommandsTakeHalfClocks) {
