@@ -116,6 +116,7 @@ const char* aclrtGetSocName() {
 }
 
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+  ASCENDSIM_FORWARD(aclsysGetVersionStr, pkgName, versionStr);
   return rt().call("aclsysGetVersionStr", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(pkgName, "pkgName");
     needPointer(versionStr, "versionStr");
@@ -126,6 +127,7 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
 }
 
 aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  ASCENDSIM_FORWARD(aclsysGetVersionNum, pkgName, versionNum);
   return rt().call("aclsysGetVersionNum", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(pkgName, "pkgName");
     needPointer(versionNum, "versionNum");
@@ -137,15 +139,28 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
   static const aclCannAttr kAll[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16,
                                      ACL_CANN_ATTR_JIT_COMPILE};
-  return rt().call("aclGetCannAttributeList", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+  auto list = [&] {
     needPointer(cannAttrList, "cannAttrList");
     needPointer(num, "num");
     *cannAttrList = kAll;
     *num = sizeof kAll / sizeof kAll[0];
-  });
+  };
+  if (ascendsim::remote::clientActive()) {
+    // The list is this library's own (a served machine's address would mean nothing here).
+    ascendsim::remote::takeServedError();
+    try {
+      list();
+      return ACL_SUCCESS;
+    } catch (const AclFailure& f) {
+      return rt().refuseArgument("aclGetCannAttributeList", f.code, f.message);
+    }
+  }
+  return rt().call("aclGetCannAttributeList", &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) { list(); });
 }
 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+  ASCENDSIM_FORWARD(aclGetCannAttribute, cannAttr, value);
   return rt().call("aclGetCannAttribute", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     needPointer(value, "value");
     *value = rt().cannAttribute(rawEnum(cannAttr));
@@ -153,6 +168,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
 }
 
 aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+  ASCENDSIM_FORWARD(aclrtCheckArchCompatibility, socVersion, canCompatible);
   return rt().call("aclrtCheckArchCompatibility", &ApiOverheads::defaultCall, false,
                    [&](HostThread&) {
                      needPointer(socVersion, "socVersion");

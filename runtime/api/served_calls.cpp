@@ -175,6 +175,10 @@ const bool kRegistered = [] {
   add<&aclrtGetVersion>();
   add<&aclrtPeekAtLastError>();
   add<&aclrtGetLastError>();
+  add<&aclsysGetVersionStr>();
+  add<&aclsysGetVersionNum>();
+  add<&aclGetCannAttribute>();
+  add<&aclrtCheckArchCompatibility>();
   add<&aclrtSetDevice>(&serveSetDevice);
   add<&aclrtResetDevice>(&serveResetDevice<&aclrtResetDevice>);
   add<&aclrtResetDeviceForce>(&serveResetDevice<&aclrtResetDeviceForce>);

@@ -515,6 +515,12 @@ struct ServerArg<Str, const char*> {
   void write(WireWriter&) {}
 };
 
+// (A string a function takes through a pointer it does not declare const: aclsysGetVersionStr.)
+template <>
+struct ServerArg<Str, char*> : ServerArg<Str, const char*> {
+  char* get() { return present ? value.data() : nullptr; }
+};
+
 template <size_t N, class T>
 struct ServerArg<InArray<N>, T*> {
   std::vector<std::remove_const_t<T>> value;
