@@ -166,6 +166,7 @@ void DeviceMemory::giveBack(uint64_t start, uint64_t length) {
 }
 
 void DeviceMemory::releaseAll() {
+  ++releases_;
   allocations_.clear();
   reservations_.clear();
   free_.clear();

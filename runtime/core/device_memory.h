@@ -71,6 +71,9 @@ class DeviceMemory {
   void unmapRange(uint64_t address);  // its contents are dropped
   void releaseAll();
   size_t allocationCount() const { return allocations_.size(); }
+  // How often releaseAll ran (a device reset): services holding allocations across calls (the
+  // data queues) tell their memory from a later allocation at the same address by it.
+  uint64_t releases() const { return releases_; }
 
   // Functional contents. Never-written bytes read as zero; read() says whether it met any.
   bool read(uint64_t address, void* out, uint64_t n) const;
@@ -80,6 +83,7 @@ class DeviceMemory {
 
  private:
   static constexpr uint64_t kPage = 64 * 1024;
+  uint64_t releases_ = 0;
   uint8_t* page(uint64_t index);
   const uint8_t* pageIfPresent(uint64_t index) const;
   void dropPages(uint64_t begin, uint64_t end);
