@@ -63,13 +63,23 @@ struct acltdtQueueRouteQueryInfo {
 
 namespace {
 
+// How often the device's memory was released (a reset frees it all, the queues' buffers too).
+uint64_t memoryReleases(ServicePort& port, int32_t device) {
+  return deviceById(port.devices(), device).memory->releases();
+}
+
 // A buffer's bytes on the device; shared by the queues a route has copied it into.
 struct Block {
+  int32_t device = 0;
   void* address = nullptr;
+  uint64_t releases = 0;  // of the device's memory when it was allocated
   uint64_t dataBytes = 0;
   std::vector<uint8_t> userData;  // travels in the buffer's head with it
+  // Whether its memory is still its own (no device reset since).
+  bool alive(ServicePort& port) const { return memoryReleases(port, device) == releases; }
   ~Block() {
-    if (address) ServicePort(rt()).release(address);
+    ServicePort port(rt());
+    if (address && alive(port)) port.release(address);
   }
 };
 
@@ -134,8 +144,32 @@ aclError destroy(const T* object) {
   return ACL_SUCCESS;
 }
 
-Queue& queueOf(int32_t device, uint32_t qid) {
+// The device's queues. Queues whose stream the runtime has released (the device was reset, or
+// AscendCL finalised: their memory went with it) are gone, and their routes with them.
+DeviceQueues& queuesOf(ServicePort& port, int32_t device) {
   DeviceQueues& d = devices()[device];
+  // A device reset freed the buffers' memory: what the queues held is gone (the queues stay).
+  for (auto& [id, q] : d.queues) {
+    for (auto e = q->entries.begin(); e != q->entries.end();) {
+      e = (!e->taken && !e->block->alive(port)) ? q->entries.erase(e) : std::next(e);
+    }
+  }
+  for (auto it = d.queues.begin(); it != d.queues.end();) {
+    if (port.streamAlive(it->second->stream)) {
+      ++it;
+      continue;
+    }
+    const uint32_t gone = it->first;
+    for (auto r = d.routes.begin(); r != d.routes.end();) {
+      r = (r->first == gone || r->second == gone) ? d.routes.erase(r) : std::next(r);
+    }
+    it = d.queues.erase(it);
+  }
+  return d;
+}
+
+Queue& queueOf(ServicePort& port, int32_t device, uint32_t qid) {
+  DeviceQueues& d = queuesOf(port, device);
   auto it = d.queues.find(qid);
   if (it == d.queues.end()) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -295,7 +329,7 @@ aclError acltdtCreateQueue(const acltdtQueueAttr* attr, uint32_t* qid) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
            "depth " + std::to_string(a.depth) + " is below 2, the least a queue holds");
     }
-    DeviceQueues& d = devices()[device];
+    DeviceQueues& d = queuesOf(port, device);
     std::string name(a.name);
     for (const auto& [id, q] : d.queues) {
       if (!name.empty() && q->name == name) {
@@ -318,8 +352,8 @@ aclError acltdtDestroyQueue(uint32_t qid) {
   return run("acltdtDestroyQueue", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
-    DeviceQueues& d = devices()[device];
-    Queue& q = queueOf(device, qid);
+    DeviceQueues& d = queuesOf(port, device);
+    Queue& q = queueOf(port, device, qid);
     for (const auto& [s, dst] : d.routes) {
       if (s == qid || dst == qid) {
         fail(ACL_ERROR_FAILURE, "queue " + std::to_string(qid) + " is on the bound route " +
@@ -349,7 +383,7 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
     checkTimeout(timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
-    Queue* q = &queueOf(device, qid);
+    Queue* q = &queueOf(port, device, qid);
     const MemoryPlace from = dataPlace(port, data, dataSize, device);
     if (!tdtWaitFor(port, t, timeout, [device, qid] {
           auto& qs = devices()[device].queues;
@@ -359,14 +393,16 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
       fail(ACL_ERROR_RT_QUEUE_FULL,
            "queue " + std::to_string(qid) + " is full (depth " + std::to_string(q->depth) + ")");
     }
-    q = &queueOf(device, qid);  // (destroyed meanwhile: refused)
+    q = &queueOf(port, device, qid);  // (destroyed meanwhile: refused)
     auto block = std::make_shared<Block>();
+    block->device = device;
     block->dataBytes = dataSize;
     if (userDataSize > 0) {
       const uint8_t* u = static_cast<const uint8_t*>(userData);
       block->userData.assign(u, u + userDataSize);
     }
     const uint64_t bytes = dataSize + userDataSize;
+    block->releases = memoryReleases(port, device);
     block->address = port.allocate(device, bytes);
     if (!block->address)
       fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "the device has no room for the data");
@@ -409,7 +445,7 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
     checkTimeout(timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
-    queueOf(device, qid);
+    queueOf(port, device, qid);
     const MemoryPlace to = dataPlace(port, data, dataSize, device);
     if (!tdtWaitFor(port, t, timeout, [device, qid] {
           auto& qs = devices()[device].queues;
@@ -418,7 +454,7 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
         })) {
       fail(ACL_ERROR_RT_QUEUE_EMPTY, "queue " + std::to_string(qid) + " is empty");
     }
-    Queue* q = &queueOf(device, qid);
+    Queue* q = &queueOf(port, device, qid);
     Entry& head = q->entries.front();
     const std::shared_ptr<Block> block = head.block;
     *retDataSize = block->dataBytes;  // (CANN peeks the size first)
@@ -427,10 +463,10 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
                                            " is smaller than the buffer's " +
                                            std::to_string(block->dataBytes) + " bytes");
     }
-    head.taken = true;
     const uint64_t user = std::min<uint64_t>(userDataSize, block->userData.size());
     const uint64_t bytes = block->dataBytes + block->userData.size();
     const MemoryPlace src = port.place(block->address, bytes, "queue buffer");
+    head.taken = true;
     MemoryManager* mm = &port.memory();
     const uint64_t n = block->dataBytes;
     const bool onDevice = isDevice(to);
@@ -515,7 +551,7 @@ aclError acltdtBindQueueRoutes(acltdtQueueRouteList* qRouteList) {
         if (!known(qRouteList)) fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
         ServicePort port(rt());
         const int32_t device = port.currentDevice(t);
-        DeviceQueues& d = devices()[device];
+        DeviceQueues& d = queuesOf(port, device);
         std::string failed;
         for (acltdtQueueRoute& r : qRouteList->routes) {
           std::string why;
@@ -550,7 +586,7 @@ aclError acltdtUnbindQueueRoutes(acltdtQueueRouteList* qRouteList) {
                if (!known(qRouteList))
                  fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
                ServicePort port(rt());
-               DeviceQueues& d = devices()[port.currentDevice(t)];
+               DeviceQueues& d = queuesOf(port, port.currentDevice(t));
                std::string failed;
                for (acltdtQueueRoute& r : qRouteList->routes) {
                  if (d.routes.erase({r.srcId, r.dstId}) > 0) {
@@ -585,7 +621,7 @@ aclError acltdtQueryQueueRoutes(const acltdtQueueRouteQueryInfo* queryInfo,
   return run(
       "acltdtQueryQueueRoutes", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
         ServicePort port(rt());
-        const DeviceQueues& d = devices()[port.currentDevice(t)];
+        const DeviceQueues& d = queuesOf(port, port.currentDevice(t));
         const int32_t mode = queryInfo->mode;
         if (mode == ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL) return;  // a bound route stays normal
         for (const auto& [s, dst] : d.routes) {

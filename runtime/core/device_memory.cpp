@@ -213,6 +213,7 @@ void DeviceMemory::giveBack(uint64_t start, uint64_t length) {
 }
 
 void DeviceMemory::releaseAll() {
+  ++releases_;
   // Physical memory (its handles outlive a reset) keeps its addresses, capacity and bytes.
   allocations_.clear();
   reservations_.clear();

@@ -81,6 +81,9 @@ class DeviceMemory {
   uint64_t targetOf(uint64_t address) const;  // a mapping's target (by its start), else 0
   void releaseAll();
   size_t allocationCount() const { return allocations_.size(); }
+  // How often releaseAll ran (a device reset): services holding allocations across calls (the
+  // data queues) tell their memory from a later allocation at the same address by it.
+  uint64_t releases() const { return releases_; }
 
   // Functional contents. Never-written bytes read as zero; read() says whether it met any.
   bool read(uint64_t address, void* out, uint64_t n) const;
@@ -90,6 +93,7 @@ class DeviceMemory {
 
  private:
   static constexpr uint64_t kPage = 64 * 1024;
+  uint64_t releases_ = 0;
   uint8_t* page(uint64_t index);
   // Where the bytes at `address` live (a mapping's are at its target) and how many of the next
   // `n` live on from there.

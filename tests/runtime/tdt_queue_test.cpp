@@ -373,3 +373,35 @@ TEST_F(FixedRateTdtQueue, EnqueueAndDequeueTakeTheirCopiesTime) {
   EXPECT_EQ(back, big);
   ASSERT_ACL_OK(acltdtDestroyQueue(q));
 }
+
+TEST_F(TdtQueue, AResetDropsWhatTheQueueHeld) {
+  // A device reset (its last reference) frees all of the device's memory, the queue's buffers
+  // too: the queue stays (it is the runtime's, as its stream) and is empty; it works on.
+  const uint32_t q = makeQueue("kept", 2);
+  ASSERT_ACL_OK(put(q, {1, 2}, 0));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclError code = ACL_SUCCESS;
+  take(q, 0, &code);
+  EXPECT_EQ(code, ACL_ERROR_RT_QUEUE_EMPTY);
+  ASSERT_ACL_OK(put(q, {3}, 0));
+  ASSERT_ACL_OK(put(q, {4}, 0));  // both places free again
+  EXPECT_EQ(take(q, 0), (std::vector<int32_t>{3}));
+  ASSERT_ACL_OK(acltdtDestroyQueue(q));
+}
+
+TEST_F(TdtQueue, AfterAclFinalizeTheQueueIsEmpty) {
+  // aclFinalize releases all device memory as well: after a new aclInit the queue is empty.
+  const uint32_t q = makeQueue("kept", 2);
+  ASSERT_ACL_OK(put(q, {1, 2}, 0));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclError code = ACL_SUCCESS;
+  take(q, 0, &code);
+  EXPECT_EQ(code, ACL_ERROR_RT_QUEUE_EMPTY);
+  ASSERT_ACL_OK(put(q, {5}, 0));
+  EXPECT_EQ(take(q, 0), (std::vector<int32_t>{5}));
+  ASSERT_ACL_OK(acltdtDestroyQueue(q));
+}
