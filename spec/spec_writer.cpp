@@ -62,6 +62,7 @@ void writeHost(YAML::Emitter& out, const HostSpec& h) {
       {"fast_launch_stream_create", o.fastLaunchStreamCreate},
       {"fast_launch", o.fastLaunch},
       {"fast_sync", o.fastSync},
+      {"model_execute", o.modelExecute},
   };
   for (const auto& [key, value] : fields)
     out << YAML::Key << key << YAML::Value << formatDuration(value);

@@ -42,6 +42,7 @@ void readApiOverheads(const ConfigNode& node, const std::string& path, Diagnosti
   r.duration("fast_launch_stream_create", o.fastLaunchStreamCreate, 0, max);
   r.duration("fast_launch", o.fastLaunch, 0, max);
   r.duration("fast_sync", o.fastSync, 0, max);
+  r.duration("model_execute", o.modelExecute, 0, max);
   r.finish();
 }
 
