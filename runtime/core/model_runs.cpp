@@ -120,6 +120,14 @@ void ModelRuns::buildEnd(ModelRI& m) {
   for (ModelStream& ms : m.streams) recordings_.erase(ms.stream);
 }
 
+void ModelRuns::forgetStream(const Stream& s) {
+  recordings_.erase(&s);
+  for (ModelRI* m : models_.all()) {
+    for (ModelStream& ms : m->streams)
+      if (ms.stream == &s) ms.stream = nullptr;
+  }
+}
+
 std::vector<const ModelStream*> ModelRuns::boundStreams(const ModelRI& m) const {
   std::vector<const ModelStream*> out;
   for (const ModelStream& ms : m.streams)

@@ -117,6 +117,9 @@ class ModelRuns {
   void bind(ModelRI& m, Stream& s, uint32_t flag);
   void unbind(ModelRI& m, Stream& s);
   void buildEnd(ModelRI& m);
+  // The stream is going (destroyed, or its device reset): it records nothing more, and models
+  // bound to it run nothing on it.
+  void forgetStream(const Stream& s);
   std::vector<const ModelStream*> boundStreams(const ModelRI& m) const;
 
   // ---- what a stream records instead of running

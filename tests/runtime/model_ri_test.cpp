@@ -459,6 +459,28 @@ TEST_F(ModelRI, BuildingCodes) {
   ASSERT_ACL_OK(aclmdlRIBindStream(model, persistent, ACL_MODEL_STREAM_FLAG_DEFAULT));
   EXPECT_ACL_ERROR(aclmdlRIBindStream(model, persistent, ACL_MODEL_STREAM_FLAG_DEFAULT),
                    ACL_ERROR_RT_PARAM_INVALID);
+  // A bound stream destroyed while the model is built records nothing more: a stream made
+  // afterwards (perhaps at the same address) runs its tasks.
+  aclrtStream gone = nullptr, fresh = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&gone, 0, ACL_STREAM_PERSISTENT));
+  ASSERT_ACL_OK(aclmdlRIBindStream(model, gone, ACL_MODEL_STREAM_FLAG_DEFAULT));
+  ASSERT_ACL_OK(aclrtDestroyStream(gone));
+  ASSERT_ACL_OK(aclrtCreateStream(&fresh));
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  ASSERT_ACL_OK(aclmdlRICaptureGetInfo(fresh, &status, nullptr));
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemsetAsync(d, 64, 9, 64, fresh));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(fresh));
+  uint8_t byte = 0;
+  ASSERT_ACL_OK(aclrtMemcpy(&byte, 1, d, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(byte, 9);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtDestroyStream(fresh));
+  uint32_t bound = 0;
+  ASSERT_ACL_OK(aclmdlRIGetStreams(model, nullptr, &bound));
+  EXPECT_EQ(bound, 1u);  // `persistent` only
   ASSERT_ACL_OK(aclmdlRISetName(model, "switchboard"));
   char name[16] = {};
   ASSERT_ACL_OK(aclmdlRIGetName(model, sizeof name, name));
