@@ -222,7 +222,7 @@ TEST_F(ModelRI, CaptureStatesAndCodes) {
   EXPECT_ACL_ERROR(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
   EXPECT_ACL_ERROR(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
   EXPECT_ACL_ERROR(aclmdlRICaptureGetInfo(s, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
-  aclmdlRICaptureMode mode = static_cast<aclmdlRICaptureMode>(7);
+  aclmdlRICaptureMode mode = static_cast<aclmdlRICaptureMode>(3);
   EXPECT_ACL_ERROR(aclmdlRICaptureThreadExchangeMode(&mode), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_ACL_ERROR(aclmdlRICaptureThreadExchangeMode(nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
