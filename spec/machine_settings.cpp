@@ -114,6 +114,9 @@ Settings<ApiOverheads> declareApiOverheads() {
   call("fast_launch", &ApiOverheads::fastLaunch, "the most any enqueue on such a stream costs");
   call("fast_sync", &ApiOverheads::fastSync,
        "an `ACL_STREAM_FAST_SYNC` stream's synchronize (polled), instead of `synchronize`");
+  call("model_execute", &ApiOverheads::modelExecute,
+       "launching a model run instance (`aclmdlRIExecute`/`ExecuteAsync`): one launch for all "
+       "its tasks (an estimate until calibrated)");
   return f;
 }
 

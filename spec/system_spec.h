@@ -152,6 +152,10 @@ struct ApiOverheads {
   Picoseconds fastLaunchStreamCreate = 20000000;
   Picoseconds fastLaunch = 1500000;  // enqueue of any task on a FAST_LAUNCH stream (at most)
   Picoseconds fastSync = 500000;     // a FAST_SYNC stream's synchronize, instead of `synchronize`
+  // One launch of a model run instance (aclmdlRIExecuteAsync): the whole graph is handed to the
+  // device at once, whatever its number of tasks. An estimate until calibrated (CUDA graph
+  // launches take 2-3 us of host time).
+  Picoseconds modelExecute = 3000000;
 };
 
 // The link between two CPU sockets (UPI, Kunpeng's Hydra/HCCS): a device's traffic to the other

@@ -13,6 +13,7 @@ const char* taskKindName(TaskKind kind) {
     case TaskKind::Kernel: return "KERNEL_AICORE";
     case TaskKind::ValueWrite: return "MEM_WRITE_VALUE";
     case TaskKind::ValueWait: return "MEM_WAIT_VALUE";
+    case TaskKind::Control: return "MODEL_CONTROL";
   }
   return "?";
 }

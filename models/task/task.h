@@ -33,7 +33,10 @@ enum class TaskKind {
   Callback,
   Kernel,
   ValueWrite,
-  ValueWait
+  ValueWait,
+  // A model run instance's control task (stream switch and activation, label switch, condition,
+  // end of graph), done by the task scheduler itself: `control` names it.
+  Control
 };
 
 // What a compute task (KERNEL_AICORE) asks of the AI Cores: the bytes it streams from and to
@@ -110,7 +113,10 @@ struct Task {
   // Kernel: runs as the task starts, before its timing is laid out (an Ascend C kernel runs its
   // blocks then and fills in `kernel` with what they did).
   std::function<void(Task&)> prepare;
-  std::function<void()> effect;   // data effect, applied when the task completes
+  std::function<void()> effect;  // data effect, applied when the task completes
+  // A task replayed from a model run instance: the model (and label) it came from, for the trace.
+  std::string model;
+  std::string control;            // Control: what it does ("STREAM_SWITCH", "LABEL_SWITCH", ...)
   std::function<void()> release;  // runs when it ends whatever happened (after the effect)
   // Set (by the runtime) when the task must not act: its stream stopped on a failure. It still
   // takes its place in the timeline; its effect and `prepare` are skipped.

@@ -331,6 +331,15 @@ void Runtime::init(const char* configPath) {
     virtualMemory_ = std::make_unique<VirtualMemory>(devices_, *memory_);
     ipc_ = std::make_unique<IpcRegistry>(*memory_);
     hosts_ = std::make_unique<HostRegistry>(*memory_);
+    // A model's replay queues its tasks from the ends of earlier ones, inside the simulation.
+    modelRuns_ = std::make_unique<ModelRuns>(
+        *memory_, [this](Stream& s, std::unique_ptr<models::Task> task, spec::Picoseconds when) {
+          task->id = nextTaskId_++;
+          task->kernel.seed = task->id;
+          task->submitTime = when;
+          task->cancelled = s.stopped;
+          s.device->scheduler->submit(s.queue, std::move(task));
+        });
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +
@@ -551,6 +560,17 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
              " stopped on a failed task (ACL_STOP_ON_FAILURE): it takes no new tasks" +
              (s.failureMessage.empty() ? std::string() : ": " + s.failureMessage));
   }
+  if (recording(s)) {
+    // Captured, or a persistent stream of a model being built: the task becomes a step of the
+    // model, replayed by each of its launches.
+    modelRuns_->record(s, std::move(task));
+    return;
+  }
+  if (s.flags & ACL_STREAM_PERSISTENT) {
+    fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + std::to_string(s.queue.id()) +
+                                        " is persistent (ACL_STREAM_PERSISTENT): it takes tasks "
+                                        "only while bound to a model being built");
+  }
   task->cancelled = s.stopped;
   // A FAST_LAUNCH stream has its resources already: the enqueue costs at most `fast_launch`.
   if ((s.flags & ACL_STREAM_FAST_LAUNCH) && t.callOverhead > overheads().fastLaunch) {
@@ -571,6 +591,16 @@ void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
   t.callTasks.push_back(task->id);
   t.lastTaskId = task->id;
   s.device->scheduler->submit(s.queue, std::move(task));
+}
+
+void Runtime::refuseDuringCapture(HostThread& t, const char* what, aclError code) {
+  if (modelRuns_ && !modelRuns_->unsafeCallAllowed(t.current, t.index)) {
+    fail(
+        code,
+        std::string(what) +
+            " is not allowed while a stream capture is active in this thread's capture mode "
+            "(aclmdlRICaptureThreadExchangeMode with ACL_MODEL_RI_CAPTURE_MODE_RELAXED allows it)");
+  }
 }
 
 void Runtime::warn(HostThread& t, std::string kind, std::string message) {

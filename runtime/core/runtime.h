@@ -29,6 +29,7 @@
 #include "runtime/core/kernel_library.h"
 #include "runtime/core/kernel_use.h"
 #include "runtime/core/memory_manager.h"
+#include "runtime/core/model_runs.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/run_outputs.h"
 #include "runtime/core/virtual_memory.h"
@@ -130,7 +131,8 @@ class Runtime {
   void destroyStream(HostThread& t, aclrtStream s);
   void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
   bool streamIdle(HostThread& t, aclrtStream s);
-  void streamWaitEvent(HostThread& t, aclrtStream s, aclrtEvent e);
+  // `external` (ACL_EVENT_WAIT_EXTERNAL): in a model, the wait takes the next record made outside.
+  void streamWaitEvent(HostThread& t, aclrtStream s, aclrtEvent e, bool external = false);
 
   // ---- events
   Event* createEvent(HostThread& t, uint32_t flags);
@@ -219,6 +221,10 @@ class Runtime {
   }
   // Kernel binaries (aclrtBinaryLoadFromFile ...), argument lists, and launches by handle.
   KernelLibrary& kernels() { return kernels_; }
+  // Model run instances (aclmdlRI...), stream capture, labels and conditions; made with the
+  // machine. A stream that records (captured, or bound to a model being built) hands its tasks
+  // to it instead of running them.
+  ModelRuns& modelRuns() { return made(modelRuns_); }
   // Whether `info` is a failure an exception callback is being given right now (under the lock).
   bool exceptionInfoLive(const rtExceptionInfo* info);
 
@@ -365,6 +371,12 @@ class Runtime {
   std::unique_ptr<VirtualMemory> virtualMemory_;  // made with the machine
   std::unique_ptr<HostRegistry> hosts_;           // made with the machine
   std::unique_ptr<IpcRegistry> ipc_;              // made with the machine
+  std::unique_ptr<ModelRuns> modelRuns_;          // made with the machine
+  // Whether `s` records its tasks into a model instead of running them.
+  bool recording(const Stream& s) const { return modelRuns_ && modelRuns_->recording(s); }
+  // Refuses a call that would block (synchronous copy, memset) while a stream capture forbids it.
+  void refuseDuringCapture(HostThread& t, const char* what,
+                           aclError code = ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
 };
 
 }  // namespace ascendsim::runtime

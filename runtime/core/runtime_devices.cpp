@@ -44,6 +44,7 @@ Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
 }
 
 void Runtime::deleteStream(Stream& s) {
+  if (modelRuns_) modelRuns_->forgetStream(s);
   s.device->scheduler->detach(s.queue);
   s.device->streams--;
   if (s.context) {

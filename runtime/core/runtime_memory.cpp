@@ -116,6 +116,13 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
     return;
   }
   Stream& s = stream ? resolveStream(t, *stream) : *plan.engine->copyStream;
+  // A recording stream keeps the copy as a model's step: nothing runs now, whatever the memory.
+  const bool recorded = recording(s);
+  // CANN counts an asynchronous copy of pageable memory among the calls a capture restricts (it
+  // would run synchronously): ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC then.
+  if (stream && plan.pageable)
+    refuseDuringCapture(t, "an asynchronous copy of pageable host memory",
+                        ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
   if (stream && s.device != requireContext(t).device) {
     fail(ACL_ERROR_RT_STREAM_CONTEXT, "the stream belongs to device " +
                                           std::to_string(s.device->id) +
@@ -153,8 +160,8 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
     if (last)
       *holds = {mm->hold(plan.dst), mm->hold(plan.src)};  // (it runs no earlier than the next step)
   }
-  const bool synchronous = !stream || plan.pageable;
-  if (stream && plan.pageable) {
+  const bool synchronous = (!stream || plan.pageable) && !recorded;
+  if (stream && plan.pageable && !recorded) {
     warn(t, "pageable-async-copy",
          "aclrtMemcpyAsync from pageable host memory ran synchronously; "
          "use aclrtMallocHost memory for asynchronous copies");
@@ -169,6 +176,7 @@ void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, 
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "count " + std::to_string(count) + " exceeds destMax " + std::to_string(destMax));
   }
+  if (!stream) refuseDuringCapture(t, "a synchronous memory copy");
   if (dst && dst == src) {
     if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
       fail(ACL_ERROR_INVALID_PARAM, "unsupported aclrtMemcpyKind " + std::to_string(kind));
@@ -192,6 +200,7 @@ void Runtime::memcpy2d(HostThread& t, void* dst, size_t dpitch, const void* src,
                                       std::to_string(dpitch) + ", spitch " +
                                       std::to_string(spitch) + ")");
   }
+  if (!stream) refuseDuringCapture(t, "a synchronous 2D memory copy");
   if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
       kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
     fail(ACL_ERROR_INVALID_PARAM,
@@ -230,6 +239,7 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
                      std::optional<aclrtStream> stream) {
   if (count == 0) return;
   if (!p) fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  if (!stream) refuseDuringCapture(t, "a synchronous memset");
   if (count > maxCount) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));

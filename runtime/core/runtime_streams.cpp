@@ -32,15 +32,11 @@ Stream* Runtime::createStream(HostThread& t, uint32_t priority, uint32_t flags) 
   Context& ctx = requireContext(t);
   if (priority > 7)
     fail(ACL_ERROR_INVALID_PARAM, "priority " + std::to_string(priority) + " is out of range 0..7");
-  if (flags & ACL_STREAM_PERSISTENT) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-         "ACL_STREAM_PERSISTENT streams hold tasks for a model run instance "
-         "(aclmdlRI...), which the simulator does not run");
-  }
   // CANN creates a plain stream for any other bits; HUGE has no effect on these SoCs (CANN's
   // aclrtCreateStreamWithConfig documentation).
   const uint32_t known =
-      ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_DEVICE_USE_ONLY;
+      ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_DEVICE_USE_ONLY |
+      ACL_STREAM_PERSISTENT;  // (persistent: its tasks are a model's, runtime_models.cpp)
   if (flags & ~known) {
     warn(t, "stream-flags-ignored",
          "stream flag bits " + std::to_string(flags & ~known) +
@@ -227,7 +223,7 @@ bool Runtime::streamIdle(HostThread& t, aclrtStream handle) {
   return s.queue.idle();
 }
 
-void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
+void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh, bool external) {
   if (!eh) fail(ACL_ERROR_INVALID_PARAM, "event is NULL");
   Stream& s = resolveStream(t, sh);
   Event* e = events_.find(eh);
@@ -237,6 +233,13 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventWait;
   task->sync = e->sync;
+  if (recording(s)) {
+    // A model's step: which record it takes is decided at each launch (model_runs.cpp). A wait
+    // on an ACL_EVENT_EXTERNAL event, or with ACL_EVENT_WAIT_EXTERNAL, takes the next record
+    // made outside the model.
+    modelRuns_->record(s, std::move(task), external || (e->flags & ACL_EVENT_EXTERNAL));
+    return;
+  }
   // The record issued most recently. Only an ACL_EVENT_SYNC event may be waited for before it is
   // recorded (CANN sends its wait whatever the event's state); others must be recorded first.
   if (e->sync->recordsSubmitted == 0 && !(e->flags & ACL_EVENT_SYNC)) {
@@ -255,19 +258,19 @@ void Runtime::streamWaitEvent(HostThread& t, aclrtStream sh, aclrtEvent eh) {
 Event* Runtime::createEvent(HostThread& t, uint32_t flags) {
   Device& d = *requireContext(t).device;
   const uint32_t known =
-      ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_IPC;
-  const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL;
+      ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_IPC |
+      ACL_EVENT_EXTERNAL;  // (external: a model's waits on it take records made outside it)
+  const uint32_t unsimulated = ACL_EVENT_DEVICE_USE_ONLY;
   if (flags & unsimulated) {
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-         "event flag bits " + std::to_string(flags & unsimulated) +
-             " (device-only or external events) are not simulated");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event flag bits " +
+                                               std::to_string(flags & unsimulated) +
+                                               " (device-only events) are not simulated");
   }
   if (flags == 0 || (flags & ~known)) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "event flag " + std::to_string(flags) +
-             " is invalid: give ACL_EVENT_SYNC, "
-             "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ACL_EVENT_TIME_LINE, ACL_EVENT_IPC or an OR of "
-             "them");
+             " is invalid: give ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS, "
+             "ACL_EVENT_TIME_LINE, ACL_EVENT_IPC, ACL_EVENT_EXTERNAL or an OR of them");
   }
   if (d.events >= d.spec->scheduler.maxEvents) {
     fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "device " + std::to_string(d.id) +
@@ -314,7 +317,7 @@ void Runtime::recordEvent(HostThread& t, aclrtEvent eh, aclrtStream sh) {
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::EventRecord;
   task->sync = e.sync;
-  e.sync->recordsSubmitted++;
+  if (!recording(s)) e.sync->recordsSubmitted++;  // (a model's record counts at each launch)
   submit(t, s, std::move(task));
 }
 

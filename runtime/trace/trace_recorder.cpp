@@ -156,6 +156,7 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   args.clear();
   args.push_back(TraceArg::number("task_id", task.id));
   args.push_back(TraceArg::number("stream", stream.id()));
+  if (!task.model.empty()) args.push_back(TraceArg::string("model", task.model));
   const bool transfer =
       task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
   if (transfer) {
@@ -180,8 +181,10 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
         TraceArg::real("blocked_us", static_cast<double>(task.startTime - atHead) / 1e6, 3));
   }
   free = task.endTime;
-  sink_->complete(pid, streamTrack(stream.id()), models::taskKindName(task.kind), "task", atHead,
-                  task.endTime - atHead, args);
+  const std::string name = task.kind == models::TaskKind::Control && !task.control.empty()
+                               ? task.control
+                               : std::string(models::taskKindName(task.kind));
+  sink_->complete(pid, streamTrack(stream.id()), name, "task", atHead, task.endTime - atHead, args);
   if (task.sync && task.kind == models::TaskKind::EventRecord)
     noteRecord(pid, streamTrack(stream.id()), task);
   if (task.sync && task.kind == models::TaskKind::EventWait && !task.isCancelled())

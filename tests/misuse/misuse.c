@@ -85,8 +85,8 @@ int main(void) {
            "an event with no flag");
     expect(aclrtCreateEventWithFlag(&event, 0x80000000U), ACL_ERROR_RT_PARAM_INVALID,
            "an unknown event flag");
-    expect(aclrtCreateEventWithFlag(&event, ACL_EVENT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-           "an external event");
+    expect(aclrtCreateEventWithFlag(&event, ACL_EVENT_DEVICE_USE_ONLY),
+           ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a device-only event");
     expect(aclrtCreateEventWithFlag(&untimed, ACL_EVENT_SYNC), ACL_SUCCESS,
            "an event without timestamps");
     expect(aclrtCreateEvent(&plain), ACL_SUCCESS, "a default event");
@@ -104,8 +104,9 @@ int main(void) {
            "the timestamp of an event without them");
     expect(aclrtDestroyEvent(untimed), ACL_SUCCESS, "aclrtDestroyEvent");
     expect(aclrtDestroyEvent(plain), ACL_SUCCESS, "aclrtDestroyEvent");
-    expect(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_PERSISTENT),
-           ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "a persistent stream");
+    expect(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS,
+           "a persistent stream");
+    expect(aclrtDestroyStream(stream), ACL_SUCCESS, "destroying the persistent stream");
     expect(aclrtCreateStreamWithConfig(&stream, 8, 0), ACL_ERROR_INVALID_PARAM,
            "stream priority 8");
   }

@@ -34,13 +34,17 @@ TEST_F(Stream, CreateWithConfigChecksPriorityAndFlags) {
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 8, 0), ACL_ERROR_INVALID_PARAM);
   // CANN: other bits give a plain stream; HUGE has no effect on these SoCs; PERSISTENT streams
-  // belong to model run instances, which are not simulated.
+  // belong to model run instances: they take tasks only while bound to a model being built.
   ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0, 0x100));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_HUGE));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
-  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT),
-                   ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT));
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERROR(aclrtMemsetAsync(d, 64, 0, 64, s), ACL_ERROR_RT_STREAM_MODEL);
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
 
 namespace {

@@ -71,7 +71,7 @@ TEST(MachineSettings, EverySettingIsReadAndWrittenByItsOneDeclaration) {
   expectEverySampleComesBack("default", {"trace"}, trace, 5);
   expectEverySampleComesBack("default", {"host"}, hostSettings(), 3);
   expectEverySampleComesBack("default", {"host", "socket_link"}, socketLinkSettings(), 2);
-  expectEverySampleComesBack("default", {"host", "api_overhead"}, apiOverheadSettings(), 15);
+  expectEverySampleComesBack("default", {"host", "api_overhead"}, apiOverheadSettings(), 16);
   expectEverySampleComesBack("default", {"pcie", "root_complex"}, rootComplexSettings(), 6);
   expectEverySampleComesBack("atlas-800t-a2", {"pcie", "switches", "0"}, switchSettings(), 2);
   expectEverySampleComesBack("default", {"devices", "0"}, deviceSettings(), 2);

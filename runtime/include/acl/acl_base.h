@@ -32,6 +32,9 @@ typedef void* aclrtStream;
 typedef void* aclrtEvent;
 typedef void* aclrtNotify;
 typedef void* aclrtContext;
+typedef void* aclrtLabel;
+typedef void* aclrtLabelList;
+typedef void* aclrtTaskGrp;
 /* A program's own device memory allocator (acl/acl_rt_allocator.h). */
 typedef void* aclrtAllocatorDesc;
 typedef void* aclrtAllocator;
