@@ -243,12 +243,18 @@ aclError unsupportedOnHost(const char* call) {
   });
 }
 
-// The user data travels in the buffer's head, 96 bytes at most (CANN's reference).
-void checkUserData(size_t userDataSize) {
+// The checks enqueue and dequeue share: a buffer, user data that fits the buffer's head (96 bytes
+// at most, CANN's reference) and a timeout.
+void checkTransfer(const void* data, size_t dataSize, const void* userData, size_t userDataSize,
+                   int32_t timeout) {
+  needPointer(data, "data");
+  if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
+  if (userDataSize > 0 && !userData) fail(ACL_ERROR_INVALID_PARAM, "userData is NULL");
   if (userDataSize > kMaxUserData) {
     fail(ACL_ERROR_RT_PARAM_INVALID, "userDataSize " + std::to_string(userDataSize) +
                                          " exceeds 96 bytes, the most a buffer's head holds");
   }
+  checkTimeout(timeout);
 }
 
 // Where the program's data is: its host memory (pageable, as the runtime sees it), or memory of
@@ -376,11 +382,7 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
   return run("acltdtEnqueueData", &ascendsim::spec::ApiOverheads::memcpy, [&](HostThread& t) {
     t.callArgs = {arg("qid", qid), ptrArg("data", data), arg("dataSize", dataSize),
                   arg("userDataSize", userDataSize)};
-    needPointer(data, "data");
-    if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
-    if (userDataSize > 0 && !userData) fail(ACL_ERROR_INVALID_PARAM, "userData is NULL");
-    checkUserData(userDataSize);
-    checkTimeout(timeout);
+    checkTransfer(data, dataSize, userData, userDataSize, timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
     Queue* q = &queueOf(port, device, qid);
@@ -437,12 +439,8 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
   return run("acltdtDequeueData", &ascendsim::spec::ApiOverheads::memcpy, [&](HostThread& t) {
     t.callArgs = {arg("qid", qid), ptrArg("data", data), arg("dataSize", dataSize),
                   arg("userDataSize", userDataSize)};
-    needPointer(data, "data");
     needPointer(retDataSize, "retDataSize");
-    if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize must be positive");
-    if (userDataSize > 0 && !userData) fail(ACL_ERROR_INVALID_PARAM, "userData is NULL");
-    checkUserData(userDataSize);
-    checkTimeout(timeout);
+    checkTransfer(data, dataSize, userData, userDataSize, timeout);
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
     queueOf(port, device, qid);
