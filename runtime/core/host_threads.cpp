@@ -70,11 +70,11 @@ size_t processThreads() {
   return n;
 }
 
-// CPU time the other threads of the process used, in ns.
-int64_t othersCpuNs() {
+// CPU time this process has used, in ns.
+int64_t processCpuNs() {
   timespec process{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process);
-  return static_cast<int64_t>(process.tv_sec) * 1000000000LL + process.tv_nsec - ownCpuNs();
+  return static_cast<int64_t>(process.tv_sec) * 1000000000LL + process.tv_nsec;
 }
 
 spec::Picoseconds nextEventTime(const models::SimulatedSystem* system) {
@@ -309,6 +309,16 @@ bool HostThreads::anotherWaitEnded(const HostThread& t) const {
   });
 }
 
+int64_t HostThreads::cpuOutsideWaitsNs() const {
+  int64_t cpu = processCpuNs();
+  for (const auto& [id, thread] : threads_) {
+    if (!thread.blocked) continue;
+    const int64_t used = threadCpuNs(static_cast<pthread_t>(id));
+    if (used > 0) cpu -= used;
+  }
+  return cpu;
+}
+
 bool HostThreads::othersMayAct(const HostThread& t) const {
   return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
     const HostThread& other = kv.second;
@@ -371,7 +381,7 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
 
   const auto patience = deadlockPatience();
   auto quietSince = Clock::now();
-  int64_t cpu = othersCpuNs();
+  int64_t cpu = cpuOutsideWaitsNs();
   bool woken = false;
   for (;;) {
     bool unsure = false;
@@ -400,9 +410,11 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
       }
     }
     woken = sleep(unsure);
-    // A call, or CPU time spent by another thread, is a sign of life; none for the whole patience
-    // means every thread that could end this wait is stuck (asleep, in join(), ...).
-    const int64_t nowCpu = othersCpuNs();
+    // A call, or CPU time spent by a thread that is not itself waiting here, is a sign of life;
+    // none for the whole patience means every thread that could end this wait is stuck (asleep,
+    // in join(), ...). The waiting threads' own looks around are not: several threads blocked
+    // for good, each looking every 100 ms, used to keep each other alive on a slow machine.
+    const int64_t nowCpu = cpuOutsideWaitsNs();
     if (woken || nowCpu - cpu > 1000000 || nextEventTime(&system) != kNoDeadline ||
         deadline != kNoDeadline) {
       quietSince = Clock::now();

@@ -102,6 +102,8 @@ class HostThreads {
   // Another thread whose wait has ended and whose turn comes before `t`'s.
   bool earlierWaitEnded(const HostThread& t, models::SimulatedSystem& system) const;
   bool othersMayAct(const HostThread& t) const;
+  // CPU time, in ns, that the process has used outside the threads blocked in a wait here.
+  int64_t cpuOutsideWaitsNs() const;
   // Sleeps until another thread changes something, or briefly when `unsure`; true if woken.
   bool sleep(bool unsure);
 
