@@ -96,6 +96,36 @@ T fromBits(uint64_t b) {
   return v;
 }
 
+// An enum argument travels as the bits the program passed, never loaded as the enum: a value
+// outside the enum's range (which the runtime refuses with CANN's code) is not a valid load, and
+// UBSan stops it. In-process calls read enums the same way (rawEnum in runtime/api/api_call.h).
+template <class P>
+struct EnumBits {
+  std::underlying_type_t<P> raw;
+};
+template <class P>
+using Carried = std::conditional_t<std::is_enum_v<P>, EnumBits<P>, P>;
+
+// Argument `arg` as parameter type P carries it: converted as the call would convert it, or an
+// enum's bits.
+template <class P, class A>
+Carried<P> carry(const A& arg) {
+  if constexpr (std::is_enum_v<P>) {
+    static_assert(std::is_same_v<A, P>, "an enum parameter takes its own enum type");
+    EnumBits<P> bits;
+    std::memcpy(&bits.raw, &arg, sizeof bits.raw);
+    return bits;
+  } else {
+    return arg;
+  }
+}
+
+template <class Types, size_t... I, class... A>
+auto carryAll(std::index_sequence<I...>, const A&... args) {
+  return std::tuple<Carried<std::tuple_element_t<I, Types>>...>{
+      carry<std::tuple_element_t<I, Types>>(args)...};
+}
+
 // ---------------------------------------------------------------- the program's end
 
 template <class Role>
@@ -427,12 +457,14 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
 }
 
 // Runs `Fn` on the served machine with these arguments.
+// (The arguments are taken by reference: copying an enum argument would load it.)
 template <auto Fn, class... A>
-auto forward(A... args) {
+auto forward(const A&... args) {
   using Roles = typename Served<Fn>::Roles;
   using Result = typename Params<decltype(Fn)>::Result;
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
-  const typename Params<decltype(Fn)>::Tuple all{args...};
+  const auto all = carryAll<typename Params<decltype(Fn)>::Tuple>(
+      std::make_index_sequence<sizeof...(A)>(), args...);
   return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, all,
                                                        std::make_index_sequence<sizeof...(A)>()));
 }
@@ -446,9 +478,15 @@ auto forward(A... args) {
 
 template <class Role, class P>
 struct ServerArg {  // Val, Src, Dst, Src2d, Dst2d
-  P value{};
-  void read(WireReader& r) { value = fromBits<P>(r.u64()); }
-  P get() { return value; }
+  Carried<P> value{};
+  void read(WireReader& r) { value = fromBits<Carried<P>>(r.u64()); }
+  P get() {
+    if constexpr (std::is_enum_v<P>) {
+      return static_cast<P>(value.raw);  // a conversion, not a load of an enum
+    } else {
+      return value;
+    }
+  }
   void write(WireWriter&) {}
 };
 
