@@ -42,6 +42,26 @@ float elapsedMs(Work&& work, aclrtStream stream = nullptr) {
   return ms;
 }
 
+// Simulated host time `work` took on the calling thread, in us: elapsed time between two records
+// on an idle stream of their own (each ends one task launch after the thread's clock at its call)
+// minus the second record's own host cost (api_overhead.event, 1 us on every preset).
+template <class Work>
+double hostMicroseconds(Work work) {
+  aclrtStream ruler = nullptr;
+  aclrtEvent a = nullptr, b = nullptr;
+  if (aclrtCreateStream(&ruler) || aclrtCreateEvent(&a) || aclrtCreateEvent(&b)) return -1;
+  aclrtRecordEvent(a, ruler);
+  work();
+  aclrtRecordEvent(b, ruler);
+  aclrtSynchronizeStream(ruler);
+  float ms = -1;
+  aclrtEventElapsedTime(&ms, a, b);
+  aclrtDestroyEvent(a);
+  aclrtDestroyEvent(b);
+  aclrtDestroyStream(ruler);
+  return ms * 1000.0 - 1.0;
+}
+
 inline std::string testData(const std::string& name) {
   return std::string(ASCENDSIM_TEST_DATA) + "/" + name;
 }

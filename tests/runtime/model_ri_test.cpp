@@ -52,25 +52,6 @@ aclOpExecutor* addExecutor(aclTensor* self, aclTensor* other, float alpha, aclTe
   return e;
 }
 
-// Simulated host time `work` took on this thread, in us (two records on a stream of their own,
-// minus the second record's 1 us of call overhead), as stream_test.cpp measures it.
-template <class Work>
-double hostMicroseconds(Work work) {
-  aclrtStream ruler = nullptr;
-  aclrtEvent a = nullptr, b = nullptr;
-  if (aclrtCreateStream(&ruler) || aclrtCreateEvent(&a) || aclrtCreateEvent(&b)) return -1;
-  aclrtRecordEvent(a, ruler);
-  work();
-  aclrtRecordEvent(b, ruler);
-  aclrtSynchronizeStream(ruler);
-  float ms = -1;
-  aclrtEventElapsedTime(&ms, a, b);
-  aclrtDestroyEvent(a);
-  aclrtDestroyEvent(b);
-  aclrtDestroyStream(ruler);
-  return ms * 1000.0 - 1.0;
-}
-
 }  // namespace
 
 TEST_F(ModelRI, AThousandCapturedCopiesLaunchAsOneModel) {

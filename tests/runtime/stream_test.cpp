@@ -47,28 +47,6 @@ TEST_F(Stream, CreateWithConfigChecksPriorityAndFlags) {
   ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
 
-namespace {
-// Simulated host time spent by `work`, seen through two records on an idle stream of their own
-// (each ends one task launch after the thread's clock at its call): elapsed time minus the second
-// record's own 1 us of host overhead, in us.
-template <class Work>
-double hostMicroseconds(Work work) {
-  aclrtStream ruler = nullptr;
-  aclrtEvent a = nullptr, b = nullptr;
-  if (aclrtCreateStream(&ruler) || aclrtCreateEvent(&a) || aclrtCreateEvent(&b)) return -1;
-  aclrtRecordEvent(a, ruler);
-  work();
-  aclrtRecordEvent(b, ruler);
-  aclrtSynchronizeStream(ruler);
-  float ms = -1;
-  aclrtEventElapsedTime(&ms, a, b);
-  aclrtDestroyEvent(a);
-  aclrtDestroyEvent(b);
-  aclrtDestroyStream(ruler);
-  return ms * 1000.0 - 1.0;
-}
-}  // namespace
-
 TEST_F(Stream, FastLaunchCostsMoreToCreateAndLessToLaunch) {
   // Default machine: stream_create 10 us, fast_launch_stream_create 20 us; memset_async 3 us,
   // fast_launch 1.5 us per enqueue.
