@@ -13,7 +13,7 @@ aclError aclrtCreateEvent(aclrtEvent* event) {
   return run("aclrtCreateEvent", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
     // CANN's default event: it keeps timestamps and marks stream progress; a wait needs a record.
-    *event = rt().createEvent(t, ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE);
+    *event = rt().events().create(t, ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE);
   });
 }
 
@@ -21,7 +21,7 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
   ASCENDSIM_FORWARD(aclrtCreateEventWithFlag, event, flag);
   return run("aclrtCreateEventWithFlag", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
-    *event = rt().createEvent(t, flag);
+    *event = rt().events().create(t, flag);
   });
 }
 
@@ -31,34 +31,35 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
   // the record queued before it: what every event of the simulator does. The flags are the same.
   return run("aclrtCreateEventExWithFlag", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
-    *event = rt().createEvent(t, flag);
+    *event = rt().events().create(t, flag);
   });
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
   ASCENDSIM_FORWARD(aclrtDestroyEvent, event);
   return run("aclrtDestroyEvent", &ApiOverheads::event,
-             [&](HostThread& t) { rt().destroyEvent(t, event); });
+             [&](HostThread&) { rt().events().destroy(event); });
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtRecordEvent, event, stream);
   return run("aclrtRecordEvent", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().recordEvent(t, event, stream);
+    rt().events().record(t, event, stream);
   });
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtResetEvent, event, stream);
   return run("aclrtResetEvent", &ApiOverheads::event,
-             [&](HostThread& t) { rt().resetEvent(t, event, stream); });
+             [&](HostThread& t) { rt().events().reset(t, event, stream); });
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   return run("aclrtQueryEvent", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventComplete(t, event) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    *status =
+        rt().events().complete(t, event) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   });
 }
 
@@ -66,8 +67,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   ASCENDSIM_FORWARD(aclrtQueryEventStatus, event, status);
   return run("aclrtQueryEventStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventComplete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                           : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    *status = rt().events().complete(t, event) ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                               : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   });
 }
 
@@ -75,28 +76,28 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
   ASCENDSIM_FORWARD(aclrtQueryEventWaitStatus, event, status);
   return run("aclrtQueryEventWaitStatus", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().eventWaitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE
-                                                : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    *status = rt().events().waitsComplete(t, event) ? ACL_EVENT_WAIT_STATUS_COMPLETE
+                                                    : ACL_EVENT_WAIT_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
   ASCENDSIM_FORWARD(aclrtSynchronizeEvent, event);
   return run("aclrtSynchronizeEvent", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().synchronizeEvent(t, event, -1); });
+             [&](HostThread& t) { rt().events().synchronize(t, event, -1); });
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
   ASCENDSIM_FORWARD(aclrtSynchronizeEventWithTimeout, event, timeout);
   return run("aclrtSynchronizeEventWithTimeout", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().synchronizeEvent(t, event, timeout); });
+             [&](HostThread& t) { rt().events().synchronize(t, event, timeout); });
 }
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
   ASCENDSIM_FORWARD(aclrtEventElapsedTime, ms, startEvent, endEvent);
   return run("aclrtEventElapsedTime", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(ms, "ms");
-    *ms = rt().elapsedMs(t, startEvent, endEvent);
+    *ms = rt().events().elapsedMs(t, startEvent, endEvent);
   });
 }
 
@@ -104,16 +105,16 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
   ASCENDSIM_FORWARD(aclrtEventGetTimestamp, event, timestamp);
   return run("aclrtEventGetTimestamp", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(timestamp, "timestamp");
-    *timestamp = rt().eventTimestampUs(t, event);
+    *timestamp = rt().events().timestampUs(t, event);
   });
 }
 
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
   ASCENDSIM_FORWARD(aclrtIpcGetEventHandle, event, handle);
-  return run("aclrtIpcGetEventHandle", &ApiOverheads::defaultCall, [&](HostThread& t) {
+  return run("aclrtIpcGetEventHandle", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(event, "event");
     needPointer(handle, "handle");
-    rt().ipcEventHandle(t, event, handle);
+    rt().events().ipcHandle(event, handle);
   });
 }
 
@@ -121,7 +122,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) 
   ASCENDSIM_FORWARD(aclrtIpcOpenEventHandle, handle, event);
   return run("aclrtIpcOpenEventHandle", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(event, "event");
-    *event = rt().ipcOpenEvent(t, handle);
+    *event = rt().events().ipcOpen(t, handle);
   });
 }
 

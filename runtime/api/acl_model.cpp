@@ -577,7 +577,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
            "flag " + std::to_string(flag) + " is neither ACL_EVENT_RECORD_DEFAULT nor _EXTERNAL");
     }
     t.callArgs = {streamArg(stream), arg("flag", flag)};
-    rt().recordEvent(t, event, stream);
+    rt().events().record(t, event, stream);
   });
 }
 
@@ -596,7 +596,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
            "a wait with a timeout is not simulated: give timeout 0 (wait without limit)");
     }
     t.callArgs = {streamArg(stream), arg("flag", flag)};
-    rt().streamWaitEvent(t, stream, event, flag == ACL_EVENT_WAIT_EXTERNAL);
+    rt().events().streamWait(t, stream, event, flag == ACL_EVENT_WAIT_EXTERNAL);
   });
 }
 

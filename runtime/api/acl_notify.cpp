@@ -12,21 +12,21 @@ aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
   ASCENDSIM_FORWARD(aclrtCreateNotify, notify, flag);
   return run("aclrtCreateNotify", &ApiOverheads::event, [&](HostThread& t) {
     needPointer(notify, "notify");
-    *notify = rt().createNotify(t, flag);
+    *notify = rt().events().createNotify(t, flag);
   });
 }
 
 aclError aclrtDestroyNotify(aclrtNotify notify) {
   ASCENDSIM_FORWARD(aclrtDestroyNotify, notify);
   return run("aclrtDestroyNotify", &ApiOverheads::event,
-             [&](HostThread& t) { rt().destroyNotify(t, notify); });
+             [&](HostThread&) { rt().events().destroyNotify(notify); });
 }
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtRecordNotify, notify, stream);
   return run("aclrtRecordNotify", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().recordNotify(t, notify, stream);
+    rt().events().recordNotify(t, notify, stream);
   });
 }
 
@@ -34,7 +34,7 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
   ASCENDSIM_FORWARD(aclrtWaitAndResetNotify, notify, stream, timeout);
   return run("aclrtWaitAndResetNotify", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream), arg("timeout", timeout)};
-    rt().waitAndResetNotify(t, notify, stream, timeout);
+    rt().events().waitAndResetNotify(t, notify, stream, timeout);
   });
 }
 
@@ -45,7 +45,7 @@ aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint
     needPointer(key, "key");
     if (len == 0) fail(ACL_ERROR_INVALID_PARAM, "len is 0");
     t.callArgs = {arg("flags", flags)};
-    rt().notifyExportKey(t, notify, key, len, flags);
+    rt().events().notifyExportKey(t, notify, key, len, flags);
     t.callArgs.push_back(arg("key", std::string(key)));
   });
 }
@@ -56,7 +56,7 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
     needPointer(notify, "notify");
     needPointer(pid, "pid");
     if (num == 0) fail(ACL_ERROR_INVALID_PARAM, "num is 0");
-    rt().notifyAllowProcesses(t, notify, pid, num);
+    rt().events().notifyAllowProcesses(t, notify, pid, num);
   });
 }
 
@@ -66,7 +66,7 @@ aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t f
     needPointer(notify, "notify");
     needPointer(key, "key");
     t.callArgs = {arg("key", std::string(key)), arg("flags", flags)};
-    *notify = rt().notifyImport(t, key, flags);
+    *notify = rt().events().notifyImport(t, key, flags);
   });
 }
 
@@ -74,7 +74,7 @@ aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
   ASCENDSIM_FORWARD(aclrtGetNotifyId, notify, notifyId);
   return run("aclrtGetNotifyId", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(notifyId, "notifyId");
-    *notifyId = rt().notifyId(notify);
+    *notifyId = rt().events().notifyId(notify);
   });
 }
 

@@ -288,7 +288,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   ASCENDSIM_FORWARD(aclrtStreamWaitEvent, stream, event);
   return run("aclrtStreamWaitEvent", &ApiOverheads::event, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().streamWaitEvent(t, stream, event);
+    rt().events().streamWait(t, stream, event);
   });
 }
 

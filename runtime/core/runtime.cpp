@@ -340,6 +340,7 @@ void Runtime::init(const char* configPath) {
           task->cancelled = s.stopped;
           s.device->scheduler->submit(s.queue, std::move(task));
         });
+    events_ = std::make_unique<Events>(ServicePort(*this), *modelRuns_, *ipc_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +
@@ -396,8 +397,7 @@ void Runtime::finalize(HostThread& t) {
   virtualMemory().releaseAll();
   memory_->releaseAll();
   outputs_.writeReport(warnings_);
-  events_.clear();
-  notifies_.clear();
+  events().clear();
   for (auto& d : devices_) d->events = 0;
   threads_.forEach([](HostThread& th) { th.current = nullptr; });
   initialized_ = false;
@@ -523,6 +523,10 @@ void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
              "will record, a value no task will write, or a callback no thread will process)");
   }
   t.now = std::max(t.now, s.queue.lastCompletion());
+}
+
+int32_t Runtime::callerPid(const HostThread& t) const {
+  return t.remotePid ? static_cast<int32_t>(t.remotePid) : static_cast<int32_t>(getpid());
 }
 
 void Runtime::catchUp(HostThread& t) {

@@ -21,6 +21,7 @@
 #include "acl/acl_rt.h"
 #include "models/system/simulated_system.h"
 #include "runtime/core/copy_planner.h"
+#include "runtime/core/events.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
 #include "runtime/core/host_registry.h"
@@ -131,27 +132,15 @@ class Runtime {
   void destroyStream(HostThread& t, aclrtStream s);
   void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
   bool streamIdle(HostThread& t, aclrtStream s);
-  // `external` (ACL_EVENT_WAIT_EXTERNAL): in a model, the wait takes the next record made outside.
-  void streamWaitEvent(HostThread& t, aclrtStream s, aclrtEvent e, bool external = false);
 
-  // ---- events
-  Event* createEvent(HostThread& t, uint32_t flags);
-  void destroyEvent(HostThread& t, aclrtEvent e);
-  void recordEvent(HostThread& t, aclrtEvent e, aclrtStream s);
-  void resetEvent(HostThread& t, aclrtEvent e, aclrtStream s);
-  bool eventComplete(HostThread& t, aclrtEvent e);
-  // Whether every aclrtStreamWaitEvent queued on `e` has ended (aclrtQueryEventWaitStatus).
-  bool eventWaitsComplete(HostThread& t, aclrtEvent e);
-  void synchronizeEvent(HostThread& t, aclrtEvent e, int32_t timeoutMs);
+  // ---- events and notifies (aclrtCreateEvent..., aclrtCreateNotify..., their IPC handles, and
+  // aclrtStreamWaitEvent): a service over the scheduling core, made with the machine
+  Events& events() { return made(events_); }
+
   void destroyStreamForce(HostThread& t, aclrtStream s);
   // The stream `handle` names, checked as aclrtDestroyStream(Force) need it: not NULL, not a
   // default stream, of the current context.
   Stream& destroyableStream(HostThread& t, aclrtStream handle);
-  Notify* createNotify(HostThread& t, uint64_t flag);
-  void destroyNotify(HostThread& t, aclrtNotify n);
-  void recordNotify(HostThread& t, aclrtNotify n, aclrtStream s);
-  void waitAndResetNotify(HostThread& t, aclrtNotify n, aclrtStream s, uint32_t timeoutMs);
-  uint32_t notifyId(aclrtNotify n);
   void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
   void stopStream(HostThread& t, aclrtStream s);   // aclrtStreamStop
   void abortStream(HostThread& t, aclrtStream s);  // aclrtStreamAbort
@@ -163,9 +152,6 @@ class Runtime {
   // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
   void valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
   void valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream s);
-  // When the event's latest record ended, in us since the machine started (aclrtEventGetTimestamp).
-  uint64_t eventTimestampUs(HostThread& t, aclrtEvent e);
-  float elapsedMs(HostThread& t, aclrtEvent start, aclrtEvent end);
 
   // ---- memory
   void* malloc(HostThread& t, size_t size, int32_t policy, bool align32Only);
@@ -258,15 +244,10 @@ class Runtime {
   // runtime/api/served_calls.h) are refused here with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and `why`.
   void refuseLocalCalls(std::string why) { localRefusal_ = std::move(why); }
 
-  // ---- what processes share by name: memory by key (IpcRegistry's), events and notifies
-  // (runtime_ipc.cpp: their handles are the runtime's)
+  // ---- what processes share by name: memory by key (IpcRegistry's); events and notifies are
+  // the Events service's
   int32_t callerPid(const HostThread& t) const;  // the calling program's process id
   IpcRegistry& ipc() { return made(ipc_); }
-  void ipcEventHandle(HostThread& t, aclrtEvent event, aclrtIpcEventHandle* handle);
-  Event* ipcOpenEvent(HostThread& t, const aclrtIpcEventHandle& handle);
-  void notifyExportKey(HostThread& t, aclrtNotify notify, char* key, size_t len, uint64_t flags);
-  void notifyAllowProcesses(HostThread& t, aclrtNotify notify, const int32_t* pids, size_t n);
-  Notify* notifyImport(HostThread& t, const char* key, uint64_t flags);
 
   // ---- for reports and tests
   const std::vector<RuntimeWarning>& warnings() const { return warnings_; }
@@ -349,8 +330,6 @@ class Runtime {
   std::unique_ptr<CopyPlanner> copyPlanner_;
   HandleTable<Context> contexts_;
   HandleTable<Stream> streams_;
-  HandleTable<Event> events_;
-  HandleTable<Notify> notifies_;
   HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
@@ -372,6 +351,7 @@ class Runtime {
   std::unique_ptr<HostRegistry> hosts_;           // made with the machine
   std::unique_ptr<IpcRegistry> ipc_;              // made with the machine
   std::unique_ptr<ModelRuns> modelRuns_;          // made with the machine
+  std::unique_ptr<Events> events_;                // made with the machine
   // Whether `s` records its tasks into a model instead of running them.
   bool recording(const Stream& s) const { return modelRuns_ && modelRuns_->recording(s); }
   // Refuses a call that would block (synchronous copy, memset) while a stream capture forbids it.

@@ -143,6 +143,22 @@ bool ServicePort::waitUntilDeadline(HostThread& t, const std::function<bool()>& 
   return rt_.waitUntilDeadline(t, done, deadline);
 }
 
+void ServicePort::catchUp(HostThread& t) {
+  rt_.catchUp(t);
+}
+
+Device& ServicePort::device(int32_t id) {
+  return rt_.device(id);
+}
+
+const spec::ApiOverheads& ServicePort::overheads() {
+  return rt_.overheads();
+}
+
+int32_t ServicePort::callerPid(const HostThread& t) {
+  return rt_.callerPid(t);
+}
+
 void ServicePort::changed() {
   rt_.threads_.changed();
 }

@@ -79,8 +79,16 @@ class ServicePort {
   // As waitUntil, but gives up at simulated time `deadline` (false then too).
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
                          spec::Picoseconds deadline);
+  // Simulates the machine up to the thread's present (before a query of what has ended by then).
+  void catchUp(HostThread& t);
   // Tells waiting threads that something they wait for has changed outside the machine.
   void changed();
+
+  // Device `id` of the machine (its counters: events, notify ids), and the machine's API costs.
+  Device& device(int32_t id);
+  const spec::ApiOverheads& overheads();
+  // The process the calling program's thread belongs to (a served machine's client, or this one).
+  int32_t callerPid(const HostThread& t);
 
  private:
   Runtime& rt_;
