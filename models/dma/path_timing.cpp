@@ -50,9 +50,9 @@ PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router&
 }
 
 // Little's law: requests in flight = read rate x round trip / request size, with a quarter more
-// so that the completions still streaming in do not hold the link back. Rows narrower than MRRS
-// are requests of their own width: the link's completion rate for them is lower, but each request
-// brings less, so more are needed; the device's tags cap them.
+// so that the completions still streaming in do not hold the link back. A 2D copy's rows are
+// requests of their own (at most MRRS each): the link's completion rate for them is lower, but
+// each request brings less, so more are needed; the device's tags cap them.
 PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) const {
   const auto known = windows_.find({device, rowBytes});
   if (known != windows_.end()) return known->second;
@@ -78,7 +78,7 @@ PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) cons
   // completion lands. With the window a quarter above Little's law that costs nothing; capped by
   // the tags (narrow rows) it would cost the piece's own link time on every round trip, so such
   // pieces are kept to 1/128 of the round trip on the link (the tags' rate within 0.8 %).
-  if (w.requests < needed * 1.25 && rowBytes < dev.link.mrrs) {
+  if (w.requests < needed * 1.25) {
     w.perPiece =
         std::max<uint32_t>(1, std::min<uint32_t>(w.perPiece, static_cast<uint32_t>(needed / 128)));
   }
@@ -86,14 +86,15 @@ PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) cons
   return w;
 }
 
-// Rows narrower than MRRS are read a request per row: the window is derived for their width.
+// A 2D copy's rows are read a request per MRRS of each row (a 700 B row: 512 B and 188 B): the
+// window is derived for the requests its rows make.
 uint32_t PathTiming::readWindow(int device, const Task& task) const {
   return readWindowOf(device, task).requests;
 }
 
 PathTiming::ReadWindow PathTiming::readWindowOf(int device, const Task& task) const {
   const uint64_t mrrs = sys_.devices.at(static_cast<size_t>(device)).link.mrrs;
-  return windowFor(device, task.rowBytes == 0 || task.rowBytes >= mrrs ? mrrs : task.rowBytes);
+  return windowFor(device, task.rowBytes == 0 ? mrrs : task.rowBytes);
 }
 
 // A piece: the staging buffer for pageable copies, else a DMA chunk; reads from host memory also

@@ -150,7 +150,10 @@ struct NarrowRow {
 constexpr NarrowRow kNarrowRows[] =
     {
         {64, 165.381906, 173.257235},   {128, 191.494839, 196.670375},
-        {256, 207.908682, 210.921851},  {512, 207.908682, 210.921851},
+        {200, 203.035822, 206.727383},  {256, 207.908682, 210.921851},
+        {384, 202.133441, 205.947279},  // two TLPs each way: 256 + 128 B
+        {512, 207.908682, 210.921851},  // writes at MPS: 2 x 256 B; one request, completions at MPS
+        {1500, 207.481862, 210.555668},  // requests of 512, 512 and 476 B
         {4096, 207.908682, 210.921851},  // wider than one piece's requests: moved in parts of rows
 };
 
