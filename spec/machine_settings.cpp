@@ -306,8 +306,9 @@ Settings<DmaSpec> declareDma() {
   f.push_back(automatic(
       "outstanding_reads", &DmaSpec::outstandingReads,
       "read requests (each at most MRRS) one DMA channel keeps in flight; `auto` derives it by "
-      "Little's law: the device link's read rate x the round trip to host memory / MRRS, plus a "
-      "quarter; the link's `tags` cap it",
+      "Little's law: the device link's read rate x the round trip to host memory / MRRS (for 2D "
+      "rows narrower than MRRS, which are a request each: their completion rate and width), plus "
+      "a quarter; the link's `tags` cap it",
       "`auto`", "`auto`, 1 .. 4096", "64",
       [](FieldReader& r, DmaSpec& d) {
         r.integer("outstanding_reads", d.outstandingReads, 1, 4096);

@@ -17,7 +17,9 @@ class FixedRateTiming : public TransferTiming {
   FixedRateTiming(const spec::SystemSpec& sys, Router& router);
   ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
   const char* name() const override { return "fixed-rate"; }
-  uint32_t readWindow(int) const override { return 1u << 30; }  // no protocol: nothing to bound
+  uint32_t readWindow(int, const Task&) const override {
+    return 1u << 30;
+  }  // no protocol: nothing to bound
 
   // Bytes per second a transfer of this kind gets (exposed for tests).
   double rate(int device, const Task& task);

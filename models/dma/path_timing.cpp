@@ -44,54 +44,97 @@ PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router&
     : sys_(sys), graph_(graph), router_(router) {
   runsOnDevice_ = sys.runMode == spec::RunMode::Device;
   for (size_t d = 0; d < sys.devices.size(); ++d) {
-    const spec::DeviceSpec& dev = sys.devices[d];
     const int i = static_cast<int>(d);
-    const Picoseconds rtt = router.hostReadRoundTrip(i);
-    roundTrip_.push_back(rtt);
-    uint32_t window = dev.dma.outstandingReads;
-    if (window == 0) {
-      // Little's law: requests in flight = read rate x round trip / request size, with a quarter
-      // more so that the completions still streaming in do not hold the link back.
-      const Route& down = router.route(Endpoint::host(), Endpoint::of(i), i);
-      double rate = 1e15;
-      for (const Crossing& c : down.crossings)
-        rate =
-            std::min(rate, c.link->payloadRate(Traffic::Completion, dev.link.mrrs, down.framing));
-      if (down.crossings.empty()) rate = graph.hostMemory(sys.host.memorySocket).readRate();
-      const double needed =
-          rate * static_cast<double>(rtt) * 1e-12 / static_cast<double>(dev.link.mrrs);
-      window = static_cast<uint32_t>(std::ceil(needed * 1.25));
-    }
-    window_.push_back(std::max<uint32_t>(1, std::min(window, dev.link.tags)));
+    roundTrip_.push_back(router.hostReadRoundTrip(i));
   }
 }
 
+// Little's law: requests in flight = read rate x round trip / request size, with a quarter more
+// so that the completions still streaming in do not hold the link back. A 2D copy's rows are
+// requests of their own (at most MRRS each): the link's completion rate for them is lower, but
+// each request brings less, so more are needed; the device's tags cap them.
+PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) const {
+  const auto known = windows_.find({device, rowBytes});
+  if (known != windows_.end()) return known->second;
+  const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
+  uint32_t window = dev.dma.outstandingReads;
+  double needed = 0;
+  if (window == 0) {
+    const Route& down = router_.route(Endpoint::host(), Endpoint::of(device), device);
+    double rate = 1e15;
+    for (const Crossing& c : down.crossings)
+      rate = std::min(rate, c.link->payloadRate(Traffic::Completion, rowBytes, down.framing));
+    if (down.crossings.empty()) rate = graph_.hostMemory(sys_.host.memorySocket).readRate();
+    const double request =
+        static_cast<double>(rowBytes) / static_cast<double>(pcie::ceilDiv(rowBytes, dev.link.mrrs));
+    needed =
+        rate * static_cast<double>(roundTrip_.at(static_cast<size_t>(device))) * 1e-12 / request;
+    window = static_cast<uint32_t>(std::min(std::ceil(needed * 1.25), 1e9));
+  }
+  ReadWindow w;
+  w.requests = std::max<uint32_t>(1, std::min(window, dev.link.tags));
+  w.perPiece = std::max<uint32_t>(1, w.requests / 8);
+  // A piece holds its requests until its last byte lands, where each tag frees as its own
+  // completion lands. With the window a quarter above Little's law that costs nothing; capped by
+  // the tags (narrow rows) it would cost the piece's own link time on every round trip, so such
+  // pieces are kept to 1/128 of the round trip on the link (the tags' rate within 0.8 %).
+  if (w.requests < needed * 1.25) {
+    w.perPiece =
+        std::max<uint32_t>(1, std::min<uint32_t>(w.perPiece, static_cast<uint32_t>(needed / 128)));
+  }
+  windows_[{device, rowBytes}] = w;
+  return w;
+}
+
+// A 2D copy's rows are read a request per MRRS of each row (a 700 B row: 512 B and 188 B): the
+// window is derived for the requests its rows make.
+uint32_t PathTiming::readWindow(int device, const Task& task) const {
+  return readWindowOf(device, task).requests;
+}
+
+PathTiming::ReadWindow PathTiming::readWindowOf(int device, const Task& task) const {
+  const uint64_t mrrs = sys_.devices.at(static_cast<size_t>(device)).link.mrrs;
+  return windowFor(device, task.rowBytes == 0 ? mrrs : task.rowBytes);
+}
+
 // A piece: the staging buffer for pageable copies, else a DMA chunk; reads from host memory also
-// at most an eighth of the channel's request window, so requests stream rather than wait for a
-// whole chunk (a piece holds its requests until its last byte lands). Shaped copies move whole
-// rows.
+// at most an eighth of the channel's request window in requests, so requests stream rather than
+// wait for a whole chunk (a piece holds its requests until its last byte lands). Shaped copies
+// move whole rows, a request per row or MRRS of it; a row of more requests than a piece may hold
+// moves as equal pieces of it (the last one of the row takes what is left).
 uint64_t PathTiming::pieceBytes(int device, const Task& task, uint64_t offset) const {
   const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
   uint64_t piece =
       isPageable(task) && !runsOnDevice_ ? sys_.host.stagingBufferSize : dev.dma.chunkSize;
   const bool readsHost =
       !runsOnDevice_ && task.kind == TaskKind::Copy && task.src.kind != MemoryPlace::Kind::Device;
-  if (readsHost && !isPageable(task)) {
-    piece = std::min<uint64_t>(
-        piece, std::max<uint64_t>(1, window_[static_cast<size_t>(device)] / 8) * dev.link.mrrs);
-  }
   const uint64_t left = task.bytes - offset;
-  if (task.rowBytes == 0) return std::min(piece, left);
-  const uint64_t rows = std::max<uint64_t>(1, piece / task.rowBytes);
-  return std::min(rows * task.rowBytes, left);
+  if (!readsHost || isPageable(task)) {
+    if (task.rowBytes == 0) return std::min(piece, left);
+    return std::min(std::max<uint64_t>(1, piece / task.rowBytes) * task.rowBytes, left);
+  }
+  const uint64_t mrrs = dev.link.mrrs;
+  const uint64_t requests = readWindowOf(device, task).perPiece;
+  if (task.rowBytes == 0) return std::min({piece, requests * mrrs, left});
+  const uint64_t perRow = pcie::ceilDiv(task.rowBytes, mrrs);
+  if (perRow <= requests) {
+    const uint64_t rows = std::max<uint64_t>(
+        1, std::min(requests / perRow, std::max<uint64_t>(1, piece / task.rowBytes)));
+    return std::min(rows * task.rowBytes, left);
+  }
+  const uint64_t parts = pcie::ceilDiv(perRow, requests);
+  const uint64_t part = pcie::ceilDiv(perRow, parts) * mrrs;
+  return std::min(part, task.rowBytes - offset % task.rowBytes);
 }
 
 ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
                                   Picoseconds ready) {
   if (task.kind == TaskKind::Kernel) return kernelStep(device, task, offset, ready);
   const uint64_t bytes = pieceBytes(device, task, offset);
-  const Shape shape =
-      task.rowBytes == 0 ? Shape{bytes, 1} : Shape{task.rowBytes, bytes / task.rowBytes};
+  // (a part of one row when rows are wider than a piece)
+  const Shape shape = task.rowBytes == 0 || bytes < task.rowBytes || offset % task.rowBytes != 0
+                          ? Shape{bytes, 1}
+                          : Shape{task.rowBytes, bytes / task.rowBytes};
   uint32_t requests = 0;
   std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
@@ -216,6 +259,11 @@ void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, co
   }
   const uint64_t firstRow = offset / task.rowBytes;
   const uint64_t step = pitch > 0 ? pitch : task.rowBytes;
+  if (shape.rowBytes != task.rowBytes) {  // a part of one row
+    st.runs.push_back(
+        {place.address + firstRow * step + offset % task.rowBytes, shape.bytes(), write});
+    return;
+  }
   for (uint64_t r = 0; r < shape.rows; ++r)
     st.runs.push_back({place.address + (firstRow + r) * step, shape.rowBytes, write});
 }

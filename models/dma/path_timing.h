@@ -20,7 +20,7 @@ class PathTiming : public TransferTiming {
  public:
   PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router& router);
   ChunkTiming moveChunk(int device, const Task& task, uint64_t offset, Picoseconds ready) override;
-  uint32_t readWindow(int device) const override { return window_.at(static_cast<size_t>(device)); }
+  uint32_t readWindow(int device, const Task& task) const override;
   const char* name() const override { return "pcie"; }
   bool lastPathRepeats(std::vector<PathUse>& path) const override;
 
@@ -32,6 +32,13 @@ class PathTiming : public TransferTiming {
  private:
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
+  // The read window of `device`'s channels for rows of `rowBytes` (MRRS: contiguous), and the
+  // requests one piece holds.
+  struct ReadWindow {
+    uint32_t requests = 0, perPiece = 0;
+  };
+  ReadWindow windowFor(int device, uint64_t rowBytes) const;
+  ReadWindow readWindowOf(int device, const Task& task) const;
   void kernelHostRead(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
   void kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
   void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
@@ -45,7 +52,7 @@ class PathTiming : public TransferTiming {
   const spec::SystemSpec& sys_;
   MachineGraph& graph_;
   Router& router_;
-  std::vector<uint32_t> window_;                            // read requests per channel, per device
+  mutable std::map<std::pair<int, uint64_t>, ReadWindow> windows_;  // by (device, row width)
   std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used

@@ -45,8 +45,8 @@ class TransferTiming {
   virtual ChunkTiming moveChunk(int device, const Task& task, uint64_t offset,
                                 Picoseconds ready) = 0;
   virtual const char* name() const = 0;
-  // Read requests one of `device`'s DMA channels may keep outstanding.
-  virtual uint32_t readWindow(int device) const = 0;
+  // Read requests one of `device`'s DMA channels may keep outstanding while it moves `task`.
+  virtual uint32_t readWindow(int device, const Task& task) const = 0;
   // Whether the next pieces of the last chunk's task, of its size, would cross the same resources
   // and be timed the same way given the same bookings (no memory timed burst by burst, nobody
   // hearing each access), and if so which resources those are. The scheduler then may move a run

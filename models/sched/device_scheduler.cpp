@@ -17,7 +17,6 @@ DeviceScheduler::DeviceScheduler(sc_core::sc_module_name name, const spec::Devic
       timing_(timing),
       // Posted writes need no tags: a channel streams them from four chunk buffers.
       byteWindow_(4 * spec.dma.chunkSize),
-      readWindow_(timing.readWindow(deviceIndex)),
       channels_(spec.dma.engines * spec.dma.channelsPerEngine),
       clock_(clock),
       clockIndex_(clock.add([this] { dispatch(); })) {}
@@ -101,6 +100,7 @@ void DeviceScheduler::start(StreamQueue& stream, Task& task, Picoseconds now) {
     *free = Channel{};
     ++busyCopies_;
     free->task = &task;
+    free->readWindow = timing_.readWindow(index_, task);
     free->nextIssue = free->lastDone = first;
     task.endTime = task.bytes == 0 ? first : -1;
   } else if (task.kind == TaskKind::Kernel) {
@@ -190,8 +190,8 @@ Picoseconds DeviceScheduler::windowOpens(Channel& c, Picoseconds t, const Channe
       // core fills one while the DMA drains the other; each buffer frees when its piece is through.
       if (c.inFlight.size() < 2) return t;
     } else if (next.requests > 0) {
-      // Reads: the channel's request queue holds `readWindow_` requests.
-      if (c.inFlight.empty() || c.inFlightRequests + next.requests <= readWindow_) return t;
+      // Reads: the channel's request queue holds `readWindow` requests.
+      if (c.inFlight.empty() || c.inFlightRequests + next.requests <= c.readWindow) return t;
     } else if (c.inFlight.size() < 2 || c.inFlightBytes + next.bytes <= byteWindow) {
       // Two pieces may always be in flight, whatever their size: the runtime double-buffers its
       // pinned staging buffer, a channel moves one chunk while it sets up the next, and a kernel's

@@ -79,8 +79,9 @@ class DeviceScheduler : public sc_core::sc_module {
   TransferTiming& timing_;
   std::vector<StreamQueue*> streams_;
   struct Channel {
-    Task* task = nullptr;  // the copy or memset it is moving
-    uint64_t offset = 0;   // bytes of it already issued
+    Task* task = nullptr;     // the copy or memset it is moving
+    uint64_t offset = 0;      // bytes of it already issued
+    uint32_t readWindow = 0;  // read requests it may have outstanding for this task
     Picoseconds nextIssue = 0;
     Picoseconds lastDone = 0;
     struct Piece {
@@ -115,8 +116,8 @@ class DeviceScheduler : public sc_core::sc_module {
   };
   // When channel `c` may issue its next piece (of about `next`'s size and read requests), at `t`
   // or later. Staged pieces: two in flight (the thread's two pinned buffers). Reads: at most
-  // `readWindow` requests in flight (one piece always may go). Writes and kernel tiles: at most
-  // `byteWindow` bytes, but always two pieces (double buffering).
+  // the channel's `readWindow` requests in flight (one piece always may go). Writes and kernel
+  // tiles: at most `byteWindow` bytes, but always two pieces (double buffering).
   Picoseconds windowOpens(Channel& c, Picoseconds t, const Channel::Piece& next,
                           uint64_t byteWindow) const;
   friend class MachineRun;
@@ -139,7 +140,6 @@ class DeviceScheduler : public sc_core::sc_module {
   unsigned busyCopies_ = 0;  // channels with a copy or memset
   uint64_t piecesInRuns_ = 0;
   uint64_t byteWindow_;  // bytes of posted writes a channel may have in flight
-  uint32_t readWindow_;  // read requests a channel may have outstanding
   std::vector<Channel> channels_;
   Channel aicore_;  // the kernel on the AI Cores: two tiles per core in flight (double buffering)
   MachineClock& clock_;

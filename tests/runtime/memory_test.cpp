@@ -310,6 +310,59 @@ TEST_F(Memory, NarrowRowsPayPerRowPacketOverhead) {
   ASSERT_ACL_OK(aclrtFreeHost(h));
 }
 
+// Issue #30: 2D copies of rows of 64 to 512 B on the Atlas 800T A2 preset (Gen4 x16, MPS 256,
+// MRRS 512, 256 tags, behind a switch). A row that is not contiguous with the next is a TLP of its
+// own, so each direction runs at pcie-bench's rate for transfers of W bytes (reference.csv, Gen4
+// MPS 256; TLP rate 227.400121 Gb/s = 28.425 GB/s): D2H writes carry 24 B of header per TLP, so
+// W / (W + 24) of it: 20.673, 23.937, 25.989, 25.989 GB/s for 64, 128, 256, 512 B (512 B rows
+// are two TLPs at MPS); H2D completions 20 B: 21.657, 24.584, 26.365, 26.365 GB/s, and reads also
+// at most tags x W / round trip: 256 x W / 780 ns (host DDR4 30 ns + 2 x (20 ns link + 105 ns
+// switch + 250 ns root complex)) = 21.005 GB/s for 64 B rows, which binds. The rate is taken from
+// the difference between 16 MiB and 8 MiB of rows, so the fixed costs (launch, setup, API, the
+// first round trip) cancel. Tolerance 1 % either way: the pieces of a tag-bound copy hold their
+// requests 2 x 64 B / 21.657 GB/s past the round trip (0.7 %); 512 B reads behind this switch
+// reach 0.995 of the link (read_concurrency_test.cpp). Before the fix 64 B rows were read at
+// 3.2 GB/s, 128 B at 6.7, 256 B at 13.6.
+class NarrowRows : public AclTest {
+ protected:
+  NarrowRows() : AclTest("atlas-800t-a2") {}
+};
+
+TEST_F(NarrowRows, RunAtThePcieRateForTheirTlpSize) {
+  struct Row {
+    size_t width;
+    double h2dGBps, d2hGBps;
+  };
+  const Row rows[] = {
+      {64, 21.005, 20.673}, {128, 24.584, 23.937}, {256, 26.365, 25.989}, {512, 26.365, 25.989}};
+  const size_t most = 16u << 20;
+  void *h = nullptr, *d = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&h, 2 * most));
+  ASSERT_ACL_OK(aclrtMalloc(&d, 2 * most, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (const Row& r : rows) {
+    const size_t pitch = 2 * r.width;
+    float h2d[2] = {}, d2h[2] = {};
+    for (int i = 0; i < 2; ++i) {
+      const size_t height = (most >> (1 - i)) / r.width;  // 8 MiB, then 16 MiB of rows
+      h2d[i] = timed([&] {
+        return aclrtMemcpy2dAsync(d, pitch, h, pitch, r.width, height, ACL_MEMCPY_HOST_TO_DEVICE,
+                                  nullptr);
+      });
+      d2h[i] = timed([&] {
+        return aclrtMemcpy2dAsync(h, pitch, d, pitch, r.width, height, ACL_MEMCPY_DEVICE_TO_HOST,
+                                  nullptr);
+      });
+    }
+    const double bytes = most / 2;
+    const double h2dRate = bytes / ((h2d[1] - h2d[0]) * 1e-3) / 1e9,
+                 d2hRate = bytes / ((d2h[1] - d2h[0]) * 1e-3) / 1e9;
+    EXPECT_NEAR(h2dRate / r.h2dGBps, 1.0, 0.01) << r.width << " B rows H2D " << h2dRate << " GB/s";
+    EXPECT_NEAR(d2hRate / r.d2hGBps, 1.0, 0.01) << r.width << " B rows D2H " << d2hRate << " GB/s";
+  }
+  ASSERT_ACL_OK(aclrtFree(d));
+  ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
 TEST_F(Memory, SizesNearTheTopOfTheAddressSpaceAreRefusedNotWrapped) {
   // Issue #16 (1, 3, 4): sizes near 2^64 used to wrap in `pinned + size` and `address + n`,
   // giving false successes and later heap overflows.
