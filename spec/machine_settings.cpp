@@ -135,6 +135,9 @@ Settings<HostSpec> declareHost() {
     const ConfigNode* v = r.take("memory_socket");
     if (v && v->isScalar() && v->value() == "local") {
       h.memoryLocal = true;
+    } else if (v && v->isScalar() &&
+               v->value().find_first_not_of("0123456789") != std::string::npos) {
+      r.error("memory_socket", "expected a socket number or `local`, got '" + v->value() + "'");
     } else if (v) {
       readSocket(r, h, required);  // take() above only marked the key as known
     }
