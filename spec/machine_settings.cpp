@@ -125,9 +125,31 @@ Settings<HostSpec> declareHost() {
   f.push_back(memorySection(&HostSpec::memory, "host DDR, a [memory section](#memory-sections)"));
   Setting<HostSpec> socket = integer("memory_socket", &HostSpec::memorySocket, 0, 63,
                                      "the CPU socket (NUMA node) host buffers are allocated on; "
-                                     "devices on other sockets reach it over `socket_link`");
-  socket.allowed = text("a socket `pcie.root_complex.sockets` names");
-  socket.sample = "";  // needs a machine with two sockets: tests/spec cover it
+                                     "devices on other sockets reach it over `socket_link`. "
+                                     "`local`: each device's host buffers on its own root "
+                                     "port's socket (as nvbandwidth allocates them)");
+  socket.allowed = text("a socket `pcie.root_complex.sockets` names, or `local`");
+  socket.sample = "local";
+  const auto readSocket = socket.read;
+  socket.read = [readSocket](FieldReader& r, HostSpec& h, bool required) {
+    const ConfigNode* v = r.take("memory_socket");
+    if (v && v->isScalar() && v->value() == "local") {
+      h.memoryLocal = true;
+    } else if (v && v->isScalar() &&
+               v->value().find_first_not_of("0123456789") != std::string::npos) {
+      r.error("memory_socket", "expected a socket number or `local`, got '" + v->value() + "'");
+    } else if (v) {
+      readSocket(r, h, required);  // take() above only marked the key as known
+    }
+  };
+  const auto writeSocket = socket.write;
+  socket.write = [writeSocket](YAML::Emitter& out, const HostSpec& h) {
+    if (h.memoryLocal) {
+      emit(out, "memory_socket", std::string("local"));
+    } else {
+      writeSocket(out, h);
+    }
+  };
   f.push_back(socket);
   f.push_back(section("socket_link", &HostSpec::socketLink, socketLinkSettings,
                       "the link between CPU sockets, map below", "map", true));
@@ -225,6 +247,25 @@ Settings<RootComplexSpec> declareRootComplex() {
       "data going out as completions (peer traffic the bridge forwards is not counted); "
       "`unlimited`: each root port's link and host memory bound the traffic. No preset sets it: "
       "no per-socket figure is published in the references"));
+  f.push_back(bandwidthLimit(
+      "bridge_inbound_bandwidth", &RootComplexSpec::bridgeInboundBandwidth, 1e6, 1e14,
+      "payload bytes/s each socket's host bridge passes inbound only (devices writing host "
+      "memory), all its root ports together; with `bridge_bandwidth` the smaller binds"));
+  f.push_back(bandwidthLimit(
+      "bridge_outbound_bandwidth", &RootComplexSpec::bridgeOutboundBandwidth, 1e6, 1e14,
+      "payload bytes/s each socket's host bridge passes outbound only (host memory read by "
+      "devices, as completions), all its root ports together; with `bridge_bandwidth` the "
+      "smaller binds"));
+  f.push_back(bandwidthLimit(
+      "port_bandwidth", &RootComplexSpec::portBandwidth, 1e6, 1e14,
+      "payload bytes/s each root port (the host interface behind it) passes in both directions "
+      "together: the device's writes into host memory plus the host memory it reads; "
+      "`unlimited`: each direction's link rate binds"));
+  f.push_back(fraction("port_read_share", &RootComplexSpec::portReadShare, 0.01, 0.99,
+                       "the share of `port_bandwidth` read completions (host to device) get while "
+                       "the device also writes host memory; the writes get the rest, a direction "
+                       "alone all of it",
+                       "the read completions' share of a busy root port"));
   f.push_back(
       {"sockets",
        "the CPU socket of each root port, e.g. `[0, 0, 1, 1]`; devices on different sockets are "

@@ -78,6 +78,13 @@ uint32_t RootComplexSpec::sockets() const {
   return n;
 }
 
+double RootComplexSpec::bridgeRate(bool inbound) const {
+  double rate = bridgeBandwidth;
+  const double own = inbound ? bridgeInboundBandwidth : bridgeOutboundBandwidth;
+  if (own > 0) rate = rate > 0 ? std::min(rate, own) : own;
+  return rate;
+}
+
 const char* toString(PagePolicy p) {
   return p == PagePolicy::Open ? "open" : "closed";
 }

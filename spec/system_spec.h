@@ -104,6 +104,20 @@ struct RootComplexSpec {
   // together (inbound: devices' writes to host memory; outbound: read completions to devices);
   // 0: no limit of its own (each root port's link and host memory bound the traffic).
   double bridgeBandwidth = 0;
+  // The same limit for one direction only (0: none of its own); a direction passes at most the
+  // smallest limit set for it.
+  double bridgeInboundBandwidth = 0;
+  double bridgeOutboundBandwidth = 0;
+  // Payload bytes/s one root port (the host interface behind it) passes in both directions
+  // together: the device's writes into host memory plus the read data going out to it. 0: no
+  // limit (each direction's link rate binds).
+  double portBandwidth = 0;
+  // The share of `portBandwidth` read completions (host memory read by the device) get while
+  // writes flow in the other direction; the writes get the rest. A direction alone may use all of
+  // it.
+  double portReadShare = 0.5;
+  // Bytes/s the host bridge passes in one direction, 0 when nothing limits it.
+  double bridgeRate(bool inbound) const;
   // Whether the host bridge forwards peer-to-peer traffic between its root ports (devices under
   // different switches of one socket); many chipsets do not, and then only a shared switch or a
   // device link makes two devices peers.
@@ -168,6 +182,9 @@ struct SocketLinkSpec {
 struct HostSpec {
   DramSpec memory;            // all sockets together; split evenly between their NUMA nodes
   uint32_t memorySocket = 0;  // the NUMA node host buffers are allocated on
+  // Each device's host buffers on the socket its root port hangs off (`memory_socket: local`, as
+  // nvbandwidth allocates them); `memorySocket` is then unused.
+  bool memoryLocal = false;
   SocketLinkSpec socketLink;
   double cpuCopyBandwidth = 10e9;  // bytes/s one core copies (pageable staging)
   // CPU cores that stage pageable copies at once: 0 gives each host thread its own (the thread

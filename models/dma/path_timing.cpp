@@ -64,7 +64,7 @@ PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) cons
     double rate = 1e15;
     for (const Crossing& c : down.crossings)
       rate = std::min(rate, c.link->payloadRate(Traffic::Completion, rowBytes, down.framing));
-    if (down.crossings.empty()) rate = graph_.hostMemory(sys_.host.memorySocket).readRate();
+    if (down.crossings.empty()) rate = graph_.hostMemory(graph_.hostSocketOf(device)).readRate();
     const double request =
         static_cast<double>(rowBytes) / static_cast<double>(pcie::ceilDiv(rowBytes, dev.link.mrrs));
     needed =
@@ -136,6 +136,7 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
                           ? Shape{bytes, 1}
                           : Shape{task.rowBytes, bytes / task.rowBytes};
   uint32_t requests = 0;
+  ready_ = ready;
   std::vector<Stage> st = stages(device, task, offset, shape, requests);
   const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
   const auto [nextIssue, done] = flow(st, ready, &spans_, bookingOwner(device, task.channel));
@@ -202,7 +203,32 @@ size_t PathTiming::addEngineStage(int device, const Task& task, uint64_t bytes,
 void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
   Resource* bridge = graph_.hostBridge(router_.rootSocket(device), inbound);
   if (!bridge) return;
-  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeBandwidth), 0, bytes});
+  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeRate(inbound)), 0, bytes});
+}
+
+// Posted writes to host memory pass the device's root port and its socket's host bridge. The link
+// carries only what they accept (flow-control credits hold the rest in the device), so their
+// stages come before the link's: a link whose writes are held back by the host leaves room for
+// the read requests sharing its direction.
+void PathTiming::hostInbound(int device, uint64_t bytes, std::vector<Stage>& out) {
+  addRootPort(device, true, bytes, out);
+  addHostBridge(device, true, bytes, out);
+}
+
+// The root port `device` hangs off passes `pcie.root_complex.port_bandwidth` of payload in both
+// directions together. A direction alone may use all of it; while the other direction has traffic
+// booked at the port past the time this piece is ready (or a run of pieces holds it), the read
+// completions (outbound) get `port_read_share` of it and the posted writes (inbound) the rest.
+// Nothing when no port limit is set.
+void PathTiming::addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
+  Resource* port = graph_.rootPort(device, inbound);
+  if (!port) return;
+  const spec::RootComplexSpec& rc = sys_.rootComplex;
+  const Resource& other = *graph_.rootPort(device, !inbound);
+  const bool shared =
+      other.heldBy != nullptr || (!other.reserved.empty() && other.reserved.back().end > ready_);
+  const double share = inbound ? 1.0 - rc.portReadShare : rc.portReadShare;
+  out.push_back({port, transferTime(bytes, rc.portBandwidth * (shared ? share : 1.0)), 0, bytes});
 }
 
 // The CPU core of the calling thread copies between pageable memory and the pinned buffer: the
@@ -210,13 +236,13 @@ void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::ve
 // copy's read and write while the core copies. The runtime double-buffers (the scheduler lets a
 // staged copy have two pieces in flight), so the core copies one piece while the DMA moves the
 // other.
-void PathTiming::stagingCopy(const Task& task, uint64_t offset, const Shape& shape,
+void PathTiming::stagingCopy(int device, const Task& task, uint64_t offset, const Shape& shape,
                              std::vector<Stage>& out) {
   HostCpu& cpu = graph_.hostCpu();
   out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()),
                  0, shape.bytes(), true});
   Stage memory =
-      graph_.hostMemory(sys_.host.memorySocket).access({shape.bytes(), 1}, true, true, 0);
+      graph_.hostMemory(graph_.hostSocketOf(device)).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
   memory.alongside = true;            // the core reads and writes memory while it copies
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
@@ -289,10 +315,11 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
     s.latency = c.latency;
     out.push_back(s);
   }
-  Memory& host = graph_.hostMemory(sys_.host.memorySocket);
+  Memory& host = graph_.hostMemory(graph_.hostSocketOf(target));
   out.push_back(host.access(shape, true, false, host.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   addHostBridge(target, false, shape.bytes(), out);
+  addRootPort(target, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
@@ -322,7 +349,7 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     return out;
   }
   if (!srcDev) {
-    if (isPageable(task)) stagingCopy(task, offset, shape, out);
+    if (isPageable(task)) stagingCopy(task.dst.device, task, offset, shape, out);
     hostRead(device, task, offset, shape, out, requests);
     return out;
   }
@@ -330,6 +357,7 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
   Memory& source = graph_.deviceMemory(task.src.device);
   out.push_back(source.access(shape, true, false, source.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
+  if (!dstDev) hostInbound(task.src.device, shape.bytes(), out);
   const Route& r = router_.route(Endpoint::of(task.src.device), endpoint(task.dst), device);
   // One DMA queue's transfer moves at most the transfer rate of the device links it crosses
   // (HCCS: the rate of one SDMA transfer); transfers on other channels share the wire beside it.
@@ -347,12 +375,11 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     s.latency = c.latency;
     out.push_back(s);
   }
-  if (!dstDev) addHostBridge(task.src.device, true, shape.bytes(), out);
-  out.push_back(
-      (dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(sys_.host.memorySocket))
-          .access(shape, false, true, 0));
+  out.push_back((dstDev ? graph_.deviceMemory(task.dst.device)
+                        : graph_.hostMemory(graph_.hostSocketOf(task.src.device)))
+                    .access(shape, false, true, 0));
   addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
-  if (!dstDev && isPageable(task)) stagingCopy(task, offset, shape, out);
+  if (!dstDev && isPageable(task)) stagingCopy(task.src.device, task, offset, shape, out);
   return out;
 }
 
@@ -374,13 +401,13 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
                                  std::vector<Stage>& out) {
   const Shape shape{bytes, 1};
   const Route& r = router_.route(Endpoint::of(device), Endpoint::host(), device);
+  hostInbound(device, bytes, out);
   for (const Crossing& c : r.crossings) {
     Stage st = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
     st.latency = c.latency;
     out.push_back(st);
   }
-  addHostBridge(device, true, bytes, out);
-  Memory& host = graph_.hostMemory(sys_.host.memorySocket);
+  Memory& host = graph_.hostMemory(graph_.hostSocketOf(device));
   out.push_back(host.access(shape, false, true, 0));
   if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});
 }
@@ -393,6 +420,7 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
   const spec::AiCoreSpec& cores = sys_.devices.at(static_cast<size_t>(device)).aicore;
   const uint64_t length = std::min(kernelStepBytes(cores), task.bytes - offset);
   const KernelSlice s = sliceOf(task.kernel, offset, length);
+  ready_ = ready;
   std::vector<Stage> st;
   if (s.bytesRead + s.bytesWritten > 0) {  // pure arithmetic does not wait for the memory
     Memory& m = graph_.deviceMemory(device);

@@ -43,10 +43,13 @@ class PathTiming : public TransferTiming {
   void kernelHostWrite(int device, const Task& task, uint64_t bytes, std::vector<Stage>& out);
   void hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
                 std::vector<Stage>& out, uint32_t& requests);
-  void stagingCopy(const Task& task, uint64_t offset, const Shape& shape, std::vector<Stage>& out);
+  void stagingCopy(int device, const Task& task, uint64_t offset, const Shape& shape,
+                   std::vector<Stage>& out);
   Resource& dmaQueue(int device, int channel);
   size_t addEngineStage(int device, const Task& task, uint64_t bytes, std::vector<Stage>& st);
   void addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void hostInbound(int device, uint64_t bytes, std::vector<Stage>& out);
   static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
                       uint64_t offset, const Shape& shape, bool write);
   const spec::SystemSpec& sys_;
@@ -58,6 +61,7 @@ class PathTiming : public TransferTiming {
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
   std::vector<Stage> lastStages_;                           // the last copy or memset piece's way
   bool lastRepeats_ = false;                                // false after a kernel's tile
+  Picoseconds ready_ = 0;  // when the piece being planned may start (root port arbitration)
 };
 
 }  // namespace ascendsim::models

@@ -22,10 +22,11 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
     hostMemories_.push_back(
         makeMemory(sockets == 1 ? "host.memory" : "host.memory" + std::to_string(s),
                    sys.host.memory, 1.0 / sockets, MemoryTrafficObserver::kHostMemory, resources_));
-    if (sys.rootComplex.bridgeBandwidth > 0) {
+    const double in = sys.rootComplex.bridgeRate(true), out = sys.rootComplex.bridgeRate(false);
+    if (in > 0 || out > 0) {
       const std::string cpu = "cpu" + std::to_string(s);
-      hostBridges_.push_back(
-          {&resources_.add(cpu + ".bridge.in"), &resources_.add(cpu + ".bridge.out")});
+      hostBridges_.push_back({in > 0 ? &resources_.add(cpu + ".bridge.in") : nullptr,
+                              out > 0 ? &resources_.add(cpu + ".bridge.out") : nullptr});
     }
   }
   cpu_ = std::make_unique<HostCpu>(sys.host, resources_);
@@ -91,6 +92,10 @@ void MachineGraph::plug(int child, const std::string& port, const spec::PcieLink
   if (ref->owner == "rc") {
     parent = socketNode(sys_.rootComplex.socketOfPort(ref->index));
     efficiency = sys_.rootComplex.efficiency;  // the host bridge behind a root port
+    if (sys_.rootComplex.portBandwidth > 0) {
+      const std::string name = "rc" + std::to_string(ref->index) + ".port";
+      rootPorts_[child] = {&resources_.add(name + ".in"), &resources_.add(name + ".out")};
+    }
   } else {
     for (size_t i = 0; i < nodes_.size(); ++i) {
       if (nodes_[i].kind == GraphNode::Kind::Switch && nodes_[i].name == ref->owner)
@@ -102,6 +107,29 @@ void MachineGraph::plug(int child, const std::string& port, const spec::PcieLink
       std::make_unique<PcieLink>(linkName, child, parent, link, efficiency, resources_));
   nodes_[static_cast<size_t>(child)].parent = parent;
   nodes_[static_cast<size_t>(child)].uplink = static_cast<int>(links_.size()) - 1;
+}
+
+Resource* MachineGraph::rootPort(int device, bool inbound) const {
+  if (rootPorts_.empty()) return nullptr;
+  int n = deviceNode(device);
+  while (n >= 0 && nodes_[static_cast<size_t>(n)].parent >= 0 &&
+         nodes_[static_cast<size_t>(nodes_[static_cast<size_t>(n)].parent)].kind !=
+             GraphNode::Kind::Socket) {
+    n = nodes_[static_cast<size_t>(n)].parent;
+  }
+  const auto it = rootPorts_.find(n);
+  if (it == rootPorts_.end()) return nullptr;
+  return inbound ? it->second.first : it->second.second;
+}
+
+uint32_t MachineGraph::hostSocketOf(int device) const {
+  if (!sys_.host.memoryLocal || device < 0) return sys_.host.memorySocket;
+  int n = deviceNode(device);
+  while (n >= 0 && nodes_[static_cast<size_t>(n)].parent >= 0)
+    n = nodes_[static_cast<size_t>(n)].parent;
+  const GraphNode& top = nodes_[static_cast<size_t>(n)];
+  return top.kind == GraphNode::Kind::Socket ? static_cast<uint32_t>(top.index)
+                                             : sys_.host.memorySocket;
 }
 
 Link* MachineGraph::deviceLink(int a, int b) const {

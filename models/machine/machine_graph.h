@@ -4,6 +4,7 @@
 // are links (PCIe, device links such as HCCS, the sockets' link). Built once from the spec; the
 // Router finds paths in it and the transfer timing charges what lies on them.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,11 +64,19 @@ class MachineGraph {
     return e.empty() ? nullptr : e.at(engine);
   }
   // Socket `socket`'s host bridge in one direction (inbound: towards host memory), which all its
-  // root ports' traffic passes; nullptr when `pcie.root_complex.bridge_bandwidth` sets no limit.
+  // root ports' traffic passes; nullptr when `pcie.root_complex.bridge_bandwidth` and the
+  // direction's own `bridge_inbound_bandwidth`/`bridge_outbound_bandwidth` set no limit.
   Resource* hostBridge(uint32_t socket, bool inbound) {
     if (hostBridges_.empty()) return nullptr;
     return inbound ? hostBridges_.at(socket).first : hostBridges_.at(socket).second;
   }
+  // The root port `device` hangs off (directly or under switches), in one direction (inbound:
+  // towards host memory); nullptr when `pcie.root_complex.port_bandwidth` sets no limit or the
+  // device is not plugged in.
+  Resource* rootPort(int device, bool inbound) const;
+  // The socket whose host memory holds `device`'s host buffers: its own root port's socket with
+  // `host.memory_socket: local`, else `host.memory_socket`.
+  uint32_t hostSocketOf(int device) const;
   HostCpu& hostCpu() { return *cpu_; }
   ResourceTable& resources() { return resources_; }
   const ResourceTable& resources() const { return resources_; }
@@ -87,9 +96,10 @@ class MachineGraph {
   std::vector<std::unique_ptr<Memory>> hostMemories_, deviceMemories_;
   std::vector<Resource*> readTags_, aiCores_;
   std::vector<std::vector<Resource*>> dmaEngines_;
-  std::vector<std::pair<Resource*, Resource*>>
-      hostBridges_;  // per socket: in, out (empty: none)  // per device, per engine (empty: no
-                     // limit)
+  // Per socket: in, out (empty: no limit either way; nullptr: none that way).
+  std::vector<std::pair<Resource*, Resource*>> hostBridges_;
+  // Per graph node plugged into a root port: that port's in and out (empty: no limit).
+  std::map<int, std::pair<Resource*, Resource*>> rootPorts_;
   std::unique_ptr<HostCpu> cpu_;
   std::unique_ptr<NetworkSwitch> networkSwitch_;
   int networkNode_ = -1;

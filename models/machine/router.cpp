@@ -119,10 +119,10 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
   const auto key = std::make_tuple(from.device, to.device, engine);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   Route r;
-  const uint32_t memorySocket = graph_.spec().host.memorySocket;
   // A device's way up to the socket whose memory host buffers live on (crossing the socket link
   // when its root port is on another socket).
   auto toHost = [&](int device) {
+    const uint32_t memorySocket = graph_.hostSocketOf(device);
     std::vector<Crossing> up = upward(graph_.deviceNode(device), -1);
     const std::vector<int> chain = ancestors(graph_.deviceNode(device));
     const int socket = chain.empty() ? graph_.socketNode(memorySocket) : chain.back();
@@ -174,11 +174,11 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
 uint32_t Router::rootSocket(int device) const {
   const std::vector<int> chain = ancestors(graph_.deviceNode(device));
   // Sockets are the graph's first nodes, numbered as the sockets are.
-  return chain.empty() ? graph_.spec().host.memorySocket : static_cast<uint32_t>(chain.back());
+  return chain.empty() ? graph_.hostSocketOf(device) : static_cast<uint32_t>(chain.back());
 }
 
 Picoseconds Router::hostReadRoundTrip(int device) {
-  Picoseconds rtt = graph_.hostMemory(graph_.spec().host.memorySocket).readLatency();
+  Picoseconds rtt = graph_.hostMemory(graph_.hostSocketOf(device)).readLatency();
   for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings)
     rtt += 2 * c.latency;
   return rtt;

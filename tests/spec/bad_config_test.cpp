@@ -78,6 +78,14 @@ const BadConfig kCases[] = {
      "host:\n  memory: { preset: ddr4-3200 }\n  memory_socket: 1\npcie:\n  root_complex: { ports: "
      "2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
      "host.memory_socket 1 names no socket"},
+    {"memory_socket_neither_number_nor_local",
+     "host:\n  memory: { preset: ddr4-3200 }\n  memory_socket: locale\npcie:\n  root_complex: { "
+     "ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.memory_socket: expected a socket number or `local`, got 'locale'"},
+    {"root_port_read_share_of_one",
+     "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2, port_read_share: "
+     "1 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "pcie.root_complex.port_read_share: expected a fraction between 0.01 and 0.99"},
     {"empty_port",  // issue #16 item 15: accepted, and `config show` did not load back
      MACHINE_HEAD "devices:\n  - port: \"\"\n    memory: { preset: hbm2e }\n",
      "bad.yaml:6:11: error: devices[0].port: expected a port such as sw0.1"},
