@@ -159,6 +159,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     stats_.readLatencySumPs += static_cast<uint64_t>((dataEnd - r.arrival) * tckPs_);
     stats_.recordReadLatency(dataEnd - r.arrival);
   }
+  if (log_)
+    log_->push_back(
+        {logChannel_, r.bankIndex, r.row, r.write, r.arrival, p.pre, p.act, p.col, dataEnd});
   dataBusFree_ = dataEnd;
   lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
   if (closedPage_) {
@@ -280,7 +283,7 @@ void DramChannel::issueOne() {
     const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
     // An oldest request that is a row hit and can go at the floor is FR-FCFS's choice without
     // looking further (the common case of streams).
-    const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
+    const bool settled = shortcuts_ && bestPlan.access == Access::Hit && bestPlan.col <= floor;
     // With a single bank holding row hits (typical of random traffic: the second burst of a request
     // whose first just opened the row), every other candidate is a row miss. If the best of the
     // oldest and that bank's first hit is a hit no later than any miss can be, nothing else can be
@@ -324,12 +327,38 @@ void DramChannel::issueOne() {
       }
       return false;
     };
-    const bool scan =
-        q.passedOver < starvationCap_ && !settled && !onlyHitWins() && !hitAtFloorByAge();
+    // A request goes no earlier than it arrives: where requests arrive in the order they were
+    // queued, one that arrives after the best plan so far (or with it, when that plan is a row
+    // hit, which an older hit wins a tie with) and every younger one cannot be first ready.
+    const bool inOrder = q.arrivalsInOrder();
+    auto tooLate = [&](const DramRequest& c) __attribute__((always_inline)) {
+      return c.arrival > bestPlan.col ||
+             (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
+    };
+    // With arrivals in order: the next few requests by age, each planned, until one arrives too
+    // late to come first or a row hit can go at the floor (nothing goes earlier, and at the floor
+    // hits go first, the older first).
+    auto decidedByAge = [&] {
+      int seen = 0;
+      for (uint64_t a = q.frontSeq() + 1; a < q.endSeq(); ++a) {
+        const int32_t slot = q.slotByAge(a);
+        if (slot < 0) continue;
+        if (tooLate(q.request(slot))) return true;
+        if (++seen > 4) return false;
+        consider(slot);
+        if (bestPlan.access == Access::Hit && bestPlan.col <= floor) return true;
+      }
+      return true;  // every queued request planned
+    };
+    const bool scan = q.passedOver < starvationCap_ &&
+                      !(shortcuts_ && (settled || onlyHitWins() ||
+                                       (inOrder ? decidedByAge() : hitAtFloorByAge())));
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = q.head(bi);
+        // (Its row hits arrive no earlier than it.)
+        if (shortcuts_ && inOrder && tooLate(q.request(h))) continue;
         // (For the oldest, ask its own row: bestPlan may be another bank's by now.)
         const bool headHit = h == oldest
                                  ? static_cast<int64_t>(q.request(h).row) == banks_[bi].openRow

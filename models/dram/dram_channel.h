@@ -32,6 +32,24 @@ class DramChannel {
   // Data end (clock cycles) of the latest burst issued so far.
   int64_t lastDataEnd() const { return lastDataEnd_; }
 
+  // Shortcuts (on by default) let the scheduler settle on FR-FCFS's choice without planning every
+  // candidate when it can prove nothing else could be chosen; off, every choice plans the oldest
+  // request and each busy bank's oldest request and oldest row hit. Both must choose alike: tests
+  // compare them burst by burst.
+  void setShortcuts(bool on) { shortcuts_ = on; }
+  // One issued burst, in clock cycles (pre, act: -1 when not needed).
+  struct Issued {
+    uint32_t channel, bankIndex;
+    uint64_t row;
+    bool write;
+    int64_t arrival, pre, act, col, dataEnd;
+  };
+  // Appends every burst issued from now on to `log` as channel `channel` (none: nullptr).
+  void setIssueLog(std::vector<Issued>* log, uint32_t channel) {
+    log_ = log;
+    logChannel_ = channel;
+  }
+
  private:
   enum class Access { Hit, Miss, Conflict };
   struct Plan {
@@ -129,6 +147,9 @@ class DramChannel {
   uint32_t highMark_, lowMark_;
   RequestQueue& scheduledQueue();
   DramStats& stats_;
+  bool shortcuts_ = true;
+  std::vector<Issued>* log_ = nullptr;
+  uint32_t logChannel_ = 0;
 };
 
 // Defined here so that the per-burst caller can inline it.
@@ -148,9 +169,8 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
     from = std::max(from, freed.back());
     freed.pop_back();
   }
-  DramRequest& r = q.push(request, bi, gi, banks_[bi].openRow);
-  r.arrival = from;
-  return r.arrival;
+  q.push(request, from, bi, gi, banks_[bi].openRow);
+  return from;
 }
 
 }  // namespace ascendsim::models
