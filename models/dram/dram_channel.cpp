@@ -335,24 +335,20 @@ void DramChannel::issueOne() {
       return c.arrival > bestPlan.col ||
              (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
     };
-    // With arrivals in order: the next few requests by age, each planned, until one arrives too
-    // late to come first or a row hit can go at the floor (nothing goes earlier, and at the floor
-    // hits go first, the older first).
-    auto decidedByAge = [&] {
-      int seen = 0;
+    // The oldest alone, or with arrivals in order, the next request by age (and so every younger
+    // one) arrives too late to go before the oldest's plan.
+    auto nextTooLate = [&] {
+      if (q.size() == 1) return true;
+      if (!inOrder) return false;
       for (uint64_t a = q.frontSeq() + 1; a < q.endSeq(); ++a) {
         const int32_t slot = q.slotByAge(a);
-        if (slot < 0) continue;
-        if (tooLate(q.request(slot))) return true;
-        if (++seen > 4) return false;
-        consider(slot);
-        if (bestPlan.access == Access::Hit && bestPlan.col <= floor) return true;
+        if (slot >= 0) return tooLate(q.request(slot));
       }
-      return true;  // every queued request planned
+      return false;
     };
-    const bool scan = q.passedOver < starvationCap_ &&
-                      !(shortcuts_ && (settled || onlyHitWins() ||
-                                       (inOrder ? decidedByAge() : hitAtFloorByAge())));
+    const bool scan =
+        q.passedOver < starvationCap_ &&
+        !(shortcuts_ && (settled || nextTooLate() || onlyHitWins() || hitAtFloorByAge()));
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
