@@ -305,19 +305,34 @@ void DramChannel::issueOne() {
       }
       return bestPlan.col <= std::max(floor, missFloor);
     };
+    // A request goes no earlier than it arrives: where requests arrive in the order they were
+    // queued, one that arrives after the best plan so far (or with it, when that plan is a row
+    // hit, which an older hit wins a tie with) and every younger one cannot be first ready.
+    const bool inOrder = q.arrivalsInOrder();
+    auto tooLate = [&](const DramRequest& c) __attribute__((always_inline)) {
+      return c.arrival > bestPlan.col ||
+             (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
+    };
     // The next few requests by age: the first that is a row hit able to go at the floor is
     // FR-FCFS's choice (nothing goes earlier, and at the floor hits go first, the older first).
     // Streams over several bank groups find it in a step or two where the scan below would plan
     // every busy bank. (Misses rarely meet missFloor under random traffic: their banks' tRC and
     // precharges hold them back, so looking for them by age costs more than it saves.)
+    // (A younger row hit in the oldest's bank, when the oldest is a hit that cannot go at the
+    // floor, cannot either when arrivals are in order: it is passed over without counting, so
+    // that a stream of one bank group finds the next group's hit behind it.)
     auto hitAtFloorByAge = [&] {
       if (q.banksWithHits() == 0) return false;
-      int seen = 0;
+      const uint32_t passBank = shortcuts_ && inOrder && bestPlan.access == Access::Hit
+                                    ? q.request(oldest).bankIndex
+                                    : ~0u;
+      int seen = 0, passed = 0;
       for (uint64_t a = q.frontSeq() + 1; a < q.endSeq() && seen < 4; ++a) {
         const int32_t slot = q.slotByAge(a);
         if (slot < 0) continue;
-        ++seen;
         const DramRequest& c = q.request(slot);
+        if (c.bankIndex == passBank && ++passed <= 16) continue;
+        ++seen;
         if (static_cast<int64_t>(c.row) != banks_[c.bankIndex].openRow) continue;
         const Plan p = plan<false>(c);
         if (p.col <= floor) {
@@ -326,14 +341,6 @@ void DramChannel::issueOne() {
         }
       }
       return false;
-    };
-    // A request goes no earlier than it arrives: where requests arrive in the order they were
-    // queued, one that arrives after the best plan so far (or with it, when that plan is a row
-    // hit, which an older hit wins a tie with) and every younger one cannot be first ready.
-    const bool inOrder = q.arrivalsInOrder();
-    auto tooLate = [&](const DramRequest& c) __attribute__((always_inline)) {
-      return c.arrival > bestPlan.col ||
-             (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
     };
     // The oldest alone, or with arrivals in order, the next request by age (and so every younger
     // one) arrives too late to go before the oldest's plan.
