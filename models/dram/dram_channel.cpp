@@ -13,6 +13,8 @@ constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
     : commands_(CommandLengths::of(dramStandard(m.standard))),
       bus_(bus),
+      freedReads_(m.queueDepth),
+      freedWrites_(m.effectiveWriteQueueDepth()),
       reads_(m.queueDepth, size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
       writes_(m.effectiveWriteQueueDepth(), size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
       stats_(stats) {
@@ -139,9 +141,7 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     w.fawNext = (w.fawNext + 1) % 4;
   }
   g.lastCol = lastCol_ = p.col;
-  std::vector<int64_t>& freed = r.write ? freedWrites_ : freedReads_;
-  freed.push_back(p.col);
-  std::push_heap(freed.begin(), freed.end(), std::greater<int64_t>());
+  (r.write ? freedWrites_ : freedReads_).push(p.col);
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;

@@ -138,7 +138,32 @@ class DramChannel {
   // listed), else the one that frees first: a queue with room in it still waits for the slot's
   // last request to leave, and a slot freed early by a request issued late serves the next
   // request, whichever order the scheduler issued them in.
-  std::vector<int64_t> freedReads_, freedWrites_;
+  // (Kept sorted in a ring: slots free about in the order they were taken, so an insertion moves
+  // few entries, and the earliest is at the front.)
+  class FreedSlots {
+   public:
+    explicit FreedSlots(uint32_t depth) {
+      size_t ring = 1;
+      while (ring < depth + size_t{1}) ring *= 2;
+      times_.assign(ring, 0);
+      mask_ = ring - 1;
+    }
+    size_t size() const { return end_ - begin_; }
+    void push(int64_t t) {
+      size_t at = end_++;
+      while (at > begin_ && times_[(at - 1) & mask_] > t) {
+        times_[at & mask_] = times_[(at - 1) & mask_];
+        --at;
+      }
+      times_[at & mask_] = t;
+    }
+    int64_t popEarliest() { return times_[begin_++ & mask_]; }
+
+   private:
+    std::vector<int64_t> times_;
+    size_t mask_ = 0, begin_ = 0, end_ = 0;
+  };
+  FreedSlots freedReads_, freedWrites_;
   RequestQueue reads_, writes_;
   // Write drain (Ramulator 2's generic controller): reads go first until the write queue holds
   // more than highMark_ writes or no read is waiting; writes then go until fewer than lowMark_
@@ -155,7 +180,7 @@ class DramChannel {
 // Defined here so that the per-burst caller can inline it.
 inline int64_t DramChannel::enqueue(const DramRequest& request) {
   RequestQueue& q = request.write ? writes_ : reads_;
-  std::vector<int64_t>& freed = request.write ? freedWrites_ : freedReads_;
+  FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
   while (q.full()) issueOne();
   // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
   // reading them back from the slot would wait for every store before.
@@ -164,11 +189,7 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
   // The request takes a slot that was never used, or else the one that freed first.
   const bool neverUsed = freed.size() < q.depth() - q.size();
   int64_t from = request.arrival;
-  if (!neverUsed) {
-    std::pop_heap(freed.begin(), freed.end(), std::greater<int64_t>());
-    from = std::max(from, freed.back());
-    freed.pop_back();
-  }
+  if (!neverUsed) from = std::max(from, freed.popEarliest());
   q.push(request, from, bi, gi, banks_[bi].openRow);
   return from;
 }
