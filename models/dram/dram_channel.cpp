@@ -281,9 +281,13 @@ void DramChannel::issueOne() {
     };
     // No request can issue its column command before this.
     const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
+    const bool inOrder = q.arrivalsInOrder();
     // An oldest request that is a row hit and can go at the floor is FR-FCFS's choice without
-    // looking further (the common case of streams).
-    const bool settled = shortcuts_ && bestPlan.access == Access::Hit && bestPlan.col <= floor;
+    // looking further (the common case of streams); so is one whose bank is the only one with
+    // requests, when arrivals are in order (a younger hit of its bank goes no earlier and loses
+    // the tie, a younger miss waits for tRC: one stream trickling into one bank).
+    const bool settled = shortcuts_ && bestPlan.access == Access::Hit &&
+                         (bestPlan.col <= floor || (inOrder && q.activeBanks().size() == 1));
     // With a single bank holding row hits (typical of random traffic: the second burst of a request
     // whose first just opened the row), every other candidate is a row miss. If the best of the
     // oldest and that bank's first hit is a hit no later than any miss can be, nothing else can be
@@ -308,7 +312,6 @@ void DramChannel::issueOne() {
     // A request goes no earlier than it arrives: where requests arrive in the order they were
     // queued, one that arrives after the best plan so far (or with it, when that plan is a row
     // hit, which an older hit wins a tie with) and every younger one cannot be first ready.
-    const bool inOrder = q.arrivalsInOrder();
     auto tooLate = [&](const DramRequest& c) __attribute__((always_inline)) {
       return c.arrival > bestPlan.col ||
              (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
