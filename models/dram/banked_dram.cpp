@@ -61,10 +61,13 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     r.bank = c.bank;
     r.row = c.row;
     r.arrival = cycle;
-    for (; at < runEnd && at < end; at += burst) {
+    DramChannel& channel = channels_[c.channel];
+    const uint64_t stop = std::min(runEnd, end);
+    for (; at < stop; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      r.arrival = admitted_ = std::max(r.arrival, channels_[c.channel].enqueue(r));
+      r.arrival = std::max(r.arrival, channel.enqueue(r));
     }
+    admitted_ = r.arrival;
     if (!isTouched_[c.channel]) {
       isTouched_[c.channel] = true;
       touched_.push_back(c.channel);

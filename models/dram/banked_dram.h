@@ -26,6 +26,14 @@ class BankedDram : public MemoryTiming {
   }
   const char* name() const override { return "banked"; }
 
+  // For tests: the channels' scheduling shortcuts on or off, and a log of every burst issued.
+  void setShortcuts(bool on) {
+    for (DramChannel& c : channels_) c.setShortcuts(on);
+  }
+  void setIssueLog(std::vector<DramChannel::Issued>* log) {
+    for (uint32_t i = 0; i < channels_.size(); ++i) channels_[i].setIssueLog(log, i);
+  }
+
  private:
   AddressDecoder decoder_;
   int64_t tckPs_;

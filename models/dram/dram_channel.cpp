@@ -13,6 +13,8 @@ constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
     : commands_(CommandLengths::of(dramStandard(m.standard))),
       bus_(bus),
+      freedReads_(m.queueDepth),
+      freedWrites_(m.effectiveWriteQueueDepth()),
       reads_(m.queueDepth, size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
       writes_(m.effectiveWriteQueueDepth(), size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
       stats_(stats) {
@@ -139,9 +141,7 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     w.fawNext = (w.fawNext + 1) % 4;
   }
   g.lastCol = lastCol_ = p.col;
-  std::vector<int64_t>& freed = r.write ? freedWrites_ : freedReads_;
-  freed.push_back(p.col);
-  std::push_heap(freed.begin(), freed.end(), std::greater<int64_t>());
+  (r.write ? freedWrites_ : freedReads_).push(p.col);
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;
@@ -159,6 +159,9 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     stats_.readLatencySumPs += static_cast<uint64_t>((dataEnd - r.arrival) * tckPs_);
     stats_.recordReadLatency(dataEnd - r.arrival);
   }
+  if (log_)
+    log_->push_back(
+        {logChannel_, r.bankIndex, r.row, r.write, r.arrival, p.pre, p.act, p.col, dataEnd});
   dataBusFree_ = dataEnd;
   lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
   if (closedPage_) {
@@ -278,9 +281,13 @@ void DramChannel::issueOne() {
     };
     // No request can issue its column command before this.
     const int64_t floor = std::max(lastCol_ + tCCD_S_, dataBusFree_ - std::max(tCL_, tCWL_));
+    const bool inOrder = q.arrivalsInOrder();
     // An oldest request that is a row hit and can go at the floor is FR-FCFS's choice without
-    // looking further (the common case of streams).
-    const bool settled = bestPlan.access == Access::Hit && bestPlan.col <= floor;
+    // looking further (the common case of streams); so is one whose bank is the only one with
+    // requests, when arrivals are in order (a younger hit of its bank goes no earlier and loses
+    // the tie, a younger miss waits for tRC: one stream trickling into one bank).
+    const bool settled = shortcuts_ && bestPlan.access == Access::Hit &&
+                         (bestPlan.col <= floor || (inOrder && q.activeBanks().size() == 1));
     // With a single bank holding row hits (typical of random traffic: the second burst of a request
     // whose first just opened the row), every other candidate is a row miss. If the best of the
     // oldest and that bank's first hit is a hit no later than any miss can be, nothing else can be
@@ -302,19 +309,33 @@ void DramChannel::issueOne() {
       }
       return bestPlan.col <= std::max(floor, missFloor);
     };
+    // A request goes no earlier than it arrives: where requests arrive in the order they were
+    // queued, one that arrives after the best plan so far (or with it, when that plan is a row
+    // hit, which an older hit wins a tie with) and every younger one cannot be first ready.
+    auto tooLate = [&](const DramRequest& c) __attribute__((always_inline)) {
+      return c.arrival > bestPlan.col ||
+             (c.arrival == bestPlan.col && bestPlan.access == Access::Hit);
+    };
     // The next few requests by age: the first that is a row hit able to go at the floor is
     // FR-FCFS's choice (nothing goes earlier, and at the floor hits go first, the older first).
     // Streams over several bank groups find it in a step or two where the scan below would plan
     // every busy bank. (Misses rarely meet missFloor under random traffic: their banks' tRC and
     // precharges hold them back, so looking for them by age costs more than it saves.)
+    // (A younger row hit in the oldest's bank, when the oldest is a hit that cannot go at the
+    // floor, cannot either when arrivals are in order: it is passed over without counting, so
+    // that a stream of one bank group finds the next group's hit behind it.)
     auto hitAtFloorByAge = [&] {
       if (q.banksWithHits() == 0) return false;
-      int seen = 0;
+      const uint32_t passBank = shortcuts_ && inOrder && bestPlan.access == Access::Hit
+                                    ? q.request(oldest).bankIndex
+                                    : ~0u;
+      int seen = 0, passed = 0;
       for (uint64_t a = q.frontSeq() + 1; a < q.endSeq() && seen < 4; ++a) {
         const int32_t slot = q.slotByAge(a);
         if (slot < 0) continue;
-        ++seen;
         const DramRequest& c = q.request(slot);
+        if (c.bankIndex == passBank && ++passed <= 16) continue;
+        ++seen;
         if (static_cast<int64_t>(c.row) != banks_[c.bankIndex].openRow) continue;
         const Plan p = plan<false>(c);
         if (p.col <= floor) {
@@ -324,12 +345,26 @@ void DramChannel::issueOne() {
       }
       return false;
     };
+    // The oldest alone, or with arrivals in order, the next request by age (and so every younger
+    // one) arrives too late to go before the oldest's plan.
+    auto nextTooLate = [&] {
+      if (q.size() == 1) return true;
+      if (!inOrder) return false;
+      for (uint64_t a = q.frontSeq() + 1; a < q.endSeq(); ++a) {
+        const int32_t slot = q.slotByAge(a);
+        if (slot >= 0) return tooLate(q.request(slot));
+      }
+      return false;
+    };
     const bool scan =
-        q.passedOver < starvationCap_ && !settled && !onlyHitWins() && !hitAtFloorByAge();
+        q.passedOver < starvationCap_ &&
+        !(shortcuts_ && (settled || nextTooLate() || onlyHitWins() || hitAtFloorByAge()));
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
         const int32_t h = q.head(bi);
+        // (Its row hits arrive no earlier than it.)
+        if (shortcuts_ && inOrder && tooLate(q.request(h))) continue;
         // (For the oldest, ask its own row: bestPlan may be another bank's by now.)
         const bool headHit = h == oldest
                                  ? static_cast<int64_t>(q.request(h).row) == banks_[bi].openRow

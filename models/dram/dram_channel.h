@@ -32,6 +32,24 @@ class DramChannel {
   // Data end (clock cycles) of the latest burst issued so far.
   int64_t lastDataEnd() const { return lastDataEnd_; }
 
+  // Shortcuts (on by default) let the scheduler settle on FR-FCFS's choice without planning every
+  // candidate when it can prove nothing else could be chosen; off, every choice plans the oldest
+  // request and each busy bank's oldest request and oldest row hit. Both must choose alike: tests
+  // compare them burst by burst.
+  void setShortcuts(bool on) { shortcuts_ = on; }
+  // One issued burst, in clock cycles (pre, act: -1 when not needed).
+  struct Issued {
+    uint32_t channel, bankIndex;
+    uint64_t row;
+    bool write;
+    int64_t arrival, pre, act, col, dataEnd;
+  };
+  // Appends every burst issued from now on to `log` as channel `channel` (none: nullptr).
+  void setIssueLog(std::vector<Issued>* log, uint32_t channel) {
+    log_ = log;
+    logChannel_ = channel;
+  }
+
  private:
   enum class Access { Hit, Miss, Conflict };
   struct Plan {
@@ -120,7 +138,32 @@ class DramChannel {
   // listed), else the one that frees first: a queue with room in it still waits for the slot's
   // last request to leave, and a slot freed early by a request issued late serves the next
   // request, whichever order the scheduler issued them in.
-  std::vector<int64_t> freedReads_, freedWrites_;
+  // (Kept sorted in a ring: slots free about in the order they were taken, so an insertion moves
+  // few entries, and the earliest is at the front.)
+  class FreedSlots {
+   public:
+    explicit FreedSlots(uint32_t depth) {
+      size_t ring = 1;
+      while (ring < depth + size_t{1}) ring *= 2;
+      times_.assign(ring, 0);
+      mask_ = ring - 1;
+    }
+    size_t size() const { return end_ - begin_; }
+    void push(int64_t t) {
+      size_t at = end_++;
+      while (at > begin_ && times_[(at - 1) & mask_] > t) {
+        times_[at & mask_] = times_[(at - 1) & mask_];
+        --at;
+      }
+      times_[at & mask_] = t;
+    }
+    int64_t popEarliest() { return times_[begin_++ & mask_]; }
+
+   private:
+    std::vector<int64_t> times_;
+    size_t mask_ = 0, begin_ = 0, end_ = 0;
+  };
+  FreedSlots freedReads_, freedWrites_;
   RequestQueue reads_, writes_;
   // Write drain (Ramulator 2's generic controller): reads go first until the write queue holds
   // more than highMark_ writes or no read is waiting; writes then go until fewer than lowMark_
@@ -129,12 +172,15 @@ class DramChannel {
   uint32_t highMark_, lowMark_;
   RequestQueue& scheduledQueue();
   DramStats& stats_;
+  bool shortcuts_ = true;
+  std::vector<Issued>* log_ = nullptr;
+  uint32_t logChannel_ = 0;
 };
 
 // Defined here so that the per-burst caller can inline it.
 inline int64_t DramChannel::enqueue(const DramRequest& request) {
   RequestQueue& q = request.write ? writes_ : reads_;
-  std::vector<int64_t>& freed = request.write ? freedWrites_ : freedReads_;
+  FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
   while (q.full()) issueOne();
   // Indices in locals: stores through the queue's index arrays could alias the slot's fields, so
   // reading them back from the slot would wait for every store before.
@@ -143,14 +189,9 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
   // The request takes a slot that was never used, or else the one that freed first.
   const bool neverUsed = freed.size() < q.depth() - q.size();
   int64_t from = request.arrival;
-  if (!neverUsed) {
-    std::pop_heap(freed.begin(), freed.end(), std::greater<int64_t>());
-    from = std::max(from, freed.back());
-    freed.pop_back();
-  }
-  DramRequest& r = q.push(request, bi, gi, banks_[bi].openRow);
-  r.arrival = from;
-  return r.arrival;
+  if (!neverUsed) from = std::max(from, freed.popEarliest());
+  q.push(request, from, bi, gi, banks_[bi].openRow);
+  return from;
 }
 
 }  // namespace ascendsim::models

@@ -34,7 +34,7 @@ double DramStats::meanReadLatencyNs() const {
   return reads ? static_cast<double>(readLatencySumPs) / static_cast<double>(reads) / 1000.0 : 0;
 }
 
-void DramStats::recordReadLatency(int64_t cycles) {
+void DramStats::recordLongReadLatency(int64_t cycles) {
   if (cycles < 4096) {
     readLatencyCycles[static_cast<size_t>(std::max<int64_t>(cycles, 0))]++;
   } else {

@@ -2,6 +2,7 @@
 // Counters a DRAM model keeps per channel, and their sum.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace ascendsim::models {
@@ -46,7 +47,14 @@ struct DramStats {
   double meanReadLatencyNs() const;
   double readLatencyPercentileNs(double p) const;
   double rowHitRate() const;
-  void recordReadLatency(int64_t cycles);
+  void recordReadLatency(int64_t cycles) {
+    if (cycles >= 0 && cycles < 4096) {
+      readLatencyCycles[static_cast<std::size_t>(cycles)]++;
+    } else {
+      recordLongReadLatency(cycles);
+    }
+  }
+  void recordLongReadLatency(int64_t cycles);  // below 0 (as 0) or from 4096 on
   DramCounters counters() const {
     return {reads, writes, rowHits, rowMisses, rowConflicts, readLatencySumPs};
   }

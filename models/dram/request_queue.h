@@ -29,7 +29,12 @@ class RequestQueue {
   bool full() const { return queued_ >= depth_; }
 
   // Takes a request for bank `bi` of group `gi` whose open row is `openRow`; returns it as queued.
-  DramRequest& push(const DramRequest& request, uint32_t bi, uint32_t gi, int64_t openRow);
+  DramRequest& push(const DramRequest& request, uint32_t bi, uint32_t gi, int64_t openRow) {
+    return push(request, request.arrival, bi, gi, openRow);
+  }
+  // The same, arriving at `arrival` (clock cycles) rather than request.arrival.
+  DramRequest& push(const DramRequest& request, int64_t arrival, uint32_t bi, uint32_t gi,
+                    int64_t openRow);
   // Drops an issued request.
   void remove(int32_t slot, int64_t openRow);
   // The oldest queued request's slot (the queue must not be empty).
@@ -55,6 +60,11 @@ class RequestQueue {
   int64_t hitBank() const { return hitBank_; }
   // After bank `bi` opened `row` (or closed: -1): recounts its queued hits.
   void rowChanged(uint32_t bi, int64_t row);
+
+  // Whether the queued requests arrive in the order they were queued (each no earlier than the one
+  // queued before it): then a request's column command can go no earlier than the arrival of any
+  // older one, which lets the scheduler stop looking at the first request that arrives too late.
+  bool arrivalsInOrder() const { return inOrder_; }
 
   // Times in a row the oldest request was passed over (FR-FCFS starvation cap).
   uint32_t passedOver = 0;
@@ -94,11 +104,13 @@ class RequestQueue {
   std::vector<int32_t> arrivals_;
   uint64_t arrivalMask_ = 0, frontSeq_ = 0, nextSeq_ = 0;
   uint32_t queued_ = 0;
+  int64_t lastArrival_ = 0;  // of the request queued last
+  bool inOrder_ = true;
 };
 
 // Defined here so that the per-burst caller can inline it.
-inline DramRequest& RequestQueue::push(const DramRequest& request, uint32_t bi, uint32_t gi,
-                                       int64_t openRow) {
+inline DramRequest& RequestQueue::push(const DramRequest& request, int64_t arrival, uint32_t bi,
+                                       uint32_t gi, int64_t openRow) {
   const int32_t slot = freeSlots_.back();
   freeSlots_.pop_back();
   // Filled field by field: a whole-struct copy of a request the caller has just built reads it
@@ -110,7 +122,7 @@ inline DramRequest& RequestQueue::push(const DramRequest& request, uint32_t bi, 
   r.bankGroup = request.bankGroup;
   r.bank = request.bank;
   r.row = request.row;
-  r.arrival = request.arrival;
+  r.arrival = arrival;
   r.bytes = request.bytes;
   r.groupIndex = gi;
   r.bankIndex = bi;
@@ -129,6 +141,9 @@ inline DramRequest& RequestQueue::push(const DramRequest& request, uint32_t bi, 
     activePos_[bi] = static_cast<int32_t>(activeBanks_.size());
     activeBanks_.push_back(bi);
   }
+  // An empty queue starts a new order.
+  inOrder_ = queued_ == 0 || (inOrder_ && arrival >= lastArrival_);
+  lastArrival_ = arrival;
   ++queued_;
   return r;
 }

@@ -90,5 +90,24 @@ TEST(RequestQueue, ArrivalOrderSurvivesRemovalsOutOfOrder) {
   EXPECT_EQ(seen, (std::vector<int64_t>{1, 3}));
 }
 
+TEST(RequestQueue, KnowsWhetherArrivalsAreInOrder) {
+  // The scheduler's arrival cutoff relies on it: arrivals 5, 5, 7 are in order; a request queued
+  // with arrival 6 after the 7 is not, until the queue has emptied and starts a new order.
+  RequestQueue q(4, 2);
+  EXPECT_TRUE(q.arrivalsInOrder());
+  q.push(at(0, 1, 5), 0, 0, -1);
+  q.push(at(0, 1, 5), 0, 0, -1);
+  q.push(at(1, 1, 7), 1, 0, -1);
+  EXPECT_TRUE(q.arrivalsInOrder());
+  // The arrival given apart from the request (the channel's admission time) is the one that counts.
+  q.push(at(1, 1, 9), 6, 1, 0, -1);
+  EXPECT_EQ(q.request(q.slotByAge(3)).arrival, 6);
+  EXPECT_FALSE(q.arrivalsInOrder());
+  // An emptied queue starts a new order.
+  while (!q.empty()) q.remove(q.oldest(), -1);
+  q.push(at(0, 1, 1), 0, 0, -1);
+  EXPECT_TRUE(q.arrivalsInOrder());
+}
+
 }  // namespace
 }  // namespace ascendsim::models
