@@ -73,22 +73,22 @@ const char* aclGetRecentErrMsg(void) {
 namespace {
 // A level other than the thread's is refused with its own message, so that aclGetRecentErrMsg
 // describes this failure and not an older one.
-aclError lastErrorAt(const char* api, aclrtLastErrLevel level, bool clear) {
-  if (rawEnum(level) == ACL_RT_THREAD_LEVEL) return rt().lastError(clear);
+aclError lastErrorAt(const char* api, int32_t level, bool clear) {
+  if (level == ACL_RT_THREAD_LEVEL) return rt().lastError(clear);
   return rt().refuseArgument(api, ACL_ERROR_INVALID_PARAM,
-                             "level " + std::to_string(rawEnum(level)) +
+                             "level " + std::to_string(level) +
                                  " is not ACL_RT_THREAD_LEVEL, the only level there is");
 }
 }  // namespace
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   ASCENDSIM_FORWARD(aclrtPeekAtLastError, level);
-  return lastErrorAt("aclrtPeekAtLastError", level, false);
+  return lastErrorAt("aclrtPeekAtLastError", rawEnum(level), false);
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
   ASCENDSIM_FORWARD(aclrtGetLastError, level);
-  return lastErrorAt("aclrtGetLastError", level, true);
+  return lastErrorAt("aclrtGetLastError", rawEnum(level), true);
 }
 
 aclError ascendsimGetSocName(char* name, size_t length) {
