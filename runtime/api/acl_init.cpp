@@ -75,9 +75,9 @@ namespace {
 // describes this failure and not an older one.
 aclError lastErrorAt(const char* api, int32_t level, bool clear) {
   if (level == ACL_RT_THREAD_LEVEL) return rt().lastError(clear);
-  return rt().refuseArgument(api, ACL_ERROR_INVALID_PARAM,
-                             "level " + std::to_string(level) +
-                                 " is not ACL_RT_THREAD_LEVEL, the only level there is");
+  return rt().refuseArgument(
+      api, ACL_ERROR_INVALID_PARAM,
+      "level " + std::to_string(level) + " is not ACL_RT_THREAD_LEVEL, the only level there is");
 }
 }  // namespace
 
