@@ -13,19 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "dram_preset.h"
 #include "models/dram/banked_dram.h"
 #include "spec/system_loader.h"
 
 namespace ascendsim::models {
 namespace {
-
-spec::DramSpec memory(const std::string& preset, const std::string& overrides = "") {
-  const std::string yaml =
-      "host: { memory: { preset: ddr4-3200 } }\n"
-      "devices: [ { port: rc.0, memory: { preset: " +
-      preset + overrides + " } } ]\n";
-  return spec::loadSystemSpecFromText(yaml, "test.yaml").devices[0].memory;
-}
 
 struct Access {
   uint64_t offset;

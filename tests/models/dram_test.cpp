@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "dram_preset.h"
 #include "models/dram/address_decoder.h"
 #include "models/dram/command_bus.h"
 #include "models/dram/memory_timing.h"
@@ -10,15 +11,6 @@
 
 namespace ascendsim::models {
 namespace {
-
-// A memory from a preset with overrides, read through the real config loader.
-spec::DramSpec memory(const std::string& preset, const std::string& overrides = "") {
-  const std::string yaml =
-      "host: { memory: { preset: ddr4-3200 } }\n"
-      "devices: [ { port: rc.0, memory: { preset: " +
-      preset + overrides + " } } ]\n";
-  return spec::loadSystemSpecFromText(yaml, "test.yaml").devices[0].memory;
-}
 
 // The reference HBM2 device (Ramulator 2's HBM2 2 Gb/s preset): tCK 1 ns.
 spec::DramSpec referenceHbm2(const std::string& more = "") {

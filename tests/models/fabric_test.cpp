@@ -447,16 +447,7 @@ devices:
 )",
                                          "bridge.yaml"));
   const uint64_t bytes = 256ull << 20;
-  for (int d = 0; d < 4; ++d) {
-    if (toDevice) {
-      m.copy(d, host(), dev(d), bytes);
-    } else {
-      m.copy(d, dev(d), host(), bytes);
-    }
-  }
-  m.run();
-  Picoseconds last = 0;
-  for (size_t i = 0; i < 4; ++i) last = std::max(last, m.end(i));
+  const Picoseconds last = m.copyOnEach(4, toDevice, bytes);
   EXPECT_EQ(m.resource(toDevice ? "cpu0.bridge.out" : "cpu0.bridge.in").bytes, 4 * bytes);
   return last;
 }

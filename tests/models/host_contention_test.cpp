@@ -97,19 +97,8 @@ TEST(RootPort, BothDirectionsShareThePortAtTheStatedReadShare) {
 // bridge limits per direction: the slower of the set limits binds each direction. (One machine
 // per test: SystemC elaborates once per process.)
 double lastOfFour(const std::string& rootComplex, bool toDevice) {
-  const uint64_t bytes = 256ull << 20;
   Machine m(smallMachine(rootComplex, 4));
-  for (int d = 0; d < 4; ++d) {
-    if (toDevice) {
-      m.copy(d, host(), dev(d), bytes);
-    } else {
-      m.copy(d, dev(d), host(), bytes);
-    }
-  }
-  m.run();
-  Picoseconds last = 0;
-  for (size_t i = 0; i < 4; ++i) last = std::max(last, m.end(i));
-  return static_cast<double>(last) * 1e-12;
+  return static_cast<double>(m.copyOnEach(4, toDevice, 256ull << 20)) * 1e-12;
 }
 const char* const kTwoBridgeLimits =
     "{ ports: 4, bridge_inbound_bandwidth: 60GB/s, bridge_outbound_bandwidth: 40GB/s }";

@@ -2,6 +2,7 @@
 // A whole machine driven through its SystemC device schedulers, for model tests: tasks go on
 // streams of their own at time 0 (or a given time) and the test reads when each ended.
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -62,6 +63,20 @@ class Machine {
         if (!s->idle()) return false;
       return true;
     });
+  }
+  // One copy of `bytes` on each of the first `devices` devices, to (`toDevice`) or from pinned host
+  // memory, run to the end: when the last of them ends.
+  Picoseconds copyOnEach(int devices, bool toDevice, uint64_t bytes) {
+    const size_t first = ends_.size();
+    for (int d = 0; d < devices; ++d) {
+      const MemoryPlace host{MemoryPlace::Kind::HostPinned, -1, 0};
+      const MemoryPlace device{MemoryPlace::Kind::Device, d, 0};
+      copy(d, toDevice ? host : device, toDevice ? device : host, bytes);
+    }
+    run();
+    Picoseconds last = 0;
+    for (size_t i = first; i < ends_.size(); ++i) last = std::max(last, ends_[i]);
+    return last;
   }
   // End time of the i-th task submitted (in order of submission).
   Picoseconds end(size_t i) const { return ends_.at(i); }
