@@ -264,7 +264,8 @@ Settings<RootComplexSpec> declareRootComplex() {
   f.push_back(fraction("port_read_share", &RootComplexSpec::portReadShare, 0.01, 0.99,
                        "the share of `port_bandwidth` read completions (host to device) get while "
                        "the device also writes host memory; the writes get the rest, a direction "
-                       "alone all of it",
+                       "alone all of it. Host memory under reads and writes at once gives reads "
+                       "the same share of its mixed-traffic rate",
                        "the read completions' share of a busy root port"));
   f.push_back(
       {"sockets",

@@ -138,7 +138,9 @@ ChunkTiming PathTiming::moveChunk(int device, const Task& task, uint64_t offset,
   uint32_t requests = 0;
   ready_ = ready;
   std::vector<Stage> st = stages(device, task, offset, shape, requests);
-  const size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
+  size_t firstLink = addEngineStage(device, task, shape.bytes(), st) == 1 ? 2 : 1;
+  // (host memory's write budget, when it leads, is no hop on the way out of the device)
+  while (firstLink < st.size() && isMemoryShare(st[firstLink].resource)) ++firstLink;
   const auto [nextIssue, done] = flow(st, ready, &spans_, bookingOwner(device, task.channel));
   if (observer_) {
     for (size_t i = 0; i < st.size(); ++i) {
@@ -213,6 +215,44 @@ void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::ve
 void PathTiming::hostInbound(int device, uint64_t bytes, std::vector<Stage>& out) {
   addRootPort(device, true, bytes, out);
   addHostBridge(device, true, bytes, out);
+  addHostMemoryShare(graph_.hostSocketOf(device), false, bytes, out);
+}
+
+bool PathTiming::isMemoryShare(const Resource* r) const {
+  for (const auto& [socket, mixed] : mixedMemories_) {
+    if (r == mixed.reads || r == mixed.writes) return true;
+  }
+  return false;
+}
+
+// Host memory under reads and writes at once (devices reading it and others, or the same,
+// writing it): it sustains its mixed-traffic rate (Memory::mixedRate: requests of many streams
+// meet at each channel in no order, so each opens a row, and the bus turns around between reads
+// and writes), split between them as the root ports pass them: reads `port_read_share` of it,
+// writes the rest, the way the bridge's arbitration lets them in (a controller serves what
+// arrives). A kind alone goes at its own sustained rate. Each kind books a budget of its own,
+// `host.memoryN.reads` / `.writes`; nothing for memories that time each burst themselves.
+void PathTiming::addHostMemoryShare(uint32_t socket, bool reads, uint64_t bytes,
+                                    std::vector<Stage>& out) {
+  Memory& memory = graph_.hostMemory(socket);
+  const double share = sys_.rootComplex.portReadShare;
+  MixedMemory& mixed = mixedMemories_[socket];
+  if (!mixed.reads) {
+    mixed.rate = memory.mixedRate(share);
+    if (mixed.rate <= 0) return;
+    mixed.reads = &graph_.resources().add(memory.port().name + ".reads");
+    mixed.writes = &graph_.resources().add(memory.port().name + ".writes");
+  }
+  if (mixed.rate <= 0) return;
+  Resource& own = reads ? *mixed.reads : *mixed.writes;
+  Resource& other = reads ? *mixed.writes : *mixed.reads;
+  // A run of the other kind's pieces gives way now: its later pieces then see this one and take
+  // their share, as they would piece by piece.
+  if (other.heldBy) other.heldBy->yieldAt(ready_);
+  const bool both = !other.reserved.empty() && other.reserved.back().end > ready_;
+  const double rate = both ? mixed.rate * (reads ? share : 1.0 - share)
+                           : (reads ? memory.readRate() : memory.writeRate());
+  out.push_back({&own, transferTime(bytes, rate), 0, bytes});
 }
 
 // The root port `device` hangs off passes `pcie.root_complex.port_bandwidth` of payload in both
@@ -318,6 +358,7 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
   Memory& host = graph_.hostMemory(graph_.hostSocketOf(target));
   out.push_back(host.access(shape, true, false, host.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
+  addHostMemoryShare(graph_.hostSocketOf(target), true, shape.bytes(), out);
   addHostBridge(target, false, shape.bytes(), out);
   addRootPort(target, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {

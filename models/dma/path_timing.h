@@ -50,6 +50,8 @@ class PathTiming : public TransferTiming {
   void addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
   void addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
   void hostInbound(int device, uint64_t bytes, std::vector<Stage>& out);
+  void addHostMemoryShare(uint32_t socket, bool reads, uint64_t bytes, std::vector<Stage>& out);
+  bool isMemoryShare(const Resource* r) const;
   static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
                       uint64_t offset, const Shape& shape, bool write);
   const spec::SystemSpec& sys_;
@@ -59,8 +61,14 @@ class PathTiming : public TransferTiming {
   std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
-  std::vector<Stage> lastStages_;                           // the last copy or memset piece's way
-  bool lastRepeats_ = false;                                // false after a kernel's tile
+  struct MixedMemory {
+    Resource* reads = nullptr;
+    Resource* writes = nullptr;
+    double rate = 0;  // bytes/s of reads and writes together under mixed traffic
+  };
+  std::map<uint32_t, MixedMemory> mixedMemories_;  // by socket, as first used
+  std::vector<Stage> lastStages_;                  // the last copy or memset piece's way
+  bool lastRepeats_ = false;                       // false after a kernel's tile
   Picoseconds ready_ = 0;  // when the piece being planned may start (root port arbitration)
 };
 

@@ -50,6 +50,42 @@ double copyEfficiency(const spec::DramSpec& one, uint64_t batch) {
   return sum / kDestinations / one.peakBandwidth();
 }
 
+// Efficiency of reads and writes from many streams at once: requests of one interleave granule
+// (bursts of one row) at random places, `readShare` of them reads, spread evenly (an error
+// accumulator decides each request). Bytes read and written per second over the peak.
+double mixedEfficiency(const spec::DramSpec& one, double readShare) {
+  auto timing = makeMemoryTiming(one);
+  const uint64_t burst = one.burstBytes();
+  const uint64_t request = std::max(burst, std::min(one.interleaveGranule, one.pageSize));
+  const uint64_t perRequest = std::max<uint64_t>(1, request / burst);
+  const double burstCycles = static_cast<double>(one.burstLength) / (one.dataRate / one.clock);
+  const uint64_t bursts =
+      std::max<uint64_t>(4096, static_cast<uint64_t>(4.0 * one.timings.tREFI / burstCycles));
+  const uint64_t places = std::max<uint64_t>(1, one.capacity / (perRequest * burst));
+  uint64_t state = 0x2545F4914F6CDD1Dull;  // a fixed seed: the rate is the same on every run
+  double reads = 0;
+  for (uint64_t i = 0; i < bursts; i += perRequest) {
+    state ^= state << 13;  // xorshift64
+    state ^= state >> 7;
+    state ^= state << 17;
+    const uint64_t at = state % places * perRequest * burst;
+    reads += readShare;
+    const bool write = reads < 1.0;
+    if (!write) reads -= 1.0;
+    for (uint64_t j = 0; j < perRequest; ++j) timing->enqueue(at + j * burst, burst, write, 0);
+  }
+  timing->drain();
+  return timing->totalStats().bandwidth() / one.peakBandwidth();
+}
+
+// One channel's part of `memory` (its capacity kept per channel), for the measurements above.
+spec::DramSpec oneChannel(const spec::DramSpec& memory) {
+  spec::DramSpec one = memory;
+  one.stacks = one.channels = one.pseudoChannels = 1;
+  one.capacity = memory.rows() * one.ranks * one.bankGroups * one.banksPerGroup * one.pageSize;
+  return one;
+}
+
 }  // namespace
 
 // The memory written out whole as `config show` writes it (every field, exactly), so no setting
@@ -61,9 +97,7 @@ std::string sustainedRatesKey(const spec::DramSpec& memory) {
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   static std::mutex mutex;
   static std::map<std::string, SustainedRates> cache;  // efficiencies per memory kind
-  spec::DramSpec one = memory;
-  one.stacks = one.channels = one.pseudoChannels = 1;
-  one.capacity = memory.rows() * one.ranks * one.bankGroups * one.banksPerGroup * one.pageSize;
+  const spec::DramSpec one = oneChannel(memory);
   // The channel's part of the write buffer, in bursts; without one, its write queue still gathers
   // `write_queue_depth` writes.
   // Batches beyond 8192 bursts pay turnarounds too rarely to matter (under 0.5 %) and would only
@@ -87,6 +121,21 @@ SustainedRates sustainedSequentialRates(const spec::DramSpec& memory) {
   }
   const double peak = memory.peakBandwidth();
   return {eff.read * peak, eff.write * peak, eff.copy * peak};
+}
+
+double sustainedMixedRate(const spec::DramSpec& memory, double readShare) {
+  static std::mutex mutex;
+  static std::map<std::string, double> cache;  // efficiencies per memory kind and read share
+  const spec::DramSpec one = oneChannel(memory);
+  double eff = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const std::string k = sustainedRatesKey(one) + "/" + std::to_string(readShare);
+    auto it = cache.find(k);
+    if (it == cache.end()) it = cache.emplace(k, mixedEfficiency(one, readShare)).first;
+    eff = it->second;
+  }
+  return eff * memory.peakBandwidth();
 }
 
 }  // namespace ascendsim::models

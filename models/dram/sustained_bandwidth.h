@@ -21,6 +21,15 @@ struct SustainedRates {
 
 SustainedRates sustainedSequentialRates(const spec::DramSpec& memory);
 
+// Bytes/s, reads and writes together, the memory sustains for several streams reading and writing
+// it at once with `readShare` of the bytes read (devices' DMA into and out of host memory): each
+// request's bytes are sequential up to the channel interleave, but the requests of different
+// streams meet at a channel in no order, so the controller opens a row for each and turns its bus
+// around between reads and writes as its write queue fills (tWTR, tRTW, tWR of the memory's
+// timing). Measured with the memory's own timing model on random interleave-sized requests, reads
+// and writes mixed evenly in `readShare`, over four refresh intervals.
+double sustainedMixedRate(const spec::DramSpec& memory, double readShare);
+
 // What the rates are cached under: two memories share rates only if their keys are equal.
 std::string sustainedRatesKey(const spec::DramSpec& memory);
 

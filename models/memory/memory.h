@@ -35,6 +35,12 @@ class Memory {
   virtual double readRate() const = 0;
   virtual double writeRate() const = 0;
   virtual Picoseconds readLatency() const = 0;
+  // Bytes/s, reads and writes together, it sustains for several streams reading and writing it at
+  // once with `readShare` of the bytes read; 0 when it times mixed traffic burst by burst itself.
+  virtual double mixedRate(double readShare) const {
+    (void)readShare;
+    return 0;
+  }
 
  private:
   std::string name_;

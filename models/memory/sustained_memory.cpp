@@ -26,6 +26,8 @@ Picoseconds idleLatency(const spec::DramSpec& m) {
 SustainedMemory::SustainedMemory(const std::string& name, const spec::DramSpec& spec, double share,
                                  int observerIndex, ResourceTable& table)
     : Memory(name, observerIndex, table),
+      spec_(spec),
+      share_(share),
       rates_(sustainedSequentialRates(spec)),
       latency_(idleLatency(spec)),
       burst_(spec.burstBytes()) {

@@ -17,8 +17,13 @@ class SustainedMemory : public Memory {
   double readRate() const override { return rates_.read; }
   double writeRate() const override { return rates_.write; }
   Picoseconds readLatency() const override { return latency_; }
+  double mixedRate(double readShare) const override {
+    return sustainedMixedRate(spec_, readShare) * share_;
+  }
 
  private:
+  spec::DramSpec spec_;
+  double share_;
   SustainedRates rates_;
   Picoseconds latency_;
   uint64_t burst_;

@@ -5,9 +5,13 @@
 // (`port_bandwidth`) with its arbitration (`port_read_share`), and host buffers on each device's
 // own NUMA node (`host.memory_socket: local`).
 //
+// Under reads and writes at once, a socket's host memory sustains its mixed-traffic rate in the
+// root ports' read share (`host.memoryN.reads` / `.writes`, models/dma/path_timing.cpp).
+//
 // Two kinds of test: rate arithmetic of stated (not published) limits on a small machine, and the
-// published 8 x H800 HGX run (examples/validation/hgx-h800-gen5.yaml) reproduced by the machine
-// file, where each figure is said to be fitted (a limit was set from it: reproducing it shows only
+// published 8 x H800 HGX run (examples/validation/hgx-h800-gen5.yaml) and 2 x 7900 XTX Gen4 run
+// (examples/validation/epyc7542-7900xtx-gen4.yaml) reproduced by their machine files, where each
+// figure is said to be fitted (a limit was set from it: reproducing it shows only
 // that the model honours the limit the way the measurement used it, weak evidence) or predicted
 // (nothing was set from it: it comes out of the protocol model and the other limits).
 #include <gtest/gtest.h>
@@ -255,6 +259,121 @@ TEST(HgxH800, HostToEightDevicesLosesNothing) {
   // Predicted: no outbound limit is set; each socket's DDR5 (eight channels, 307 GB/s) serves its
   // four devices' reads, so each keeps its single-device rate.
   EXPECT_NEAR(allAtOnce(true, kHostToAll) / kHostToAllSum, 1.0, kPublishedTolerance);
+}
+
+// All eight devices copy both ways at once, as nvbandwidth's all_to_host_bidirectional_memcpy_ce
+// (D2H measured) and host_to_all_bidirectional_memcpy_ce (H2D measured) run them
+// (testcase.cpp, allHostBidirHelper): each device copies 64 MiB in the measured direction and 128
+// MiB the other way (which outlasts it), every host buffer on the device's own socket. Returns the
+// per-device rates of the measured direction.
+std::vector<double> allBothWays(bool measureToDevice) {
+  Machine m(h800());
+  for (int d = 0; d < 8; ++d) {
+    m.copy(d, measureToDevice ? host() : dev(d), measureToDevice ? dev(d) : host(), kCopy);
+    m.copy(d, measureToDevice ? dev(d) : host(), measureToDevice ? host() : dev(d), 2 * kCopy);
+  }
+  m.run();
+  std::vector<double> rates;
+  double sum = 0;
+  for (size_t d = 0; d < 8; ++d) {
+    EXPECT_GT(m.end(2 * d + 1), m.end(2 * d));  // the other direction was busy throughout
+    rates.push_back(gbps(kCopy, m.end(2 * d)));
+    sum += rates.back();
+  }
+  std::printf("%s both ways: %.2f-%.2f GB/s per device, %.2f summed\n",
+              measureToDevice ? "host_to_all" : "all_to_host",
+              *std::min_element(rates.begin(), rates.end()),
+              *std::max_element(rates.begin(), rates.end()), sum);
+  return rates;
+}
+
+// Predicted (nothing was set from these runs): four devices per socket, each passing its root port
+// 87.15 GB/s split 0.604 / 0.396, offer the socket's host memory 210.6 GB/s of reads and 138.0
+// GB/s of writes, more than it sustains under mixed traffic. It then serves its mixed-traffic rate
+// (eight channels of DDR5-4800 at random 256 B requests, 60.4 % reads: the DRAM model with the
+// JESD79-5 timings gives 80 % of the 307.2 GB/s peak) in the ports' split, so each device gets
+// 0.396 / 4 of it written and 0.604 / 4 of it read. Published per device (the middles, GPU1's
+// outliers left out): D2H 22.53, H2D 33.96 GB/s; the model gives 24.4 (+8 %) and 34.3 (+1 %).
+// 10 %: the issue's tolerance for figures the model predicts; the write side is the further off.
+constexpr double kMixedTolerance = 0.10;
+constexpr Range kAllToHostBidir{22.22, 22.84};  // all_to_host_bidirectional_memcpy_ce (D2H)
+constexpr Range kHostToAllBidir{33.49, 34.42};  // host_to_all_bidirectional_memcpy_ce (H2D)
+
+TEST(HgxH800, AllDevicesBothWaysWriteTheHostMemorysWriteShare) {
+  for (double r : allBothWays(false)) {
+    EXPECT_GE(r, kAllToHostBidir.low * (1 - kMixedTolerance));
+    EXPECT_LE(r, kAllToHostBidir.high * (1 + kMixedTolerance));
+  }
+}
+
+TEST(HgxH800, AllDevicesBothWaysReadTheHostMemorysReadShare) {
+  for (double r : allBothWays(true)) {
+    EXPECT_GE(r, kHostToAllBidir.low * (1 - kMixedTolerance));
+    EXPECT_LE(r, kHostToAllBidir.high * (1 + kMixedTolerance));
+  }
+}
+
+// ------------------------------------------------------------------ the published Gen4 run
+
+// 2 x Radeon RX 7900 XTX on one EPYC 7542, PCIe Gen4 x16 each, rocm-bandwidth-test 2.6.0, published
+// in full in github.com/ROCm/legacy-rocm-build issue 2253
+// (examples/validation/epyc7542-7900xtx-gen4.yaml says what is assumed and how the fit was done).
+constexpr Range kGen4H2d{28.410, 28.411};    // CPU -> GPU            (predicted)
+constexpr Range kGen4D2h{29.013, 29.016};    // GPU -> CPU            (predicted)
+constexpr Range kGen4Bidir{48.102, 48.226};  // bidirectional, SUM   (fitted)
+constexpr uint64_t kGen4Copy = 256ull << 20;
+
+spec::SystemSpec gen4() {
+  return spec::loadSystemSpec(std::string(ASCENDSIM_SOURCE_DIR) +
+                              "/examples/validation/epyc7542-7900xtx-gen4.yaml");
+}
+
+double gen4Alone(bool toDevice) {
+  Machine m(gen4());
+  m.copy(0, toDevice ? host() : dev(0), toDevice ? dev(0) : host(), kGen4Copy);
+  m.run();
+  const double rate = gbps(kGen4Copy, m.end(0));
+  std::printf("Gen4 %s alone: %.2f GB/s\n", toDevice ? "H2D" : "D2H", rate);
+  return rate;
+}
+
+// Predicted: Gen4 x16 at MPS 512. The protocol model gives 27.55 (H2D) and 27.35 GB/s (D2H) at
+// 256 MiB, 3.0 % and 5.7 % below the measurement: 6 % either way, a little wider than the H800's
+// 5 %, says how far the protocol model's DLLP overhead sits below this host's (the measurement
+// is above what pcie-bench's arithmetic allows at MPS 256).
+constexpr double kGen4Tolerance = 0.06;
+
+TEST(Gen4Epyc7900Xtx, OneDeviceAloneH2dComesFromTheProtocolModel) {
+  const double r = gen4Alone(true);
+  EXPECT_GE(r, kGen4H2d.low * (1 - kGen4Tolerance));
+  EXPECT_LE(r, kGen4H2d.high * (1 + kGen4Tolerance));
+}
+
+TEST(Gen4Epyc7900Xtx, OneDeviceAloneD2hComesFromTheProtocolModel) {
+  const double r = gen4Alone(false);
+  EXPECT_GE(r, kGen4D2h.low * (1 - kGen4Tolerance));
+  EXPECT_LE(r, kGen4D2h.high * (1 + kGen4Tolerance));
+}
+
+// Fitted (port_bandwidth, port_read_share from the sum): both 256 MiB copies start together and
+// the sum is both sizes over the time until the later ends, as rocm-bandwidth-test counts it.
+// The reads lose: they go at 23.61 GB/s beside the writes and end last. The writes end first,
+// near their rate alone: 27.35 GB/s less the room the reads' requests take in the up direction
+// (a 24 B request per 512 B read: 23.61 x 24 / 512 = 1.11 GB/s of the about 28.7 GB/s of TLPs
+// it carries, 3.9 %), 26.3 GB/s.
+TEST(Gen4Epyc7900Xtx, BothDirectionsSumIsTheFittedPortLimitAndTheReadsLose) {
+  Machine m(gen4());
+  m.copy(0, host(), dev(0), kGen4Copy);
+  m.copy(0, dev(0), host(), kGen4Copy);
+  m.run();
+  const Picoseconds last = std::max(m.end(0), m.end(1));
+  const double sum = gbps(2 * kGen4Copy, last);
+  std::printf("Gen4 bidirectional sum: %.2f GB/s (H2D ends %.3f ms, D2H %.3f ms)\n", sum,
+              static_cast<double>(m.end(0)) * 1e-9, static_cast<double>(m.end(1)) * 1e-9);
+  EXPECT_GE(sum, kGen4Bidir.low * (1 - 0.005));
+  EXPECT_LE(sum, kGen4Bidir.high * (1 + 0.005));
+  EXPECT_GT(m.end(0), m.end(1));                             // the reads (H2D) end last
+  EXPECT_NEAR(gbps(kGen4Copy, m.end(1)) / 26.3, 1.0, 0.01);  // the writes kept their rate
 }
 
 }  // namespace

@@ -46,5 +46,23 @@ TEST(SustainedRatesCache, EverySettingChangesTheKey) {
   EXPECT_EQ(sustainedRatesKey(base), original);  // and the key is stable
 }
 
+// Reads and writes of several streams at once (host memory under devices' DMA both ways) pay the
+// bus turnarounds. DDR5-4800 (JESD79-5 timings of the preset): a write-to-read switch costs tCWL +
+// BL/2 + tWTR_L = 38 + 8 + 24 clocks (29.2 ns), a read-to-write one tCL + BL/2 + 2 - tCWL = 12
+// clocks (5 ns). At most the write queue's 32 writes go between two switches, and as many reads
+// at half reads: 64 bursts of 3.33 ns (213 ns) then pay 34.2 ns, so half reads sustain at most
+// 213 / 247 = 86 % of what reads alone do (less when the controller switches more often).
+TEST(SustainedMixedRate, HalfWritesPayTheTurnarounds) {
+  const spec::DramSpec ddr5 = spec::loadMemorySpec("ddr5-4800", "");
+  const double reads = sustainedMixedRate(ddr5, 1.0);
+  const double half = sustainedMixedRate(ddr5, 0.5);
+  EXPECT_LT(half / reads, 213.0 / 247.0);
+  EXPECT_GT(half, 0.0);
+  // Reads alone at random 256 B requests: a row opened per request, but a request is four bursts
+  // of 8 clocks, so four banks in flight (of 32) cover tRC = 116 clocks: within 2 % of long
+  // sequential reads.
+  EXPECT_NEAR(reads / sustainedSequentialRates(ddr5).read, 1.0, 0.02);
+}
+
 }  // namespace
 }  // namespace ascendsim::models
