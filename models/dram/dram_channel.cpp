@@ -115,7 +115,7 @@ template <bool withBus>
   return p;
 }
 
-void DramChannel::commit(const DramRequest& r, const Plan& p) {
+[[gnu::always_inline]] inline void DramChannel::commit(const DramRequest& r, const Plan& p) {
   Bank& b = bank(r);
   BankGroup& g = groups_[groupIndex(r)];
   ActWindow& w = windowOf(r.rank);
