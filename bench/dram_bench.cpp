@@ -1,5 +1,6 @@
 // DRAM model benchmark: simulated bandwidth, latency and row-hit rate, and how many requests the
-// model simulates per second of wall time, for synthetic access patterns or a request trace in
+// model simulates per second of wall time and per second of CPU time (the process's user + system
+// time, which a shared machine disturbs less), for synthetic access patterns or a request trace in
 // DRAMSys's or Ramulator's format (docs/performance.md).
 //
 //   build/release/bench/dram_bench [--memory NAME|FILE]... [--mapping M] [--pattern P]...
@@ -11,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -39,31 +41,49 @@ const Pattern kPatterns[] = {
 
 const uint64_t kSpan = 1ull << 30;  // random and strided addresses fall in 1 GiB
 
+// CPU time of this process so far, in seconds (user + system).
+double cpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Wall and CPU time since construction.
+struct Stopwatch {
+  std::chrono::steady_clock::time_point wall0 = std::chrono::steady_clock::now();
+  double cpu0 = cpuSeconds();
+  double wall() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  }
+  double cpu() const { return cpuSeconds() - cpu0; }
+};
+
 struct Memory {
   std::string label;
   spec::DramSpec spec;
 };
 
 void printHeader() {
-  std::printf("%-10s %-22s %9s %10s %8s %9s %9s %9s %10s\n", "memory", "pattern", "requests",
-              "GB/s", "of peak", "mean ns", "p99 ns", "row hits", "Mreq/s");
+  std::printf("%-10s %-22s %9s %10s %8s %9s %9s %9s %10s %11s\n", "memory", "pattern", "requests",
+              "GB/s", "of peak", "mean ns", "p99 ns", "row hits", "Mreq/s", "Mreq/cpu s");
 }
 
 void printRow(const Memory& m, const std::string& what, uint64_t n, models::MemoryTiming& timing,
-              double wall) {
+              const Stopwatch& clock) {
+  const double wall = clock.wall(), cpu = clock.cpu();
   const models::DramStats s = timing.totalStats();
-  std::printf("%-10s %-22s %9llu %10.1f %7.1f%% %9.1f %9.1f %8.1f%% %10.2f\n", m.label.c_str(),
-              what.c_str(), static_cast<unsigned long long>(n), s.bandwidth() / 1e9,
-              100.0 * s.bandwidth() / m.spec.peakBandwidth(), s.meanReadLatencyNs(),
-              s.readLatencyPercentileNs(99), 100.0 * s.rowHitRate(),
-              static_cast<double>(n) / wall / 1e6);
+  std::printf("%-10s %-22s %9llu %10.1f %7.1f%% %9.1f %9.1f %8.1f%% %10.2f %11.2f\n",
+              m.label.c_str(), what.c_str(), static_cast<unsigned long long>(n),
+              s.bandwidth() / 1e9, 100.0 * s.bandwidth() / m.spec.peakBandwidth(),
+              s.meanReadLatencyNs(), s.readLatencyPercentileNs(99), 100.0 * s.rowHitRate(),
+              static_cast<double>(n) / wall / 1e6, static_cast<double>(n) / cpu / 1e6);
 }
 
 void runPattern(const Memory& m, const Pattern& p, uint64_t n, uint64_t requestBytes) {
   auto timing = models::makeMemoryTiming(m.spec);
   std::mt19937_64 rng(42);
   const uint64_t span = std::min(kSpan, m.spec.capacity);
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t address;
     if (p.random) {
@@ -76,8 +96,7 @@ void runPattern(const Memory& m, const Pattern& p, uint64_t n, uint64_t requestB
     timing->enqueue(address, requestBytes, write, 0);
   }
   timing->drain();
-  printRow(m, p.name, n, *timing,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  printRow(m, p.name, n, *timing, clock);
 }
 
 int runTrace(const Memory& m, const std::vector<bench::TraceRequest>& trace,
@@ -92,11 +111,10 @@ int runTrace(const Memory& m, const std::vector<bench::TraceRequest>& trace,
     }
   }
   auto timing = models::makeMemoryTiming(m.spec);
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   for (const bench::TraceRequest& r : trace) timing->enqueue(r.address, requestBytes, r.write, 0);
   timing->drain();
-  printRow(m, name, trace.size(), *timing,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  printRow(m, name, trace.size(), *timing, clock);
   return 0;
 }
 

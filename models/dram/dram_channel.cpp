@@ -13,6 +13,7 @@ constexpr int64_t kLongAgo = -(int64_t{1} << 40);  // "never": every constraint 
 DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& bus)
     : commands_(CommandLengths::of(dramStandard(m.standard))),
       bus_(bus),
+      column_(commands_.separateColumnBus ? &bus.column : &bus.row),
       freedReads_(m.queueDepth),
       freedWrites_(m.effectiveWriteQueueDepth()),
       reads_(m.queueDepth, size_t{m.ranks} * m.bankGroups * m.banksPerGroup),
@@ -61,8 +62,9 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   // the others keep serving; otherwise all banks refresh together every tREFI.
   refreshInterval_ = tRFCpb_ > 0 ? std::max<int64_t>(tREFI_ / banksPerRank_, 1) : tREFI_;
   const ActWindow fresh{kLongAgo, kLongAgo, {kLongAgo, kLongAgo, kLongAgo, kLongAgo}, 0};
-  shared_ = fresh;
-  ranks_.assign(m.ranks, Rank{fresh, refreshInterval_, kLongAgo, 0});
+  windowStride_ = sharedWindow_ ? 0 : 1;
+  windows_.assign(sharedWindow_ ? 1 : m.ranks, fresh);
+  ranks_.assign(m.ranks, Rank{refreshInterval_, kLongAgo, 0, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
 }
@@ -72,7 +74,7 @@ template <bool withBus>
   const Bank& b = bank(r);
   const BankGroup& g = groups_[groupIndex(r)];
   const Rank& k = ranks_[r.rank];
-  const ActWindow& w = window(k);
+  const ActWindow& w = windowOf(r.rank);
   const int64_t t0 = std::max(r.arrival, k.refreshEnd);
   Plan p;
   if (b.openRow == static_cast<int64_t>(r.row)) {
@@ -113,10 +115,10 @@ template <bool withBus>
   return p;
 }
 
-void DramChannel::commit(const DramRequest& r, const Plan& p) {
+[[gnu::always_inline]] inline void DramChannel::commit(const DramRequest& r, const Plan& p) {
   Bank& b = bank(r);
   BankGroup& g = groups_[groupIndex(r)];
-  Rank& k = ranks_[r.rank];
+  ActWindow& w = windowOf(r.rank);
   if (p.pre >= 0) {
     ++stats_.rowConflicts;
   } else if (p.act >= 0) {
@@ -135,17 +137,16 @@ void DramChannel::commit(const DramRequest& r, const Plan& p) {
     b.preAllowed = p.act + tRAS_;
     b.rdAllowed = p.act + tRCDRD_;
     b.wrAllowed = p.act + tRCDWR_;
-    ActWindow& w = window(k);
     w.lastAct = g.lastAct = p.act;
     w.faw[w.fawNext] = p.act;
-    w.fawNext = (w.fawNext + 1) % 4;
+    w.fawNext = (w.fawNext + 1) & 3;
   }
   g.lastCol = lastCol_ = p.col;
   (r.write ? freedWrites_ : freedReads_).push(p.col);
   int64_t dataEnd;
   if (r.write) {
     dataEnd = p.col + tCWL_ + burst_;
-    window(k).lastWrDataEnd = g.lastWrDataEnd = dataEnd;
+    w.lastWrDataEnd = g.lastWrDataEnd = dataEnd;
     b.preAllowed = std::max(b.preAllowed, dataEnd + tWR_);
     ++stats_.writes;
     stats_.bytesWritten += r.bytes;
@@ -292,9 +293,14 @@ void DramChannel::issueOne() {
     // whose first just opened the row), every other candidate is a row miss. If the best of the
     // oldest and that bank's first hit is a hit no later than any miss can be, nothing else can be
     // first ready. The later hits of that bank can go no earlier than its first.
+    // (The queue may not know which bank is the one with hits; when the oldest is a hit, its bank
+    // is.)
     auto onlyHitWins = [&] {
-      if (q.banksWithHits() != 1 || q.hitBank() < 0) return false;
-      const auto hb = static_cast<uint32_t>(q.hitBank());
+      if (q.banksWithHits() != 1) return false;
+      int64_t known = q.hitBank();
+      if (known < 0 && bestPlan.access == Access::Hit) known = q.request(oldest).bankIndex;
+      if (known < 0) return false;
+      const auto hb = static_cast<uint32_t>(known);
       int32_t x = q.head(hb);
       while (x >= 0 && static_cast<int64_t>(q.request(x).row) != banks_[hb].openRow) x = q.next(x);
       if (x < 0) return false;
@@ -302,8 +308,7 @@ void DramChannel::issueOne() {
       if (bestPlan.access != Access::Hit) return false;
       // No request that needs an ACT can go before the ranks' last ACT and tFAW window allow.
       int64_t missFloor = std::numeric_limits<int64_t>::max();
-      for (const Rank& k : ranks_) {
-        const ActWindow& w = window(k);
+      for (const ActWindow& w : windows_) {
         missFloor = std::min(missFloor, std::max(w.lastAct + tRRD_S_, w.faw[w.fawNext] + tFAW_) +
                                             std::min(tRCDRD_, tRCDWR_));
       }
@@ -356,9 +361,24 @@ void DramChannel::issueOne() {
       }
       return false;
     };
-    const bool scan =
-        q.passedOver < starvationCap_ &&
-        !(shortcuts_ && (settled || nextTooLate() || onlyHitWins() || hitAtFloorByAge()));
+    // An oldest request that is not a row hit but can go at the floor loses only to a row hit that
+    // can go there too (nothing goes earlier; at the floor hits go first, then the oldest): plan
+    // each bank's first row hit (its later hits are not candidates) and nothing else. Typical of a
+    // copy's writes, whose oldest waits to open its row while other banks' hits stream.
+    auto missAtFloor = [&] {
+      if (bestPlan.access == Access::Hit || bestPlan.col > floor) return false;
+      if (q.banksWithHits() == 0) return true;
+      for (uint32_t bi : q.activeBanks()) {
+        if (q.hitsIn(bi) == 0) continue;
+        int32_t s = q.head(bi);
+        while (static_cast<int64_t>(q.request(s).row) != banks_[bi].openRow) s = q.next(s);
+        consider(s);
+      }
+      return true;
+    };
+    const bool scan = q.passedOver < starvationCap_ &&
+                      !(shortcuts_ && (settled || nextTooLate() || missAtFloor() || onlyHitWins() ||
+                                       hitAtFloorByAge()));
     if (scan) {
       for (uint32_t bi : q.activeBanks()) {
         // Per bank only its oldest request, and its oldest row hit, can be first ready.
@@ -405,15 +425,7 @@ void DramChannel::setOpenRow(size_t bi, int64_t row) {
   writes_.rowChanged(static_cast<uint32_t>(bi), row);
 }
 
-RequestQueue& DramChannel::scheduledQueue() {
-  if (writes_.empty()) {
-    writeMode_ = false;
-    return reads_;
-  }
-  if (reads_.empty()) {
-    writeMode_ = true;
-    return writes_;
-  }
+RequestQueue& DramChannel::chooseQueue() {
   // Both hold requests. Requests queued ahead of their arrival (a caller offering a batch) are
   // not there yet: the controller decides when it is next free, or when the first one arrives.
   const int64_t firstRead = reads_.oldestArrival(), firstWrite = writes_.oldestArrival();

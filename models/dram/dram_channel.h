@@ -75,7 +75,6 @@ class DramChannel {
     int fawNext = 0;
   };
   struct Rank {
-    ActWindow window;
     int64_t nextRefresh, refreshEnd;
     uint32_t nextBank = 0;          // per-bank refresh: where the round-robin search starts
     uint32_t refreshedInRound = 0;  // banks refreshed in the current tREFI round
@@ -92,8 +91,8 @@ class DramChannel {
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
 
-  ActWindow& window(Rank& k) { return sharedWindow_ ? shared_ : k.window; }
-  const ActWindow& window(const Rank& k) const { return sharedWindow_ ? shared_ : k.window; }
+  ActWindow& windowOf(uint32_t rank) { return windows_[rank * windowStride_]; }
+  const ActWindow& windowOf(uint32_t rank) const { return windows_[rank * windowStride_]; }
   Bank& bank(const DramRequest& r) { return banks_[r.bankIndex]; }
   const Bank& bank(const DramRequest& r) const { return banks_[r.bankIndex]; }
   static size_t bankIndex(const DramRequest& r) { return r.bankIndex; }
@@ -108,11 +107,14 @@ class DramChannel {
   // HBM3: its "ranks" are the stack ids of one pseudo-channel, which share tRRD_S, tFAW and
   // tWTR_S (JESD238A; Ramulator 2's HBM3 puts them at the pseudo-channel level).
   bool sharedWindow_ = false;
-  ActWindow shared_;
+  // One window per rank, or one for all (sharedWindow_: stride 0).
+  std::vector<ActWindow> windows_;
+  uint32_t windowStride_ = 1;
   int64_t lastRdRank_ = -1;
   CommandLengths commands_;
   CommandBus& bus_;
-  CycleWindow& columnBus() const { return commands_.separateColumnBus ? bus_.column : bus_.row; }
+  CycleWindow& columnBus() const { return *column_; }
+  CycleWindow* column_;  // bus_.column, or bus_.row when the standard has one bus
   // The row bus in its slots (commands_.rowSlots per cycle): the first slot at or after `cycle`
   // where `length` slots are free, and the cycle a command starting at `slot` counts from.
   int64_t rowSlot(int64_t cycle, int length) const {
@@ -170,7 +172,18 @@ class DramChannel {
   // are left while reads wait.
   bool writeMode_ = false;
   uint32_t highMark_, lowMark_;
-  RequestQueue& scheduledQueue();
+  RequestQueue& scheduledQueue() {
+    if (writes_.empty()) {
+      writeMode_ = false;
+      return reads_;
+    }
+    if (reads_.empty()) {
+      writeMode_ = true;
+      return writes_;
+    }
+    return chooseQueue();
+  }
+  RequestQueue& chooseQueue();  // both queues hold requests
   DramStats& stats_;
   bool shortcuts_ = true;
   std::vector<Issued>* log_ = nullptr;

@@ -25,32 +25,6 @@ void RequestQueue::rowChanged(uint32_t bi, int64_t row) {
   setHitCount(bi, n);
 }
 
-void RequestQueue::remove(int32_t slot, int64_t openRow) {
-  const uint32_t bi = slots_[slot].request.bankIndex;
-  int32_t prev = -1;
-  for (int32_t s = bankHead_[bi]; s != slot; s = slots_[s].next) prev = s;
-  if (prev < 0) {
-    bankHead_[bi] = slots_[slot].next;
-  } else {
-    slots_[prev].next = slots_[slot].next;
-  }
-  if (bankTail_[bi] == slot) bankTail_[bi] = prev;
-  freeSlots_.push_back(slot);
-  arrivals_[slots_[slot].seq & arrivalMask_] = -1;  // issued: the front skips it
-  if (static_cast<int64_t>(slots_[slot].request.row) == openRow)
-    setHitCount(bi, openRowQueued_[bi] - 1);
-  --queued_;
-  if (--bankQueued_[bi] == 0) {
-    // Swap-remove from the busy list.
-    const int32_t pos = activePos_[bi];
-    const uint32_t last = activeBanks_.back();
-    activeBanks_[static_cast<size_t>(pos)] = last;
-    activePos_[last] = pos;
-    activeBanks_.pop_back();
-    activePos_[bi] = -1;
-  }
-}
-
 void RequestQueue::growArrivals() {
   std::vector<int32_t> bigger(arrivals_.size() * 2);
   for (uint64_t q = frontSeq_; q < nextSeq_; ++q)

@@ -74,6 +74,7 @@ class RequestQueue {
     DramRequest request;
     uint64_t seq = 0;   // arrival order
     int32_t next = -1;  // next slot of the same bank
+    int32_t prev = -1;  // previous slot of the same bank (so that a removal is one step)
   };
   // Sets a bank's count of queued open-row hits, keeping banksWithHits_ and hitBank_ current.
   void setHitCount(size_t bi, uint32_t n) {
@@ -128,10 +129,12 @@ inline DramRequest& RequestQueue::push(const DramRequest& request, int64_t arriv
   r.bankIndex = bi;
   entry.seq = nextSeq_;
   entry.next = -1;
+  const int32_t tail = bankTail_[bi];
+  entry.prev = tail;
   if (nextSeq_ - frontSeq_ > arrivalMask_) growArrivals();
   arrivals_[nextSeq_++ & arrivalMask_] = slot;
-  if (bankTail_[bi] >= 0) {
-    slots_[bankTail_[bi]].next = slot;
+  if (tail >= 0) {
+    slots_[tail].next = slot;
   } else {
     bankHead_[bi] = slot;
   }
@@ -146,6 +149,35 @@ inline DramRequest& RequestQueue::push(const DramRequest& request, int64_t arriv
   lastArrival_ = arrival;
   ++queued_;
   return r;
+}
+
+inline void RequestQueue::remove(int32_t slot, int64_t openRow) {
+  const Slot& gone = slots_[slot];
+  const uint32_t bi = gone.request.bankIndex;
+  const int32_t prev = gone.prev, next = gone.next;
+  if (prev < 0) {
+    bankHead_[bi] = next;
+  } else {
+    slots_[prev].next = next;
+  }
+  if (next < 0) {
+    bankTail_[bi] = prev;
+  } else {
+    slots_[next].prev = prev;
+  }
+  freeSlots_.push_back(slot);
+  arrivals_[gone.seq & arrivalMask_] = -1;  // issued: the front skips it
+  if (static_cast<int64_t>(gone.request.row) == openRow) setHitCount(bi, openRowQueued_[bi] - 1);
+  --queued_;
+  if (--bankQueued_[bi] == 0) {
+    // Swap-remove from the busy list.
+    const int32_t pos = activePos_[bi];
+    const uint32_t last = activeBanks_.back();
+    activeBanks_[static_cast<size_t>(pos)] = last;
+    activePos_[last] = pos;
+    activeBanks_.pop_back();
+    activePos_[bi] = -1;
+  }
 }
 
 inline int32_t RequestQueue::oldest() {
