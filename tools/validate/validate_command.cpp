@@ -319,11 +319,11 @@ std::string markdown(const std::vector<CaseRow>& rows) {
 std::string text(const std::vector<CaseRow>& rows) {
   std::ostringstream out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-40s %20s %14s %9s %5s  %s\n", "case", "reference", "model",
+  std::snprintf(line, sizeof line, "%-46s %20s %14s %9s %5s  %s\n", "case", "reference", "model",
                 "gap", "tol", "result");
   out << line;
   for (const CaseRow& r : rows) {
-    std::snprintf(line, sizeof line, "%-40s %20s %14s %9s %5s  %s\n", r.c->id.c_str(),
+    std::snprintf(line, sizeof line, "%-46s %20s %14s %9s %5s  %s\n", r.c->id.c_str(),
                   referenceText(*r.c).c_str(), modelText(r).c_str(), gapText(r).c_str(),
                   toleranceText(*r.c).c_str(), r.result.c_str());
     out << line;
@@ -378,7 +378,7 @@ int runValidate(const Options& o) {
     std::ostringstream out;
     for (const ValidationCase* c : chosen) {
       char line[512];
-      std::snprintf(line, sizeof line, "%-40s %-6s %s (%s)\n", c->id.c_str(),
+      std::snprintf(line, sizeof line, "%-46s %-6s %s (%s)\n", c->id.c_str(),
                     c->quick ? "quick" : "", c->what.c_str(), referenceText(*c).c_str());
       out << line;
     }

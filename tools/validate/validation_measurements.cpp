@@ -11,6 +11,7 @@
 #include "spec/embedded_file.h"
 #include "spec/system_loader.h"
 #include "tools/bandwidth/bandwidth_command.h"
+#include "tools/bandwidth/bandwidth_runner.h"
 #include "tools/collectives/collective_bench.h"
 #include "tools/machine_options.h"
 #include "tools/validate/validation_cases.h"
@@ -52,6 +53,39 @@ Figures bandwidthFigures(const spec::SystemSpec& sys, bool pageable,
     }
   }
   for (const auto& [test, sum] : perDevice) out[test] = sum.first / sum.second;
+  return out;
+}
+
+// nvbandwidth's all_to_host_bidirectional (D2H measured) or host_to_all_bidirectional (H2D
+// measured), through the bandwidth tool's runner: for each device in turn, its measured copy of
+// `size` runs beside a copy twice as large the other way on the same device and, on every other
+// device, copies twice as large both ways (nvbandwidth testcase.cpp, allHostBidirHelper); the
+// measured copy's rate, as a mean over the devices.
+Figures allHostBidirectional(const spec::SystemSpec& sys, uint64_t size) {
+  using models::MemoryPlace;
+  BandwidthRunner runner(sys, "");
+  const MemoryPlace host{MemoryPlace::Kind::HostPinned, -1, 0};
+  auto dev = [](int d) { return MemoryPlace{MemoryPlace::Kind::Device, d, 0}; };
+  const int devices = static_cast<int>(sys.devices.size());
+  Figures out;
+  for (const bool toHost : {true, false}) {
+    double sum = 0;
+    for (int d = 0; d < devices; ++d) {
+      std::vector<CopyRequest> copies;
+      copies.push_back(toHost ? CopyRequest{d, dev(d), host, size}
+                              : CopyRequest{d, host, dev(d), size});
+      copies.push_back(toHost ? CopyRequest{d, host, dev(d), 2 * size}
+                              : CopyRequest{d, dev(d), host, 2 * size});
+      for (int other = 0; other < devices; ++other) {
+        if (other == d) continue;
+        copies.push_back({other, dev(other), host, 2 * size});
+        copies.push_back({other, host, dev(other), 2 * size});
+      }
+      const spec::Picoseconds t = runner.runTogether(copies)[0];
+      sum += static_cast<double>(size) / (static_cast<double>(t) * 1e-12) / 1e9;
+    }
+    out[toHost ? "all-to-host bidirectional" : "host-to-all bidirectional"] = sum / devices;
+  }
   return out;
 }
 
@@ -281,6 +315,11 @@ std::vector<Measurement> makeMeasurements() {
                  return bandwidthFigures(validationMachine("hgx-h800-gen5.yaml"), false,
                                          {"all-to-host", "host-to-all"}, 64 * kMiB);
                }});
+  m.push_back(
+      {"h800-all-bidir",
+       h800 + "; the bandwidth tool's runner as nvbandwidth's all_to_host_bidirectional and "
+              "host_to_all_bidirectional (64 MiB measured, every other copy 128 MiB)",
+       [] { return allHostBidirectional(validationMachine("hgx-h800-gen5.yaml"), 64 * kMiB); }});
   for (const bool pageable : {false, true}) {
     const std::string memory = pageable ? "pageable" : "pinned";
     m.push_back({"gen4-" + memory,
