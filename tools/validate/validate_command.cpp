@@ -133,7 +133,7 @@ std::map<std::string, Outcome> runMeasurements(const std::vector<const Measureme
     Outcome out = parseChild(r.text);
     if (r.killed) {
       char why[96];
-      std::snprintf(why, sizeof why, "stopped after %.0f s (--timeout)", o.timeout);
+      std::snprintf(why, sizeof why, "stopped after %g s (--timeout)", o.timeout);
       out = Outcome{{}, why};
     } else if (WIFSIGNALED(status)) {
       out =
