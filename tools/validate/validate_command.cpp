@@ -267,11 +267,12 @@ std::string fixed(double v, int decimals) {
 }
 std::string gapText(const CaseRow& r) {
   if (!r.measured) return "-";
-  const std::string g = fixed(100 * r.gap, 1);
-  return (r.gap > 0 && g != "0.0" ? "+" : "") + (g == "-0.0" ? "0.0" : g) + " %";
+  // Two decimals of a percent: the tightest tolerances are 0.1 %.
+  const std::string g = fixed(100 * r.gap, 2);
+  return (r.gap > 0 && g != "0.00" ? "+" : "") + (g == "-0.00" ? "0.00" : g) + " %";
 }
 std::string modelText(const CaseRow& r) {
-  return r.measured ? fixed(r.model, 2) + " " + r.c->unit : "-";
+  return r.measured ? fixed(r.model, 3) + " " + r.c->unit : "-";
 }
 std::string toleranceText(const ValidationCase& c) {
   return figureText(100 * c.tolerance) + " %";
@@ -284,15 +285,18 @@ std::string markdownCell(std::string s) {
 }
 
 std::string summary(const std::vector<CaseRow>& rows) {
-  size_t ok = 0, misses = 0, failed = 0;
+  size_t ok = 0, misses = 0, failed = 0, notRun = 0;
   for (const CaseRow& r : rows) {
-    if (r.result == "ok")
+    if (r.result.rfind("not run", 0) == 0)
+      ++notRun;
+    else if (r.result == "ok")
       ++ok;
     else if (r.failed)
       ++failed;
     else
       ++misses;
   }
+  if (notRun == rows.size()) return std::to_string(rows.size()) + " cases, not run (--list)";
   return std::to_string(rows.size()) + " cases: " + std::to_string(ok) + " within tolerance, " +
          std::to_string(misses) + " documented miss" + (misses == 1 ? "" : "es") + ", " +
          std::to_string(failed) + " failed";
@@ -347,6 +351,16 @@ std::string csv(const std::vector<CaseRow>& rows) {
                  table);
 }
 
+// Writes the table in the chosen format to --output or stdout.
+bool emit(const std::vector<CaseRow>& rows, const Options& o) {
+  const std::string table = o.format == "markdown" ? markdown(rows)
+                            : o.format == "csv"    ? csv(rows)
+                                                   : text(rows);
+  if (!o.output.empty()) return writeOutput(o.output, table, "validate");
+  std::cout << table;
+  return true;
+}
+
 const Measurement* measurementOf(const ValidationCase& c) {
   for (const Measurement& m : measurements()) {
     if (m.id == c.measurement) return &m;
@@ -375,17 +389,17 @@ int runValidate(const Options& o) {
     return kExitUsage;
   }
   if (o.list) {
-    std::ostringstream out;
+    // The table without running anything: the result says whether CI's subset has the case.
+    std::vector<CaseRow> rows;
     for (const ValidationCase* c : chosen) {
-      char line[512];
-      std::snprintf(line, sizeof line, "%-46s %-6s %s (%s)\n", c->id.c_str(),
-                    c->quick ? "quick" : "", c->what.c_str(), referenceText(*c).c_str());
-      out << line;
+      CaseRow r;
+      r.c = c;
+      r.m = measurementOf(*c);
+      if (!r.m) throw std::logic_error("case " + c->id + " names no measurement " + c->measurement);
+      r.result = c->quick ? "not run (in --quick)" : "not run";
+      rows.push_back(r);
     }
-    if (!o.output.empty())
-      return writeOutput(o.output, out.str(), "validate") ? kExitOk : kExitFailure;
-    std::cout << out.str();
-    return kExitOk;
+    return emit(rows, o) ? kExitOk : kExitFailure;
   }
   std::vector<const Measurement*> todo;
   std::set<std::string> seen;
@@ -401,14 +415,7 @@ int runValidate(const Options& o) {
     rows.push_back(judge(*c, *measurementOf(*c), outcomes));
     failed = failed || rows.back().failed;
   }
-  const std::string table = o.format == "markdown" ? markdown(rows)
-                            : o.format == "csv"    ? csv(rows)
-                                                   : text(rows);
-  if (!o.output.empty()) {
-    if (!writeOutput(o.output, table, "validate")) return kExitFailure;
-  } else {
-    std::cout << table;
-  }
+  if (!emit(rows, o)) return kExitFailure;
   if (failed) std::cerr << "ascendsim validate: " << summary(rows) << "\n";
   return failed ? kExitFailure : kExitOk;
 }
@@ -425,7 +432,8 @@ void addValidateCommand(CLI::App& cmd, int& exitCode) {
   cmd.add_option("--jobs,-j", o->jobs, "Measurements run at once, each a process (default 2)");
   cmd.add_option("--timeout", o->timeout,
                  "Seconds one measurement may take before it is stopped and fails (default 900)");
-  cmd.add_flag("--list", o->list, "Name the cases (after --quick and --case) without running them");
+  cmd.add_flag("--list", o->list,
+               "The table of the cases (after --quick and --case) without running them");
   cmd.footer(
       "Each case compares one figure of the model with a published measurement or an\n"
       "established simulator's output, within a stated tolerance (docs/validation.md).\n"

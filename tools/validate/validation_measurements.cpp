@@ -330,6 +330,24 @@ std::vector<Measurement> makeMeasurements() {
                                            {"h2d", "d2h"}, 32000000);
                  }});
   }
+  // One large copy each way on a link of generation g and payload size mps, the fixed per-copy
+  // costs set to 0 as pcie-bench's steady rate has none (the copy still pays its round trip).
+  for (const uint32_t gen : {3u, 4u, 5u}) {
+    for (const uint32_t mps : {128u, 256u, 512u}) {
+      const std::vector<std::string> sets = {"devices[*].link.generation=" + std::to_string(gen),
+                                             "devices[*].link.mps=" + std::to_string(mps),
+                                             "devices[*].dma.setup_latency=0ns",
+                                             "devices[*].scheduler.task_launch=0ns"};
+      std::string described;
+      for (const std::string& set : sets) described += " --set '" + set + "'";
+      m.push_back({"pcie-gen" + std::to_string(gen) + "-mps" + std::to_string(mps),
+                   "preset `default`" + described + "; `bandwidth --tests h2d,d2h --sizes 64MiB`",
+                   [sets] {
+                     return bandwidthFigures(loadMachine(MachineChoice{"default", sets}), false,
+                                             {"h2d", "d2h"}, 64 * kMiB);
+                   }});
+    }
+  }
   m.push_back({"a2-small-copies",
                "preset `atlas-800t-a2`; runtime: 200 synchronous aclrtMemcpy D2H of 4, 8, 64 B to "
                "pageable memory, host time per call",
@@ -347,7 +365,7 @@ std::vector<Measurement> makeMeasurements() {
                                                      {"all_reduce", 8}}) {
     m.push_back({"a2-" + name + "-" + std::to_string(ranks),
                  "preset `atlas-800t-a2`; `collectives " + name + " -p " + std::to_string(ranks) +
-                     " -b 256MiB -e 256MiB -n 1 -w 1 --timing-only`, algbw of the slowest rank",
+                     " -b 256M -e 256M -n 1 -w 1 --timing-only`, algbw of the slowest rank",
                  [name = name, ranks = ranks] { return collective(name, ranks); }});
   }
   for (const std::string pattern :
