@@ -140,6 +140,8 @@ std::map<std::string, Outcome> runMeasurements(const std::vector<const Measureme
           Outcome{{},
                   std::string("the measurement died of signal ") +
                       std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"};
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !out.error.empty()) {
+      out.error += " (it exited with " + std::to_string(WEXITSTATUS(status)) + ")";
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
     ++done;

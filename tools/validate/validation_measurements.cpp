@@ -234,8 +234,8 @@ Figures collective(const std::string& name, uint32_t ranks) {
 }
 
 // The request streams of validation/dram/make_traces.cpp (and
-// tests/models/dram_reference_test.cpp): 2 Mi requests of 64 B over 1 GiB, offered in order as fast
-// as the memory takes them; random places from mt19937_64 seeded 7.
+// tests/models/dram_reference_test.cpp): 2 Mi requests of 64 B (random_read_32B: of 32 B) over
+// 1 GiB, offered in order as fast as the memory takes them; random places from mt19937_64 seeded 7.
 constexpr uint64_t kRequests = 2ull << 20;
 constexpr uint64_t kSpan = 1ull << 30;
 
@@ -243,6 +243,7 @@ std::pair<uint64_t, bool> request(const std::string& pattern, uint64_t i, std::m
   if (pattern == "sequential read") return {i * 64, false};
   if (pattern == "sequential write") return {i * 64, true};
   if (pattern == "random read") return {(rng() % (kSpan / 64)) * 64, false};
+  if (pattern == "random read 32 B") return {(rng() % (kSpan / 32)) * 32, false};
   if (pattern == "random 2:1") return {(rng() % (kSpan / 64)) * 64, i % 3 == 0};
   // 4 KiB stride: i x 4096 mod 1 GiB, 64 B further on at each wrap.
   const uint64_t linear = i * 4096;
@@ -254,9 +255,10 @@ Figures dramPattern(const std::string& preset, const std::string& overrides,
   auto timing = models::makeMemoryTiming(
       spec::loadMemorySpec(preset, "address_mapping: bank-group-interleaved\n" + overrides));
   std::mt19937_64 rng(7);
+  const uint64_t bytes = pattern == "random read 32 B" ? 32 : 64;
   for (uint64_t i = 0; i < kRequests; ++i) {
     const auto [address, write] = request(pattern, i, rng);
-    timing->enqueue(address, 64, write, 0);
+    timing->enqueue(address, bytes, write, 0);
   }
   timing->drain();
   return {{pattern, timing->totalStats().bandwidth() / 1e9}};
@@ -382,6 +384,10 @@ std::vector<Measurement> makeMeasurements() {
                      pattern,
                  [pattern] { return dramPattern("hbm2", "tREFI: 1000000\n", pattern); }});
   }
+  m.push_back({"hbm3-random read 32 B",
+               "memory preset `hbm3` as the other HBM3 rows; 2 Mi random 32 B reads (one burst "
+               "each)",
+               [] { return dramPattern("hbm3", kHbm3Settings, "random read 32 B"); }});
   m.push_back({"hbm2-alike-random read",
                "memory preset `hbm2` set up as the reference: command_bus per-pseudo-channel, "
                "starvation_cap 1000000, queue_depth 33, no refresh; 2 Mi random 64 B reads",
