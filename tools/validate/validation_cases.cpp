@@ -249,7 +249,8 @@ std::vector<ValidationCase> makeCases() {
                "hbm2-alike-random read", "random read", Basis::Predicted, false, ""});
   // Memory in the loop: a kernel's random 32 B reads (one burst each, the only gather size a
   // kernel can express today) through the cycle-timed memory, against the same memory's random
-  // 32 B reads in Ramulator 2 (validation/dram/run.sh's random_read_32B).
+  // 32 B reads in Ramulator 2 (validation/dram/run.sh's random_read_32B). Gathers of 64 B, once a
+  // kernel can express them, compare with the random_read row (412.33 GB/s) the same way.
   c.push_back({"cycle-gathers/hbm3-random-32B", "cycle-mode gathers",
                "a kernel's random 32 B reads over 1 GiB, one HBM3 stack timed burst by burst",
                252.01, 252.01, "GB/s", kRamulatorHbm3, 0.10,
