@@ -298,10 +298,10 @@ std::string summary(const std::vector<CaseRow>& rows) {
     else
       ++misses;
   }
-  if (notRun == rows.size()) return std::to_string(rows.size()) + " cases, not run (--list)";
-  return std::to_string(rows.size()) + " cases: " + std::to_string(ok) + " within tolerance, " +
-         std::to_string(misses) + " documented miss" + (misses == 1 ? "" : "es") + ", " +
-         std::to_string(failed) + " failed";
+  const std::string count = std::to_string(rows.size()) + (rows.size() == 1 ? " case" : " cases");
+  if (notRun == rows.size()) return count + ", not run (--list)";
+  return count + ": " + std::to_string(ok) + " within tolerance, " + std::to_string(misses) +
+         " documented miss" + (misses == 1 ? "" : "es") + ", " + std::to_string(failed) + " failed";
 }
 
 std::string markdown(const std::vector<CaseRow>& rows) {

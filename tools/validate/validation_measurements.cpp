@@ -326,7 +326,7 @@ std::vector<Measurement> makeMeasurements() {
     const std::string memory = pageable ? "pageable" : "pinned";
     m.push_back({"gen4-" + memory,
                  "preset `default` (Gen4 x16); `bandwidth --memory " + memory +
-                     " --tests h2d,d2h --sizes 32000000B` (bandwidthTest --mode=quick's size)",
+                     " --tests h2d,d2h --sizes 32000000` (bandwidthTest --mode=quick's size)",
                  [pageable] {
                    return bandwidthFigures(spec::loadSystemSpec("default"), pageable,
                                            {"h2d", "d2h"}, 32000000);
