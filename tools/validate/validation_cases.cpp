@@ -224,7 +224,8 @@ std::vector<ValidationCase> makeCases() {
                  "GB/s", kRamulatorHbm3, 0.10,
                  "10 %, as issue #30 asks; the model set up as v2.0a runs (no refresh, tCCDR = "
                  "tCCD_S, no starvation cap, 33 queue entries)",
-                 "hbm3-" + p, p, Basis::Predicted, p == "sequential read", ""});
+                 "hbm3-" + p, p, Basis::Predicted, p == "sequential read" || p == "4KiB stride",
+                 ""});
     const bool randomRead = p == "random read";
     c.push_back(
         {"hbm2/" + slug, "HBM2 patterns", p + ", 2 Mi requests of 64 B", d.hbm2, d.hbm2, "GB/s",
