@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "spec/system_loader.h"
 #include "tools/atomic_file.h"
@@ -33,12 +34,7 @@ struct Options {
   std::string csv, json, svg, trace, matrixSize;
 };
 
-struct Record {
-  std::string test, src, dst;
-  uint64_t size = 0;
-  double timeUs = 0, gbps = 0;
-  std::string status = "ok";  // or "refused: ..."
-};
+using Record = BandwidthRecord;
 
 double rate(uint64_t bytes, spec::Picoseconds t) {
   return t > 0 ? static_cast<double>(bytes) / (static_cast<double>(t) * 1e-12) / 1e9 : 0;
@@ -398,6 +394,22 @@ std::optional<std::vector<uint64_t>> parseSizes(const std::string& text, std::st
   if (out.empty()) {
     why = "no sizes";
     return std::nullopt;
+  }
+  return out;
+}
+
+std::vector<BandwidthRecord> measureBandwidth(const spec::SystemSpec& sys, bool pageable,
+                                              const std::vector<std::string>& tests,
+                                              uint64_t size) {
+  for (const std::string& test : tests) {
+    if (std::find(kAllTests.begin(), kAllTests.end(), test) == kAllTests.end())
+      throw std::invalid_argument("no bandwidth test '" + test + "'");
+  }
+  Bandwidth bw(sys, pageable, "");
+  std::vector<BandwidthRecord> out;
+  for (const std::string& test : tests) {
+    const std::vector<BandwidthRecord> recs = bw.run(test, size);
+    out.insert(out.end(), recs.begin(), recs.end());
   }
   return out;
 }

@@ -6,9 +6,10 @@
 //
 // DEVICE is hbm2 (configs/memory/hbm2.yaml, the default) or hbm3 (configs/memory/hbm3.yaml).
 // Each pattern is REQUESTS (default 2 Mi) requests of 64 B, generated exactly as the test does
-// (std::mt19937_64 seeded with 7 per pattern, addresses in 1 GiB). Both devices move 32 B per
-// burst (HBM2: BL4 of a 64-bit pseudo-channel; HBM3: BL8 of a 32-bit one), so each 64 B request
-// is written as its two 32 B halves, one after the other.
+// (std::mt19937_64 seeded with 7 per pattern, addresses in 1 GiB), and random_read_32B REQUESTS
+// requests of 32 B. Both devices move 32 B per burst (HBM2: BL4 of a 64-bit pseudo-channel;
+// HBM3: BL8 of a 32-bit one), so each 64 B request is written as its two 32 B halves, one after
+// the other.
 //  - DRAMSys: the addresses as AscendSim sees them; addressmapping.json decodes them with
 //    AscendSim's bank-group-interleaved mapping. Line: `0:\tread\t0xADDR` (time 0 in an absolute
 //    trace: every request is due at once and goes as fast as the controller accepts).
@@ -85,12 +86,15 @@ struct Pattern {
   int kind;  // 0 sequential, 1 random, 2 4 KiB stride
   bool allWrites;
   bool twoToOne;
+  uint64_t bytes = 64;  // per request
 };
 
+// random_read_32B: REQUESTS single bursts at random 32 B places of the 1 GiB (mt19937_64 seeded
+// 7), a kernel's random 32 B gathers as `ascendsim validate` runs them on the model's HBM3.
 const Pattern kPatterns[] = {
     {"sequential_read", 0, false, false}, {"random_read", 1, false, false},
     {"sequential_write", 0, true, false}, {"random_2to1", 1, false, true},
-    {"stride_4KiB", 2, false, false},
+    {"stride_4KiB", 2, false, false},     {"random_read_32B", 1, false, false, 32},
 };
 
 }  // namespace
@@ -124,13 +128,13 @@ int main(int argc, char** argv) {
       if (pattern.kind == 0) {
         address = i * 64;
       } else if (pattern.kind == 1) {
-        address = (rng() % (kSpan / 64)) * 64;
+        address = (rng() % (kSpan / pattern.bytes)) * pattern.bytes;
       } else {
         const uint64_t linear = i * 4096;  // i x 4096 mod 1 GiB, 64 B further on at each wrap
         address = linear % kSpan + linear / kSpan * 64;
       }
       const bool write = pattern.allWrites || (pattern.twoToOne && i % 3 == 0);
-      for (uint64_t half = 0; half < 64; half += kBurst) {
+      for (uint64_t half = 0; half < pattern.bytes; half += kBurst) {
         std::fprintf(stl, "0:\t%s\t0x%llx\n", write ? "write" : "read",
                      static_cast<unsigned long long>(address + half));
         std::fprintf(

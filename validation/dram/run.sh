@@ -28,6 +28,8 @@ REQUESTS=${REQUESTS:-2097152}
 JOBS=${JOBS:-2}
 SIMULATORS=${SIMULATORS:-ramulator2 dramsys}
 PATTERNS="sequential_read random_read sequential_write random_2to1 stride_4KiB"
+# HBM3 also: random single 32 B bursts (a kernel's gathers, `ascendsim validate`).
+PATTERNS_HBM3="$PATTERNS random_read_32B"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 if [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
@@ -110,22 +112,27 @@ EOF
     # pseudo-channel a controller of its own.
     for config in hbm2 hbm2_pc_channels hbm3_pc_channels; do
     case $config in
-      hbm3*) traces=$WORK/traces-hbm3 tck=0.625e-9 ;;  # tCK of hbm3.yaml's 1600 MHz clock
-      *) traces=$WORK/traces tck=1e-9 ;;
+      hbm3*) traces=$WORK/traces-hbm3 tck=0.625e-9 patterns=$PATTERNS_HBM3 ;;  # tCK at 1600 MHz
+      *) traces=$WORK/traces tck=1e-9 patterns=$PATTERNS ;;
     esac
-    for p in $PATTERNS; do
+    for p in $patterns; do
+      case $p in
+        *_32B) per=1 ;;  # one 32 B burst per request
+        *) per=2 ;;      # 64 B requests, two bursts each
+      esac
       out=$(cd "$WORK" && "$bin" -f "$HERE/ramulator2_$config.yaml" \
         -p "Frontend.path=$traces/$p.ramulator")
       # One request is one 32 B burst; the run ends when the front end has handed over its last
       # request (what is still queued then, at most 32 per channel, is not waited for).
-      echo "$out" | awk -v sim="ramulator2_$config" -v ver="$version" -v p="$p" -v tck="$tck" '
+      echo "$out" | awk -v sim="ramulator2_$config" -v ver="$version" -v p="$p" -v tck="$tck" \
+        -v per="$per" '
         $1 == "memory_system_cycles:" { cycles = $2 }
         $1 == "total_num_read_requests:" { n += $2 }
         $1 == "total_num_write_requests:" { n += $2 }
         END {
           if (cycles == 0) { print "run.sh: no cycle count from Ramulator 2" > "/dev/stderr"; exit 1 }
           bytes = n * 32; s = cycles * tck
-          printf "%s,%s,%s,%d,%d,%.9f,%.2f\n", sim, ver, p, n / 2, bytes, s, bytes / s / 1e9 }'
+          printf "%s,%s,%s,%d,%d,%.9f,%.2f\n", sim, ver, p, n / per, bytes, s, bytes / s / 1e9 }'
     done
     done
     ;;
