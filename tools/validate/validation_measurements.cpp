@@ -317,6 +317,13 @@ std::vector<Measurement> makeMeasurements() {
                  return bandwidthFigures(validationMachine("hgx-h800-gen5.yaml"), false,
                                          {"all-to-host", "host-to-all"}, 64 * kMiB);
                }});
+  m.push_back({"gen4-epyc-alone",
+               "examples/validation/epyc7542-7900xtx-gen4.yaml; `bandwidth --tests h2d,d2h "
+               "--sizes 256MiB` (pinned)",
+               [] {
+                 return bandwidthFigures(validationMachine("epyc7542-7900xtx-gen4.yaml"), false,
+                                         {"h2d", "d2h"}, 256 * kMiB);
+               }});
   m.push_back(
       {"h800-all-bidir",
        h800 + "; the bandwidth tool's runner as nvbandwidth's all_to_host_bidirectional and "
