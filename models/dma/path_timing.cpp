@@ -453,6 +453,29 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
   if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});
 }
 
+// A kernel's reads as one stream through a memory timed burst by burst: the cores keep the tiles
+// they double-buffer in flight (two per core, as the scheduler's window for kernels), so the
+// reads of the tiles after this one, up to that bound, are queued in the memory's channels
+// before this tile's end is known. (The bound is the double buffering the kernel model assumes,
+// not a published queue depth of the cores' load pipes: assumed.)
+std::shared_ptr<const StreamAhead> PathTiming::kernelStream(const spec::AiCoreSpec& cores,
+                                                            const Task& task, uint64_t offset,
+                                                            uint64_t burst) {
+  const uint64_t step = kernelStepBytes(cores);
+  auto st = std::make_shared<StreamAhead>();
+  st->id = task.id;
+  st->piece = offset / step;
+  st->pieces = (task.bytes + step - 1) / step;
+  st->ahead = kernelWindowBytes(cores) / step - 1;
+  // (Called only while this step is served: the task outlives it.)
+  st->reads = [&task, step, burst](uint64_t k, std::vector<AddressRun>& out) {
+    const uint64_t at = k * step;
+    const KernelSlice s = sliceOf(task.kernel, at, std::min(step, task.bytes - at));
+    kernelRuns(task.kernel, false, s.readFrom, s.bytesRead, burst, 0, out);
+  };
+  return st;
+}
+
 // One step of a kernel: the AI Cores share device memory with the DMA channels piece by piece.
 // One booking of the memory for a tile's reads and writes together: the cores double-buffer, so a
 // tile's results stream out while the next tile streams in.
@@ -473,10 +496,13 @@ ChunkTiming PathTiming::kernelStep(int device, const Task& task, uint64_t offset
     reads.writes = s.bytesWritten > 0;
     if (reads.service) {
       // The tile's bursts at the places the kernel's access pattern gives.
-      const uint64_t burst = sys_.devices.at(static_cast<size_t>(device)).memory.burstBytes();
+      const uint64_t burst = task.kernel.accessBytes > 0
+                                 ? task.kernel.accessBytes
+                                 : sys_.devices.at(static_cast<size_t>(device)).memory.burstBytes();
       kernelRuns(task.kernel, false, s.readFrom, s.bytesRead, burst, 0, reads.runs);
       kernelRuns(task.kernel, true, s.writtenFrom, s.bytesWritten, burst, task.kernel.bytesRead,
                  reads.runs);
+      reads.stream = kernelStream(cores, task, offset, burst);
     }
     st.push_back(reads);
   }

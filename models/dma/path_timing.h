@@ -31,6 +31,9 @@ class PathTiming : public TransferTiming {
 
  private:
   ChunkTiming kernelStep(int device, const Task& task, uint64_t offset, Picoseconds ready);
+  static std::shared_ptr<const StreamAhead> kernelStream(const spec::AiCoreSpec& cores,
+                                                         const Task& task, uint64_t offset,
+                                                         uint64_t burst);
   uint64_t pieceBytes(int device, const Task& task, uint64_t offset) const;
   // The read window of `device`'s channels for rows of `rowBytes` (MRRS: contiguous), and the
   // requests one piece holds.

@@ -35,8 +35,10 @@ void TransferTiming::reportKernel(int device, const KernelWork& work, uint64_t o
   if (!observer_) return;
   const KernelSlice s = sliceOf(work, offset, length);
   std::vector<AddressRun> runs;
-  kernelRuns(work, false, s.readFrom, s.bytesRead, kReportBurst, 0, runs);
-  kernelRuns(work, true, s.writtenFrom, s.bytesWritten, kReportBurst, work.bytesRead, runs);
+  // (A kernel that names its access size reports the places it times.)
+  const uint64_t burst = work.accessBytes > 0 ? work.accessBytes : kReportBurst;
+  kernelRuns(work, false, s.readFrom, s.bytesRead, burst, 0, runs);
+  kernelRuns(work, true, s.writtenFrom, s.bytesWritten, burst, work.bytesRead, runs);
   for (const AddressRun& r : runs)
     observer_->memoryAccess(device, r.address, r.bytes, r.write, start, end);
 }

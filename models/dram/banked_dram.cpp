@@ -81,10 +81,91 @@ Picoseconds BankedDram::drain() {
     channels_[ch].drain();
     last = std::max(last, channels_[ch].lastDataEnd());
     isTouched_[ch] = false;
+    if (!done_.empty()) settle(ch);
   }
   touched_.clear();
   admitted_ = 0;  // a new batch comes with its own arrival times
   return last * tckPs_;
+}
+
+uint64_t BankedDram::mark() {
+  const size_t n = channels_.size();
+  Group g;
+  g.readsBefore.resize(n);
+  g.writesBefore.resize(n);
+  g.queued.resize(n);
+  if (done_.empty()) {
+    // The first mark: from here on every burst issued is booked to its group. The first group
+    // holds what is queued now.
+    done_.resize(n);
+    openIssued_.assign(n, 0);
+    for (uint32_t ch = 0; ch < n; ++ch) {
+      channels_[ch].setDoneLog(&done_[ch]);
+      g.queued[ch] = channels_[ch].queued();
+      openEnd_ = std::max(openEnd_, channels_[ch].lastDataEnd());
+    }
+  } else {
+    for (uint32_t ch = 0; ch < n; ++ch) {
+      settle(ch);
+      g.queued[ch] = static_cast<uint32_t>(channels_[ch].nextSeq(false) - openReads_[ch] +
+                                           channels_[ch].nextSeq(true) - openWrites_[ch]) -
+                     openIssued_[ch];
+    }
+  }
+  for (uint32_t ch = 0; ch < n; ++ch) {
+    g.readsBefore[ch] = channels_[ch].nextSeq(false);
+    g.writesBefore[ch] = channels_[ch].nextSeq(true);
+  }
+  g.end = openEnd_;
+  openReads_ = g.readsBefore;
+  openWrites_ = g.writesBefore;
+  std::fill(openIssued_.begin(), openIssued_.end(), 0);
+  openEnd_ = 0;
+  groups_.push_back(std::move(g));
+  return firstGroup_ + groups_.size() - 1;
+}
+
+void BankedDram::settle(uint32_t ch) {
+  for (const DramChannel::Done& d : done_[ch]) {
+    const uint64_t open = d.write ? openWrites_[ch] : openReads_[ch];
+    if (d.seq >= open) {  // not marked yet
+      ++openIssued_[ch];
+      openEnd_ = std::max(openEnd_, d.dataEnd);
+      continue;
+    }
+    // The first group whose requests on this channel end after it (groups' arrival numbers grow).
+    const auto it =
+        std::upper_bound(groups_.begin(), groups_.end(), d.seq, [&](uint64_t seq, const Group& g) {
+          return seq < (d.write ? g.writesBefore : g.readsBefore)[ch];
+        });
+    if (it == groups_.end()) continue;  // (never: asked groups have no requests left)
+    --it->queued[ch];
+    it->end = std::max(it->end, d.dataEnd);
+  }
+  done_[ch].clear();
+}
+
+Picoseconds BankedDram::issueGroup(uint64_t group) {
+  if (group < firstGroup_ || group >= firstGroup_ + groups_.size()) return 0;  // asked before
+  Group& g = groups_[group - firstGroup_];
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
+    settle(ch);
+    while (g.queued[ch] > 0) {
+      if (channels_[ch].queued() == 0) {  // (never: its requests are queued until they issue)
+        g.queued[ch] = 0;
+        break;
+      }
+      channels_[ch].issueNext();
+      settle(ch);
+    }
+  }
+  g.asked = true;
+  const int64_t end = g.end;
+  while (!groups_.empty() && groups_.front().asked) {
+    groups_.pop_front();
+    ++firstGroup_;
+  }
+  return end * tckPs_;
 }
 
 DramStats BankedDram::totalStats() const {

@@ -2,6 +2,7 @@
 // "banked": every independent channel a DramChannel; accesses split into bursts by the address
 // mapping.
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -17,6 +18,8 @@ class BankedDram : public MemoryTiming {
   void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
   Picoseconds drain() override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
+  uint64_t mark() override;
+  Picoseconds issueGroup(uint64_t group) override;
   DramStats totalStats() const override;
   std::vector<DramStats> channelStats() const override { return stats_; }
   DramCounters counters() const override {
@@ -47,6 +50,25 @@ class BankedDram : public MemoryTiming {
   DramCoordinates runCoordinates_;
   std::vector<bool> isTouched_;
   int64_t admitted_ = 0;  // cycle the latest request of this batch was admitted
+
+  // Streaming (from the first mark on): per group and channel, the arrival numbers its requests
+  // end before (reads, writes), how many of them are still queued, and its latest data end.
+  struct Group {
+    std::vector<uint64_t> readsBefore, writesBefore;
+    std::vector<uint32_t> queued;
+    int64_t end = 0;
+    bool asked = false;
+  };
+  // Books the bursts channel `ch` issued since the last call to their groups.
+  void settle(uint32_t ch);
+  std::deque<Group> groups_;
+  uint64_t firstGroup_ = 0;                           // the number of groups_.front()
+  std::vector<std::vector<DramChannel::Done>> done_;  // per channel; empty until the first mark
+  // The requests queued since the last mark: per channel the arrival numbers they start at and
+  // how many have issued, and their latest data end.
+  std::vector<uint64_t> openReads_, openWrites_;
+  std::vector<uint32_t> openIssued_;
+  int64_t openEnd_ = 0;
 };
 
 }  // namespace ascendsim::models

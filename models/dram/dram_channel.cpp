@@ -413,6 +413,7 @@ void DramChannel::issueOne() {
       continue;  // the refresh changed the banks: plan again
     }
     commit(r, bestPlan);
+    if (done_) done_->push_back({q.seq(best), r.write, dataBusFree_});  // (its data end)
     q.passedOver = best == oldest ? 0 : q.passedOver + 1;
     q.remove(best, banks_[r.bankIndex].openRow);
     return;

@@ -29,6 +29,19 @@ class DramChannel {
   // Issues everything queued.
   void drain();
   bool idle() const { return reads_.empty() && writes_.empty(); }
+  // For callers that wait for some of the queued requests only (MemoryTiming::issueGroup): the
+  // arrival numbers the read and write queues give their next requests (each queue counts its
+  // own), how many are queued, one issue (the scheduler's choice) and a log of every burst issued
+  // from `setDoneLog` on (nullptr: none).
+  struct Done {
+    uint64_t seq;
+    bool write;
+    int64_t dataEnd;
+  };
+  uint64_t nextSeq(bool write) const { return write ? writes_.endSeq() : reads_.endSeq(); }
+  uint32_t queued() const { return reads_.size() + writes_.size(); }
+  void issueNext() { issueOne(); }
+  void setDoneLog(std::vector<Done>* log) { done_ = log; }
   // Data end (clock cycles) of the latest burst issued so far.
   int64_t lastDataEnd() const { return lastDataEnd_; }
 
@@ -187,6 +200,7 @@ class DramChannel {
   DramStats& stats_;
   bool shortcuts_ = true;
   std::vector<Issued>* log_ = nullptr;
+  std::vector<Done>* done_ = nullptr;
   uint32_t logChannel_ = 0;
 };
 

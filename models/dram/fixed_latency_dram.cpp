@@ -28,6 +28,7 @@ void FixedLatencyDram::enqueue(uint64_t, uint64_t bytes, bool write, Picoseconds
       start + static_cast<Picoseconds>(std::llround(static_cast<double>(bytes) / peak_ * 1e12));
   const Picoseconds end = busyUntil_ + latency_;
   lastEnd_ = std::max(lastEnd_, end);
+  groupEnd_ = std::max(groupEnd_, end);
   if (write) {
     stats_.writes++;
     stats_.bytesWritten += bytes;

@@ -27,6 +27,14 @@ class MemoryTiming {
   // When the latest request queued since the last drain was taken in by its channel (a full
   // queue makes the sender wait): from then on the sender may send more.
   virtual Picoseconds admitted() const = 0;
+  // Streaming, for a requester that keeps requests queued across its pieces (a kernel's tiles)
+  // and waits for one piece at a time: mark() closes the group of requests queued since the last
+  // mark and returns its number (0, 1, ...); issueGroup(g) issues queued requests in the
+  // scheduler's order (other groups' among them, as it chooses) until every request of group g
+  // has moved, and returns when the last of them did (0 for an empty group). Each group is asked
+  // for once, in any order.
+  virtual uint64_t mark() = 0;
+  virtual Picoseconds issueGroup(uint64_t group) = 0;
   // One access on its own: enqueue + drain.
   Picoseconds access(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
     enqueue(offset, bytes, write, arrival);

@@ -74,8 +74,58 @@ std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<Ad
     before += r.bytes;
   }
   const Picoseconds taken = std::max(to, dram_->admitted());
-  busyUntil_ = std::max(busyUntil_, dram_->drain());
+  busyUntil_ = std::max(busyUntil_, finish());
   return {taken, busyUntil_};
+}
+
+Picoseconds CycleMemory::finish() {
+  if (!stream_.active) return dram_->drain();
+  return dram_->issueGroup(dram_->mark());
+}
+
+void CycleMemory::endStream() {
+  // Every group is asked for once (the DRAM forgets it then).
+  for (const Queued& q : stream_.queued) dram_->issueGroup(q.group);
+  stream_ = Stream{};
+}
+
+std::pair<Picoseconds, Picoseconds> CycleMemory::streamReads(const Stage& stage, Picoseconds head) {
+  const StreamAhead& a = *stage.stream;
+  Stream& s = stream_;
+  const uint64_t firstQueued = s.queued.empty() ? s.next : s.queued.front().piece;
+  if (!s.active || s.id != a.id || s.pieces != a.pieces || a.piece < firstQueued ||
+      a.piece > s.next) {
+    endStream();  // another stream, or this one out of step
+    s.active = true;
+    s.id = a.id;
+    s.pieces = a.pieces;
+    s.next = a.piece;
+  }
+  // The requests so far belong to no piece of the stream: a group of their own.
+  if (s.queued.empty()) dram_->issueGroup(dram_->mark());
+  auto queue = [&](const std::vector<AddressRun>& runs) {
+    for (const AddressRun& r : runs) {
+      if (!r.write) enqueue(r.address, r.bytes, false, head);
+    }
+    s.queued.push_back({s.next++, dram_->mark(), dram_->admitted()});
+  };
+  if (s.next == a.piece) queue(stage.runs);
+  std::vector<AddressRun> ahead;
+  for (const uint64_t last = std::min(a.pieces, a.piece + 1 + a.ahead); s.next < last;) {
+    ahead.clear();
+    a.reads(s.next, ahead);
+    queue(ahead);
+  }
+  while (s.queued.front().piece < a.piece) {  // (never: pieces are served in order)
+    dram_->issueGroup(s.queued.front().group);
+    s.queued.pop_front();
+  }
+  const Queued mine = s.queued.front();
+  s.queued.pop_front();
+  const Picoseconds done = std::max(head, dram_->issueGroup(mine.group));
+  busyUntil_ = std::max(busyUntil_, done);
+  if (a.piece + 1 >= a.pieces) endStream();  // its last piece
+  return {std::max(head, mine.taken), done};
 }
 
 void CycleMemory::bufferWrites(const std::vector<AddressRun>& runs, uint64_t total,
@@ -95,7 +145,7 @@ Picoseconds CycleMemory::drainWrites() {
   for (const PendingWrite& w : writes_) enqueue(w.address, w.bytes, true, w.arrival);
   writes_.clear();
   buffered_ = 0;
-  busyUntil_ = std::max(busyUntil_, dram_->drain());
+  busyUntil_ = std::max(busyUntil_, finish());
   return busyUntil_;
 }
 
@@ -106,7 +156,8 @@ StageService::Served CycleMemory::serve(const Stage& stage, Picoseconds head, Pi
   if (!writes_.empty() && busyUntil_ < head) drainWrites();
   Picoseconds readsEnd = head, end = head, readsTaken = head;
   if (readBytes > 0) {
-    const auto [taken, done] = issueReads(stage.runs, readBytes, head, tail);
+    const auto [taken, done] =
+        stage.stream ? streamReads(stage, head) : issueReads(stage.runs, readBytes, head, tail);
     readsTaken = taken;
     end = readsEnd = std::max(head, done);
   }

@@ -4,7 +4,11 @@
 // in one controller shared by all the traffic that reaches the memory. A piece's bursts arrive as
 // its bytes do; the piece is through when its last burst is. Slower than "sustained", and it sees
 // address mappings, access patterns, bank timing and queue depths.
+// A streaming requester (a kernel, Stage::stream) keeps the reads of its next pieces queued: the
+// channels see its requests as one continuous stream, and each piece waits for its own bursts
+// only (MemoryTiming::issueGroup), not for the channels to empty.
 
+#include <deque>
 #include <memory>
 
 #include "models/dram/memory_timing.h"
@@ -35,6 +39,15 @@ class CycleMemory : public SustainedMemory, public StageService {
                     Picoseconds to);
   // Sends every buffered write to the channels; returns when the last one's data has moved.
   Picoseconds drainWrites();
+  // Issues what was queued since the last group; returns when the last of it moved. While a
+  // stream is queued ahead, only those requests are waited for (the stream's stay queued).
+  Picoseconds finish();
+  // A streaming stage's reads: its piece's bursts (queued with the pieces before, or now) and the
+  // next pieces' up to the requester's bound, arriving at `head`; returns when the channels took
+  // the piece's reads and when their data has moved.
+  std::pair<Picoseconds, Picoseconds> streamReads(const Stage& stage, Picoseconds head);
+  // Gives up the stream queued ahead (its requests stay queued and issue as the channels choose).
+  void endStream();
   // Queues [address, address + bytes) folded into the memory's capacity, arriving at `arrival`.
   void enqueue(uint64_t address, uint64_t bytes, bool write, Picoseconds arrival);
   spec::DramSpec spec_;  // this memory's part of the channels (a NUMA node's share of host DDR)
@@ -45,6 +58,17 @@ class CycleMemory : public SustainedMemory, public StageService {
   uint64_t buffered_ = 0;      // bytes in it
   uint64_t bufferBytes_;       // what it holds (`write_buffer`)
   Picoseconds busyUntil_ = 0;  // when the channels finish what they were given
+  // The stream queued ahead (one at a time: a device runs one kernel at a time): its pieces
+  // queued and not yet served, each with its group and when the channels took its last read.
+  struct Queued {
+    uint64_t piece, group;
+    Picoseconds taken;
+  };
+  struct Stream {
+    bool active = false;
+    uint64_t id = 0, pieces = 0, next = 0;  // next: the first piece not queued yet
+    std::deque<Queued> queued;
+  } stream_;
 };
 
 }  // namespace ascendsim::models

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +83,17 @@ struct AddressRun {
   bool write;
 };
 
+// A requester that keeps its requests queued across its pieces (a kernel's tiles): where this piece
+// stands in its stream, and the reads of the pieces after it, which a memory timed burst by burst
+// queues ahead of them (models/memory/cycle_memory.h).
+struct StreamAhead {
+  uint64_t id = 0;                 // the stream (a kernel task's)
+  uint64_t piece = 0, pieces = 0;  // this piece's number and how many the stream has
+  uint64_t ahead = 0;              // pieces the requester keeps queued beyond this one
+  // Appends the reads of piece `k` to `out`.
+  std::function<void(uint64_t k, std::vector<AddressRun>& out)> reads;
+};
+
 struct Stage;
 // Something that times a stage itself rather than by booking an interval of its resource: a
 // memory whose channels schedule each burst (models/memory/cycle_memory.h).
@@ -121,6 +134,7 @@ struct Stage {
   // before writes; `occupancy` is then only what the resource's busy time counts.
   StageService* service = nullptr;
   std::vector<AddressRun> runs = {};
+  std::shared_ptr<const StreamAhead> stream = nullptr;  // when `runs` are part of a stream
 };
 
 // Runs a piece through its stages from `ready` on, reserving each resource. Returns when the

@@ -73,6 +73,10 @@ struct KernelWork {
   Access access = Access::Sequential;
   uint64_t stride = 0;  // Strided: bytes between consecutive bursts
   uint64_t seed = 0;    // Random: the places drawn (the runtime uses the task's id)
+  // Strided and random: bytes of one access (a gather's element), a multiple of kAccessGrain;
+  // 0: one burst of the memory.
+  uint64_t accessBytes = 0;
+  static constexpr uint64_t kAccessGrain = 32;
 };
 
 const char* taskKindName(TaskKind kind);  // Ascend profiler names: MEMCPY_ASYNC, EVENT_RECORD, ...

@@ -20,6 +20,9 @@ KernelLaunch timingOnly(const char* name, uint64_t bytesRead, uint64_t bytesWrit
   k.work.opBytes = opBytes;
   return k;
 }
+aclError placedKernel(const char* api, const char* name, void* region, uint64_t regionBytes,
+                      int32_t pattern, uint64_t stride, uint64_t accessBytes, uint64_t bytesRead,
+                      uint64_t bytesWritten, uint64_t ops, uint32_t opBytes, aclrtStream stream);
 }  // namespace
 
 extern "C" {
@@ -39,7 +42,26 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
                                       int32_t pattern, uint64_t stride, uint64_t bytesRead,
                                       uint64_t bytesWritten, uint64_t ops, uint32_t opBytes,
                                       aclrtStream stream) {
-  return run("ascendsimLaunchComputeTaskIn", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
+  return placedKernel("ascendsimLaunchComputeTaskIn", name, region, regionBytes, pattern, stride, 0,
+                      bytesRead, bytesWritten, ops, opBytes, stream);
+}
+
+aclError ascendsimLaunchComputeTaskSized(const char* name, void* region, uint64_t regionBytes,
+                                         int32_t pattern, uint64_t stride, uint64_t accessBytes,
+                                         uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
+                                         uint32_t opBytes, aclrtStream stream) {
+  return placedKernel("ascendsimLaunchComputeTaskSized", name, region, regionBytes, pattern, stride,
+                      accessBytes, bytesRead, bytesWritten, ops, opBytes, stream);
+}
+
+}  // extern "C"
+
+namespace {
+
+aclError placedKernel(const char* api, const char* name, void* region, uint64_t regionBytes,
+                      int32_t pattern, uint64_t stride, uint64_t accessBytes, uint64_t bytesRead,
+                      uint64_t bytesWritten, uint64_t ops, uint32_t opBytes, aclrtStream stream) {
+  return run(api, &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     needPointer(name, "name");
     needPointer(region, "region");
     if (regionBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "regionBytes is 0");
@@ -54,6 +76,19 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
     }
     if (access == Access::Strided && stride == 0)
       fail(ACL_ERROR_INVALID_PARAM, "a strided pattern needs a stride above 0");
+    constexpr uint64_t grain = ascendsim::models::KernelWork::kAccessGrain;
+    if (accessBytes % grain != 0) {
+      fail(ACL_ERROR_INVALID_PARAM, "accessBytes " + std::to_string(accessBytes) +
+                                        " is not a multiple of " + std::to_string(grain) +
+                                        " (the AI Core's 32-byte data block)");
+    }
+    if (accessBytes > 0 && access == Access::Sequential)
+      fail(ACL_ERROR_INVALID_PARAM, "accessBytes goes with a strided or random pattern");
+    if (accessBytes > regionBytes) {
+      fail(ACL_ERROR_INVALID_PARAM, "accessBytes " + std::to_string(accessBytes) +
+                                        " is larger than the region (" +
+                                        std::to_string(regionBytes) + " bytes)");
+    }
     t.callArgs = {arg("kernel", std::string(name)),
                   ptrArg("region", region),
                   arg("region_bytes", regionBytes),
@@ -62,13 +97,15 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
                   arg("bytes_written", bytesWritten),
                   arg("ops", ops),
                   streamArg(stream)};
+    if (accessBytes > 0) t.callArgs.push_back(arg("access_bytes", accessBytes));
     KernelLaunch k = timingOnly(name, bytesRead, bytesWritten, ops, opBytes);
     k.work.access = access;
     k.work.stride = stride;
+    k.work.accessBytes = accessBytes;
     if (bytesRead > 0) k.reads.push_back({region, regionBytes, "region"});
     if (bytesWritten > 0) k.writes.push_back({region, regionBytes, "region"});
     rt().launchKernel(t, stream, std::move(k));
   });
 }
 
-}  // extern "C"
+}  // namespace

@@ -1,7 +1,8 @@
-// ascendsimLaunchComputeTaskIn: a timing-only kernel whose traffic lands in a device buffer in a
-// declared pattern. Refusals carry CANN's codes (100000 for bad arguments, 107000 for memory the
-// stream's device does not own); with device memory timed burst by burst (timing: cycle) the
-// pattern sets the time, with sustained timing only the bytes do.
+// ascendsimLaunchComputeTaskIn (and ...Sized, with a gather size): a timing-only kernel whose
+// traffic lands in a device buffer in a declared pattern. Refusals carry CANN's codes (100000 for
+// bad arguments, 107000 for memory the stream's device does not own); with device memory timed
+// burst by burst (timing: cycle) the pattern sets the time, with sustained timing only the bytes
+// do.
 #include "acl_fixture.h"
 #include "ascendsim/compute.h"
 
@@ -71,6 +72,29 @@ TEST_F(ComputeTaskIn, RefusesBadArguments) {
   EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // nothing was queued
 }
 
+// The gather size: a multiple of 32 bytes (the AI Core's data block), no larger than the region,
+// and only for patterns that place accesses (a sequential walk has no access size).
+TEST_F(ComputeTaskIn, RefusesBadAccessSizes) {
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskSized("k", region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0,
+                                                   48, 64, 0, 0, 4, stream),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskSized("k", region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0,
+                                                   16, 64, 0, 0, 4, stream),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(
+      ascendsimLaunchComputeTaskSized("k", region, kRegion, ASCENDSIM_ACCESS_SEQUENTIAL, 0, 64, 64,
+                                      0, 0, 4, stream),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_ACL_ERROR(ascendsimLaunchComputeTaskSized("k", region, 4096, ASCENDSIM_ACCESS_RANDOM, 0,
+                                                   8192, 64, 0, 0, 4, stream),
+                   ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // nothing was queued
+  EXPECT_EQ(ascendsimLaunchComputeTaskSized("k", region, kRegion, ASCENDSIM_ACCESS_STRIDED, 4096,
+                                            96, 64, 0, 0, 4, stream),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+}
+
 // Sustained timing charges bytes at the sequential rate, whatever the pattern: 64 MiB read
 // sequentially and at random take the same time (to the event's resolution).
 TEST_F(ComputeTaskIn, SustainedTimingIgnoresThePattern) {
@@ -89,6 +113,27 @@ TEST_F(ComputeTaskInCycle, RandomReadsAreSlowerThanSequential) {
   EXPECT_LT(sequential, 0.1f);
   const float strided = kernelMs(ASCENDSIM_ACCESS_STRIDED, 32ull << 20, 4096);
   EXPECT_GT(strided, 2 * sequential);
+}
+
+// 64-byte gathers are two bursts of one row each (the interleaved mapping puts the column's low
+// bits first): one activate per 64 B, so the activate bound halves to 64 MiB / (32 x 4 x 64 B /
+// 15 ns) = 0.123 ms, and the same bytes gather faster than in 32-byte pieces.
+TEST_F(ComputeTaskInCycle, WiderGathersOpenFewerRows) {
+  auto gatherMs = [&](uint64_t accessBytes) {
+    return elapsedMs(
+        [&] {
+          EXPECT_EQ(
+              ascendsimLaunchComputeTaskSized("k", region, kRegion, ASCENDSIM_ACCESS_RANDOM, 0,
+                                              accessBytes, 64ull << 20, 0, 16ull << 20, 4, stream),
+              ACL_SUCCESS);
+        },
+        stream);
+  };
+  const float narrow = gatherMs(32);
+  const float wide = gatherMs(64);
+  EXPECT_GT(narrow, 0.246f);
+  EXPECT_GT(wide, 0.123f);
+  EXPECT_LT(wide, 0.8f * narrow);
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ struct WorkloadStep {
   std::string computeBuffer;
   int access = 0;                  // ascendsimAccessPattern
   uint64_t stride = 0;             // access strided
+  uint64_t accessBytes = 0;        // access strided or random: bytes per access (0: a burst)
   std::vector<WorkloadStep> body;  // Repeat
 };
 

@@ -291,10 +291,10 @@ class Player {
           }
           std::shared_ptr<std::vector<char>> keep;
           char* p = pointer(s.computeBuffer, s.where, keep);
-          check(ascendsimLaunchComputeTaskIn(s.name.c_str(), p, b.size, s.access, s.stride,
-                                             s.bytesRead, s.bytesWritten, s.ops, s.opBytes,
-                                             stream(s.stream)),
-                "ascendsimLaunchComputeTaskIn", s.where);
+          check(ascendsimLaunchComputeTaskSized(s.name.c_str(), p, b.size, s.access, s.stride,
+                                                s.accessBytes, s.bytesRead, s.bytesWritten, s.ops,
+                                                s.opBytes, stream(s.stream)),
+                "ascendsimLaunchComputeTaskSized", s.where);
         }
         break;
       case Op::Record:

@@ -86,6 +86,7 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
     checkName(r, "buffer", s.computeBuffer, names.buffers, "buffer");
     r.choice("access", s.access, {{"sequential", 0}, {"strided", 1}, {"random", 2}});
     r.bytes("stride", s.stride, 1, uint64_t{1} << 40);
+    r.bytes("access_size", s.accessBytes, 32, uint64_t{1} << 40);
     if (s.computeBuffer.empty() && (e.value.find("access") || e.value.find("stride"))) {
       r.error("access",
               "'access' and 'stride' place the traffic in a device buffer: name it with 'buffer'");
@@ -94,6 +95,13 @@ WorkloadStep readStep(const ConfigNode& node, const std::string& path, Diagnosti
       r.error("access", "access: strided needs a stride (e.g. stride: 4KiB)");
     if (s.access != 1 && e.value.find("stride"))
       r.error("stride", "stride goes with access: strided");
+    if (s.access == 0 && e.value.find("access_size"))
+      r.error("access_size", "access_size goes with access: strided or random (a gather's size)");
+    if (s.accessBytes % 32 != 0) {
+      r.error("access_size",
+              "access_size must be a multiple of 32 bytes (the AI Core's data "
+              "block), e.g. 64B");
+    }
     r.text("stream", s.stream);
     checkName(r, "stream", s.stream, names.streams, "stream");
   } else if (e.key == "record" || e.key == "wait") {

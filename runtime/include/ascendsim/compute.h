@@ -45,6 +45,22 @@ ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTaskIn(const char* name, void
                                                           uint64_t bytesWritten, uint64_t ops,
                                                           uint32_t opBytes, aclrtStream stream);
 
+/*
+ * As ascendsimLaunchComputeTaskIn, with the size of each access of a STRIDED or RANDOM pattern
+ * (a gather's element): `accessBytes` bytes at each place instead of one memory burst. It must be
+ * a multiple of 32 (the AI Core moves whole 32-byte data blocks between global memory and its
+ * Unified Buffer) and no larger than the region; 0 means one burst of the device's memory (as
+ * ascendsimLaunchComputeTaskIn). Returns ACL_ERROR_INVALID_PARAM for a size that is not a
+ * multiple of 32, larger than the region, or given with a SEQUENTIAL pattern, besides the codes
+ * of ascendsimLaunchComputeTaskIn.
+ */
+ACL_FUNC_VISIBILITY aclError ascendsimLaunchComputeTaskSized(const char* name, void* region,
+                                                             uint64_t regionBytes, int32_t pattern,
+                                                             uint64_t stride, uint64_t accessBytes,
+                                                             uint64_t bytesRead,
+                                                             uint64_t bytesWritten, uint64_t ops,
+                                                             uint32_t opBytes, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif
