@@ -182,4 +182,11 @@ using Devices = std::vector<std::unique_ptr<Device>>;
 // Device `id`; fails as aclrtSetDevice does (ACL_ERROR_RT_INVALID_DEVICEID) when there is none.
 Device& deviceById(const Devices& devices, int32_t id);
 
+struct HostThread;
+// The calling thread's current context; fails (ACL_ERROR_RT_CONTEXT_NULL) when it has none.
+Context& requireContext(HostThread& t);
+// Fails (ACL_ERROR_RT_STREAM_NOT_COMPLETE) when `t` runs a callback or host function of a stream
+// on `d` (any device when nullptr): releasing that stream would wait for the function itself.
+void refuseInsideCallback(const HostThread& t, const Device* d, const char* what);
+
 }  // namespace ascendsim::runtime

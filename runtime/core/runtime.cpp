@@ -296,6 +296,36 @@ const std::string& Runtime::socName() {
   return machine.devices.front().soc;
 }
 
+int32_t Runtime::cannAttribute(int32_t attr) {
+  switch (attr) {
+    // CANN reads both from the SoC's platform config (support_inf_nan, support_bf16): A2/A3 only.
+    case ACL_CANN_ATTR_INF_NAN:
+    case ACL_CANN_ATTR_BF16: return isA2OrA3(socName()) ? 1 : 0;
+    case ACL_CANN_ATTR_JIT_COMPILE: return 0;
+    default:
+      fail(ACL_ERROR_INVALID_PARAM,
+           "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
+  }
+}
+
+bool Runtime::archCompatible(const std::string& soc) {
+  return socFamily(soc) == socFamily(socName());
+}
+
+aclrtRunMode Runtime::runMode() {
+  return machineSpec().runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
+}
+
+void Runtime::setOverflowMode(HostThread& t, int32_t mode) {
+  overflowMode_ = mode;
+  if (t.current && devices().findContext(t.current)) t.current->device->overflowMode = mode;
+}
+
+int32_t Runtime::overflowMode() {
+  if (overflowMode_ >= 0) return overflowMode_;
+  return takesInfNan(socName()) ? ACL_RT_OVERFLOW_MODE_INFNAN : ACL_RT_OVERFLOW_MODE_SATURATION;
+}
+
 void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);
@@ -341,6 +371,8 @@ void Runtime::init(const char* configPath) {
           s.device->scheduler->submit(s.queue, std::move(task));
         });
     events_ = std::make_unique<Events>(ServicePort(*this), *modelRuns_, *ipc_);
+    deviceContexts_ = std::make_unique<DeviceContexts>(ServicePort(*this), devices_, *memory_,
+                                                       *virtualMemory_, *ipc_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +
@@ -357,7 +389,7 @@ void Runtime::init(const char* configPath) {
                            system_->now()});
     }
   }
-  for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
+  devices().openCopyStreams();
   static bool exitHooked = false;
   if (!exitHooked) {
     exitHooked = true;
@@ -375,20 +407,7 @@ void Runtime::finalize(HostThread& t) {
          everInitialized_ ? "aclFinalize was already called" : "aclInit was never called");
   }
   refuseInsideCallback(t, nullptr, "aclFinalize");
-  // Let every queued task finish, then release what the program left behind.
-  for (Context* ctx : contexts_.all()) {
-    if (contexts_.find(ctx)) releaseContext(t, *ctx);  // (another thread may release it meanwhile)
-  }
-  for (auto& d : devices_) {
-    waitStream(t, *d->copyStream, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
-    deleteStream(*d->copyStream);
-    d->copyStream = nullptr;
-    d->defaultContexts.clear();
-    d->explicitContexts = 0;
-    d->setBy.clear();
-    d->peersEnabled.clear();
-    d->cubeCoreLimit = d->vectorCoreLimit = 0;
-  }
+  devices().releaseAll(t);  // every queued task ends first
   if (memory_->liveAllocations() > 0) {
     warn(t, "memory-not-freed",
          std::to_string(memory_->liveAllocations()) +

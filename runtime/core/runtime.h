@@ -21,6 +21,7 @@
 #include "acl/acl_rt.h"
 #include "models/system/simulated_system.h"
 #include "runtime/core/copy_planner.h"
+#include "runtime/core/device_contexts.h"
 #include "runtime/core/events.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
@@ -82,29 +83,13 @@ class Runtime {
   int32_t cannAttribute(int32_t attr);          // aclGetCannAttribute (of the machine's SoC)
   bool archCompatible(const std::string& soc);  // aclrtCheckArchCompatibility
 
-  // ---- devices
-  void setDevice(HostThread& t, int32_t id);
-  // `force`: whatever aclrtSetDevice calls hold it (aclrtResetDeviceForce).
-  void resetDevice(HostThread& t, int32_t id, bool force = false);
-  int32_t currentDevice(HostThread& t);
+  // ---- devices and contexts (aclrtSetDevice ..., aclrtCreateContext ..., peer access, device
+  // attributes and limits): a service over the scheduling core, made with the machine
+  DeviceContexts& devices() { return made(deviceContexts_); }
   uint32_t deviceCount() const { return static_cast<uint32_t>(devices_.size()); }
-  void synchronizeDevice(HostThread& t);
   // The run mode (aclrtGetRunMode): answered before aclInit too, of the machine aclInit would
   // load, as CANN's (samples ask it before aclInit).
   aclrtRunMode runMode();
-  bool canAccessPeer(int32_t dev, int32_t peer);
-  uint64_t devicesTopology(int32_t dev, int32_t other);  // ACL_RT_DEVS_TOPOLOGY_* bits
-  void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
-  void disablePeerAccess(HostThread& t, int32_t peer);
-  void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
-  void requireDevice(int32_t dev) { device(dev); }  // fails as aclrtSetDevice does for a bad id
-  int64_t deviceInfo(int32_t dev, int32_t attr);    // aclrtGetDeviceInfo
-  aclrtUtilizationInfo utilization(int32_t dev);
-  aclrtDeviceStatus deviceStatus(int32_t dev);             // aclrtQueryDeviceStatus
-  int32_t deviceCapability(int32_t dev, int32_t feature);  // aclrtGetDeviceCapability
-  void setResourceLimit(int32_t dev, int32_t type, uint32_t value);
-  uint32_t resourceLimit(int32_t dev, int32_t type);
-  void resetResourceLimits(int32_t dev);
 
   // ---- profiling (aclprof*) and the floating-point overflow mode
   Profiling& profiling() { return outputs_.profiling(); }
@@ -114,12 +99,6 @@ class Runtime {
   int32_t overflowMode();
   // Whether the work of `stream` (NULL: the default stream) saturates its floating results.
   bool saturates(HostThread& t, aclrtStream stream) { return resolveStream(t, stream).saturate; }
-
-  // ---- contexts
-  Context* createContext(HostThread& t, int32_t deviceId);
-  void destroyContext(HostThread& t, aclrtContext ctx);
-  void setCurrentContext(HostThread& t, aclrtContext ctx);
-  Context* currentContext(HostThread& t);
 
   // ---- streams
   Stream* createStream(HostThread& t, uint32_t priority, uint32_t flags);
@@ -271,8 +250,7 @@ class Runtime {
   friend void* startHostThread(void*);
   friend class ServicePort;  // what services over the runtime (collectives) may use of it
 
-  Device& device(int32_t id);
-  Context& requireContext(HostThread& t);
+  Device& device(int32_t id) { return deviceById(devices_, id); }
   Stream& resolveStream(HostThread& t, aclrtStream s);
   Stream& newStream(Device& d, Context* ctx, bool isDefault);
   void deleteStream(Stream& s);
@@ -291,12 +269,7 @@ class Runtime {
   };
   // Streams destroyed while threads still waited on them, until the last wakes.
   std::vector<std::unique_ptr<Stream>> destroyedStreams_;
-  // Fails when the calling thread runs a callback or host function of a stream on `d` (any
-  // device when nullptr): releasing that stream would wait for the function itself.
-  void refuseInsideCallback(HostThread& t, const Device* d, const char* what);
   void failIfDestroyedMeanwhile(const Stream& s);  // ACL_ERROR_RT_INVALID_HANDLE if so
-  void releaseContext(HostThread& t, Context& ctx);
-  void releaseDeviceIfUnused(Device& d);
 
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
@@ -328,7 +301,6 @@ class Runtime {
   Devices devices_;
   std::unique_ptr<MemoryManager> memory_;
   std::unique_ptr<CopyPlanner> copyPlanner_;
-  HandleTable<Context> contexts_;
   HandleTable<Stream> streams_;
   HostThreads threads_;
   std::vector<RuntimeWarning> warnings_;
@@ -347,11 +319,12 @@ class Runtime {
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;
-  std::unique_ptr<VirtualMemory> virtualMemory_;  // made with the machine
-  std::unique_ptr<HostRegistry> hosts_;           // made with the machine
-  std::unique_ptr<IpcRegistry> ipc_;              // made with the machine
-  std::unique_ptr<ModelRuns> modelRuns_;          // made with the machine
-  std::unique_ptr<Events> events_;                // made with the machine
+  std::unique_ptr<VirtualMemory> virtualMemory_;    // made with the machine
+  std::unique_ptr<HostRegistry> hosts_;             // made with the machine
+  std::unique_ptr<IpcRegistry> ipc_;                // made with the machine
+  std::unique_ptr<ModelRuns> modelRuns_;            // made with the machine
+  std::unique_ptr<Events> events_;                  // made with the machine
+  std::unique_ptr<DeviceContexts> deviceContexts_;  // made with the machine
   // Whether `s` records its tasks into a model instead of running them.
   bool recording(const Stream& s) const { return modelRuns_ && modelRuns_->recording(s); }
   // Refuses a call that would block (synchronous copy, memset) while a stream capture forbids it.

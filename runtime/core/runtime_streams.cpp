@@ -18,6 +18,49 @@ std::string Runtime::streamName(aclrtStream s) const {
   return st ? st->device->spec->name + "/" + std::to_string(st->queue.id()) : "invalid";
 }
 
+Stream& Runtime::newStream(Device& d, Context* ctx, bool isDefault) {
+  if (d.streams >= d.spec->scheduler.maxStreams) {
+    fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device " + std::to_string(d.id) +
+                                              " has no stream left (max_streams " +
+                                              std::to_string(d.spec->scheduler.maxStreams) + ")");
+  }
+  auto s = std::make_unique<Stream>(d.nextStreamId++, d.spec->scheduler.queueDepth);
+  s->device = &d;
+  s->context = ctx;
+  s->isDefault = isDefault;
+  s->saturate = d.overflowMode == ACL_RT_OVERFLOW_MODE_SATURATION;
+  Stream& ref = streams_.add(std::move(s));
+  d.scheduler->attach(ref.queue);
+  d.streams++;
+  if (ctx) ctx->streams.push_back(&ref);
+  return ref;
+}
+
+void Runtime::deleteStream(Stream& s) {
+  if (modelRuns_) modelRuns_->forgetStream(s);
+  s.device->scheduler->detach(s.queue);
+  s.device->streams--;
+  if (s.context) {
+    auto& v = s.context->streams;
+    v.erase(std::remove(v.begin(), v.end(), &s), v.end());
+  }
+  s.destroyed = true;
+  s.context = nullptr;  // (its context may go next)
+  if (s.users > 0) {
+    destroyedStreams_.push_back(streams_.take(&s));  // a waiter still looks at it
+  } else {
+    streams_.erase(&s);
+  }
+}
+
+Runtime::StreamUse::~StreamUse() {
+  if (--s_.users > 0 || !s_.destroyed) return;
+  auto& gone = rt_.destroyedStreams_;
+  gone.erase(std::remove_if(gone.begin(), gone.end(),
+                            [this](const std::unique_ptr<Stream>& p) { return p.get() == &s_; }),
+             gone.end());
+}
+
 Stream& Runtime::resolveStream(HostThread& t, aclrtStream handle) {
   if (!handle) return *requireContext(t).defaultStream;
   Stream* s = streams_.find(handle);

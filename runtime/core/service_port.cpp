@@ -13,7 +13,7 @@ Stream& ServicePort::stream(HostThread& t, aclrtStream handle) {
 }
 
 int32_t ServicePort::currentDevice(HostThread& t) {
-  return rt_.currentDevice(t);
+  return requireContext(t).device->id;
 }
 
 uint32_t ServicePort::deviceCount() {
@@ -145,6 +145,64 @@ bool ServicePort::waitUntilDeadline(HostThread& t, const std::function<bool()>& 
 
 void ServicePort::catchUp(HostThread& t) {
   rt_.catchUp(t);
+}
+
+Stream& ServicePort::openStream(Device& d, Context* ctx, bool isDefault) {
+  return rt_.newStream(d, ctx, isDefault);
+}
+
+void ServicePort::releaseStreams(HostThread& t, Context& ctx) {
+  const std::vector<Stream*> streams = ctx.streams;
+  for (Stream* s : streams) {
+    // Waiting lets other threads destroy streams: skip the gone, keep this one while waiting.
+    if (!rt_.streams_.find(s)) continue;
+    Runtime::StreamUse use(rt_, *s);
+    const bool idle = rt_.waitFor(t, [s] { return s->queue.idle(); });
+    if (s->destroyed) continue;
+    if (!idle) {
+      rt_.warn(t, "tasks-dropped",
+               std::to_string(s->queue.pending()) + " task(s) of stream " +
+                   std::to_string(s->queue.id()) + " could never run and were dropped");
+      while (!s->queue.idle()) s->queue.popHead(rt_.system_->now());
+    }
+    t.now = std::max(t.now, s->queue.lastCompletion());
+    rt_.deleteStream(*s);
+  }
+}
+
+void ServicePort::synchronizeStreams(HostThread& t, Device& d) {
+  // Waiting lets other threads create and destroy streams: go over a snapshot, skipping the gone.
+  for (Stream* s : rt_.streams_.all()) {
+    if (rt_.streams_.find(s) && s->device == &d)
+      rt_.waitStream(t, *s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  }
+  t.now += rt_.overheads().synchronize;
+  for (Stream* s : rt_.streams_.all()) {
+    if (rt_.streams_.find(s) && s->device == &d) rt_.reportStreamFailure(*s);
+  }
+}
+
+void ServicePort::closeStream(HostThread& t, Stream& s) {
+  rt_.waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  rt_.deleteStream(s);
+}
+
+void ServicePort::leaveContext(const Context& ctx) {
+  rt_.threads_.forEach([&](HostThread& th) {
+    if (th.current == &ctx) th.current = nullptr;
+  });
+}
+
+void ServicePort::warn(HostThread& t, std::string kind, std::string message) {
+  rt_.warn(t, std::move(kind), std::move(message));
+}
+
+const models::ResourceTable& ServicePort::resources() {
+  return rt_.outputs_.resources();
+}
+
+spec::Picoseconds ServicePort::simulatedNow() {
+  return rt_.simulatedNow();
 }
 
 Device& ServicePort::device(int32_t id) {

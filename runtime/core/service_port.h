@@ -7,10 +7,12 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "models/resource/resource.h"
 #include "models/task/task.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/host_thread.h"
@@ -83,6 +85,25 @@ class ServicePort {
   void catchUp(HostThread& t);
   // Tells waiting threads that something they wait for has changed outside the machine.
   void changed();
+
+  // ---- for the devices and contexts service (DeviceContexts)
+  // A stream on `d` of context `ctx` (nullptr: an internal stream); fails when the device has
+  // none left (scheduler.max_streams).
+  Stream& openStream(Device& d, Context* ctx, bool isDefault);
+  // Releases every stream of `ctx` once its tasks have ended (those that never can are dropped,
+  // with a warning).
+  void releaseStreams(HostThread& t, Context& ctx);
+  // Waits for every stream of `d` (aclrtSynchronizeDevice) and reports their failures.
+  void synchronizeStreams(HostThread& t, Device& d);
+  // Waits for an internal stream's tasks and deletes it (aclFinalize).
+  void closeStream(HostThread& t, Stream& s);
+  // No thread has `ctx` as its current context any more (it is being released).
+  void leaveContext(const Context& ctx);
+  // A warning for the report (kind, message), at the thread's present.
+  void warn(HostThread& t, std::string kind, std::string message);
+  // The machine's resources so far (what they carried, how long they were busy), and its present.
+  const models::ResourceTable& resources();
+  spec::Picoseconds simulatedNow();
 
   // Device `id` of the machine (its counters: events, notify ids), and the machine's API costs.
   Device& device(int32_t id);
