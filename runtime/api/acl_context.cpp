@@ -40,7 +40,7 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
   ASCENDSIM_FORWARD(aclrtCtxGetCurrentDefaultStream, stream);
   return run("aclrtCtxGetCurrentDefaultStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
-    *stream = const_cast<Stream*>(&rt().stream(t, nullptr));
+    *stream = const_cast<Stream*>(&rt().streams().stream(t, nullptr));
   });
 }
 

@@ -10,7 +10,7 @@ namespace ascendsim::runtime {
 // ---------------------------------------------------------------- devices
 
 void DeviceContexts::releaseContext(HostThread& t, Context& ctx) {
-  port_.releaseStreams(t, ctx);
+  streams_.releaseAll(t, ctx);
   port_.leaveContext(ctx);
   Device& d = *ctx.device;
   for (auto it = d.defaultContexts.begin(); it != d.defaultContexts.end();) {
@@ -44,7 +44,7 @@ void DeviceContexts::set(HostThread& t, int32_t id) {
     ctx->device = &d;
     ctx->isDefault = true;
     Context& ref = contexts_.add(std::move(ctx));
-    ref.defaultStream = &port_.openStream(d, &ref, true);
+    ref.defaultStream = &streams_.open(d, &ref, true);
     defaultContext = &ref;
   }
   d.setBy[pid].insert(t.pthreadId);
@@ -76,7 +76,7 @@ int32_t DeviceContexts::current(HostThread& t) {
 }
 
 void DeviceContexts::synchronize(HostThread& t) {
-  port_.synchronizeStreams(t, *requireContext(t).device);
+  streams_.synchronizeDevice(t, *requireContext(t).device);
 }
 
 bool DeviceContexts::canAccessPeer(int32_t dev, int32_t peer) {
@@ -145,7 +145,7 @@ Context* DeviceContexts::createContext(HostThread& t, int32_t deviceId) {
   ctx->device = &d;
   Context& ref = contexts_.add(std::move(ctx));
   try {
-    ref.defaultStream = &port_.openStream(d, &ref, true);
+    ref.defaultStream = &streams_.open(d, &ref, true);
   } catch (...) {
     contexts_.erase(&ref);
     throw;
@@ -183,7 +183,7 @@ void DeviceContexts::setCurrentContext(HostThread& t, aclrtContext handle) {
 }
 
 void DeviceContexts::openCopyStreams() {
-  for (auto& d : devices_) d->copyStream = &port_.openStream(*d, nullptr, false);
+  for (auto& d : devices_) d->copyStream = &streams_.open(*d, nullptr, false);
 }
 
 void DeviceContexts::releaseAll(HostThread& t) {
@@ -192,7 +192,7 @@ void DeviceContexts::releaseAll(HostThread& t) {
     if (contexts_.find(ctx)) releaseContext(t, *ctx);  // (another thread may release it meanwhile)
   }
   for (auto& d : devices_) {
-    port_.closeStream(t, *d->copyStream);
+    streams_.close(t, *d->copyStream);
     d->copyStream = nullptr;
     d->defaultContexts.clear();
     d->explicitContexts = 0;

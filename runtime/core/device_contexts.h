@@ -2,9 +2,9 @@
 // Devices and contexts: which devices each process holds (aclrtSetDevice / aclrtResetDevice),
 // contexts and the calling thread's current one, peer access, device attributes, status,
 // utilisation and core limits. A service over the scheduling core (ServicePort): a context's
-// streams are made, waited for and released through it, and a device whose last holder lets it
-// go gives its memory back to MemoryManager, VirtualMemory and IpcRegistry, which the runtime
-// hands it. The runtime makes it with the machine and knows nothing else of it.
+// streams are made, waited for and released by Streams, and a device whose last holder lets it
+// go gives its memory back to MemoryManager, VirtualMemory and IpcRegistry; the runtime hands it
+// all four. The runtime makes it with the machine and knows nothing else of it.
 
 #include <cstdint>
 #include <string>
@@ -16,15 +16,21 @@
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/service_port.h"
+#include "runtime/core/streams.h"
 #include "runtime/core/virtual_memory.h"
 
 namespace ascendsim::runtime {
 
 class DeviceContexts {
  public:
-  DeviceContexts(ServicePort port, Devices& devices, MemoryManager& memory, VirtualMemory& vm,
-                 IpcRegistry& ipc)
-      : port_(port), devices_(devices), memory_(memory), virtualMemory_(vm), ipc_(ipc) {}
+  DeviceContexts(ServicePort port, Devices& devices, Streams& streams, MemoryManager& memory,
+                 VirtualMemory& vm, IpcRegistry& ipc)
+      : port_(port),
+        devices_(devices),
+        streams_(streams),
+        memory_(memory),
+        virtualMemory_(vm),
+        ipc_(ipc) {}
 
   // ---- devices: a process's threads hold a device (and its default context) from
   // aclrtSetDevice to their aclrtResetDevice; `force` lets every hold go (aclrtResetDeviceForce).
@@ -69,6 +75,7 @@ class DeviceContexts {
 
   ServicePort port_;
   Devices& devices_;
+  Streams& streams_;
   MemoryManager& memory_;
   VirtualMemory& virtualMemory_;
   IpcRegistry& ipc_;

@@ -96,7 +96,7 @@ struct Stream {
   // aclrtAllocatorRegister: the description handle and a copy of it as registered.
   void* allocatorHandle = nullptr;
   AllocatorDesc allocator;
-  // Host threads waiting on it right now (StreamUse). A stream destroyed while one waits is
+  // Host threads waiting on it right now (Streams::Use). A stream destroyed while one waits is
   // `destroyed` but kept until the last of them has woken and let it go.
   uint32_t users = 0;
   bool destroyed = false;

@@ -1,6 +1,7 @@
 #pragma once
-// The one object that holds all of the runtime's state: the simulated machine, devices,
-// contexts, streams, events, memory and host threads. The C API is a thin layer over it.
+// The runtime's facade: it holds the simulated machine, the host threads and the lock, and the
+// services with state of their own (devices and contexts, streams, events, memory, kernels, model
+// runs, outputs), each reached through one accessor. The C API is a thin layer over it.
 // Every public call runs under one lock, so concurrent host threads are serialised into the
 // simulation deterministically for a given interleaving of their calls.
 
@@ -34,6 +35,7 @@
 #include "runtime/core/model_runs.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/run_outputs.h"
+#include "runtime/core/streams.h"
 #include "runtime/core/virtual_memory.h"
 #include "spec/system_spec.h"
 
@@ -97,35 +99,17 @@ class Runtime {
   // context), which streams made on it afterwards take. Get answers the process's.
   void setOverflowMode(HostThread& t, int32_t mode);
   int32_t overflowMode();
-  // Whether the work of `stream` (NULL: the default stream) saturates its floating results.
-  bool saturates(HostThread& t, aclrtStream stream) { return resolveStream(t, stream).saturate; }
 
-  // ---- streams
-  Stream* createStream(HostThread& t, uint32_t priority, uint32_t flags);
-  // The stream a handle names (NULL: the current context's default stream), for queries.
-  const Stream& stream(HostThread& t, aclrtStream s) { return resolveStream(t, s); }
-  // Stream configurations (aclrtCreateStreamConfigHandle): the ones made here, so that a made-up
-  // or twice-destroyed handle is refused.
-  aclrtStreamConfigHandle* createStreamConfig();
-  void destroyStreamConfig(aclrtStreamConfigHandle* handle);
-  void destroyStream(HostThread& t, aclrtStream s);
-  void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
-  bool streamIdle(HostThread& t, aclrtStream s);
+  // ---- streams and the scheduling of tasks (aclrtCreateStream..., synchronisation, stop and
+  // abort, state callbacks, stream configurations): a service over the scheduling core; it exists
+  // before aclInit (stream configurations and state callbacks need none) and is given the model
+  // runs with the machine
+  Streams& streams() { return streams_; }
 
   // ---- events and notifies (aclrtCreateEvent..., aclrtCreateNotify..., their IPC handles, and
   // aclrtStreamWaitEvent): a service over the scheduling core, made with the machine
   Events& events() { return made(events_); }
 
-  void destroyStreamForce(HostThread& t, aclrtStream s);
-  // The stream `handle` names, checked as aclrtDestroyStream(Force) need it: not NULL, not a
-  // default stream, of the current context.
-  Stream& destroyableStream(HostThread& t, aclrtStream handle);
-  void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
-  void stopStream(HostThread& t, aclrtStream s);   // aclrtStreamStop
-  void abortStream(HostThread& t, aclrtStream s);  // aclrtStreamAbort
-  void registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args);
-  // Runs the stream state callbacks for `s` (outside the lock).
-  void streamStateChanged(HostThread& t, aclrtStream s, aclrtStreamState state);
   // aclrtValueWrite: the stream writes 8 bytes (little-endian `value`) to device memory.
   // aclrtValueWait: the stream waits until the 8 bytes there meet `flag`'s condition
   // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
@@ -196,7 +180,8 @@ class Runtime {
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0",
   // "pageable".
   std::string pointerName(const void* p) const;
-  std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
+  // "default", "npu0/3", or "invalid"
+  std::string streamName(aclrtStream s) const { return streams_.name(s); }
   void endOfProcess();  // exit handler: report and trace of a program that never finalized
   // On the signal watcher's thread: the report and trace, as at exit, if the lock comes free.
   bool finishOnSignal();
@@ -251,25 +236,6 @@ class Runtime {
   friend class ServicePort;  // what services over the runtime (collectives) may use of it
 
   Device& device(int32_t id) { return deviceById(devices_, id); }
-  Stream& resolveStream(HostThread& t, aclrtStream s);
-  Stream& newStream(Device& d, Context* ctx, bool isDefault);
-  void deleteStream(Stream& s);
-  // Marks `s` in use by the calling thread while it waits on it (it is released unlocked, so
-  // another thread may destroy the stream meanwhile): the object outlives the wait.
-  class StreamUse {
-   public:
-    StreamUse(Runtime& rt, Stream& s) : rt_(rt), s_(s) { ++s_.users; }
-    ~StreamUse();
-    StreamUse(const StreamUse&) = delete;
-    StreamUse& operator=(const StreamUse&) = delete;
-
-   private:
-    Runtime& rt_;
-    Stream& s_;
-  };
-  // Streams destroyed while threads still waited on them, until the last wakes.
-  std::vector<std::unique_ptr<Stream>> destroyedStreams_;
-  void failIfDestroyedMeanwhile(const Stream& s);  // ACL_ERROR_RT_INVALID_HANDLE if so
 
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
@@ -277,14 +243,7 @@ class Runtime {
   // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
                          spec::Picoseconds deadline);
-  void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
   void catchUp(HostThread& t);
-  // Queues `task` on `s` at the thread's present, first waiting (in simulated time) for a slot
-  // if the stream holds `queue_depth` tasks that have not ended by then.
-  void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
-  void waitForQueueSlot(HostThread& t, Stream& s);
-  // Fails with the stream's recorded task failure, once, if it has one.
-  void reportStreamFailure(Stream& s);
   void warn(HostThread& t, std::string kind, std::string message);
 
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
@@ -301,21 +260,16 @@ class Runtime {
   Devices devices_;
   std::unique_ptr<MemoryManager> memory_;
   std::unique_ptr<CopyPlanner> copyPlanner_;
-  HandleTable<Stream> streams_;
   HostThreads threads_;
+  Streams streams_{ServicePort(*this)};
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
   int32_t overflowMode_ = -1;  // -1: not set, the machine's SoC's default
   HandleTable<DataBuffer> dataBuffers_;
   void openTrace();
   void hookSignals();
-  uint64_t nextTaskId_ = 1;
   void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place,
                        std::unique_ptr<models::Task> task);
-  // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
-  void discardTasks(Stream& s);
-  std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;
-  std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;
@@ -325,8 +279,6 @@ class Runtime {
   std::unique_ptr<ModelRuns> modelRuns_;            // made with the machine
   std::unique_ptr<Events> events_;                  // made with the machine
   std::unique_ptr<DeviceContexts> deviceContexts_;  // made with the machine
-  // Whether `s` records its tasks into a model instead of running them.
-  bool recording(const Stream& s) const { return modelRuns_ && modelRuns_->recording(s); }
   // Refuses a call that would block (synchronous copy, memset) while a stream capture forbids it.
   void refuseDuringCapture(HostThread& t, const char* what,
                            aclError code = ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);

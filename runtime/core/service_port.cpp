@@ -9,7 +9,7 @@
 namespace ascendsim::runtime {
 
 Stream& ServicePort::stream(HostThread& t, aclrtStream handle) {
-  return rt_.resolveStream(t, handle);
+  return rt_.streams_.stream(t, handle);
 }
 
 int32_t ServicePort::currentDevice(HostThread& t) {
@@ -37,23 +37,11 @@ bool ServicePort::networkPath(int32_t a, int32_t b) {
 }
 
 Stream& ServicePort::createStream(int32_t device) {
-  return rt_.newStream(rt_.device(device), nullptr, false);
+  return rt_.streams_.open(rt_.device(device), nullptr, false);
 }
 
 void ServicePort::releaseStream(HostThread& t, Stream* s) {
-  if (!s || !rt_.streams_.find(s)) return;
-  if (!rt_.waitFor(t, [s] { return s->queue.idle(); })) {
-    rt_.warn(t, "tasks-dropped",
-             std::to_string(s->queue.pending()) + " task(s) of internal stream " +
-                 std::to_string(s->queue.id()) + " of device " + std::to_string(s->device->id) +
-                 " could never run and were dropped");
-    while (!s->queue.idle()) {
-      std::unique_ptr<models::Task> dropped = s->queue.popHead(rt_.system_->now());
-      if (dropped->release) dropped->release();
-    }
-  }
-  t.now = std::max(t.now, s->queue.lastCompletion());
-  rt_.deleteStream(*s);
+  rt_.streams_.release(t, s);
 }
 
 void* ServicePort::allocate(int32_t device, uint64_t bytes) {
@@ -107,7 +95,7 @@ ExceptionReports& ServicePort::exceptions() {
 }
 
 void ServicePort::queue(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
-  rt_.submit(t, s, std::move(task));
+  rt_.streams_.submit(t, s, std::move(task));
 }
 
 void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
@@ -129,7 +117,7 @@ void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task>
       for (uint64_t start : *holds) mm->drop(start);
     };
   }
-  rt_.submit(t, s, std::move(task));
+  rt_.streams_.submit(t, s, std::move(task));
   // (Queued now; it ends no earlier than the next simulation step.)
   for (const models::MemoryPlace& p : sides) holds->push_back(mm->hold(p));
 }
@@ -145,46 +133,6 @@ bool ServicePort::waitUntilDeadline(HostThread& t, const std::function<bool()>& 
 
 void ServicePort::catchUp(HostThread& t) {
   rt_.catchUp(t);
-}
-
-Stream& ServicePort::openStream(Device& d, Context* ctx, bool isDefault) {
-  return rt_.newStream(d, ctx, isDefault);
-}
-
-void ServicePort::releaseStreams(HostThread& t, Context& ctx) {
-  const std::vector<Stream*> streams = ctx.streams;
-  for (Stream* s : streams) {
-    // Waiting lets other threads destroy streams: skip the gone, keep this one while waiting.
-    if (!rt_.streams_.find(s)) continue;
-    Runtime::StreamUse use(rt_, *s);
-    const bool idle = rt_.waitFor(t, [s] { return s->queue.idle(); });
-    if (s->destroyed) continue;
-    if (!idle) {
-      rt_.warn(t, "tasks-dropped",
-               std::to_string(s->queue.pending()) + " task(s) of stream " +
-                   std::to_string(s->queue.id()) + " could never run and were dropped");
-      while (!s->queue.idle()) s->queue.popHead(rt_.system_->now());
-    }
-    t.now = std::max(t.now, s->queue.lastCompletion());
-    rt_.deleteStream(*s);
-  }
-}
-
-void ServicePort::synchronizeStreams(HostThread& t, Device& d) {
-  // Waiting lets other threads create and destroy streams: go over a snapshot, skipping the gone.
-  for (Stream* s : rt_.streams_.all()) {
-    if (rt_.streams_.find(s) && s->device == &d)
-      rt_.waitStream(t, *s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
-  }
-  t.now += rt_.overheads().synchronize;
-  for (Stream* s : rt_.streams_.all()) {
-    if (rt_.streams_.find(s) && s->device == &d) rt_.reportStreamFailure(*s);
-  }
-}
-
-void ServicePort::closeStream(HostThread& t, Stream& s) {
-  rt_.waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
-  rt_.deleteStream(s);
 }
 
 void ServicePort::leaveContext(const Context& ctx) {
@@ -203,6 +151,10 @@ const models::ResourceTable& ServicePort::resources() {
 
 spec::Picoseconds ServicePort::simulatedNow() {
   return rt_.simulatedNow();
+}
+
+void ServicePort::runUnlocked(HostThread& t, const std::function<void()>& fn) {
+  rt_.threads_.runUnlocked(t, fn);
 }
 
 Device& ServicePort::device(int32_t id) {

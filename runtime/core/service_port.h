@@ -86,17 +86,7 @@ class ServicePort {
   // Tells waiting threads that something they wait for has changed outside the machine.
   void changed();
 
-  // ---- for the devices and contexts service (DeviceContexts)
-  // A stream on `d` of context `ctx` (nullptr: an internal stream); fails when the device has
-  // none left (scheduler.max_streams).
-  Stream& openStream(Device& d, Context* ctx, bool isDefault);
-  // Releases every stream of `ctx` once its tasks have ended (those that never can are dropped,
-  // with a warning).
-  void releaseStreams(HostThread& t, Context& ctx);
-  // Waits for every stream of `d` (aclrtSynchronizeDevice) and reports their failures.
-  void synchronizeStreams(HostThread& t, Device& d);
-  // Waits for an internal stream's tasks and deletes it (aclFinalize).
-  void closeStream(HostThread& t, Stream& s);
+  // ---- for the devices and contexts service (DeviceContexts) and streams (Streams)
   // No thread has `ctx` as its current context any more (it is being released).
   void leaveContext(const Context& ctx);
   // A warning for the report (kind, message), at the thread's present.
@@ -104,6 +94,8 @@ class ServicePort {
   // The machine's resources so far (what they carried, how long they were busy), and its present.
   const models::ResourceTable& resources();
   spec::Picoseconds simulatedNow();
+  // Runs `fn` without the runtime's lock (a program's function that may call AscendCL itself).
+  void runUnlocked(HostThread& t, const std::function<void()>& fn);
 
   // Device `id` of the machine (its counters: events, notify ids), and the machine's API costs.
   Device& device(int32_t id);
