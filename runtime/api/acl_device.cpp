@@ -11,26 +11,26 @@ extern "C" {
 aclError aclrtSetDevice(int32_t deviceId) {
   ASCENDSIM_FORWARD(aclrtSetDevice, deviceId);
   return run("aclrtSetDevice", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().setDevice(t, deviceId); });
+             [&](HostThread& t) { rt().devices().set(t, deviceId); });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
   ASCENDSIM_FORWARD(aclrtResetDevice, deviceId);
   return run("aclrtResetDevice", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().resetDevice(t, deviceId); });
+             [&](HostThread& t) { rt().devices().reset(t, deviceId); });
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
   ASCENDSIM_FORWARD(aclrtResetDeviceForce, deviceId);
   return run("aclrtResetDeviceForce", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().resetDevice(t, deviceId, true); });
+             [&](HostThread& t) { rt().devices().reset(t, deviceId, true); });
 }
 
 aclError aclrtGetDevice(int32_t* deviceId) {
   ASCENDSIM_FORWARD(aclrtGetDevice, deviceId);
   return run("aclrtGetDevice", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(deviceId, "deviceId");
-    *deviceId = rt().currentDevice(t);
+    *deviceId = rt().devices().current(t);
   });
 }
 
@@ -46,7 +46,7 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 aclError aclrtSynchronizeDevice(void) {
   ASCENDSIM_FORWARD_NO_ARGUMENTS(aclrtSynchronizeDevice);
   return run("aclrtSynchronizeDevice", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().synchronizeDevice(t); });
+             [&](HostThread& t) { rt().devices().synchronize(t); });
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -62,7 +62,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   ASCENDSIM_FORWARD(aclrtDeviceCanAccessPeer, canAccessPeer, deviceId, peerDeviceId);
   return run("aclrtDeviceCanAccessPeer", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(canAccessPeer, "canAccessPeer");
-    *canAccessPeer = rt().canAccessPeer(deviceId, peerDeviceId) ? 1 : 0;
+    *canAccessPeer = rt().devices().canAccessPeer(deviceId, peerDeviceId) ? 1 : 0;
   });
 }
 
@@ -72,20 +72,20 @@ aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t
     needPointer(value, "value");
     // Ids past INT32_MAX name no device; the range check in devicesTopology() reports them.
     const auto id = [](uint32_t v) { return v > 0x7FFFFFFFu ? -1 : static_cast<int32_t>(v); };
-    *value = rt().devicesTopology(id(deviceId), id(otherDeviceId));
+    *value = rt().devices().topology(id(deviceId), id(otherDeviceId));
   });
 }
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   ASCENDSIM_FORWARD(aclrtDeviceEnablePeerAccess, peerDeviceId, flags);
   return run("aclrtDeviceEnablePeerAccess", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().enablePeerAccess(t, peerDeviceId, flags); });
+             [&](HostThread& t) { rt().devices().enablePeerAccess(t, peerDeviceId, flags); });
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   ASCENDSIM_FORWARD(aclrtDeviceDisablePeerAccess, peerDeviceId);
   return run("aclrtDeviceDisablePeerAccess", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().disablePeerAccess(t, peerDeviceId); });
+             [&](HostThread& t) { rt().devices().disablePeerAccess(t, peerDeviceId); });
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
@@ -93,7 +93,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return run("aclrtGetMemInfo", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(free, "free");
     needPointer(total, "total");
-    rt().memInfo(t, rawEnum(attr), free, total);
+    rt().devices().memInfo(t, rawEnum(attr), free, total);
   });
 }
 
@@ -101,7 +101,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
   ASCENDSIM_FORWARD(aclrtGetDeviceInfo, deviceId, attr, value);
   return run("aclrtGetDeviceInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
-    *value = rt().deviceInfo(static_cast<int32_t>(deviceId), rawEnum(attr));
+    *value = rt().devices().info(static_cast<int32_t>(deviceId), rawEnum(attr));
   });
 }
 
@@ -109,7 +109,7 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
   ASCENDSIM_FORWARD(aclrtQueryDeviceStatus, deviceId, deviceStatus);
   return run("aclrtQueryDeviceStatus", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(deviceStatus, "deviceStatus");
-    *deviceStatus = rt().deviceStatus(deviceId);
+    *deviceStatus = rt().devices().status(deviceId);
   });
 }
 
@@ -119,35 +119,35 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
     needPointer(utilizationInfo, "utilizationInfo");
     if (utilizationInfo->utilizationExtend)
       fail(ACL_ERROR_INVALID_PARAM, "utilizationExtend is reserved: it must be NULL");
-    *utilizationInfo = rt().utilization(deviceId);
+    *utilizationInfo = rt().devices().utilization(deviceId);
   });
 }
 
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
   ASCENDSIM_FORWARD(aclrtSetDeviceResLimit, deviceId, type, value);
   return run("aclrtSetDeviceResLimit", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().setResourceLimit(deviceId, rawEnum(type), value); });
+             [&](HostThread&) { rt().devices().setResourceLimit(deviceId, rawEnum(type), value); });
 }
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
   ASCENDSIM_FORWARD(aclrtGetDeviceResLimit, deviceId, type, value);
   return run("aclrtGetDeviceResLimit", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
-    *value = rt().resourceLimit(deviceId, rawEnum(type));
+    *value = rt().devices().resourceLimit(deviceId, rawEnum(type));
   });
 }
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
   ASCENDSIM_FORWARD(aclrtResetDeviceResLimit, deviceId);
   return run("aclrtResetDeviceResLimit", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().resetResourceLimits(deviceId); });
+             [&](HostThread&) { rt().devices().resetResourceLimits(deviceId); });
 }
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
   ASCENDSIM_FORWARD(aclrtGetResInCurrentThread, type, value);
   return run("aclrtGetResInCurrentThread", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(value, "value");
-    *value = rt().resourceLimit(rt().currentDevice(t), rawEnum(type));
+    *value = rt().devices().resourceLimit(rt().devices().current(t), rawEnum(type));
   });
 }
 
@@ -156,7 +156,7 @@ aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatu
   ASCENDSIM_FORWARD(aclrtGetDeviceCapability, deviceId, devFeatureType, value);
   return run("aclrtGetDeviceCapability", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(value, "value");
-    *value = rt().deviceCapability(deviceId, rawEnum(devFeatureType));
+    *value = rt().devices().capability(deviceId, rawEnum(devFeatureType));
   });
 }
 

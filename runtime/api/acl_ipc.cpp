@@ -87,7 +87,7 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
     t.callArgs = {arg("shareableHandle", shareableHandle), arg("deviceId", deviceId)};
     needPointer(handle, "handle");
     (void)rt().virtualMemory().device(deviceId);  // (ACL_ERROR_RT_INVALID_DEVICEID)
-    (void)rt().currentDevice(t);                  // (ACL_ERROR_RT_CONTEXT_NULL)
+    (void)rt().devices().current(t);              // (ACL_ERROR_RT_CONTEXT_NULL)
     *handle = rt().virtualMemory().importShareable(rt().callerPid(t), shareableHandle);
     t.callArgs.push_back(ptrArg("handle", *handle));
   });

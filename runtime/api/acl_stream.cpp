@@ -63,9 +63,9 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   ASCENDSIM_FORWARD(aclrtCreateStream, stream);
   return run("aclrtCreateStream", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
-    *stream = rt().createStream(t, 0, 0);
+    *stream = rt().streams().create(t, 0, 0);
     t.callArgs = {streamArg(*stream)};
-    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
+    rt().streams().stateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -73,8 +73,8 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
   ASCENDSIM_FORWARD(aclrtCreateStreamWithConfig, stream, priority, flag);
   return run("aclrtCreateStreamWithConfig", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
-    *stream = rt().createStream(t, priority, flag);
-    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
+    *stream = rt().streams().create(t, priority, flag);
+    rt().streams().stateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -82,7 +82,7 @@ aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
   if (ascendsim::remote::clientActive()) return programConfigs().make();
   aclrtStreamConfigHandle* handle = nullptr;
   rt().call("aclrtCreateStreamConfigHandle", &ApiOverheads::defaultCall, false,
-            [&](HostThread&) { handle = rt().createStreamConfig(); });
+            [&](HostThread&) { handle = rt().streams().createConfig(); });
   return handle;
 }
 
@@ -91,7 +91,7 @@ aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
     return inProgram("aclrtDestroyStreamConfigHandle", [&] { programConfigs().destroy(handle); });
   }
   return rt().call("aclrtDestroyStreamConfigHandle", &ApiOverheads::defaultCall, false,
-                   [&](HostThread&) { rt().destroyStreamConfig(handle); });
+                   [&](HostThread&) { rt().streams().destroyConfig(handle); });
 }
 
 namespace {
@@ -163,9 +163,9 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
     }
     if (config.flag > UINT32_MAX)
       fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(config.flag) + " has bits above 32");
-    *stream = rt().createStream(t, config.priority, static_cast<uint32_t>(config.flag));
+    *stream = rt().streams().create(t, config.priority, static_cast<uint32_t>(config.flag));
     t.callArgs = {streamArg(*stream)};
-    rt().streamStateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
+    rt().streams().stateChanged(t, *stream, ACL_RT_STREAM_STATE_CREATE_POST);
   });
 }
 
@@ -173,7 +173,7 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
   ASCENDSIM_FORWARD(aclrtStreamGetId, stream, streamId);
   return run("aclrtStreamGetId", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(streamId, "streamId");
-    *streamId = static_cast<int32_t>(rt().stream(t, stream).queue.id());
+    *streamId = static_cast<int32_t>(rt().streams().stream(t, stream).queue.id());
   });
 }
 
@@ -181,7 +181,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
   ASCENDSIM_FORWARD(aclrtStreamGetFlags, stream, flags);
   return run("aclrtStreamGetFlags", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(flags, "flags");
-    *flags = rt().stream(t, stream).flags;
+    *flags = rt().streams().stream(t, stream).flags;
   });
 }
 
@@ -189,7 +189,7 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
   ASCENDSIM_FORWARD(aclrtStreamGetPriority, stream, priority);
   return run("aclrtStreamGetPriority", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(priority, "priority");
-    *priority = rt().stream(t, stream).priority;
+    *priority = rt().streams().stream(t, stream).priority;
   });
 }
 
@@ -222,20 +222,20 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
 aclError aclrtDestroyStream(aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtDestroyStream, stream);
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().destroyStream(t, stream); });
+             [&](HostThread& t) { rt().streams().destroy(t, stream); });
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtDestroyStreamForce, stream);
   return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().destroyStreamForce(t, stream); });
+             [&](HostThread& t) { rt().streams().destroyForce(t, stream); });
 }
 
 aclError aclrtStreamStop(aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtStreamStop, stream);
   return run("aclrtStreamStop", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().stopStream(t, stream);
+    rt().streams().stop(t, stream);
   });
 }
 
@@ -243,22 +243,23 @@ aclError aclrtStreamAbort(aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtStreamAbort, stream);
   return run("aclrtStreamAbort", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().abortStream(t, stream);
+    rt().streams().abort(t, stream);
   });
 }
 
 aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback,
                                      void* args) {
   // CANN's sample registers before aclInit.
-  return rt().call("aclrtRegStreamStateCallback", &ApiOverheads::defaultCall, false,
-                   [&](HostThread&) { rt().registerStreamStateCallback(regName, callback, args); });
+  return rt().call(
+      "aclrtRegStreamStateCallback", &ApiOverheads::defaultCall, false,
+      [&](HostThread&) { rt().streams().registerStateCallback(regName, callback, args); });
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   ASCENDSIM_FORWARD(aclrtSetStreamFailureMode, stream, mode);
   return run("aclrtSetStreamFailureMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream), arg("mode", mode)};
-    rt().setStreamFailureMode(t, stream, mode);
+    rt().streams().setFailureMode(t, stream, mode);
   });
 }
 
@@ -266,21 +267,22 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   ASCENDSIM_FORWARD(aclrtSynchronizeStream, stream);
   return run("aclrtSynchronizeStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     t.callArgs = {streamArg(stream)};
-    rt().synchronizeStream(t, stream, -1);
+    rt().streams().synchronize(t, stream, -1);
   });
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   ASCENDSIM_FORWARD(aclrtSynchronizeStreamWithTimeout, stream, timeout);
   return run("aclrtSynchronizeStreamWithTimeout", &ApiOverheads::defaultCall,
-             [&](HostThread& t) { rt().synchronizeStream(t, stream, timeout); });
+             [&](HostThread& t) { rt().streams().synchronize(t, stream, timeout); });
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   ASCENDSIM_FORWARD(aclrtStreamQuery, stream, status);
   return run("aclrtStreamQuery", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
-    *status = rt().streamIdle(t, stream) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    *status =
+        rt().streams().idle(t, stream) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 

@@ -82,7 +82,9 @@ void launch(HostThread& t, const ElementwisePlan& plan, aclrtStream stream) {
                      plan.op == ops::Elementwise::Copy ? "src" : "other"});
   k.writes.push_back({plan.out.data, plan.out.extentBytes(), "out"});
   ElementwisePlan run = plan;
-  run.saturate = rt().saturates(t, stream);  // the stream's overflow mode (aclrtSetDeviceSatMode)
+  run.saturate = rt().streams()
+                     .stream(t, stream)
+                     .saturate;  // the stream's overflow mode (aclrtSetDeviceSatMode)
   k.compute = [run, hasSelf](std::vector<std::vector<uint8_t>>& images) {
     const uint8_t* self = hasSelf ? images[0].data() : nullptr;
     ops::execute(run, self, images[hasSelf ? 1 : 0].data(), images.back().data());

@@ -96,7 +96,7 @@ struct Stream {
   // aclrtAllocatorRegister: the description handle and a copy of it as registered.
   void* allocatorHandle = nullptr;
   AllocatorDesc allocator;
-  // Host threads waiting on it right now (StreamUse). A stream destroyed while one waits is
+  // Host threads waiting on it right now (Streams::Use). A stream destroyed while one waits is
   // `destroyed` but kept until the last of them has woken and let it go.
   uint32_t users = 0;
   bool destroyed = false;
@@ -181,5 +181,12 @@ struct Device {
 using Devices = std::vector<std::unique_ptr<Device>>;
 // Device `id`; fails as aclrtSetDevice does (ACL_ERROR_RT_INVALID_DEVICEID) when there is none.
 Device& deviceById(const Devices& devices, int32_t id);
+
+struct HostThread;
+// The calling thread's current context; fails (ACL_ERROR_RT_CONTEXT_NULL) when it has none.
+Context& requireContext(HostThread& t);
+// Fails (ACL_ERROR_RT_STREAM_NOT_COMPLETE) when `t` runs a callback or host function of a stream
+// on `d` (any device when nullptr): releasing that stream would wait for the function itself.
+void refuseInsideCallback(const HostThread& t, const Device* d, const char* what);
 
 }  // namespace ascendsim::runtime

@@ -296,6 +296,36 @@ const std::string& Runtime::socName() {
   return machine.devices.front().soc;
 }
 
+int32_t Runtime::cannAttribute(int32_t attr) {
+  switch (attr) {
+    // CANN reads both from the SoC's platform config (support_inf_nan, support_bf16): A2/A3 only.
+    case ACL_CANN_ATTR_INF_NAN:
+    case ACL_CANN_ATTR_BF16: return isA2OrA3(socName()) ? 1 : 0;
+    case ACL_CANN_ATTR_JIT_COMPILE: return 0;
+    default:
+      fail(ACL_ERROR_INVALID_PARAM,
+           "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
+  }
+}
+
+bool Runtime::archCompatible(const std::string& soc) {
+  return socFamily(soc) == socFamily(socName());
+}
+
+aclrtRunMode Runtime::runMode() {
+  return machineSpec().runMode == spec::RunMode::Host ? ACL_HOST : ACL_DEVICE;
+}
+
+void Runtime::setOverflowMode(HostThread& t, int32_t mode) {
+  overflowMode_ = mode;
+  if (t.current && devices().findContext(t.current)) t.current->device->overflowMode = mode;
+}
+
+int32_t Runtime::overflowMode() {
+  if (overflowMode_ >= 0) return overflowMode_;
+  return takesInfNan(socName()) ? ACL_RT_OVERFLOW_MODE_INFNAN : ACL_RT_OVERFLOW_MODE_SATURATION;
+}
+
 void Runtime::init(const char* configPath) {
   if (initialized_) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called");
   checkAclJson(configPath);
@@ -334,13 +364,12 @@ void Runtime::init(const char* configPath) {
     // A model's replay queues its tasks from the ends of earlier ones, inside the simulation.
     modelRuns_ = std::make_unique<ModelRuns>(
         *memory_, [this](Stream& s, std::unique_ptr<models::Task> task, spec::Picoseconds when) {
-          task->id = nextTaskId_++;
-          task->kernel.seed = task->id;
-          task->submitTime = when;
-          task->cancelled = s.stopped;
-          s.device->scheduler->submit(s.queue, std::move(task));
+          streams_.queueAt(s, std::move(task), when);
         });
+    streams_.attach(*modelRuns_);
     events_ = std::make_unique<Events>(ServicePort(*this), *modelRuns_, *ipc_);
+    deviceContexts_ = std::make_unique<DeviceContexts>(ServicePort(*this), devices_, streams_,
+                                                       *memory_, *virtualMemory_, *ipc_);
     memory_->onUnwrittenRead = [this](const std::string& where) {
       warnings_.push_back({"unwritten-read",
                            "a copy or kernel read device memory at " + where +
@@ -357,7 +386,7 @@ void Runtime::init(const char* configPath) {
                            system_->now()});
     }
   }
-  for (auto& d : devices_) d->copyStream = &newStream(*d, nullptr, false);
+  devices().openCopyStreams();
   static bool exitHooked = false;
   if (!exitHooked) {
     exitHooked = true;
@@ -375,20 +404,7 @@ void Runtime::finalize(HostThread& t) {
          everInitialized_ ? "aclFinalize was already called" : "aclInit was never called");
   }
   refuseInsideCallback(t, nullptr, "aclFinalize");
-  // Let every queued task finish, then release what the program left behind.
-  for (Context* ctx : contexts_.all()) {
-    if (contexts_.find(ctx)) releaseContext(t, *ctx);  // (another thread may release it meanwhile)
-  }
-  for (auto& d : devices_) {
-    waitStream(t, *d->copyStream, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
-    deleteStream(*d->copyStream);
-    d->copyStream = nullptr;
-    d->defaultContexts.clear();
-    d->explicitContexts = 0;
-    d->setBy.clear();
-    d->peersEnabled.clear();
-    d->cubeCoreLimit = d->vectorCoreLimit = 0;
-  }
+  devices().releaseAll(t);  // every queued task ends first
   if (memory_->liveAllocations() > 0) {
     warn(t, "memory-not-freed",
          std::to_string(memory_->liveAllocations()) +
@@ -513,88 +529,12 @@ bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done
   return threads_.waitFor(t, *system_, done, deadline) == HostThreads::WaitEnd::Done;
 }
 
-void Runtime::waitStream(HostThread& t, Stream& s, aclError deadlockCode) {
-  StreamUse use(*this, s);
-  if (!waitFor(t, [&s] { return s.queue.idle(); })) {
-    fail(deadlockCode,
-         "deadlock: stream " + std::to_string(s.queue.id()) + " of device " +
-             std::to_string(s.device->id) + " still has " + std::to_string(s.queue.pending()) +
-             " task(s) that can never run (its head waits for an event that no stream "
-             "will record, a value no task will write, or a callback no thread will process)");
-  }
-  t.now = std::max(t.now, s.queue.lastCompletion());
-}
-
 int32_t Runtime::callerPid(const HostThread& t) const {
   return t.remotePid ? static_cast<int32_t>(t.remotePid) : static_cast<int32_t>(getpid());
 }
 
 void Runtime::catchUp(HostThread& t) {
   system_->runTo(t.now);
-}
-
-void Runtime::waitForQueueSlot(HostThread& t, Stream& s) {
-  if (!s.queue.full()) return;
-  // The queue also holds tasks the model has not simulated yet: retire those that ended by the
-  // caller's present before deciding the stream is full.
-  catchUp(t);
-  if (!s.queue.full()) return;
-  // Full at the caller's present: the call waits until the head task ends, as CANN's task
-  // sender retries until the stream has room.
-  StreamUse use(*this, s);
-  if (!waitFor(t, [&s] { return s.destroyed || !s.queue.full(); })) {
-    fail(ACL_ERROR_RT_STREAM_TASK_FULL, "deadlock: stream " + std::to_string(s.queue.id()) +
-                                            " holds " + std::to_string(s.queue.pending()) +
-                                            " tasks (queue_depth " +
-                                            std::to_string(s.device->spec->scheduler.queueDepth) +
-                                            ") and its head can never run, so no slot will free");
-  }
-  if (s.destroyed) {
-    fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + std::to_string(s.queue.id()) +
-                                          " was destroyed by another thread while this call "
-                                          "waited for room on it");
-  }
-  t.now = std::max(t.now, system_->now());
-}
-
-void Runtime::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
-  if (*s.stopped) {
-    fail(s.failure ? s.failure : ACL_ERROR_RT_AICORE_EXCEPTION,
-         "stream " + std::to_string(s.queue.id()) +
-             " stopped on a failed task (ACL_STOP_ON_FAILURE): it takes no new tasks" +
-             (s.failureMessage.empty() ? std::string() : ": " + s.failureMessage));
-  }
-  if (recording(s)) {
-    // Captured, or a persistent stream of a model being built: the task becomes a step of the
-    // model, replayed by each of its launches.
-    modelRuns_->record(s, std::move(task));
-    return;
-  }
-  if (s.flags & ACL_STREAM_PERSISTENT) {
-    fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + std::to_string(s.queue.id()) +
-                                        " is persistent (ACL_STREAM_PERSISTENT): it takes tasks "
-                                        "only while bound to a model being built");
-  }
-  task->cancelled = s.stopped;
-  // A FAST_LAUNCH stream has its resources already: the enqueue costs at most `fast_launch`.
-  if ((s.flags & ACL_STREAM_FAST_LAUNCH) && t.callOverhead > overheads().fastLaunch) {
-    t.now -= t.callOverhead - overheads().fastLaunch;
-    t.callOverhead = overheads().fastLaunch;
-  }
-  waitForQueueSlot(t, s);
-  if (const uint32_t limit =
-          kernelCoreLimit(*s.device->spec, s.device->cubeCoreLimit, s.device->vectorCoreLimit);
-      task->kind == models::TaskKind::Kernel && limit > 0) {
-    // aclrtSetDeviceResLimit: the kernel runs on at most that many cores.
-    task->kernel.blocks = task->kernel.blocks ? std::min(task->kernel.blocks, limit) : limit;
-  }
-  task->id = nextTaskId_++;
-  task->kernel.seed = task->id;  // a random-access kernel draws its own places
-  task->submitTime = std::max(t.now, system_->now());
-  task->hostThread = static_cast<int>(t.index);
-  t.callTasks.push_back(task->id);
-  t.lastTaskId = task->id;
-  s.device->scheduler->submit(s.queue, std::move(task));
 }
 
 void Runtime::refuseDuringCapture(HostThread& t, const char* what, aclError code) {

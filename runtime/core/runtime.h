@@ -1,6 +1,7 @@
 #pragma once
-// The one object that holds all of the runtime's state: the simulated machine, devices,
-// contexts, streams, events, memory and host threads. The C API is a thin layer over it.
+// The runtime's facade: it holds the simulated machine, the host threads and the lock, and the
+// services with state of their own (devices and contexts, streams, events, memory, kernels, model
+// runs, outputs), each reached through one accessor. The C API is a thin layer over it.
 // Every public call runs under one lock, so concurrent host threads are serialised into the
 // simulation deterministically for a given interleaving of their calls.
 
@@ -21,6 +22,7 @@
 #include "acl/acl_rt.h"
 #include "models/system/simulated_system.h"
 #include "runtime/core/copy_planner.h"
+#include "runtime/core/device_contexts.h"
 #include "runtime/core/events.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/handle_table.h"
@@ -33,6 +35,7 @@
 #include "runtime/core/model_runs.h"
 #include "runtime/core/objects.h"
 #include "runtime/core/run_outputs.h"
+#include "runtime/core/streams.h"
 #include "runtime/core/virtual_memory.h"
 #include "spec/system_spec.h"
 
@@ -82,29 +85,13 @@ class Runtime {
   int32_t cannAttribute(int32_t attr);          // aclGetCannAttribute (of the machine's SoC)
   bool archCompatible(const std::string& soc);  // aclrtCheckArchCompatibility
 
-  // ---- devices
-  void setDevice(HostThread& t, int32_t id);
-  // `force`: whatever aclrtSetDevice calls hold it (aclrtResetDeviceForce).
-  void resetDevice(HostThread& t, int32_t id, bool force = false);
-  int32_t currentDevice(HostThread& t);
+  // ---- devices and contexts (aclrtSetDevice ..., aclrtCreateContext ..., peer access, device
+  // attributes and limits): a service over the scheduling core, made with the machine
+  DeviceContexts& devices() { return made(deviceContexts_); }
   uint32_t deviceCount() const { return static_cast<uint32_t>(devices_.size()); }
-  void synchronizeDevice(HostThread& t);
   // The run mode (aclrtGetRunMode): answered before aclInit too, of the machine aclInit would
   // load, as CANN's (samples ask it before aclInit).
   aclrtRunMode runMode();
-  bool canAccessPeer(int32_t dev, int32_t peer);
-  uint64_t devicesTopology(int32_t dev, int32_t other);  // ACL_RT_DEVS_TOPOLOGY_* bits
-  void enablePeerAccess(HostThread& t, int32_t peer, uint32_t flags);
-  void disablePeerAccess(HostThread& t, int32_t peer);
-  void memInfo(HostThread& t, int32_t attr, size_t* free, size_t* total);
-  void requireDevice(int32_t dev) { device(dev); }  // fails as aclrtSetDevice does for a bad id
-  int64_t deviceInfo(int32_t dev, int32_t attr);    // aclrtGetDeviceInfo
-  aclrtUtilizationInfo utilization(int32_t dev);
-  aclrtDeviceStatus deviceStatus(int32_t dev);             // aclrtQueryDeviceStatus
-  int32_t deviceCapability(int32_t dev, int32_t feature);  // aclrtGetDeviceCapability
-  void setResourceLimit(int32_t dev, int32_t type, uint32_t value);
-  uint32_t resourceLimit(int32_t dev, int32_t type);
-  void resetResourceLimits(int32_t dev);
 
   // ---- profiling (aclprof*) and the floating-point overflow mode
   Profiling& profiling() { return outputs_.profiling(); }
@@ -112,41 +99,17 @@ class Runtime {
   // context), which streams made on it afterwards take. Get answers the process's.
   void setOverflowMode(HostThread& t, int32_t mode);
   int32_t overflowMode();
-  // Whether the work of `stream` (NULL: the default stream) saturates its floating results.
-  bool saturates(HostThread& t, aclrtStream stream) { return resolveStream(t, stream).saturate; }
 
-  // ---- contexts
-  Context* createContext(HostThread& t, int32_t deviceId);
-  void destroyContext(HostThread& t, aclrtContext ctx);
-  void setCurrentContext(HostThread& t, aclrtContext ctx);
-  Context* currentContext(HostThread& t);
-
-  // ---- streams
-  Stream* createStream(HostThread& t, uint32_t priority, uint32_t flags);
-  // The stream a handle names (NULL: the current context's default stream), for queries.
-  const Stream& stream(HostThread& t, aclrtStream s) { return resolveStream(t, s); }
-  // Stream configurations (aclrtCreateStreamConfigHandle): the ones made here, so that a made-up
-  // or twice-destroyed handle is refused.
-  aclrtStreamConfigHandle* createStreamConfig();
-  void destroyStreamConfig(aclrtStreamConfigHandle* handle);
-  void destroyStream(HostThread& t, aclrtStream s);
-  void synchronizeStream(HostThread& t, aclrtStream s, int32_t timeoutMs);
-  bool streamIdle(HostThread& t, aclrtStream s);
+  // ---- streams and the scheduling of tasks (aclrtCreateStream..., synchronisation, stop and
+  // abort, state callbacks, stream configurations): a service over the scheduling core; it exists
+  // before aclInit (stream configurations and state callbacks need none) and is given the model
+  // runs with the machine
+  Streams& streams() { return streams_; }
 
   // ---- events and notifies (aclrtCreateEvent..., aclrtCreateNotify..., their IPC handles, and
   // aclrtStreamWaitEvent): a service over the scheduling core, made with the machine
   Events& events() { return made(events_); }
 
-  void destroyStreamForce(HostThread& t, aclrtStream s);
-  // The stream `handle` names, checked as aclrtDestroyStream(Force) need it: not NULL, not a
-  // default stream, of the current context.
-  Stream& destroyableStream(HostThread& t, aclrtStream handle);
-  void setStreamFailureMode(HostThread& t, aclrtStream s, uint64_t mode);
-  void stopStream(HostThread& t, aclrtStream s);   // aclrtStreamStop
-  void abortStream(HostThread& t, aclrtStream s);  // aclrtStreamAbort
-  void registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args);
-  // Runs the stream state callbacks for `s` (outside the lock).
-  void streamStateChanged(HostThread& t, aclrtStream s, aclrtStreamState state);
   // aclrtValueWrite: the stream writes 8 bytes (little-endian `value`) to device memory.
   // aclrtValueWait: the stream waits until the 8 bytes there meet `flag`'s condition
   // (ACL_STREAM_WAIT_VALUE_GEQ signed >=, EQ ==, AND (v & value) != 0, NOR ~(v | value) != 0).
@@ -217,7 +180,8 @@ class Runtime {
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0",
   // "pageable".
   std::string pointerName(const void* p) const;
-  std::string streamName(aclrtStream s) const;  // "default", "npu0/3", or "invalid"
+  // "default", "npu0/3", or "invalid"
+  std::string streamName(aclrtStream s) const { return streams_.name(s); }
   void endOfProcess();  // exit handler: report and trace of a program that never finalized
   // On the signal watcher's thread: the report and trace, as at exit, if the lock comes free.
   bool finishOnSignal();
@@ -271,32 +235,7 @@ class Runtime {
   friend void* startHostThread(void*);
   friend class ServicePort;  // what services over the runtime (collectives) may use of it
 
-  Device& device(int32_t id);
-  Context& requireContext(HostThread& t);
-  Stream& resolveStream(HostThread& t, aclrtStream s);
-  Stream& newStream(Device& d, Context* ctx, bool isDefault);
-  void deleteStream(Stream& s);
-  // Marks `s` in use by the calling thread while it waits on it (it is released unlocked, so
-  // another thread may destroy the stream meanwhile): the object outlives the wait.
-  class StreamUse {
-   public:
-    StreamUse(Runtime& rt, Stream& s) : rt_(rt), s_(s) { ++s_.users; }
-    ~StreamUse();
-    StreamUse(const StreamUse&) = delete;
-    StreamUse& operator=(const StreamUse&) = delete;
-
-   private:
-    Runtime& rt_;
-    Stream& s_;
-  };
-  // Streams destroyed while threads still waited on them, until the last wakes.
-  std::vector<std::unique_ptr<Stream>> destroyedStreams_;
-  // Fails when the calling thread runs a callback or host function of a stream on `d` (any
-  // device when nullptr): releasing that stream would wait for the function itself.
-  void refuseInsideCallback(HostThread& t, const Device* d, const char* what);
-  void failIfDestroyedMeanwhile(const Stream& s);  // ACL_ERROR_RT_INVALID_HANDLE if so
-  void releaseContext(HostThread& t, Context& ctx);
-  void releaseDeviceIfUnused(Device& d);
+  Device& device(int32_t id) { return deviceById(devices_, id); }
 
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
@@ -304,14 +243,7 @@ class Runtime {
   // As waitFor, but gives up at simulated time `deadline`; returns false on timeout.
   bool waitUntilDeadline(HostThread& t, const std::function<bool()>& done,
                          spec::Picoseconds deadline);
-  void waitStream(HostThread& t, Stream& s, aclError deadlockCode);
   void catchUp(HostThread& t);
-  // Queues `task` on `s` at the thread's present, first waiting (in simulated time) for a slot
-  // if the stream holds `queue_depth` tasks that have not ended by then.
-  void submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task);
-  void waitForQueueSlot(HostThread& t, Stream& s);
-  // Fails with the stream's recorded task failure, once, if it has one.
-  void reportStreamFailure(Stream& s);
   void warn(HostThread& t, std::string kind, std::string message);
 
   void runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtStream> stream,
@@ -328,32 +260,25 @@ class Runtime {
   Devices devices_;
   std::unique_ptr<MemoryManager> memory_;
   std::unique_ptr<CopyPlanner> copyPlanner_;
-  HandleTable<Context> contexts_;
-  HandleTable<Stream> streams_;
   HostThreads threads_;
+  Streams streams_{ServicePort(*this)};
   std::vector<RuntimeWarning> warnings_;
   RunOutputs outputs_;
   int32_t overflowMode_ = -1;  // -1: not set, the machine's SoC's default
   HandleTable<DataBuffer> dataBuffers_;
   void openTrace();
   void hookSignals();
-  uint64_t nextTaskId_ = 1;
   void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place,
                        std::unique_ptr<models::Task> task);
-  // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
-  void discardTasks(Stream& s);
-  std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;
-  std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;
-  std::unique_ptr<VirtualMemory> virtualMemory_;  // made with the machine
-  std::unique_ptr<HostRegistry> hosts_;           // made with the machine
-  std::unique_ptr<IpcRegistry> ipc_;              // made with the machine
-  std::unique_ptr<ModelRuns> modelRuns_;          // made with the machine
-  std::unique_ptr<Events> events_;                // made with the machine
-  // Whether `s` records its tasks into a model instead of running them.
-  bool recording(const Stream& s) const { return modelRuns_ && modelRuns_->recording(s); }
+  std::unique_ptr<VirtualMemory> virtualMemory_;    // made with the machine
+  std::unique_ptr<HostRegistry> hosts_;             // made with the machine
+  std::unique_ptr<IpcRegistry> ipc_;                // made with the machine
+  std::unique_ptr<ModelRuns> modelRuns_;            // made with the machine
+  std::unique_ptr<Events> events_;                  // made with the machine
+  std::unique_ptr<DeviceContexts> deviceContexts_;  // made with the machine
   // Refuses a call that would block (synchronous copy, memset) while a stream capture forbids it.
   void refuseDuringCapture(HostThread& t, const char* what,
                            aclError code = ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);

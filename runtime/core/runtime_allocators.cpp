@@ -26,7 +26,7 @@ void Runtime::destroyAllocatorDesc(aclrtAllocatorDesc handle) {
 Stream& Runtime::allocatorStream(HostThread& t, aclrtStream handle) {
   if (!handle)
     fail(ACL_ERROR_INVALID_PARAM, "stream is NULL (allocators are registered on a created stream)");
-  return resolveStream(t, handle);
+  return streams_.stream(t, handle);
 }
 
 void Runtime::registerAllocator(HostThread& t, aclrtStream handle, aclrtAllocatorDesc descHandle) {

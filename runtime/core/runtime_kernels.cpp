@@ -12,7 +12,7 @@ namespace ascendsim::runtime {
 using models::MemoryPlace;
 
 void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launch) {
-  Stream& s = resolveStream(t, stream);
+  Stream& s = streams_.stream(t, stream);
   const int device = s.device->id;
   // Resolve every range now: a kernel only touches memory of the device that runs it.
   auto place = [&](const KernelLaunch::Range& r) {
@@ -55,7 +55,7 @@ void Runtime::launchKernel(HostThread& t, aclrtStream stream, KernelLaunch launc
   task->release = [mm, holds] {
     for (uint64_t start : *holds) mm->drop(start);
   };
-  submit(t, s, std::move(task));
+  streams_.submit(t, s, std::move(task));
   for (const auto& [p, n] : reads) holds->push_back(mm->hold(p));  // (queued now: it runs later)
   for (const auto& [p, n] : writes) holds->push_back(mm->hold(p));
 }

@@ -115,9 +115,9 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
         std::llround(static_cast<double>(bytes) / spec_.host.cpuCopyBandwidth * 1e12));
     return;
   }
-  Stream& s = stream ? resolveStream(t, *stream) : *plan.engine->copyStream;
+  Stream& s = stream ? streams_.stream(t, *stream) : *plan.engine->copyStream;
   // A recording stream keeps the copy as a model's step: nothing runs now, whatever the memory.
-  const bool recorded = recording(s);
+  const bool recorded = streams_.recording(s);
   // CANN counts an asynchronous copy of pageable memory among the calls a capture restricts (it
   // would run synchronously): ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC then.
   if (stream && plan.pageable)
@@ -156,7 +156,7 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
         mm->drop(holds->second);
       };
     }
-    submit(t, s, std::move(task));
+    streams_.submit(t, s, std::move(task));
     if (last)
       *holds = {mm->hold(plan.dst), mm->hold(plan.src)};  // (it runs no earlier than the next step)
   }
@@ -166,7 +166,7 @@ void Runtime::runCopy(HostThread& t, const CopyPlan& plan, std::optional<aclrtSt
          "aclrtMemcpyAsync from pageable host memory ran synchronously; "
          "use aclrtMallocHost memory for asynchronous copies");
   }
-  if (synchronous) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  if (synchronous) streams_.wait(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
 }
 
 void Runtime::memcpy(HostThread& t, void* dst, size_t destMax, const void* src, size_t count,
@@ -254,7 +254,7 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
     return;
   }
   Device& d = *devices_[static_cast<size_t>(place.device)];
-  Stream& s = stream ? resolveStream(t, *stream) : *d.copyStream;
+  Stream& s = stream ? streams_.stream(t, *stream) : *d.copyStream;
   auto task = std::make_unique<Task>();
   task->kind = TaskKind::Memset;
   task->dst = place;
@@ -262,9 +262,9 @@ void Runtime::memset(HostThread& t, void* p, size_t maxCount, int32_t value, siz
   auto held = std::make_shared<uint64_t>(0);
   task->effect = [mm, place, byte, count] { mm->fill(place, byte, count); };
   task->release = [mm, held] { mm->drop(*held); };
-  submit(t, s, std::move(task));
+  streams_.submit(t, s, std::move(task));
   *held = mm->hold(place);  // (queued now; it runs no earlier than the next simulation step)
-  if (!stream) waitStream(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  if (!stream) streams_.wait(t, s, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
 }
 
 }  // namespace ascendsim::runtime

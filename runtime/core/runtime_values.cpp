@@ -49,7 +49,7 @@ void Runtime::valueWrite(HostThread& t, void* devAddr, uint64_t value, uint32_t 
     std::memcpy(bytes.data(), &value, kValueBytes);  // little-endian, as the device stores it
     mm->writeDevice(place, bytes);
   };
-  submitValueTask(t, resolveStream(t, sh), place, std::move(task));
+  submitValueTask(t, streams_.stream(t, sh), place, std::move(task));
 }
 
 void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t flag,
@@ -68,7 +68,7 @@ void Runtime::valueWait(HostThread& t, void* devAddr, uint64_t value, uint32_t f
     std::memcpy(&current, bytes.data(), kValueBytes);
     return conditionHolds(flag, current, value);
   };
-  submitValueTask(t, resolveStream(t, sh), place, std::move(task));
+  submitValueTask(t, streams_.stream(t, sh), place, std::move(task));
 }
 
 // Both keep the allocation holding the 8 bytes alive while they are queued.
@@ -78,7 +78,7 @@ void Runtime::submitValueTask(HostThread& t, Stream& s, const models::MemoryPlac
   auto held = std::make_shared<uint64_t>(0);
   task->dst = place;
   task->release = [mm, held] { mm->drop(*held); };
-  submit(t, s, std::move(task));
+  streams_.submit(t, s, std::move(task));
   *held = mm->hold(place);
 }
 

@@ -9,11 +9,11 @@
 namespace ascendsim::runtime {
 
 Stream& ServicePort::stream(HostThread& t, aclrtStream handle) {
-  return rt_.resolveStream(t, handle);
+  return rt_.streams_.stream(t, handle);
 }
 
 int32_t ServicePort::currentDevice(HostThread& t) {
-  return rt_.currentDevice(t);
+  return requireContext(t).device->id;
 }
 
 uint32_t ServicePort::deviceCount() {
@@ -37,23 +37,11 @@ bool ServicePort::networkPath(int32_t a, int32_t b) {
 }
 
 Stream& ServicePort::createStream(int32_t device) {
-  return rt_.newStream(rt_.device(device), nullptr, false);
+  return rt_.streams_.open(rt_.device(device), nullptr, false);
 }
 
 void ServicePort::releaseStream(HostThread& t, Stream* s) {
-  if (!s || !rt_.streams_.find(s)) return;
-  if (!rt_.waitFor(t, [s] { return s->queue.idle(); })) {
-    rt_.warn(t, "tasks-dropped",
-             std::to_string(s->queue.pending()) + " task(s) of internal stream " +
-                 std::to_string(s->queue.id()) + " of device " + std::to_string(s->device->id) +
-                 " could never run and were dropped");
-    while (!s->queue.idle()) {
-      std::unique_ptr<models::Task> dropped = s->queue.popHead(rt_.system_->now());
-      if (dropped->release) dropped->release();
-    }
-  }
-  t.now = std::max(t.now, s->queue.lastCompletion());
-  rt_.deleteStream(*s);
+  rt_.streams_.release(t, s);
 }
 
 void* ServicePort::allocate(int32_t device, uint64_t bytes) {
@@ -107,7 +95,7 @@ ExceptionReports& ServicePort::exceptions() {
 }
 
 void ServicePort::queue(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
-  rt_.submit(t, s, std::move(task));
+  rt_.streams_.submit(t, s, std::move(task));
 }
 
 void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> task) {
@@ -129,7 +117,7 @@ void ServicePort::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task>
       for (uint64_t start : *holds) mm->drop(start);
     };
   }
-  rt_.submit(t, s, std::move(task));
+  rt_.streams_.submit(t, s, std::move(task));
   // (Queued now; it ends no earlier than the next simulation step.)
   for (const models::MemoryPlace& p : sides) holds->push_back(mm->hold(p));
 }
@@ -145,6 +133,28 @@ bool ServicePort::waitUntilDeadline(HostThread& t, const std::function<bool()>& 
 
 void ServicePort::catchUp(HostThread& t) {
   rt_.catchUp(t);
+}
+
+void ServicePort::leaveContext(const Context& ctx) {
+  rt_.threads_.forEach([&](HostThread& th) {
+    if (th.current == &ctx) th.current = nullptr;
+  });
+}
+
+void ServicePort::warn(HostThread& t, std::string kind, std::string message) {
+  rt_.warn(t, std::move(kind), std::move(message));
+}
+
+const models::ResourceTable& ServicePort::resources() {
+  return rt_.outputs_.resources();
+}
+
+spec::Picoseconds ServicePort::simulatedNow() {
+  return rt_.simulatedNow();
+}
+
+void ServicePort::runUnlocked(HostThread& t, const std::function<void()>& fn) {
+  rt_.threads_.runUnlocked(t, fn);
 }
 
 Device& ServicePort::device(int32_t id) {

@@ -7,10 +7,12 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "models/resource/resource.h"
 #include "models/task/task.h"
 #include "runtime/core/exception_reports.h"
 #include "runtime/core/host_thread.h"
@@ -83,6 +85,17 @@ class ServicePort {
   void catchUp(HostThread& t);
   // Tells waiting threads that something they wait for has changed outside the machine.
   void changed();
+
+  // ---- for the devices and contexts service (DeviceContexts) and streams (Streams)
+  // No thread has `ctx` as its current context any more (it is being released).
+  void leaveContext(const Context& ctx);
+  // A warning for the report (kind, message), at the thread's present.
+  void warn(HostThread& t, std::string kind, std::string message);
+  // The machine's resources so far (what they carried, how long they were busy), and its present.
+  const models::ResourceTable& resources();
+  spec::Picoseconds simulatedNow();
+  // Runs `fn` without the runtime's lock (a program's function that may call AscendCL itself).
+  void runUnlocked(HostThread& t, const std::function<void()>& fn);
 
   // Device `id` of the machine (its counters: events, notify ids), and the machine's API costs.
   Device& device(int32_t id);

@@ -1,5 +1,8 @@
 // Contexts: explicit ones, the default one, and the per-thread current context.
+#include <algorithm>
+#include <cstring>
 #include <thread>
+#include <vector>
 
 #include "acl_fixture.h"
 
@@ -57,4 +60,33 @@ TEST_F(Context, StreamsBelongToTheirContext) {
   ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
   ASSERT_ACL_OK(aclrtDestroyContext(ctx));
+}
+
+TEST_F(Context, DestroyWaitsForTheTasksOfItsStreams) {
+  // A copy queued on a context's stream still runs to its end when the context is destroyed
+  // (the device stays held by its default context, so its memory lives on): every one of the
+  // n bytes read back afterwards is the pattern written. Dropped instead, the copy would have left
+  // the never-written memory reading as zero.
+  const size_t n = 8 << 20;
+  aclrtContext def = nullptr, ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&def));
+  ASSERT_ACL_OK(aclrtCreateContext(&ctx, 0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void* host = nullptr;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, n));
+  std::memset(host, 0x3C, n);
+  ASSERT_ACL_OK(aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtDestroyContext(ctx));
+  aclrtContext cur = nullptr;
+  EXPECT_ACL_ERROR(aclrtGetCurrentContext(&cur), ACL_ERROR_RT_CONTEXT_NULL);  // it was current
+  ASSERT_ACL_OK(aclrtSetCurrentContext(def));
+  EXPECT_ACL_ERROR(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE);  // gone with it
+  std::vector<unsigned char> back(n);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::count(back.begin(), back.end(), 0x3C), static_cast<long>(n));
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtFreeHost(host));
 }

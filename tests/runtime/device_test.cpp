@@ -309,3 +309,44 @@ TEST_F(GroupsOfFour, A910AHasNeitherInfNanNorBf16) {
   ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910A", &value));
   EXPECT_EQ(value, 1);
 }
+
+TEST_F(Device, SynchronizeDeviceWaitsForTheStreamsOfEveryContext) {
+  // A 64 MiB host-to-device copy on a stream of an explicit context takes milliseconds of
+  // simulated time (at most some tens of GB/s over PCIe): just after it is queued the stream is
+  // not done. aclrtSynchronizeDevice from the device's default context waits for it too.
+  const size_t n = 64 << 20;
+  aclrtContext def = nullptr, ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&def));
+  ASSERT_ACL_OK(aclrtCreateContext(&ctx, 0));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  void* host = nullptr;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, n));
+  ASSERT_ACL_OK(aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtSetCurrentContext(def));
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  ASSERT_ACL_OK(aclrtStreamQuery(s, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtDestroyContext(ctx));
+  ASSERT_ACL_OK(aclrtSetCurrentContext(def));
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtFreeHost(host));
+}
+
+TEST_F(EightNpuServer, AResetDeviceForgetsItsPeerAccess) {
+  // Peer access is the device's while a context holds it: once aclrtResetDevice lets the last
+  // hold go, the device starts clean, and disabling access it no longer has is refused.
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_ACL_ERROR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM);
+  ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+  ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));  // while held, it was enabled
+}

@@ -482,3 +482,37 @@ TEST_F(Stream, AnAllocatorRegisteredOnAStreamIsHandedBack) {
       ACL_ERROR_INVALID_PARAM);
   ASSERT_ACL_OK(aclrtDestroyStream(s));
 }
+
+TEST_F(Stream, TheNullStreamIsTheCurrentContextsDefaultStream) {
+  // NULL names the default stream of the thread's current context, whichever that is now. A
+  // 64 MiB host-to-device copy on the default context's default stream takes milliseconds of
+  // simulated time (at most some tens of GB/s over PCIe): just after it is queued that stream is
+  // not done, while NULL, with an explicit context current, names that context's idle stream.
+  const size_t n = 64 << 20;
+  aclrtStream first = nullptr, second = nullptr;
+  ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&first));
+  void* host = nullptr;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, n));
+  ASSERT_ACL_OK(aclrtMalloc(&dev, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+  aclrtContext def = nullptr, ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&def));
+  ASSERT_ACL_OK(aclrtCreateContext(&ctx, 0));
+  ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&second));
+  EXPECT_NE(first, second);
+  aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+  ASSERT_ACL_OK(aclrtStreamQuery(nullptr, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtStreamQuery(first, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtSetCurrentContext(def));
+  ASSERT_ACL_OK(aclrtStreamQuery(nullptr, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ASSERT_ACL_OK(aclrtStreamQuery(first, &status));
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  ASSERT_ACL_OK(aclrtDestroyContext(ctx));
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtFreeHost(host));
+}

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "runtime/core/device_contexts.h"
 #include "runtime/core/errors.h"
-#include "runtime/core/runtime.h"
 #include "runtime/core/soc_cores.h"
 
 namespace ascendsim::runtime {
@@ -29,7 +29,7 @@ int32_t percent(spec::Picoseconds busy, spec::Picoseconds span) {
 
 }  // namespace
 
-int64_t Runtime::deviceInfo(int32_t id, int32_t attr) {
+int64_t DeviceContexts::info(int32_t id, int32_t attr) {
   const Device& d = device(id);
   switch (attr) {
     case ACL_DEV_ATTR_AICORE_CORE_NUM:
@@ -47,11 +47,11 @@ int64_t Runtime::deviceInfo(int32_t id, int32_t attr) {
   }
 }
 
-aclrtUtilizationInfo Runtime::utilization(int32_t id) {
+aclrtUtilizationInfo DeviceContexts::utilization(int32_t id) {
   const Device& d = device(id);
   const std::string prefix = d.spec->name + ".";
   spec::Picoseconds cores = 0, memory = 0;
-  for (const models::Resource& r : outputs_.resources()) {
+  for (const models::Resource& r : port_.resources()) {
     if (r.name == prefix + "aicore") cores = r.busy;
     if (r.name == prefix + "memory") memory = r.busy;
   }
@@ -61,7 +61,7 @@ aclrtUtilizationInfo Runtime::utilization(int32_t id) {
   // cores (AIC) nothing simulated runs on; elsewhere they run on the AI Cores, which hold the cube
   // units, and both fields report those cores.
   const spec::Picoseconds cube = hasVectorCores(*d.spec) ? 0 : cores;
-  const spec::Picoseconds span = simulatedNow();
+  const spec::Picoseconds span = port_.simulatedNow();
   aclrtUtilizationInfo info{};
   info.cubeUtilization = percent(cube, span);
   info.vectorUtilization = percent(cores, span);
@@ -69,14 +69,14 @@ aclrtUtilizationInfo Runtime::utilization(int32_t id) {
   return info;
 }
 
-aclrtDeviceStatus Runtime::deviceStatus(int32_t id) {
+aclrtDeviceStatus DeviceContexts::status(int32_t id) {
   // A task that faulted on the device (an AI Core exception, a kernel trap) leaves it abnormal
   // until it is reset: aclrtResetDevice releasing its last reference, or aclrtResetDeviceForce.
   return device(id).errorType != ACL_RT_NO_ERROR ? ACL_RT_DEVICE_STATUS_ABNORMAL
                                                  : ACL_RT_DEVICE_STATUS_NORMAL;
 }
 
-int32_t Runtime::deviceCapability(int32_t id, int32_t feature) {
+int32_t DeviceContexts::capability(int32_t id, int32_t feature) {
   const Device& d = device(id);
   if (feature != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV &&
       feature != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV) {
@@ -91,7 +91,7 @@ int32_t Runtime::deviceCapability(int32_t id, int32_t feature) {
   return isA2OrA3(d.spec->soc) ? ACL_DEV_FEATURE_SUPPORT : ACL_DEV_FEATURE_NOT_SUPPORT;
 }
 
-void Runtime::setResourceLimit(int32_t id, int32_t type, uint32_t value) {
+void DeviceContexts::setResourceLimit(int32_t id, int32_t type, uint32_t value) {
   checkResourceType(type);
   Device& d = device(id);
   const uint32_t total = coreCount(*d.spec, type);
@@ -104,30 +104,14 @@ void Runtime::setResourceLimit(int32_t id, int32_t type, uint32_t value) {
   (type == ACL_RT_DEV_RES_CUBE_CORE ? d.cubeCoreLimit : d.vectorCoreLimit) = value;
 }
 
-uint32_t Runtime::resourceLimit(int32_t id, int32_t type) {
+uint32_t DeviceContexts::resourceLimit(int32_t id, int32_t type) {
   checkResourceType(type);
   const Device& d = device(id);
   const uint32_t limit = type == ACL_RT_DEV_RES_CUBE_CORE ? d.cubeCoreLimit : d.vectorCoreLimit;
   return limit ? limit : coreCount(*d.spec, type);
 }
 
-int32_t Runtime::cannAttribute(int32_t attr) {
-  switch (attr) {
-    // CANN reads both from the SoC's platform config (support_inf_nan, support_bf16): A2/A3 only.
-    case ACL_CANN_ATTR_INF_NAN:
-    case ACL_CANN_ATTR_BF16: return isA2OrA3(socName()) ? 1 : 0;
-    case ACL_CANN_ATTR_JIT_COMPILE: return 0;
-    default:
-      fail(ACL_ERROR_INVALID_PARAM,
-           "cannAttr " + std::to_string(attr) + " is not an aclCannAttr (0..2)");
-  }
-}
-
-bool Runtime::archCompatible(const std::string& soc) {
-  return socFamily(soc) == socFamily(socName());
-}
-
-void Runtime::resetResourceLimits(int32_t id) {
+void DeviceContexts::resetResourceLimits(int32_t id) {
   Device& d = device(id);
   d.cubeCoreLimit = 0;
   d.vectorCoreLimit = 0;

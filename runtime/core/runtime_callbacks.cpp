@@ -1,0 +1,157 @@
+// Callbacks and host functions.
+
+#include <algorithm>
+#include <optional>
+#include <thread>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+
+namespace ascendsim::runtime {
+
+using models::Task;
+using models::TaskKind;
+
+// ---------------------------------------------------------------- callbacks
+
+void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = streams_.stream(t, sh);
+  if (s.subscribedThread != 0)
+    fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
+  s.subscribedThread = threadId;
+}
+
+void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = streams_.stream(t, sh);
+  if (s.subscribedThread != threadId)
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "the stream is not subscribed to that thread");
+  s.subscribedThread = 0;
+}
+
+void Runtime::launchCallback(HostThread& t, aclrtCallback fn, void* data, int32_t block,
+                             aclrtStream sh) {
+  if (!fn) fail(ACL_ERROR_INVALID_PARAM, "callback function is NULL");
+  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK)
+    fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtCallbackBlockType");
+  Stream& s = streams_.stream(t, sh);
+  if (s.subscribedThread == 0) {
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+         "no thread is subscribed to this stream: call aclrtSubscribeReport first");
+  }
+  queueCallback(t, s, fn, data, block == ACL_CALLBACK_BLOCK, s.subscribedThread);
+}
+
+void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* data, bool blocking,
+                            uint64_t target) {
+  auto task = std::make_unique<Task>();
+  task->kind = TaskKind::Callback;
+  task->completesExternally = blocking;
+  Stream* stream = &s;
+  task->onStart = [this, fn, data, stream, target, blocking] {
+    bool delivered = false;
+    threads_.forEach([&](HostThread& th) {
+      if (delivered || th.pthreadId != target) return;
+      th.reports.push_back({fn, data, stream, blocking, system_->now()});
+      delivered = true;
+    });
+    if (delivered) return;
+    // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
+    if (blocking) stream->device->scheduler->finishExternal(stream->queue, system_->now());
+  };
+  streams_.submit(t, s, std::move(task));
+}
+
+void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = streams_.stream(t, sh);
+  if (s.hostFuncThread != 0 && !s.hostFuncThreadIsOwn) {
+    fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+         "the stream's host functions are already subscribed to a thread");
+  }
+  s.hostFuncThread = threadId;
+  s.hostFuncThreadIsOwn = false;
+}
+
+void Runtime::unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
+  Stream& s = streams_.stream(t, sh);
+  if (s.hostFuncThread != threadId || s.hostFuncThreadIsOwn) {
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+         "the stream's host functions are not subscribed to that thread");
+  }
+  s.hostFuncThread = 0;
+}
+
+void Runtime::startHostFuncThread(HostThread& t, Stream& s) {
+  Stream* stream = &s;
+  std::thread worker([this, stream] {
+    // Runs the stream's host functions until the stream is gone (or AscendCL is finalised).
+    for (;;) {
+      const aclError code = call(
+          "aclrtProcessHostFunc", &spec::ApiOverheads::defaultCall, true, [&](HostThread& self) {
+            if (!streams_.find(stream) || stream->hostFuncThread != self.pthreadId) {
+              fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                   "the stream of this host-function thread is gone");
+            }
+            processReport(self, -1);
+          });
+      if (code == ACL_ERROR_RT_THREAD_SUBSCRIBE || code == ACL_ERROR_UNINITIALIZE) return;
+    }
+  });
+  // Numbered now, after its creator, so that runs are reproducible (HostThreads).
+  const uint64_t id = static_cast<uint64_t>(worker.native_handle());
+  threads_.adopt(id, t);
+  s.hostFuncThread = id;
+  s.hostFuncThreadIsOwn = true;
+  worker.detach();
+}
+
+void Runtime::launchHostFunc(HostThread& t, aclrtStream sh, aclrtHostFunc fn, void* args) {
+  if (!fn) fail(ACL_ERROR_INVALID_PARAM, "host function is NULL");
+  Stream& s = streams_.stream(t, sh);
+  if (s.hostFuncThread == 0) startHostFuncThread(t, s);
+  queueCallback(t, s, fn, args, true, s.hostFuncThread);
+}
+
+void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
+  if (timeoutMs < -1 || timeoutMs == 0) {
+    fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1 (wait forever) or more than 0 ms");
+  }
+  const bool subscribed = streams_.any([&](const Stream& s) {
+    return s.subscribedThread == t.pthreadId || s.hostFuncThread == t.pthreadId;
+  });
+  if (!subscribed && t.reports.empty())
+    fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
+  auto ready = [&t] { return !t.reports.empty(); };
+  const bool got =
+      timeoutMs == -1
+          ? waitFor(t, ready)
+          : waitUntilDeadline(t, ready, t.now + spec::Picoseconds{timeoutMs} * 1000000000);
+  if (!got) {
+    if (timeoutMs != -1) t.now += spec::Picoseconds{timeoutMs} * 1000000000;
+    fail(ACL_ERROR_RT_REPORT_TIMEOUT, timeoutMs == -1 ? "deadlock: no callback can ever arrive"
+                                                      : "no callback arrived within the timeout");
+  }
+  CallbackReport report = t.reports.front();
+  t.reports.pop_front();
+  t.now = std::max(t.now, report.readyAt);
+  // Run the user's function without the lock: it may call AscendCL itself.
+  // A blocking function holds its stream up: while it runs, calls of this thread that would wait
+  // for that stream are refused (refuseInsideCallback), and the stream object outlives the call.
+  Stream* const holding = report.blocking ? streams_.find(report.stream) : nullptr;
+  std::optional<Streams::Use> use;
+  if (holding) use.emplace(streams_, *holding);
+  struct Restore {  // (a callback may process reports itself, or throw)
+    HostThread& t;
+    Stream* outer;
+    ~Restore() { t.inCallbackOf = outer; }
+  } restore{t, t.inCallbackOf};
+  t.inCallbackOf = holding;
+  threads_.runUnlocked(t, [&] { report.fn(report.userData); });
+  // The callback's own run time is not simulated: the stream resumes one call overhead after the
+  // report, however long this thread polled before it picked the report up.
+  if (report.blocking && streams_.find(report.stream)) {
+    report.stream->device->scheduler->finishExternal(report.stream->queue,
+                                                     report.readyAt + overheads().defaultCall);
+  }
+}
+
+}  // namespace ascendsim::runtime
