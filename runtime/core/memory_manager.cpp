@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -237,24 +238,29 @@ void MemoryManager::releaseAll() {
   pinnedBytes_ = 0;
 }
 
+namespace {
+// "PREFIX<number>+0x<offset hex>", as snprintf's "%s%llu+0x%llx" writes it; without snprintf,
+// for the trace's arguments of every call.
+std::string placeName(const char* prefix, uint64_t number, uint64_t offset) {
+  std::string name(prefix);
+  char digits[24];
+  name.append(digits, std::to_chars(digits, digits + sizeof digits, number).ptr);
+  name += "+0x";
+  name.append(digits, std::to_chars(digits, digits + sizeof digits, offset, 16).ptr);
+  return name;
+}
+}  // namespace
+
 std::string MemoryManager::stableName(const void* p) const {
   const uint64_t address = reinterpret_cast<uint64_t>(p);
-  char buf[64];
   if (!p) return "NULL";
-  if (Device* d = deviceOwning(address)) {
-    std::snprintf(buf, sizeof buf, "npu%d+0x%llx", d->id,
-                  static_cast<unsigned long long>(address - d->memory->base()));
-    return buf;
-  }
+  if (Device* d = deviceOwning(address))
+    return placeName("npu", static_cast<uint64_t>(d->id), address - d->memory->base());
   auto it = pinned_.upper_bound(address);
   if (it != pinned_.begin()) {
     --it;
-    if (address < it->first + std::max<uint64_t>(it->second.size, 1)) {
-      std::snprintf(buf, sizeof buf, "pinned#%llu+0x%llx",
-                    static_cast<unsigned long long>(it->second.number),
-                    static_cast<unsigned long long>(address - it->first));
-      return buf;
-    }
+    if (address < it->first + std::max<uint64_t>(it->second.size, 1))
+      return placeName("pinned#", it->second.number, address - it->first);
   }
   return "pageable";
 }

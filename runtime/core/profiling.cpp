@@ -217,8 +217,8 @@ void Profiling::startWholeRun(const std::string& dir, uint64_t dataTypes) {
   }
 }
 
-void Profiling::apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
-                        spec::Picoseconds end, int code, const TraceArgs& args,
+void Profiling::apiCall(const HostTrack& who, const char* name, spec::Picoseconds start,
+                        spec::Picoseconds end, int code, TraceArgs& args,
                         const std::vector<uint64_t>& tasks) {
   for (auto& s : sessions_) {
     if (s->calls && (s->program == who.process || s->program == kWholeRun))

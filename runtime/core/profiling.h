@@ -44,8 +44,8 @@ class Profiling : public models::TaskListener {
   bool wholeRunActive() const { return programs_.count(kWholeRun) != 0; }
 
   // The calls and tasks collections record.
-  void apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
-               spec::Picoseconds end, int code, const TraceArgs& args,
+  void apiCall(const HostTrack& who, const char* name, spec::Picoseconds start,
+               spec::Picoseconds end, int code, TraceArgs& args,
                const std::vector<uint64_t>& tasks);
   void taskStarted(int device, const models::StreamQueue& stream,
                    const models::Task& task) override;

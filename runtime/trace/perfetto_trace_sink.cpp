@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -84,6 +85,72 @@ class Proto {
   }
   std::string out_;
 };
+
+// Writes fields straight into memory the caller sized (upper bounds below): one pass,
+// no intermediate strings. A nested message reserves one byte for its length and moves its body
+// up in the rare case it needs more, so every length is the shortest varint, as Proto writes it.
+class Writer {
+ public:
+  explicit Writer(char* at) : p_(at) {}
+  char* at() const { return p_; }
+  void raw(uint64_t v) {
+    while (v >= 0x80) {
+      *p_++ = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    *p_++ = static_cast<char>(v);
+  }
+  void varint(uint32_t field, uint64_t value) {
+    raw((uint64_t{field} << 3) | kVarint);
+    raw(value);
+  }
+  void signedVarint(uint32_t field, int64_t value) { varint(field, static_cast<uint64_t>(value)); }
+  void fixed64(uint32_t field, uint64_t value) {
+    raw((uint64_t{field} << 3) | kFixed64);
+    for (int i = 0; i < 8; ++i) *p_++ = static_cast<char>((value >> (8 * i)) & 0xff);
+  }
+  void real(uint32_t field, double value) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    fixed64(field, bits);
+  }
+  void bytes(uint32_t field, const char* data, size_t n) {
+    raw((uint64_t{field} << 3) | kLengthDelimited);
+    raw(n);
+    std::memcpy(p_, data, n);
+    p_ += n;
+  }
+  // A nested message: begin() before its fields, end() after them.
+  char* begin(uint32_t field) {
+    raw((uint64_t{field} << 3) | kLengthDelimited);
+    return p_++;
+  }
+  void end(char* length) {
+    const uint64_t n = static_cast<uint64_t>(p_ - length - 1);
+    if (n < 0x80) {
+      *length = static_cast<char>(n);
+      return;
+    }
+    size_t extra = 0;
+    for (uint64_t v = n >> 7; v > 0; v >>= 7) ++extra;
+    std::memmove(length + 1 + extra, length + 1, n);
+    Writer head(length);
+    head.raw(n);
+    p_ += extra;
+  }
+
+ private:
+  char* p_;
+};
+
+// Upper bounds of what Writer writes, for sizing: a field's key and its value or length take at
+// most 20 bytes; a packet's own fields and its TrackEvent's fixed fields, at most 12 fields; an
+// InternedData entry beside its text, 3; an argument beside its key and text, 4 and the entry
+// that interns its key.
+constexpr size_t kFieldBound = 20;
+constexpr size_t kPacketBound = 12 * kFieldBound;
+constexpr size_t kInternBound = 3 * kFieldBound;
+constexpr size_t kArgBound = 4 * kFieldBound + kInternBound;
 
 // Field numbers (protos/perfetto/trace/trace.proto, trace_packet.proto, interned_data/,
 // track_event/track_event.proto, track_descriptor.proto, process_descriptor.proto,
@@ -194,35 +261,38 @@ class PerfettoTraceSink : public TraceSink {
                 const TraceArgs& args) override {
     if (fd_ < 0) return;
     const uint64_t track = trackUuid(pid, tid);
-    // Scratch messages kept from event to event: their buffers keep their capacity.
-    Proto& interned = interned_;
-    Proto& begin = begin_;
-    interned.clear();
-    begin.clear();
-    begin.varint(f::kType, f::kSliceBegin);
-    begin.varint(f::kTrackUuid, track);
-    begin.varint(f::kNameIid, intern(names_, name, f::kEventNames, interned));
-    begin.varint(f::kCategoryIids, intern(categories_, category, f::kEventCategories, interned));
-    for (const TraceArg& a : args) {
-      Proto& annotation = annotation_;
-      annotation.clear();
-      annotation.varint(f::kAnnotationNameIid,
-                        intern(argNames_, a.key, f::kDebugAnnotationNames, interned));
-      switch (a.kind) {
-        case TraceArg::Kind::Unsigned: annotation.varint(f::kUintValue, a.unsignedValue); break;
-        case TraceArg::Kind::Signed: annotation.signedVarint(f::kIntValue, a.signedValue); break;
-        case TraceArg::Kind::Real: annotation.real(f::kDoubleValue, a.realValue); break;
-        case TraceArg::Kind::Text:
-        case TraceArg::Kind::Json: annotation.bytes(f::kStringValue, a.text); break;
+    const size_t categoryLength = std::strlen(category);
+    size_t bound = 2 * kPacketBound + 2 * kInternBound + name.size() + categoryLength;
+    for (const TraceArg& a : args) bound += kArgBound + a.key.size() + a.text.size();
+    emit(bound, [&](char* at) {
+      interned_.clear();
+      Writer w(at);
+      OpenEvent packet = openEvent(w, start);
+      w.varint(f::kType, f::kSliceBegin);
+      w.varint(f::kTrackUuid, track);
+      w.varint(f::kNameIid, intern(names_, name.data(), name.size(), f::kEventNames));
+      w.varint(f::kCategoryIids,
+               intern(categories_, category, categoryLength, f::kEventCategories));
+      for (const TraceArg& a : args) {
+        char* annotation = w.begin(f::kDebugAnnotations);
+        w.varint(f::kAnnotationNameIid,
+                 intern(argNames_, a.key.data(), a.key.size(), f::kDebugAnnotationNames));
+        switch (a.kind) {
+          case TraceArg::Kind::Unsigned: w.varint(f::kUintValue, a.unsignedValue); break;
+          case TraceArg::Kind::Signed: w.signedVarint(f::kIntValue, a.signedValue); break;
+          case TraceArg::Kind::Real: w.real(f::kDoubleValue, a.realValue); break;
+          case TraceArg::Kind::Text:
+          case TraceArg::Kind::Json: w.bytes(f::kStringValue, a.text.data(), a.text.size()); break;
+        }
+        w.end(annotation);
       }
-      begin.message(f::kDebugAnnotations, annotation);
-    }
-    event(start, begin, &interned);
-    Proto& end = end_;
-    end.clear();
-    end.varint(f::kType, f::kSliceEnd);
-    end.varint(f::kTrackUuid, track);
-    event(start + duration, end, nullptr);
+      closeEvent(w, packet, true);
+      packet = openEvent(w, start + duration);
+      w.varint(f::kType, f::kSliceEnd);
+      w.varint(f::kTrackUuid, track);
+      closeEvent(w, packet, false);
+      return w.at();
+    });
     ++events_;
   }
   void flowStart(int pid, int tid, uint64_t id, spec::Picoseconds at) override {
@@ -234,46 +304,138 @@ class PerfettoTraceSink : public TraceSink {
   void counter(int pid, const std::string& name, spec::Picoseconds at, const std::string& series,
                double value) override {
     if (fd_ < 0) return;
-    Proto& sample = end_;
-    sample.clear();
-    sample.varint(f::kType, f::kCounter);
-    sample.varint(f::kTrackUuid, counterUuid(pid, name, series));
-    sample.real(f::kDoubleCounterValue, value);
-    event(at, sample, nullptr);
+    const uint64_t track = counterUuid(pid, name, series);
+    emit(kPacketBound, [&](char* start) {
+      Writer w(start);
+      OpenEvent packet = openEvent(w, at);
+      w.varint(f::kType, f::kCounter);
+      w.varint(f::kTrackUuid, track);
+      w.real(f::kDoubleCounterValue, value);
+      closeEvent(w, packet, false);
+      return w.at();
+    });
     ++events_;
   }
   uint64_t events() const override { return events_; }
 
  private:
-  using Interned = std::unordered_map<std::string, uint64_t>;
-
-  // The iid of `text` in `table`; the first use adds it to this packet's InternedData.
-  static uint64_t intern(Interned& table, const std::string& text, uint32_t field,
-                         Proto& interned) {
-    // find() first: emplace() would build a node (an allocation) for every name it already has.
-    if (auto known = table.find(text); known != table.end()) return known->second;
-    auto [it, fresh] = table.emplace(text, table.size() + 1);
-    if (fresh) {
-      Proto entry;
-      entry.varint(f::kIid, it->second);
-      entry.bytes(f::kInternedName, text);
-      interned.message(field, entry);
+  // Names interned so far, with a small cache of the latest in front of the hash map: most events
+  // reuse a handful of names, and a cached one is found with one comparison, without hashing.
+  struct InternTable {
+    std::unordered_map<std::string, uint64_t> ids;
+    struct Recent {
+      std::string text;
+      uint64_t iid = 0;  // 0: empty
+    };
+    std::array<Recent, 64> recent;
+    void clear() {
+      ids.clear();
+      for (Recent& r : recent) r.iid = 0;
     }
-    return it->second;
+    static size_t slot(const char* text, size_t n) {
+      uint64_t head = 0, tail = 0;
+      if (n >= 8) {
+        std::memcpy(&head, text, 8);
+        std::memcpy(&tail, text + n - 8, 8);
+      } else {
+        for (size_t i = 0; i < n; ++i) head = (head << 8) | static_cast<unsigned char>(text[i]);
+      }
+      uint64_t h = (head * 0x9e3779b97f4a7c15ull) ^ (tail * 0xc2b2ae3d27d4eb4full) ^ n;
+      h ^= h >> 29;
+      h *= 0xbf58476d1ce4e5b9ull;
+      return static_cast<size_t>(h >> 58);  // 0 .. 63
+    }
+  };
+
+  // The iid of `text` in `table`; the first use adds it to this packet's InternedData (interned_).
+  uint64_t intern(InternTable& table, const char* text, size_t n, uint32_t field) {
+    InternTable::Recent& recent = table.recent[InternTable::slot(text, n)];
+    if (recent.iid != 0 && recent.text.size() == n && std::memcmp(recent.text.data(), text, n) == 0)
+      return recent.iid;
+    recent.text.assign(text, n);
+    if (auto known = table.ids.find(recent.text); known != table.ids.end()) {
+      recent.iid = known->second;
+      return recent.iid;
+    }
+    recent.iid = table.ids.size() + 1;
+    table.ids.emplace(recent.text, recent.iid);
+    Proto entry;
+    entry.varint(f::kIid, recent.iid);
+    entry.bytes(f::kInternedName, recent.text);
+    interned_.message(field, entry);
+    return recent.iid;
   }
 
   void flow(int pid, int tid, uint64_t id, spec::Picoseconds at, uint32_t field) {
     if (fd_ < 0) return;
-    Proto& interned = interned_;
-    Proto& instant = end_;
-    interned.clear();
-    instant.clear();
-    instant.varint(f::kType, f::kInstant);
-    instant.varint(f::kTrackUuid, trackUuid(pid, tid));
-    instant.varint(f::kNameIid, intern(names_, "flow", f::kEventNames, interned));
-    instant.fixed64(field, id);
-    event(at, instant, &interned);
+    const uint64_t track = trackUuid(pid, tid);
+    emit(kPacketBound + kInternBound + 4, [&](char* start) {
+      interned_.clear();
+      Writer w(start);
+      OpenEvent packet = openEvent(w, at);
+      w.varint(f::kType, f::kInstant);
+      w.varint(f::kTrackUuid, track);
+      w.varint(f::kNameIid, intern(names_, "flow", 4, f::kEventNames));
+      w.fixed64(field, id);
+      closeEvent(w, packet, true);
+      return w.at();
+    });
     ++events_;
+  }
+
+  // An event's packet: Trace.packet { timestamp, trusted_packet_sequence_id, track_event {...},
+  // interned_data (the names this event is the first to use), sequence_flags }. openEvent() opens
+  // the packet and its TrackEvent, closeEvent() closes both.
+  struct OpenEvent {
+    char* packet;      // the packet's length byte
+    char* trackEvent;  // its TrackEvent's
+  };
+  static OpenEvent openEvent(Writer& w, spec::Picoseconds at) {
+    char* packet = w.begin(f::kTracePacket);
+    w.varint(f::kTimestamp, static_cast<uint64_t>(at < 0 ? 0 : at / 1000));
+    w.varint(f::kSequenceId, 1);
+    return {packet, w.begin(f::kTrackEvent)};
+  }
+  void closeEvent(Writer& w, const OpenEvent& open, bool withInterned) {
+    w.end(open.trackEvent);
+    if (withInterned && !interned_.empty())
+      w.bytes(f::kInternedData, interned_.data().data(), interned_.data().size());
+    w.varint(f::kSequenceFlags, f::kNeedsIncrementalState);
+    w.end(open.packet);
+  }
+
+  // Writes one event's packets, `encode(at)` writing them at `at` and returning their end, in at
+  // most `bound` bytes: straight into the buffer (bytes past used_ are not the file's until used_
+  // moves past them, so a signal handler never writes a half-written packet). Past the size limit
+  // the next file is started and the event encoded again, its names interned again there; a
+  // slice's begin and end stay in one file.
+  template <class Encode>
+  void emit(size_t bound, const Encode& encode) {
+    for (int attempt = 0; attempt < 2 && fd_ >= 0; ++attempt) {
+      const bool large = bound > kBufferSize;  // one huge argument: straight to the file
+      if (!large && used_ + bound > kBufferSize) flush();
+      if (fd_ < 0) return;
+      if (large && large_.size() < bound) large_.resize(bound);
+      char* start = large ? large_.data() : buffer_.data() + used_.load();
+      const size_t bytes = static_cast<size_t>(encode(start) - start);
+      if (attempt == 0 && maxBytes_ > 0 && written_ + used_ + bytes > maxBytes_ &&
+          eventsInPart_ > 0) {
+        rotate();
+        continue;
+      }
+      if (large) {
+        flush();
+        if (fd_ < 0) return;
+        SignalsHeld held(busy_);
+        if (!writeAll(fd_, start, bytes)) return fail();
+        written_ += bytes;
+      } else {
+        used_ += bytes;  // only now may a signal handler write these bytes
+      }
+      ++eventsInPart_;
+      if (used_ >= kFlushAt) flush();
+      return;
+    }
   }
 
   uint64_t processUuid(int pid, bool describeIfNew) {
@@ -327,17 +489,6 @@ class PerfettoTraceSink : public TraceSink {
     descriptors_.push_back(packet.data());
     append(packet);
   }
-  void event(spec::Picoseconds at, const Proto& trackEvent, const Proto* interned) {
-    Proto& packet = packet_;
-    packet.clear();
-    packet.varint(f::kTimestamp, static_cast<uint64_t>(at < 0 ? 0 : at / 1000));
-    packet.varint(f::kSequenceId, 1);
-    packet.message(f::kTrackEvent, trackEvent);
-    if (interned && !interned->empty()) packet.message(f::kInternedData, *interned);
-    packet.varint(f::kSequenceFlags, f::kNeedsIncrementalState);
-    append(packet);
-  }
-
   // One TracePacket as one `Trace.packet` field: a file is a Trace, packet after packet.
   void append(const Proto& packet) { appendRaw(packet.data(), true); }
 
@@ -464,8 +615,9 @@ class PerfettoTraceSink : public TraceSink {
   std::map<std::pair<int, int>, uint64_t> tracks_;
   std::map<std::tuple<int, std::string, std::string>, uint64_t> counters_;
   uint64_t nextUuid_ = 1;
-  Interned names_, categories_, argNames_;
-  Proto interned_, begin_, annotation_, end_, packet_;  // scratch, see complete()
+  InternTable names_, categories_, argNames_;
+  Proto interned_;           // the names an event interns, kept from event to event
+  std::vector<char> large_;  // an event larger than the buffer
 };
 
 const TraceFormatRegistration kRegistered{

@@ -7,6 +7,39 @@ namespace {
 constexpr uint64_t kTransferFlow = uint64_t{1} << 40;  // task -> transfer arrows
 constexpr uint64_t kWaitFlow = uint64_t{2} << 40;      // record -> wait arrows
 constexpr size_t kRecordsKept = 64;                    // per event or notify
+
+// Fills an argument vector kept from event to event: its elements, and their strings' capacity,
+// are reused rather than destroyed and built again. done() drops what the last event had beyond.
+class ArgFiller {
+ public:
+  explicit ArgFiller(TraceArgs& args) : args_(args) {}
+  void number(const char* key, uint64_t value) {
+    next(key, TraceArg::Kind::Unsigned).unsignedValue = value;
+  }
+  void real(const char* key, double value, int decimals) {
+    TraceArg& a = next(key, TraceArg::Kind::Real);
+    a.realValue = value;
+    a.decimals = decimals;
+  }
+  void text(const char* key, const std::string& value) {
+    next(key, TraceArg::Kind::Text).text.assign(value);
+  }
+  const TraceArgs& done() {
+    args_.resize(used_);
+    return args_;
+  }
+
+ private:
+  TraceArg& next(const char* key, TraceArg::Kind kind) {
+    if (used_ == args_.size()) args_.emplace_back();
+    TraceArg& a = args_[used_++];
+    a.key.assign(key);
+    a.kind = kind;
+    return a;
+  }
+  TraceArgs& args_;
+  size_t used_ = 0;
+};
 }  // namespace
 
 bool TraceRecorder::open(const std::string& path, const std::string& format,
@@ -20,7 +53,7 @@ bool TraceRecorder::open(const std::string& path, const std::string& format,
   threads_.clear();
   streams_.clear();
   streamFree_.clear();
-  memoryInUse_.clear();
+  memoryInUse_.assign(sys.devices.size(), -1);
   channels_.clear();
   aicoreNamed_.clear();
   sink_->processName(0,
@@ -107,28 +140,29 @@ void TraceRecorder::nameChannel(int device, int channel) {
                     channelTrack(channel));
 }
 
-void TraceRecorder::apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
-                            spec::Picoseconds end, int code, const TraceArgs& args,
+void TraceRecorder::apiCall(const HostTrack& who, const char* name, spec::Picoseconds start,
+                            spec::Picoseconds end, int code, TraceArgs& args,
                             const std::vector<uint64_t>& tasks) {
   if (!active()) return;
   nameThread(who);
-  // One vector kept from call to call: its elements keep their strings' capacity.
-  TraceArgs& all = scratchArgs_;
-  all.assign(args.begin(), args.end());
-  all.push_back(TraceArg::signedNumber("return", code));
+  // The return code goes on the call's own vector for the sink, and comes off again.
+  args.push_back(TraceArg::signedNumber("return", code));
+  apiName_.assign(name);
   const int tid = static_cast<int>(who.thread) + 1;
-  sink_->complete(who.process, tid, name, "api", start, end - start, all);
+  sink_->complete(who.process, tid, apiName_, "api", start, end - start, args);
+  args.pop_back();
   for (uint64_t id : tasks) sink_->flowStart(who.process, tid, id, end > start ? end - 1 : end);
 }
 
-std::string TraceRecorder::placeText(const models::MemoryPlace& p) const {
+const std::string& TraceRecorder::placeText(const models::MemoryPlace& p) const {
+  static const std::string pinned = "host (pinned)", pageable = "host (pageable)", unknown = "?";
   switch (p.kind) {
     case models::MemoryPlace::Kind::Device:
       return sys_->devices.at(static_cast<size_t>(p.device)).name;
-    case models::MemoryPlace::Kind::HostPinned: return "host (pinned)";
-    case models::MemoryPlace::Kind::HostPageable: return "host (pageable)";
+    case models::MemoryPlace::Kind::HostPinned: return pinned;
+    case models::MemoryPlace::Kind::HostPageable: return pageable;
   }
-  return "?";
+  return unknown;
 }
 
 void TraceRecorder::addKernelArgs(TraceArgs& args, const models::Task& task) {
@@ -152,24 +186,27 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   flushCounters(task.endTime);
   nameStream(device, stream.id());
   const int pid = device + 1;
-  TraceArgs& args = scratchArgs_;
-  args.clear();
-  args.push_back(TraceArg::number("task_id", task.id));
-  args.push_back(TraceArg::number("stream", stream.id()));
-  if (!task.model.empty()) args.push_back(TraceArg::string("model", task.model));
+  ArgFiller args(taskArgs_);
+  args.number("task_id", task.id);
+  args.number("stream", stream.id());
+  if (!task.model.empty()) args.text("model", task.model);
   const bool transfer =
       task.kind == models::TaskKind::Copy || task.kind == models::TaskKind::Memset;
   if (transfer) {
-    args.push_back(TraceArg::number("bytes", task.bytes));
-    args.push_back(TraceArg::string("dst", placeText(task.dst)));
-    if (task.kind == models::TaskKind::Copy)
-      args.push_back(TraceArg::string("src", placeText(task.src)));
+    args.number("bytes", task.bytes);
+    args.text("dst", placeText(task.dst));
+    if (task.kind == models::TaskKind::Copy) args.text("src", placeText(task.src));
     const double seconds = static_cast<double>(task.endTime - task.startTime) * 1e-12;
-    args.push_back(TraceArg::real(
-        "GB/s", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0, 3));
+    args.real("GB/s", seconds > 0 ? static_cast<double>(task.bytes) / seconds / 1e9 : 0.0, 3);
   }
   const bool kernel = task.kind == models::TaskKind::Kernel;
-  if (kernel) addKernelArgs(args, task);
+  if (kernel) {
+    const models::KernelWork& k = task.kernel;
+    args.text("kernel", k.name);
+    args.number("bytes_read", k.bytesRead);
+    args.number("bytes_written", k.bytesWritten);
+    args.number("ops", k.ops);
+  }
   // A wait is drawn from the moment it reached the head of its stream (its submission, or the end
   // of the task before it) to its end: the stream was blocked from there until the wait was
   // satisfied (its start), then launched it. `blocked_us` is that blocked part.
@@ -177,14 +214,15 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
   auto& free = streamFree_[{device, stream.id()}];
   if (task.kind == models::TaskKind::EventWait || task.kind == models::TaskKind::ValueWait) {
     atHead = std::min(task.startTime, std::max(task.submitTime, free));
-    args.push_back(
-        TraceArg::real("blocked_us", static_cast<double>(task.startTime - atHead) / 1e6, 3));
+    args.real("blocked_us", static_cast<double>(task.startTime - atHead) / 1e6, 3);
   }
   free = task.endTime;
-  const std::string name = task.kind == models::TaskKind::Control && !task.control.empty()
-                               ? task.control
-                               : std::string(models::taskKindName(task.kind));
-  sink_->complete(pid, streamTrack(stream.id()), name, "task", atHead, task.endTime - atHead, args);
+  if (task.kind == models::TaskKind::Control && !task.control.empty())
+    eventName_.assign(task.control);
+  else
+    eventName_.assign(models::taskKindName(task.kind));
+  sink_->complete(pid, streamTrack(stream.id()), eventName_, "task", atHead, task.endTime - atHead,
+                  args.done());
   if (task.sync && task.kind == models::TaskKind::EventRecord)
     noteRecord(pid, streamTrack(stream.id()), task);
   if (task.sync && task.kind == models::TaskKind::EventWait && !task.isCancelled())
@@ -206,15 +244,19 @@ void TraceRecorder::taskEnded(int device, const models::StreamQueue& stream,
     nameChannel(device, task.channel);
     const spec::Picoseconds begin =
         task.startTime + sys_->devices.at(static_cast<size_t>(device)).scheduler.taskLaunch;
-    const std::string what = task.kind == models::TaskKind::Memset
-                                 ? "memset " + placeText(task.dst)
-                                 : placeText(task.src) + " -> " + placeText(task.dst);
+    if (task.kind == models::TaskKind::Memset) {
+      eventName_.assign("memset ");
+    } else {
+      eventName_.assign(placeText(task.src));
+      eventName_ += " -> ";
+    }
+    eventName_ += placeText(task.dst);
     sink_->flowStart(pid, streamTrack(stream.id()), task.id + kTransferFlow, task.startTime);
-    args.clear();
-    args.push_back(TraceArg::number("task_id", task.id));
-    args.push_back(TraceArg::number("bytes", task.bytes));
-    sink_->complete(pid, channelTrack(task.channel), what, "transfer", begin, task.endTime - begin,
-                    args);
+    ArgFiller transferArgs(transferArgs_);
+    transferArgs.number("task_id", task.id);
+    transferArgs.number("bytes", task.bytes);
+    sink_->complete(pid, channelTrack(task.channel), eventName_, "transfer", begin,
+                    task.endTime - begin, transferArgs.done());
     sink_->flowEnd(pid, channelTrack(task.channel), task.id + kTransferFlow, begin);
   }
 }
@@ -251,9 +293,11 @@ void TraceRecorder::memoryStatistics(int pid, const std::string& memory, spec::P
 
 void TraceRecorder::memoryInUse(int device, spec::Picoseconds at, uint64_t bytes) {
   if (!active() || !recorded(device)) return;
-  auto [it, fresh] = memoryInUse_.emplace(device, bytes);
-  if (!fresh && it->second == bytes) return;
-  it->second = bytes;
+  if (static_cast<size_t>(device) >= memoryInUse_.size())
+    memoryInUse_.resize(static_cast<size_t>(device) + 1, -1);
+  int64_t& last = memoryInUse_[static_cast<size_t>(device)];
+  if (last == static_cast<int64_t>(bytes)) return;
+  last = static_cast<int64_t>(bytes);
   sink_->counter(device + 1,
                  sys_->devices.at(static_cast<size_t>(device)).name + ".memory allocated", at,
                  "MiB", static_cast<double>(bytes) / static_cast<double>(1ull << 20));

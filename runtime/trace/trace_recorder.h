@@ -57,8 +57,9 @@ class TraceRecorder : public models::TaskListener {
     return sink_ ? sink_->path() : none;
   }
 
-  void apiCall(const HostTrack& who, const std::string& name, spec::Picoseconds start,
-               spec::Picoseconds end, int code, const TraceArgs& args,
+  // `args`: the call's arguments; its return code is added for the sink and taken off again.
+  void apiCall(const HostTrack& who, const char* name, spec::Picoseconds start,
+               spec::Picoseconds end, int code, TraceArgs& args,
                const std::vector<uint64_t>& tasks);
   void taskStarted(int device, const models::StreamQueue& stream,
                    const models::Task& task) override;
@@ -85,16 +86,19 @@ class TraceRecorder : public models::TaskListener {
   void nameThread(const HostTrack& who);
   void nameStream(int device, uint32_t streamId);
   void nameChannel(int device, int channel);
-  std::string placeText(const models::MemoryPlace& p) const;
+  const std::string& placeText(const models::MemoryPlace& p) const;
 
   std::unique_ptr<TraceSink> sink_;
   const spec::SystemSpec* sys_ = nullptr;
-  TraceArgs scratchArgs_;  // an event's arguments, the vector kept from event to event
+  // Kept from event to event, so that their buffers are reused: a task's and a transfer's
+  // arguments, and the name of an API call, task or transfer.
+  TraceArgs taskArgs_, transferArgs_;
+  std::string apiName_, eventName_;
   std::set<std::pair<int, uint32_t>> threads_;  // (process, thread) named so far
   std::set<std::pair<int, uint32_t>> streams_;
   // The end of each stream's latest task: where the next one reached the head of its stream.
   std::map<std::pair<int, uint32_t>, spec::Picoseconds> streamFree_;
-  std::map<int, uint64_t> memoryInUse_;  // the last sample of each device's allocated bytes
+  std::vector<int64_t> memoryInUse_;  // the last sample of each device's allocated bytes (-1: none)
   std::set<std::pair<int, int>> channels_;
   std::set<int> aicoreNamed_;
   std::set<int> devices_;  // the devices recorded (empty: all)

@@ -413,10 +413,27 @@ void TraceWriter::flowEnd(int pid, int tid, uint64_t id, spec::Picoseconds at) {
 
 void TraceWriter::counter(int pid, const std::string& name, spec::Picoseconds at,
                           const std::string& series, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", value);
-  emit("{\"ph\":\"C\",\"pid\":" + std::to_string(pid) + ",\"name\":\"" + escape(name) +
-       "\",\"ts\":" + micros(at) + ",\"args\":{\"" + escape(series) + "\":" + buf + "}}");
+  std::string& e = event_;
+  e.assign("{\"ph\":\"C\",\"pid\":");
+  appendNumber(e, pid);
+  e += ",\"name\":\"";
+  appendEscaped(e, name);
+  e += "\",\"ts\":";
+  appendMicros(e, at);
+  e += ",\"args\":{\"";
+  appendEscaped(e, series);
+  e += "\":";
+  // As printf's "%.6g" writes it (to_chars with a precision is specified as printf, C locale).
+  char text[64];
+  const auto r = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
+  if (r.ec == std::errc()) {
+    e.append(text, r.ptr);
+  } else {
+    std::snprintf(text, sizeof text, "%.6g", value);
+    e += text;
+  }
+  e += "}}";
+  emit(e);
 }
 
 }  // namespace ascendsim::runtime

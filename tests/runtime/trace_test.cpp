@@ -497,6 +497,54 @@ TEST(Trace, NamesAreEscapedAndMadeValidUtf8) {
   EXPECT_NO_THROW(nlohmann::json::parse(slurp(report)));
 }
 
+TEST(Trace, PerfettoWritesAnEventLargerThanItsBufferWhole) {
+  // A kernel name of 1.5 MiB: the events that carry it are larger than the Perfetto sink's 1 MiB
+  // buffer and go to the file on their own (#31). The file must still be a Trace, packet after
+  // packet (key 0x0a, a varint length, that many bytes) to its last byte, and hold the name 4
+  // times: the API call's "kernel" argument, the task slice's, the AI Core slice's, and that
+  // slice's name, interned once.
+  const std::string path = ::testing::TempDir() + "/large-event.pftrace";
+  const std::string name = "kernel-" + std::string(1536 * 1024, 'x');
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("ASCENDSIM_TRACE", path.c_str(), 1);
+    unsetenv("ASCENDSIM_CONFIG");
+    unsetenv("ASCENDSIM_REPORT");
+    if (aclInit(nullptr) || aclrtSetDevice(0)) std::exit(2);
+    if (ascendsimLaunchComputeTask(name.c_str(), 4096, 4096, 1024, 4, nullptr)) std::exit(3);
+    if (aclrtSynchronizeDevice()) std::exit(4);
+    aclrtResetDevice(0);
+    aclFinalize();
+    std::exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const std::string trace = slurp(path);
+  size_t at = 0, packets = 0, largest = 0;
+  while (at < trace.size()) {
+    ASSERT_EQ(trace[at++], '\x0a') << "not a Trace.packet field at byte " << at - 1;
+    uint64_t length = 0;
+    for (int shift = 0;; shift += 7) {
+      ASSERT_LT(at, trace.size());
+      const auto byte = static_cast<unsigned char>(trace[at++]);
+      length |= uint64_t{byte & 0x7fu} << shift;
+      if (byte < 0x80) break;
+    }
+    ASSERT_LE(length, trace.size() - at) << "a packet runs past the end of the file";
+    at += length;
+    largest = std::max<size_t>(largest, length);
+    ++packets;
+  }
+  EXPECT_GT(largest, size_t{1} << 20);
+  EXPECT_GT(packets, 4u);
+  int copies = 0;
+  for (size_t found = trace.find(name); found != std::string::npos;
+       found = trace.find(name, found + name.size()))
+    ++copies;
+  EXPECT_EQ(copies, 4);
+}
+
 TEST(Trace, AFullDiskLeavesNoInvalidFileAndFailsTheRun) {
   // #16 item 12: the file system refuses writes past 64 KiB (RLIMIT_FSIZE, as a full disk would);
   // the fixed program's trace is about 200 KiB. The run must exit non-zero, say why, and leave no
