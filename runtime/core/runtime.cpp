@@ -183,9 +183,10 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
 }
 
 void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                                 const MpiWaits* waitingOutside) {
+                                 const MpiWaits* waitingOutside, uint64_t reportId) {
   std::lock_guard<std::mutex> lock(mutex_);
-  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), waitingOutside);
+  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), waitingOutside,
+                  reportId);
 }
 
 void Runtime::remoteThreadEnded() {

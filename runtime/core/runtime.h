@@ -192,6 +192,23 @@ class Runtime {
   void subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void launchHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
+  // A served program runs its callbacks and host functions on its own threads (runtime/remote):
+  // takeReport is processReport up to the call of the function (the report to run, `t` marked
+  // as running it; `outer` keeps what it ran before; `hostFuncStream`, if not 0, the stream
+  // whose host-function thread `t` is), endReport after it returned. A stream's
+  // host functions without a thread get none here: hostFuncStream names the calling thread's
+  // stream `s` (0 if it has none) and whether its functions have a thread; the program starts
+  // one, which adopts the stream (false: gone, or it has one already); launchServedHostFunc
+  // then queues functions for it. (endReport, hostFuncStream and adoptHostFuncStream take the
+  // lock themselves.)
+  CallbackReport takeReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream,
+                            Stream*& outer);
+  void endReport(const CallbackReport& report, Stream* outer);
+  uint64_t hostFuncStream(aclrtStream s, bool& hasThread);
+  bool adoptHostFuncStream(uint64_t stream);
+  void launchServedHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
+  // Fails with ACL_ERROR_RT_THREAD_SUBSCRIBE unless `t` is the host-function thread of `stream`.
+  void checkHostFuncThread(HostThread& t, uint64_t stream);
 
   // ---- the program's allocators (acl/acl_rt_allocator.h)
   AllocatorDesc* createAllocatorDesc();
@@ -236,7 +253,7 @@ class Runtime {
   // the calling server thread stands for a program's thread (HostThreads::enroll) from now until
   // remoteThreadEnded(); the ones that never call for a program are internal.
   void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                          const MpiWaits* waitingOutside);
+                          const MpiWaits* waitingOutside, uint64_t reportId);
   void remoteThreadEnded();
   void addInternalThread();
   void threadsChanged();  // wakes threads waiting for their turn
@@ -294,6 +311,9 @@ class Runtime {
   // Fails when the calling thread runs a callback or host function of a stream on `d` (any
   // device when nullptr): releasing that stream would wait for the function itself.
   void refuseInsideCallback(HostThread& t, const Device* d, const char* what);
+  // processReport's wait: the next callback report for `t` (ACL codes if none comes).
+  // (`hostFuncStream`: a served program's host-function thread's stream; the wait ends with it.)
+  CallbackReport nextReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream = 0);
   void failIfDestroyedMeanwhile(const Stream& s);  // ACL_ERROR_RT_INVALID_HANDLE if so
   void releaseContext(HostThread& t, Context& ctx);
   void releaseDeviceIfUnused(Device& d);

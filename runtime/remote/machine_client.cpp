@@ -16,6 +16,7 @@
 
 #include "runtime/core/device_memory.h"
 #include "runtime/core/runtime.h"
+#include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
 
@@ -107,6 +108,7 @@ void connectThread(ThreadLink& link) {
     hello.i32(p.world);
     hello.u32(mainThread ? 0 : p.nextThread++);
     hello.text(programName());
+    hello.u64(static_cast<uint64_t>(pthread_self()));
     link.channel->send(hello);
     std::vector<uint8_t> reply;
     if (!link.channel->receive(reply)) throw WireError("the server closed the connection");
@@ -243,7 +245,7 @@ bool programMemory(const void* p) {
   if (a >= AddressPlan::kDeviceBase && a < AddressPlan::kDeviceBase + AddressPlan::kDeviceSize)
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
-  return !(shared && shared->contains(p));
+  return !(shared && shared->contains(p)) && !inSharedPages(p);
 }
 
 AwaitingServer::AwaitingServer() {
