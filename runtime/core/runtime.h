@@ -363,6 +363,12 @@ class Runtime {
   // Cancels every task of `s` that has not ended: they share the stream's current stop flag.
   void discardTasks(Stream& s);
   std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> streamStateCallbacks_;
+  // A served machine (runtime/remote): a program's thread is known from its first call, so a
+  // callback for a subscribed thread that has not called yet waits here for it; one for a
+  // thread whose connection ended is dropped, as for a thread that exited.
+  bool servesPrograms_ = false;
+  std::map<uint64_t, std::vector<CallbackReport>> reportsForLaterThreads_;
+  std::set<uint64_t> endedRemoteThreads_;
   std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> streamConfigs_;
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;

@@ -230,6 +230,8 @@ void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) 
   if (s.subscribedThread != 0)
     fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
   s.subscribedThread = threadId;
+  // (A served program's thread of this name that ended before: a new one has its pthread_t.)
+  endedRemoteThreads_.erase(threadId);
 }
 
 void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
@@ -266,6 +268,11 @@ void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* da
       delivered = true;
     });
     if (delivered) return;
+    // A served program's thread that has not called yet gets it when it does.
+    if (servesPrograms_ && !endedRemoteThreads_.count(target)) {
+      reportsForLaterThreads_[target].push_back({fn, data, stream, blocking, system_->now()});
+      return;
+    }
     // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
     if (blocking) stream->device->scheduler->finishExternal(stream->queue, system_->now());
   };
@@ -280,6 +287,7 @@ void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh
   }
   s.hostFuncThread = threadId;
   s.hostFuncThreadIsOwn = false;
+  endedRemoteThreads_.erase(threadId);
 }
 
 void Runtime::unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {

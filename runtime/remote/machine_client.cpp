@@ -239,13 +239,13 @@ void* stagingBuffer(int slot, uint64_t bytes) {
   }
 }
 
-bool programMemory(const void* p) {
+bool programMemory(const void* p, uint64_t bytes) {
   const auto a = reinterpret_cast<uint64_t>(p);
   if (!p) return false;
   if (a >= AddressPlan::kDeviceBase && a < AddressPlan::kDeviceBase + AddressPlan::kDeviceSize)
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
-  return !(shared && shared->contains(p)) && !inSharedPages(p);
+  return !(shared && shared->contains(p)) && !inSharedPages(p, bytes);
 }
 
 AwaitingServer::AwaitingServer() {

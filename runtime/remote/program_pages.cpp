@@ -236,12 +236,19 @@ void unsharePagesOf(const void* ptr) {
   release(p, address, size);
 }
 
-bool inSharedPages(const void* ptr) {
+bool inSharedPages(const void* ptr, uint64_t bytes) {
   if (!gAnyShared.load(std::memory_order_acquire)) return false;
-  const uint64_t page = reinterpret_cast<uint64_t>(ptr) / kPage * kPage;
+  const auto address = reinterpret_cast<uint64_t>(ptr);
+  if (bytes == 0 || bytes > UINT64_MAX - address) return false;
+  const auto [first, last] = pagesOf(address, bytes);
   Pages& p = pages();
   std::lock_guard<std::mutex> lock(p.mutex);
-  return p.holders.count(page) > 0;
+  // (Shared runs are contiguous in `holders`: a page past the first missing one means no.)
+  auto it = p.holders.find(first);
+  for (uint64_t page = first; page < last; page += kPage, ++it) {
+    if (it == p.holders.end() || it->first != page) return false;
+  }
+  return true;
 }
 
 bool registeredHere(uint64_t address, uint64_t bytes) {

@@ -23,8 +23,9 @@ void settleRegistration(const void* p, uint64_t size, bool registered);
 // program's private memory again, with their bytes.
 void unsharePagesOf(const void* p);
 
-// Whether `p` lies in a page shared for a registration (copies pass it as it is, unstaged).
-bool inSharedPages(const void* p);
+// Whether [p, p + bytes) lies in pages shared for registrations (copies pass it as it is,
+// unstaged).
+bool inSharedPages(const void* p, uint64_t bytes);
 // Whether [address, address + bytes) lies in a range this program registered (the only host
 // ranges the server names that its kernels may watch: another process's addresses mean nothing
 // here).
