@@ -1,10 +1,27 @@
 // Memory allocation, copies and memsets.
 
 #include "runtime/api/api_call.h"
+#include "runtime/remote/program_pages.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
 using ascendsim::spec::ApiOverheads;
+
+namespace {
+// A served program's registration: the range's pages are shared with the server first
+// (runtime/remote/program_pages.h), and given back if the server refuses it.
+template <class Send>
+aclError registerServed(const char* name, void* ptr, uint64_t size, Send send) {
+  std::string why;
+  if (!ascendsim::remote::sharePagesOf(ptr, size, why)) {
+    ascendsim::remote::setServedError(std::string(name) + ": " + why);
+    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
+  const aclError code = send();
+  ascendsim::remote::settleRegistration(ptr, size, code == ACL_SUCCESS);
+  return code;
+}
+}  // namespace
 
 extern "C" {
 
@@ -138,11 +155,21 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
 }
 
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+  if (ascendsim::remote::clientActive()) {
+    return registerServed("aclrtHostRegisterV2", ptr, size, [&] {
+      return ascendsim::remote::forward<&aclrtHostRegisterV2>(ptr, size, flag);
+    });
+  }
   return run("aclrtHostRegisterV2", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().hosts().registerRange(ptr, size, flag); });
 }
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  if (ascendsim::remote::clientActive()) {
+    return registerServed("aclrtHostRegister", ptr, size, [&] {
+      return ascendsim::remote::forward<&aclrtHostRegister>(ptr, size, type, devPtr);
+    });
+  }
   return run("aclrtHostRegister", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(devPtr, "devPtr");
     const int32_t kind = rawEnum(type);
@@ -158,6 +185,7 @@ aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
 }
 
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtHostGetDevicePointer, pHost, pDevice, flag);
   return run("aclrtHostGetDevicePointer", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(pDevice, "pDevice");
     *pDevice = rt().hosts().devicePointer(pHost, flag);
@@ -165,11 +193,17 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
 }
 
 aclError aclrtHostUnregister(void* ptr) {
+  if (ascendsim::remote::clientActive()) {
+    const aclError code = ascendsim::remote::forward<&aclrtHostUnregister>(ptr);
+    if (code == ACL_SUCCESS) ascendsim::remote::unsharePagesOf(ptr);
+    return code;
+  }
   return run("aclrtHostUnregister", &ApiOverheads::defaultCall,
              [&](HostThread&) { rt().hosts().unregisterRange(ptr); });
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtMemAllocManaged, ptr, size, flag);
   return run("aclrtMemAllocManaged", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(ptr, "ptr");
     HostRegistry::checkManagedRequest(size, flag);

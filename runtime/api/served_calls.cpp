@@ -14,6 +14,9 @@
 #include "runtime/core/runtime.h"
 #include "runtime/remote/kernel_service.h"
 #include "runtime/remote/machine_server.h"
+#include "runtime/remote/program_pages.h"
+#include "runtime/remote/protocol.h"
+#include "runtime/remote/served_callbacks.h"
 #include "runtime/remote/served_handlers.h"
 
 namespace ascendsim::remote {
@@ -164,6 +167,44 @@ aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
                  });
 }
 
+// A registered host range is unregistered for a process that goes without doing so (after which
+// its shared pages go: program_pages.h).
+constexpr uint64_t kHostRange = 1ull << 60;
+
+template <auto Fn>
+aclError serveRegister(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    void* at = call.template arg<0>();
+    s.process().hold(kHostRange | bitsOf(at), [at] { aclrtHostUnregister(at); });
+  }
+  return call.code;
+}
+
+aclError serveUnregister(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtHostUnregister> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) s.process().drop(kHostRange | bitsOf(call.arg<0>()));
+  return call.code;
+}
+
+// Calls that name a thread of the program by its pthread_t: the runtime knows it by the job's
+// number for it (servedThreadId).
+template <auto Fn>
+aclError serveNamingThread(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.template slot<0>().value = servedThreadId(s.process(), call.template arg<0>());
+  call.run();
+  call.write(out);
+  return call.code;
+}
+
 template <auto Fn>
 void add(ServedHandler handler = &serve<Fn>) {
   addServed<Fn>(handler);
@@ -277,6 +318,22 @@ const bool kRegistered = [] {
   add<&aclrtMemImportFromShareableHandle>(
       &serveAcquire<&aclrtMemImportFromShareableHandle, &aclrtFreePhysical, 2>);
   add<&ascendsimLaunchAscendCKernel>(&serveKernelLaunch);
+  add<&aclrtHostRegister>(&serveRegister<&aclrtHostRegister>);
+  add<&aclrtHostRegisterV2>(&serveRegister<&aclrtHostRegisterV2>);
+  add<&aclrtHostGetDevicePointer>();
+  add<&aclrtHostUnregister>(&serveUnregister);
+  add<&aclrtMemAllocManaged>(&serveAcquire<&aclrtMemAllocManaged, &aclrtFree>);
+  registerServedCall(kSharePagesCall, &serveSharePages);
+  add<&aclrtSubscribeReport>(&serveNamingThread<&aclrtSubscribeReport>);
+  add<&aclrtUnSubscribeReport>(&serveNamingThread<&aclrtUnSubscribeReport>);
+  add<&aclrtSubscribeHostFunc>(&serveNamingThread<&aclrtSubscribeHostFunc>);
+  add<&aclrtUnSubscribeHostFunc>(&serveNamingThread<&aclrtUnSubscribeHostFunc>);
+  add<&aclrtLaunchCallback>();
+  registerServedCall("aclrtLaunchHostFunc", &serveLaunchHostFunc);
+  registerServedCall(kTakeReportCall, &serveTakeReport);
+  registerServedCall(kEndReportCall, &serveEndReport);
+  registerServedCall(kHostFuncStreamCall, &serveHostFuncStream);
+  registerServedCall(kAdoptHostFuncCall, &serveAdoptHostFuncStream);
   add<&aclrtDeviceGetBareTgid>();
   add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);
   add<&aclrtIpcMemSetImportPid>();

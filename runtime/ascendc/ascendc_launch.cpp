@@ -103,6 +103,8 @@ KernelUse runElsewhere(ServicePort& port, Device& device, const AscendCLaunch& l
   run.cores = device.spec->aicore;
   run.unifiedBuffer = unifiedBufferBytes(*device.spec);
   run.blocks = launch.blockDim;
+  for (const auto& [address, bytes] : port.hostRangesForKernels())
+    run.hostRanges.push_back({address, bytes, 0});
   KernelStop stop;
   KernelUse use = launch.runElsewhere(run, stop);
   for (uint64_t page : use.devicePagesWritten) {

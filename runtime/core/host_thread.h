@@ -48,8 +48,11 @@ struct MpiWaits {
 };
 
 struct HostThread {
-  uint64_t pthreadId = 0;  // what aclrtSubscribeReport names threads by; the key of the record
-  pid_t tid = 0;           // the kernel's id, once the thread has run (0: not started yet)
+  uint64_t pthreadId = 0;  // the key of the record
+  // What aclrtSubscribeReport names it by: its pthread_t, or for a served program's thread, the
+  // program's pthread_t made unique in the job (remote::servedThreadId).
+  uint64_t reportId = 0;
+  pid_t tid = 0;  // the kernel's id, once the thread has run (0: not started yet)
   // Order of creation (a thread created by the program is numbered when it is created, after its
   // parent) or, for threads the runtime did not see being created, of first API call.
   uint32_t index = 0;

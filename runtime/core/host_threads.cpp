@@ -91,6 +91,7 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
   }
   HostThread& t = threads_[id];
   t.pthreadId = id;
+  t.reportId = id;
   t.tid = currentTid();
   t.index = nextIndex_++;
   t.track.thread = t.index;
@@ -101,10 +102,12 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
 }
 
 HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid,
-                                HostTrack track, const MpiWaits* waitingOutside) {
+                                HostTrack track, const MpiWaits* waitingOutside,
+                                uint64_t reportId) {
   const uint64_t id = static_cast<uint64_t>(pthread_self());
   HostThread& t = threads_[id];
   t.pthreadId = id;
+  t.reportId = reportId;
   t.tid = currentTid();
   t.index = index;
   t.now = now;
@@ -125,6 +128,7 @@ HostThread* HostThreads::self() {
 void HostThreads::adopt(uint64_t child, const HostThread& parent) {
   HostThread& t = threads_[child];
   t.pthreadId = child;
+  t.reportId = child;
   t.index = nextIndex_++;
   t.track.thread = t.index;
   t.now = parent.now;

@@ -34,7 +34,7 @@ class HostThreads {
   // a served machine), ordered by `index`, its clock at `now`, its calls shown on `track`; it
   // sets `waitingOutside` while it waits in MPI.
   HostThread& enroll(uint32_t index, spec::Picoseconds now, pid_t pid, pid_t tid, HostTrack track,
-                     const MpiWaits* waitingOutside);
+                     const MpiWaits* waitingOutside, uint64_t reportId);
   // A thread the program has just created (pthread id `child`): it starts at its parent's clock
   // and is numbered after every thread made so far.
   void adopt(uint64_t child, const HostThread& parent);

@@ -42,6 +42,9 @@ struct KernelRun {
   spec::AiCoreSpec cores;
   uint32_t unifiedBuffer = 0;
   uint32_t blocks = 1;
+  // Host memory the blocks reach in place (registered and managed ranges): the program watches
+  // the ones that are its own, and says which pages the blocks touched and changed.
+  std::vector<KernelRange> hostRanges;
 };
 
 // How a fault stopped a block (KernelFault's kinds, as numbers that travel).

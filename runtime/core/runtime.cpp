@@ -183,13 +183,22 @@ aclError Runtime::call(const char* api, spec::Picoseconds spec::ApiOverheads::*o
 }
 
 void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                                 const MpiWaits* waitingOutside) {
+                                 const MpiWaits* waitingOutside, uint64_t reportId) {
   std::lock_guard<std::mutex> lock(mutex_);
-  threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track), waitingOutside);
+  HostThread& t = threads_.enroll(index, system_ ? system_->now() : 0, pid, tid, std::move(track),
+                                  waitingOutside, reportId);
+  servesPrograms_ = true;
+  endedRemoteThreads_.erase(reportId);
+  auto waiting = reportsForLaterThreads_.find(reportId);
+  if (waiting != reportsForLaterThreads_.end()) {
+    for (CallbackReport& report : waiting->second) t.reports.push_back(report);
+    reportsForLaterThreads_.erase(waiting);
+  }
 }
 
 void Runtime::remoteThreadEnded() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (HostThread* self = HostThreads::self()) endedRemoteThreads_.insert(self->reportId);
   threads_.remove(static_cast<uint64_t>(pthread_self()));
 }
 
@@ -518,7 +527,16 @@ std::string Runtime::pointerName(const void* p) const {
 // ---------------------------------------------------------------- waiting
 
 bool Runtime::waitFor(HostThread& t, const std::function<bool()>& done) {
-  return threads_.waitFor(t, *system_, done) == HostThreads::WaitEnd::Done;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const HostThreads::WaitEnd end = threads_.waitFor(t, *system_, done);
+    // A served program's thread that has not called yet has a callback to run, which the deadlock
+    // check cannot see (the thread is in another process): it gets up to 10 s to come.
+    if (end != HostThreads::WaitEnd::Deadlock || reportsForLaterThreads_.empty() ||
+        std::chrono::steady_clock::now() - start > std::chrono::seconds(10))
+      return end == HostThreads::WaitEnd::Done;
+    threads_.runUnlocked(t, [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); });
+  }
 }
 
 bool Runtime::waitUntilDeadline(HostThread& t, const std::function<bool()>& done,

@@ -155,6 +155,23 @@ class Runtime {
   void subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream s);
   void launchHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
+  // A served program runs its callbacks and host functions on its own threads (runtime/remote):
+  // takeReport is processReport up to the call of the function (the report to run, `t` marked
+  // as running it; `outer` keeps what it ran before; `hostFuncStream`, if not 0, the stream
+  // whose host-function thread `t` is), endReport after it returned. A stream's
+  // host functions without a thread get none here: hostFuncStream names the calling thread's
+  // stream `s` (0 if it has none) and whether its functions have a thread; the program starts
+  // one, which adopts the stream (false: gone, or it has one already); launchServedHostFunc
+  // then queues functions for it. (endReport, hostFuncStream and adoptHostFuncStream take the
+  // lock themselves.)
+  CallbackReport takeReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream,
+                            Stream*& outer);
+  void endReport(const CallbackReport& report, Stream* outer);
+  uint64_t hostFuncStream(aclrtStream s, bool& hasThread);
+  bool adoptHostFuncStream(uint64_t stream);
+  void launchServedHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
+  // Fails with ACL_ERROR_RT_THREAD_SUBSCRIBE unless `t` is the host-function thread of `stream`.
+  void checkHostFuncThread(HostThread& t, uint64_t stream);
 
   // ---- the program's allocators (acl/acl_rt_allocator.h)
   AllocatorDesc* createAllocatorDesc();
@@ -200,7 +217,7 @@ class Runtime {
   // the calling server thread stands for a program's thread (HostThreads::enroll) from now until
   // remoteThreadEnded(); the ones that never call for a program are internal.
   void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
-                          const MpiWaits* waitingOutside);
+                          const MpiWaits* waitingOutside, uint64_t reportId);
   void remoteThreadEnded();
   void addInternalThread();
   void threadsChanged();  // wakes threads waiting for their turn
@@ -236,6 +253,9 @@ class Runtime {
   friend class ServicePort;  // what services over the runtime (collectives) may use of it
 
   Device& device(int32_t id) { return deviceById(devices_, id); }
+  // processReport's wait: the next callback report for `t` (ACL codes if none comes).
+  // (`hostFuncStream`: a served program's host-function thread's stream; the wait ends with it.)
+  CallbackReport nextReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream = 0);
 
   // Blocks thread `t` (in simulated time) until `done()` holds. Returns false on a deadlock:
   // nothing left to simulate and no other host thread that could still act.
@@ -270,6 +290,12 @@ class Runtime {
   void hookSignals();
   void submitValueTask(HostThread& t, Stream& s, const models::MemoryPlace& place,
                        std::unique_ptr<models::Task> task);
+  // A served machine (runtime/remote): a program's thread is known from its first call, so a
+  // callback for a subscribed thread that has not called yet waits here for it; one for a
+  // thread whose connection ended is dropped, as for a thread that exited.
+  bool servesPrograms_ = false;
+  std::map<uint64_t, std::vector<CallbackReport>> reportsForLaterThreads_;
+  std::set<uint64_t> endedRemoteThreads_;
   ExceptionReports exceptions_{threads_};
   KernelLibrary kernels_;
   HandleTable<AllocatorDesc> allocatorDescs_;

@@ -19,6 +19,8 @@ void Runtime::subscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) 
   if (s.subscribedThread != 0)
     fail(ACL_ERROR_REPEAT_SUBSCRIBE, "the stream is already subscribed to a thread");
   s.subscribedThread = threadId;
+  // (A served program's thread of this name that ended before: a new one has its pthread_t.)
+  endedRemoteThreads_.erase(threadId);
 }
 
 void Runtime::unsubscribeReport(HostThread& t, uint64_t threadId, aclrtStream sh) {
@@ -50,11 +52,16 @@ void Runtime::queueCallback(HostThread& t, Stream& s, aclrtCallback fn, void* da
   task->onStart = [this, fn, data, stream, target, blocking] {
     bool delivered = false;
     threads_.forEach([&](HostThread& th) {
-      if (delivered || th.pthreadId != target) return;
+      if (delivered || th.reportId != target) return;
       th.reports.push_back({fn, data, stream, blocking, system_->now()});
       delivered = true;
     });
     if (delivered) return;
+    // A served program's thread that has not called yet gets it when it does.
+    if (servesPrograms_ && !endedRemoteThreads_.count(target)) {
+      reportsForLaterThreads_[target].push_back({fn, data, stream, blocking, system_->now()});
+      return;
+    }
     // The subscribed thread exited: nobody will run it. A blocking callback then ends at once.
     if (blocking) stream->device->scheduler->finishExternal(stream->queue, system_->now());
   };
@@ -69,6 +76,7 @@ void Runtime::subscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh
   }
   s.hostFuncThread = threadId;
   s.hostFuncThreadIsOwn = false;
+  endedRemoteThreads_.erase(threadId);
 }
 
 void Runtime::unsubscribeHostFunc(HostThread& t, uint64_t threadId, aclrtStream sh) {
@@ -87,7 +95,7 @@ void Runtime::startHostFuncThread(HostThread& t, Stream& s) {
     for (;;) {
       const aclError code = call(
           "aclrtProcessHostFunc", &spec::ApiOverheads::defaultCall, true, [&](HostThread& self) {
-            if (!streams_.find(stream) || stream->hostFuncThread != self.pthreadId) {
+            if (!streams_.find(stream) || stream->hostFuncThread != self.reportId) {
               fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
                    "the stream of this host-function thread is gone");
             }
@@ -111,16 +119,21 @@ void Runtime::launchHostFunc(HostThread& t, aclrtStream sh, aclrtHostFunc fn, vo
   queueCallback(t, s, fn, args, true, s.hostFuncThread);
 }
 
-void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
+CallbackReport Runtime::nextReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream) {
   if (timeoutMs < -1 || timeoutMs == 0) {
     fail(ACL_ERROR_INVALID_PARAM, "timeout must be -1 (wait forever) or more than 0 ms");
   }
   const bool subscribed = streams_.any([&](const Stream& s) {
-    return s.subscribedThread == t.pthreadId || s.hostFuncThread == t.pthreadId;
+    return s.subscribedThread == t.reportId || s.hostFuncThread == t.reportId;
   });
   if (!subscribed && t.reports.empty())
     fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "no stream is subscribed to this thread");
-  auto ready = [&t] { return !t.reports.empty(); };
+  // (A served program's host-function thread also stops waiting when its stream is gone.)
+  auto ownsStream = [&] {
+    Stream* s = streams_.find(reinterpret_cast<aclrtStream>(hostFuncStream));
+    return s && s->hostFuncThread == t.reportId;
+  };
+  auto ready = [&] { return !t.reports.empty() || (hostFuncStream && !ownsStream()); };
   const bool got =
       timeoutMs == -1
           ? waitFor(t, ready)
@@ -130,9 +143,16 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
     fail(ACL_ERROR_RT_REPORT_TIMEOUT, timeoutMs == -1 ? "deadlock: no callback can ever arrive"
                                                       : "no callback arrived within the timeout");
   }
+  if (t.reports.empty())
+    fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream of this host-function thread is gone");
   CallbackReport report = t.reports.front();
   t.reports.pop_front();
   t.now = std::max(t.now, report.readyAt);
+  return report;
+}
+
+void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
+  CallbackReport report = nextReport(t, timeoutMs);
   // Run the user's function without the lock: it may call AscendCL itself.
   // A blocking function holds its stream up: while it runs, calls of this thread that would wait
   // for that stream are refused (refuseInsideCallback), and the stream object outlives the call.
@@ -152,6 +172,76 @@ void Runtime::processReport(HostThread& t, int32_t timeoutMs) {
     report.stream->device->scheduler->finishExternal(report.stream->queue,
                                                      report.readyAt + overheads().defaultCall);
   }
+}
+
+// ---------------------------------------------------------------- served programs' callbacks
+
+CallbackReport Runtime::takeReport(HostThread& t, int32_t timeoutMs, uint64_t hostFuncStream,
+                                   Stream*& outer) {
+  if (hostFuncStream) checkHostFuncThread(t, hostFuncStream);
+  CallbackReport report = nextReport(t, timeoutMs, hostFuncStream);
+  // As processReport: a blocking function holds its stream (and the stream object) until the
+  // program says it returned.
+  Stream* const holding = report.blocking ? streams_.find(report.stream) : nullptr;
+  if (holding) ++holding->users;
+  outer = t.inCallbackOf;
+  t.inCallbackOf = holding;
+  return report;
+}
+
+void Runtime::endReport(const CallbackReport& report, Stream* outer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* t = HostThreads::self();
+  Stream* const holding = t ? t->inCallbackOf : nullptr;
+  if (t) t->inCallbackOf = outer;
+  if (holding) {
+    const Streams::Use release(streams_, *holding);  // (with the hold takeReport took: the last
+    --holding->users;                                // user of a destroyed stream lets it go)
+  }
+  if (report.blocking && streams_.find(report.stream)) {
+    report.stream->device->scheduler->finishExternal(report.stream->queue,
+                                                     report.readyAt + overheads().defaultCall);
+  }
+  threads_.changed();
+}
+
+uint64_t Runtime::hostFuncStream(aclrtStream sh, bool& hasThread) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* t = HostThreads::self();
+  if (!t || !initialized_) return 0;
+  try {
+    Stream& s = streams_.stream(*t, sh);
+    hasThread = s.hostFuncThread != 0;
+    return reinterpret_cast<uint64_t>(&s);
+  } catch (const AclFailure&) {
+    return 0;  // (the launch itself says why)
+  }
+}
+
+bool Runtime::adoptHostFuncStream(uint64_t stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* t = HostThreads::self();
+  Stream* s = streams_.find(reinterpret_cast<aclrtStream>(stream));
+  if (!t || !s || !s->context || s->hostFuncThread != 0) return false;
+  s->hostFuncThread = t->reportId;
+  s->hostFuncThreadIsOwn = true;
+  return true;
+}
+
+void Runtime::launchServedHostFunc(HostThread& t, aclrtStream sh, aclrtHostFunc fn, void* args) {
+  if (!fn) fail(ACL_ERROR_INVALID_PARAM, "host function is NULL");
+  Stream& s = streams_.stream(t, sh);
+  // (The program starts the stream's thread before it sends the function: the server has none
+  // to start, the function being the program's.)
+  if (s.hostFuncThread == 0)
+    fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream's host-function thread is gone");
+  queueCallback(t, s, fn, args, true, s.hostFuncThread);
+}
+
+void Runtime::checkHostFuncThread(HostThread& t, uint64_t stream) {
+  Stream* s = streams_.find(reinterpret_cast<aclrtStream>(stream));
+  if (!s || s->hostFuncThread != t.reportId)
+    fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream of this host-function thread is gone");
 }
 
 }  // namespace ascendsim::runtime

@@ -11,7 +11,9 @@
 #include "runtime/core/host_threads.h"
 #include "runtime/core/kernel_sandbox.h"
 #include "runtime/remote/machine_client.h"
+#include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
+#include "runtime/remote/shared_host_memory.h"
 
 namespace ascendsim::remote {
 using runtime::KernelRange;
@@ -76,6 +78,7 @@ void runKernel(WireReader& in, WireWriter& out) {
     p.allocations = takeRanges(in);
     run.peers.push_back(std::move(p));
   }
+  run.hostRanges = takeRanges(in);
   auto viewOf = [](uint64_t base, uint64_t span, const std::vector<KernelRange>& ranges) {
     std::vector<runtime::DeviceMemory::Range> allocations;
     for (const KernelRange& a : ranges) allocations.push_back({a.address, a.bytes, a.target});
@@ -93,6 +96,16 @@ void runKernel(WireReader& in, WireWriter& out) {
     window.setUnifiedBuffer(run.unifiedBuffer);
     window.setCores(&run.cores);
     for (auto& peer : peerViews) window.addPeer(*peer);
+    // Host ranges: managed memory (in the job's shared memory) and this program's registrations
+    // (another process's addresses are not ours to watch).
+    std::vector<std::pair<uint64_t, uint64_t>> host;
+    const SharedHostMemory* shared = SharedHostMemory::instance();
+    for (const KernelRange& r : run.hostRanges) {
+      if ((shared && shared->contains(reinterpret_cast<const void*>(r.address))) ||
+          registeredHere(r.address, r.bytes))
+        host.push_back({r.address, r.bytes});
+    }
+    window.watchHost(host);
     auto* code = reinterpret_cast<void (*)(void*)>(entry);
     static const std::string kServed = "code (run here for the served machine)";
     const runtime::sandbox::KernelScope inKernel(kServed);  // (its AscendCL calls are refused)
@@ -114,6 +127,8 @@ void runKernel(WireReader& in, WireWriter& out) {
   for (auto& peer : peerViews)
     written.insert(written.end(), peer->writtenPages().begin(), peer->writtenPages().end());
   putNumbers(out, written);
+  putNumbers(out, use.hostTouched);
+  putNumbers(out, use.hostChanged);
   out.i32(static_cast<int32_t>(fault.kind));
   out.text(fault.reason);
   out.u64(fault.address);
@@ -163,6 +178,7 @@ bool ensureKernelService(std::string& why) {
     hello.i32(0);
     hello.u32(kServiceThread);
     hello.text("");
+    hello.u64(0);
     const AwaitingServer awaiting;  // (the calling thread's own connection's word)
     channel->send(hello);
     std::vector<uint8_t> reply;
@@ -213,6 +229,7 @@ KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& 
       w.u64(p.span);
       putRanges(w, p.allocations);
     }
+    putRanges(w, run.hostRanges);
     channel_->send(w);
     std::vector<uint8_t> reply;
     if (!channel_->receive(reply)) throw WireError("the program closed its kernel service");
@@ -223,6 +240,8 @@ KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& 
       *ranges = takeRanges(r);
     use.blockCycles = takeNumbers(r);
     use.devicePagesWritten = takeNumbers(r);
+    use.hostTouched = takeNumbers(r);
+    use.hostChanged = takeNumbers(r);
     stop.kind = r.i32();
     stop.reason = r.text();
     stop.address = r.u64();

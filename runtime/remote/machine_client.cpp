@@ -16,6 +16,7 @@
 
 #include "runtime/core/device_memory.h"
 #include "runtime/core/runtime.h"
+#include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
 
@@ -107,6 +108,7 @@ void connectThread(ThreadLink& link) {
     hello.i32(p.world);
     hello.u32(mainThread ? 0 : p.nextThread++);
     hello.text(programName());
+    hello.u64(static_cast<uint64_t>(pthread_self()));
     link.channel->send(hello);
     std::vector<uint8_t> reply;
     if (!link.channel->receive(reply)) throw WireError("the server closed the connection");
@@ -237,13 +239,13 @@ void* stagingBuffer(int slot, uint64_t bytes) {
   }
 }
 
-bool programMemory(const void* p) {
+bool programMemory(const void* p, uint64_t bytes) {
   const auto a = reinterpret_cast<uint64_t>(p);
   if (!p) return false;
   if (a >= AddressPlan::kDeviceBase && a < AddressPlan::kDeviceBase + AddressPlan::kDeviceSize)
     return false;
   const SharedHostMemory* shared = SharedHostMemory::instance();
-  return !(shared && shared->contains(p));
+  return !(shared && shared->contains(p)) && !inSharedPages(p, bytes);
 }
 
 AwaitingServer::AwaitingServer() {

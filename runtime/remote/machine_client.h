@@ -39,8 +39,9 @@ bool pipelining();
 void* stagingBuffer(int slot, uint64_t bytes);
 
 // Memory only this process can reach (its stack, heap, globals): not device memory and not the
-// job's shared memory. Copies from or to it are staged through shared buffers.
-bool programMemory(const void* p);
+// job's shared memory. Copies from or to it are staged through shared buffers. With `bytes`: any
+// of [p, p + bytes) is (a copy that runs past a registered range's shared pages is staged).
+bool programMemory(const void* p, uint64_t bytes = 1);
 
 // Marks the calling thread, while it lives, as waiting for the server's answer to a message it
 // sent (MpiWaits::awaitingServer): the server does not take it for a thread asleep outside

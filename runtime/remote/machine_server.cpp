@@ -92,6 +92,7 @@ Session::Joined Session::handshake() {
   const int32_t world = in.i32();
   const uint32_t threadNumber = in.u32();
   const std::string program = in.text();
+  const uint64_t programThread = in.u64();
   if (threadNumber == kServiceThread) {
     // Attached before the answer: the program's next call may launch a kernel at once.
     auto* channel = channel_.get();
@@ -118,7 +119,7 @@ Session::Joined Session::handshake() {
   }
   runtime::Runtime::instance().enrollRemoteThread(
       (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
-      std::move(track), waitingOutside_);
+      std::move(track), waitingOutside_, servedThreadId(*process_, programThread));
   // Every rank of a job of known size starts at the same simulated instant, in rank order,
   // whichever connects first: none goes on before all are enrolled.
   if (threadNumber == 0 && world > 0 && process_->rank >= 0) server_.awaitRanks(world);
@@ -217,6 +218,12 @@ void Session::run() {
       std::cerr << "ascendsim exec: " << trackName(*process_) << ": " << e.what() << "\n";
   }
   channel_->close();
+  // A program gone while its thread ran a callback: the callback's stream goes on.
+  while (!callbacksRunning.empty()) {
+    const std::function<void()> end = std::move(callbacksRunning.back());
+    callbacksRunning.pop_back();
+    end();
+  }
   for (void*& s : staging_) {
     if (s) SharedHostMemory::instance()->release(s);
     s = nullptr;

@@ -54,6 +54,12 @@ struct ServedProcess {
   void releaseAll();
 };
 
+// The number aclrtSubscribeReport names a program's thread by in the runtime: its pthread_t,
+// made unique among the job's processes.
+inline uint64_t servedThreadId(const ServedProcess& p, uint64_t programThread) {
+  return programThread ^ ((static_cast<uint64_t>(p.order) + 1) * 0x9E3779B97F4A7C15ull);
+}
+
 class Session;
 // A served call: reads its arguments, runs the AscendCL entry point on the session's thread and
 // writes its results. Registered by name from the C layer (runtime/api/served_calls.cpp).
@@ -66,6 +72,9 @@ class Session {
   void run();  // until the program's thread closes its connection
   ServedProcess& process() { return *process_; }
   void close() { channel_->close(); }
+  // Callbacks handed to the program's thread to run, innermost last: each ends (its stream goes
+  // on) when the program says it returned, or when the connection closes first.
+  std::vector<std::function<void()>> callbacksRunning;
 
  private:
   enum class Joined { No, Thread, Service };

@@ -277,7 +277,7 @@ struct ClientArg<Src<N>> {
   template <class P, class All>
   bool put(WireWriter& w, P v, const All& all) {
     const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
-    if (!programMemory(v) || n == 0) {
+    if (!programMemory(v, n) || n == 0) {
       w.u64(bitsOf(v));
       return true;
     }
@@ -298,7 +298,7 @@ struct ClientArg<Dst<N>> {
   template <class P, class All>
   bool put(WireWriter& w, P v, const All& all) {
     const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
-    if (!programMemory(v) || n == 0) {
+    if (!programMemory(v, n) || n == 0) {
       w.u64(bitsOf(v));
       return true;
     }
@@ -330,7 +330,7 @@ struct ClientArg<Src2d<P, W, H>> {
   bool put(WireWriter& w, Ptr v, const All& all) {
     const uint64_t pitch = std::get<P>(all), width = std::get<W>(all), height = std::get<H>(all);
     const uint64_t span = rowsSpan(pitch, width, height);
-    if (!programMemory(v) || span == 0) {
+    if (!programMemory(v, span) || span == 0) {
       w.u64(bitsOf(v));
       return true;
     }
@@ -353,7 +353,7 @@ struct ClientArg<Dst2d<P, W, H>> {
   template <class Ptr, class All>
   bool put(WireWriter& w, Ptr v, const All& all) {
     const uint64_t span = rowsSpan(std::get<P>(all), std::get<W>(all), std::get<H>(all));
-    if (!programMemory(v) || span == 0) {
+    if (!programMemory(v, span) || span == 0) {
       w.u64(bitsOf(v));
       return true;
     }

@@ -5,7 +5,8 @@
 //
 // client -> server                          server -> client
 // Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text, the address of
-//        size, thread number, program name    the thread's MPI-wait word (host threads only)
+//        size, thread number, program name,   the thread's MPI-wait word (host threads only)
+//        pthread_t (aclrtSubscribeReport's name)
 //                                             (then, if ok, the descriptors of the shared host
 //                                             memory and of the device memory store)
 // Call: name, arguments                     CallReply: code, error text, results
@@ -14,15 +15,16 @@
 // Stage: slot, bytes                        StageReply: address of a shared buffer of that size
 // On a kernel service connection (Hello with thread number kServiceThread), the other way:
 // RunKernel: entry, closure, device, its      KernelDone: what the blocks did (KernelUse), the
-//   memory and allocations (with where a        device pages written, how the kernel stopped
-//   mapping's bytes live), cores, blocks
+//   memory and allocations (with where a        device pages written, the host pages touched
+//   mapping's bytes live), cores, blocks,       and changed, how the kernel stopped
+//   the host ranges kernels reach in place
 // ReleaseKernel: release function, closure
 
 #include <cstdint>
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 7;
+constexpr uint32_t kProtocolVersion = 8;
 
 enum class MessageKind : uint8_t {
   Hello = 1,
@@ -39,5 +41,14 @@ constexpr uint32_t kServiceThread = 0xFFFFFFFFu;
 // The environment variable that names the server's socket; set by `ascendsim exec --shared` for
 // the processes it starts, inherited by theirs.
 constexpr const char* kSocketVariable = "ASCENDSIM_MACHINE_SOCKET";
+
+// Calls of the program's library that are not AscendCL entry points (sent as Calls): sharing a
+// registered range's pages (runtime/remote/program_pages.h) and running callbacks and host
+// functions in the program (runtime/remote/served_callbacks.h).
+constexpr const char* kSharePagesCall = "ascendsimSharePages";
+constexpr const char* kTakeReportCall = "ascendsimTakeReport";
+constexpr const char* kEndReportCall = "ascendsimEndReport";
+constexpr const char* kHostFuncStreamCall = "ascendsimHostFuncStream";
+constexpr const char* kAdoptHostFuncCall = "ascendsimAdoptHostFuncStream";
 
 }  // namespace ascendsim::remote

@@ -1,5 +1,7 @@
 #include "runtime/remote/wire.h"
 
+#include <sched.h>
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -102,6 +104,10 @@ bool Channel::receiveBuffered(std::vector<uint8_t>& message) {
         ::poll(&p, 1, -1);
       } else if (std::chrono::steady_clock::now() > until) {
         polled = true;
+      } else {
+        // Between looks the core goes to whoever else wants it: on a busy machine that is often
+        // the other end, whose answer this thread is waiting for (on an idle one, nobody).
+        sched_yield();
       }
     }
     in_.resize(at + static_cast<size_t>(std::max<ssize_t>(n, 0)));

@@ -604,6 +604,77 @@ TEST_F(AscendCKernels, AKernelReadingRegisteredHostMemoryIsTimedOverPcie) {
   ASSERT_ACL_OK(aclrtFree(sum));
 }
 
+TEST_F(AscendCKernels, RegisteredProgramMemoryIsReachedInPlaceByCopiesAndKernels) {
+  // 4 MiB of the program's own heap memory, registered from an address inside a page (its first
+  // and last pages hold other heap data too):
+  // 1. a copy from it to the device takes what the same copy from aclrtMallocHost memory takes
+  //    (the DMA reads pinned memory in place; within 1 %), less than from unregistered heap
+  //    memory, which the host stages first;
+  // 2. a kernel doubles every float of it in place through the device pointer aclrtHostRegister
+  //    gave (the host address itself), and the program reads the doubled values;
+  // 3. a copy from the device into it lands there: the program reads the device's bytes, and the
+  //    heap data beside it is untouched;
+  // 4. after aclrtHostUnregister the memory is the program's as before, bytes kept, and a copy
+  //    from it is staged again (as long as from unregistered memory, within 1 %).
+  // (On a served machine, runtime.shared_machine.served_host_memory, the pages move into the
+  // job's shared memory for the registration and back after it.)
+  constexpr size_t n = 1u << 20;  // floats: 4 MiB
+  std::vector<float> storage(n + 2048);
+  float* host = storage.data() + 3;  // (not at a page's start)
+  storage[0] = 7.0f;
+  storage[n + 2047] = 9.0f;
+  for (size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000);
+  std::vector<float> pageable(n, 1.0f);
+  float *pinned = nullptr, *dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(reinterpret_cast<void**>(&pinned), n * 4));
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&dev), n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  auto toDevice = [&](const float* from) {
+    return timedUs([&] {
+      ASSERT_ACL_OK(aclrtMemcpyAsync(dev, n * 4, from, n * 4, ACL_MEMCPY_HOST_TO_DEVICE, nullptr));
+    });
+  };
+  const double pinnedUs = toDevice(pinned);
+  const double pageableUs = toDevice(pageable.data());
+  void* mapped = nullptr;
+  ASSERT_ACL_OK(aclrtHostRegister(host, n * 4, ACL_HOST_REGISTER_MAPPED, &mapped));
+  EXPECT_EQ(mapped, static_cast<void*>(host));
+  const double registeredUs = toDevice(host);
+  EXPECT_NEAR(registeredUs / pinnedUs, 1.0, 0.01)
+      << registeredUs << " us from registered memory vs " << pinnedUs << " us from pinned";
+  EXPECT_LT(registeredUs, pageableUs) << pageableUs << " us from pageable memory";
+  std::vector<float> back(n);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), n * 4, dev, n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back[999], 999.0f);
+  EXPECT_EQ(back[n - 1], static_cast<float>((n - 1) % 1000));
+  ASSERT_EQ(ascendsim::ascendc::launch(
+                "DoubleInPlace", 8, nullptr, nullptr,
+                [in = static_cast<float*>(mapped)] {
+                  const size_t share = n / 8;
+                  const auto block = static_cast<size_t>(ascendsimAscendCBlockIdx());
+                  for (size_t i = block * share; i < (block + 1) * share; ++i) in[i] *= 2;
+                }),
+            0u);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) wrong += host[i] != static_cast<float>(2 * (i % 1000));
+  EXPECT_EQ(wrong, 0u);
+  ASSERT_ACL_OK(aclrtMemset(dev, n * 4, 0, n * 4));
+  ASSERT_ACL_OK(aclrtMemcpy(host, n * 4, dev, n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  wrong = 0;
+  for (size_t i = 0; i < n; ++i) wrong += host[i] != 0.0f;
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(storage[0], 7.0f);
+  EXPECT_EQ(storage[n + 2047], 9.0f);
+  ASSERT_ACL_OK(aclrtHostUnregister(host));
+  EXPECT_EQ(host[n / 2], 0.0f);
+  host[n / 2] = 5.0f;  // (the program's memory, writable as before)
+  EXPECT_EQ(host[n / 2], 5.0f);
+  const double afterUs = toDevice(host);
+  EXPECT_NEAR(afterUs / pageableUs, 1.0, 0.01) << afterUs << " us after unregistering";
+  ASSERT_ACL_OK(aclrtFreeHost(pinned));
+  ASSERT_ACL_OK(aclrtFree(dev));
+}
+
 TEST_F(AscendCKernels, ManagedPagesMigrateToTheDeviceOnFirstTouch) {
   // 16 MiB of managed memory summed in place by 40 blocks, a float of every page, four times:
   // 1. every page is in host memory: each migrates across PCIe as the kernel first touches it, so

@@ -16,6 +16,10 @@
 #   shared_machine.sh vmm ASCENDSIM VMM_SHARE WORK
 #     processes share physical memory by shareable handle (vmm_share.cpp checks bytes and codes;
 #     one exits holding a mapping); whatever happens, none is left running.
+#   shared_machine.sh callbacks ASCENDSIM CALLBACK_PAIR WORK
+#     three processes with callbacks and host functions, their main threads of the same pthread_t
+#     (no address randomisation): each runs its own, once, in order; then one of two kills itself
+#     inside a blocking callback: the other finishes, and nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -140,6 +144,31 @@ JOB
   grep -qx "c ok" out.c || fail "leaver (exec status $status): $(cat out.c)"
   [ "$status" = 0 ] || fail "exec status $status"
   echo "physical memory shared by shareable handle between two processes: every byte and code right"
+  ;;
+callbacks)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  randomisation=""
+  setarch -R true 2>/dev/null && randomisation="setarch -R"
+  for job in "run run run" "die run"; do
+    printf '#!/bin/sh\n' > job.sh
+    n=0
+    for what in $job; do
+      echo "$randomisation \"$program\" $what > out.$n 2>&1 & echo \$! >> \"$work/pids\"" >> job.sh
+      n=$((n + 1))
+    done
+    echo wait >> job.sh
+    chmod +x job.sh
+    status=0
+    timeout 100 "$ascendsim" exec --shared --report report.json -- ./job.sh || status=$?
+    [ "$status" != 124 ] || fail "$job: the job hung"
+    n=0
+    for what in $job; do
+      if [ "$what" = run ]; then grep -qx "run ok" out.$n || fail "$job: process $n: $(cat out.$n)"; fi
+      n=$((n + 1))
+    done
+    python3 -c 'import json,sys; json.load(open("report.json"))' || fail "$job: no report"
+  done
+  echo "callbacks of three processes with one pthread_t each ran in their own; a process killed in a blocking callback let the others finish"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05

@@ -1,0 +1,146 @@
+#include "runtime/remote/served_callbacks.h"
+
+#include <future>
+#include <thread>
+
+#include "runtime/core/runtime.h"
+#include "runtime/remote/machine_client.h"
+#include "runtime/remote/machine_server.h"
+#include "runtime/remote/marshal.h"
+#include "runtime/remote/protocol.h"
+
+namespace ascendsim::remote {
+using runtime::Runtime;
+
+// ---------------------------------------------------------------- the program's end
+
+aclError processReports(const char* name, int32_t timeoutMs, uint64_t hostFuncStream) {
+  WireWriter w;
+  w.text(name);
+  w.i32(timeoutMs);
+  w.u64(hostFuncStream);
+  const CallReply taken = callServer(kTakeReportCall, w, true);
+  if (taken.code != ACL_SUCCESS) {
+    discardLocalError();
+    return taken.code;
+  }
+  uint64_t fn = 0, data = 0;
+  try {
+    WireReader r(taken.results);
+    fn = r.u64();
+    data = r.u64();
+  } catch (const WireError&) {
+    setServedError(std::string(name) + ": the server's reply was cut short");
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+  }
+  // The program's function, on this thread (it may call AscendCL itself: on this connection).
+  if (fn) reinterpret_cast<aclrtCallback>(fn)(reinterpret_cast<void*>(data));
+  const CallReply ended = callServer(kEndReportCall, WireWriter(), true);
+  return ended.code;
+}
+
+namespace {
+// Starts the program's thread for the host functions of `stream` (the server's name for it):
+// it adopts the stream, then runs its functions until the stream or the machine is gone.
+aclError startHostFuncThread(uint64_t stream) {
+  std::promise<aclError> adopted;
+  std::future<aclError> answer = adopted.get_future();
+  std::thread([stream, adopted = std::move(adopted)]() mutable {
+    WireWriter w;
+    w.u64(stream);
+    const CallReply reply = callServer(kAdoptHostFuncCall, w, true);
+    const bool mine = reply.code == ACL_SUCCESS && !reply.results.empty() && reply.results[0];
+    adopted.set_value(reply.code);
+    if (!mine) return;  // (another thread has the stream already)
+    for (;;) {
+      const aclError code = processReports("aclrtProcessHostFunc", -1, stream);
+      if (code == ACL_ERROR_RT_THREAD_SUBSCRIBE || code == ACL_ERROR_UNINITIALIZE ||
+          code == ACL_ERROR_RT_INTERNAL_ERROR)
+        return;
+    }
+  }).detach();
+  return answer.get();
+}
+}  // namespace
+
+aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+  if (fn) {
+    WireWriter w;
+    w.u64(bitsOf(stream));
+    const CallReply found = callServer(kHostFuncStreamCall, w, true);
+    if (found.code != ACL_SUCCESS) return found.code;
+    uint64_t id = 0;
+    bool hasThread = true;
+    try {
+      WireReader r(found.results);
+      id = r.u64();
+      hasThread = r.u8() != 0;
+    } catch (const WireError&) {
+      setServedError("aclrtLaunchHostFunc: the server's reply was cut short");
+      return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    if (id && !hasThread) {
+      if (const aclError code = startHostFuncThread(id); code != ACL_SUCCESS) return code;
+    }
+  }
+  WireWriter w;
+  w.u64(bitsOf(stream));
+  w.u64(bitsOf(fn));
+  w.u64(bitsOf(args));
+  const CallReply launched = callServer("aclrtLaunchHostFunc", w, true);
+  if (launched.code != ACL_SUCCESS) discardLocalError();
+  return launched.code;
+}
+
+// ---------------------------------------------------------------- the server's end
+
+aclError serveTakeReport(Session& s, WireReader& in, WireWriter& out) {
+  const bool hostFunc = in.text() == "aclrtProcessHostFunc";
+  const int32_t timeoutMs = in.i32();
+  const uint64_t stream = in.u64();
+  Runtime& rt = Runtime::instance();
+  runtime::CallbackReport report;
+  runtime::Stream* outer = nullptr;
+  const aclError code = rt.call(
+      hostFunc ? "aclrtProcessHostFunc" : "aclrtProcessReport", &spec::ApiOverheads::defaultCall,
+      true, [&](runtime::HostThread& t) { report = rt.takeReport(t, timeoutMs, stream, outer); });
+  if (code != ACL_SUCCESS) return code;
+  // Ended when the program says the function returned, or when its connection closes first.
+  s.callbacksRunning.push_back([report, outer] { Runtime::instance().endReport(report, outer); });
+  out.u64(bitsOf(report.fn));
+  out.u64(bitsOf(report.userData));
+  return ACL_SUCCESS;
+}
+
+aclError serveEndReport(Session& s, WireReader&, WireWriter&) {
+  if (s.callbacksRunning.empty()) throw WireError("a callback ended that was not running");
+  const std::function<void()> end = std::move(s.callbacksRunning.back());
+  s.callbacksRunning.pop_back();
+  end();
+  return ACL_SUCCESS;
+}
+
+aclError serveHostFuncStream(Session&, WireReader& in, WireWriter& out) {
+  bool hasThread = true;
+  const uint64_t stream =
+      Runtime::instance().hostFuncStream(fromBits<aclrtStream>(in.u64()), hasThread);
+  out.u64(stream);
+  out.u8(hasThread ? 1 : 0);
+  return ACL_SUCCESS;
+}
+
+aclError serveAdoptHostFuncStream(Session&, WireReader& in, WireWriter& out) {
+  out.u8(Runtime::instance().adoptHostFuncStream(in.u64()) ? 1 : 0);
+  return ACL_SUCCESS;
+}
+
+aclError serveLaunchHostFunc(Session&, WireReader& in, WireWriter&) {
+  const auto stream = fromBits<aclrtStream>(in.u64());
+  const auto fn = fromBits<aclrtHostFunc>(in.u64());
+  const auto args = fromBits<void*>(in.u64());
+  Runtime& rt = Runtime::instance();
+  return rt.call("aclrtLaunchHostFunc", &spec::ApiOverheads::event, true,
+                 [&](runtime::HostThread& t) { rt.launchServedHostFunc(t, stream, fn, args); });
+}
+
+}  // namespace ascendsim::remote

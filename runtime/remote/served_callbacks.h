@@ -1,0 +1,32 @@
+#pragma once
+// Callbacks and host functions of a program on a served machine: their code is the program's, so
+// the program's own thread runs them. The thread subscribed with aclrtSubscribeReport (or
+// aclrtSubscribeHostFunc) asks the server for its next report (aclrtProcessReport waits there for
+// the simulated time its stream reaches it), runs the function here, and tells the server it
+// returned, which lets a blocking function's stream go on. A stream's host functions without a
+// subscribed thread get a thread of the program's, started here, as CANN's callback thread.
+
+#include <cstdint>
+
+#include "acl/acl.h"
+
+namespace ascendsim::remote {
+
+class Session;
+class WireReader;
+class WireWriter;
+
+// The program's end.
+// aclrtProcessReport (hostFuncStream 0) or, for the thread a stream's host functions run on,
+// aclrtProcessHostFunc.
+aclError processReports(const char* name, int32_t timeoutMs, uint64_t hostFuncStream = 0);
+aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
+
+// The server's end.
+aclError serveTakeReport(Session& s, WireReader& in, WireWriter& out);
+aclError serveEndReport(Session& s, WireReader& in, WireWriter& out);
+aclError serveLaunchHostFunc(Session& s, WireReader& in, WireWriter& out);
+aclError serveHostFuncStream(Session& s, WireReader& in, WireWriter& out);
+aclError serveAdoptHostFuncStream(Session& s, WireReader& in, WireWriter& out);
+
+}  // namespace ascendsim::remote
