@@ -281,16 +281,21 @@ const std::vector<std::string> kHbm3AsRamulator = {
 Figures cycleGathers() {
   AclSession acl("default", kHbm3AsRamulator);
   DeviceBuffer region(kSpan);
-  double us[2] = {};
-  for (int i = 0; i < 2; ++i) {
-    const uint64_t bytes = (32 * kMiB) << i;
-    us[i] = elapsedUs(nullptr, [&] {
-      check(ascendsimLaunchComputeTaskIn("gather", region.p, kSpan, ASCENDSIM_ACCESS_RANDOM, 0,
-                                         bytes, 0, bytes / 4, 4, nullptr),
-            "ascendsimLaunchComputeTaskIn");
-    });
+  Figures figures;
+  for (const uint64_t access : {uint64_t{32}, uint64_t{64}}) {
+    double us[2] = {};
+    for (int i = 0; i < 2; ++i) {
+      const uint64_t bytes = (32 * kMiB) << i;
+      us[i] = elapsedUs(nullptr, [&] {
+        check(ascendsimLaunchComputeTaskSized("gather", region.p, kSpan, ASCENDSIM_ACCESS_RANDOM, 0,
+                                              access, bytes, 0, bytes / 4, 4, nullptr),
+              "ascendsimLaunchComputeTaskSized");
+      });
+    }
+    figures["random gathers " + std::to_string(access) + " B"] =
+        static_cast<double>(32 * kMiB) / ((us[1] - us[0]) * 1e-6) / 1e9;
   }
-  return {{"random gathers", static_cast<double>(32 * kMiB) / ((us[1] - us[0]) * 1e-6) / 1e9}};
+  return figures;
 }
 
 const char* const kHbm3Settings =
@@ -404,11 +409,12 @@ std::vector<Measurement> makeMeasurements() {
                                     "starvation_cap: 1000000\nqueue_depth: 33\n",
                                     "random read");
                }});
-  m.push_back({"hbm3-cycle-gathers",
-               "preset `default` with its memory one `hbm3` stack, `timing: cycle`, set up as the "
-               "HBM3 rows; runtime: ascendsimLaunchComputeTaskIn random reads over 1 GiB, rate "
-               "between 32 and 64 MiB read",
-               cycleGathers});
+  m.push_back(
+      {"hbm3-cycle-gathers",
+       "preset `default` with its memory one `hbm3` stack, `timing: cycle`, set up as the "
+       "HBM3 rows; runtime: ascendsimLaunchComputeTaskSized random reads of 32 and 64 B over "
+       "1 GiB, rate between 32 and 64 MiB read",
+       cycleGathers});
   return m;
 }
 
