@@ -6,11 +6,12 @@ file: the same slices (process, track, name, category, start, duration, argument
 counter samples.
 Usage: perfetto_parts.py SCHEMA WHOLE.pftrace PART0.pftrace [PART1.pftrace ...]
 Exits 77 (skipped) when protoc is not installed (Debian: protobuf-compiler)."""
-import codecs
 import os
 import shutil
 import subprocess
 import sys
+
+from perfetto_trace import parse_text_format
 
 
 def decode(schema, path):
@@ -20,25 +21,7 @@ def decode(schema, path):
                          stdin=open(path, "rb"), capture_output=True, text=True)
     if out.returncode != 0 or out.stderr:
         sys.exit("protoc could not decode %s: %s" % (path, out.stderr))
-    root = {}
-    stack = [root]
-    for line in out.stdout.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        if line == "}":
-            stack.pop()
-        elif line.endswith("{"):
-            child = {}
-            stack[-1].setdefault(line[:-1].strip(), []).append(child)
-            stack.append(child)
-        else:
-            key, value = line.split(":", 1)
-            value = value.strip()
-            if value.startswith('"'):
-                value = codecs.escape_decode(value[1:-1].encode())[0].decode("utf-8")
-            stack[-1].setdefault(key, []).append(value)
-    return root.get("packet", [])
+    return parse_text_format(out.stdout).get("packet", [])
 
 
 def one(message, field):

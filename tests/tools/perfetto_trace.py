@@ -160,4 +160,5 @@ def main():
         sys.exit("more than 100 bytes per event")
 
 
-main()
+if __name__ == "__main__":
+    main()
