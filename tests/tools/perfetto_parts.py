@@ -6,22 +6,12 @@ file: the same slices (process, track, name, category, start, duration, argument
 counter samples.
 Usage: perfetto_parts.py SCHEMA WHOLE.pftrace PART0.pftrace [PART1.pftrace ...]
 Exits 77 (skipped) when protoc is not installed (Debian: protobuf-compiler)."""
-import os
 import shutil
-import subprocess
 import sys
 
-from perfetto_trace import parse_text_format
+from perfetto_trace import decode_packets
 
 
-def decode(schema, path):
-    """protoc's text format of the file as nested dicts of lists: {field: [value or dict]}."""
-    out = subprocess.run(["protoc", "--proto_path=" + os.path.dirname(os.path.abspath(schema)),
-                          "--decode=perfetto.protos.Trace", os.path.basename(schema)],
-                         stdin=open(path, "rb"), capture_output=True, text=True)
-    if out.returncode != 0 or out.stderr:
-        sys.exit("protoc could not decode %s: %s" % (path, out.stderr))
-    return parse_text_format(out.stdout).get("packet", [])
 
 
 def one(message, field):
@@ -31,7 +21,7 @@ def one(message, field):
 
 def events(schema, path):
     """The events of one file, every name resolved through that file's own interned tables."""
-    packets = decode(schema, path)
+    packets = decode_packets(schema, path)
     if not packets or one(packets[0], "sequence_flags") != "1":
         sys.exit("%s: the first packet does not clear the sequence's incremental state" % path)
     tables = {"event_names": {}, "event_categories": {}, "debug_annotation_names": {}}

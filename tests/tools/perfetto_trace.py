@@ -42,14 +42,18 @@ def one(message, field, default=None):
     return values[0] if values else default
 
 
-def from_perfetto(schema, path):
+def decode_packets(schema, path):
+    """The trace's packets, decoded by protoc against `schema`, as parse_text_format gives them."""
     decoded = subprocess.run(["protoc", "--proto_path=" + os.path.dirname(os.path.abspath(schema)),
                               "--decode=perfetto.protos.Trace", os.path.basename(schema)],
                              stdin=open(path, "rb"), capture_output=True, text=True)
     if decoded.returncode != 0 or decoded.stderr:
         sys.exit("protoc could not decode %s: %s" % (path, decoded.stderr))
-    trace = parse_text_format(decoded.stdout)
-    packets = trace.get("packet", [])
+    return parse_text_format(decoded.stdout).get("packet", [])
+
+
+def from_perfetto(schema, path):
+    packets = decode_packets(schema, path)
     first = packets[0] if packets else {}
     if one(first, "sequence_flags") != "1":
         sys.exit("the first packet does not clear the sequence's incremental state")

@@ -111,7 +111,7 @@ Outcome parseChild(const std::string& text) {
 }
 
 // Runs the measurements, at most `jobs` at once, each in a child process.
-std::map<std::string, Outcome> runMeasurements(const std::vector<const Measurement*>& todo,
+std::map<std::string, Outcome> runMeasurements(const std::vector<const Measurement*>& toRun,
                                                const Options& o) {
   using Clock = std::chrono::steady_clock;
   struct Running {
@@ -145,15 +145,15 @@ std::map<std::string, Outcome> runMeasurements(const std::vector<const Measureme
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
     ++done;
-    std::fprintf(stderr, "validate: [%zu/%zu] %s: %.1f s%s%s\n", done, todo.size(), r.m->id.c_str(),
-                 seconds, out.error.empty() ? "" : ": ", out.error.c_str());
+    std::fprintf(stderr, "validate: [%zu/%zu] %s: %.1f s%s%s\n", done, toRun.size(),
+                 r.m->id.c_str(), seconds, out.error.empty() ? "" : ": ", out.error.c_str());
     outcomes[r.m->id] = out;
   };
-  while (done < todo.size()) {
-    while (next < todo.size() && static_cast<int>(running.size()) < o.jobs) {
+  while (done < toRun.size()) {
+    while (next < toRun.size() && static_cast<int>(running.size()) < o.jobs) {
       int fds[2];
       if (pipe2(fds, O_CLOEXEC) != 0) {
-        outcomes[todo[next]->id] = Outcome{{}, std::string("pipe: ") + std::strerror(errno)};
+        outcomes[toRun[next]->id] = Outcome{{}, std::string("pipe: ") + std::strerror(errno)};
         ++next;
         ++done;
         continue;
@@ -164,15 +164,15 @@ std::map<std::string, Outcome> runMeasurements(const std::vector<const Measureme
       const pid_t pid = fork();
       if (pid == 0) {
         close(fds[0]);
-        runChild(*todo[next], fds[1]);
+        runChild(*toRun[next], fds[1]);
       }
       close(fds[1]);
       if (pid < 0) {
         close(fds[0]);
-        outcomes[todo[next]->id] = Outcome{{}, std::string("fork: ") + std::strerror(errno)};
+        outcomes[toRun[next]->id] = Outcome{{}, std::string("fork: ") + std::strerror(errno)};
         ++done;
       } else {
-        running.push_back({todo[next], pid, fds[0], Clock::now(), "", false});
+        running.push_back({toRun[next], pid, fds[0], Clock::now(), "", false});
       }
       ++next;
     }
@@ -404,14 +404,14 @@ int runValidate(const Options& o) {
     }
     return emit(rows, o) ? kExitOk : kExitFailure;
   }
-  std::vector<const Measurement*> todo;
+  std::vector<const Measurement*> toRun;
   std::set<std::string> seen;
   for (const ValidationCase* c : chosen) {
     const Measurement* m = measurementOf(*c);
     if (!m) throw std::logic_error("case " + c->id + " names no measurement " + c->measurement);
-    if (seen.insert(m->id).second) todo.push_back(m);
+    if (seen.insert(m->id).second) toRun.push_back(m);
   }
-  const std::map<std::string, Outcome> outcomes = runMeasurements(todo, o);
+  const std::map<std::string, Outcome> outcomes = runMeasurements(toRun, o);
   std::vector<CaseRow> rows;
   bool failed = false;
   for (const ValidationCase* c : chosen) {
