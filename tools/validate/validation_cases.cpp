@@ -84,11 +84,17 @@ std::vector<ValidationCase> makeCases() {
                "host_to_all: 8 devices H2D at once, sum", 441.30, 441.30, "GB/s", kH800, 0.05,
                "5 %; nothing set from it: each socket's DDR5 serves its own four devices",
                "h800-all", "host-to-all sum", Basis::Predicted, false, ""});
+  // Both published figures are rates under the same load (every device copying both ways while
+  // the measured copy runs), so together they say what one socket's memory sustained: 4 x 22.53
+  // + 4 x 33.96 = 226 GB/s, 40/60 as `port_read_share` (0.604) splits it. The model's socket
+  // sustains 246 GB/s (80 % of DDR5-4800 x 8 channels' 307.2), of which the writes get 97.5.
   const char* const hostMemorySplit =
-      "the host's DDR5 serves mixed reads and writes at the rate of the JEDEC timings under "
-      "random 256 B requests (the pessimistic end: a row opened and the bus turned per request), "
-      "split by the root ports' read share; the writes keep a little more than the measured host "
-      "gives them";
+      "the published pair (this D2H and the next row's H2D, both under every device copying "
+      "both ways) says a socket's memory sustained about 226 GB/s, split 40/60 as the root ports' "
+      "fitted read share splits it; the DDR5 model's mixed-traffic rate (JEDEC timings, random "
+      "256 B requests) gives 246 (80 % of the assumed DDR5-4800 x 8 channels), of which the "
+      "writes take 97.5; the host's CPU and memory are not published and no source found says "
+      "why its memory sustains less (docs/validation.md)";
   c.push_back(
       {"eight-to-host/h800-all-to-host-bidirectional", "eight devices to host",
        "all_to_host_bidirectional: D2H measured, every device copying both ways", 22.22, 22.84,
@@ -209,11 +215,14 @@ std::vector<ValidationCase> makeCases() {
   c.push_back({"hccs/a2-all_reduce-8", "HCCS P2P", "AllReduce 256 MiB on 8 ranks, algbw", 72, 72,
                "GB/s", kLimulidae, 0.10, hcclWhy, "a2-all_reduce-8", "all_reduce 8",
                Basis::Predicted, false, ""});
-  // The published 4-rank figures are 17-27 % below what one SDMA transfer per link gives, and no
-  // source says why (docs/collectives.md).
+  // The published 4-rank figures are 17-27 % below what one SDMA transfer per link gives, and
+  // nothing in HCCL's source or the board says why (docs/collectives.md lists what was checked).
   const char* const fourRanks =
       "the published 4-rank figures are below what one SDMA transfer per link gives (busbw 16 "
-      "and 15 GB/s per link against 19.3) and no source says why";
+      "and 15 GB/s per link against 19.3; 8 ranks 18.6 and 18, 2 ranks 19 and 18) and nothing "
+      "found says why: HCCL (hicann/hcomm, SelectAlgfor910B) takes the same mesh executors at 4 "
+      "ranks as at 8, one stream and one transfer per peer, the same slices and passes, and "
+      "every pair of the 8 x 910B board has an HCCS link of its own (docs/collectives.md)";
   c.push_back({"hccs/a2-all_gather-4", "HCCS P2P", "AllGather 256 MiB on 4 ranks, algbw", 64, 64,
                "GB/s", kLimulidae, 0.10, hcclWhy, "a2-all_gather-4", "all_gather 4",
                Basis::Predicted, false, fourRanks});
