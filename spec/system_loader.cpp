@@ -390,7 +390,16 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     }
   }
   r.finish();
-  if (sys.host.memorySocket >= sys.rootComplex.sockets()) {
+  for (size_t i = 0; i < sys.host.threadSockets.size(); ++i) {
+    if (sys.host.threadSockets[i] < sys.rootComplex.sockets()) continue;
+    r.error("host", "host.thread_sockets[" + std::to_string(i) + "]: socket " +
+                        std::to_string(sys.host.threadSockets[i]) +
+                        " names no socket: the root ports are on " +
+                        std::to_string(sys.rootComplex.sockets()) +
+                        " socket(s) (pcie.root_complex.sockets)");
+  }
+  if (sys.host.memoryPlacement == HostPlacement::Socket &&
+      sys.host.memorySocket >= sys.rootComplex.sockets()) {
     r.error("host", "host.memory_socket " + std::to_string(sys.host.memorySocket) +
                         " names no socket: the root ports are on " +
                         std::to_string(sys.rootComplex.sockets()) +

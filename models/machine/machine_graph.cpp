@@ -1,5 +1,6 @@
 #include "models/machine/machine_graph.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/link/pcie_link.h"
@@ -122,8 +123,17 @@ Resource* MachineGraph::rootPort(int device, bool inbound) const {
   return inbound ? it->second.first : it->second.second;
 }
 
+uint32_t MachineGraph::hostSocketFor(int socket, int device, int thread) const {
+  if (socket >= 0) return static_cast<uint32_t>(socket);
+  if (sys_.host.memoryPlacement == spec::HostPlacement::Thread)
+    return sys_.host.socketOfThread(static_cast<uint32_t>(std::max(thread, 0)));
+  return hostSocketOf(device);
+}
+
 uint32_t MachineGraph::hostSocketOf(int device) const {
-  if (!sys_.host.memoryLocal || device < 0) return sys_.host.memorySocket;
+  if (sys_.host.memoryPlacement == spec::HostPlacement::Thread) return sys_.host.socketOfThread(0);
+  if (sys_.host.memoryPlacement != spec::HostPlacement::Local || device < 0)
+    return sys_.host.memorySocket;
   int n = deviceNode(device);
   while (n >= 0 && nodes_[static_cast<size_t>(n)].parent >= 0)
     n = nodes_[static_cast<size_t>(n)].parent;

@@ -74,9 +74,14 @@ class MachineGraph {
   // towards host memory); nullptr when `pcie.root_complex.port_bandwidth` sets no limit or the
   // device is not plugged in.
   Resource* rootPort(int device, bool inbound) const;
-  // The socket whose host memory holds `device`'s host buffers: its own root port's socket with
-  // `host.memory_socket: local`, else `host.memory_socket`.
+  // The socket whose host memory holds `device`'s host buffers when nothing more is known of
+  // them: its own root port's socket with `host.memory_socket: local`, the main thread's with
+  // `thread`, else `host.memory_socket`.
   uint32_t hostSocketOf(int device) const;
+  // The socket of a host buffer that `device`'s DMA moves for host thread `thread`: `socket` when
+  // the buffer's node is known (>= 0: an aclrtMallocHost buffer with `memory_socket: thread`),
+  // else as `host.memory_socket` says (`thread`: the copying thread's socket).
+  uint32_t hostSocketFor(int socket, int device, int thread) const;
   HostCpu& hostCpu() { return *cpu_; }
   ResourceTable& resources() { return resources_; }
   const ResourceTable& resources() const { return resources_; }

@@ -116,13 +116,14 @@ Framing Router::framing(const std::vector<Crossing>& crossings, int engine) cons
 }
 
 const Route& Router::route(Endpoint from, Endpoint to, int engine) {
-  const auto key = std::make_tuple(from.device, to.device, engine);
+  const auto key = std::make_tuple(from.device, from.socket, to.device, to.socket, engine);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   Route r;
-  // A device's way up to the socket whose memory host buffers live on (crossing the socket link
-  // when its root port is on another socket).
-  auto toHost = [&](int device) {
-    const uint32_t memorySocket = graph_.hostSocketOf(device);
+  // A device's way up to the socket whose memory the host buffer lives on (crossing the socket
+  // link when its root port is on another socket).
+  auto toHost = [&](int device, int bufferSocket) {
+    const uint32_t memorySocket =
+        bufferSocket >= 0 ? static_cast<uint32_t>(bufferSocket) : graph_.hostSocketOf(device);
     std::vector<Crossing> up = upward(graph_.deviceNode(device), -1);
     const std::vector<int> chain = ancestors(graph_.deviceNode(device));
     const int socket = chain.empty() ? graph_.socketNode(memorySocket) : chain.back();
@@ -138,9 +139,9 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
     return c;
   };
   if (!from.isHost() && to.isHost()) {
-    r.crossings = toHost(from.device);
+    r.crossings = toHost(from.device, to.socket);
   } else if (from.isHost() && !to.isHost()) {
-    r.crossings = reversed(toHost(to.device));
+    r.crossings = reversed(toHost(to.device, from.socket));
   } else if (!from.isHost() && !to.isHost() && from.device != to.device) {
     if (overNetwork(from.device, to.device)) {
       // Out through the sender's NIC to the switch (and across it), in through the receiver's.
@@ -177,9 +178,11 @@ uint32_t Router::rootSocket(int device) const {
   return chain.empty() ? graph_.hostSocketOf(device) : static_cast<uint32_t>(chain.back());
 }
 
-Picoseconds Router::hostReadRoundTrip(int device) {
-  Picoseconds rtt = graph_.hostMemory(graph_.hostSocketOf(device)).readLatency();
-  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings)
+Picoseconds Router::hostReadRoundTrip(int device, int socket) {
+  const uint32_t memorySocket =
+      socket >= 0 ? static_cast<uint32_t>(socket) : graph_.hostSocketOf(device);
+  Picoseconds rtt = graph_.hostMemory(memorySocket).readLatency();
+  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(socket), device).crossings)
     rtt += 2 * c.latency;
   return rtt;
 }

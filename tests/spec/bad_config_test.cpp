@@ -81,7 +81,23 @@ const BadConfig kCases[] = {
     {"memory_socket_neither_number_nor_local",
      "host:\n  memory: { preset: ddr4-3200 }\n  memory_socket: locale\npcie:\n  root_complex: { "
      "ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
-     "host.memory_socket: expected a socket number or `local`, got 'locale'"},
+     "host.memory_socket: expected a socket number, `thread` or `local`, got 'locale'"},
+    {"thread_socket_missing",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: [0, 2]\npcie:\n  root_complex: "
+     "{ ports: 2, sockets: [0, 1] }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets[1]: socket 2 names no socket: the root ports are on 2 socket(s)"},
+    {"thread_sockets_not_a_list",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: 1\npcie:\n  root_complex: "
+     "{ ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: expected a list with the CPU socket of each host thread, e.g. [0, 1]"},
+    {"thread_sockets_empty",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: []\npcie:\n  root_complex: "
+     "{ ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: expected a list with the CPU socket of each host thread, e.g. [0, 1]"},
+    {"thread_socket_not_a_number",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: [0, one]\npcie:\n  "
+     "root_complex: { ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: a socket number from 0 to 63"},
     {"root_port_read_share_of_one",
      "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2, port_read_share: "
      "1 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",

@@ -61,6 +61,22 @@ void expectEverySampleComesBack(const std::string& machine, const std::vector<st
   EXPECT_GE(tried, minSamples);
 }
 
+TEST(MachineSettings, ThreadSocketsAndThreadPlacementComeBack) {
+  // A list, so no scalar sample: two sockets, threads on [1, 0], buffers by first touch.
+  const SystemSpec sys = loadSystemSpecFromText(
+      "extends: default\nhost:\n  memory_socket: thread\n  thread_sockets: [1, 0]\n"
+      "pcie:\n  root_complex: { ports: 2, sockets: [0, 1] }\n",
+      "threads.yaml");
+  ASSERT_EQ(sys.host.threadSockets, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(sys.host.socketOfThread(2), 1u);  // past the list's end: from its start again
+  const SystemSpec again = loadSystemSpecFromText(writeSystemSpecYaml(sys), "shown.yaml");
+  EXPECT_EQ(again.host.threadSockets, sys.host.threadSockets);
+  EXPECT_EQ(again.host.memoryPlacement, HostPlacement::Thread);
+  const YAML::Node host = YAML::Load(writeSystemSpecYaml(sys))["host"];
+  EXPECT_EQ(host["memory_socket"].as<std::string>(), "thread");
+  EXPECT_EQ(host["thread_sockets"].size(), 2u);
+}
+
 TEST(MachineSettings, EverySettingIsReadAndWrittenByItsOneDeclaration) {
   // Trace formats register in the engine (runtime/trace), which these tests do not link: the
   // format is checked by cli.config_fields.docs_generated and the trace tests instead.
