@@ -364,11 +364,49 @@ Settings<PcieSwitchSpec> declareSwitch() {
        },
        [](YAML::Emitter& out, const PcieSwitchSpec& sw) { emit(out, "name", sw.name); }, ""});
   f.push_back(
-      {"upstream", "the port its upstream link plugs into", "required",
-       text("`rc.N` or `SWITCH.N`, existing and free; the switches must form a tree under `rc`"),
+      {"upstream",
+       "the port its upstream link plugs into, or a list of root ports for several uplinks (each "
+       "a `link`; host traffic takes one into its buffer's socket, devices spread over them by "
+       "downstream port, models.md)",
+       "required",
+       text("`rc.N` or `SWITCH.N`, existing and free; the switches must form a tree under `rc`; "
+            "a list: distinct `rc.N` ports"),
        false,
-       [](FieldReader& r, PcieSwitchSpec& sw, bool) { r.text("upstream", sw.upstream, true); },
-       [](YAML::Emitter& out, const PcieSwitchSpec& sw) { emit(out, "upstream", sw.upstream); },
+       [](FieldReader& r, PcieSwitchSpec& sw, bool) {
+         const ConfigNode* v = r.take("upstream");
+         if (!v || !v->isList()) {
+           r.text("upstream", sw.upstream, true);
+           return;
+         }
+         sw.moreUpstreams.clear();
+         if (v->items().empty()) {
+           r.error("upstream", "expected a port or a list of root ports, e.g. [rc.0, rc.1]");
+           return;
+         }
+         for (size_t i = 0; i < v->items().size(); ++i) {
+           const ConfigNode& item = v->items()[i];
+           if (!item.isScalar() || item.value().empty()) {
+             r.diagnostics().error(item.where(), r.childPath("upstream"),
+                                   "expected a port such as rc.0");
+             return;
+           }
+           if (i == 0) {
+             sw.upstream = item.value();
+           } else {
+             sw.moreUpstreams.push_back(item.value());
+           }
+         }
+       },
+       [](YAML::Emitter& out, const PcieSwitchSpec& sw) {
+         if (sw.moreUpstreams.empty()) {
+           emit(out, "upstream", sw.upstream);
+           return;
+         }
+         out << YAML::Key << "upstream" << YAML::Value << YAML::Flow << YAML::BeginSeq
+             << sw.upstream;
+         for (const std::string& p : sw.moreUpstreams) out << p;
+         out << YAML::EndSeq;
+       },
        ""});
   f.push_back(integer("ports", &PcieSwitchSpec::ports, 1, 128, "downstream ports"));
   f.push_back(duration("latency", &PcieSwitchSpec::latency, 0, 10 * kUs,

@@ -133,7 +133,12 @@ struct RootComplexSpec {
 struct PcieSwitchSpec {
   std::string name;
   std::string upstream;  // "rc.0" or "sw0.3": the port this switch's upstream link plugs into
-  uint32_t ports = 4;    // downstream ports
+  // Further uplinks, each into a root port ("rc.N") with the same `link` (a switch wired to several
+  // root ports, `upstream: [rc.0, rc.1]`). Host traffic takes an uplink into the socket its buffer
+  // lives on when there is one, else any; among those a device takes the one its downstream port
+  // picks (port index modulo their number). Peer traffic and topology follow `upstream`.
+  std::vector<std::string> moreUpstreams;
+  uint32_t ports = 4;            // downstream ports
   Picoseconds latency = 105000;  // cut-through port-to-port
   PcieLinkSpec link;             // the upstream link
 };

@@ -210,23 +210,34 @@ size_t PathTiming::addEngineStage(int device, const Task& task, uint64_t bytes,
   return at;
 }
 
-// The host bridge of the socket `device`'s root port hangs off, which every root port of that
-// socket shares: inbound it takes the device's writes on their way to host memory, outbound the
-// read data on its way from host memory into completions. Payload bytes at
+// The host bridge of the socket whose root port the route `r` enters the host by, which every
+// root port of that socket shares: inbound it takes the device's writes on their way to host
+// memory, outbound the read data on its way from host memory into completions. Payload bytes at
 // `pcie.root_complex.bridge_bandwidth`; nothing when that sets no limit.
-void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
-  Resource* bridge = graph_.hostBridge(router_.rootSocket(device), inbound);
-  if (!bridge) return;
-  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeRate(inbound)), 0, bytes});
+void PathTiming::addHostBridge(const Route& r, bool inbound, uint64_t bytes,
+                               std::vector<Stage>& out) {
+  const auto& nodes = graph_.nodes();
+  for (const Crossing& c : r.crossings) {
+    const GraphNode& upper = nodes[static_cast<size_t>(c.link->end(1))];
+    if (upper.kind != GraphNode::Kind::Socket ||
+        nodes[static_cast<size_t>(c.link->end(0))].kind == GraphNode::Kind::Socket) {
+      continue;  // (not a link into a root port)
+    }
+    Resource* bridge = graph_.hostBridge(static_cast<uint32_t>(upper.index), inbound);
+    if (!bridge) return;
+    out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeRate(inbound)), 0, bytes});
+    return;
+  }
 }
 
 // Posted writes to host memory pass the device's root port and its socket's host bridge. The link
 // carries only what they accept (flow-control credits hold the rest in the device), so their
 // stages come before the link's: a link whose writes are held back by the host leaves room for
 // the read requests sharing its direction.
-void PathTiming::hostInbound(int device, uint32_t socket, uint64_t bytes, std::vector<Stage>& out) {
-  addRootPort(device, true, bytes, out);
-  addHostBridge(device, true, bytes, out);
+void PathTiming::hostInbound(const Route& r, uint32_t socket, uint64_t bytes,
+                             std::vector<Stage>& out) {
+  addRootPort(r, true, bytes, out);
+  addHostBridge(r, true, bytes, out);
   addHostMemoryShare(socket, false, bytes, out);
 }
 
@@ -267,16 +278,21 @@ void PathTiming::addHostMemoryShare(uint32_t socket, bool reads, uint64_t bytes,
   out.push_back({&own, transferTime(bytes, rate), 0, bytes});
 }
 
-// The root port `device` hangs off passes `pcie.root_complex.port_bandwidth` of payload in both
-// directions together. A direction alone may use all of it; while the other direction has traffic
-// booked at the port past the time this piece is ready (or a run of pieces holds it), the read
-// completions (outbound) get `port_read_share` of it and the posted writes (inbound) the rest.
-// Nothing when no port limit is set.
-void PathTiming::addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
-  Resource* port = graph_.rootPort(device, inbound);
-  if (!port) return;
+// The root port the route `r` enters the host by passes `pcie.root_complex.port_bandwidth` of
+// payload in both directions together. A direction alone may use all of it; while the other
+// direction has traffic booked at the port past the time this piece is ready (or a run of pieces
+// holds it), the read completions (outbound) get `port_read_share` of it and the posted writes
+// (inbound) the rest. Nothing when no port limit is set.
+void PathTiming::addRootPort(const Route& r, bool inbound, uint64_t bytes,
+                             std::vector<Stage>& out) {
+  const Link* entry = nullptr;
+  for (const Crossing& c : r.crossings) {
+    if (graph_.rootPortOf(c.link, inbound)) entry = c.link;
+  }
+  if (!entry) return;
+  Resource* port = graph_.rootPortOf(entry, inbound);
   const spec::RootComplexSpec& rc = sys_.rootComplex;
-  const Resource& other = *graph_.rootPort(device, !inbound);
+  const Resource& other = *graph_.rootPortOf(entry, !inbound);
   const bool shared =
       other.heldBy != nullptr || (!other.reserved.empty() && other.reserved.back().end > ready_);
   const double share = inbound ? 1.0 - rc.portReadShare : rc.portReadShare;
@@ -374,8 +390,8 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
   out.push_back(memory.access(shape, true, false, memory.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   addHostMemoryShare(socket, true, shape.bytes(), out);
-  addHostBridge(target, false, shape.bytes(), out);
-  addRootPort(target, false, shape.bytes(), out);
+  addHostBridge(down, false, shape.bytes(), out);
+  addRootPort(down, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
@@ -414,10 +430,10 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
   out.push_back(source.access(shape, true, false, source.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
   const uint32_t socket = dstDev ? 0 : hostSocket(task, task.dst, task.src.device);
-  if (!dstDev) hostInbound(task.src.device, socket, shape.bytes(), out);
   const Route& r = router_.route(
       Endpoint::of(task.src.device),
       dstDev ? Endpoint::of(task.dst.device) : Endpoint::host(static_cast<int>(socket)), device);
+  if (!dstDev) hostInbound(r, socket, shape.bytes(), out);
   // One DMA queue's transfer moves at most the transfer rate of the device links it crosses
   // (HCCS: the rate of one SDMA transfer); transfers on other channels share the wire beside it.
   double queueRate = 0;
@@ -462,7 +478,7 @@ void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
   const uint32_t socket = graph_.hostSocketFor(-1, device, task.hostThread);
   const Route& r =
       router_.route(Endpoint::of(device), Endpoint::host(static_cast<int>(socket)), device);
-  hostInbound(device, socket, bytes, out);
+  hostInbound(r, socket, bytes, out);
   for (const Crossing& c : r.crossings) {
     Stage st = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
     st.latency = c.latency;

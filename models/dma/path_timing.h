@@ -50,9 +50,9 @@ class PathTiming : public TransferTiming {
                    std::vector<Stage>& out);
   Resource& dmaQueue(int device, int channel);
   size_t addEngineStage(int device, const Task& task, uint64_t bytes, std::vector<Stage>& st);
-  void addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
-  void addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
-  void hostInbound(int device, uint32_t socket, uint64_t bytes, std::vector<Stage>& out);
+  void addHostBridge(const Route& r, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void addRootPort(const Route& r, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void hostInbound(const Route& r, uint32_t socket, uint64_t bytes, std::vector<Stage>& out);
   // The socket of the host side `host` of `task` whose other side is `device`'s memory.
   uint32_t hostSocket(const Task& task, const MemoryPlace& host, int device) const;
   // The round trip of `device`'s reads of socket `socket`'s memory.

@@ -35,12 +35,28 @@ Crossing Router::crossing(int linkIndex, int fromNode) const {
           l.latency() + graph_.nodes()[static_cast<size_t>(upper)].latency};
 }
 
-std::vector<Crossing> Router::upward(int node, int stopAt) const {
+std::vector<Crossing> Router::upward(int node, int stopAt, int socket) const {
   std::vector<Crossing> out;
-  for (int n = node; n != stopAt && n >= 0; n = graph_.nodes()[static_cast<size_t>(n)].parent) {
+  int from = -1;  // the node the way came from
+  for (int n = node; n != stopAt && n >= 0;) {
     const GraphNode& g = graph_.nodes()[static_cast<size_t>(n)];
     if (g.uplink < 0) break;
-    out.push_back(crossing(g.uplink, n));
+    int link = g.uplink;
+    if (g.uplinks.size() > 1) {
+      // Several uplinks (each into a root port): those into the wanted socket, else all; among
+      // them the one the incoming downstream port picks.
+      std::vector<int> into;
+      for (int u : g.uplinks) {
+        if (socket < 0 || graph_.link(u).end(1) == graph_.socketNode(static_cast<uint32_t>(socket)))
+          into.push_back(u);
+      }
+      if (into.empty()) into = g.uplinks;
+      const int port = from >= 0 ? std::max(graph_.nodes()[static_cast<size_t>(from)].port, 0) : 0;
+      link = into[static_cast<size_t>(port) % into.size()];
+    }
+    out.push_back(crossing(link, n));
+    from = n;
+    n = graph_.link(link).end(1);  // PCIe links: end B is the upstream node
   }
   return out;
 }
@@ -124,9 +140,10 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
   auto toHost = [&](int device, int bufferSocket) {
     const uint32_t memorySocket =
         bufferSocket >= 0 ? static_cast<uint32_t>(bufferSocket) : graph_.hostSocketOf(device);
-    std::vector<Crossing> up = upward(graph_.deviceNode(device), -1);
-    const std::vector<int> chain = ancestors(graph_.deviceNode(device));
-    const int socket = chain.empty() ? graph_.socketNode(memorySocket) : chain.back();
+    std::vector<Crossing> up =
+        upward(graph_.deviceNode(device), -1, graph_.socketNode(memorySocket));
+    // (the socket the way arrives at: its last PCIe link's upstream end)
+    const int socket = up.empty() ? graph_.socketNode(memorySocket) : up.back().link->end(1);
     if (socket != graph_.socketNode(memorySocket)) {
       Link& l = graph_.socketLink(static_cast<uint32_t>(socket), memorySocket);
       up.push_back({&l, l.directionFrom(socket), l.latency()});
@@ -163,8 +180,13 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
           break;
         }
       }
-      r.crossings = upward(a, meet);
-      const std::vector<Crossing> down = reversed(upward(b, meet));
+      // (into the socket they meet at, when that is where they meet)
+      const int at =
+          meet >= 0 && graph_.nodes()[static_cast<size_t>(meet)].kind == GraphNode::Kind::Socket
+              ? meet
+              : -1;
+      r.crossings = upward(a, meet, at);
+      const std::vector<Crossing> down = reversed(upward(b, meet, at));
       r.crossings.insert(r.crossings.end(), down.begin(), down.end());
     }
   }

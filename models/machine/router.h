@@ -75,7 +75,9 @@ class Router {
 
  private:
   std::vector<int> ancestors(int node) const;  // node's parent, grandparent, ... up to its socket
-  std::vector<Crossing> upward(int node, int stopAt) const;  // from node up to (not past) stopAt
+  // From node up to (not past) stopAt; a switch with several uplinks is left by one into socket
+  // `socket` when it has one (-1: any), picked by the downstream port the way came in by.
+  std::vector<Crossing> upward(int node, int stopAt, int socket = -1) const;
   Crossing crossing(int linkIndex, int fromNode) const;
   Framing framing(const std::vector<Crossing>& crossings, int engine) const;
   MachineGraph& graph_;

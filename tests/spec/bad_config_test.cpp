@@ -153,6 +153,24 @@ const BadConfig kCases[] = {
      MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n"
                   "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
      "port 'rc.0' is already taken by switch sw0"},
+    {"switch_uplinks_into_a_switch",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n    - { name: sw1, "
+                  "upstream: [rc.1, sw0.0], ports: 2 }\ndevices:\n  - port: sw1.0\n    memory: "
+                  "{ preset: hbm2e }\n",
+     "switch sw1 has several uplinks, so each must plug into a root port (rc.N); 'sw0.0' is a "
+     "switch's port"},
+    {"switch_uplinks_on_one_port",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [rc.0, rc.0], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "port 'rc.0' is already taken by switch sw0"},
+    {"switch_uplinks_empty",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "pcie.switches[0].upstream: expected a port or a list of root ports, e.g. [rc.0, rc.1]"},
+    {"switch_uplink_not_a_port",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [rc.0, rc1], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "'rc1' is not a port; write OWNER.INDEX, e.g. rc.0 or sw0.3"},
     {"switch_tree_cycle",
      MACHINE_HEAD "  switches:\n    - { name: a, upstream: b.0, ports: 2 }\n    - { name: b, "
                   "upstream: a.0, ports: 2 }\n"
