@@ -84,7 +84,9 @@ Settings<TraceSpec> declareTrace() {
 // ------------------------------------------------------------------ host
 Settings<SocketLinkSpec> declareSocketLink() {
   Settings<SocketLinkSpec> f;
-  f.push_back(bandwidth("bandwidth", &SocketLinkSpec::bandwidth, 1e6, 1e13, "per direction"));
+  f.push_back(bandwidth("bandwidth", &SocketLinkSpec::bandwidth, 1e6, 1e13,
+                        "per direction; the default is assumed, not measured (models.md, \"Host "
+                        "buffers per NUMA node\"): set it from a far-node copy on the machine"));
   f.push_back(duration("latency", &SocketLinkSpec::latency, 0, 100 * kUs,
                        "one way (pcie-bench's remote-NUMA penalty by default); remote reads pay "
                        "it twice"));
