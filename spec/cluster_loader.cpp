@@ -128,6 +128,7 @@ SystemSpec readClusterSpec(const ConfigNode& root, Diagnostics& diag,
     for (PcieSwitchSpec sw : machine->switches) {
       sw.name = prefixed(name, sw.name);
       sw.upstream = joinedPort(name, sw.upstream, rcOffset);
+      for (std::string& p : sw.moreUpstreams) p = joinedPort(name, p, rcOffset);
       sys.switches.push_back(sw);
     }
     for (size_t d = 0; d < machine->devices.size(); ++d) {

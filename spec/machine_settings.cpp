@@ -84,7 +84,9 @@ Settings<TraceSpec> declareTrace() {
 // ------------------------------------------------------------------ host
 Settings<SocketLinkSpec> declareSocketLink() {
   Settings<SocketLinkSpec> f;
-  f.push_back(bandwidth("bandwidth", &SocketLinkSpec::bandwidth, 1e6, 1e13, "per direction"));
+  f.push_back(bandwidth("bandwidth", &SocketLinkSpec::bandwidth, 1e6, 1e13,
+                        "per direction; the default is assumed, not measured (models.md, \"Host "
+                        "buffers per NUMA node\"): set it from a far-node copy on the machine"));
   f.push_back(duration("latency", &SocketLinkSpec::latency, 0, 100 * kUs,
                        "one way (pcie-bench's remote-NUMA penalty by default); remote reads pay "
                        "it twice"));
@@ -123,34 +125,79 @@ Settings<ApiOverheads> declareApiOverheads() {
 Settings<HostSpec> declareHost() {
   Settings<HostSpec> f;
   f.push_back(memorySection(&HostSpec::memory, "host DDR, a [memory section](#memory-sections)"));
-  Setting<HostSpec> socket = integer("memory_socket", &HostSpec::memorySocket, 0, 63,
-                                     "the CPU socket (NUMA node) host buffers are allocated on; "
-                                     "devices on other sockets reach it over `socket_link`. "
-                                     "`local`: each device's host buffers on its own root "
-                                     "port's socket (as nvbandwidth allocates them)");
-  socket.allowed = text("a socket `pcie.root_complex.sockets` names, or `local`");
+  Setting<HostSpec> socket =
+      integer("memory_socket", &HostSpec::memorySocket, 0, 63,
+              "the CPU socket (NUMA node) host buffers are allocated on; devices on other sockets "
+              "reach it over `socket_link`. `thread`: first touch, as Linux places pages: an "
+              "`aclrtMallocHost` buffer on the socket of the thread that allocated it, pageable "
+              "and registered memory on the socket of the thread that copies it "
+              "(`thread_sockets`). `local`: each device's host buffers on its own root port's "
+              "socket (as nvbandwidth allocates them)");
+  socket.allowed = text("a socket `pcie.root_complex.sockets` names, `thread` or `local`");
+  socket.defaultText = "thread";
   socket.sample = "local";
   const auto readSocket = socket.read;
   socket.read = [readSocket](FieldReader& r, HostSpec& h, bool required) {
     const ConfigNode* v = r.take("memory_socket");
     if (v && v->isScalar() && v->value() == "local") {
-      h.memoryLocal = true;
+      h.memoryPlacement = HostPlacement::Local;
+    } else if (v && v->isScalar() && v->value() == "thread") {
+      h.memoryPlacement = HostPlacement::Thread;
     } else if (v && v->isScalar() &&
                v->value().find_first_not_of("0123456789") != std::string::npos) {
-      r.error("memory_socket", "expected a socket number or `local`, got '" + v->value() + "'");
+      r.error("memory_socket",
+              "expected a socket number, `thread` or `local`, got '" + v->value() + "'");
     } else if (v) {
+      h.memoryPlacement = HostPlacement::Socket;
       readSocket(r, h, required);  // take() above only marked the key as known
     }
   };
   const auto writeSocket = socket.write;
   socket.write = [writeSocket](YAML::Emitter& out, const HostSpec& h) {
-    if (h.memoryLocal) {
+    if (h.memoryPlacement == HostPlacement::Local) {
       emit(out, "memory_socket", std::string("local"));
+    } else if (h.memoryPlacement == HostPlacement::Thread) {
+      emit(out, "memory_socket", std::string("thread"));
     } else {
       writeSocket(out, h);
     }
   };
   f.push_back(socket);
+  f.push_back(
+      {"thread_sockets",
+       "the CPU socket each host thread of the program runs on, by the thread's number (the main "
+       "thread 0, then in order of creation), e.g. `[0, 0, 1]`; threads past the end of the list "
+       "take it again from the start (`[1]`: all on socket 1, as `numactl --cpunodebind=1`). "
+       "With `memory_socket: thread` a thread's buffers live on its socket",
+       "all on socket 0", text("a list of sockets `pcie.root_complex.sockets` names"), false,
+       [](FieldReader& r, HostSpec& h, bool) {
+         const ConfigNode* s = r.take("thread_sockets");
+         if (!s) return;
+         if (!s->isList() || s->items().empty()) {
+           r.error("thread_sockets",
+                   "expected a list with the CPU socket of each host thread, e.g. [0, 1]");
+           return;
+         }
+         h.threadSockets.clear();
+         for (const ConfigNode& item : s->items()) {
+           char* end = nullptr;
+           const unsigned long v =
+               item.isScalar() ? std::strtoul(item.value().c_str(), &end, 10) : 64;
+           if (!item.isScalar() || item.value().empty() || *end || v > 63) {
+             r.diagnostics().error(item.where(), r.childPath("thread_sockets"),
+                                   "a socket number from 0 to 63");
+             return;
+           }
+           h.threadSockets.push_back(static_cast<uint32_t>(v));
+         }
+       },
+       [](YAML::Emitter& out, const HostSpec& h) {
+         if (h.threadSockets.empty()) return;
+         out << YAML::Key << "thread_sockets" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+         for (uint32_t s : h.threadSockets) out << s;
+         out << YAML::EndSeq;
+       },
+       ""});  // (a list: tests/spec/machine_settings_test.cpp sets it)
   f.push_back(section("socket_link", &HostSpec::socketLink, socketLinkSettings,
                       "the link between CPU sockets, map below", "map", true));
   f.push_back(bandwidth("cpu_copy_bandwidth", &HostSpec::cpuCopyBandwidth, 1e6, 1e13,
@@ -319,11 +366,49 @@ Settings<PcieSwitchSpec> declareSwitch() {
        },
        [](YAML::Emitter& out, const PcieSwitchSpec& sw) { emit(out, "name", sw.name); }, ""});
   f.push_back(
-      {"upstream", "the port its upstream link plugs into", "required",
-       text("`rc.N` or `SWITCH.N`, existing and free; the switches must form a tree under `rc`"),
+      {"upstream",
+       "the port its upstream link plugs into, or a list of root ports for several uplinks (each "
+       "a `link`; host traffic takes one into its buffer's socket, devices spread over them by "
+       "downstream port, models.md)",
+       "required",
+       text("`rc.N` or `SWITCH.N`, existing and free; the switches must form a tree under `rc`; "
+            "a list: distinct `rc.N` ports"),
        false,
-       [](FieldReader& r, PcieSwitchSpec& sw, bool) { r.text("upstream", sw.upstream, true); },
-       [](YAML::Emitter& out, const PcieSwitchSpec& sw) { emit(out, "upstream", sw.upstream); },
+       [](FieldReader& r, PcieSwitchSpec& sw, bool) {
+         const ConfigNode* v = r.take("upstream");
+         if (!v || !v->isList()) {
+           r.text("upstream", sw.upstream, true);
+           return;
+         }
+         sw.moreUpstreams.clear();
+         if (v->items().empty()) {
+           r.error("upstream", "expected a port or a list of root ports, e.g. [rc.0, rc.1]");
+           return;
+         }
+         for (size_t i = 0; i < v->items().size(); ++i) {
+           const ConfigNode& item = v->items()[i];
+           if (!item.isScalar() || item.value().empty()) {
+             r.diagnostics().error(item.where(), r.childPath("upstream"),
+                                   "expected a port such as rc.0");
+             return;
+           }
+           if (i == 0) {
+             sw.upstream = item.value();
+           } else {
+             sw.moreUpstreams.push_back(item.value());
+           }
+         }
+       },
+       [](YAML::Emitter& out, const PcieSwitchSpec& sw) {
+         if (sw.moreUpstreams.empty()) {
+           emit(out, "upstream", sw.upstream);
+           return;
+         }
+         out << YAML::Key << "upstream" << YAML::Value << YAML::Flow << YAML::BeginSeq
+             << sw.upstream;
+         for (const std::string& p : sw.moreUpstreams) out << p;
+         out << YAML::EndSeq;
+       },
        ""});
   f.push_back(integer("ports", &PcieSwitchSpec::ports, 1, 128, "downstream ports"));
   f.push_back(duration("latency", &PcieSwitchSpec::latency, 0, 10 * kUs,

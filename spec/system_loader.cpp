@@ -189,8 +189,21 @@ void checkTopology(const SystemSpec& sys, const std::vector<SwitchAt>& switchAt,
     return true;
   };
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    if (!sys.switches[i].upstream.empty())
-      plug("switch " + sys.switches[i].name, sys.switches[i].upstream, switchAt[i].upstream);
+    const PcieSwitchSpec& sw = sys.switches[i];
+    if (!sw.upstream.empty()) plug("switch " + sw.name, sw.upstream, switchAt[i].upstream);
+    // Several uplinks: each into a root port of its own (a switch under a switch has one way up).
+    for (const std::string& p : sw.moreUpstreams) {
+      const auto ref = parsePortRef(p), first = parsePortRef(sw.upstream);
+      if ((ref && ref->owner != "rc") || (first && first->owner != "rc")) {
+        diag.error(switchAt[i].upstream.where, switchAt[i].upstream.path,
+                   "switch " + sw.name +
+                       " has several uplinks, so each must plug into a root "
+                       "port (rc.N); '" +
+                       (ref && ref->owner != "rc" ? p : sw.upstream) + "' is a switch's port");
+        break;
+      }
+      if (!plug("switch " + sw.name, p, switchAt[i].upstream)) break;
+    }
   }
   // Walk each switch up to the root complex; meeting a switch twice means a cycle.
   for (size_t i = 0; i < sys.switches.size(); ++i) {
@@ -390,7 +403,16 @@ SystemSpec readSystemSpec(const ConfigNode& root, Diagnostics& diag) {
     }
   }
   r.finish();
-  if (sys.host.memorySocket >= sys.rootComplex.sockets()) {
+  for (size_t i = 0; i < sys.host.threadSockets.size(); ++i) {
+    if (sys.host.threadSockets[i] < sys.rootComplex.sockets()) continue;
+    r.error("host", "host.thread_sockets[" + std::to_string(i) + "]: socket " +
+                        std::to_string(sys.host.threadSockets[i]) +
+                        " names no socket: the root ports are on " +
+                        std::to_string(sys.rootComplex.sockets()) +
+                        " socket(s) (pcie.root_complex.sockets)");
+  }
+  if (sys.host.memoryPlacement == HostPlacement::Socket &&
+      sys.host.memorySocket >= sys.rootComplex.sockets()) {
     r.error("host", "host.memory_socket " + std::to_string(sys.host.memorySocket) +
                         " names no socket: the root ports are on " +
                         std::to_string(sys.rootComplex.sockets()) +

@@ -133,7 +133,12 @@ struct RootComplexSpec {
 struct PcieSwitchSpec {
   std::string name;
   std::string upstream;  // "rc.0" or "sw0.3": the port this switch's upstream link plugs into
-  uint32_t ports = 4;    // downstream ports
+  // Further uplinks, each into a root port ("rc.N") with the same `link` (a switch wired to several
+  // root ports, `upstream: [rc.0, rc.1]`). Host traffic takes an uplink into the socket its buffer
+  // lives on when there is one, else any; among those a device takes the one its downstream port
+  // picks (port index modulo their number). Peer traffic and topology follow `upstream`.
+  std::vector<std::string> moreUpstreams;
+  uint32_t ports = 4;            // downstream ports
   Picoseconds latency = 105000;  // cut-through port-to-port
   PcieLinkSpec link;             // the upstream link
 };
@@ -179,12 +184,24 @@ struct SocketLinkSpec {
   Picoseconds latency = 110000;  // one way; remote NUMA reads pay it twice
 };
 
+// Which NUMA node a host buffer lives on (`host.memory_socket`).
+enum class HostPlacement {
+  Socket,  // every host buffer on `memorySocket` (numactl --membind)
+  Local,   // each device's host buffers on the socket its root port hangs off (nvbandwidth)
+  Thread,  // first touch: a pinned buffer on the socket of the thread that allocated it, pageable
+           // and registered memory on the socket of the thread that copies it
+};
+
 struct HostSpec {
-  DramSpec memory;            // all sockets together; split evenly between their NUMA nodes
-  uint32_t memorySocket = 0;  // the NUMA node host buffers are allocated on
-  // Each device's host buffers on the socket its root port hangs off (`memory_socket: local`, as
-  // nvbandwidth allocates them); `memorySocket` is then unused.
-  bool memoryLocal = false;
+  DramSpec memory;  // all sockets together; split evenly between their NUMA nodes
+  HostPlacement memoryPlacement = HostPlacement::Thread;
+  uint32_t memorySocket = 0;  // the NUMA node of every host buffer with HostPlacement::Socket
+  // The socket each host thread runs on, by the thread's number (in order of creation, the main
+  // thread 0); threads past the end of the list take it again from the start. Empty: all on 0.
+  std::vector<uint32_t> threadSockets;
+  uint32_t socketOfThread(uint32_t thread) const {
+    return threadSockets.empty() ? 0 : threadSockets[thread % threadSockets.size()];
+  }
   SocketLinkSpec socketLink;
   double cpuCopyBandwidth = 10e9;  // bytes/s one core copies (pageable staging)
   // CPU cores that stage pageable copies at once: 0 gives each host thread its own (the thread

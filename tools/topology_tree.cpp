@@ -107,6 +107,13 @@ class TreeDrawer {
     return d.name + (d.model.empty() ? "" : "  " + d.model) + "  [" + memoryText(d.memory) + "]";
   }
 
+  // A switch's further uplinks (it is drawn under its first).
+  static std::string alsoUp(const spec::PcieSwitchSpec& sw) {
+    std::string text;
+    for (const std::string& p : sw.moreUpstreams) text += (text.empty() ? "" : ", ") + p;
+    return text.empty() ? "" : ", also up through " + text;
+  }
+
   void drawChildren(const std::string& owner, const std::string& indent) {
     std::vector<Child> kids = children_[owner];
     std::sort(kids.begin(), kids.end(),
@@ -119,7 +126,7 @@ class TreeDrawer {
       if (c.sw) {
         out_ += indent + branch + port + linkText(c.sw->link) + " ── " + c.sw->name +
                 "  PCIe switch, " + std::to_string(c.sw->ports) + " ports, " +
-                spec::formatDuration(c.sw->latency) + "\n";
+                spec::formatDuration(c.sw->latency) + alsoUp(*c.sw) + "\n";
         drawChildren(c.sw->name, indent + (last ? "   " : "│  "));
       } else {
         out_ += indent + branch + port + linkText(c.dev->link) + " ── " + deviceText(*c.dev) + "\n";

@@ -46,8 +46,14 @@ double FixedRateTiming::rateIgnoringEngine(int device, const Task& task) {
     r = std::min(r, sys_.host.cpuCopyBandwidth);  // staged by a CPU core through a pinned buffer
   }
   // Host <-> device, or peer to peer: every link on the route bounds it at its raw rate.
-  const Endpoint from = srcDev ? Endpoint::of(task.src.device) : Endpoint::host();
-  const Endpoint to = dstDev ? Endpoint::of(task.dst.device) : Endpoint::host();
+  // (host memory on the socket its buffer lives on)
+  const int other = srcDev ? task.src.device : task.dst.device;
+  auto host = [&](const MemoryPlace& m) {
+    return Endpoint::host(
+        static_cast<int>(router_.graph().hostSocketFor(m.socket, other, task.hostThread)));
+  };
+  const Endpoint from = srcDev ? Endpoint::of(task.src.device) : host(task.src);
+  const Endpoint to = dstDev ? Endpoint::of(task.dst.device) : host(task.dst);
   // (and a device link's transfer rate bounds one transfer).
   for (const Crossing& c : router_.route(from, to, device).crossings) {
     r = std::min(r, c.link->bandwidth());

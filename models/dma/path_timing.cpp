@@ -35,17 +35,25 @@ bool isPageable(const Task& t) {
   return t.src.kind == MemoryPlace::Kind::HostPageable ||
          t.dst.kind == MemoryPlace::Kind::HostPageable;
 }
-Endpoint endpoint(const MemoryPlace& m) {
-  return m.kind == MemoryPlace::Kind::Device ? Endpoint::of(m.device) : Endpoint::host();
-}
 }  // namespace
+
+uint32_t PathTiming::hostSocket(const Task& task, const MemoryPlace& host, int device) const {
+  return graph_.hostSocketFor(host.socket, device, task.hostThread);
+}
+
+Picoseconds PathTiming::roundTrip(int device, uint32_t socket) {
+  if (socket == router_.rootSocket(device)) return roundTrip_.at(static_cast<size_t>(device));
+  auto& rtt = farRoundTrips_[{device, socket}];
+  if (rtt == 0) rtt = router_.hostReadRoundTrip(device, static_cast<int>(socket));
+  return rtt;
+}
 
 PathTiming::PathTiming(const spec::SystemSpec& sys, MachineGraph& graph, Router& router)
     : sys_(sys), graph_(graph), router_(router) {
   runsOnDevice_ = sys.runMode == spec::RunMode::Device;
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const int i = static_cast<int>(d);
-    roundTrip_.push_back(router.hostReadRoundTrip(i));
+    roundTrip_.push_back(router.hostReadRoundTrip(i, static_cast<int>(router.rootSocket(i))));
   }
 }
 
@@ -60,11 +68,15 @@ PathTiming::ReadWindow PathTiming::windowFor(int device, uint64_t rowBytes) cons
   uint32_t window = dev.dma.outstandingReads;
   double needed = 0;
   if (window == 0) {
-    const Route& down = router_.route(Endpoint::host(), Endpoint::of(device), device);
+    // (for the memory of the device's own socket: the window is the device's, wherever a buffer
+    // lives; a farther one takes longer to answer)
+    const uint32_t own = router_.rootSocket(device);
+    const Route& down =
+        router_.route(Endpoint::host(static_cast<int>(own)), Endpoint::of(device), device);
     double rate = 1e15;
     for (const Crossing& c : down.crossings)
       rate = std::min(rate, c.link->payloadRate(Traffic::Completion, rowBytes, down.framing));
-    if (down.crossings.empty()) rate = graph_.hostMemory(graph_.hostSocketOf(device)).readRate();
+    if (down.crossings.empty()) rate = graph_.hostMemory(own).readRate();
     const double request =
         static_cast<double>(rowBytes) / static_cast<double>(pcie::ceilDiv(rowBytes, dev.link.mrrs));
     needed =
@@ -198,24 +210,35 @@ size_t PathTiming::addEngineStage(int device, const Task& task, uint64_t bytes,
   return at;
 }
 
-// The host bridge of the socket `device`'s root port hangs off, which every root port of that
-// socket shares: inbound it takes the device's writes on their way to host memory, outbound the
-// read data on its way from host memory into completions. Payload bytes at
+// The host bridge of the socket whose root port the route `r` enters the host by, which every
+// root port of that socket shares: inbound it takes the device's writes on their way to host
+// memory, outbound the read data on its way from host memory into completions. Payload bytes at
 // `pcie.root_complex.bridge_bandwidth`; nothing when that sets no limit.
-void PathTiming::addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
-  Resource* bridge = graph_.hostBridge(router_.rootSocket(device), inbound);
-  if (!bridge) return;
-  out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeRate(inbound)), 0, bytes});
+void PathTiming::addHostBridge(const Route& r, bool inbound, uint64_t bytes,
+                               std::vector<Stage>& out) {
+  const auto& nodes = graph_.nodes();
+  for (const Crossing& c : r.crossings) {
+    const GraphNode& upper = nodes[static_cast<size_t>(c.link->end(1))];
+    if (upper.kind != GraphNode::Kind::Socket ||
+        nodes[static_cast<size_t>(c.link->end(0))].kind == GraphNode::Kind::Socket) {
+      continue;  // (not a link into a root port)
+    }
+    Resource* bridge = graph_.hostBridge(static_cast<uint32_t>(upper.index), inbound);
+    if (!bridge) return;
+    out.push_back({bridge, transferTime(bytes, sys_.rootComplex.bridgeRate(inbound)), 0, bytes});
+    return;
+  }
 }
 
 // Posted writes to host memory pass the device's root port and its socket's host bridge. The link
 // carries only what they accept (flow-control credits hold the rest in the device), so their
 // stages come before the link's: a link whose writes are held back by the host leaves room for
 // the read requests sharing its direction.
-void PathTiming::hostInbound(int device, uint64_t bytes, std::vector<Stage>& out) {
-  addRootPort(device, true, bytes, out);
-  addHostBridge(device, true, bytes, out);
-  addHostMemoryShare(graph_.hostSocketOf(device), false, bytes, out);
+void PathTiming::hostInbound(const Route& r, uint32_t socket, uint64_t bytes,
+                             std::vector<Stage>& out) {
+  addRootPort(r, true, bytes, out);
+  addHostBridge(r, true, bytes, out);
+  addHostMemoryShare(socket, false, bytes, out);
 }
 
 bool PathTiming::isMemoryShare(const Resource* r) const {
@@ -255,16 +278,21 @@ void PathTiming::addHostMemoryShare(uint32_t socket, bool reads, uint64_t bytes,
   out.push_back({&own, transferTime(bytes, rate), 0, bytes});
 }
 
-// The root port `device` hangs off passes `pcie.root_complex.port_bandwidth` of payload in both
-// directions together. A direction alone may use all of it; while the other direction has traffic
-// booked at the port past the time this piece is ready (or a run of pieces holds it), the read
-// completions (outbound) get `port_read_share` of it and the posted writes (inbound) the rest.
-// Nothing when no port limit is set.
-void PathTiming::addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out) {
-  Resource* port = graph_.rootPort(device, inbound);
-  if (!port) return;
+// The root port the route `r` enters the host by passes `pcie.root_complex.port_bandwidth` of
+// payload in both directions together. A direction alone may use all of it; while the other
+// direction has traffic booked at the port past the time this piece is ready (or a run of pieces
+// holds it), the read completions (outbound) get `port_read_share` of it and the posted writes
+// (inbound) the rest. Nothing when no port limit is set.
+void PathTiming::addRootPort(const Route& r, bool inbound, uint64_t bytes,
+                             std::vector<Stage>& out) {
+  const Link* entry = nullptr;
+  for (const Crossing& c : r.crossings) {
+    if (graph_.rootPortOf(c.link, inbound)) entry = c.link;
+  }
+  if (!entry) return;
+  Resource* port = graph_.rootPortOf(entry, inbound);
   const spec::RootComplexSpec& rc = sys_.rootComplex;
-  const Resource& other = *graph_.rootPort(device, !inbound);
+  const Resource& other = *graph_.rootPortOf(entry, !inbound);
   const bool shared =
       other.heldBy != nullptr || (!other.reserved.empty() && other.reserved.back().end > ready_);
   const double share = inbound ? 1.0 - rc.portReadShare : rc.portReadShare;
@@ -281,15 +309,16 @@ void PathTiming::stagingCopy(int device, const Task& task, uint64_t offset, cons
   HostCpu& cpu = graph_.hostCpu();
   out.push_back({&cpu.stagingEngine(task.hostThread), transferTime(shape.bytes(), cpu.copyRate()),
                  0, shape.bytes(), true});
-  Stage memory =
-      graph_.hostMemory(graph_.hostSocketOf(device)).access({shape.bytes(), 1}, true, true, 0);
+  // (the pageable buffer, and the thread's staging buffers beside it on the same node)
+  const bool toDevice = task.src.kind == MemoryPlace::Kind::HostPageable;
+  const uint32_t socket = hostSocket(task, toDevice ? task.src : task.dst, device);
+  Stage memory = graph_.hostMemory(socket).access({shape.bytes(), 1}, true, true, 0);
   memory.rateOnly = true;
   memory.alongside = true;            // the core reads and writes memory while it copies
   memory.memory = Stage::kNotMemory;  // the staging buffer is not the copy's source or destination
   if (memory.service) {
     // The thread's pinned staging buffers, two per host thread at the bottom of host memory, in
     // turn for each `host.staging_buffer` bytes of the copy.
-    const bool toDevice = task.src.kind == MemoryPlace::Kind::HostPageable;
     const uint64_t buffer =
         2 * static_cast<uint64_t>(task.hostThread) + offset / sys_.host.stagingBufferSize % 2;
     const uint64_t staging = buffer * sys_.host.stagingBufferSize;
@@ -338,15 +367,17 @@ void PathTiming::addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, co
 void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const Shape& shape,
                           std::vector<Stage>& out, uint32_t& requests) {
   const int target = task.dst.device;
-  const Route& up = router_.route(Endpoint::of(target), Endpoint::host(), device);
-  const Route& down = router_.route(Endpoint::host(), Endpoint::of(target), device);
+  const uint32_t socket = hostSocket(task, task.src, target);
+  const Endpoint host = Endpoint::host(static_cast<int>(socket));
+  const Route& up = router_.route(Endpoint::of(target), host, device);
+  const Route& down = router_.route(host, Endpoint::of(target), device);
   requests = static_cast<uint32_t>(std::min<uint64_t>(
       shape.rows * pcie::ceilDiv(shape.rowBytes, down.framing.request), 1u << 30));
   // The device's read tags: each request holds one for a round trip.
   const spec::DeviceSpec& dev = sys_.devices.at(static_cast<size_t>(device));
   const Picoseconds tagTime = static_cast<Picoseconds>(
-      std::ceil(static_cast<double>(requests) *
-                static_cast<double>(roundTrip_[static_cast<size_t>(device)]) / dev.link.tags));
+      std::ceil(static_cast<double>(requests) * static_cast<double>(roundTrip(device, socket)) /
+                dev.link.tags));
   Stage tags{&graph_.readTags(device), tagTime, 0, shape.bytes()};
   tags.rateOnly = true;
   out.push_back(tags);
@@ -355,12 +386,12 @@ void PathTiming::hostRead(int device, const Task& task, uint64_t offset, const S
     s.latency = c.latency;
     out.push_back(s);
   }
-  Memory& host = graph_.hostMemory(graph_.hostSocketOf(target));
-  out.push_back(host.access(shape, true, false, host.readLatency()));
+  Memory& memory = graph_.hostMemory(socket);
+  out.push_back(memory.access(shape, true, false, memory.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
-  addHostMemoryShare(graph_.hostSocketOf(target), true, shape.bytes(), out);
-  addHostBridge(target, false, shape.bytes(), out);
-  addRootPort(target, false, shape.bytes(), out);
+  addHostMemoryShare(socket, true, shape.bytes(), out);
+  addHostBridge(down, false, shape.bytes(), out);
+  addRootPort(down, false, shape.bytes(), out);
   for (const Crossing& c : down.crossings) {
     Stage s = c.link->carry(c.direction, Traffic::Completion, shape, down.framing);
     s.latency = c.latency;
@@ -398,8 +429,11 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
   Memory& source = graph_.deviceMemory(task.src.device);
   out.push_back(source.access(shape, true, false, source.readLatency()));
   addRuns(out.back(), task.src, task.srcPitch, task, offset, shape, false);
-  if (!dstDev) hostInbound(task.src.device, shape.bytes(), out);
-  const Route& r = router_.route(Endpoint::of(task.src.device), endpoint(task.dst), device);
+  const uint32_t socket = dstDev ? 0 : hostSocket(task, task.dst, task.src.device);
+  const Route& r = router_.route(
+      Endpoint::of(task.src.device),
+      dstDev ? Endpoint::of(task.dst.device) : Endpoint::host(static_cast<int>(socket)), device);
+  if (!dstDev) hostInbound(r, socket, shape.bytes(), out);
   // One DMA queue's transfer moves at most the transfer rate of the device links it crosses
   // (HCCS: the rate of one SDMA transfer); transfers on other channels share the wire beside it.
   double queueRate = 0;
@@ -416,8 +450,7 @@ std::vector<Stage> PathTiming::stages(int device, const Task& task, uint64_t off
     s.latency = c.latency;
     out.push_back(s);
   }
-  out.push_back((dstDev ? graph_.deviceMemory(task.dst.device)
-                        : graph_.hostMemory(graph_.hostSocketOf(task.src.device)))
+  out.push_back((dstDev ? graph_.deviceMemory(task.dst.device) : graph_.hostMemory(socket))
                     .access(shape, false, true, 0));
   addRuns(out.back(), task.dst, task.dstPitch, task, offset, shape, true);
   if (!dstDev && isPageable(task)) stagingCopy(task.src.device, task, offset, shape, out);
@@ -430,6 +463,7 @@ void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes,
                                 std::vector<Stage>& out) {
   Task read;
   read.kind = TaskKind::Copy;
+  read.hostThread = task.hostThread;
   read.src = {MemoryPlace::Kind::HostPinned, -1, task.kernel.hostAddress};
   read.dst = {MemoryPlace::Kind::Device, device, 0};
   uint32_t requests = 0;
@@ -441,15 +475,16 @@ void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes,
 void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
                                  std::vector<Stage>& out) {
   const Shape shape{bytes, 1};
-  const Route& r = router_.route(Endpoint::of(device), Endpoint::host(), device);
-  hostInbound(device, bytes, out);
+  const uint32_t socket = graph_.hostSocketFor(-1, device, task.hostThread);
+  const Route& r =
+      router_.route(Endpoint::of(device), Endpoint::host(static_cast<int>(socket)), device);
+  hostInbound(r, socket, bytes, out);
   for (const Crossing& c : r.crossings) {
     Stage st = c.link->carry(c.direction, Traffic::Write, shape, r.framing);
     st.latency = c.latency;
     out.push_back(st);
   }
-  Memory& host = graph_.hostMemory(graph_.hostSocketOf(device));
-  out.push_back(host.access(shape, false, true, 0));
+  out.push_back(graph_.hostMemory(socket).access(shape, false, true, 0));
   if (out.back().service) out.back().runs.push_back({task.kernel.hostAddress, bytes, true});
 }
 

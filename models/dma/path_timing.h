@@ -50,9 +50,13 @@ class PathTiming : public TransferTiming {
                    std::vector<Stage>& out);
   Resource& dmaQueue(int device, int channel);
   size_t addEngineStage(int device, const Task& task, uint64_t bytes, std::vector<Stage>& st);
-  void addHostBridge(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
-  void addRootPort(int device, bool inbound, uint64_t bytes, std::vector<Stage>& out);
-  void hostInbound(int device, uint64_t bytes, std::vector<Stage>& out);
+  void addHostBridge(const Route& r, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void addRootPort(const Route& r, bool inbound, uint64_t bytes, std::vector<Stage>& out);
+  void hostInbound(const Route& r, uint32_t socket, uint64_t bytes, std::vector<Stage>& out);
+  // The socket of the host side `host` of `task` whose other side is `device`'s memory.
+  uint32_t hostSocket(const Task& task, const MemoryPlace& host, int device) const;
+  // The round trip of `device`'s reads of socket `socket`'s memory.
+  Picoseconds roundTrip(int device, uint32_t socket);
   void addHostMemoryShare(uint32_t socket, bool reads, uint64_t bytes, std::vector<Stage>& out);
   bool isMemoryShare(const Resource* r) const;
   static void addRuns(Stage& st, const MemoryPlace& place, uint64_t pitch, const Task& task,
@@ -61,7 +65,8 @@ class PathTiming : public TransferTiming {
   MachineGraph& graph_;
   Router& router_;
   mutable std::map<std::pair<int, uint64_t>, ReadWindow> windows_;  // by (device, row width)
-  std::vector<Picoseconds> roundTrip_;                      // of a read to host memory, per device
+  std::vector<Picoseconds> roundTrip_;  // of a read to its default host memory, per device
+  std::map<std::pair<int, uint32_t>, Picoseconds> farRoundTrips_;  // to other sockets' memories
   std::vector<std::pair<Picoseconds, Picoseconds>> spans_;  // stage bookings of the last piece
   std::map<std::pair<int, int>, Resource*> dmaQueues_;      // by (device, channel), as first used
   struct MixedMemory {

@@ -1,5 +1,6 @@
 #include "models/machine/machine_graph.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/link/pcie_link.h"
@@ -9,7 +10,7 @@
 
 namespace ascendsim::models {
 int MachineGraph::addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency) {
-  nodes_.push_back({kind, std::move(name), index, -1, -1, latency});
+  nodes_.push_back({kind, std::move(name), index, -1, -1, latency, -1, {}});
   return static_cast<int>(nodes_.size()) - 1;
 }
 
@@ -43,8 +44,12 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
             sys.switches[i].latency);
   }
   for (size_t i = 0; i < sys.switches.size(); ++i) {
-    plug(socketNode(0) + static_cast<int>(sockets + i), sys.switches[i].upstream,
-         sys.switches[i].link, sys.switches[i].name + ".uplink");
+    const int node = socketNode(0) + static_cast<int>(sockets + i);
+    plug(node, sys.switches[i].upstream, sys.switches[i].link, sys.switches[i].name + ".uplink");
+    for (size_t u = 0; u < sys.switches[i].moreUpstreams.size(); ++u) {
+      plug(node, sys.switches[i].moreUpstreams[u], sys.switches[i].link,
+           sys.switches[i].name + ".uplink" + std::to_string(u + 1), true);
+    }
   }
   for (size_t d = 0; d < sys.devices.size(); ++d) {
     const spec::DeviceSpec& dev = sys.devices[d];
@@ -84,17 +89,18 @@ MachineGraph::MachineGraph(const spec::SystemSpec& sys) : sys_(sys) {
 
 // Plugs `child` into the port `port` ("rc.2" or "sw0.1") with a PCIe link.
 void MachineGraph::plug(int child, const std::string& port, const spec::PcieLinkSpec& link,
-                        const std::string& linkName) {
+                        const std::string& linkName, bool further) {
   const auto ref = spec::parsePortRef(port);
   if (!ref) return;
   int parent = -1;
   double efficiency = 1.0;
+  std::pair<Resource*, Resource*> rootPort{nullptr, nullptr};
   if (ref->owner == "rc") {
     parent = socketNode(sys_.rootComplex.socketOfPort(ref->index));
     efficiency = sys_.rootComplex.efficiency;  // the host bridge behind a root port
     if (sys_.rootComplex.portBandwidth > 0) {
       const std::string name = "rc" + std::to_string(ref->index) + ".port";
-      rootPorts_[child] = {&resources_.add(name + ".in"), &resources_.add(name + ".out")};
+      rootPort = {&resources_.add(name + ".in"), &resources_.add(name + ".out")};
     }
   } else {
     for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -105,25 +111,32 @@ void MachineGraph::plug(int child, const std::string& port, const spec::PcieLink
   if (parent < 0) return;
   links_.push_back(
       std::make_unique<PcieLink>(linkName, child, parent, link, efficiency, resources_));
-  nodes_[static_cast<size_t>(child)].parent = parent;
-  nodes_[static_cast<size_t>(child)].uplink = static_cast<int>(links_.size()) - 1;
+  if (rootPort.first) rootPorts_[links_.back().get()] = rootPort;
+  GraphNode& node = nodes_[static_cast<size_t>(child)];
+  node.uplinks.push_back(static_cast<int>(links_.size()) - 1);
+  if (further) return;
+  node.parent = parent;
+  node.uplink = static_cast<int>(links_.size()) - 1;
+  node.port = static_cast<int>(ref->index);
 }
 
-Resource* MachineGraph::rootPort(int device, bool inbound) const {
-  if (rootPorts_.empty()) return nullptr;
-  int n = deviceNode(device);
-  while (n >= 0 && nodes_[static_cast<size_t>(n)].parent >= 0 &&
-         nodes_[static_cast<size_t>(nodes_[static_cast<size_t>(n)].parent)].kind !=
-             GraphNode::Kind::Socket) {
-    n = nodes_[static_cast<size_t>(n)].parent;
-  }
-  const auto it = rootPorts_.find(n);
+Resource* MachineGraph::rootPortOf(const Link* link, bool inbound) const {
+  const auto it = rootPorts_.find(link);
   if (it == rootPorts_.end()) return nullptr;
   return inbound ? it->second.first : it->second.second;
 }
 
+uint32_t MachineGraph::hostSocketFor(int socket, int device, int thread) const {
+  if (socket >= 0) return static_cast<uint32_t>(socket);
+  if (sys_.host.memoryPlacement == spec::HostPlacement::Thread)
+    return sys_.host.socketOfThread(static_cast<uint32_t>(std::max(thread, 0)));
+  return hostSocketOf(device);
+}
+
 uint32_t MachineGraph::hostSocketOf(int device) const {
-  if (!sys_.host.memoryLocal || device < 0) return sys_.host.memorySocket;
+  if (sys_.host.memoryPlacement == spec::HostPlacement::Thread) return sys_.host.socketOfThread(0);
+  if (sys_.host.memoryPlacement != spec::HostPlacement::Local || device < 0)
+    return sys_.host.memorySocket;
   int n = deviceNode(device);
   while (n >= 0 && nodes_[static_cast<size_t>(n)].parent >= 0)
     n = nodes_[static_cast<size_t>(n)].parent;

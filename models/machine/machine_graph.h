@@ -26,6 +26,10 @@ struct GraphNode {
   int parent = -1;   // the node its PCIe link goes up to (-1 for sockets and unplugged devices)
   int uplink = -1;   // index in links() of that link
   Picoseconds latency = 0;  // crossing the node: a switch's cut-through, a socket's root complex
+  int port = -1;            // the index of the port its (first) uplink plugs into
+  // Every uplink (indices in links()), `uplink` first; a switch wired to several root ports has
+  // more than one.
+  std::vector<int> uplinks;
 };
 
 class MachineGraph {
@@ -70,13 +74,18 @@ class MachineGraph {
     if (hostBridges_.empty()) return nullptr;
     return inbound ? hostBridges_.at(socket).first : hostBridges_.at(socket).second;
   }
-  // The root port `device` hangs off (directly or under switches), in one direction (inbound:
-  // towards host memory); nullptr when `pcie.root_complex.port_bandwidth` sets no limit or the
-  // device is not plugged in.
-  Resource* rootPort(int device, bool inbound) const;
-  // The socket whose host memory holds `device`'s host buffers: its own root port's socket with
-  // `host.memory_socket: local`, else `host.memory_socket`.
+  // The root port the PCIe link `link` plugs into, in one direction (inbound: towards host
+  // memory); nullptr when `pcie.root_complex.port_bandwidth` sets no limit or `link` plugs into
+  // no root port.
+  Resource* rootPortOf(const Link* link, bool inbound) const;
+  // The socket whose host memory holds `device`'s host buffers when nothing more is known of
+  // them: its own root port's socket with `host.memory_socket: local`, the main thread's with
+  // `thread`, else `host.memory_socket`.
   uint32_t hostSocketOf(int device) const;
+  // The socket of a host buffer that `device`'s DMA moves for host thread `thread`: `socket` when
+  // the buffer's node is known (>= 0: an aclrtMallocHost buffer with `memory_socket: thread`),
+  // else as `host.memory_socket` says (`thread`: the copying thread's socket).
+  uint32_t hostSocketFor(int socket, int device, int thread) const;
   HostCpu& hostCpu() { return *cpu_; }
   ResourceTable& resources() { return resources_; }
   const ResourceTable& resources() const { return resources_; }
@@ -84,7 +93,7 @@ class MachineGraph {
  private:
   int addNode(GraphNode::Kind kind, std::string name, int index, Picoseconds latency);
   void plug(int child, const std::string& port, const spec::PcieLinkSpec& link,
-            const std::string& linkName);
+            const std::string& linkName, bool further = false);
 
   const spec::SystemSpec& sys_;
   ResourceTable resources_;
@@ -98,8 +107,8 @@ class MachineGraph {
   std::vector<std::vector<Resource*>> dmaEngines_;
   // Per socket: in, out (empty: no limit either way; nullptr: none that way).
   std::vector<std::pair<Resource*, Resource*>> hostBridges_;
-  // Per graph node plugged into a root port: that port's in and out (empty: no limit).
-  std::map<int, std::pair<Resource*, Resource*>> rootPorts_;
+  // Per link plugged into a root port: that port's in and out (empty: no limit).
+  std::map<const Link*, std::pair<Resource*, Resource*>> rootPorts_;
   std::unique_ptr<HostCpu> cpu_;
   std::unique_ptr<NetworkSwitch> networkSwitch_;
   int networkNode_ = -1;

@@ -35,12 +35,28 @@ Crossing Router::crossing(int linkIndex, int fromNode) const {
           l.latency() + graph_.nodes()[static_cast<size_t>(upper)].latency};
 }
 
-std::vector<Crossing> Router::upward(int node, int stopAt) const {
+std::vector<Crossing> Router::upward(int node, int stopAt, int socket) const {
   std::vector<Crossing> out;
-  for (int n = node; n != stopAt && n >= 0; n = graph_.nodes()[static_cast<size_t>(n)].parent) {
+  int from = -1;  // the node the way came from
+  for (int n = node; n != stopAt && n >= 0;) {
     const GraphNode& g = graph_.nodes()[static_cast<size_t>(n)];
     if (g.uplink < 0) break;
-    out.push_back(crossing(g.uplink, n));
+    int link = g.uplink;
+    if (g.uplinks.size() > 1) {
+      // Several uplinks (each into a root port): those into the wanted socket, else all; among
+      // them the one the incoming downstream port picks.
+      std::vector<int> into;
+      for (int u : g.uplinks) {
+        if (socket < 0 || graph_.link(u).end(1) == graph_.socketNode(static_cast<uint32_t>(socket)))
+          into.push_back(u);
+      }
+      if (into.empty()) into = g.uplinks;
+      const int port = from >= 0 ? std::max(graph_.nodes()[static_cast<size_t>(from)].port, 0) : 0;
+      link = into[static_cast<size_t>(port) % into.size()];
+    }
+    out.push_back(crossing(link, n));
+    from = n;
+    n = graph_.link(link).end(1);  // PCIe links: end B is the upstream node
   }
   return out;
 }
@@ -116,16 +132,18 @@ Framing Router::framing(const std::vector<Crossing>& crossings, int engine) cons
 }
 
 const Route& Router::route(Endpoint from, Endpoint to, int engine) {
-  const auto key = std::make_tuple(from.device, to.device, engine);
+  const auto key = std::make_tuple(from.device, from.socket, to.device, to.socket, engine);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   Route r;
-  // A device's way up to the socket whose memory host buffers live on (crossing the socket link
-  // when its root port is on another socket).
-  auto toHost = [&](int device) {
-    const uint32_t memorySocket = graph_.hostSocketOf(device);
-    std::vector<Crossing> up = upward(graph_.deviceNode(device), -1);
-    const std::vector<int> chain = ancestors(graph_.deviceNode(device));
-    const int socket = chain.empty() ? graph_.socketNode(memorySocket) : chain.back();
+  // A device's way up to the socket whose memory the host buffer lives on (crossing the socket
+  // link when its root port is on another socket).
+  auto toHost = [&](int device, int bufferSocket) {
+    const uint32_t memorySocket =
+        bufferSocket >= 0 ? static_cast<uint32_t>(bufferSocket) : graph_.hostSocketOf(device);
+    std::vector<Crossing> up =
+        upward(graph_.deviceNode(device), -1, graph_.socketNode(memorySocket));
+    // (the socket the way arrives at: its last PCIe link's upstream end)
+    const int socket = up.empty() ? graph_.socketNode(memorySocket) : up.back().link->end(1);
     if (socket != graph_.socketNode(memorySocket)) {
       Link& l = graph_.socketLink(static_cast<uint32_t>(socket), memorySocket);
       up.push_back({&l, l.directionFrom(socket), l.latency()});
@@ -138,9 +156,9 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
     return c;
   };
   if (!from.isHost() && to.isHost()) {
-    r.crossings = toHost(from.device);
+    r.crossings = toHost(from.device, to.socket);
   } else if (from.isHost() && !to.isHost()) {
-    r.crossings = reversed(toHost(to.device));
+    r.crossings = reversed(toHost(to.device, from.socket));
   } else if (!from.isHost() && !to.isHost() && from.device != to.device) {
     if (overNetwork(from.device, to.device)) {
       // Out through the sender's NIC to the switch (and across it), in through the receiver's.
@@ -162,8 +180,13 @@ const Route& Router::route(Endpoint from, Endpoint to, int engine) {
           break;
         }
       }
-      r.crossings = upward(a, meet);
-      const std::vector<Crossing> down = reversed(upward(b, meet));
+      // (into the socket they meet at, when that is where they meet)
+      const int at =
+          meet >= 0 && graph_.nodes()[static_cast<size_t>(meet)].kind == GraphNode::Kind::Socket
+              ? meet
+              : -1;
+      r.crossings = upward(a, meet, at);
+      const std::vector<Crossing> down = reversed(upward(b, meet, at));
       r.crossings.insert(r.crossings.end(), down.begin(), down.end());
     }
   }
@@ -177,9 +200,11 @@ uint32_t Router::rootSocket(int device) const {
   return chain.empty() ? graph_.hostSocketOf(device) : static_cast<uint32_t>(chain.back());
 }
 
-Picoseconds Router::hostReadRoundTrip(int device) {
-  Picoseconds rtt = graph_.hostMemory(graph_.hostSocketOf(device)).readLatency();
-  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(), device).crossings)
+Picoseconds Router::hostReadRoundTrip(int device, int socket) {
+  const uint32_t memorySocket =
+      socket >= 0 ? static_cast<uint32_t>(socket) : graph_.hostSocketOf(device);
+  Picoseconds rtt = graph_.hostMemory(memorySocket).readLatency();
+  for (const Crossing& c : route(Endpoint::of(device), Endpoint::host(socket), device).crossings)
     rtt += 2 * c.latency;
   return rtt;
 }

@@ -42,11 +42,13 @@ struct Route {
   Framing framing;                  // how the PCIe links on it split traffic into TLPs
 };
 
-// One end of a transfer: host memory (on the NUMA node host buffers live on) or a device's memory.
+// One end of a transfer: host memory (on socket `socket`'s NUMA node) or a device's memory.
 struct Endpoint {
   int device = -1;  // -1: host memory
-  static Endpoint host() { return {}; }
-  static Endpoint of(int d) { return {d}; }
+  int socket = -1;  // host memory's socket; -1: where the device's host buffers live by default
+                    // (MachineGraph::hostSocketOf)
+  static Endpoint host(int socket = -1) { return {-1, socket}; }
+  static Endpoint of(int d) { return {d, -1}; }
   bool isHost() const { return device < 0; }
 };
 
@@ -64,19 +66,23 @@ class Router {
 
   // The way from `from` to `to`, with framing for a transfer run by `engine`'s DMA.
   const Route& route(Endpoint from, Endpoint to, int engine);
-  // The round trip of a read `device` makes to host memory: request and completion latency on
-  // every crossing both ways, plus the memory's own.
-  Picoseconds hostReadRoundTrip(int device);
+  // The round trip of a read `device` makes to host memory (on `socket`, -1: its default one):
+  // request and completion latency on every crossing both ways, plus the memory's own.
+  Picoseconds hostReadRoundTrip(int device, int socket = -1);
+  const MachineGraph& graph() const { return graph_; }
   // The CPU socket whose root complex `device` hangs off (through its switches).
   uint32_t rootSocket(int device) const;
 
  private:
   std::vector<int> ancestors(int node) const;  // node's parent, grandparent, ... up to its socket
-  std::vector<Crossing> upward(int node, int stopAt) const;  // from node up to (not past) stopAt
+  // From node up to (not past) stopAt; a switch with several uplinks is left by one into socket
+  // `socket` when it has one (-1: any), picked by the downstream port the way came in by.
+  std::vector<Crossing> upward(int node, int stopAt, int socket = -1) const;
   Crossing crossing(int linkIndex, int fromNode) const;
   Framing framing(const std::vector<Crossing>& crossings, int engine) const;
   MachineGraph& graph_;
-  std::map<std::tuple<int, int, int>, Route> cache_;  // (from, to, engine), filled on first use
+  // (from, its socket, to, its socket, engine), filled on first use
+  std::map<std::tuple<int, int, int, int, int>, Route> cache_;
 };
 
 }  // namespace ascendsim::models

@@ -21,6 +21,9 @@ struct MemoryPlace {
   Kind kind = Kind::HostPageable;
   int device = -1;       // for Kind::Device
   uint64_t address = 0;  // simulated device address or host address
+  // Host memory: the socket (NUMA node) its pages are on, when known (an aclrtMallocHost buffer
+  // with `host.memory_socket: thread`); -1: as `host.memory_socket` says for the copy.
+  int socket = -1;
 };
 
 // ValueWrite / ValueWait: aclrtValueWrite / aclrtValueWait, done by the task scheduler itself.

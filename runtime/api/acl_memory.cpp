@@ -1,6 +1,7 @@
 // Memory allocation, copies and memsets.
 
 #include "runtime/api/api_call.h"
+#include "runtime/core/soc_cores.h"
 #include "runtime/remote/program_pages.h"
 
 using namespace ascendsim::runtime;
@@ -20,6 +21,50 @@ aclError registerServed(const char* name, void* ptr, uint64_t size, Send send) {
   const aclError code = send();
   ascendsim::remote::settleRegistration(ptr, size, code == ACL_SUCCESS);
   return code;
+}
+
+// What aclrtMallocHostWithCfg refuses before it allocates, as CANN's runtime checks it
+// (ApiImpl::HostMallocWithCfg): host memory takes the MODULE_ID attribute (any module) and
+// VA_FLAG (0 or 1; 1 only on the A2 and A3 parts, the ones the documentation says support it);
+// any other attribute, or a config without its attribute array, is an invalid value. Empty when
+// the call may go on.
+struct Refusal {
+  aclError code = ACL_SUCCESS;
+  std::string text;
+};
+template <class Soc>
+Refusal checkHostConfig(void** ptr, uint64_t size, const aclrtMallocConfig* cfg, Soc soc) {
+  if (!ptr) return {ACL_ERROR_INVALID_PARAM, "ptr is NULL"};
+  if (size == 0) return {ACL_ERROR_INVALID_PARAM, "size is 0"};
+  if (!cfg) return {};
+  if (!cfg->attrs) return {ACL_ERROR_RT_PARAM_INVALID, "cfg->attrs is NULL"};
+  for (size_t i = 0; i < cfg->numAttrs; ++i) {
+    const aclrtMallocAttribute& a = cfg->attrs[i];
+    const std::string which = "cfg->attrs[" + std::to_string(i) + "]";
+    const int32_t attr = rawEnum(a.attr);
+    if (attr == ACL_RT_MEM_ATTR_MODULE_ID) continue;
+    if (attr != ACL_RT_MEM_ATTR_VA_FLAG) {
+      return {ACL_ERROR_RT_PARAM_INVALID,
+              which + ".attr " + std::to_string(attr) +
+                  " is not an attribute of host memory: expected ACL_RT_MEM_ATTR_MODULE_ID (1) "
+                  "or ACL_RT_MEM_ATTR_VA_FLAG (3)"};
+    }
+    if (a.value.vaFlag > 1) {
+      return {ACL_ERROR_RT_PARAM_INVALID,
+              which + ".value.vaFlag " + std::to_string(a.value.vaFlag) + " is neither 0 nor 1"};
+    }
+    if (a.value.vaFlag == 1) {
+      const std::string part = soc();
+      if (!isA2OrA3(part)) {
+        return {ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                which +
+                    ": VA consistency (vaFlag 1) is supported on Atlas A2 and A3 parts only, "
+                    "not on " +
+                    (part.empty() ? std::string("a machine that names no SoC") : part)};
+      }
+    }
+  }
+  return {};
 }
 }  // namespace
 
@@ -66,6 +111,32 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
     needPointer(hostPtr, "hostPtr");
     *hostPtr = rt().mallocHost(t, size);
     t.callArgs.push_back(ptrArg("hostPtr", *hostPtr));
+  });
+}
+
+// The pages land on the NUMA node of the calling thread (first touch, `host.memory_socket:
+// thread`); vaFlag 1 needs nothing more: the device reaches pinned memory at its host address.
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+  if (ascendsim::remote::clientActive()) {
+    const Refusal refused = checkHostConfig(ptr, size, cfg, [] {
+      const char* soc = aclrtGetSocName();
+      return std::string(soc ? soc : "");
+    });
+    if (refused.code != ACL_SUCCESS) {
+      ascendsim::remote::setServedError("aclrtMallocHostWithCfg: " + refused.text);
+      return refused.code;
+    }
+    return aclrtMallocHost(ptr, size);
+  }
+  return run("aclrtMallocHostWithCfg", &ApiOverheads::mallocHost, [&](HostThread& t) {
+    t.callArgs = {arg("size", size)};
+    const Refusal refused = checkHostConfig(ptr, size, cfg, [] {
+      const auto& devices = rt().system().devices;
+      return devices.empty() ? std::string() : devices.front().soc;
+    });
+    if (refused.code != ACL_SUCCESS) fail(refused.code, refused.text);
+    *ptr = rt().mallocHost(t, size);
+    t.callArgs.push_back(ptrArg("ptr", *ptr));
   });
 }
 
@@ -247,7 +318,8 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
   ASCENDSIM_FORWARD(aclrtMallocPhysical, handle, size, prop, flags);
   return run("aclrtMallocPhysical", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(handle, "handle");
-    *handle = rt().virtualMemory().allocatePhysical(rt().callerPid(t), size, prop, flags);
+    *handle = rt().virtualMemory().allocatePhysical(rt().callerPid(t), size, prop, flags,
+                                                    rt().system().rootComplex.sockets());
   });
 }
 

@@ -91,7 +91,7 @@ void useHostMemory(HostMemorySource& source) {
   gHostMemory = &source;
 }
 
-void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
+void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment, int socket) {
   void* p = nullptr;
   if (size > UINT64_MAX - (alignment - 1)) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -103,7 +103,7 @@ void* MemoryManager::allocatePinnedHost(uint64_t size, uint64_t alignment) {
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
          "host is out of memory for " + std::to_string(size) + " pinned bytes");
   }
-  pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size, pinnedCount_++};
+  pinned_[reinterpret_cast<uint64_t>(p)] = HostAllocation{size, pinnedCount_++, socket};
   pinnedBytes_ += size;
   return p;
 }
@@ -346,7 +346,7 @@ MemoryPlace MemoryManager::resolve(const void* p, uint64_t n, const char* role) 
                                              std::to_string(it->second.size) + " bytes by " +
                                              std::to_string(n - (end - address)) + " bytes");
       }
-      return {MemoryPlace::Kind::HostPinned, -1, address};
+      return {MemoryPlace::Kind::HostPinned, -1, address, it->second.socket};
     }
   }
   if (registered(address, n)) return {MemoryPlace::Kind::HostPinned, -1, address};

@@ -39,7 +39,8 @@ class MemoryManager {
   void* allocateDevice(Device& device, uint64_t size, uint64_t reserved, uint64_t alignment,
                        AllocationApi api);
   // `alignment`: a power of two; the allocation is rounded up to a multiple of it.
-  void* allocatePinnedHost(uint64_t size, uint64_t alignment = 64);
+  // `socket`: the NUMA node its pages are on, when the runtime knows it (-1: as the copy decides).
+  void* allocatePinnedHost(uint64_t size, uint64_t alignment = 64, int socket = -1);
   // Frees what `api` allocated; fails with ACL_ERROR_RT_MEMORY_FREE otherwise. An allocation that
   // queued copies or memsets still use lives on until the last of them ends (as the driver keeps
   // it): returns true when the release was deferred so.
@@ -85,6 +86,7 @@ class MemoryManager {
   struct HostAllocation {
     uint64_t size;
     uint64_t number;  // order of allocation, for names that do not depend on addresses
+    int socket = -1;  // NUMA node, when known
   };
   uint64_t pinnedCount_ = 0;
   Device* deviceOwning(uint64_t address) const;

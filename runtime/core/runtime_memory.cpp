@@ -75,7 +75,11 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
          "host memory (" + std::to_string(spec_.host.memory.capacity) + " bytes) cannot pin " +
              std::to_string(size) + " more bytes");
   }
-  return memory_->allocatePinnedHost(size);
+  // First touch: the driver pins the pages in the calling thread, so they land on its socket.
+  const int socket = spec_.host.memoryPlacement == spec::HostPlacement::Thread
+                         ? static_cast<int>(spec_.host.socketOfThread(t.index))
+                         : -1;
+  return memory_->allocatePinnedHost(size, 64, socket);
 }
 
 void Runtime::free(HostThread& t, void* p, AllocationApi api) {

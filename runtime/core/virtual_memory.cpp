@@ -70,14 +70,27 @@ PhysicalMemory& VirtualMemory::physical(int32_t pid, aclrtDrvMemHandle handle) {
 }
 
 PhysicalMemory* VirtualMemory::allocatePhysical(int32_t pid, uint64_t size,
-                                                const aclrtPhysicalMemProp* prop, uint64_t flags) {
+                                                const aclrtPhysicalMemProp* prop, uint64_t flags,
+                                                uint32_t hostNodes) {
   if (!prop) fail(ACL_ERROR_INVALID_PARAM, "prop is NULL");
   if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
   checkGranular(size, "size");
   if (flags != 0) fail(ACL_ERROR_INVALID_PARAM, "flags must be 0");
-  if (prop->location.type != ACL_MEM_LOCATION_TYPE_DEVICE) {
+  const int32_t where = static_cast<int32_t>(prop->location.type);
+  if (where == ACL_MEM_LOCATION_TYPE_UNREGISTERED || where == ACL_MEM_LOCATION_TYPE_MANAGED) {
+    fail(ACL_ERROR_INVALID_PARAM, "location.type " + std::to_string(where) +
+                                      " (UNREGISTERED or MANAGED) is no place for physical memory");
+  }
+  if (where == ACL_MEM_LOCATION_TYPE_HOST_NUMA && prop->location.id >= hostNodes) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "location.id " + std::to_string(prop->location.id) + " names no NUMA node: the host has " +
+             std::to_string(hostNodes) + " (one per socket, pcie.root_complex.sockets)");
+  }
+  if (where != ACL_MEM_LOCATION_TYPE_DEVICE) {
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-         "physical memory is simulated on devices only (location.type DEVICE)");
+         "physical host memory (location.type HOST or HOST_NUMA) is not simulated; pinned host "
+         "memory on a chosen node comes from aclrtMallocHost called by a thread on that node's "
+         "socket (host.thread_sockets)");
   }
   if (prop->allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED)
     fail(ACL_ERROR_INVALID_PARAM, "allocationType must be PINNED");

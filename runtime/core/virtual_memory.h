@@ -31,8 +31,9 @@ class VirtualMemory {
   // `size` addresses on `d` (the calling thread's current device), checked as above.
   void* reserve(Device& d, uint64_t size, uint64_t alignment);
   void release(void* p);
+  // `hostNodes`: the host's NUMA nodes, which ACL_MEM_LOCATION_TYPE_HOST_NUMA ids must name.
   PhysicalMemory* allocatePhysical(int32_t pid, uint64_t size, const aclrtPhysicalMemProp* prop,
-                                   uint64_t flags);
+                                   uint64_t flags, uint32_t hostNodes);
   void freePhysical(int32_t pid, aclrtDrvMemHandle handle);
   void map(int32_t pid, void* p, uint64_t size, uint64_t offset, aclrtDrvMemHandle handle,
            uint64_t flags);

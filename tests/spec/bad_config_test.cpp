@@ -81,7 +81,23 @@ const BadConfig kCases[] = {
     {"memory_socket_neither_number_nor_local",
      "host:\n  memory: { preset: ddr4-3200 }\n  memory_socket: locale\npcie:\n  root_complex: { "
      "ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
-     "host.memory_socket: expected a socket number or `local`, got 'locale'"},
+     "host.memory_socket: expected a socket number, `thread` or `local`, got 'locale'"},
+    {"thread_socket_missing",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: [0, 2]\npcie:\n  root_complex: "
+     "{ ports: 2, sockets: [0, 1] }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets[1]: socket 2 names no socket: the root ports are on 2 socket(s)"},
+    {"thread_sockets_not_a_list",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: 1\npcie:\n  root_complex: "
+     "{ ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: expected a list with the CPU socket of each host thread, e.g. [0, 1]"},
+    {"thread_sockets_empty",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: []\npcie:\n  root_complex: "
+     "{ ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: expected a list with the CPU socket of each host thread, e.g. [0, 1]"},
+    {"thread_socket_not_a_number",
+     "host:\n  memory: { preset: ddr4-3200 }\n  thread_sockets: [0, one]\npcie:\n  "
+     "root_complex: { ports: 2 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
+     "host.thread_sockets: a socket number from 0 to 63"},
     {"root_port_read_share_of_one",
      "host:\n  memory: { preset: ddr4-3200 }\npcie:\n  root_complex: { ports: 2, port_read_share: "
      "1 }\ndevices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
@@ -137,6 +153,24 @@ const BadConfig kCases[] = {
      MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n"
                   "devices:\n  - port: rc.0\n    memory: { preset: hbm2e }\n",
      "port 'rc.0' is already taken by switch sw0"},
+    {"switch_uplinks_into_a_switch",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: rc.0, ports: 2 }\n    - { name: sw1, "
+                  "upstream: [rc.1, sw0.0], ports: 2 }\ndevices:\n  - port: sw1.0\n    memory: "
+                  "{ preset: hbm2e }\n",
+     "switch sw1 has several uplinks, so each must plug into a root port (rc.N); 'sw0.0' is a "
+     "switch's port"},
+    {"switch_uplinks_on_one_port",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [rc.0, rc.0], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "port 'rc.0' is already taken by switch sw0"},
+    {"switch_uplinks_empty",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "pcie.switches[0].upstream: expected a port or a list of root ports, e.g. [rc.0, rc.1]"},
+    {"switch_uplink_not_a_port",
+     MACHINE_HEAD "  switches:\n    - { name: sw0, upstream: [rc.0, rc1], ports: 2 }\n"
+                  "devices:\n  - port: sw0.0\n    memory: { preset: hbm2e }\n",
+     "'rc1' is not a port; write OWNER.INDEX, e.g. rc.0 or sw0.3"},
     {"switch_tree_cycle",
      MACHINE_HEAD "  switches:\n    - { name: a, upstream: b.0, ports: 2 }\n    - { name: b, "
                   "upstream: a.0, ports: 2 }\n"

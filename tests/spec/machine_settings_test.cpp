@@ -61,6 +61,37 @@ void expectEverySampleComesBack(const std::string& machine, const std::vector<st
   EXPECT_GE(tried, minSamples);
 }
 
+TEST(MachineSettings, ThreadSocketsAndThreadPlacementComeBack) {
+  // A list, so no scalar sample: two sockets, threads on [1, 0], buffers by first touch.
+  const SystemSpec sys = loadSystemSpecFromText(
+      "extends: default\nhost:\n  memory_socket: thread\n  thread_sockets: [1, 0]\n"
+      "pcie:\n  root_complex: { ports: 2, sockets: [0, 1] }\n",
+      "threads.yaml");
+  ASSERT_EQ(sys.host.threadSockets, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(sys.host.socketOfThread(2), 1u);  // past the list's end: from its start again
+  const SystemSpec again = loadSystemSpecFromText(writeSystemSpecYaml(sys), "shown.yaml");
+  EXPECT_EQ(again.host.threadSockets, sys.host.threadSockets);
+  EXPECT_EQ(again.host.memoryPlacement, HostPlacement::Thread);
+  const YAML::Node host = YAML::Load(writeSystemSpecYaml(sys))["host"];
+  EXPECT_EQ(host["memory_socket"].as<std::string>(), "thread");
+  EXPECT_EQ(host["thread_sockets"].size(), 2u);
+}
+
+TEST(MachineSettings, SeveralUplinksComeBack) {
+  // `upstream` as a list, so no scalar sample: a switch on root ports 0 and 1.
+  const SystemSpec sys = loadSystemSpecFromText(
+      "extends: default\npcie:\n  root_complex: { ports: 2, sockets: [0, 1] }\n  switches:\n"
+      "    - { name: sw0, upstream: [rc.0, rc.1], ports: 2 }\ndevices: !replace\n  - port: sw0.0\n"
+      "    memory: { preset: hbm2e }\n",
+      "uplinks.yaml");
+  ASSERT_EQ(sys.switches.size(), 1u);
+  EXPECT_EQ(sys.switches[0].upstream, "rc.0");
+  EXPECT_EQ(sys.switches[0].moreUpstreams, (std::vector<std::string>{"rc.1"}));
+  const SystemSpec again = loadSystemSpecFromText(writeSystemSpecYaml(sys), "shown.yaml");
+  EXPECT_EQ(again.switches[0].upstream, "rc.0");
+  EXPECT_EQ(again.switches[0].moreUpstreams, sys.switches[0].moreUpstreams);
+}
+
 TEST(MachineSettings, EverySettingIsReadAndWrittenByItsOneDeclaration) {
   // Trace formats register in the engine (runtime/trace), which these tests do not link: the
   // format is checked by cli.config_fields.docs_generated and the trace tests instead.

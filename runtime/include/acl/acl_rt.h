@@ -359,6 +359,28 @@ typedef enum {
   ACL_HOST_REGISTER_READONLY = 0x08
 } aclrtHostRegisterType;
 
+/* Attributes of aclrtMallocHostWithCfg (host memory takes MODULE_ID and VA_FLAG). */
+typedef enum {
+  ACL_RT_MEM_ATTR_RSV = 0,
+  ACL_RT_MEM_ATTR_MODULE_ID,
+  ACL_RT_MEM_ATTR_DEVICE_ID,
+  ACL_RT_MEM_ATTR_VA_FLAG,
+} aclrtMallocAttrType;
+typedef union {
+  uint16_t moduleId;
+  uint32_t deviceId;
+  uint32_t vaFlag;
+  uint8_t rsv[8];
+} aclrtMallocAttrValue;
+typedef struct {
+  aclrtMallocAttrType attr;
+  aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+typedef struct {
+  aclrtMallocAttribute* attrs;
+  size_t numAttrs;
+} aclrtMallocConfig;
+
 typedef enum aclrtMemLocationType {
   ACL_MEM_LOCATION_TYPE_HOST = 0,
   ACL_MEM_LOCATION_TYPE_DEVICE,
@@ -705,6 +727,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size,
                                                 aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
+                                                    aclrtMallocConfig* cfg);
 /* Host registration: [ptr, ptr + size) of the program's host memory becomes pinned for copies and,
  * with ACL_HOST_REG_MAPPED (aclrtHostRegister: any type), reachable by kernels at the device
  * pointer aclrtHostGetDevicePointer gives (the host address itself: kernels run on the host).
