@@ -418,9 +418,11 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
   changed_.notify_all();  // others may be waiting for this thread's turn
 
   const auto patience = deadlockPatience();
-  auto quietSince = Clock::now();
+  // Time this thread has slept since the last sign of life: while it simulates it holds the lock,
+  // and the others cannot call.
+  Clock::duration quiet{};
   int64_t cpu = cpuOutsideWaitsNs();
-  int64_t quietCpu = 0;         // CPU time used outside the waits here since quietSince, in ns
+  int64_t quietCpu = 0;         // CPU time used outside the waits here since then, in ns
   std::set<uint64_t> runnable;  // threads outside AscendCL runnable at every look since then
   bool firstLook = true;
   bool woken = false;
@@ -450,38 +452,42 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
         return WaitEnd::Deadlock;
       }
     }
+    const auto sleptFrom = Clock::now();
     woken = sleep(unsure);
+    quiet += Clock::now() - sleptFrom;
     // Signs of life: a call; CPU time spent by threads that are not themselves waiting here (over
     // 1 ms, and over 1 % of a CPU since the last sign: a thread that glances at a flag a few times
     // a second does not count, a busy one given a tenth of a CPU by a loaded machine does); a
-    // thread about to act (its wait ended, in a call or taking the lock for one); and a thread
-    // outside AscendCL found runnable at every look for the whole patience (starved of CPU, or
-    // busy). None for the whole patience means every thread that could end this wait is stuck
-    // (asleep, in join(), ...). The waiting threads' own looks around are not: several threads
-    // blocked for good, each looking every 100 ms, used to keep each other alive on a slow
-    // machine. CPU time used to be compared per look, and the rest not seen: at a look every 2 ms
-    // a starved thread never showed 1 ms, nor did one whose wait had ended but that had no CPU
-    // yet to resume, so on a loaded machine (AddressSanitizer, ctest -j2, builds) a collective
-    // whose other rank was still to act was called a deadlock.
+    // thread about to act (its wait ended, in a call or taking the lock for one); this thread's
+    // own wait having ended meanwhile; and a thread outside AscendCL found runnable at every look
+    // for the whole patience (starved of CPU, or busy). None for the whole patience means every
+    // thread that could end this wait is stuck (asleep, in join(), ...). The waiting threads' own
+    // looks around are not: several threads blocked for good, each looking every 100 ms, used to
+    // keep each other alive on a slow machine. CPU time used to be compared per look, and the rest
+    // not seen: at a look every 2 ms a starved thread never showed 1 ms, nor did one whose wait had
+    // ended but that had no CPU yet to resume, so on a loaded machine (AddressSanitizer, ctest -j2,
+    // builds) a collective whose other rank was still to act was called a deadlock. And the
+    // patience counted this thread's own simulating (0.5 s for one copy under AddressSanitizer on a
+    // busy CPU), when no other thread can call, and a wait ended by another thread's simulating
+    // while this one slept.
     const int64_t nowCpu = cpuOutsideWaitsNs();
     if (nowCpu > cpu) quietCpu += nowCpu - cpu;  // (it drops when a thread starts waiting here)
     cpu = nowCpu;
-    auto now = Clock::now();
-    const int64_t quietNs =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(now - quietSince).count();
-    bool alive = woken || nextEventTime(&system) != kNoDeadline || deadline != kNoDeadline ||
-                 (quietCpu > 1000000 && quietCpu * 100 > quietNs) || anotherAboutToAct(t);
+    const int64_t quietNs = std::chrono::duration_cast<std::chrono::nanoseconds>(quiet).count();
+    bool alive = woken || done() || nextEventTime(&system) != kNoDeadline ||
+                 deadline != kNoDeadline || (quietCpu > 1000000 && quietCpu * 100 > quietNs) ||
+                 anotherAboutToAct(t);
     if (!alive) {
       keepRunnable(t, runnable, firstLook);
       firstLook = false;
-      alive = now - quietSince > patience && !runnable.empty();
+      alive = quiet > patience && !runnable.empty();
     }
     if (alive) {
-      quietSince = now;
+      quiet = {};
       quietCpu = 0;
       firstLook = true;
     }
-    if (now - quietSince > patience) return WaitEnd::Deadlock;
+    if (quiet > patience) return WaitEnd::Deadlock;
   }
 }
 
