@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <iterator>
+#include <set>
 
 #include "runtime/core/thread_activity.h"
 
@@ -35,7 +37,10 @@ int64_t busyBudgetNs() {
 }
 
 // How long other threads may show no sign of life before a wait that only they could end is
-// called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default.
+// called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default. Only threads that are
+// asleep count against it: one that is runnable or about to act shows life however long a loaded
+// machine keeps it from a CPU (see HostThreads::waitFor), so the window is not stretched with
+// cpuStarvation() and a real deadlock is reported as soon under load as on an idle machine.
 std::chrono::milliseconds deadlockPatience() {
   return std::chrono::milliseconds(
       static_cast<int64_t>(secondsFromEnv("ASCENDSIM_DEADLOCK_PATIENCE", 2.0) * 1000));
@@ -323,6 +328,35 @@ int64_t HostThreads::cpuOutsideWaitsNs() const {
   return cpu;
 }
 
+bool HostThreads::anotherAboutToAct(const HostThread& t) const {
+  return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
+    const HostThread& other = kv.second;
+    if (&other == &t) return false;
+    // Its wait has ended: it resumes once it has a CPU and the lock.
+    if (other.blocked) return other.waitingOn && (*other.waitingOn)();
+    // In a call (waiting for its turn), taking the lock for one, or created and not started yet.
+    return other.inCall || other.entering.load() || other.tid == 0;
+  });
+}
+
+void HostThreads::keepRunnable(const HostThread& t, std::set<uint64_t>& runnable,
+                               bool first) const {
+  auto awake = [](const HostThread& other) {
+    return !other.blocked && !other.remotePid && other.tid != 0 && !threadSleeps(other.tid);
+  };
+  if (first) {
+    runnable.clear();
+    for (const auto& [id, other] : threads_) {
+      if (&other != &t && awake(other)) runnable.insert(id);
+    }
+    return;
+  }
+  for (auto it = runnable.begin(); it != runnable.end();) {
+    auto other = threads_.find(*it);
+    it = other != threads_.end() && awake(other->second) ? std::next(it) : runnable.erase(it);
+  }
+}
+
 bool HostThreads::othersMayAct(const HostThread& t) const {
   return std::any_of(threads_.begin(), threads_.end(), [&](const auto& kv) {
     const HostThread& other = kv.second;
@@ -384,8 +418,13 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
   changed_.notify_all();  // others may be waiting for this thread's turn
 
   const auto patience = deadlockPatience();
-  auto quietSince = Clock::now();
+  // Time this thread has slept since the last sign of life: while it simulates it holds the lock,
+  // and the others cannot call.
+  Clock::duration quiet{};
   int64_t cpu = cpuOutsideWaitsNs();
+  int64_t quietCpu = 0;         // CPU time used outside the waits here since then, in ns
+  std::set<uint64_t> runnable;  // threads outside AscendCL runnable at every look since then
+  bool firstLook = true;
   bool woken = false;
   for (;;) {
     bool unsure = false;
@@ -413,18 +452,42 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
         return WaitEnd::Deadlock;
       }
     }
+    const auto sleptFrom = Clock::now();
     woken = sleep(unsure);
-    // A call, or CPU time spent by a thread that is not itself waiting here, is a sign of life;
-    // none for the whole patience means every thread that could end this wait is stuck (asleep,
-    // in join(), ...). The waiting threads' own looks around are not: several threads blocked
-    // for good, each looking every 100 ms, used to keep each other alive on a slow machine.
+    quiet += Clock::now() - sleptFrom;
+    // Signs of life: a call; CPU time spent by threads that are not themselves waiting here (over
+    // 1 ms, and over 1 % of a CPU since the last sign: a thread that glances at a flag a few times
+    // a second does not count, a busy one given a tenth of a CPU by a loaded machine does); a
+    // thread about to act (its wait ended, in a call or taking the lock for one); this thread's
+    // own wait having ended meanwhile; and a thread outside AscendCL found runnable at every look
+    // for the whole patience (starved of CPU, or busy). None for the whole patience means every
+    // thread that could end this wait is stuck (asleep, in join(), ...). The waiting threads' own
+    // looks around are not: several threads blocked for good, each looking every 100 ms, used to
+    // keep each other alive on a slow machine. CPU time used to be compared per look, and the rest
+    // not seen: at a look every 2 ms a starved thread never showed 1 ms, nor did one whose wait had
+    // ended but that had no CPU yet to resume, so on a loaded machine (AddressSanitizer, ctest -j2,
+    // builds) a collective whose other rank was still to act was called a deadlock. And the
+    // patience counted this thread's own simulating (0.5 s for one copy under AddressSanitizer on a
+    // busy CPU), when no other thread can call, and a wait ended by another thread's simulating
+    // while this one slept.
     const int64_t nowCpu = cpuOutsideWaitsNs();
-    if (woken || nowCpu - cpu > 1000000 || nextEventTime(&system) != kNoDeadline ||
-        deadline != kNoDeadline) {
-      quietSince = Clock::now();
-    }
+    if (nowCpu > cpu) quietCpu += nowCpu - cpu;  // (it drops when a thread starts waiting here)
     cpu = nowCpu;
-    if (Clock::now() - quietSince > patience) return WaitEnd::Deadlock;
+    const int64_t quietNs = std::chrono::duration_cast<std::chrono::nanoseconds>(quiet).count();
+    bool alive = woken || done() || nextEventTime(&system) != kNoDeadline ||
+                 deadline != kNoDeadline || (quietCpu > 1000000 && quietCpu * 100 > quietNs) ||
+                 anotherAboutToAct(t);
+    if (!alive) {
+      keepRunnable(t, runnable, firstLook);
+      firstLook = false;
+      alive = quiet > patience && !runnable.empty();
+    }
+    if (alive) {
+      quiet = {};
+      quietCpu = 0;
+      firstLook = true;
+    }
+    if (quiet > patience) return WaitEnd::Deadlock;
   }
 }
 
@@ -434,9 +497,11 @@ void HostThreads::runUnlocked(HostThread& t, const std::function<void()>& fn) {
   t.cpuAtCall = ownCpuNs();
   lock->unlock();
   auto relock = [&] {
+    t.entering = true;  // waiting for the lock is about to act, not asleep outside AscendCL
     lock->lock();
     tActiveLock = lock;
     t.inCall = true;
+    t.entering = false;
   };
   try {
     fn();

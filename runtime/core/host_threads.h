@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "models/system/simulated_system.h"
 #include "runtime/core/host_thread.h"
@@ -77,8 +78,8 @@ class HostThreads {
   // With a deadline, it times out once the machine and every other thread are past it; without
   // one, it reports a deadlock when nothing is left to simulate and no other thread of the process
   // could still act (every AscendCL thread blocked in a wait that cannot end, and no other thread
-  // showing a sign of life, a call or CPU time, for ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by
-  // default).
+  // showing a sign of life, a call, CPU time or being about to act, for
+  // ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default).
   WaitEnd waitFor(HostThread& t, models::SimulatedSystem& system, const std::function<bool()>& done,
                   spec::Picoseconds deadline = kNoDeadline);
   // Runs user code (a callback) without the lock: it may call AscendCL itself.
@@ -102,6 +103,13 @@ class HostThreads {
   // Another thread whose wait has ended and whose turn comes before `t`'s.
   bool earlierWaitEnded(const HostThread& t, models::SimulatedSystem& system) const;
   bool othersMayAct(const HostThread& t) const;
+  // Whether a thread other than `t` is sure to act soon, however long a loaded machine keeps it
+  // from a CPU: its wait has ended and it has still to resume, it is in a call or taking the lock
+  // for one, or it has been created and not started yet.
+  bool anotherAboutToAct(const HostThread& t) const;
+  // Keeps in `runnable` the threads other than `t`, outside AscendCL in this process, that are
+  // runnable (busy, or waiting for a CPU) now; `first`: fills it with them instead.
+  void keepRunnable(const HostThread& t, std::set<uint64_t>& runnable, bool first) const;
   // CPU time, in ns, that the process has used outside the threads blocked in a wait here.
   int64_t cpuOutsideWaitsNs() const;
   // Sleeps until another thread changes something, or briefly when `unsure`; true if woken.

@@ -443,6 +443,10 @@ void closeTraceAtExit() {
 // pipe and waits; the watcher finishes the outputs under the runtime's lock, as at exit, and then
 // lets the signal end the process. A process forked after aclInit has no watcher: its handler
 // closes the trace with write(2) and rename(2) alone.
+// The watcher blocks these signals: a signal sent to the process goes to any thread that does not
+// block it, and one taken by the watcher left it in the handler, waiting for itself, so the
+// program never ended (under load, while the thread running a kernel was off its CPU, the kernel
+// often picked the watcher, asleep in read()).
 int gWake[2] = {-1, -1};
 pid_t gWatcherPid = 0;
 
@@ -466,7 +470,19 @@ void watchSignals() {
   }
   Runtime::instance().finishOnSignal();
   std::signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);  // raise() sends it to this thread
   std::raise(sig);
+}
+
+// The signals that end a simulated program (see above).
+sigset_t endingSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  return set;
 }
 }  // namespace
 
@@ -475,7 +491,12 @@ void Runtime::hookSignals() {
   if (hooked || pipe2(gWake, O_CLOEXEC) != 0) return;
   hooked = true;
   gWatcherPid = getpid();
+  // The watcher starts with the ending signals blocked (a thread takes its creator's mask).
+  const sigset_t ending = endingSignals();
+  sigset_t before;
+  pthread_sigmask(SIG_BLOCK, &ending, &before);
   std::thread(watchSignals).detach();
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   threads_.addInternalThread();
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     struct sigaction old {};

@@ -12,7 +12,12 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "acl_fixture.h"
@@ -36,6 +41,59 @@ nlohmann::json traceOf(const std::string& name, Program program) {
   std::stringstream text;
   text << in.rdbuf();
   return nlohmann::json::parse(text.str());
+}
+
+// A loaded machine, made on purpose: the calling thread, and every thread it creates while this
+// lives, runs on one CPU beside `hogs` processes that spin on it for `seconds` and then end. When
+// it goes, the processes are killed (if still spinning) and reaped, and the thread may run on
+// every CPU it could before.
+class BusyCpu {
+ public:
+  BusyCpu(int hogs, double seconds) {
+    CPU_ZERO(&before_);
+    if (sched_getaffinity(0, sizeof before_, &before_) != 0) return;
+    int cpu = 0;
+    while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &before_)) ++cpu;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pinned_ = sched_setaffinity(0, sizeof one, &one) == 0;
+    const auto end = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+    for (int i = 0; i < hogs; ++i) {
+      const pid_t pid = fork();
+      if (pid == 0) {
+        while (std::chrono::steady_clock::now() < end) {
+        }
+        _exit(0);
+      }
+      if (pid > 0) hogs_.push_back(pid);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // (spinning by now)
+  }
+  ~BusyCpu() {
+    for (pid_t pid : hogs_) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    if (pinned_) sched_setaffinity(0, sizeof before_, &before_);
+  }
+  BusyCpu(const BusyCpu&) = delete;
+  BusyCpu& operator=(const BusyCpu&) = delete;
+  bool ready(int hogs) const { return pinned_ && static_cast<int>(hogs_.size()) == hogs; }
+
+ private:
+  cpu_set_t before_;
+  bool pinned_ = false;
+  std::vector<pid_t> hogs_;
+};
+
+// The calling thread's CPU time, in ns.
+int64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
 // The API calls of the trace's host thread `track` (1 + the thread's number), in order.
@@ -197,6 +255,115 @@ TEST(Threads, AnIdleThreadDoesNotHideADeadlock) {
   release.set_value();
   idle.join();
   unsetenv("ASCENDSIM_DEADLOCK_PATIENCE");
+  ASSERT_ACL_OK(aclrtRecordEvent(never, nullptr));  // releases the stream
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stuck));
+  ASSERT_ACL_OK(aclrtDestroyStream(stuck));
+  ASSERT_ACL_OK(aclrtDestroyEvent(never));
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, AThreadStarvedOfCpuIsNotTakenForDeadlocked) {
+  // Three rounds in which each thread's wait is ended by the other's next call: the main thread
+  // records `pong`, which ends the worker's wait, then waits for `ping`, which the worker records
+  // after 20 ms of its own CPU time spent on what it received (as an HCCL rank checks its
+  // results). The worker runs at nice 19 on one CPU beside three processes that spin on it for
+  // 1.5 s: it gets about 0.5 % of that CPU (weight 15 against 3 x 1024), so its 20 ms take seconds
+  // of wall time, far longer than the 0.3 s of patience, while it is runnable without running,
+  // has a wait ended but not yet resumed, or waits for the runtime's lock. Each is a thread about
+  // to act, so every wait of both threads ends in 0. The main thread used to look for 1 ms of CPU
+  // time between two looks 2 ms apart, which a thread given a fraction of a CPU never shows, and
+  // called its wait a deadlock (507004) after the patience: 2 of the 3 rounds failed so, every
+  // run, as a loaded AddressSanitizer run failed the HCCL AllGather test.
+  unsetenv("ASCENDSIM_CONFIG");
+  setenv("ASCENDSIM_DEADLOCK_PATIENCE", "0.3", 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  constexpr int kRounds = 3;
+  std::vector<aclrtEvent> ping(kRounds), pong(kRounds);
+  for (int k = 0; k < kRounds; ++k) {
+    ASSERT_ACL_OK(aclrtCreateEventWithFlag(&ping[k], ACL_EVENT_SYNC));
+    ASSERT_ACL_OK(aclrtCreateEventWithFlag(&pong[k], ACL_EVENT_SYNC));
+  }
+  aclrtStream mainWaits = nullptr, mainRecords = nullptr, workerWaits = nullptr,
+              workerRecords = nullptr;
+  for (aclrtStream* s : {&mainWaits, &mainRecords, &workerWaits, &workerRecords})
+    ASSERT_ACL_OK(aclrtCreateStream(s));
+  std::vector<aclError> mainResults(kRounds, -1), workerResults(kRounds, -1);
+  {
+    BusyCpu busy(3, 1.5);
+    ASSERT_TRUE(busy.ready(3)) << "could not pin the test to a CPU or start the busy processes";
+    std::thread worker([&] {
+      setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+      aclrtSetCurrentContext(ctx);
+      for (int k = 0; k < kRounds; ++k) {
+        aclrtStreamWaitEvent(workerWaits, pong[k]);
+        workerResults[k] = aclrtSynchronizeStream(workerWaits);
+        const int64_t until = threadCpuNs() + 20000000;
+        while (threadCpuNs() < until) {
+        }
+        aclrtRecordEvent(ping[k], workerRecords);
+      }
+    });
+    for (int k = 0; k < kRounds; ++k) {
+      aclrtStreamWaitEvent(mainWaits, ping[k]);
+      aclrtRecordEvent(pong[k], mainRecords);
+      mainResults[k] = aclrtSynchronizeStream(mainWaits);
+    }
+    worker.join();
+  }
+  unsetenv("ASCENDSIM_DEADLOCK_PATIENCE");
+  for (int k = 0; k < kRounds; ++k) {
+    EXPECT_EQ(mainResults[k], ACL_SUCCESS) << "main thread, round " << k;
+    EXPECT_EQ(workerResults[k], ACL_SUCCESS) << "worker, round " << k;
+  }
+  for (aclrtStream s : {mainWaits, mainRecords, workerWaits, workerRecords})
+    ASSERT_ACL_OK(aclrtDestroyStream(s));
+  for (int k = 0; k < kRounds; ++k) {
+    ASSERT_ACL_OK(aclrtDestroyEvent(ping[k]));
+    ASSERT_ACL_OK(aclrtDestroyEvent(pong[k]));
+  }
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Threads, ADeadlockIsReportedAsSoonOnABusyCpu) {
+  // The other side of the test above: on the same busy CPU (three spinning processes, 3 s), a
+  // worker asleep outside AscendCL (on a future the main thread sets only afterwards) cannot end
+  // the main thread's wait, and the wait is 507004 once the 0.3 s of patience has passed: not
+  // sooner, and not stretched by the load (under 3 s, as on an idle machine).
+  unsetenv("ASCENDSIM_CONFIG");
+  setenv("ASCENDSIM_DEADLOCK_PATIENCE", "0.3", 1);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtEvent never = nullptr;
+  aclrtStream stuck = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEventWithFlag(&never, ACL_EVENT_SYNC));
+  ASSERT_ACL_OK(aclrtCreateStream(&stuck));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stuck, never));
+  aclError result = -1;
+  double seconds = 0;
+  {
+    BusyCpu busy(3, 3.0);
+    ASSERT_TRUE(busy.ready(3)) << "could not pin the test to a CPU or start the busy processes";
+    std::promise<void> release;
+    std::thread idle([&, f = release.get_future()]() mutable {
+      aclrtSetDevice(0);
+      f.wait();
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // (it has made its call)
+    const auto start = std::chrono::steady_clock::now();
+    result = aclrtSynchronizeStream(stuck);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    release.set_value();
+    idle.join();
+  }
+  unsetenv("ASCENDSIM_DEADLOCK_PATIENCE");
+  EXPECT_EQ(result, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+  EXPECT_GE(seconds, 0.3);
+  EXPECT_LT(seconds, 3.0);
   ASSERT_ACL_OK(aclrtRecordEvent(never, nullptr));  // releases the stream
   ASSERT_ACL_OK(aclrtSynchronizeStream(stuck));
   ASSERT_ACL_OK(aclrtDestroyStream(stuck));
