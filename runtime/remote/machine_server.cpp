@@ -132,11 +132,14 @@ Session::Joined Session::handshake() {
   return Joined::Thread;
 }
 
-void Session::serveCall(WireReader& in, bool reply) {
+void Session::serveCall(WireReader& in, MessageKind kind) {
   // The program's thread is in a call from now on: the others wait for its turn.
   if (runtime::HostThread* self = runtime::HostThreads::self()) self->entering = true;
+  const bool reply = kind == MessageKind::Call;
   const std::string name = in.text();
   const std::vector<uint8_t> arguments = in.blob();
+  std::vector<uint8_t> given;  // a Check's answer, which the program gave already
+  if (kind == MessageKind::Check) given = in.blob();
   WireReader args(arguments);
   WireWriter results;
   aclError code = ACL_SUCCESS;
@@ -155,6 +158,19 @@ void Session::serveCall(WireReader& in, bool reply) {
   if (runtime::HostThread* self = runtime::HostThreads::self()) {
     self->entering = false;  // (a call refused before it reached the runtime)
     runtime::Runtime::instance().threadsChanged();
+  }
+  if (kind == MessageKind::Check && (code != ACL_SUCCESS || results.bytes() != given)) {
+    // The program answered from what this machine said before; the machine now says otherwise
+    // (another thread of the program changed this one's context meanwhile, say).
+    if (deferredCode_ == ACL_SUCCESS) {
+      deferredCode_ = code != ACL_SUCCESS ? code : ACL_ERROR_RT_INTERNAL_ERROR;
+      deferredError_ = name +
+                       ": answered in the program from the machine's earlier answer, which no "
+                       "longer holds" +
+                       (code != ACL_SUCCESS ? ": " + error : std::string(" (another value)")) +
+                       " (ASCENDSIM_PIPELINE=0 asks the machine every time)";
+    }
+    return;
   }
   if (!reply) {
     // Sent without waiting: its failure goes back with the thread's next call that waits.
@@ -205,8 +221,8 @@ void Session::run() {
     while (channel_->receive(message)) {
       WireReader in(message);
       const auto kind = static_cast<MessageKind>(in.u8());
-      if (kind == MessageKind::Call || kind == MessageKind::Post) {
-        serveCall(in, kind == MessageKind::Call);
+      if (kind == MessageKind::Call || kind == MessageKind::Post || kind == MessageKind::Check) {
+        serveCall(in, kind);
       } else if (kind == MessageKind::Stage) {
         serveStage(in);
       } else {
