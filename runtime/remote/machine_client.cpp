@@ -275,11 +275,16 @@ const std::vector<uint8_t>* learnedAnswer(const char* name, const WireWriter& ar
   return it == l.answers.end() ? nullptr : &it->second;
 }
 
-void learnAnswer(const char* name, const WireWriter& arguments,
-                 const std::vector<uint8_t>& results) {
+uint64_t answersEpoch() {
+  return process().answersEpoch.load(std::memory_order_acquire);
+}
+
+void learnAnswer(const char* name, const WireWriter& arguments, const std::vector<uint8_t>& results,
+                 uint64_t epoch) {
   if (!pipelining()) return;
+  // (Another thread's change since the call was sent: its answer may be from before it.)
+  if (epoch != answersEpoch()) return;
   ThreadLink& l = link();
-  const uint64_t epoch = process().answersEpoch.load(std::memory_order_acquire);
   if (l.answersEpoch != epoch) {
     l.answers.clear();
     l.answersEpoch = epoch;
@@ -289,8 +294,8 @@ void learnAnswer(const char* name, const WireWriter& arguments,
   l.answers[keyOf(l, name, arguments)] = results;
 }
 
-void forgetAnswers() {
-  process().answersEpoch.fetch_add(1, std::memory_order_acq_rel);
+uint64_t forgetAnswers() {
+  return process().answersEpoch.fetch_add(1, std::memory_order_acq_rel) + 1;
 }
 
 const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& arguments) {
@@ -303,11 +308,11 @@ const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& a
 }
 
 void rememberChange(const char* name, const WireWriter& arguments,
-                    const std::vector<uint8_t>& results) {
+                    const std::vector<uint8_t>& results, uint64_t epoch) {
   ThreadLink& l = link();
   l.lastChange = keyOf(l, name, arguments);
   l.lastChangeResults = results;
-  l.lastChangeEpoch = process().answersEpoch.load(std::memory_order_acquire);
+  l.lastChangeEpoch = epoch;  // (another thread's change since: no longer the last)
 }
 
 void* stagingBuffer(int slot, uint64_t bytes) {

@@ -50,16 +50,20 @@ enum class Answer : uint8_t {
 // The calling thread's learned answer to `name` with these arguments; nullptr if none is kept
 // (or learned answers are off: ASCENDSIM_PIPELINE=0).
 const std::vector<uint8_t>* learnedAnswer(const char* name, const WireWriter& arguments);
-void learnAnswer(const char* name, const WireWriter& arguments,
-                 const std::vector<uint8_t>& results);
-// Every thread of the process forgets its learned answers (a call that Changes starts or ended).
-void forgetAnswers();
+// The process's answers epoch: an answer is learned only if no call that Changes started between
+// `epoch` (read before the call was sent) and now.
+uint64_t answersEpoch();
+void learnAnswer(const char* name, const WireWriter& arguments, const std::vector<uint8_t>& results,
+                 uint64_t epoch);
+// Every thread of the process forgets its learned answers (a call that Changes starts or ended);
+// returns the new epoch.
+uint64_t forgetAnswers();
 // The results of the calling thread's last call that Repeats if it was this call with these
 // arguments and nothing changed since (then it changes nothing), else nullptr; rememberChange
-// records a successful one.
+// records a successful one, which ended at `epoch`.
 const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& arguments);
 void rememberChange(const char* name, const WireWriter& arguments,
-                    const std::vector<uint8_t>& results);
+                    const std::vector<uint8_t>& results, uint64_t epoch);
 // Whether asynchronous calls are sent without waiting (ASCENDSIM_PIPELINE=0 turns it off: every
 // call then returns its own result, at the cost of a round trip each).
 bool pipelining();

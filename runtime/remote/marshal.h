@@ -468,15 +468,16 @@ aclError forwardWith(const char* name, bool async, Answer answer, const All& all
     return ACL_SUCCESS;
   }
   const bool changes = answer == Answer::Changes || answer == Answer::Repeats;
-  if (changes) forgetAnswers();  // (other threads' answers may no longer hold from now on)
+  // (Other threads' answers may no longer hold from now on.)
+  const uint64_t sentAt = changes ? forgetAnswers() : answersEpoch();
   const CallReply reply = callServer(name, w, wait);
-  if (changes) forgetAnswers();
+  const uint64_t endedAt = changes ? forgetAnswers() : sentAt;
   if (reply.code != ACL_SUCCESS) {
     discardLocalError();  // the served call's message is now the most recent
     return reply.code;
   }
-  if (answer == Answer::Learned) learnAnswer(name, w, reply.results);
-  if (answer == Answer::Repeats) rememberChange(name, w, reply.results);
+  if (answer == Answer::Learned) learnAnswer(name, w, reply.results, sentAt);
+  if (answer == Answer::Repeats) rememberChange(name, w, reply.results, endedAt);
   WireReader r(reply.results);
   try {
     (std::get<I>(args).take(r, std::get<I>(all), all), ...);
