@@ -91,6 +91,7 @@ class Session {
   runtime::MpiWaits* waitingOutside_ = nullptr;
   aclError deferredCode_ = ACL_SUCCESS;  // an unanswered call's failure, for the next call
   std::string deferredError_;
+  WireWriter results_, answer_;  // a call's results and its answer (kept for the next call)
 };
 
 class MachineServer {
