@@ -44,6 +44,15 @@ ASCENDSIM_SERVED_CHANGES(aclrtCreateContext, Out, Val)
 ASCENDSIM_SERVED_CHANGES(aclrtDestroyContext, Val)
 ASCENDSIM_SERVED_CHANGES(aclrtSetCurrentContext, Val)
 ASCENDSIM_SERVED_LEARNED(aclrtGetCurrentContext, Out)
+// A successful aclrtSetDevice makes its device the thread's (DeviceContexts::set): aclrtGetDevice
+// answers it without asking.
+template <>
+struct Teaches<&aclrtSetDevice> {
+  template <class All>
+  static void after(const All& all, uint64_t epoch) {
+    learnOut<&aclrtGetDevice>(std::get<0>(all), epoch);
+  }
+};
 // streams and events
 ASCENDSIM_SERVED(aclrtCreateStream, Out)
 ASCENDSIM_SERVED(aclrtCreateStreamWithConfig, Out, Val, Val)

@@ -307,6 +307,10 @@ const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& a
   return same ? &l.lastChangeResults : nullptr;
 }
 
+uint64_t lastChangeEpoch() {
+  return link().lastChangeEpoch;
+}
+
 void rememberChange(const char* name, const WireWriter& arguments,
                     const std::vector<uint8_t>& results, uint64_t epoch) {
   ThreadLink& l = link();

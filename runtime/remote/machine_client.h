@@ -62,6 +62,8 @@ uint64_t forgetAnswers();
 // arguments and nothing changed since (then it changes nothing), else nullptr; rememberChange
 // records a successful one, which ended at `epoch`.
 const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& arguments);
+// The epoch at which the calling thread's last call that Repeats ended (0: none).
+uint64_t lastChangeEpoch();
 void rememberChange(const char* name, const WireWriter& arguments,
                     const std::vector<uint8_t>& results, uint64_t epoch);
 // Whether asynchronous calls are sent without waiting (ASCENDSIM_PIPELINE=0 turns it off: every

@@ -488,6 +488,27 @@ aclError forwardWith(const char* name, bool async, Answer answer, const All& all
   return ACL_SUCCESS;
 }
 
+// What a successful call that Repeats tells the calling thread's learned answers besides its own
+// (nothing unless specialised: aclrtSetDevice in served_calls.h). `epoch`: when its change ended.
+template <auto Fn>
+struct Teaches {
+  template <class All>
+  static void after(const All&, uint64_t) {}
+};
+
+// Learns `value` as the answer of `Fn`, a call of one Out parameter (what the machine would
+// write back to it), as if the machine had given it at `epoch`.
+template <auto Fn, class T>
+void learnOut(const T& value, uint64_t epoch) {
+  static_assert(std::is_same_v<typename Served<Fn>::Roles, std::tuple<Out>>, "one Out parameter");
+  static_assert(Served<Fn>::answer == Answer::Learned, "a learned call");
+  WireWriter arguments;
+  arguments.u8(1);  // (ClientArg<Out>::put of a pointer that is not NULL)
+  WireWriter results;
+  results.blob(&value, sizeof value);  // (ServerArg<Out>::write)
+  learnAnswer(Served<Fn>::name, arguments, results.bytes(), epoch);
+}
+
 // Runs `Fn` on the served machine with these arguments.
 // (The arguments are taken by reference: copying an enum argument would load it.)
 template <auto Fn, class... A>
@@ -497,9 +518,13 @@ auto forward(const A&... args) {
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
   const auto all = carryAll<typename Params<decltype(Fn)>::Tuple>(
       std::make_index_sequence<sizeof...(A)>(), args...);
-  return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined,
-                                                       Served<Fn>::answer, all,
-                                                       std::make_index_sequence<sizeof...(A)>()));
+  const aclError code =
+      forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, Served<Fn>::answer, all,
+                         std::make_index_sequence<sizeof...(A)>());
+  if constexpr (Served<Fn>::answer == Answer::Repeats) {
+    if (code == ACL_SUCCESS && pipelining()) Teaches<Fn>::after(all, lastChangeEpoch());
+  }
+  return ServedResult<Result>::from(code);
 }
 
 #define ASCENDSIM_FORWARD(fn, ...) \
