@@ -2,6 +2,9 @@
 // The AscendCL calls a program sharing a machine served by `ascendsim exec --shared` sends to it
 // (docs/multiprocess.md), with how each parameter travels (runtime/remote/marshal.h). A call not
 // listed here is refused in such a program with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message.
+// _LEARNED calls are answered in the program once the machine has answered them (the same
+// arguments, nothing changed since); every call that can change what they answer (the thread's
+// device or context, initialisation) must be _CHANGES or _REPEATS (marshal.h).
 
 #include "acl/acl.h"
 #include "ascendsim/ascendc.h"
@@ -14,33 +17,42 @@ extern "C" aclError ascendsimGetSocName(char* name, size_t length);
 namespace ascendsim::remote {
 
 // init and errors
-ASCENDSIM_SERVED(aclInit, Str)
-ASCENDSIM_SERVED(aclFinalize, )
-ASCENDSIM_SERVED(aclrtGetVersion, Out, Out, Out)
+ASCENDSIM_SERVED_CHANGES(aclInit, Str)
+ASCENDSIM_SERVED_CHANGES(aclFinalize, )
+ASCENDSIM_SERVED_LEARNED(aclrtGetVersion, Out, Out, Out)
 ASCENDSIM_SERVED(aclrtPeekAtLastError, Val)
 ASCENDSIM_SERVED(aclrtGetLastError, Val)
-ASCENDSIM_SERVED(aclsysGetVersionStr, Str, OutChars<ACL_PKG_VERSION_MAX_SIZE>)
-ASCENDSIM_SERVED(aclsysGetVersionNum, Str, Out)
-ASCENDSIM_SERVED(aclGetCannAttribute, Val, Out)
-ASCENDSIM_SERVED(aclrtCheckArchCompatibility, Str, Out)
+ASCENDSIM_SERVED_LEARNED(aclsysGetVersionStr, Str, OutChars<ACL_PKG_VERSION_MAX_SIZE>)
+ASCENDSIM_SERVED_LEARNED(aclsysGetVersionNum, Str, Out)
+ASCENDSIM_SERVED_LEARNED(aclGetCannAttribute, Val, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtCheckArchCompatibility, Str, Out)
 // devices and contexts
-ASCENDSIM_SERVED(aclrtSetDevice, Val)
-ASCENDSIM_SERVED(aclrtResetDevice, Val)
-ASCENDSIM_SERVED(aclrtResetDeviceForce, Val)
-ASCENDSIM_SERVED(aclrtGetDevice, Out)
-ASCENDSIM_SERVED(aclrtGetDeviceCount, Out)
+ASCENDSIM_SERVED_REPEATS(aclrtSetDevice, Val)
+ASCENDSIM_SERVED_CHANGES(aclrtResetDevice, Val)
+ASCENDSIM_SERVED_CHANGES(aclrtResetDeviceForce, Val)
+ASCENDSIM_SERVED_LEARNED(aclrtGetDevice, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtGetDeviceCount, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeDevice, )
-ASCENDSIM_SERVED(aclrtGetRunMode, Out)
-ASCENDSIM_SERVED(ascendsimGetSocName, OutText<1>, Val)
-ASCENDSIM_SERVED(aclrtDeviceCanAccessPeer, Out, Val, Val)
-ASCENDSIM_SERVED(aclrtGetDevicesTopo, Val, Val, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtGetRunMode, Out)
+ASCENDSIM_SERVED_LEARNED(ascendsimGetSocName, OutText<1>, Val)
+ASCENDSIM_SERVED_LEARNED(aclrtDeviceCanAccessPeer, Out, Val, Val)
+ASCENDSIM_SERVED_LEARNED(aclrtGetDevicesTopo, Val, Val, Out)
 ASCENDSIM_SERVED(aclrtDeviceEnablePeerAccess, Val, Val)
 ASCENDSIM_SERVED(aclrtDeviceDisablePeerAccess, Val)
 ASCENDSIM_SERVED(aclrtGetMemInfo, Val, Out, Out)
-ASCENDSIM_SERVED(aclrtCreateContext, Out, Val)
-ASCENDSIM_SERVED(aclrtDestroyContext, Val)
-ASCENDSIM_SERVED(aclrtSetCurrentContext, Val)
-ASCENDSIM_SERVED(aclrtGetCurrentContext, Out)
+ASCENDSIM_SERVED_CHANGES(aclrtCreateContext, Out, Val)
+ASCENDSIM_SERVED_CHANGES(aclrtDestroyContext, Val)
+ASCENDSIM_SERVED_CHANGES(aclrtSetCurrentContext, Val)
+ASCENDSIM_SERVED_LEARNED(aclrtGetCurrentContext, Out)
+// A successful aclrtSetDevice makes its device the thread's (DeviceContexts::set): aclrtGetDevice
+// answers it without asking.
+template <>
+struct Teaches<&aclrtSetDevice> {
+  template <class All>
+  static void after(const All& all, uint64_t epoch) {
+    learnOut<&aclrtGetDevice>(std::get<0>(all), epoch);
+  }
+};
 // streams and events
 ASCENDSIM_SERVED(aclrtCreateStream, Out)
 ASCENDSIM_SERVED(aclrtCreateStreamWithConfig, Out, Val, Val)
@@ -87,15 +99,15 @@ ASCENDSIM_SERVED(aclrtMemcpy2d, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, V
 ASCENDSIM_SERVED_ASYNC(aclrtMemcpy2dAsync, Dst2d<1, 4, 5>, Val, Src2d<3, 4, 5>, Val, Val, Val, Val,
                        Val)
 // device, stream and event queries, limits, value writes and waits, reductions, DVPP memory
-ASCENDSIM_SERVED(aclrtGetDeviceInfo, Val, Val, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtGetDeviceInfo, Val, Val, Out)
 ASCENDSIM_SERVED(aclrtQueryDeviceStatus, Val, Out)
 ASCENDSIM_SERVED(aclrtGetDeviceUtilizationRate, Val, InOut)
 ASCENDSIM_SERVED(aclrtSetDeviceResLimit, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtGetDeviceResLimit, Val, Val, Out)
 ASCENDSIM_SERVED(aclrtResetDeviceResLimit, Val)
 ASCENDSIM_SERVED(aclrtGetResInCurrentThread, Val, Out)
-ASCENDSIM_SERVED(aclrtGetDeviceCapability, Val, Val, Out)
-ASCENDSIM_SERVED(aclrtCtxGetCurrentDefaultStream, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtGetDeviceCapability, Val, Val, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtCtxGetCurrentDefaultStream, Out)
 ASCENDSIM_SERVED(aclrtQueryEventWaitStatus, Val, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeEventWithTimeout, Val, Val)
 ASCENDSIM_SERVED(aclrtGetErrorVerbose, Val, Out)
@@ -103,7 +115,7 @@ ASCENDSIM_SERVED(aclrtGetThreadLastTaskId, Out)
 ASCENDSIM_SERVED(aclrtStreamGetId, Val, Out)
 ASCENDSIM_SERVED(aclrtStreamGetFlags, Val, Out)
 ASCENDSIM_SERVED(aclrtStreamGetPriority, Val, Out)
-ASCENDSIM_SERVED(aclrtDeviceGetStreamPriorityRange, Out, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtDeviceGetStreamPriorityRange, Out, Out)
 ASCENDSIM_SERVED_ASYNC(aclrtValueWrite, Val, Val, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtValueWait, Val, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtStreamStop, Val)
@@ -137,10 +149,11 @@ ASCENDSIM_SERVED(aclrtUnSubscribeReport, Val, Val)
 ASCENDSIM_SERVED(aclrtSubscribeHostFunc, Val, Val)
 ASCENDSIM_SERVED(aclrtUnSubscribeHostFunc, Val, Val)
 ASCENDSIM_SERVED(aclrtLaunchCallback, Val, Val, Val, Val)
-// Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h)
-ASCENDSIM_SERVED(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
+// Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h; a launch,
+// which only queues its task, is sent without waiting)
+ASCENDSIM_SERVED_ASYNC(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
 // sharing between processes
-ASCENDSIM_SERVED(aclrtDeviceGetBareTgid, Out)
+ASCENDSIM_SERVED_LEARNED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)
 ASCENDSIM_SERVED(aclrtIpcMemSetImportPid, Str, InArray<2>, Val)
 ASCENDSIM_SERVED(aclrtIpcMemImportByKey, Out, Str, Val)

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -47,14 +48,41 @@ bool threadSleeps(pid_t pid, pid_t tid) {
 }
 
 int64_t threadCpuNs(pid_t pid, pid_t tid) {
-  const std::string path =
-      "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/schedstat";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
+  // Asked at the end of every call a served program's thread makes: the file stays open (each
+  // read from offset 0 is fresh), which saves an open and a close of /proc (a path walk with
+  // permission checks), a third of the server's work per call. A file whose thread has gone
+  // reads nothing; it is opened again once (the numbers may have been given to another).
+  static std::mutex mutex;
+  static std::map<std::pair<pid_t, pid_t>, int> files;
   char buf[128];
-  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (n <= 0) return -1;
+  ssize_t n = -1;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = files.find({pid, tid});
+    if (it != files.end()) {
+      n = ::pread(it->second, buf, sizeof buf - 1, 0);
+      if (n <= 0) {
+        ::close(it->second);
+        files.erase(it);
+      }
+    }
+    if (n <= 0) {
+      const std::string path =
+          "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/schedstat";
+      const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return -1;
+      n = ::pread(fd, buf, sizeof buf - 1, 0);
+      if (n <= 0) {
+        ::close(fd);
+        return -1;
+      }
+      if (files.size() >= 1024) {  // (threads come and go: the oldest numbers first)
+        ::close(files.begin()->second);
+        files.erase(files.begin());
+      }
+      files[{pid, tid}] = fd;
+    }
+  }
   buf[n] = '\0';
   return std::strtoll(buf, nullptr, 10);  // the first field: ns spent on a CPU
 }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 #include "runtime/core/device_memory.h"
 #include "runtime/core/runtime.h"
@@ -28,6 +29,8 @@ struct ProcessLink {
   int32_t rank = -1;  // the launcher's rank, or -1 (then the server numbers processes itself)
   int32_t world = 0;  // how many ranks the job has, 0 if unknown
   std::atomic<uint32_t> nextThread{1};
+  // Learned answers are kept for this epoch; a call that changes contexts moves it on.
+  std::atomic<uint64_t> answersEpoch{1};
   std::mutex attachMutex;
   bool attached = false;
 };
@@ -43,6 +46,10 @@ int32_t numberFromEnv(std::initializer_list<const char*> names, int32_t fallback
   return fallback;
 }
 
+// getpid(), kept (it is a system call, and every call asks whether its connection is this
+// process's); a child made by fork() sets it again.
+std::atomic<pid_t> ownPid{getpid()};
+
 ProcessLink& process() {
   static ProcessLink* link = [] {
     auto* p = new ProcessLink();
@@ -56,6 +63,7 @@ ProcessLink& process() {
                                            0);
     // A child made by fork() is a process of its own, without the launcher's rank.
     pthread_atfork(nullptr, nullptr, [] {
+      ownPid = getpid();
       process().rank = -1;
       process().world = 0;
       process().nextThread = 1;
@@ -81,6 +89,15 @@ struct ThreadLink {
   runtime::MpiWaits* waitingOutside = nullptr;  // in the job's shared memory
   int waitDepth = 0;
   std::string error, returned;
+  // Learned answers (machine_client.h, Answer::Learned): call name and arguments -> results,
+  // valid while `answersEpoch` is the process's.
+  std::unordered_map<std::string, std::vector<uint8_t>> answers;
+  uint64_t answersEpoch = 0;
+  std::string key;  // (built here for each look-up: no allocation once it is long enough)
+  // The last call that Repeats (name and arguments), its results and the epoch after it.
+  std::string lastChange;
+  std::vector<uint8_t> lastChangeResults;
+  uint64_t lastChangeEpoch = 0;
   ~ThreadLink() {
     if (channel && owner == getpid()) channel->close();
   }
@@ -95,6 +112,10 @@ void connectThread(ThreadLink& link) {
   link.owner = getpid();
   link.staging[0] = link.staging[1] = nullptr;
   link.stagingBytes[0] = link.stagingBytes[1] = 0;
+  link.answers.clear();  // (a forked child's contexts are not its parent's)
+  link.answersEpoch = 0;
+  link.lastChange.clear();
+  link.lastChangeEpoch = 0;
   try {
     link.channel->connect(p.socket);
     // A program that execs another gives up this connection (the new image makes its own).
@@ -143,8 +164,9 @@ void connectThread(ThreadLink& link) {
 
 ThreadLink& link() {
   ThreadLink& l = tLink;
-  if (!l.channel || l.owner != getpid()) {
-    if (l.channel && l.owner != getpid()) {
+  const pid_t pid = ownPid.load(std::memory_order_relaxed);
+  if (!l.channel || l.owner != pid) {
+    if (l.channel && l.owner != pid) {
       // Inherited through fork(): the parent's connection is not ours to use or close.
       (void)l.channel->socket().release();
       l.channel.reset();
@@ -211,6 +233,90 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
   reply.code = ACL_ERROR_RT_INTERNAL_ERROR;
   setServedError(std::string(name) + ": " + l.broken);
   return reply;
+}
+
+void checkWithServer(const char* name, const WireWriter& arguments,
+                     const std::vector<uint8_t>& results) {
+  ThreadLink& l = link();
+  if (!l.broken.empty()) return;  // (the next call that waits says so)
+  try {
+    WireWriter m;
+    m.u8(static_cast<uint8_t>(MessageKind::Check));
+    m.text(name);
+    m.blob(arguments.bytes().data(), arguments.bytes().size());
+    m.blob(results.data(), results.size());
+    l.channel->send(m);
+  } catch (const WireError& e) {
+    l.broken =
+        "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) + ")";
+  }
+}
+
+namespace {
+// The key of a call with these arguments, in the thread's own string.
+const std::string& keyOf(ThreadLink& l, const char* name, const WireWriter& arguments) {
+  l.key.assign(name);
+  l.key.push_back('\0');
+  l.key.append(reinterpret_cast<const char*>(arguments.bytes().data()), arguments.bytes().size());
+  return l.key;
+}
+}  // namespace
+
+const std::vector<uint8_t>* learnedAnswer(const char* name, const WireWriter& arguments) {
+  if (!pipelining()) return nullptr;
+  ThreadLink& l = link();
+  const uint64_t epoch = process().answersEpoch.load(std::memory_order_acquire);
+  if (l.answersEpoch != epoch) {
+    l.answers.clear();
+    l.answersEpoch = epoch;
+    return nullptr;
+  }
+  auto it = l.answers.find(keyOf(l, name, arguments));
+  return it == l.answers.end() ? nullptr : &it->second;
+}
+
+uint64_t answersEpoch() {
+  return process().answersEpoch.load(std::memory_order_acquire);
+}
+
+void learnAnswer(const char* name, const WireWriter& arguments, const std::vector<uint8_t>& results,
+                 uint64_t epoch) {
+  if (!pipelining()) return;
+  // (Another thread's change since the call was sent: its answer may be from before it.)
+  if (epoch != answersEpoch()) return;
+  ThreadLink& l = link();
+  if (l.answersEpoch != epoch) {
+    l.answers.clear();
+    l.answersEpoch = epoch;
+  }
+  // (Few calls are learned, with few arguments each; a program asking about every device of a
+  // large machine keeps a few hundred.)
+  l.answers[keyOf(l, name, arguments)] = results;
+}
+
+uint64_t forgetAnswers() {
+  return process().answersEpoch.fetch_add(1, std::memory_order_acq_rel) + 1;
+}
+
+const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& arguments) {
+  if (!pipelining()) return nullptr;
+  ThreadLink& l = link();
+  const bool same = l.lastChangeEpoch != 0 &&
+                    l.lastChangeEpoch == process().answersEpoch.load(std::memory_order_acquire) &&
+                    l.lastChange == keyOf(l, name, arguments);
+  return same ? &l.lastChangeResults : nullptr;
+}
+
+uint64_t lastChangeEpoch() {
+  return link().lastChangeEpoch;
+}
+
+void rememberChange(const char* name, const WireWriter& arguments,
+                    const std::vector<uint8_t>& results, uint64_t epoch) {
+  ThreadLink& l = link();
+  l.lastChange = keyOf(l, name, arguments);
+  l.lastChangeResults = results;
+  l.lastChangeEpoch = epoch;  // (another thread's change since: no longer the last)
 }
 
 void* stagingBuffer(int slot, uint64_t bytes) {

@@ -30,6 +30,42 @@ struct CallReply {
 // `wait` false: an asynchronous call sent without waiting for its result (ACL_SUCCESS at once;
 // if it fails, the thread's next call that waits returns the failure).
 CallReply callServer(const char* name, const WireWriter& arguments, bool wait = true);
+// Sends a call the program answered itself with `results` (a learned answer, below) without
+// waiting: the machine runs it too, for the trace, the report and the thread's clock, and if its
+// answer differs the thread's next call that waits returns the failure.
+void checkWithServer(const char* name, const WireWriter& arguments,
+                     const std::vector<uint8_t>& results);
+
+// How a served call's answer may be known in the program (Served<Fn>::answer, marshal.h).
+enum class Answer : uint8_t {
+  Served,   // asked of the machine every time
+  Learned,  // the same arguments get the same answer until a call that Changes: the machine's
+            // last successful answer is kept by the calling thread and given again (a Check)
+  Changes,  // may change what Learned calls answer (init, finalize, devices, contexts): every
+            // thread of the process forgets its learned answers
+  Repeats,  // Changes, but the same call again with nothing changed since changes nothing
+            // (aclrtSetDevice of the device the thread set last): sent as a Check
+};
+
+// The calling thread's learned answer to `name` with these arguments; nullptr if none is kept
+// (or learned answers are off: ASCENDSIM_PIPELINE=0).
+const std::vector<uint8_t>* learnedAnswer(const char* name, const WireWriter& arguments);
+// The process's answers epoch: an answer is learned only if no call that Changes started between
+// `epoch` (read before the call was sent) and now.
+uint64_t answersEpoch();
+void learnAnswer(const char* name, const WireWriter& arguments, const std::vector<uint8_t>& results,
+                 uint64_t epoch);
+// Every thread of the process forgets its learned answers (a call that Changes starts or ended);
+// returns the new epoch.
+uint64_t forgetAnswers();
+// The results of the calling thread's last call that Repeats if it was this call with these
+// arguments and nothing changed since (then it changes nothing), else nullptr; rememberChange
+// records a successful one, which ended at `epoch`.
+const std::vector<uint8_t>* repeatedChange(const char* name, const WireWriter& arguments);
+// The epoch at which the calling thread's last call that Repeats ended (0: none).
+uint64_t lastChangeEpoch();
+void rememberChange(const char* name, const WireWriter& arguments,
+                    const std::vector<uint8_t>& results, uint64_t epoch);
 // Whether asynchronous calls are sent without waiting (ASCENDSIM_PIPELINE=0 turns it off: every
 // call then returns its own result, at the cost of a round trip each).
 bool pipelining();

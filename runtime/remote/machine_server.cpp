@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -19,8 +20,9 @@ namespace asio = boost::asio;
 using Local = asio::local::stream_protocol;
 
 namespace {
-std::map<std::string, ServedHandler>& servedCalls() {
-  static std::map<std::string, ServedHandler> calls;
+// (Found by the name as it lies in the message: std::less<> compares a string_view.)
+std::map<std::string, ServedHandler, std::less<>>& servedCalls() {
+  static std::map<std::string, ServedHandler, std::less<>> calls;
   return calls;
 }
 
@@ -132,19 +134,25 @@ Session::Joined Session::handshake() {
   return Joined::Thread;
 }
 
-void Session::serveCall(WireReader& in, bool reply) {
+void Session::serveCall(WireReader& in, MessageKind kind) {
   // The program's thread is in a call from now on: the others wait for its turn.
   if (runtime::HostThread* self = runtime::HostThreads::self()) self->entering = true;
-  const std::string name = in.text();
-  const std::vector<uint8_t> arguments = in.blob();
-  WireReader args(arguments);
-  WireWriter results;
+  const bool reply = kind == MessageKind::Call;
+  // Name, arguments and a Check's answer are read where they lie in the message, and the results
+  // written into the session's own writer: no allocation for a call that succeeds.
+  const std::string_view name = in.textView();
+  WireReader args = in.blobReader();
+  std::string_view given;  // a Check's answer, which the program gave already
+  if (kind == MessageKind::Check) given = in.textView();
+  WireWriter& results = results_;
+  results.clear();
   aclError code = ACL_SUCCESS;
   std::string error;
   auto it = servedCalls().find(name);
   if (it == servedCalls().end()) {
     code = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    error = name + ": not served to programs sharing a machine (ascendsim exec --shared)";
+    error =
+        std::string(name) + ": not served to programs sharing a machine (ascendsim exec --shared)";
   } else {
     code = it->second(*this, args, results);
     if (code != ACL_SUCCESS) {
@@ -155,6 +163,22 @@ void Session::serveCall(WireReader& in, bool reply) {
   if (runtime::HostThread* self = runtime::HostThreads::self()) {
     self->entering = false;  // (a call refused before it reached the runtime)
     runtime::Runtime::instance().threadsChanged();
+  }
+  const bool sameAnswer =
+      results.bytes().size() == given.size() &&
+      (given.empty() || std::memcmp(results.bytes().data(), given.data(), given.size()) == 0);
+  if (kind == MessageKind::Check && (code != ACL_SUCCESS || !sameAnswer)) {
+    // The program answered from what this machine said before; the machine now says otherwise
+    // (another thread of the program changed this one's context meanwhile, say).
+    if (deferredCode_ == ACL_SUCCESS) {
+      deferredCode_ = code != ACL_SUCCESS ? code : ACL_ERROR_RT_INTERNAL_ERROR;
+      deferredError_ = std::string(name) +
+                       ": answered in the program from the machine's earlier answer, which no "
+                       "longer holds" +
+                       (code != ACL_SUCCESS ? ": " + error : std::string(" (another value)")) +
+                       " (ASCENDSIM_PIPELINE=0 asks the machine every time)";
+    }
+    return;
   }
   if (!reply) {
     // Sent without waiting: its failure goes back with the thread's next call that waits.
@@ -170,11 +194,12 @@ void Session::serveCall(WireReader& in, bool reply) {
     if (code == ACL_SUCCESS) {
       code = deferredCode_;
       error = deferredError_;
-      results = WireWriter();
+      results.clear();
     }
     deferredCode_ = ACL_SUCCESS;
   }
-  WireWriter answer;
+  WireWriter& answer = answer_;
+  answer.clear();
   answer.i32(code);
   answer.text(error);
   answer.blob(results.bytes().data(), results.bytes().size());
@@ -205,8 +230,8 @@ void Session::run() {
     while (channel_->receive(message)) {
       WireReader in(message);
       const auto kind = static_cast<MessageKind>(in.u8());
-      if (kind == MessageKind::Call || kind == MessageKind::Post) {
-        serveCall(in, kind == MessageKind::Call);
+      if (kind == MessageKind::Call || kind == MessageKind::Post || kind == MessageKind::Check) {
+        serveCall(in, kind);
       } else if (kind == MessageKind::Stage) {
         serveStage(in);
       } else {

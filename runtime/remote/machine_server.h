@@ -24,6 +24,7 @@
 
 #include "acl/acl_base.h"
 #include "runtime/core/host_thread.h"
+#include "runtime/remote/protocol.h"
 #include "runtime/remote/wire.h"
 
 namespace ascendsim::remote {
@@ -79,7 +80,8 @@ class Session {
  private:
   enum class Joined { No, Thread, Service };
   Joined handshake();
-  void serveCall(WireReader& in, bool reply);
+  // `kind`: Call (answered), Post (not), Check (not; the answer the program gave follows).
+  void serveCall(WireReader& in, MessageKind kind);
   void serveStage(WireReader& in);
   MachineServer& server_;
   std::unique_ptr<Channel> channel_;
@@ -89,6 +91,7 @@ class Session {
   runtime::MpiWaits* waitingOutside_ = nullptr;
   aclError deferredCode_ = ACL_SUCCESS;  // an unanswered call's failure, for the next call
   std::string deferredError_;
+  WireWriter results_, answer_;  // a call's results and its answer (kept for the next call)
 };
 
 class MachineServer {

@@ -64,15 +64,24 @@ struct Served;  // each served function's name and roles (ASCENDSIM_SERVED)
 
 // ASCENDSIM_SERVED_ASYNC: an asynchronous call (it only queues work) sent without waiting for its
 // result when it stages nothing; a failure comes back from the thread's next call that waits.
-#define ASCENDSIM_SERVED_AS(fn, async, ...)  \
-  template <>                                \
-  struct Served<&fn> {                       \
-    static constexpr const char* name = #fn; \
-    static constexpr bool pipelined = async; \
-    using Roles = std::tuple<__VA_ARGS__>;   \
+// ASCENDSIM_SERVED_LEARNED: a call whose answer to the same arguments stays the same until a call
+// declared ASCENDSIM_SERVED_CHANGES (or _REPEATS) changes it (the thread's device and context,
+// the machine's static facts): after the machine's first successful answer the program gives it
+// itself (Answer in machine_client.h). A failure is never learned: it is asked every time.
+#define ASCENDSIM_SERVED_WITH(fn, async, answers, ...) \
+  template <>                                          \
+  struct Served<&fn> {                                 \
+    static constexpr const char* name = #fn;           \
+    static constexpr bool pipelined = async;           \
+    static constexpr Answer answer = Answer::answers;  \
+    using Roles = std::tuple<__VA_ARGS__>;             \
   };
+#define ASCENDSIM_SERVED_AS(fn, async, ...) ASCENDSIM_SERVED_WITH(fn, async, Served, __VA_ARGS__)
 #define ASCENDSIM_SERVED(fn, ...) ASCENDSIM_SERVED_AS(fn, false, __VA_ARGS__)
 #define ASCENDSIM_SERVED_ASYNC(fn, ...) ASCENDSIM_SERVED_AS(fn, true, __VA_ARGS__)
+#define ASCENDSIM_SERVED_LEARNED(fn, ...) ASCENDSIM_SERVED_WITH(fn, false, Learned, __VA_ARGS__)
+#define ASCENDSIM_SERVED_CHANGES(fn, ...) ASCENDSIM_SERVED_WITH(fn, false, Changes, __VA_ARGS__)
+#define ASCENDSIM_SERVED_REPEATS(fn, ...) ASCENDSIM_SERVED_WITH(fn, false, Repeats, __VA_ARGS__)
 
 template <class Fn>
 struct Params;
@@ -417,7 +426,8 @@ struct ServedResult {
 };
 
 template <class Roles, class All, size_t... I>
-aclError forwardWith(const char* name, bool async, const All& all, std::index_sequence<I...>) {
+aclError forwardWith(const char* name, bool async, Answer answer, const All& all,
+                     std::index_sequence<I...>) {
   // A kernel's code runs for the server while the server's call waits for it: a call from there
   // would wait for ever (docs/reliability.md).
   if (const std::string* kernel = runtime::sandbox::runningKernel()) {
@@ -441,11 +451,33 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
     return ACL_ERROR_INVALID_PARAM;
   }
   const bool wait = !async || !pipelining() || (stagedData(std::get<I>(args)) || ...);
+  const std::vector<uint8_t>* known = nullptr;
+  if (answer == Answer::Learned) known = learnedAnswer(name, w);
+  if (answer == Answer::Repeats) known = repeatedChange(name, w);
+  if (known) {
+    // Answered here; the machine runs it too (the trace, the report, the thread's clock) and
+    // says so with the thread's next call that waits if it answers otherwise.
+    checkWithServer(name, w, *known);
+    WireReader r(*known);
+    try {
+      (std::get<I>(args).take(r, std::get<I>(all), all), ...);
+    } catch (const WireError&) {
+      setServedError(std::string(name) + ": a learned answer was cut short");
+      return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    return ACL_SUCCESS;
+  }
+  const bool changes = answer == Answer::Changes || answer == Answer::Repeats;
+  // (Other threads' answers may no longer hold from now on.)
+  const uint64_t sentAt = changes ? forgetAnswers() : answersEpoch();
   const CallReply reply = callServer(name, w, wait);
+  const uint64_t endedAt = changes ? forgetAnswers() : sentAt;
   if (reply.code != ACL_SUCCESS) {
     discardLocalError();  // the served call's message is now the most recent
     return reply.code;
   }
+  if (answer == Answer::Learned) learnAnswer(name, w, reply.results, sentAt);
+  if (answer == Answer::Repeats) rememberChange(name, w, reply.results, endedAt);
   WireReader r(reply.results);
   try {
     (std::get<I>(args).take(r, std::get<I>(all), all), ...);
@@ -454,6 +486,27 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
     return ACL_ERROR_RT_INTERNAL_ERROR;
   }
   return ACL_SUCCESS;
+}
+
+// What a successful call that Repeats tells the calling thread's learned answers besides its own
+// (nothing unless specialised: aclrtSetDevice in served_calls.h). `epoch`: when its change ended.
+template <auto Fn>
+struct Teaches {
+  template <class All>
+  static void after(const All&, uint64_t) {}
+};
+
+// Learns `value` as the answer of `Fn`, a call of one Out parameter (what the machine would
+// write back to it), as if the machine had given it at `epoch`.
+template <auto Fn, class T>
+void learnOut(const T& value, uint64_t epoch) {
+  static_assert(std::is_same_v<typename Served<Fn>::Roles, std::tuple<Out>>, "one Out parameter");
+  static_assert(Served<Fn>::answer == Answer::Learned, "a learned call");
+  WireWriter arguments;
+  arguments.u8(1);  // (ClientArg<Out>::put of a pointer that is not NULL)
+  WireWriter results;
+  results.blob(&value, sizeof value);  // (ServerArg<Out>::write)
+  learnAnswer(Served<Fn>::name, arguments, results.bytes(), epoch);
 }
 
 // Runs `Fn` on the served machine with these arguments.
@@ -465,8 +518,13 @@ auto forward(const A&... args) {
   static_assert(std::tuple_size_v<Roles> == sizeof...(A), "one role per parameter");
   const auto all = carryAll<typename Params<decltype(Fn)>::Tuple>(
       std::make_index_sequence<sizeof...(A)>(), args...);
-  return ServedResult<Result>::from(forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, all,
-                                                       std::make_index_sequence<sizeof...(A)>()));
+  const aclError code =
+      forwardWith<Roles>(Served<Fn>::name, Served<Fn>::pipelined, Served<Fn>::answer, all,
+                         std::make_index_sequence<sizeof...(A)>());
+  if constexpr (Served<Fn>::answer == Answer::Repeats) {
+    if (code == ACL_SUCCESS && pipelining()) Teaches<Fn>::after(all, lastChangeEpoch());
+  }
+  return ServedResult<Result>::from(code);
 }
 
 #define ASCENDSIM_FORWARD(fn, ...) \

@@ -12,6 +12,9 @@
 // Call: name, arguments                     CallReply: code, error text, results
 // Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
 //       returned by the thread's next Call)
+// Check: name, arguments, results (a call the program answered itself, from what the machine
+//       answered before: run for the trace and the thread's clock, no reply; a different answer
+//       is returned as a failure by the thread's next Call)
 // Stage: slot, bytes                        StageReply: address of a shared buffer of that size
 // On a kernel service connection (Hello with thread number kServiceThread), the other way:
 // RunKernel: entry, closure, device, its      KernelDone: what the blocks did (KernelUse), the
@@ -24,13 +27,14 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 8;
+constexpr uint32_t kProtocolVersion = 9;
 
 enum class MessageKind : uint8_t {
   Hello = 1,
   Call = 2,
   Stage = 3,
   Post = 4,
+  Check = 5,
   RunKernel = 20,      // server -> a program's kernel service: run a launch's blocks
   ReleaseKernel = 21,  // server -> kernel service: release a launch's arguments (no answer)
 };

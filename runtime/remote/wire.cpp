@@ -18,25 +18,42 @@ namespace ascendsim::remote {
 namespace asio = boost::asio;
 using Local = asio::local::stream_protocol;
 
-std::vector<uint8_t> WireReader::blob(uint64_t limit) {
-  const uint64_t n = u64();
-  if (n > limit || n > bytes_.size() - pos_) throw WireError("message field too long");
-  std::vector<uint8_t> out(bytes_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                           bytes_.begin() + static_cast<std::ptrdiff_t>(pos_ + n));
+const uint8_t* WireReader::span(uint64_t limit, uint64_t& n) {
+  n = u64();
+  if (n > limit || n > size_ - pos_) throw WireError("message field too long");
+  const uint8_t* at = data_ + pos_;
   pos_ += n;
-  return out;
+  return at;
+}
+
+std::vector<uint8_t> WireReader::blob(uint64_t limit) {
+  uint64_t n = 0;
+  const uint8_t* at = span(limit, n);
+  return std::vector<uint8_t>(at, at + n);
+}
+
+WireReader WireReader::blobReader(uint64_t limit) {
+  uint64_t n = 0;
+  const uint8_t* at = span(limit, n);
+  return WireReader(at, n);
+}
+
+std::string_view WireReader::textView() {
+  uint64_t n = 0;
+  const uint8_t* at = span(kMaxMessage, n);
+  return std::string_view(reinterpret_cast<const char*>(at), n);
 }
 
 uint64_t WireReader::blobInto(void* out, uint64_t capacity) {
   const uint64_t n = u64();
-  if (n > capacity || n > bytes_.size() - pos_) throw WireError("message field too long");
+  if (n > capacity || n > size_ - pos_) throw WireError("message field too long");
   take(out, n);
   return n;
 }
 
 void WireReader::take(void* out, uint64_t n) {
-  if (n > bytes_.size() - pos_) throw WireError("message cut short");
-  if (n) std::memcpy(out, bytes_.data() + pos_, n);
+  if (n > size_ - pos_) throw WireError("message cut short");
+  if (n) std::memcpy(out, data_ + pos_, n);
   pos_ += n;
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ascendsim::remote {
@@ -30,6 +31,7 @@ class WireWriter {
   }
   void text(const std::string& s) { blob(s.data(), s.size()); }
   const std::vector<uint8_t>& bytes() const { return bytes_; }
+  void clear() { bytes_.clear(); }  // (kept: its storage is used again)
 
  private:
   // (Not inlined: inlined into some callers, GCC 12 at -O3 takes the vector's growth for an
@@ -44,7 +46,10 @@ class WireWriter {
 
 class WireReader {
  public:
-  explicit WireReader(const std::vector<uint8_t>& bytes) : bytes_(bytes) {}
+  explicit WireReader(const std::vector<uint8_t>& bytes)
+      : data_(bytes.data()), size_(bytes.size()) {}
+  // The bytes at `data` (a blob of another message, say), which outlive the reader.
+  WireReader(const uint8_t* data, uint64_t size) : data_(data), size_(size) {}
   uint8_t u8() { return scalar<uint8_t>(); }
   uint32_t u32() { return scalar<uint32_t>(); }
   uint64_t u64() { return scalar<uint64_t>(); }
@@ -54,10 +59,13 @@ class WireReader {
   // A blob read straight into `out`, which holds `capacity` bytes; returns its length.
   uint64_t blobInto(void* out, uint64_t capacity);
   std::string text() {
-    const std::vector<uint8_t> b = blob();
-    return std::string(b.begin(), b.end());
+    const std::string_view t = textView();
+    return std::string(t);
   }
-  bool done() const { return pos_ == bytes_.size(); }
+  // A blob or text where it lies in the message, not copied (valid while the message lives).
+  WireReader blobReader(uint64_t limit = kMaxMessage);
+  std::string_view textView();
+  bool done() const { return pos_ == size_; }
 
   static constexpr uint64_t kMaxMessage = 64ull << 20;
 
@@ -69,7 +77,10 @@ class WireReader {
     return v;
   }
   void take(void* out, uint64_t n);
-  const std::vector<uint8_t>& bytes_;
+  // The next blob's length (checked against the message and `limit`) and where its bytes start.
+  const uint8_t* span(uint64_t limit, uint64_t& n);
+  const uint8_t* data_;
+  uint64_t size_;
   uint64_t pos_ = 0;
 };
 
