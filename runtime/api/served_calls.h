@@ -10,6 +10,11 @@
 // aclrtGetSocName for a served program (it returns a pointer, not a code): the name copied into
 // `name`, which holds `length` bytes.
 extern "C" aclError ascendsimGetSocName(char* name, size_t length);
+// aclrtBinaryLoadFromFile for a served program: the file's bytes, as the program read them from
+// its path (`unreadable`: why it could not), loaded by the machine.
+extern "C" aclError ascendsimBinaryLoad(const char* binPath, const void* image, uint64_t imageBytes,
+                                        const char* unreadable, aclrtBinaryLoadOptions* options,
+                                        aclrtBinHandle* binHandle);
 
 namespace ascendsim::remote {
 
@@ -139,6 +144,17 @@ ASCENDSIM_SERVED(aclrtUnSubscribeHostFunc, Val, Val)
 ASCENDSIM_SERVED(aclrtLaunchCallback, Val, Val, Val, Val)
 // Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h)
 ASCENDSIM_SERVED(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
+// kernels of binaries loaded at run time (loaded, and their blocks run, in the server; handles
+// are the process's own: served_calls.cpp)
+ASCENDSIM_SERVED(ascendsimBinaryLoad, Str, Src<2>, Val, Str, In, Out)
+ASCENDSIM_SERVED(aclrtBinaryUnLoad, Val)
+ASCENDSIM_SERVED(aclrtBinaryGetFunction, Val, Str, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsInit, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsAppend, Val, InBytes<2>, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsAppendPlaceHolder, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsGetPlaceHolderBuffer, Val, Val, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsFinalize, Val)
+ASCENDSIM_SERVED(aclrtLaunchKernelWithConfig, Val, Val, Val, In, Val, Val)
 // sharing between processes
 ASCENDSIM_SERVED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)
