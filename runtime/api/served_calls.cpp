@@ -355,6 +355,7 @@ const bool kRegistered = [] {
   add<&aclrtRecordEvent>();
   add<&aclrtResetEvent>();
   add<&aclrtQueryEventStatus>();
+  add<&ascendsimQueryEvent>();
   add<&aclrtSynchronizeEvent>();
   add<&aclrtEventElapsedTime>();
   add<&aclrtEventGetTimestamp>();

@@ -10,6 +10,8 @@
 // aclrtGetSocName for a served program (it returns a pointer, not a code): the name copied into
 // `name`, which holds `length` bytes.
 extern "C" aclError ascendsimGetSocName(char* name, size_t length);
+// aclrtQueryEvent (deprecated in CANN), served under a name of its own.
+extern "C" aclError ascendsimQueryEvent(aclrtEvent event, aclrtEventStatus* status);
 // aclrtBinaryLoadFromFile for a served program: the file's bytes, as the program read them from
 // its path (`unreadable`: why it could not), loaded by the machine.
 extern "C" aclError ascendsimBinaryLoad(const char* binPath, const void* image, uint64_t imageBytes,
@@ -64,6 +66,7 @@ ASCENDSIM_SERVED(aclrtDestroyEvent, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtRecordEvent, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtResetEvent, Val, Val)
 ASCENDSIM_SERVED(aclrtQueryEventStatus, Val, Out)
+ASCENDSIM_SERVED(ascendsimQueryEvent, Val, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeEvent, Val)
 ASCENDSIM_SERVED(aclrtEventElapsedTime, Out, Val, Val)
 ASCENDSIM_SERVED(aclrtEventGetTimestamp, Val, Out)

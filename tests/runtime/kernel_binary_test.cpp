@@ -140,3 +140,37 @@ TEST_F(KernelBinaries, ABareNameIsInTheProgramsWorkingDirectory) {
   ASSERT_ACL_OK(aclrtBinaryGetFunction(binary, "Fill", &fill));
   ASSERT_ACL_OK(aclrtBinaryUnLoad(binary));
 }
+
+TEST_F(KernelBinaries, ALoadedKernelWritesRegisteredHostMemoryInPlace) {
+  // Three 64 KiB buffers of the program's heap registered for the device (ACL_HOST_REG_MAPPED;
+  // neighbours, so that they may share pages): Fill over 2 blocks of each one's 16384 elements,
+  // through its device pointer, with 9, 19 and 29 leaves value in elements 0-8191 and value + 1
+  // in 8192-16383 of the program's own buffer, no copy back.
+  constexpr uint64_t kCount = 16384;
+  std::vector<std::vector<uint32_t>> host(3, std::vector<uint32_t>(kCount, 0));
+  std::vector<void*> mapped(3);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_ACL_OK(aclrtHostRegisterV2(host[i].data(), kCount * 4, ACL_HOST_REG_MAPPED));
+    ASSERT_ACL_OK(aclrtHostGetDevicePointer(host[i].data(), &mapped[i], 0));
+  }
+  aclrtBinHandle binary = nullptr;
+  aclrtFuncHandle fill = nullptr;
+  ASSERT_ACL_OK(aclrtBinaryLoadFromFile(kModule.c_str(), nullptr, &binary));
+  ASSERT_ACL_OK(aclrtBinaryGetFunction(binary, "Fill", &fill));
+  for (int i = 0; i < 3; ++i) {
+    aclrtArgsHandle args = nullptr;
+    aclrtParamHandle param = nullptr;
+    uint32_t value = 9 + 10 * i;
+    uint64_t count = kCount;
+    ASSERT_ACL_OK(aclrtKernelArgsInit(fill, &args));
+    ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &mapped[i], sizeof mapped[i], &param));
+    ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &value, sizeof value, &param));
+    ASSERT_ACL_OK(aclrtKernelArgsAppend(args, &count, sizeof count, &param));
+    ASSERT_ACL_OK(aclrtKernelArgsFinalize(args));
+    ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(fill, 2, nullptr, nullptr, args, nullptr));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+    EXPECT_EQ(host[i], filled(value, kCount, 2)) << i;
+  }
+  for (int i = 0; i < 3; ++i) ASSERT_ACL_OK(aclrtHostUnregister(host[i].data()));
+  ASSERT_ACL_OK(aclrtBinaryUnLoad(binary));
+}
