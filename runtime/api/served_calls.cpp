@@ -446,6 +446,10 @@ const bool kRegistered = [] {
       &serveKernelHandles<&aclrtKernelArgsGetPlaceHolderBuffer, -1, 0>);
   add<&aclrtKernelArgsFinalize>(&serveKernelHandles<&aclrtKernelArgsFinalize, -1, 0>);
   add<&aclrtLaunchKernelWithConfig>(&serveKernelHandles<&aclrtLaunchKernelWithConfig, -1, 0, 4>);
+  add<&ascendsimCreateDataBuffer>();
+  add<&ascendsimDataBufferGet>();
+  add<&aclDestroyDataBuffer>();
+  add<&aclUpdateDataBuffer>();
   add<&aclrtDeviceGetBareTgid>();
   add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);
   add<&aclrtIpcMemSetImportPid>();

@@ -12,6 +12,11 @@
 extern "C" aclError ascendsimGetSocName(char* name, size_t length);
 // aclrtQueryEvent (deprecated in CANN), served under a name of its own.
 extern "C" aclError ascendsimQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+// aclCreateDataBuffer and the aclDataBuffer getters for a served program (the handle or the value
+// comes back through the last argument; getters: 0 the address, 1 the size, 2 the 32-bit size).
+extern "C" aclError ascendsimCreateDataBuffer(void* data, size_t size, aclDataBuffer** dataBuffer);
+extern "C" aclError ascendsimDataBufferGet(const aclDataBuffer* dataBuffer, uint32_t which,
+                                           uint64_t* value);
 // aclrtBinaryLoadFromFile for a served program: the file's bytes, as the program read them from
 // its path (`unreadable`: why it could not), loaded by the machine.
 extern "C" aclError ascendsimBinaryLoad(const char* binPath, const void* image, uint64_t imageBytes,
@@ -158,6 +163,11 @@ ASCENDSIM_SERVED(aclrtKernelArgsAppendPlaceHolder, Val, Out)
 ASCENDSIM_SERVED(aclrtKernelArgsGetPlaceHolderBuffer, Val, Val, Val, Out)
 ASCENDSIM_SERVED(aclrtKernelArgsFinalize, Val)
 ASCENDSIM_SERVED(aclrtLaunchKernelWithConfig, Val, Val, Val, In, Val, Val)
+// data buffer descriptors
+ASCENDSIM_SERVED(ascendsimCreateDataBuffer, Val, Val, Out)
+ASCENDSIM_SERVED(ascendsimDataBufferGet, Val, Val, Out)
+ASCENDSIM_SERVED(aclDestroyDataBuffer, Val)
+ASCENDSIM_SERVED(aclUpdateDataBuffer, Val, Val, Val)
 // sharing between processes
 ASCENDSIM_SERVED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)
