@@ -157,6 +157,9 @@ aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
                    launch.name = name ? name : "kernel";
                    launch.blockDim = blockDim;
                    launch.closureBytes = closureBytes;
+                   // (Never called or freed here: the address an exception callback is given as
+                   // the kernel's arguments, which are the program's.)
+                   launch.closure = fromBits<void*>(closure);
                    launch.keepAlive = arguments;
                    launch.runElsewhere = [kernels, entry, closure](const runtime::KernelRun& run,
                                                                    runtime::KernelStop& stop) {
@@ -446,6 +449,10 @@ const bool kRegistered = [] {
       &serveKernelHandles<&aclrtKernelArgsGetPlaceHolderBuffer, -1, 0>);
   add<&aclrtKernelArgsFinalize>(&serveKernelHandles<&aclrtKernelArgsFinalize, -1, 0>);
   add<&aclrtLaunchKernelWithConfig>(&serveKernelHandles<&aclrtLaunchKernelWithConfig, -1, 0, 4>);
+  add<&aclrtSetExceptionInfoCallback>();
+  add<&aclrtExceptionInfoCallbackRegister>();
+  add<&aclrtExceptionInfoCallbackUnregister>();
+  registerServedCall(kTakeExceptionsCall, &serveTakeExceptions);
   add<&ascendsimCreateDataBuffer>();
   add<&ascendsimDataBufferGet>();
   add<&aclDestroyDataBuffer>();

@@ -434,6 +434,10 @@ struct ServedResult {
   static R from(aclError code) { return code; }
 };
 
+// After a call that waited, a program with exception callbacks runs those of the failures the
+// server kept for the thread (runtime/remote/served_callbacks.h).
+void runServedExceptionCallbacks();
+
 template <class Roles, class All, size_t... I>
 aclError forwardWith(const char* name, bool async, const All& all, std::index_sequence<I...>) {
   // A kernel's code runs for the server while the server's call waits for it: a call from there
@@ -460,6 +464,7 @@ aclError forwardWith(const char* name, bool async, const All& all, std::index_se
   }
   const bool wait = !async || !pipelining() || (stagedData(std::get<I>(args)) || ...);
   const CallReply reply = callServer(name, w, wait);
+  if (wait) runServedExceptionCallbacks();
   if (reply.code != ACL_SUCCESS) {
     discardLocalError();  // the served call's message is now the most recent
     return reply.code;
