@@ -21,27 +21,55 @@ DataBuffer* live(const aclDataBuffer* handle) {
   return b;
 }
 
+// What a served program's getters ask for (ascendsimDataBufferGet's `which`).
+constexpr const char* kGetters[] = {"aclGetDataBufferAddr", "aclGetDataBufferSizeV2",
+                                    "aclGetDataBufferSize"};
+
+// A served program's getter: the value, or 0 (the message set) when the buffer is not live.
+uint64_t servedGet(const aclDataBuffer* dataBuffer, uint32_t which) {
+  uint64_t value = 0;
+  return ascendsimDataBufferGet(dataBuffer, which, &value) == ACL_SUCCESS ? value : 0;
+}
+
 }  // namespace
 
 extern "C" {
 
-aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
-  aclDataBuffer* handle = nullptr;
-  rt().call("aclCreateDataBuffer", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+aclError ascendsimCreateDataBuffer(void* data, size_t size, aclDataBuffer** dataBuffer) {
+  ASCENDSIM_FORWARD(ascendsimCreateDataBuffer, data, size, dataBuffer);
+  return rt().call("aclCreateDataBuffer", &ApiOverheads::defaultCall, false, [&](HostThread&) {
+    needPointer(dataBuffer, "dataBuffer");
     auto b = std::make_unique<DataBuffer>();
     b->data = data;
     b->size = size;
-    handle = reinterpret_cast<aclDataBuffer*>(&rt().dataBuffers().add(std::move(b)));
+    *dataBuffer = reinterpret_cast<aclDataBuffer*>(&rt().dataBuffers().add(std::move(b)));
   });
+}
+
+aclError ascendsimDataBufferGet(const aclDataBuffer* dataBuffer, uint32_t which, uint64_t* value) {
+  ASCENDSIM_FORWARD(ascendsimDataBufferGet, dataBuffer, which, value);
+  return rt().call(kGetters[which < 3 ? which : 0], &ApiOverheads::defaultCall, false,
+                   [&](HostThread&) {
+                     needPointer(value, "value");
+                     const DataBuffer* b = live(dataBuffer);
+                     *value = which == 0 ? reinterpret_cast<uint64_t>(b->data) : b->size;
+                   });
+}
+
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
+  aclDataBuffer* handle = nullptr;
+  ascendsimCreateDataBuffer(data, size, &handle);
   return handle;
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+  ASCENDSIM_FORWARD(aclDestroyDataBuffer, dataBuffer);
   return rt().call("aclDestroyDataBuffer", &ApiOverheads::defaultCall, false,
                    [&](HostThread&) { rt().dataBuffers().remove(live(dataBuffer)); });
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  ASCENDSIM_FORWARD(aclUpdateDataBuffer, dataBuffer, data, size);
   return rt().call("aclUpdateDataBuffer", &ApiOverheads::defaultCall, false, [&](HostThread&) {
     DataBuffer* b = live(dataBuffer);
     b->data = data;
@@ -50,6 +78,7 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 }
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  if (ascendsim::remote::clientActive()) return reinterpret_cast<void*>(servedGet(dataBuffer, 0));
   void* data = nullptr;
   rt().call("aclGetDataBufferAddr", &ApiOverheads::defaultCall, false,
             [&](HostThread&) { data = live(dataBuffer)->data; });
@@ -57,6 +86,7 @@ void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  if (ascendsim::remote::clientActive()) return servedGet(dataBuffer, 1);
   size_t size = 0;
   rt().call("aclGetDataBufferSizeV2", &ApiOverheads::defaultCall, false,
             [&](HostThread&) { size = live(dataBuffer)->size; });
@@ -65,8 +95,12 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   size_t size = 0;
-  rt().call("aclGetDataBufferSize", &ApiOverheads::defaultCall, false,
-            [&](HostThread&) { size = live(dataBuffer)->size; });
+  if (ascendsim::remote::clientActive()) {
+    size = servedGet(dataBuffer, 2);
+  } else {
+    rt().call("aclGetDataBufferSize", &ApiOverheads::defaultCall, false,
+              [&](HostThread&) { size = live(dataBuffer)->size; });
+  }
   return size > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
                                                      : static_cast<uint32_t>(size);
 }

@@ -56,6 +56,11 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+  return ascendsimQueryEvent(event, status);
+}
+
+aclError ascendsimQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+  ASCENDSIM_FORWARD(ascendsimQueryEvent, event, status);
   return run("aclrtQueryEvent", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(status, "status");
     *status =

@@ -2,6 +2,7 @@
 // task id.
 
 #include "runtime/api/api_call.h"
+#include "runtime/remote/served_callbacks.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -9,7 +10,16 @@ using ascendsim::spec::ApiOverheads;
 
 namespace {
 constexpr uint32_t kNoInfo = 0xFFFFFFFFu;  // what the getters answer for a NULL info
+
+// A served program's registration: from then on its threads take the failures the server keeps
+// for them after each call (runtime/remote/served_callbacks.h).
+template <auto Fn>
+aclError servedRegistration(aclrtExceptionInfoCallback callback) {
+  const aclError code = ascendsim::remote::forward<Fn>(callback);
+  if (code == ACL_SUCCESS && callback) ascendsim::remote::watchServedExceptions();
+  return code;
 }
+}  // namespace
 
 extern "C" {
 
@@ -21,19 +31,27 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
   });
 }
 
+// (On a served machine the callbacks are the registering process's: its threads run them.)
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+  if (ascendsim::remote::clientActive())
+    return servedRegistration<&aclrtSetExceptionInfoCallback>(callback);
   return run("aclrtSetExceptionInfoCallback", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().exceptions().setCallback(callback); });
+             [&](HostThread& t) { rt().exceptions().setCallback(callback, t.remotePid); });
 }
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
-  return run("aclrtExceptionInfoCallbackRegister", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().exceptions().registerCallback(callback, true); });
+  if (ascendsim::remote::clientActive())
+    return servedRegistration<&aclrtExceptionInfoCallbackRegister>(callback);
+  return run("aclrtExceptionInfoCallbackRegister", &ApiOverheads::defaultCall, [&](HostThread& t) {
+    rt().exceptions().registerCallback(callback, true, t.remotePid);
+  });
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
-  return run("aclrtExceptionInfoCallbackUnregister", &ApiOverheads::defaultCall,
-             [&](HostThread&) { rt().exceptions().registerCallback(callback, false); });
+  ASCENDSIM_FORWARD(aclrtExceptionInfoCallbackUnregister, callback);
+  return run(
+      "aclrtExceptionInfoCallbackUnregister", &ApiOverheads::defaultCall,
+      [&](HostThread& t) { rt().exceptions().registerCallback(callback, false, t.remotePid); });
 }
 
 // The getters read only infos an exception callback is being given; anything else (NULL, a stale
@@ -57,6 +75,13 @@ uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
 aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr,
                                        uint32_t* devArgsLen) {
   const bool live = rt().exceptionInfoLive(info);
+  if (ascendsim::remote::clientActive()) {
+    // (A served program reads the info its callback was handed here, in the program.)
+    if (!info || !live || !devArgsPtr || !devArgsLen) return ACL_ERROR_INVALID_PARAM;
+    *devArgsPtr = const_cast<void*>(info->args);
+    *devArgsLen = info->argsBytes;
+    return ACL_SUCCESS;
+  }
   return run("aclrtGetArgsFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");
     if (!live) fail(ACL_ERROR_INVALID_PARAM, "info is not the one an exception callback was given");
@@ -70,6 +95,11 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** de
 aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
                                              aclrtFuncHandle* func) {
   const bool live = rt().exceptionInfoLive(info);
+  if (ascendsim::remote::clientActive()) {
+    if (!info || !live || !func) return ACL_ERROR_INVALID_PARAM;
+    *func = info->function;
+    return ACL_SUCCESS;
+  }
   return run("aclrtGetFuncHandleFromExceptionInfo", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(info, "info");
     if (!live) fail(ACL_ERROR_INVALID_PARAM, "info is not the one an exception callback was given");

@@ -3,6 +3,7 @@
 // as an aclnnStatus.
 
 #include "aclnn/aclnn_base.h"
+#include "runtime/api/aclnn_served.h"
 #include "runtime/api/api_call.h"
 #include "runtime/ops/operator_objects.h"
 

@@ -128,97 +128,116 @@ extern "C" {
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
                                      const aclScalar* alpha, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnAddGetWorkspaceSize, self, other, alpha, out, workspaceSize, executor);
   return binaryPhase1("aclnnAddGetWorkspaceSize", ops::Elementwise::Add, "aclnnAdd", self, other,
                       alpha, out, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                      aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnAdd, workspace, workspaceSize, executor, stream);
   return phase2("aclnnAdd", "aclnnAdd", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceAddGetWorkspaceSize, selfRef, other, alpha, workspaceSize,
+                       executor);
   return binaryPhase1("aclnnInplaceAddGetWorkspaceSize", ops::Elementwise::Add, "aclnnInplaceAdd",
                       selfRef, other, alpha, nullptr, true, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                             aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceAdd, workspace, workspaceSize, executor, stream);
   return phase2("aclnnInplaceAdd", "aclnnInplaceAdd", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnMulGetWorkspaceSize, self, other, out, workspaceSize, executor);
   return binaryPhase1("aclnnMulGetWorkspaceSize", ops::Elementwise::Mul, "aclnnMul", self, other,
                       nullptr, out, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                      aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnMul, workspace, workspaceSize, executor, stream);
   return phase2("aclnnMul", "aclnnMul", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceMulGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceMulGetWorkspaceSize, selfRef, other, workspaceSize, executor);
   return binaryPhase1("aclnnInplaceMulGetWorkspaceSize", ops::Elementwise::Mul, "aclnnInplaceMul",
                       selfRef, other, nullptr, nullptr, true, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                             aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceMul, workspace, workspaceSize, executor, stream);
   return phase2("aclnnInplaceMul", "aclnnInplaceMul", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
                                      const aclScalar* alpha, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnSubGetWorkspaceSize, self, other, alpha, out, workspaceSize, executor);
   return binaryPhase1("aclnnSubGetWorkspaceSize", ops::Elementwise::Sub, "aclnnSub", self, other,
                       alpha, out, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                      aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnSub, workspace, workspaceSize, executor, stream);
   return phase2("aclnnSub", "aclnnSub", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceSubGetWorkspaceSize, selfRef, other, alpha, workspaceSize,
+                       executor);
   return binaryPhase1("aclnnInplaceSubGetWorkspaceSize", ops::Elementwise::Sub, "aclnnInplaceSub",
                       selfRef, other, alpha, nullptr, true, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                             aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceSub, workspace, workspaceSize, executor, stream);
   return phase2("aclnnInplaceSub", "aclnnInplaceSub", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnDivGetWorkspaceSize, self, other, out, workspaceSize, executor);
   return binaryPhase1("aclnnDivGetWorkspaceSize", ops::Elementwise::Div, "aclnnDiv", self, other,
                       nullptr, out, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                      aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnDiv, workspace, workspaceSize, executor, stream);
   return phase2("aclnnDiv", "aclnnDiv", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceDivGetWorkspaceSize, selfRef, other, workspaceSize, executor);
   return binaryPhase1("aclnnInplaceDivGetWorkspaceSize", ops::Elementwise::Div, "aclnnInplaceDiv",
                       selfRef, other, nullptr, nullptr, true, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                             aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceDiv, workspace, workspaceSize, executor, stream);
   return phase2("aclnnInplaceDiv", "aclnnInplaceDiv", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceCopyGetWorkspaceSize, selfRef, src, workspaceSize, executor);
   return runHostOp("aclnnInplaceCopyGetWorkspaceSize", [&](HostThread& t) {
     const ops::Tensor* dst = tensorOrNull(selfRef, "selfRef");
     const ops::Tensor* from = tensorOrNull(src, "src");
@@ -229,6 +248,7 @@ aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor
 
 aclnnStatus aclnnInplaceCopy(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                              aclrtStream stream) {
+  ASCENDSIM_FORWARD_OP(aclnnInplaceCopy, workspace, workspaceSize, executor, stream);
   return phase2("aclnnInplaceCopy", "aclnnInplaceCopy", workspace, workspaceSize, executor, stream);
 }
 

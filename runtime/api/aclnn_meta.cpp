@@ -1,5 +1,6 @@
 // Operator-API tensors and scalars (aclnn/acl_meta.h), aclDataTypeSize and the float16 conversions.
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/api/aclnn_call.h"
@@ -77,6 +78,12 @@ aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index
   });
 }
 
+aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                         const int64_t* stride, int64_t offset, aclFormat format,
+                         const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData,
+                         aclTensor*& handle);
+aclnnStatus createScalar(void* value, aclDataType dataType, aclScalar*& handle);
+
 }  // namespace
 
 extern "C" {
@@ -94,11 +101,75 @@ size_t aclDataTypeSize(aclDataType dataType) {
   return ops::isDataType(raw) ? ops::elementSize(static_cast<aclDataType>(raw)) : 0;
 }
 
+aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
+                                  aclDataType dataType, const int64_t* stride, int64_t offset,
+                                  aclFormat format, const int64_t* storageDims,
+                                  uint64_t storageDimsNum, void* tensorData, aclTensor** tensor) {
+  ASCENDSIM_FORWARD_OP(ascendsimCreateTensor, viewDims, viewDimsNum, dataType, stride, offset,
+                       format, storageDims, storageDimsNum, tensorData, tensor);
+  return createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                      storageDimsNum, tensorData, *tensor);
+}
+
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   aclTensor* handle = nullptr;
-  runHostOp("aclCreateTensor", [&](HostThread&) {
+  if (ascendsim::remote::clientActive()) {
+    ascendsimCreateTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                          storageDimsNum, tensorData, &handle);
+    return handle;
+  }
+  createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+               tensorData, handle);
+  return handle;
+}
+
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  aclScalar* handle = nullptr;
+  if (ascendsim::remote::clientActive()) {
+    // The value's bytes, as many as its type takes (none for a type that has no size: refused
+    // there).
+    ascendsimCreateScalar(value, aclDataTypeSize(dataType), dataType, &handle);
+    return handle;
+  }
+  createScalar(value, dataType, handle);
+  return handle;
+}
+
+aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, aclDataType dataType,
+                                  aclScalar** scalar) {
+  ASCENDSIM_FORWARD_OP(ascendsimCreateScalar, value, valueBytes, dataType, scalar);
+  return createScalar(value, dataType, *scalar);
+}
+
+aclnnStatus ascendsimTensorDims(const aclTensor* tensor, int32_t which, int32_t pointers,
+                                AscendsimDims* dims) {
+  ASCENDSIM_FORWARD_OP(ascendsimTensorDims, tensor, which, pointers, dims);
+  int64_t* values = nullptr;
+  uint64_t count = 0;
+  int64_t** valuesAt = (pointers & 1) ? &values : nullptr;
+  uint64_t* countAt = (pointers & 2) ? &count : nullptr;
+  const aclnnStatus status = which == 0   ? aclGetViewShape(tensor, valuesAt, countAt)
+                             : which == 1 ? aclGetViewStrides(tensor, valuesAt, countAt)
+                                          : aclGetStorageShape(tensor, valuesAt, countAt);
+  if (status == ACLNN_SUCCESS && dims) {
+    dims->count = std::min<uint64_t>(count, 64);
+    std::copy(values, values + dims->count, dims->values);
+  }
+  delete[] values;
+  return status;
+}
+
+}  // extern "C"
+
+namespace {
+
+aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                         const int64_t* stride, int64_t offset, aclFormat format,
+                         const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData,
+                         aclTensor*& handle) {
+  return runHostOp("aclCreateTensor", [&](HostThread&) {
     auto t = std::make_unique<Tensor>();
     t->shape = dims(viewDims, viewDimsNum, "viewDims");
     // Sizes no device memory could hold are refused before they overflow the arithmetic below.
@@ -142,12 +213,10 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     t->data = tensorData;
     handle = reinterpret_cast<aclTensor*>(&objects().tensors.add(std::move(t)));
   });
-  return handle;
 }
 
-aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
-  aclScalar* handle = nullptr;
-  runHostOp("aclCreateScalar", [&](HostThread&) {
+aclnnStatus createScalar(void* value, aclDataType dataType, aclScalar*& handle) {
+  return runHostOp("aclCreateScalar", [&](HostThread&) {
     if (!value) fail(ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
     auto s = std::make_unique<Scalar>();
     const int32_t type = rawEnum(dataType);
@@ -159,10 +228,27 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     s->value = ops::load(s->type, static_cast<const uint8_t*>(value));
     handle = reinterpret_cast<aclScalar*>(&objects().scalars.add(std::move(s)));
   });
-  return handle;
 }
 
+// A served program's aclGetViewShape, aclGetViewStrides or aclGetStorageShape (`which` 0, 1, 2):
+// the values come back and are handed over in memory the caller frees with delete[].
+aclnnStatus servedDims(int32_t which, const aclTensor* tensor, int64_t** out, uint64_t* count) {
+  AscendsimDims dims{};
+  const aclnnStatus status =
+      ascendsimTensorDims(tensor, which, (out ? 1 : 0) | (count ? 2 : 0), &dims);
+  if (status != ACLNN_SUCCESS) return status;
+  *out = new int64_t[dims.count ? dims.count : 1];
+  std::copy(dims.values, dims.values + dims.count, *out);
+  *count = dims.count;
+  return status;
+}
+
+}  // namespace
+
+extern "C" {
+
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  ASCENDSIM_FORWARD_OP(aclDestroyTensor, tensor);
   return runHostOp("aclDestroyTensor", [&](HostThread&) {
     // Destroying NULL is allowed and does nothing, as free(NULL) does.
     if (tensor && !objects().tensors.remove(tensor)) {
@@ -173,6 +259,7 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  ASCENDSIM_FORWARD_OP(aclDestroyScalar, scalar);
   return runHostOp("aclDestroyScalar", [&](HostThread&) {
     if (scalar && !objects().scalars.remove(scalar)) {
       fail(ACLNN_ERR_PARAM_INVALID,
@@ -182,6 +269,7 @@ aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  ASCENDSIM_FORWARD_OP(aclDestroyAclOpExecutor, executor);
   return runHostOp("aclDestroyAclOpExecutor", [&](HostThread&) {
     if (executor && !objects().executors.remove(executor)) {
       fail(ACLNN_ERR_PARAM_INVALID,
@@ -191,6 +279,7 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  ASCENDSIM_FORWARD_OP(aclSetAclOpExecutorRepeatable, executor);
   return runHostOp("aclSetAclOpExecutorRepeatable", [&](HostThread&) {
     if (!executor) fail(ACLNN_ERR_INNER_NULLPTR, "executor is NULL");
     ops::Executor* e = objects().executors.find(executor);
@@ -203,15 +292,18 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
+  ASCENDSIM_FORWARD_OP(aclSetInputTensorAddr, executor, index, tensor, addr);
   return setTensorAddr("aclSetInputTensorAddr", executor, index, tensor, addr, true);
 }
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
+  ASCENDSIM_FORWARD_OP(aclSetOutputTensorAddr, executor, index, tensor, addr);
   return setTensorAddr("aclSetOutputTensorAddr", executor, index, tensor, addr, false);
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  if (ascendsim::remote::clientActive()) return servedDims(0, tensor, viewDims, viewDimsNum);
   return runHostOp("aclGetViewShape", [&](HostThread&) {
     giveArray(tensorOf(tensor).shape, viewDims, viewDimsNum, "viewDims");
   });
@@ -219,6 +311,7 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
+  if (ascendsim::remote::clientActive()) return servedDims(1, tensor, stridesValue, stridesNum);
   return runHostOp("aclGetViewStrides", [&](HostThread&) {
     giveArray(tensorOf(tensor).strides, stridesValue, stridesNum, "stridesValue");
   });
@@ -226,12 +319,14 @@ aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
+  if (ascendsim::remote::clientActive()) return servedDims(2, tensor, storageDims, storageDimsNum);
   return runHostOp("aclGetStorageShape", [&](HostThread&) {
     giveArray(tensorOf(tensor).storageShape, storageDims, storageDimsNum, "storageDims");
   });
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  ASCENDSIM_FORWARD_OP(aclGetViewOffset, tensor, offset);
   return runHostOp("aclGetViewOffset", [&](HostThread&) {
     needOpPointer(offset, "offset");
     *offset = tensorOf(tensor).offset;
@@ -239,6 +334,7 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  ASCENDSIM_FORWARD_OP(aclGetFormat, tensor, format);
   return runHostOp("aclGetFormat", [&](HostThread&) {
     needOpPointer(format, "format");
     const int32_t raw = tensorOf(tensor).format;
@@ -247,6 +343,7 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  ASCENDSIM_FORWARD_OP(aclGetDataType, tensor, dataType);
   return runHostOp("aclGetDataType", [&](HostThread&) {
     needOpPointer(dataType, "dataType");
     *dataType = tensorOf(tensor).type;

@@ -157,6 +157,9 @@ aclError serveKernelLaunch(Session& s, WireReader& in, WireWriter&) {
                    launch.name = name ? name : "kernel";
                    launch.blockDim = blockDim;
                    launch.closureBytes = closureBytes;
+                   // (Never called or freed here: the address an exception callback is given as
+                   // the kernel's arguments, which are the program's.)
+                   launch.closure = fromBits<void*>(closure);
                    launch.keepAlive = arguments;
                    launch.runElsewhere = [kernels, entry, closure](const runtime::KernelRun& run,
                                                                    runtime::KernelStop& stop) {
@@ -200,6 +203,106 @@ aclError serveNamingThread(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<Fn> call;
   call.read(in);
   call.template slot<0>().value = servedThreadId(s.process(), call.template arg<0>());
+  call.run();
+  call.write(out);
+  return call.code;
+}
+
+// Kernel binaries, their functions and argument lists belong to the process that made them (on a
+// machine of its own their handles are addresses in its memory): another process's handle is
+// refused as a stale one is, with ACL_ERROR_RT_INVALID_HANDLE, through the runtime so that the
+// refusal is traced and is the thread's last error. `Handles`: the arguments that hold handles.
+// False, with the refusal's code, when one is another process's; else `owner` is the binary the
+// first handle belongs to.
+template <auto Fn, size_t... Handles>
+bool ownHandles(Session& s, ServedCall<Fn>& call, aclError& code, uint64_t& owner) {
+  const auto overhead = std::string(Served<Fn>::name) == "aclrtLaunchKernelWithConfig"
+                            ? &spec::ApiOverheads::kernelLaunch
+                            : &spec::ApiOverheads::defaultCall;
+  owner = 0;
+  for (const uint64_t handle : {bitsOf(call.template arg<Handles>())...}) {
+    const uint64_t of = s.process().ownerOf(handle);
+    if (handle != 0 && of == 0) {
+      char text[48];
+      std::snprintf(text, sizeof text, "handle 0x%llx", static_cast<unsigned long long>(handle));
+      code = Runtime::instance().call(Served<Fn>::name, overhead, true, [&](runtime::HostThread&) {
+        runtime::fail(ACL_ERROR_RT_INVALID_HANDLE,
+                      std::string(text) +
+                          " was made by another process: kernel binaries, their functions and "
+                          "argument lists are valid only in the process that made them");
+      });
+      return false;
+    }
+    if (!owner) owner = of;
+  }
+  return true;
+}
+
+// `Made`: the argument receiving a handle the call makes (-1: none), owned with the binary it
+// belongs to.
+template <auto Fn, int Made, size_t... Handles>
+aclError serveKernelHandles(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  if (!ownHandles<Fn, Handles...>(s, call, code, owner)) return code;
+  call.run();
+  call.write(out);
+  if constexpr (Made >= 0) {
+    if (call.code == ACL_SUCCESS && call.template arg<Made>())
+      s.process().own(bitsOf(*call.template arg<Made>()), owner);
+  }
+  return call.code;
+}
+
+aclError serveBinaryLoad(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&ascendsimBinaryLoad> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.arg<5>()) {
+    aclrtBinHandle binary = *call.arg<5>();
+    s.process().own(bitsOf(binary), bitsOf(binary));
+    s.process().hold(bitsOf(binary), [binary] { aclrtBinaryUnLoad(binary); });
+  }
+  return call.code;
+}
+
+aclError serveBinaryUnload(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtBinaryUnLoad> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  if (!ownHandles<&aclrtBinaryUnLoad, 0>(s, call, code, owner)) return code;
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    s.process().drop(bitsOf(call.arg<0>()));
+    s.process().disown(bitsOf(call.arg<0>()));  // its functions and argument lists go with it
+  }
+  return call.code;
+}
+
+// An argument of more bytes than a call carries did not travel: refused as the runtime refuses
+// one larger than the kernel's arguments.
+aclError serveArgsAppend(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtKernelArgsAppend> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  if (!ownHandles<&aclrtKernelArgsAppend, 0>(s, call, code, owner)) return code;
+  if (call.slot<1>().cut) {
+    const uint64_t size = call.arg<2>();
+    return Runtime::instance().call(
+        "aclrtKernelArgsAppend", &spec::ApiOverheads::defaultCall, true, [&](runtime::HostThread&) {
+          runtime::fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "an argument of " + std::to_string(size) +
+                            " bytes is larger than any kernel's arguments (a call to the shared "
+                            "machine carries " +
+                            std::to_string(kMostArrayBytes) + ")");
+        });
+  }
   call.run();
   call.write(out);
   return call.code;
@@ -255,6 +358,7 @@ const bool kRegistered = [] {
   add<&aclrtRecordEvent>();
   add<&aclrtResetEvent>();
   add<&aclrtQueryEventStatus>();
+  add<&ascendsimQueryEvent>();
   add<&aclrtSynchronizeEvent>();
   add<&aclrtEventElapsedTime>();
   add<&aclrtEventGetTimestamp>();
@@ -334,6 +438,25 @@ const bool kRegistered = [] {
   registerServedCall(kEndReportCall, &serveEndReport);
   registerServedCall(kHostFuncStreamCall, &serveHostFuncStream);
   registerServedCall(kAdoptHostFuncCall, &serveAdoptHostFuncStream);
+  add<&ascendsimBinaryLoad>(&serveBinaryLoad);
+  add<&aclrtBinaryUnLoad>(&serveBinaryUnload);
+  add<&aclrtBinaryGetFunction>(&serveKernelHandles<&aclrtBinaryGetFunction, 2, 0>);
+  add<&aclrtKernelArgsInit>(&serveKernelHandles<&aclrtKernelArgsInit, 1, 0>);
+  add<&aclrtKernelArgsAppend>(&serveArgsAppend);
+  add<&aclrtKernelArgsAppendPlaceHolder>(
+      &serveKernelHandles<&aclrtKernelArgsAppendPlaceHolder, -1, 0>);
+  add<&aclrtKernelArgsGetPlaceHolderBuffer>(
+      &serveKernelHandles<&aclrtKernelArgsGetPlaceHolderBuffer, -1, 0>);
+  add<&aclrtKernelArgsFinalize>(&serveKernelHandles<&aclrtKernelArgsFinalize, -1, 0>);
+  add<&aclrtLaunchKernelWithConfig>(&serveKernelHandles<&aclrtLaunchKernelWithConfig, -1, 0, 4>);
+  add<&aclrtSetExceptionInfoCallback>();
+  add<&aclrtExceptionInfoCallbackRegister>();
+  add<&aclrtExceptionInfoCallbackUnregister>();
+  registerServedCall(kTakeExceptionsCall, &serveTakeExceptions);
+  add<&ascendsimCreateDataBuffer>();
+  add<&ascendsimDataBufferGet>();
+  add<&aclDestroyDataBuffer>();
+  add<&aclUpdateDataBuffer>();
   add<&aclrtDeviceGetBareTgid>();
   add<&aclrtIpcMemGetExportKey>(&serveKeyOpen<&aclrtIpcMemGetExportKey, 2>);
   add<&aclrtIpcMemSetImportPid>();

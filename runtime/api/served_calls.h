@@ -13,6 +13,18 @@
 // aclrtGetSocName for a served program (it returns a pointer, not a code): the name copied into
 // `name`, which holds `length` bytes.
 extern "C" aclError ascendsimGetSocName(char* name, size_t length);
+// aclrtQueryEvent (deprecated in CANN), served under a name of its own.
+extern "C" aclError ascendsimQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+// aclCreateDataBuffer and the aclDataBuffer getters for a served program (the handle or the value
+// comes back through the last argument; getters: 0 the address, 1 the size, 2 the 32-bit size).
+extern "C" aclError ascendsimCreateDataBuffer(void* data, size_t size, aclDataBuffer** dataBuffer);
+extern "C" aclError ascendsimDataBufferGet(const aclDataBuffer* dataBuffer, uint32_t which,
+                                           uint64_t* value);
+// aclrtBinaryLoadFromFile for a served program: the file's bytes, as the program read them from
+// its path (`unreadable`: why it could not), loaded by the machine.
+extern "C" aclError ascendsimBinaryLoad(const char* binPath, const void* image, uint64_t imageBytes,
+                                        const char* unreadable, aclrtBinaryLoadOptions* options,
+                                        aclrtBinHandle* binHandle);
 
 namespace ascendsim::remote {
 
@@ -71,6 +83,7 @@ ASCENDSIM_SERVED(aclrtDestroyEvent, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtRecordEvent, Val, Val)
 ASCENDSIM_SERVED_ASYNC(aclrtResetEvent, Val, Val)
 ASCENDSIM_SERVED(aclrtQueryEventStatus, Val, Out)
+ASCENDSIM_SERVED(ascendsimQueryEvent, Val, Out)
 ASCENDSIM_SERVED(aclrtSynchronizeEvent, Val)
 ASCENDSIM_SERVED(aclrtEventElapsedTime, Out, Val, Val)
 ASCENDSIM_SERVED(aclrtEventGetTimestamp, Val, Out)
@@ -152,6 +165,26 @@ ASCENDSIM_SERVED(aclrtLaunchCallback, Val, Val, Val, Val)
 // Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h; a launch,
 // which only queues its task, is sent without waiting)
 ASCENDSIM_SERVED_ASYNC(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
+// kernels of binaries loaded at run time (loaded, and their blocks run, in the server; handles
+// are the process's own: served_calls.cpp)
+ASCENDSIM_SERVED(ascendsimBinaryLoad, Str, Src<2>, Val, Str, In, Out)
+ASCENDSIM_SERVED(aclrtBinaryUnLoad, Val)
+ASCENDSIM_SERVED(aclrtBinaryGetFunction, Val, Str, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsInit, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsAppend, Val, InBytes<2>, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsAppendPlaceHolder, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsGetPlaceHolderBuffer, Val, Val, Val, Out)
+ASCENDSIM_SERVED(aclrtKernelArgsFinalize, Val)
+ASCENDSIM_SERVED(aclrtLaunchKernelWithConfig, Val, Val, Val, In, Val, Val)
+// data buffer descriptors
+ASCENDSIM_SERVED(ascendsimCreateDataBuffer, Val, Val, Out)
+ASCENDSIM_SERVED(ascendsimDataBufferGet, Val, Val, Out)
+ASCENDSIM_SERVED(aclDestroyDataBuffer, Val)
+ASCENDSIM_SERVED(aclUpdateDataBuffer, Val, Val, Val)
+// exception callbacks (their code runs in the program: runtime/remote/served_callbacks.h)
+ASCENDSIM_SERVED(aclrtSetExceptionInfoCallback, Val)
+ASCENDSIM_SERVED(aclrtExceptionInfoCallbackRegister, Val)
+ASCENDSIM_SERVED(aclrtExceptionInfoCallbackUnregister, Val)
 // sharing between processes
 ASCENDSIM_SERVED_LEARNED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)

@@ -41,15 +41,17 @@ std::shared_ptr<void> placeholderData(ServicePort& port, HostThread& t, aclrtStr
   // data is written to device memory now and its slot given the address.
   for (const std::unique_ptr<KernelArgs::Param>& p : args.params) {
     if (!p->placeholder) continue;
-    if (p->data.empty()) {
+    if (!p->data) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
            "a placeholder has no buffer (call "
            "aclrtKernelArgsGetPlaceHolderBuffer before launching)");
     }
-    void* block = memory.allocateDevice(device, p->data.size(), (p->data.size() + 31) / 32 * 32, 64,
-                                        AllocationApi::Malloc);
+    const size_t bytes = p->dataBytes;
+    void* block =
+        memory.allocateDevice(device, bytes, (bytes + 31) / 32 * 32, 64, AllocationApi::Malloc);
     held->blocks.push_back(block);
-    memory.writeDevice(memory.resolve(block, p->data.size(), "placeholder"), p->data);
+    memory.writeDevice(memory.resolve(block, bytes, "placeholder"),
+                       std::vector<uint8_t>(p->data.get(), p->data.get() + bytes));
     const uint64_t address = reinterpret_cast<uint64_t>(block);
     std::memcpy(slots + p->offset, &address, sizeof address);
   }

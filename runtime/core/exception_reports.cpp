@@ -6,15 +6,33 @@
 
 namespace ascendsim::runtime {
 
-void ExceptionReports::setCallback(aclrtExceptionInfoCallback callback) {
-  legacy_ = callback;
+void ExceptionReports::setCallback(aclrtExceptionInfoCallback callback, pid_t owner) {
+  if (callback) {
+    legacy_[owner] = callback;
+  } else {
+    legacy_.erase(owner);
+  }
 }
 
-void ExceptionReports::registerCallback(aclrtExceptionInfoCallback callback, bool add) {
+void ExceptionReports::registerCallback(aclrtExceptionInfoCallback callback, bool add,
+                                        pid_t owner) {
   if (!callback) fail(ACL_ERROR_INVALID_PARAM, "the callback is NULL");
-  auto found = std::find(callbacks_.begin(), callbacks_.end(), callback);
-  if (add && found == callbacks_.end()) callbacks_.push_back(callback);
-  if (!add && found != callbacks_.end()) callbacks_.erase(found);
+  std::vector<aclrtExceptionInfoCallback>& mine = callbacks_[owner];
+  auto found = std::find(mine.begin(), mine.end(), callback);
+  if (add && found == mine.end()) mine.push_back(callback);
+  if (!add && found != mine.end()) mine.erase(found);
+  if (mine.empty()) callbacks_.erase(owner);
+}
+
+std::vector<aclrtExceptionInfoCallback> ExceptionReports::callbacksOf(pid_t owner) const {
+  std::vector<aclrtExceptionInfoCallback> callbacks;
+  auto registered = callbacks_.find(owner);
+  if (registered != callbacks_.end()) callbacks = registered->second;
+  auto legacy = legacy_.find(owner);
+  if (legacy != legacy_.end() &&
+      std::find(callbacks.begin(), callbacks.end(), legacy->second) == callbacks.end())
+    callbacks.insert(callbacks.begin(), legacy->second);
+  return callbacks;
 }
 
 aclrtErrorInfo ExceptionReports::deviceError(const Device& d) {
@@ -31,7 +49,7 @@ void ExceptionReports::taskFailed(Device& d, uint64_t submitter, const rtExcepti
                                   aclrtAicoreErrorType kind) {
   d.errorType = ACL_RT_ERROR_AICORE;
   d.aicoreErrorType = kind;
-  if (legacy_ || !callbacks_.empty()) pending_.emplace_back(submitter, info);
+  if (!legacy_.empty() || !callbacks_.empty()) pending_.emplace_back(submitter, info);
 }
 
 void ExceptionReports::handOver(const HostThread& t) {
@@ -46,9 +64,13 @@ void ExceptionReports::deliver(HostThread& t) {
   }
   if (failures.empty()) return;
   pending_.erase(std::remove_if(pending_.begin(), pending_.end(), mine), pending_.end());
-  std::vector<aclrtExceptionInfoCallback> callbacks = callbacks_;
-  if (legacy_ && std::find(callbacks.begin(), callbacks.end(), legacy_) == callbacks.end())
-    callbacks.insert(callbacks.begin(), legacy_);
+  const std::vector<aclrtExceptionInfoCallback> callbacks = callbacksOf(t.remotePid);
+  if (callbacks.empty()) return;
+  if (t.remotePid) {
+    // The callbacks are the program's code: its thread runs them.
+    for (const rtExceptionInfo& info : failures) served_[t.pthreadId].push_back({info, callbacks});
+    return;
+  }
   for (const rtExceptionInfo& info : failures) delivering_.insert(&info);
   try {
     threads_.runUnlocked(t, [&] {
@@ -61,6 +83,23 @@ void ExceptionReports::deliver(HostThread& t) {
     throw;
   }
   for (const rtExceptionInfo& info : failures) delivering_.erase(&info);
+}
+
+std::vector<ServedException> ExceptionReports::takeServed(const HostThread& t) {
+  std::vector<ServedException> taken;
+  auto it = served_.find(t.pthreadId);
+  if (it == served_.end()) return taken;
+  taken = std::move(it->second);
+  served_.erase(it);
+  return taken;
+}
+
+void ExceptionReports::markLive(const rtExceptionInfo* info, bool live) {
+  if (live) {
+    delivering_.insert(info);
+  } else {
+    delivering_.erase(info);
+  }
 }
 
 }  // namespace ascendsim::runtime

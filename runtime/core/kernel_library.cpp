@@ -3,12 +3,16 @@
 // (ascendsim-ascendc-prep writes `ascendsimKernelEntry_K` and `ascendsimKernelArgsBytes_K`).
 
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <new>
 
 #include "runtime/core/errors.h"
 #include "runtime/core/input_file.h"
 #include "runtime/core/kernel_library.h"
+#include "runtime/core/memory_manager.h"
 
 namespace ascendsim::runtime {
 namespace {
@@ -18,19 +22,46 @@ constexpr size_t kArgumentAlignment = 8;
 
 }  // namespace
 
-KernelBinary* KernelLibrary::loadBinary(const char* path) {
+KernelBinary* KernelLibrary::loadBinary(const char* path, const BinaryImage* image) {
   if (!path || !*path) fail(ACL_ERROR_INVALID_PARAM, "binPath is NULL or empty");
   // The file at the path given, as CANN reads it: a bare name is in the working directory, not
   // wherever the dynamic loader's search path finds one; and a regular file (a FIFO used to hang
   // the call in dlopen).
-  const std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
-  std::string notRegular;
-  if (!isRegularFile(file, notRegular)) {
-    fail(ACL_ERROR_RT_FILE_OPEN,
-         std::string("cannot load kernel binary '") + path + "': " + notRegular);
+  std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
+  int imageFile = -1;
+  if (image) {
+    // The program's bytes, loaded from a memory file of their own.
+    if (!image->unreadable.empty()) {
+      fail(ACL_ERROR_RT_FILE_OPEN,
+           std::string("cannot load kernel binary '") + path + "': " + image->unreadable);
+    }
+    imageFile = memfd_create("ascendsim-kernel-binary", MFD_CLOEXEC);
+    const auto* bytes = static_cast<const uint8_t*>(image->bytes);
+    for (uint64_t at = 0; imageFile >= 0 && at < image->size;) {
+      const ssize_t n = write(imageFile, bytes + at, image->size - at);
+      if (n <= 0) {
+        close(imageFile);
+        imageFile = -1;
+      } else {
+        at += static_cast<uint64_t>(n);
+      }
+    }
+    if (imageFile < 0) {
+      fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path +
+                                       "': no memory file for its " + std::to_string(image->size) +
+                                       " bytes");
+    }
+    file = "/proc/self/fd/" + std::to_string(imageFile);
+  } else {
+    std::string notRegular;
+    if (!isRegularFile(file, notRegular)) {
+      fail(ACL_ERROR_RT_FILE_OPEN,
+           std::string("cannot load kernel binary '") + path + "': " + notRegular);
+    }
   }
   dlerror();
   void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (imageFile >= 0) close(imageFile);  // (the loader keeps its own mapping)
   if (!library) {
     const char* why = dlerror();
     fail(ACL_ERROR_RT_FILE_OPEN, std::string("cannot load kernel binary '") + path +
@@ -137,7 +168,7 @@ KernelArgs::Param* KernelLibrary::append(aclrtArgsHandle handle, const void* par
   args.bytes.resize(offset + size);
   std::memcpy(args.bytes.data() + offset, param, size);
   args.params.push_back(
-      std::make_unique<KernelArgs::Param>(KernelArgs::Param{offset, size, false, {}}));
+      std::make_unique<KernelArgs::Param>(KernelArgs::Param{offset, size, false, {}, 0}));
   return args.params.back().get();
 }
 
@@ -168,9 +199,13 @@ void* KernelLibrary::placeholderBuffer(aclrtArgsHandle handle, aclrtParamHandle 
          "the arguments were finalized (aclrtKernelArgsFinalize): no placeholder buffer can be "
          "taken");
   }
+  void* buffer = hostMemory().allocate(size, 64);
+  if (!buffer) throw std::bad_alloc();
+  std::memset(buffer, 0, size);
   args.gotPlaceholderBuffer = true;
-  param->data.assign(size, 0);
-  return param->data.data();
+  param->data.reset(static_cast<uint8_t*>(buffer), [](uint8_t* p) { hostMemory().release(p); });
+  param->dataBytes = size;
+  return buffer;
 }
 
 void KernelLibrary::finalizeArgs(aclrtArgsHandle handle) {

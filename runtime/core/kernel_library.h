@@ -4,6 +4,7 @@
 // (aclrtKernelArgsInit ... Finalize), and the kernels launched by name with <<<...>>>. Only
 // bookkeeping: launching is the runtime's (it needs streams and memory).
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,9 +15,18 @@
 
 namespace ascendsim::runtime {
 
+// A binary's bytes as the program that loads it read them (on a served machine the path is the
+// program's, in its working directory; the machine loads the bytes).
+struct BinaryImage {
+  const void* bytes = nullptr;
+  uint64_t size = 0;
+  std::string unreadable;  // why the program could not read the file (then no bytes)
+};
+
 class KernelLibrary {
  public:
-  KernelBinary* loadBinary(const char* path);
+  // The file at `path`, or, given `image`, the bytes the program read from it.
+  KernelBinary* loadBinary(const char* path, const BinaryImage* image = nullptr);
   void unloadBinary(aclrtBinHandle binary);
   KernelFunction* binaryFunction(aclrtBinHandle binary, const char* name);
   // The function behind a handle of a loaded binary; fails (CANN's codes) otherwise.

@@ -55,9 +55,12 @@ struct KernelArgs {
   struct Param {
     size_t offset, size;
     // A placeholder (aclrtKernelArgsAppendPlaceHolder): its 8 bytes are the device address of
-    // `data` (aclrtKernelArgsGetPlaceHolderBuffer), copied to device memory at each launch.
+    // `data` (aclrtKernelArgsGetPlaceHolderBuffer), copied to device memory at each launch. The
+    // buffer is host memory of the runtime's source (shared with the programs of a served machine,
+    // which write it).
     bool placeholder = false;
-    std::vector<uint8_t> data;
+    std::shared_ptr<uint8_t> data;
+    size_t dataBytes = 0;
   };
   std::vector<std::unique_ptr<Param>> params;  // aclrtParamHandle: one per append
   bool gotPlaceholderBuffer = false;           // no parameter may be appended after that

@@ -193,6 +193,10 @@ class Runtime {
   ModelRuns& modelRuns() { return made(modelRuns_); }
   // Whether `info` is a failure an exception callback is being given right now (under the lock).
   bool exceptionInfoLive(const rtExceptionInfo* info);
+  // A served program's exception callbacks: the failures kept for the calling (server) thread,
+  // taken; and, in the program, running them with their infos live for the getters.
+  std::vector<ServedException> takeServedExceptions();
+  void runServedExceptions(std::vector<ServedException>& failures);
 
   // A pointer as the trace shows it, the same in every run: "npu0+0x40", "pinned#2+0x0",
   // "pageable".

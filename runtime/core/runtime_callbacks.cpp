@@ -244,4 +244,24 @@ void Runtime::checkHostFuncThread(HostThread& t, uint64_t stream) {
     fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, "the stream of this host-function thread is gone");
 }
 
+// ---------------------------------------------------------------- served exception callbacks
+
+std::vector<ServedException> Runtime::takeServedExceptions() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* self = HostThreads::self();
+  return self ? exceptions_.takeServed(*self) : std::vector<ServedException>();
+}
+
+void Runtime::runServedExceptions(std::vector<ServedException>& failures) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const ServedException& f : failures) exceptions_.markLive(&f.info, true);
+  }
+  for (ServedException& f : failures) {
+    for (aclrtExceptionInfoCallback callback : f.callbacks) callback(&f.info);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const ServedException& f : failures) exceptions_.markLive(&f.info, false);
+}
+
 }  // namespace ascendsim::runtime

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,24 @@ struct ServedProcess {
   }
   void drop(uint64_t handle);
   void releaseAll();
+  // Handles only this process may use (kernel binaries, their functions and argument lists), each
+  // with the handle of what it belongs to (a binary's go with it).
+  std::map<uint64_t, uint64_t> owned;
+  void own(uint64_t handle, uint64_t owner) {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    owned[handle] = owner;
+  }
+  // The owner of `handle` if this process owns it, else 0.
+  uint64_t ownerOf(uint64_t handle) {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    auto it = owned.find(handle);
+    return it == owned.end() ? 0 : it->second;
+  }
+  void disown(uint64_t owner) {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    for (auto it = owned.begin(); it != owned.end();)
+      it = it->second == owner ? owned.erase(it) : std::next(it);
+  }
 };
 
 // The number aclrtSubscribeReport names a program's thread by in the runtime: its pthread_t,

@@ -45,6 +45,10 @@ template <size_t N>
 using OutText = OutArray<N>;  // char*: the bytes of a text
 template <size_t B>
 struct OutChars {};
+// InBytes<N> (void*: as many bytes as argument N says, read; when more than a call carries, none
+// travel and the server's copy says `cut`).
+template <size_t N>
+struct InBytes {};
 template <size_t C>
 struct RankArray {};
 template <size_t C>
@@ -247,6 +251,20 @@ struct ClientArg<OutArray<N>> {
   }
 };
 
+template <size_t N>
+struct ClientArg<InBytes<N>> {
+  template <class P, class All>
+  bool put(WireWriter& w, P v, const All& all) {
+    const uint64_t n = static_cast<uint64_t>(std::get<N>(all));
+    w.u8(v != nullptr);
+    w.u64(n);
+    if (v && n <= kMostArrayBytes) w.blob(v, n);
+    return true;
+  }
+  template <class P, class All>
+  void take(WireReader&, P, const All&) {}
+};
+
 template <size_t B>
 struct ClientArg<OutChars<B>> {
   template <class P, class All>
@@ -425,6 +443,10 @@ struct ServedResult {
   static R from(aclError code) { return code; }
 };
 
+// After a call that waited, a program with exception callbacks runs those of the failures the
+// server kept for the thread (runtime/remote/served_callbacks.h).
+void runServedExceptionCallbacks();
+
 template <class Roles, class All, size_t... I>
 aclError forwardWith(const char* name, bool async, Answer answer, const All& all,
                      std::index_sequence<I...>) {
@@ -472,6 +494,7 @@ aclError forwardWith(const char* name, bool async, Answer answer, const All& all
   const uint64_t sentAt = changes ? forgetAnswers() : answersEpoch();
   const CallReply reply = callServer(name, w, wait);
   const uint64_t endedAt = changes ? forgetAnswers() : sentAt;
+  if (wait) runServedExceptionCallbacks();
   if (reply.code != ACL_SUCCESS) {
     discardLocalError();  // the served call's message is now the most recent
     return reply.code;
@@ -646,6 +669,22 @@ struct ServerArg<OutArray<N>, T*> {
   void write(WireWriter& w) {
     if (present) w.blob(value.data(), value.size() * sizeof(T));
   }
+};
+
+template <size_t N, class T>
+struct ServerArg<InBytes<N>, T*> {
+  std::vector<uint8_t> value;
+  bool present = false;
+  bool cut = false;  // more bytes than a call carries: none came
+  void read(WireReader& r) {
+    present = r.u8() != 0;
+    const uint64_t n = r.u64();
+    cut = present && n > kMostArrayBytes;
+    if (present && !cut) value = r.blob(kMostArrayBytes);
+    if (value.empty()) value.resize(1);  // (a pointer to no bytes is still not NULL)
+  }
+  T* get() { return present ? value.data() : nullptr; }
+  void write(WireWriter&) {}
 };
 
 template <size_t B>

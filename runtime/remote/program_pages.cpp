@@ -131,18 +131,6 @@ void unshareRun(Pages& p, uint64_t start) {
   askServer(false, start, bytes, ignoredOffset, ignored);
 }
 
-// Splits the shared runs so that none crosses `page` (a page where a run must end or start).
-void cutAt(Pages& p, uint64_t page) {
-  auto it = p.runs.upper_bound(page);
-  if (it == p.runs.begin()) return;
-  --it;
-  const uint64_t start = it->first;
-  const auto [bytes, offset] = it->second;
-  if (page <= start || page >= start + bytes) return;
-  it->second.first = page - start;
-  p.runs[page] = {start + bytes - page, offset + (page - start)};
-}
-
 // The pages of a registration: [first, last) whole pages.
 std::pair<uint64_t, uint64_t> pagesOf(uint64_t address, uint64_t bytes) {
   return {address / kPage * kPage, (address + bytes + kPage - 1) / kPage * kPage};
@@ -154,7 +142,9 @@ bool sharePagesOf(const void* ptr, uint64_t size, std::string& why) {
   const auto address = reinterpret_cast<uint64_t>(ptr);
   if (!ptr || size == 0 || size > UINT64_MAX - address - kPage) return true;  // (refused there)
   SharedHostMemory* shared = SharedHostMemory::instance();
-  if (!shared || !programMemory(ptr)) return true;
+  // (Any of it: a range that starts in a page an earlier registration shared has the rest to
+  // share.)
+  if (!shared || !programMemory(ptr, size)) return true;
   Pages& p = pages();
   std::lock_guard<std::mutex> lock(p.mutex);
   const auto [first, last] = pagesOf(address, size);
@@ -199,25 +189,20 @@ void release(Pages& p, uint64_t address, uint64_t size) {
     }
   }
   if (freed.empty()) return;
-  // Runs of freed pages: each given back whole (the shared runs are cut at their ends first).
-  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  // Each shared run is given back whole, once no registration holds any of its pages: the server
+  // keeps a run (its mapping and its bytes in the shared file) whole, so a run cut in two here
+  // would have the server give back the bytes of the part still in use.
+  std::vector<uint64_t> givenBack;
   for (uint64_t page : freed) {
-    if (!spans.empty() && spans.back().second == page) {
-      spans.back().second += kPage;
-    } else {
-      spans.push_back({page, page + kPage});
-    }
+    auto it = p.runs.upper_bound(page);
+    if (it == p.runs.begin()) continue;
+    --it;
+    const uint64_t start = it->first, end = start + it->second.first;
+    if (page >= end || (!givenBack.empty() && givenBack.back() == start)) continue;
+    auto held = p.holders.lower_bound(start);
+    if (held == p.holders.end() || held->first >= end) givenBack.push_back(start);
   }
-  for (const auto& [begin, end] : spans) {
-    cutAt(p, begin);
-    cutAt(p, end);
-    for (auto it = p.runs.lower_bound(begin); it != p.runs.end() && it->first < end;) {
-      const uint64_t start = it->first;
-      ++it;
-      unshareRun(p, start);
-      it = p.runs.lower_bound(start);
-    }
-  }
+  for (uint64_t start : givenBack) unshareRun(p, start);
 }
 }  // namespace
 

@@ -54,5 +54,7 @@ constexpr const char* kTakeReportCall = "ascendsimTakeReport";
 constexpr const char* kEndReportCall = "ascendsimEndReport";
 constexpr const char* kHostFuncStreamCall = "ascendsimHostFuncStream";
 constexpr const char* kAdoptHostFuncCall = "ascendsimAdoptHostFuncStream";
+// The failures kept for a thread of a program with exception callbacks (served_callbacks.h).
+constexpr const char* kTakeExceptionsCall = "ascendsimTakeExceptions";
 
 }  // namespace ascendsim::remote

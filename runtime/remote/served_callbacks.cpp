@@ -1,5 +1,6 @@
 #include "runtime/remote/served_callbacks.h"
 
+#include <atomic>
 #include <future>
 #include <thread>
 
@@ -92,7 +93,55 @@ aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   return launched.code;
 }
 
+namespace {
+std::atomic<bool> gWatchExceptions{false};
+thread_local bool tTakingExceptions = false;
+}  // namespace
+
+void watchServedExceptions() {
+  gWatchExceptions.store(true, std::memory_order_release);
+}
+
+void runServedExceptionCallbacks() {
+  if (!gWatchExceptions.load(std::memory_order_acquire) || tTakingExceptions) return;
+  // (The call's own message stays the thread's most recent one.)
+  const char* message = takeServedError();
+  const std::string kept = message ? message : "";
+  tTakingExceptions = true;
+  const CallReply taken = callServer(kTakeExceptionsCall, WireWriter(), true);
+  tTakingExceptions = false;
+  setServedError(kept);
+  if (taken.code != ACL_SUCCESS) return;
+  std::vector<runtime::ServedException> failures;
+  try {
+    WireReader r(taken.results);
+    for (uint32_t n = r.u32(); n > 0; --n) {
+      runtime::ServedException f;
+      r.blobInto(&f.info, sizeof f.info);
+      for (uint32_t c = r.u32(); c > 0; --c)
+        f.callbacks.push_back(fromBits<aclrtExceptionInfoCallback>(r.u64()));
+      failures.push_back(std::move(f));
+    }
+  } catch (const WireError&) {
+    return;
+  }
+  if (failures.empty()) return;
+  Runtime::instance().runServedExceptions(failures);
+  if (!kept.empty()) setServedError(kept);
+}
+
 // ---------------------------------------------------------------- the server's end
+
+aclError serveTakeExceptions(Session&, WireReader&, WireWriter& out) {
+  const std::vector<runtime::ServedException> failures = Runtime::instance().takeServedExceptions();
+  out.u32(static_cast<uint32_t>(failures.size()));
+  for (const runtime::ServedException& f : failures) {
+    out.blob(&f.info, sizeof f.info);
+    out.u32(static_cast<uint32_t>(f.callbacks.size()));
+    for (aclrtExceptionInfoCallback c : f.callbacks) out.u64(bitsOf(c));
+  }
+  return ACL_SUCCESS;
+}
 
 aclError serveTakeReport(Session& s, WireReader& in, WireWriter& out) {
   const bool hostFunc = in.text() == "aclrtProcessHostFunc";

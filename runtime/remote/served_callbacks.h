@@ -22,7 +22,14 @@ class WireWriter;
 aclError processReports(const char* name, int32_t timeoutMs, uint64_t hostFuncStream = 0);
 aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
 
+// Exception callbacks: once the program has registered one (`watch`), after each call that waited
+// the thread takes the failures of its tasks the server kept for it and runs the callbacks here,
+// before the call returns (so before a failed synchronisation returns, as on a machine of its own).
+void watchServedExceptions();
+void runServedExceptionCallbacks();
+
 // The server's end.
+aclError serveTakeExceptions(Session& s, WireReader& in, WireWriter& out);
 aclError serveTakeReport(Session& s, WireReader& in, WireWriter& out);
 aclError serveEndReport(Session& s, WireReader& in, WireWriter& out);
 aclError serveLaunchHostFunc(Session& s, WireReader& in, WireWriter& out);

@@ -174,6 +174,17 @@ foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argume
   endif()
 endforeach()
 
+# 1e. The same program as a program of a served machine (ascendsim exec --shared): the program
+# reads the binary, the server loads it and runs its kernels; the same codes and results (#29).
+run(bash -c "source '${prefix}/bin/setenv.bash' && ASCENDSIM_SUMMARY=0 ASCENDSIM_PIPELINE=0 '${prefix}/bin/ascendsim' exec --shared -- '${WORK_DIR}/ascendc/load_binary_app' '${WORK_DIR}/ascendc/out/fatbin/loaded_kernels/loaded_kernels.o'")
+foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argument of SIZE_MAX bytes: 107000" "on device memory: ok" "placeholder buffer of 0 bytes: 100000" "placeholder buffer of a plain argument: 107000"
+                 "launch with a placeholder without buffer: 107000" "append after a placeholder buffer: 207000" "placeholder buffer after finalize: 207000" "with placeholder arguments: ok" "on registered host memory: ok" "on managed memory: ok"
+                 "launch after unload: 107017" "arguments after unload: 107017" "loaded kernels ok")
+  if(NOT last_output MATCHES "${expected}")
+    message(FATAL_ERROR "the loaded kernels on a served machine printed: ${last_output}")
+  endif()
+endforeach()
+
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
 

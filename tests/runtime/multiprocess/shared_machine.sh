@@ -20,6 +20,10 @@
 #     three processes with callbacks and host functions, their main threads of the same pthread_t
 #     (no address randomisation): each runs its own, once, in order; then one of two kills itself
 #     inside a blocking callback: the other finishes, and nothing is left running.
+#   shared_machine.sh kernel_handles ASCENDSIM KERNEL_HANDLES WORK   (KERNEL_MODULE: the binary)
+#     one process's kernel binary, function and argument list handles are refused in another
+#     (107017); the other's own binary runs; the owner exits without unloading, and the server
+#     unloads its binary for it (in the trace); nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -169,6 +173,25 @@ callbacks)
     python3 -c 'import json,sys; json.load(open("report.json"))' || fail "$job: no report"
   done
   echo "callbacks of three processes with one pthread_t each ran in their own; a process killed in a blocking callback let the others finish"
+  ;;
+kernel_handles)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" owner "$KERNEL_MODULE" "$work" > out.owner 2>&1 & echo \$! >> "$work/pids"
+"$program" other "$KERNEL_MODULE" "$work" > out.other 2>&1 & echo \$! >> "$work/pids"
+wait
+JOB
+  chmod +x job.sh
+  status=0
+  timeout 100 "$ascendsim" exec --shared --trace trace.json --report report.json -- ./job.sh || status=$?
+  grep -qx "owner ok" out.owner || fail "owner (exec status $status): $(cat out.owner)"
+  grep -qx "other ok" out.other || fail "other (exec status $status): $(cat out.other)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  # Two binaries unloaded without error: the other's own, and the owner's, by the server.
+  unloads=$(python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1])) if e.get("name") == "aclrtBinaryUnLoad" and e.get("ph") == "X" and e.get("args", {}).get("return") == 0))' trace.json)
+  [ "$unloads" = 2 ] || fail "$unloads successful unloads in the trace, expected 2"
+  echo "kernel handles are their process's own (107017 in another); the owner's binary was unloaded when it went"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
