@@ -11,7 +11,7 @@ const DramModelRegistration kRegistered{
      "banked",
      "channels with bank state, FR-FCFS read/write queues, write drain and refresh (JEDEC timings)",
      {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark",
-      "starvation_cap", "page_policy", "address_mapping", "command_bus"},
+      "starvation_cap", "page_policy", "address_mapping", "command_bus", "drain_replay"},
      {}},
     [](const spec::DramSpec& m) { return std::make_unique<BankedDram>(m); }};
 }  // namespace
@@ -27,8 +27,12 @@ BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
   buses_ = std::vector<CommandBus>((n + perBus - 1) / perBus);
   stats_.resize(n);
   channels_.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) channels_.emplace_back(m, stats_[i], buses_[i / perBus]);
+  for (uint32_t i = 0; i < n; ++i) {
+    channels_.emplace_back(m, stats_[i], buses_[i / perBus]);
+    if (i > 0) channels_[i].shareReplays(channels_[0]);
+  }
   isTouched_.assign(n, false);
+  setReplay(m.drainReplay);
 }
 
 void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
@@ -166,6 +170,19 @@ Picoseconds BankedDram::issueGroup(uint64_t group) {
     ++firstGroup_;
   }
   return end * tckPs_;
+}
+
+DramChannel::ReplayCounters BankedDram::replayCounters() const {
+  DramChannel::ReplayCounters sum;
+  for (const DramChannel& c : channels_) {
+    const DramChannel::ReplayCounters& r = c.replayCounters();
+    sum.drains += r.drains;
+    sum.replayed += r.replayed;
+    sum.recorded += r.recorded;
+    sum.drainedBursts += r.drainedBursts;
+    sum.replayedBursts += r.replayedBursts;
+  }
+  return sum;
 }
 
 DramStats BankedDram::totalStats() const {

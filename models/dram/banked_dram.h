@@ -33,6 +33,11 @@ class BankedDram : public MemoryTiming {
   void setShortcuts(bool on) {
     for (DramChannel& c : channels_) c.setShortcuts(on);
   }
+  // Drain replay (DramChannel::setReplay) on or off, and its counters summed over channels.
+  void setReplay(bool on) {
+    for (DramChannel& c : channels_) c.setReplay(on);
+  }
+  DramChannel::ReplayCounters replayCounters() const;
   void setIssueLog(std::vector<DramChannel::Issued>* log) {
     for (uint32_t i = 0; i < channels_.size(); ++i) channels_[i].setIssueLog(log, i);
   }

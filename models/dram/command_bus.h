@@ -10,6 +10,7 @@
 // so each bus keeps a window of booked cycles rather than a "free from" time. Cycles older than
 // the window count as free: the pseudo-channels stay within it of each other in practice.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -38,6 +39,22 @@ class CycleWindow {
       }
     }
     return at;
+  }
+  // For drain replay: the start of the window, the end of the latest booking, and the booked
+  // cycles from `from` (within the window) to that end, 64 to a word, the first cycle lowest.
+  int64_t base() const { return base_; }
+  int64_t bookedUntil() const { return bookedUntil_; }
+  template <typename Out>
+  void appendBooked(int64_t from, Out& out) const {
+    const int64_t end = std::min(bookedUntil_, base_ + kCycles);
+    for (int64_t c = std::max(from, base_); c < end; c += 64) {
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      const uint64_t off = slot & 63, word = slot >> 6;
+      uint64_t bits = bits_[word] >> off;
+      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
+      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
+      out.push_back(static_cast<int64_t>(bits));
+    }
   }
   void book(int64_t at, int length) {
     const int64_t end = at + length;

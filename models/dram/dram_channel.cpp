@@ -413,6 +413,9 @@ void DramChannel::issueOne() {
       continue;  // the refresh changed the banks: plan again
     }
     commit(r, bestPlan);
+    if (record_)
+      record_->push_back({static_cast<uint32_t>(best), bestPlan.pre, bestPlan.act, bestPlan.col,
+                          dataBusFree_, bestPlan.preSlot, bestPlan.actSlot});
     if (done_) done_->push_back({q.seq(best), r.write, dataBusFree_});  // (its data end)
     q.passedOver = best == oldest ? 0 : q.passedOver + 1;
     q.remove(best, banks_[r.bankIndex].openRow);
@@ -442,6 +445,11 @@ RequestQueue& DramChannel::chooseQueue() {
 }
 
 void DramChannel::drain() {
+  if (idle()) return;
+  if (replay_.on) {
+    replay_.counters.drainedBursts += queued();
+    if (replayDrain()) return;
+  }
   while (!idle()) issueOne();
 }
 

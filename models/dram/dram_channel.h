@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "models/dram/command_bus.h"
@@ -50,6 +52,18 @@ class DramChannel {
   // request and each busy bank's oldest request and oldest row hit. Both must choose alike: tests
   // compare them burst by burst.
   void setShortcuts(bool on) { shortcuts_ = on; }
+  // Drain replay (on by default): a drain whose starting state, taken relative to its earliest
+  // arrival (times as offsets, rows relative to the oldest request's, timings too old to bind left
+  // out), equals that of a drain seen before issues the same commands shifted in time, so the
+  // recorded outcome is applied at once (dram_channel_replay.cpp). Off, every drain is issued burst
+  // by burst; tests require the same commands and counters either way.
+  void setReplay(bool on) { replay_.on = on; }
+  struct ReplayCounters {
+    uint64_t drains = 0, replayed = 0, recorded = 0, drainedBursts = 0, replayedBursts = 0;
+  };
+  const ReplayCounters& replayCounters() const { return replay_.counters; }
+  // Shares `other`'s recorded drains (a channel of the same memory).
+  void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
   // One issued burst, in clock cycles (pre, act: -1 when not needed).
   struct Issued {
     uint32_t channel, bankIndex;
@@ -98,6 +112,15 @@ class DramChannel {
   Plan plan(const DramRequest& r) const;
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
+  // Drain replay: builds the key of the drain about to start (false: not a drain it covers),
+  // applies a recorded drain, records one. Drains by replay, or records the drain; false: the
+  // caller issues it burst by burst.
+  bool replayDrain();
+  bool replayKey();
+  void applyReplay(uint32_t entry);
+  void recordDrain();
+  template <typename F>
+  void visitReplayFields(RequestQueue& q, F&& f);
   // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
   void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
@@ -201,6 +224,48 @@ class DramChannel {
   bool shortcuts_ = true;
   std::vector<Issued>* log_ = nullptr;
   std::vector<Done>* done_ = nullptr;
+  // A burst of a drain being recorded for replay: its request (by age in the drain's key) and its
+  // commands, relative to the drain's earliest arrival.
+  struct Step {
+    uint32_t request;
+    int64_t pre, act, col, dataEnd, preSlot, actSlot;
+  };
+  std::vector<Step>* record_ = nullptr;
+  uint32_t recordIndex_ = 0;  // the request being committed, by age
+  struct Replay {
+    bool on = true;
+    ReplayCounters counters;
+    // Per drain: the key's anchors and the requests by age (slot, arrival) it was built from.
+    int64_t t0 = 0;
+    uint64_t baseRow = 0;
+    std::vector<int64_t> key;
+    std::vector<int32_t> slots;           // the queue's requests by age
+    std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
+    uint64_t hash = 0;
+    // What a recorded drain changes: per field of its banks, groups, windows and channel (in the
+    // key's order), kept, or set to a time (+ t0), a row (+ baseRow) or a value.
+    enum class Set : uint8_t { Keep, Time, Row, Value };
+    struct Change {
+      Set how;
+      int64_t value;
+    };
+    struct Entry {
+      std::vector<int64_t> key;
+      std::vector<Step> steps;
+      std::vector<Change> changes;
+      std::vector<std::pair<int64_t, uint32_t>> latencies;  // read latency (cycles), count
+      uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, bytes = 0, latencySumPs = 0;
+      int64_t lastFirst = 0, maxDataEnd = 0;  // latest first command and data end (+ t0)
+    };
+    // Recorded drains, shared by the channels of one memory (alike but for their state).
+    struct Cache {
+      std::vector<Entry> entries;
+      std::unordered_map<uint64_t, uint32_t> byHash;
+      size_t words = 0;  // what the entries hold, in 8-byte words
+    };
+    std::shared_ptr<Cache> cache = std::make_shared<Cache>();
+    uint32_t misses = 0, skip = 0, backoff = 0;  // drains not looked up after misses in a row
+  } replay_;
   uint32_t logChannel_ = 0;
 };
 

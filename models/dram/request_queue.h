@@ -35,6 +35,8 @@ class RequestQueue {
   // The same, arriving at `arrival` (clock cycles) rather than request.arrival.
   DramRequest& push(const DramRequest& request, int64_t arrival, uint32_t bi, uint32_t gi,
                     int64_t openRow);
+  // Drops every request (a drain replayed: all of them issued).
+  void clear();
   // Drops an issued request.
   void remove(int32_t slot, int64_t openRow);
   // The oldest queued request's slot (the queue must not be empty).

@@ -1,0 +1,216 @@
+// Drain replay (models/dram/dram_channel_replay.cpp) against issuing every burst: a replayed drain
+// must give the commands the channel would have issued. The same traffic runs with replay on and
+// off and must give the same commands burst by burst (channel, bank, row, arrival, PRE, ACT and
+// column cycles, data end, which is each request's completion), the same drain and group end
+// times and the same statistics to the last counter and histogram bucket. The traffic is the cycle
+// memory timing's: a copy's chunks of 64 KiB, their bytes trickling in over an interval, each
+// batch drained before the next; reads alone, writes alone, a copy (the chunk's reads drained,
+// then its writes), reads and writes queued together (not replayed: both queues hold requests), and
+// a second stream that joins half way. Every run lasts several refresh intervals (all-bank and
+// per-bank refresh), on HBM2E, HBM3 and two DDR4s. Replay must also take part: for the steady
+// streams most drains repeat one seen before (the same chunk shape at the same pace), so at least
+// half of the bursts they drain must come from replays, where drains are short: bytes arriving at
+// about the memory's peak on HBM2E and HBM3 with all-bank refresh. (On DDR4 one channel takes a
+// whole chunk, and its drain lasts longer than replay covers, 2000 cycles; so do HBM3's when
+// bytes trickle in, its 32 pseudo-channels' last requests arriving over 2.5 us; with per-bank
+// refresh one comes every 244 ns, within most drains.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "dram_preset.h"
+#include "models/dram/banked_dram.h"
+
+namespace ascendsim::models {
+namespace {
+
+enum class Traffic { Reads, Writes, Copy, ReadsWithWrites, SecondStreamJoins };
+
+struct Run {
+  std::vector<DramChannel::Issued> log;
+  std::vector<Picoseconds> ends;  // each drain's, and each group's
+  DramStats stats;
+  DramChannel::ReplayCounters replay;
+  uint64_t bursts = 0;
+};
+
+constexpr uint64_t kChunk = 64 * 1024;
+constexpr uint64_t kPiece = 512;  // bytes that arrive together, as cycle_memory.cpp queues them
+
+// Queues `bytes` from `offset` in pieces of kPiece, one piece every `spacing`, from `start`.
+void offer(BankedDram& dram, uint64_t offset, uint64_t bytes, bool write, Picoseconds start,
+           Picoseconds spacing) {
+  for (uint64_t done = 0; done < bytes; done += kPiece)
+    dram.enqueue(offset + done, kPiece, write,
+                 start + static_cast<Picoseconds>(done / kPiece) * spacing);
+}
+
+// `chunks` chunks of the traffic; each batch's bytes arrive one piece every `spacing`. The next
+// batch starts when this one's bytes have arrived, or half a batch's arrival time before it was
+// through, whichever is later: its first requests arrive before the last commands of the batch
+// before (and wait for queue slots), as a copy's next piece does, and the stream never runs more
+// than half a batch ahead of the memory. `grouped`: each batch is also a group (mark, then
+// issueGroup), as streaming requesters use them.
+Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacing, bool replay,
+        bool grouped) {
+  BankedDram dram(m);
+  dram.setReplay(replay);
+  Run out;
+  dram.setIssueLog(&out.log);
+  const uint64_t destination = uint64_t{1} << 29;  // a copy's writes go 512 MiB up
+  const uint64_t second = uint64_t{3} << 28;       // the stream that joins, 768 MiB up
+  Picoseconds start = 0;
+  auto finish = [&] {
+    if (grouped) {
+      const uint64_t g = dram.mark();
+      out.ends.push_back(dram.drain());
+      out.ends.push_back(dram.issueGroup(g));
+    } else {
+      out.ends.push_back(dram.drain());
+    }
+  };
+  for (int c = 0; c < chunks; ++c) {
+    const uint64_t at = static_cast<uint64_t>(c) * kChunk;
+    switch (traffic) {
+      case Traffic::Reads: offer(dram, at, kChunk, false, start, spacing); break;
+      case Traffic::Writes: offer(dram, at, kChunk, true, start, spacing); break;
+      case Traffic::Copy:
+        // (Its writes come as its reads are through.)
+        offer(dram, at, kChunk, false, start, spacing);
+        finish();
+        offer(dram, destination + at, kChunk, true, std::max(start, out.ends.back()), spacing);
+        break;
+      case Traffic::ReadsWithWrites:
+        offer(dram, at, kChunk, false, start, spacing);
+        offer(dram, destination + at, kChunk, true, start, spacing);
+        break;
+      case Traffic::SecondStreamJoins:
+        offer(dram, at, kChunk, false, start, spacing);
+        if (c >= chunks / 2) offer(dram, second + at / 4, kChunk / 4, false, start, spacing * 3);
+        break;
+    }
+    finish();
+    const Picoseconds window = static_cast<Picoseconds>(kChunk / kPiece) * spacing;
+    start = std::max(start + window, out.ends.back() - window / 2);
+  }
+  out.stats = dram.totalStats();
+  out.replay = dram.replayCounters();
+  return out;
+}
+
+void expectSameWithAndWithoutReplay(const spec::DramSpec& m, Traffic traffic, int chunks,
+                                    Picoseconds spacing, bool grouped, bool mustReplay) {
+  const Run on = run(m, traffic, chunks, spacing, true, grouped);
+  const Run off = run(m, traffic, chunks, spacing, false, grouped);
+  EXPECT_EQ(off.replay.replayed, 0u);
+  ASSERT_EQ(on.log.size(), off.log.size());
+  for (size_t i = 0; i < on.log.size(); ++i) {
+    const DramChannel::Issued& a = on.log[i];
+    const DramChannel::Issued& b = off.log[i];
+    ASSERT_TRUE(a.channel == b.channel && a.bankIndex == b.bankIndex && a.row == b.row &&
+                a.write == b.write && a.arrival == b.arrival && a.pre == b.pre && a.act == b.act &&
+                a.col == b.col && a.dataEnd == b.dataEnd)
+        << "burst " << i << " of " << on.log.size() << ": with replay channel " << a.channel
+        << " bank " << a.bankIndex << " row " << a.row << " arrival " << a.arrival << " col "
+        << a.col << " data end " << a.dataEnd << "; without channel " << b.channel << " bank "
+        << b.bankIndex << " row " << b.row << " arrival " << b.arrival << " col " << b.col
+        << " data end " << b.dataEnd;
+  }
+  EXPECT_EQ(on.ends, off.ends);
+  const DramStats& a = on.stats;
+  const DramStats& b = off.stats;
+  EXPECT_EQ(a.reads, b.reads);
+  EXPECT_EQ(a.writes, b.writes);
+  EXPECT_EQ(a.bytesRead, b.bytesRead);
+  EXPECT_EQ(a.bytesWritten, b.bytesWritten);
+  EXPECT_EQ(a.rowHits, b.rowHits);
+  EXPECT_EQ(a.rowMisses, b.rowMisses);
+  EXPECT_EQ(a.rowConflicts, b.rowConflicts);
+  EXPECT_EQ(a.refreshes, b.refreshes);
+  EXPECT_EQ(a.refreshPs, b.refreshPs);
+  EXPECT_EQ(a.firstArrivalPs, b.firstArrivalPs);
+  EXPECT_EQ(a.lastCompletionPs, b.lastCompletionPs);
+  EXPECT_EQ(a.readLatencySumPs, b.readLatencySumPs);
+  EXPECT_TRUE(a.readLatencyCycles == b.readLatencyCycles);
+  // Every byte offered was moved: chunks x 64 KiB (a copy twice, the joining stream a quarter
+  // chunk more for each chunk of the second half).
+  const uint64_t chunkBytes = static_cast<uint64_t>(chunks) * kChunk;
+  const uint64_t offered =
+      traffic == Traffic::Copy || traffic == Traffic::ReadsWithWrites ? 2 * chunkBytes
+      : traffic == Traffic::SecondStreamJoins
+          ? chunkBytes + static_cast<uint64_t>(chunks - chunks / 2) * kChunk / 4
+          : chunkBytes;
+  EXPECT_EQ(b.bytesRead + b.bytesWritten, offered);
+  // Long enough for refresh to come round: at least two refresh intervals.
+  EXPECT_GT(b.lastCompletionPs, 2 * m.timings.tREFI * m.tCK());
+  EXPECT_GE(b.refreshes, 2u);
+  if (mustReplay) {
+    EXPECT_GE(on.replay.replayedBursts * 2, on.replay.drainedBursts)
+        << on.replay.replayed << " of " << on.replay.drains << " drains replayed";
+  }
+}
+
+struct Case {
+  const char* name;
+  spec::DramSpec memory;
+};
+
+std::vector<Case> memories() {
+  return {{"hbm2e", memory("hbm2e")},
+          {"hbm2e per-bank refresh", memory("hbm2e", ", tRFCpb: 160ns")},
+          {"hbm3", memory("hbm3")},
+          {"ddr4-3200 two ranks", memory("ddr4-3200", ", ranks: 2")},
+          {"ddr4-3200 closed page", memory("ddr4-3200", ", page_policy: closed")}};
+}
+
+// 200 chunks of 64 KiB (12.5 MiB) take at least 34 us on one HBM2E stack (409.6 GB/s), nine
+// refresh intervals of 3.9 us; on DDR4 (25.6 GB/s) 60 chunks take at least 150 us, 19 intervals
+// of 7.8 us. A piece of 512 B every 1.25 ns is 410 GB/s, about an HBM2E stack's peak (the queues
+// fill); every 20 ns the memory waits for its requests.
+int chunksFor(const spec::DramSpec& m) {
+  return m.standard == "DDR4" ? 60 : 200;
+}
+
+bool mustReplay(const spec::DramSpec& m) {
+  return m.standard != "DDR4" && m.timings.tRFCpb == 0;
+}
+
+TEST(DramReplay, ReadsWritesAndCopiesIssueAsWithoutReplay) {
+  for (const Case& c : memories()) {
+    SCOPED_TRACE(c.name);
+    const int chunks = chunksFor(c.memory);
+    for (const Picoseconds spacing : {Picoseconds{1250}, Picoseconds{20000}}) {
+      SCOPED_TRACE(spacing);
+      const bool must = mustReplay(c.memory) && spacing == 1250;
+      expectSameWithAndWithoutReplay(c.memory, Traffic::Reads, chunks, spacing, false, must);
+      expectSameWithAndWithoutReplay(c.memory, Traffic::Writes, chunks, spacing, false, must);
+      expectSameWithAndWithoutReplay(c.memory, Traffic::Copy, chunks, spacing, false, must);
+    }
+  }
+}
+
+TEST(DramReplay, MixedQueuesAndAJoiningStreamIssueAsWithoutReplay) {
+  for (const Case& c : memories()) {
+    SCOPED_TRACE(c.name);
+    const int chunks = chunksFor(c.memory);
+    // Reads and writes queued together are not replayed (both queues hold requests).
+    expectSameWithAndWithoutReplay(c.memory, Traffic::ReadsWithWrites, chunks, 1250, false, false);
+    // A second stream joins half way: drains change shape, and replay must not carry the first
+    // half's outcomes into them.
+    expectSameWithAndWithoutReplay(c.memory, Traffic::SecondStreamJoins, chunks, 1250, false,
+                                   false);
+  }
+}
+
+TEST(DramReplay, GroupsEndAsWithoutReplay) {
+  // Streaming requesters' groups are booked from a log of issued bursts: replayed bursts too.
+  for (const Case& c : memories()) {
+    SCOPED_TRACE(c.name);
+    expectSameWithAndWithoutReplay(c.memory, Traffic::Copy, chunksFor(c.memory), 1250, true,
+                                   mustReplay(c.memory));
+  }
+}
+
+}  // namespace
+}  // namespace ascendsim::models
