@@ -15,11 +15,11 @@
 // drains that meet a refresh (a replay must end before the channel's next refresh is due), and
 // drains whose bus bookings could slide the bus's window past the earliest arrival. After 16
 // lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
-// repeats), and a channel keeps at most 256 recorded drains.
+// repeats). The channels of one memory share their recorded drains (the same timings: a drain
+// seen on one channel replays on another), up to 64 MiB of them.
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include "models/dram/dram_channel.h"
 
