@@ -16,7 +16,7 @@
 // drains whose bus bookings could slide the bus's window past the earliest arrival. After 16
 // lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
 // repeats). The channels of one memory share their recorded drains (the same timings: a drain
-// seen on one channel replays on another), up to 64 MiB of them.
+// seen on one channel replays on another), up to 16 MiB of them.
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -25,7 +25,7 @@
 
 namespace ascendsim::models {
 namespace {
-constexpr size_t kMaxWords = size_t{8} << 20;  // 64 MiB of recorded drains per memory
+constexpr size_t kMaxWords = size_t{2} << 20;  // 16 MiB of recorded drains per memory
 constexpr uint32_t kMissesBeforePause = 16;
 constexpr uint32_t kLongestPause = 4096;
 constexpr int64_t kPast = std::numeric_limits<int64_t>::min();  // a time too old to bind
