@@ -163,6 +163,10 @@ template <bool withBus>
   if (log_)
     log_->push_back(
         {logChannel_, r.bankIndex, r.row, r.write, r.arrival, p.pre, p.act, p.col, dataEnd});
+  if (batch_.active)
+    noteBatchStep(r, p.pre >= 0 ? (p.preSlot >= 0 ? p.preSlot : p.pre * slots) : -1,
+                  p.act >= 0 ? (p.actSlot >= 0 ? p.actSlot : p.act * slots) : -1, p.col, dataEnd,
+                  p.first());
   dataBusFree_ = dataEnd;
   lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
   if (closedPage_) {

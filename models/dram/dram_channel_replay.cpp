@@ -293,6 +293,20 @@ void DramChannel::applyReplay(uint32_t entry) {
     columnBus().book(s.col + t0, commands_.column);
     freed.push(s.col + t0);
   }
+  if (batch_.active) {
+    for (const Step& s : e.steps) {
+      const DramRequest& r = q.request(R.slots[s.request]);
+      const Plan p{s.pre >= 0 ? s.pre + t0 : -1,
+                   s.act >= 0 ? s.act + t0 : -1,
+                   s.col + t0,
+                   -1,
+                   -1,
+                   Access::Hit};
+      noteBatchStep(r, s.pre >= 0 ? s.preSlot + t0 * slots : -1,
+                    s.act >= 0 ? s.actSlot + t0 * slots : -1, s.col + t0, s.dataEnd + t0,
+                    p.first());
+    }
+  }
   if (log_ || done_) {
     for (const Step& s : e.steps) {
       const int32_t slot = R.slots[s.request];
@@ -347,6 +361,258 @@ void DramChannel::applyReplay(uint32_t entry) {
   });
   ++R.counters.replayed;
   R.counters.replayedBursts += bursts;
+}
+
+// Batch replay (BankedDram::enqueueAndDrain): the same reasoning over a whole batch of writes
+// offered to idle channels and drained. Its key is every channel's state from the batch's first
+// arrival t0 (all banks and bank groups, the activate windows, the buses' whole windows: where
+// they start, where their bookings end and what is booked from t0 on, and the write queue's
+// freed-slot times) with the requests (BankedDram's part). Recorded are the commands in the order
+// they were booked (a bus window slides as bookings reach past it, so the same bookings in the
+// same order leave it the same), and per channel the counters, its freed-slot times and the
+// fields it changed.
+void DramChannel::allReplayFields() {
+  replay_.banks.resize(banks_.size());
+  for (uint32_t i = 0; i < banks_.size(); ++i) replay_.banks[i] = i;
+  replay_.groups.resize(groups_.size());
+  for (uint32_t i = 0; i < groups_.size(); ++i) replay_.groups[i] = i;
+}
+
+void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
+                                 std::vector<int64_t>& key) {
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
+  key.push_back(int64_t{shortcuts_} | int64_t{writeMode_} << 1 |
+                int64_t{reads_.empty() && writes_.empty()} << 2);
+  key.push_back(writes_.passedOver);
+  key.push_back(lastRdRank_);
+  key.push_back(time(lastCol_, tCCD_S_));
+  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
+  key.push_back(time(dataBusFree_, 0));
+  for (const ActWindow& w : windows_) {
+    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
+    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
+    key.push_back(w.fawNext);
+    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
+  }
+  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+  // Only the banks and bank groups the batch's requests go to count (no other is planned for);
+  // a bank's open row only as closed, open at a row the batch does not want there (which row
+  // then does not matter: rows are only compared), or the wanted row (relative).
+  std::vector<int64_t>& row = batch_.wantedRow;
+  std::vector<char>& group = batch_.wantedGroup;
+  constexpr int64_t kNotWanted = -2, kOther = -1;
+  row.assign(banks_.size(), kNotWanted);
+  group.assign(groups_.size(), 0);
+  for (const Wanted& w : wanted) {
+    const uint32_t gi = w.rank * bankGroups_ + w.bankGroup;
+    const uint32_t bi = gi * banksPerGroup_ + w.bank;
+    group[gi] = 1;
+    if (row[bi] == kNotWanted) row[bi] = kOther;
+    if (banks_[bi].openRow == static_cast<int64_t>(w.row)) row[bi] = banks_[bi].openRow;
+  }
+  for (uint32_t bi = 0; bi < banks_.size(); ++bi) {
+    if (row[bi] == kNotWanted) continue;
+    const Bank& b = banks_[bi];
+    key.push_back(bi);
+    key.push_back(b.openRow < 0 ? kPast
+                  : row[bi] < 0 ? kPast + 1
+                                : static_cast<int64_t>(static_cast<uint64_t>(b.openRow) - baseRow));
+    key.push_back(time(b.actAllowed, 0));
+    key.push_back(time(b.preAllowed, 0));
+    key.push_back(time(b.rdAllowed, 0));
+    key.push_back(time(b.wrAllowed, 0));
+  }
+  for (uint32_t gi = 0; gi < groups_.size(); ++gi) {
+    if (!group[gi]) continue;
+    const BankGroup& g = groups_[gi];
+    key.push_back(gi);
+    key.push_back(time(g.lastCol, tCCD_L_));
+    key.push_back(time(g.lastAct, tRRD_L_));
+    key.push_back(time(g.lastWrDataEnd, tWTR_L_));
+  }
+  auto window = [&](const CycleWindow& w, int64_t from) {
+    key.push_back(w.base() - from);
+    key.push_back(std::max<int64_t>(w.bookedUntil() - from, -1));
+    const size_t at = key.size();
+    key.push_back(0);
+    w.appendBooked(from, key);
+    key[at] = static_cast<int64_t>(key.size() - at);
+  };
+  window(bus_.row, t0 * commands_.rowSlots);
+  if (commands_.separateColumnBus) window(bus_.column, t0);
+  key.push_back(static_cast<int64_t>(freedWrites_.size()));
+  for (size_t i = 0; i < freedWrites_.size(); ++i) key.push_back(time(freedWrites_.at(i), 0));
+}
+
+void DramChannel::beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLogStep>* logSteps,
+                             uint32_t index, int64_t t0, uint64_t baseRow) {
+  batch_.steps = steps;
+  batch_.active = true;
+  batch_.baseRow = baseRow;
+  batch_.bad = false;
+  batch_.logSteps = logSteps;
+  batch_.index = index;
+  batch_.t0 = t0;
+  batch_.acc = BatchOutcome{};
+  batch_.acc.minArrival = std::numeric_limits<int64_t>::max();
+  batch_.touched = false;
+  batch_.freedBefore = freedWrites_.size();
+  batch_.refreshes = stats_.refreshes;
+  batch_.pastBefore = 0;
+  while (batch_.pastBefore < batch_.freedBefore && freedWrites_.at(batch_.pastBefore) < t0)
+    ++batch_.pastBefore;
+  allReplayFields();
+  batch_.before.clear();
+  visitReplayFields(writes_, [&](Replay::Set, auto& field) { batch_.before.push_back(field); });
+}
+
+void DramChannel::noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
+                                int64_t dataEnd, int64_t first) {
+  const int64_t t0 = batch_.t0, slots = commands_.rowSlots;
+  auto rel = [&](int64_t v) {
+    if (v <= std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      batch_.bad = true;
+      return int32_t{0};
+    }
+    return static_cast<int32_t>(v);
+  };
+  if (batch_.steps)
+    batch_.steps->push_back({batch_.index, preSlot >= 0 ? rel(preSlot - t0 * slots) : kNoSlot,
+                             actSlot >= 0 ? rel(actSlot - t0 * slots) : kNoSlot, rel(col - t0)});
+  if (batch_.logSteps)
+    batch_.logSteps->push_back(
+        {r.bankIndex, rel(r.arrival - t0), static_cast<int64_t>(r.row - batch_.baseRow)});
+  BatchOutcome& a = batch_.acc;
+  if (preSlot >= 0) {
+    ++a.conflicts;
+  } else if (actSlot >= 0) {
+    ++a.misses;
+  } else {
+    ++a.hits;
+  }
+  ++a.writes;
+  a.bytes += r.bytes;
+  a.minArrival = std::min(a.minArrival, r.arrival - t0);
+  a.maxDataEnd = std::max(a.maxDataEnd, dataEnd - t0);
+  a.maxFirst = std::max(a.maxFirst, first - t0);
+  batch_.touched = true;
+}
+
+bool DramChannel::endBatch(BatchOutcome& out) {
+  const bool recorded = batch_.active;
+  batch_.active = false;
+  batch_.steps = nullptr;
+  batch_.logSteps = nullptr;
+  if (!recorded) return false;
+  const int64_t t0 = batch_.t0;
+  const uint64_t baseRow = batch_.baseRow;
+  out = std::move(batch_.acc);
+  if (batch_.bad) return false;
+  if (!batch_.touched) {
+    out.minArrival = 0;
+    out.maxFirst = kPast;
+  }
+  // The freed-slot times too old to bind (left out of the key) must all have been taken: each
+  // request takes the earliest, and they are the earliest.
+  // (A refresh during it: its times depend on more than the key.)
+  const size_t pops = batch_.freedBefore + out.writes - freedWrites_.size();
+  if (pops < batch_.pastBefore || !idle() || stats_.refreshes != batch_.refreshes) return false;
+  for (size_t i = 0; i < freedWrites_.size(); ++i) {
+    const int64_t v = freedWrites_.at(i) - t0;
+    if (v < 0 || v > std::numeric_limits<int32_t>::max()) return false;
+    out.freed.push_back(static_cast<int32_t>(v));
+  }
+  allReplayFields();
+  size_t i = 0;
+  bool ok = true;
+  visitReplayFields(writes_, [&](Replay::Set how, auto& field) {
+    const int64_t was = batch_.before[i++], now = static_cast<int64_t>(field);
+    if (now == was) {
+      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Keep), 0});
+    } else if (how == Replay::Set::Time) {
+      // (A time a burst of the batch set is from t0 on.)
+      ok = ok && now >= t0;
+      out.changes.push_back({static_cast<uint8_t>(how), now - t0});
+    } else if (how == Replay::Set::Row && now >= 0) {
+      out.changes.push_back(
+          {static_cast<uint8_t>(how), static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow)});
+    } else {
+      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Value), now});
+    }
+  });
+  return ok;
+}
+
+bool DramChannel::batchClear(const BatchOutcome& o, int64_t t0) const {
+  if (o.writes == 0) return true;
+  for (const Rank& k : ranks_) {
+    if (t0 + o.maxFirst >= k.nextRefresh) return false;
+  }
+  return true;
+}
+
+void DramChannel::logBatchStep(const BatchStep& s, const BatchLogStep& log, int64_t t0,
+                               uint64_t baseRow) {
+  if (!log_) return;
+  const int64_t slots = commands_.rowSlots, col = s.col + t0;
+  log_->push_back(
+      {logChannel_, log.bank, static_cast<uint64_t>(log.row) + baseRow, true, log.arrival + t0,
+       s.preSlot != kNoSlot ? cycleOfSlot(s.preSlot + t0 * slots) : -1,
+       s.actSlot != kNoSlot ? cycleOfSlot(s.actSlot + t0 * slots) : -1, col, col + tCWL_ + burst_});
+}
+
+void DramChannel::recordBus(int64_t t0, BusState& out) const {
+  auto window = [&](const CycleWindow& w, int64_t from, int64_t& base, int64_t& until,
+                    std::vector<uint64_t>& bits) {
+    base = w.base() - from;
+    until = w.bookedUntil() < from ? kPast : w.bookedUntil() - from;
+    w.appendWindow(from, bits);
+  };
+  window(bus_.row, t0 * commands_.rowSlots, out.rowBase, out.rowUntil, out.rowBits);
+  if (commands_.separateColumnBus)
+    window(bus_.column, t0, out.columnBase, out.columnUntil, out.columnBits);
+}
+
+void DramChannel::restoreBus(int64_t t0, const BusState& in) {
+  auto window = [&](CycleWindow& w, int64_t from, int64_t base, int64_t until,
+                    const std::vector<uint64_t>& bits) {
+    w.restore(from, base + from, until == kPast ? w.bookedUntil() : until + from, bits.data());
+  };
+  window(bus_.row, t0 * commands_.rowSlots, in.rowBase, in.rowUntil, in.rowBits);
+  if (commands_.separateColumnBus)
+    window(bus_.column, t0, in.columnBase, in.columnUntil, in.columnBits);
+}
+
+void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow) {
+  if (o.writes == 0) return;
+  freedWrites_.clear();
+  for (int32_t v : o.freed) freedWrites_.push(v + t0);
+  writes_.skip(o.writes);
+  stats_.rowHits += o.hits;
+  stats_.rowMisses += o.misses;
+  stats_.rowConflicts += o.conflicts;
+  stats_.writes += o.writes;
+  stats_.bytesWritten += o.bytes;
+  const int64_t arrivalPs = (o.minArrival + t0) * tckPs_;
+  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
+    stats_.firstArrivalPs = arrivalPs;
+  stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (o.maxDataEnd + t0) * tckPs_);
+  lastDataEnd_ = std::max(lastDataEnd_, o.maxDataEnd + t0);
+  allReplayFields();
+  size_t i = 0;
+  visitReplayFields(writes_, [&](Replay::Set, auto& field) {
+    const auto& [how, value] = o.changes[i++];
+    using Field = std::remove_reference_t<decltype(field)>;
+    switch (static_cast<Replay::Set>(how)) {
+      case Replay::Set::Keep: break;
+      case Replay::Set::Time: field = static_cast<Field>(value + t0); break;
+      case Replay::Set::Row:
+        field = static_cast<Field>(static_cast<int64_t>(static_cast<uint64_t>(value) + baseRow));
+        break;
+      case Replay::Set::Value: field = static_cast<Field>(value); break;
+    }
+  });
 }
 
 }  // namespace ascendsim::models

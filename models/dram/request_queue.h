@@ -37,6 +37,11 @@ class RequestQueue {
                     int64_t openRow);
   // Drops every request (a drain replayed: all of them issued).
   void clear();
+  // An empty queue numbers its next request as if `n` more had been queued and issued.
+  void skip(uint64_t n) {
+    nextSeq_ += n;
+    frontSeq_ = nextSeq_;
+  }
   // Drops an issued request.
   void remove(int32_t slot, int64_t openRow);
   // The oldest queued request's slot (the queue must not be empty).
