@@ -3,7 +3,7 @@
 // with per-hop chunk counts and peak memory. --timing cycle times device memory burst by burst.
 //
 //   build/release/bench/copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]
-//                                  [--timing sustained|cycle] [--d2d 1] [--runs 0]
+//                                  [--timing sustained|cycle] [--d2d 1] [--runs 0] [--replay 0]
 //   bash bench/copy_bench.sh        (the matrix of docs/performance.md)
 //
 // SystemC elaborates one machine per process, so each configuration is its own run.
@@ -28,10 +28,11 @@ using namespace ascendsim;
 namespace {
 const char* kUsage =
     "usage: copy_bench [--devices N] [--chunk BYTES] [--gib G] [--machine PRESET]\n"
-    "                  [--timing sustained|cycle] [--d2d 0|1] [--runs 0|1]\n"
+    "                  [--timing sustained|cycle] [--d2d 0|1] [--runs 0|1] [--replay 0|1]\n"
     "Wall time and simulated throughput of G GiB (1) of H2D copies, or D2D copies inside device\n"
     "memory with --d2d 1, on N devices (1) of PRESET (atlas-800t-a2) at once; --runs 0 moves\n"
-    "every piece one by one (runs of steady pieces in one step are the default).\n";
+    "every piece one by one (runs of steady pieces in one step are the default); --replay 0\n"
+    "turns the DRAM model's drain replay off (memory.drain_replay: off), for comparison.\n";
 
 // A whole number, all of `text`; throws with the option's name otherwise.
 uint64_t wholeNumber(const std::string& option, const std::string& text) {
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   std::string timing;  // empty: the machine's own
   bool d2d = false;
   bool runs = true;  // steady pieces moved as runs (--runs 0: piece by piece)
+  int replay = -1;   // the DRAM model's drain replay (memory.drain_replay): -1 the machine's own
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string option = argv[i];
@@ -65,6 +67,8 @@ int main(int argc, char** argv) {
         timing = value;
       } else if (option == "--d2d") {
         d2d = wholeNumber(option, value) != 0;
+      } else if (option == "--replay") {
+        replay = wholeNumber(option, value) != 0;
       } else if (option == "--runs") {
         runs = wholeNumber(option, value) != 0;
       } else if (option == "--devices") {
@@ -89,6 +93,7 @@ int main(int argc, char** argv) {
   for (auto& d : sys.devices) {
     if (chunk) d.dma.chunkSize = chunk;
     if (!timing.empty()) d.memory.timing = timing;
+    if (replay >= 0) d.memory.drainReplay = replay != 0;
   }
   const auto wall0 = std::chrono::steady_clock::now();
   models::SimulatedSystem system(sys);

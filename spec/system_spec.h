@@ -59,6 +59,9 @@ struct DramSpec {
   // Writes held back on the memory side so that reads go first, then sent together (the
   // controllers' write queues and the write-back cache in front of them); 0: none.
   uint64_t writeBuffer = 1ull << 20;
+  // Banked model: drains that repeat one seen before are replayed, not issued burst by burst
+  // (the same commands; models/dram/dram_channel_replay.cpp).
+  bool drainReplay = true;
   uint32_t starvationCap = 16;  // times the oldest request may be passed over before it must go
   std::string addressMapping = "interleaved";  // see spec/address_mapping.h
   uint64_t interleaveGranule = 256;  // bytes placed on one channel before moving to the next

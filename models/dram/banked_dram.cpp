@@ -1,17 +1,39 @@
 #include "models/dram/banked_dram.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "models/dram/dram_standard.h"
 
 namespace ascendsim::models {
 namespace {
+// Batch replay: batches worth a lookup (the key holds every channel's state), what a memory keeps
+// of recorded batches (in 8-byte words: 128 MiB), and the pause after lookups that miss.
+constexpr uint64_t kMinBatchBytes = 64 << 10;
+constexpr size_t kMaxBatchWords = size_t{16} << 20;
+constexpr uint32_t kBatchMissesBeforePause = 8;
+constexpr uint32_t kLongestBatchPause = 1024;
+
+uint64_t hashKey(const std::vector<int64_t>& key) {
+  // Four lanes, so that the multiplications do not wait for each other.
+  uint64_t lane[4] = {key.size(), 1, 2, 3};
+  size_t i = 0;
+  for (; i + 4 <= key.size(); i += 4) {
+    for (size_t j = 0; j < 4; ++j)
+      lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
+  }
+  for (; i < key.size(); ++i)
+    lane[0] = (lane[0] ^ static_cast<uint64_t>(key[i])) * 0xff51afd7ed558ccdull;
+  uint64_t h = lane[0];
+  for (int j = 1; j < 4; ++j) h = (h ^ (lane[j] + (h << 6) + (h >> 2))) * 0xc4ceb9fe1a85ec53ull;
+  return h;
+}
 const DramModelRegistration kRegistered{
     {"dram-model",
      "banked",
      "channels with bank state, FR-FCFS read/write queues, write drain and refresh (JEDEC timings)",
      {"queue_depth", "write_queue_depth", "write_high_watermark", "write_low_watermark",
-      "starvation_cap", "page_policy", "address_mapping", "command_bus"},
+      "starvation_cap", "page_policy", "address_mapping", "command_bus", "drain_replay"},
      {}},
     [](const spec::DramSpec& m) { return std::make_unique<BankedDram>(m); }};
 }  // namespace
@@ -27,8 +49,13 @@ BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
   buses_ = std::vector<CommandBus>((n + perBus - 1) / perBus);
   stats_.resize(n);
   channels_.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) channels_.emplace_back(m, stats_[i], buses_[i / perBus]);
+  for (uint32_t i = 0; i < n; ++i) {
+    channels_.emplace_back(m, stats_[i], buses_[i / perBus]);
+    if (i > 0) channels_[i].shareReplays(channels_[0]);
+    if (i % perBus == 0) busFirst_.push_back(i);
+  }
   isTouched_.assign(n, false);
+  setReplay(m.drainReplay);
 }
 
 void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
@@ -166,6 +193,143 @@ Picoseconds BankedDram::issueGroup(uint64_t group) {
     ++firstGroup_;
   }
   return end * tckPs_;
+}
+
+bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, uint64_t& baseRow,
+                          uint64_t& hash) {
+  int64_t first = std::numeric_limits<int64_t>::max();
+  uint64_t bytes = 0;
+  for (const BatchAccess& a : batch) {
+    first = std::min(first, (a.arrival + tckPs_ - 1) / tckPs_);
+    bytes += a.bytes;
+  }
+  if (bytes < kMinBatchBytes) return false;
+  // Every request is admitted at or after t0 (its own arrival, or a later admission), and every
+  // command goes at or after its request's admission.
+  t0 = std::max(first, admitted_);
+  baseRow = decoder_.decode(batch.front().offset).row;
+  // The requests: admission (relative; one before t0 is admitted at t0 or later, as the earliest
+  // is), where they start in their first burst and their size, and their runs of bursts (the
+  // runs enqueue takes them in) by coordinates, rows relative; then each channel's state.
+  std::vector<int64_t>& key = batchReplay_.key;
+  key.clear();
+  key.push_back(static_cast<int64_t>(batch.size()));
+  std::vector<std::vector<DramChannel::Wanted>>& wanted = batchReplay_.wanted;
+  wanted.resize(channels_.size());
+  for (auto& w : wanted) w.clear();
+  const uint64_t burst = decoder_.burstBytes();
+  for (const BatchAccess& a : batch) {
+    key.push_back(std::max((a.arrival + tckPs_ - 1) / tckPs_, t0) - t0);
+    key.push_back(static_cast<int64_t>(a.offset % burst));
+    key.push_back(static_cast<int64_t>(a.bytes));
+    uint64_t at = a.offset / burst * burst;
+    const uint64_t end = a.offset + a.bytes;
+    while (at < end) {
+      const DramCoordinates c = decoder_.decode(at);
+      const uint64_t stop = std::min(at + decoder_.burstsSharingCoordinates(at) * burst, end);
+      const uint64_t n = (stop - at + burst - 1) / burst;
+      key.push_back(static_cast<int64_t>(uint64_t{c.channel} << 48 | uint64_t{c.rank} << 32 |
+                                         uint64_t{c.bankGroup} << 16 | c.bank));
+      key.push_back(static_cast<int64_t>(c.row - baseRow));
+      key.push_back(static_cast<int64_t>(n));
+      wanted[c.channel].push_back({c.rank, c.bankGroup, c.bank, c.row});
+      at += n * burst;
+    }
+  }
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch)
+    channels_[ch].appendBatchKey(t0, baseRow, wanted[ch], key);
+  hash = hashKey(key);
+  return true;
+}
+
+Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
+  BatchReplay& B = batchReplay_;
+  // Writes offered to idle channels, not streaming (whose groups count their bursts).
+  if (!B.on || !write || batch.empty() || !done_.empty() || !touched_.empty())
+    return plainBatch(batch, write);
+  for (const DramChannel& c : channels_) {
+    if (!c.idle()) return plainBatch(batch, write);
+  }
+  if (B.skip > 0) {
+    --B.skip;
+    return plainBatch(batch, write);
+  }
+  int64_t t0 = 0;
+  uint64_t baseRow = 0, hash = 0;
+  if (!batchKey(batch, t0, baseRow, hash)) return plainBatch(batch, write);
+  ++B.counters.batches;
+  const auto found = B.byHash.find(hash);
+  if (found != B.byHash.end() && B.entries[found->second].key == B.key) {
+    const BatchEntry& e = B.entries[found->second];
+    bool clear = !B.logging || e.logged;
+    for (uint32_t ch = 0; clear && ch < channels_.size(); ++ch)
+      clear = channels_[ch].batchClear(e.channels[ch], t0);
+    if (clear) {
+      for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
+        channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
+      for (size_t b = 0; b < busFirst_.size(); ++b)
+        channels_[busFirst_[b]].restoreBus(t0, e.buses[b]);
+      int64_t last = 0;
+      for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
+        const DramChannel::BatchOutcome& o = e.channels[ch];
+        channels_[ch].applyBatch(o, t0, baseRow);
+        if (o.writes > 0) last = std::max(last, channels_[ch].lastDataEnd());
+      }
+      admitted_ = 0;  // as drain() leaves it
+      ++B.counters.replayed;
+      B.counters.replayedBursts += e.steps.size();
+      B.misses = 0;
+      B.backoff = 0;
+      return last * tckPs_;
+    }
+  }
+  // Lookups that miss while nothing more can be recorded pause (after 8 in a row for 8, 16, ...
+  // 1024 batches): traffic whose batches do not repeat.
+  const bool full = B.words >= kMaxBatchWords;
+  if (full && ++B.misses >= kBatchMissesBeforePause) {
+    B.backoff = std::min(kLongestBatchPause, std::max(kBatchMissesBeforePause, B.backoff * 2));
+    B.skip = B.backoff;
+    B.misses = 0;
+  }
+  if (full || found != B.byHash.end()) return plainBatch(batch, write);
+  // Record it: enqueue and drain as ever, noting every command.
+  BatchEntry e;
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch)
+    channels_[ch].beginBatch(B.logging ? &e.steps : nullptr, B.logging ? &e.logSteps : nullptr, ch,
+                             t0, baseRow);
+  e.logged = B.logging;
+  const Picoseconds end = plainBatch(batch, write);
+  e.channels.resize(channels_.size());
+  bool ok = true;
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch)
+    ok = channels_[ch].endBatch(e.channels[ch]) && ok;
+  if (!ok) return end;
+  e.buses.resize(busFirst_.size());
+  for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].recordBus(t0, e.buses[b]);
+  e.key = B.key;
+  size_t words = e.key.size() + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
+  for (const DramChannel::BatchOutcome& o : e.channels)
+    words += o.changes.size() * 2 + o.freed.size() / 2 + 12;
+  for (const DramChannel::BusState& b : e.buses)
+    words += b.rowBits.size() + b.columnBits.size() + 4;
+  B.words += words;
+  B.byHash.emplace(hash, static_cast<uint32_t>(B.entries.size()));
+  B.entries.push_back(std::move(e));
+  ++B.counters.recorded;
+  return end;
+}
+
+DramChannel::ReplayCounters BankedDram::replayCounters() const {
+  DramChannel::ReplayCounters sum;
+  for (const DramChannel& c : channels_) {
+    const DramChannel::ReplayCounters& r = c.replayCounters();
+    sum.drains += r.drains;
+    sum.replayed += r.replayed;
+    sum.recorded += r.recorded;
+    sum.drainedBursts += r.drainedBursts;
+    sum.replayedBursts += r.replayedBursts;
+  }
+  return sum;
 }
 
 DramStats BankedDram::totalStats() const {

@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "models/dram/address_decoder.h"
@@ -17,6 +18,10 @@ class BankedDram : public MemoryTiming {
   explicit BankedDram(const spec::DramSpec& memory);
   void enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) override;
   Picoseconds drain() override;
+  // With replay on, a batch of writes offered to idle channels whose state and requests repeat
+  // an earlier batch's (relative to its first arrival) takes that batch's commands at once
+  // (batch replay, dram_channel_replay.cpp); otherwise enqueue and drain.
+  Picoseconds enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
   Picoseconds issueGroup(uint64_t group) override;
@@ -33,8 +38,20 @@ class BankedDram : public MemoryTiming {
   void setShortcuts(bool on) {
     for (DramChannel& c : channels_) c.setShortcuts(on);
   }
+  // Drain replay (DramChannel::setReplay) on or off, and its counters summed over channels.
+  void setReplay(bool on) {
+    for (DramChannel& c : channels_) c.setReplay(on);
+    batchReplay_.on = on;
+  }
+  DramChannel::ReplayCounters replayCounters() const;
+  // Batch replay's counters: batches offered (large enough to look up), replayed, recorded.
+  struct BatchCounters {
+    uint64_t batches = 0, replayed = 0, recorded = 0, replayedBursts = 0;
+  };
+  const BatchCounters& batchCounters() const { return batchReplay_.counters; }
   void setIssueLog(std::vector<DramChannel::Issued>* log) {
     for (uint32_t i = 0; i < channels_.size(); ++i) channels_[i].setIssueLog(log, i);
+    batchReplay_.logging = log != nullptr;
   }
 
  private:
@@ -69,6 +86,34 @@ class BankedDram : public MemoryTiming {
   std::vector<uint64_t> openReads_, openWrites_;
   std::vector<uint32_t> openIssued_;
   int64_t openEnd_ = 0;
+
+  // Batch replay: the key of the batch being offered, the recorded batches.
+  struct BatchEntry {
+    std::vector<int64_t> key;
+    std::vector<DramChannel::BatchStep> steps;
+    std::vector<DramChannel::BatchLogStep> logSteps;  // when recorded with an issue log
+    bool logged = false;
+    std::vector<DramChannel::BatchOutcome> channels;
+    std::vector<DramChannel::BusState> buses;  // per bus, kept by its first channel
+  };
+  std::vector<uint32_t> busFirst_;  // the first channel of each bus
+  struct BatchReplay {
+    bool on = true;
+    BatchCounters counters;
+    std::vector<int64_t> key;
+    std::vector<std::vector<DramChannel::Wanted>> wanted;  // per channel
+    std::vector<BatchEntry> entries;
+    std::unordered_map<uint64_t, uint32_t> byHash;
+    size_t words = 0;
+    uint32_t misses = 0, skip = 0, backoff = 0;
+    bool logging = false;  // the channels log their bursts
+  } batchReplay_;
+  // The batch's key (false: not one batch replay covers), from t0 with rows from baseRow.
+  bool batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, uint64_t& baseRow,
+                uint64_t& hash);
+  Picoseconds plainBatch(const std::vector<BatchAccess>& batch, bool write) {
+    return MemoryTiming::enqueueAndDrain(batch, write);
+  }
 };
 
 }  // namespace ascendsim::models

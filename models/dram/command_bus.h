@@ -10,6 +10,7 @@
 // so each bus keeps a window of booked cycles rather than a "free from" time. Cycles older than
 // the window count as free: the pseudo-channels stay within it of each other in practice.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -38,6 +39,63 @@ class CycleWindow {
       }
     }
     return at;
+  }
+  // For drain replay: the start of the window, the end of the latest booking, and the booked
+  // cycles from `from` (within the window) to that end, 64 to a word, the first cycle lowest.
+  int64_t base() const { return base_; }
+  int64_t bookedUntil() const { return bookedUntil_; }
+  template <typename Out>
+  void appendBooked(int64_t from, Out& out) const {
+    const int64_t end = std::min(bookedUntil_, base_ + kCycles);
+    for (int64_t c = std::max(from, base_); c < end; c += 64) {
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      const uint64_t off = slot & 63, word = slot >> 6;
+      uint64_t bits = bits_[word] >> off;
+      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
+      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
+      out.push_back(static_cast<int64_t>(bits));
+    }
+  }
+  // For batch replay: the booked cycles from `from` to the window's end (as appendBooked), and
+  // setting the window to a state such bookings left: the window starting at `base` (the cycles
+  // it slid past freed), the latest booking ending at `bookedUntil`, and from `from` on the bits
+  // appendWindow gave.
+  template <typename Out>
+  void appendWindow(int64_t from, Out& out) const {
+    const int64_t end = base_ + kCycles;
+    for (int64_t c = std::max(from, base_); c < end; c += 64) {
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      const uint64_t off = slot & 63, word = slot >> 6;
+      uint64_t bits = bits_[word] >> off;
+      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
+      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
+      out.push_back(bits);
+    }
+  }
+  void restore(int64_t from, int64_t base, int64_t bookedUntil, const uint64_t* words) {
+    if (base != base_) {
+      if (base - base_ >= kCycles) {
+        bits_.fill(0);
+      } else {
+        for (int64_t c = base_; c < base; c += 64)
+          bits_[(static_cast<uint64_t>(c) & (kCycles - 1)) >> 6] = 0;
+      }
+      base_ = base;
+    }
+    bookedUntil_ = bookedUntil;
+    const int64_t end = base_ + kCycles;
+    for (int64_t c = std::max(from, base_); c < end; c += 64) {
+      const uint64_t len = static_cast<uint64_t>(std::min<int64_t>(64, end - c));
+      const uint64_t m = len == 64 ? ~uint64_t{0} : (uint64_t{1} << len) - 1;
+      const uint64_t bits = *words++ & m;
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      const uint64_t off = slot & 63, word = slot >> 6;
+      bits_[word] = (bits_[word] & ~(m << off)) | (bits << off);
+      if (off != 0 && len > 64 - off) {
+        uint64_t& next = bits_[(word + 1) % bits_.size()];
+        next = (next & ~(m >> (64 - off))) | (bits >> (64 - off));
+      }
+    }
   }
   void book(int64_t at, int length) {
     const int64_t end = at + length;

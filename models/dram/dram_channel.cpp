@@ -163,6 +163,10 @@ template <bool withBus>
   if (log_)
     log_->push_back(
         {logChannel_, r.bankIndex, r.row, r.write, r.arrival, p.pre, p.act, p.col, dataEnd});
+  if (batch_.active)
+    noteBatchStep(r, p.pre >= 0 ? (p.preSlot >= 0 ? p.preSlot : p.pre * slots) : -1,
+                  p.act >= 0 ? (p.actSlot >= 0 ? p.actSlot : p.act * slots) : -1, p.col, dataEnd,
+                  p.first());
   dataBusFree_ = dataEnd;
   lastDataEnd_ = std::max(lastDataEnd_, dataEnd);
   if (closedPage_) {
@@ -413,6 +417,9 @@ void DramChannel::issueOne() {
       continue;  // the refresh changed the banks: plan again
     }
     commit(r, bestPlan);
+    if (record_)
+      record_->push_back({static_cast<uint32_t>(best), bestPlan.pre, bestPlan.act, bestPlan.col,
+                          dataBusFree_, bestPlan.preSlot, bestPlan.actSlot});
     if (done_) done_->push_back({q.seq(best), r.write, dataBusFree_});  // (its data end)
     q.passedOver = best == oldest ? 0 : q.passedOver + 1;
     q.remove(best, banks_[r.bankIndex].openRow);
@@ -442,6 +449,11 @@ RequestQueue& DramChannel::chooseQueue() {
 }
 
 void DramChannel::drain() {
+  if (idle()) return;
+  if (replay_.on) {
+    replay_.counters.drainedBursts += queued();
+    if (replayDrain()) return;
+  }
   while (!idle()) issueOne();
 }
 

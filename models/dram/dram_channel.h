@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "models/dram/command_bus.h"
@@ -50,6 +53,68 @@ class DramChannel {
   // request and each busy bank's oldest request and oldest row hit. Both must choose alike: tests
   // compare them burst by burst.
   void setShortcuts(bool on) { shortcuts_ = on; }
+  // Drain replay (on by default): a drain whose starting state, taken relative to its earliest
+  // arrival (times as offsets, rows relative to the oldest request's, timings too old to bind left
+  // out), equals that of a drain seen before issues the same commands shifted in time, so the
+  // recorded outcome is applied at once (dram_channel_replay.cpp). Off, every drain is issued burst
+  // by burst; tests require the same commands and counters either way.
+  void setReplay(bool on) { replay_.on = on; }
+  struct ReplayCounters {
+    uint64_t drains = 0, replayed = 0, recorded = 0, drainedBursts = 0, replayedBursts = 0;
+  };
+  const ReplayCounters& replayCounters() const { return replay_.counters; }
+  // Shares `other`'s recorded drains (a channel of the same memory).
+  void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
+  // Batch replay (BankedDram::enqueueAndDrain, dram_channel_replay.cpp): a batch of writes offered
+  // to idle channels and drained is recorded as the commands every channel issued, in the order
+  // they were booked, and what each channel was left with; a batch whose state and requests
+  // repeat an earlier one's (relative to its first arrival) applies it at once.
+  // A command booked while a batch was recorded (times relative to the batch's first arrival; a
+  // slot < 0: no such command), and, when the channels log their bursts, the request's details.
+  static constexpr int32_t kNoSlot = std::numeric_limits<int32_t>::min();
+  struct BatchStep {
+    uint32_t channel;
+    int32_t preSlot, actSlot, col;
+  };
+  struct BatchLogStep {
+    uint32_t bank;
+    int32_t arrival;
+    int64_t row;
+  };
+  // One channel's part of a recorded batch.
+  struct BatchOutcome {
+    std::vector<std::pair<uint8_t, int64_t>> changes;  // per field (visitReplayFields, all banks)
+    std::vector<int32_t> freed;  // the write queue's freed-slot times after it, earliest first
+    uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0;
+    int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0;
+  };
+  // The channel's state as a batch starting at t0 with rows relative to baseRow sees it; `wanted`:
+  // the batch's requests for this channel (rank, bank group, bank, row), any order, repeats too.
+  struct Wanted {
+    uint32_t rank, bankGroup, bank;
+    uint64_t row;
+  };
+  void appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
+                      std::vector<int64_t>& key);
+  // Recording: from beginBatch on every burst issued is noted in `steps` (and `logSteps`, if not
+  // nullptr) as channel `index`; endBatch stops it and gives what the batch did to the channel
+  // (false: it met a refresh, or left state the key does not determine: not to be replayed).
+  void beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLogStep>* logSteps,
+                  uint32_t index, int64_t t0, uint64_t baseRow);
+  bool endBatch(BatchOutcome& out);
+  // Applying: whether its commands all go before a refresh is due; one recorded command; then the
+  // counters and state it leaves.
+  bool batchClear(const BatchOutcome& o, int64_t t0) const;
+  void logBatchStep(const BatchStep& s, const BatchLogStep& log, int64_t t0, uint64_t baseRow);
+  // The command bus after a batch (kept by one channel of those sharing it): where its windows
+  // start and their latest bookings end (relative; kPast: as before), their bits from t0 on.
+  struct BusState {
+    int64_t rowBase = 0, rowUntil = 0, columnBase = 0, columnUntil = 0;
+    std::vector<uint64_t> rowBits, columnBits;
+  };
+  void recordBus(int64_t t0, BusState& out) const;
+  void restoreBus(int64_t t0, const BusState& in);
+  void applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow);
   // One issued burst, in clock cycles (pre, act: -1 when not needed).
   struct Issued {
     uint32_t channel, bankIndex;
@@ -98,6 +163,20 @@ class DramChannel {
   Plan plan(const DramRequest& r) const;
   void commit(const DramRequest& r, const Plan& p);
   void issueOne();
+  // Drain replay: builds the key of the drain about to start (false: not a drain it covers),
+  // applies a recorded drain, records one. Drains by replay, or records the drain; false: the
+  // caller issues it burst by burst.
+  bool replayDrain();
+  bool replayKey();
+  void applyReplay(uint32_t entry);
+  void recordDrain();
+  template <typename F>
+  void visitReplayFields(RequestQueue& q, F&& f);
+  // Batch replay: a burst committed while a batch is recorded; every bank and group in
+  // replay_.banks and replay_.groups (for visitReplayFields).
+  void noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
+                     int64_t dataEnd, int64_t first);
+  void allReplayFields();
   // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
   void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
@@ -173,6 +252,8 @@ class DramChannel {
       times_[at & mask_] = t;
     }
     int64_t popEarliest() { return times_[begin_++ & mask_]; }
+    int64_t at(size_t i) const { return times_[(begin_ + i) & mask_]; }  // by time, earliest first
+    void clear() { begin_ = end_ = 0; }
 
    private:
     std::vector<int64_t> times_;
@@ -201,7 +282,66 @@ class DramChannel {
   bool shortcuts_ = true;
   std::vector<Issued>* log_ = nullptr;
   std::vector<Done>* done_ = nullptr;
+  // A burst of a drain being recorded for replay: its request (by age in the drain's key) and its
+  // commands, relative to the drain's earliest arrival.
+  struct Step {
+    uint32_t request;
+    int64_t pre, act, col, dataEnd, preSlot, actSlot;
+  };
+  std::vector<Step>* record_ = nullptr;
+  uint32_t recordIndex_ = 0;  // the request being committed, by age
+  struct Replay {
+    bool on = true;
+    ReplayCounters counters;
+    // Per drain: the key's anchors and the requests by age (slot, arrival) it was built from.
+    int64_t t0 = 0;
+    uint64_t baseRow = 0;
+    std::vector<int64_t> key;
+    std::vector<int32_t> slots;           // the queue's requests by age
+    std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
+    uint64_t hash = 0;
+    // What a recorded drain changes: per field of its banks, groups, windows and channel (in the
+    // key's order), kept, or set to a time (+ t0), a row (+ baseRow) or a value.
+    enum class Set : uint8_t { Keep, Time, Row, Value };
+    struct Change {
+      Set how;
+      int64_t value;
+    };
+    struct Entry {
+      std::vector<int64_t> key;
+      std::vector<Step> steps;
+      std::vector<Change> changes;
+      std::vector<std::pair<int64_t, uint32_t>> latencies;  // read latency (cycles), count
+      uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, bytes = 0, latencySumPs = 0;
+      int64_t lastFirst = 0, maxDataEnd = 0;  // latest first command and data end (+ t0)
+    };
+    // Recorded drains, shared by the channels of one memory (alike but for their state).
+    struct Cache {
+      std::vector<Entry> entries;
+      std::unordered_map<uint64_t, uint32_t> byHash;
+      size_t words = 0;  // what the entries hold, in 8-byte words
+    };
+    std::shared_ptr<Cache> cache = std::make_shared<Cache>();
+    uint32_t misses = 0, skip = 0, backoff = 0;  // drains not looked up after misses in a row
+  } replay_;
   uint32_t logChannel_ = 0;
+  // Batch replay: where the batch being recorded notes its bursts, and what it did so far.
+  struct BatchRecording {
+    std::vector<BatchStep>* steps = nullptr;
+    std::vector<BatchLogStep>* logSteps = nullptr;
+    uint32_t index = 0;
+    bool active = false;
+    std::vector<int64_t> wantedRow;  // per bank: a row the batch wants (or kNone), -2 none
+    std::vector<char> wantedGroup;
+    int64_t t0 = 0;
+    uint64_t baseRow = 0;
+    bool bad = false;             // a time too far from t0 to note
+    std::vector<int64_t> before;  // the fields when it began
+    size_t freedBefore = 0, pastBefore = 0;
+    uint64_t refreshes = 0;  // freed write slots then, and those older than t0
+    BatchOutcome acc;
+    bool touched = false;
+  } batch_;
 };
 
 // Defined here so that the per-burst caller can inline it.

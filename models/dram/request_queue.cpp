@@ -25,6 +25,24 @@ void RequestQueue::rowChanged(uint32_t bi, int64_t row) {
   setHitCount(bi, n);
 }
 
+void RequestQueue::clear() {
+  for (uint32_t bi : activeBanks_) {
+    bankHead_[bi] = bankTail_[bi] = -1;
+    bankQueued_[bi] = 0;
+    activePos_[bi] = -1;
+    setHitCount(bi, 0);
+  }
+  activeBanks_.clear();
+  for (uint64_t q = frontSeq_; q < nextSeq_; ++q) {
+    int32_t& slot = arrivals_[q & arrivalMask_];
+    if (slot >= 0) freeSlots_.push_back(slot);
+    slot = -1;
+  }
+  frontSeq_ = nextSeq_;
+  queued_ = 0;
+  hitBank_ = -1;
+}
+
 void RequestQueue::growArrivals() {
   std::vector<int32_t> bigger(arrivals_.size() * 2);
   for (uint64_t q = frontSeq_; q < nextSeq_; ++q)

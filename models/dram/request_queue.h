@@ -35,6 +35,13 @@ class RequestQueue {
   // The same, arriving at `arrival` (clock cycles) rather than request.arrival.
   DramRequest& push(const DramRequest& request, int64_t arrival, uint32_t bi, uint32_t gi,
                     int64_t openRow);
+  // Drops every request (a drain replayed: all of them issued).
+  void clear();
+  // An empty queue numbers its next request as if `n` more had been queued and issued.
+  void skip(uint64_t n) {
+    nextSeq_ += n;
+    frontSeq_ = nextSeq_;
+  }
   // Drops an issued request.
   void remove(int32_t slot, int64_t openRow);
   // The oldest queued request's slot (the queue must not be empty).

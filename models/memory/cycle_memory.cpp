@@ -142,6 +142,23 @@ void CycleMemory::bufferWrites(const std::vector<AddressRun>& runs, uint64_t tot
 }
 
 Picoseconds CycleMemory::drainWrites() {
+  if (!stream_.active) {
+    // In one step (the DRAM model may replay a batch like it), folded as enqueue folds them.
+    batch_.clear();
+    for (const PendingWrite& w : writes_) {
+      for (uint64_t address = w.address, bytes = w.bytes; bytes > 0;) {
+        const uint64_t at = address % spec_.capacity;
+        const uint64_t n = std::min(bytes, spec_.capacity - at);
+        batch_.push_back({at, n, w.arrival});
+        address += n;
+        bytes -= n;
+      }
+    }
+    writes_.clear();
+    buffered_ = 0;
+    busyUntil_ = std::max(busyUntil_, dram_->enqueueAndDrain(batch_, true));
+    return busyUntil_;
+  }
   for (const PendingWrite& w : writes_) enqueue(w.address, w.bytes, true, w.arrival);
   writes_.clear();
   buffered_ = 0;

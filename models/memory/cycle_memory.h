@@ -55,9 +55,10 @@ class CycleMemory : public SustainedMemory, public StageService {
   // The controller's write buffer: writes wait here while reads go first, and go to the channels
   // together (one bus turnaround) when it fills, or when the memory had nothing else to do.
   std::vector<PendingWrite> writes_;
-  uint64_t buffered_ = 0;      // bytes in it
-  uint64_t bufferBytes_;       // what it holds (`write_buffer`)
-  Picoseconds busyUntil_ = 0;  // when the channels finish what they were given
+  std::vector<MemoryTiming::BatchAccess> batch_;  // drainWrites' batch, kept for its capacity
+  uint64_t buffered_ = 0;                         // bytes in it
+  uint64_t bufferBytes_;                          // what it holds (`write_buffer`)
+  Picoseconds busyUntil_ = 0;                     // when the channels finish what they were given
   // The stream queued ahead (one at a time: a device runs one kernel at a time): its pieces
   // queued and not yet served, each with its group and when the channels took its last read.
   struct Queued {

@@ -233,6 +233,46 @@ TEST(CommandBus, BookingsMayComeOutOfOrder) {
   EXPECT_EQ(w.firstFree(100000, 1), 100001);
 }
 
+TEST(CommandBus, ARestoredWindowAnswersAsTheOneItWasTakenFrom) {
+  // Batch replay sets a bus window to the state another one's bookings left (where it starts,
+  // where its latest booking ends, its bits from the batch's start on). Two windows with the same
+  // bookings before cycle 4500 (10, 20 and 4000; the window holds 4096 cycles); one then books
+  // 5000, 9000 and 9001 (sliding to start at its end 9002 - 2048, rounded down to 64: 6912). The
+  // other, restored to it from 4500 on, must answer alike from 4500 on.
+  CycleWindow a, b;
+  for (CycleWindow* w : {&a, &b}) {
+    w->book(10, 1);
+    w->book(20, 1);
+    w->book(4000, 1);
+  }
+  a.book(5000, 1);
+  a.book(9000, 2);
+  EXPECT_EQ(a.base(), 6912);
+  EXPECT_EQ(a.bookedUntil(), 9002);
+  std::vector<uint64_t> bits;
+  a.appendWindow(4500, bits);
+  EXPECT_EQ(bits.size(), 64u);  // 6912 to 6912 + 4096, 64 cycles a word
+  b.restore(4500, a.base(), a.bookedUntil(), bits.data());
+  EXPECT_EQ(b.base(), 6912);
+  EXPECT_EQ(b.bookedUntil(), 9002);
+  EXPECT_EQ(b.firstFree(9000, 1), 9002);
+  EXPECT_EQ(b.firstFree(5000, 1), 5000);  // slid out of the window: free
+  for (int64_t c = 4500; c < 6912 + 4096 + 10; ++c) EXPECT_EQ(a.firstFree(c, 1), b.firstFree(c, 1));
+  // Restored to a window that did not slide: bookings from the start cycle on only.
+  CycleWindow d, e;
+  d.book(100, 1);
+  e.book(100, 1);
+  d.book(300, 1);
+  d.book(363, 2);  // across a word boundary of a start at 300
+  bits.clear();
+  d.appendWindow(300, bits);
+  e.restore(300, d.base(), d.bookedUntil(), bits.data());
+  EXPECT_EQ(e.firstFree(100, 1), 101);
+  EXPECT_EQ(e.firstFree(300, 1), 301);
+  EXPECT_EQ(e.firstFree(363, 1), 365);
+  for (int64_t c = 0; c < 5000; ++c) EXPECT_EQ(d.firstFree(c, 1), e.firstFree(c, 1));
+}
+
 TEST(Dram, ReadWriteAlternationPaysTurnarounds) {
   // DDR4-3200, refresh off, one column read and written in turn, each request issued on its own
   // (drained before the next is offered) so that nothing is reordered. RD -> WR: tRTW = CL 22 + 4

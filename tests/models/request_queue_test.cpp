@@ -47,6 +47,41 @@ TEST(RequestQueue, HoldsDepthRequestsInArrivalOrder) {
   EXPECT_EQ(q.request(q.head(0)).row, 8u);
 }
 
+// A replayed drain (dram_channel_replay.cpp) issues every queued request at once: clear() must
+// leave the queue as removing them one by one would, and arrival numbers go on from where they
+// were.
+TEST(RequestQueue, ClearedQueueIsEmptyAndTakesRequestsAgain) {
+  RequestQueue q(3, 4);
+  q.push(at(0, 7, 10), 0, 0, 7);  // a hit in bank 0's open row 7
+  q.push(at(2, 9, 11), 2, 0, -1);
+  q.push(at(0, 8, 12), 0, 0, 7);
+  q.passedOver = 2;
+  ASSERT_EQ(q.banksWithHits(), 1u);
+  q.clear();
+  EXPECT_TRUE(q.empty());
+  EXPECT_FALSE(q.full());
+  EXPECT_EQ(q.queuedIn(0), 0u);
+  EXPECT_EQ(q.queuedIn(2), 0u);
+  EXPECT_EQ(q.head(0), -1);
+  EXPECT_EQ(q.head(2), -1);
+  EXPECT_EQ(q.hitsIn(0), 0u);
+  EXPECT_EQ(q.banksWithHits(), 0u);
+  EXPECT_EQ(q.hitBank(), -1);
+  EXPECT_TRUE(q.activeBanks().empty());
+  EXPECT_EQ(q.passedOver, 2u);  // the scheduler's count is the caller's to set
+  // Three pushed before: the next arrival numbers are 3, 4, 5, and all three slots are free again.
+  EXPECT_EQ(q.endSeq(), 3u);
+  q.push(at(1, 4, 20), 1, 0, -1);
+  q.push(at(1, 5, 21), 1, 0, -1);
+  q.push(at(3, 6, 22), 3, 0, -1);
+  EXPECT_TRUE(q.full());
+  const int32_t oldest = q.oldest();
+  EXPECT_EQ(q.seq(oldest), 3u);
+  EXPECT_EQ(q.request(oldest).row, 4u);
+  EXPECT_EQ(q.queuedIn(1), 2u);
+  EXPECT_EQ(q.activeBanks().size(), 2u);
+}
+
 TEST(RequestQueue, CountsOpenRowHitsPerBank) {
   RequestQueue q(8, 4);
   // Bank 1 has row 5 open: two of its three requests hit it.

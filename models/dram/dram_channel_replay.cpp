@@ -1,0 +1,618 @@
+// Drain replay (DramChannel::setReplay): a channel's drain depends only on its state relative to
+// the drain's earliest arrival. Every command time is a maximum of request arrivals and of state
+// times plus timing constants, so shifting every time by the same amount shifts the commands by
+// it; rows are only ever compared for equality, so rows shifted together choose alike; and a state
+// time older than the earliest arrival by more than any timing constant can no longer bind (every
+// command goes at or after its request's arrival). The key of a drain is that state: the queued
+// requests by age (arrival and row offsets, bank, bytes), the timings of the banks and bank groups
+// they use and of the activate windows and buses (too old to bind: left out), the command bus's
+// bookings from the earliest arrival on (a pseudo-channel shares its bus with its sibling), and the
+// scheduler's own flags. A drain whose key was seen before issues the same commands shifted, so
+// its recorded outcome is applied at once: the commands (bus bookings, freed queue slots, logs),
+// the counters and the state it leaves.
+//
+// Not covered (issued burst by burst, and not recorded): drains with both reads and writes queued,
+// drains that meet a refresh (a replay must end before the channel's next refresh is due), and
+// drains whose bus bookings could slide the bus's window past the earliest arrival. After 16
+// lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
+// repeats). The channels of one memory share their recorded drains (the same timings: a drain
+// seen on one channel replays on another), up to 16 MiB of them.
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+#include "models/dram/dram_channel.h"
+
+namespace ascendsim::models {
+namespace {
+constexpr size_t kMaxWords = size_t{2} << 20;  // 16 MiB of recorded drains per memory
+constexpr uint32_t kMissesBeforePause = 16;
+constexpr uint32_t kLongestPause = 4096;
+constexpr int64_t kPast = std::numeric_limits<int64_t>::min();  // a time too old to bind
+// A row in the key: closed, open at a row no queued request of the bank wants, or open at one.
+constexpr int64_t kClosed = 0, kOtherRow = 1, kQueuedRow = 2;
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+}  // namespace
+
+// The state a drain changes, in one order for recording and applying: each field with how it is
+// kept relative (a time, a row, or a plain value).
+template <typename F>
+void DramChannel::visitReplayFields(RequestQueue& q, F&& f) {
+  using Set = Replay::Set;
+  for (uint32_t bi : replay_.banks) {
+    Bank& b = banks_[bi];
+    f(Set::Row, b.openRow);
+    f(Set::Time, b.actAllowed);
+    f(Set::Time, b.preAllowed);
+    f(Set::Time, b.rdAllowed);
+    f(Set::Time, b.wrAllowed);
+    f(Set::Time, b.lastAct);
+  }
+  for (uint32_t gi : replay_.groups) {
+    BankGroup& g = groups_[gi];
+    f(Set::Time, g.lastCol);
+    f(Set::Time, g.lastAct);
+    f(Set::Time, g.lastWrDataEnd);
+  }
+  for (ActWindow& w : windows_) {
+    f(Set::Time, w.lastAct);
+    f(Set::Time, w.lastWrDataEnd);
+    for (int64_t& t : w.faw) f(Set::Time, t);
+    f(Set::Value, w.fawNext);
+  }
+  f(Set::Time, lastCol_);
+  f(Set::Time, lastRdCmd_);
+  f(Set::Time, dataBusFree_);
+  f(Set::Value, lastRdRank_);
+  f(Set::Value, writeMode_);
+  f(Set::Value, q.passedOver);
+}
+
+bool DramChannel::replayKey() {
+  Replay& R = replay_;
+  const bool writes = reads_.empty();
+  if (writes == writes_.empty()) return false;  // both queues hold requests
+  RequestQueue& q = writes ? writes_ : reads_;
+  R.slots.clear();
+  int64_t t0 = std::numeric_limits<int64_t>::max();
+  for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
+    const int32_t s = q.slotByAge(a);
+    if (s < 0) continue;
+    R.slots.push_back(s);
+    t0 = std::min(t0, q.request(s).arrival);
+  }
+  // Every command goes at or after t0: the buses' windows must hold it.
+  if (t0 * commands_.rowSlots < bus_.row.base() || t0 < columnBus().base()) return false;
+  const uint64_t baseRow = q.request(R.slots.front()).row;
+  R.t0 = t0;
+  R.baseRow = baseRow;
+  // A state time v counts only as v + c for the constants c it is used with (in the plans and in
+  // the scheduler's shortcuts), against times from t0 on: when v + c < t0 for the largest such c,
+  // it cannot bind and is left out.
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
+  std::vector<int64_t>& key = R.key;
+  key.clear();
+  key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{q.arrivalsInOrder()} << 2);
+  key.push_back(q.passedOver);
+  key.push_back(q.hitBank());
+  key.push_back(lastRdRank_);
+  key.push_back(time(lastCol_, tCCD_S_));
+  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
+  key.push_back(time(dataBusFree_, 0));
+  for (const ActWindow& w : windows_) {
+    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
+    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
+    key.push_back(w.fawNext);
+    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
+  }
+  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+  key.push_back(static_cast<int64_t>(R.slots.size()));
+  for (int32_t s : R.slots) {
+    const DramRequest& r = q.request(s);
+    key.push_back(r.arrival - t0);
+    key.push_back(static_cast<int64_t>(r.row - baseRow));
+    key.push_back(static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes));
+  }
+  R.banks.assign(q.activeBanks().begin(), q.activeBanks().end());
+  std::sort(R.banks.begin(), R.banks.end());
+  R.groups.clear();
+  for (uint32_t bi : R.banks) {
+    const Bank& b = banks_[bi];
+    int64_t row = kClosed;
+    if (b.openRow >= 0) {
+      row = kOtherRow;
+      for (int32_t s = q.head(bi); s >= 0; s = q.next(s)) {
+        if (static_cast<int64_t>(q.request(s).row) == b.openRow) {
+          row = kQueuedRow;
+          break;
+        }
+      }
+    }
+    key.push_back(row);
+    key.push_back(
+        row == kQueuedRow ? static_cast<int64_t>(static_cast<uint64_t>(b.openRow) - baseRow) : 0);
+    key.push_back(time(b.actAllowed, 0));
+    key.push_back(time(b.preAllowed, 0));
+    key.push_back(time(b.rdAllowed, 0));
+    key.push_back(time(b.wrAllowed, 0));
+    R.groups.push_back(bi / banksPerGroup_);
+  }
+  R.groups.erase(std::unique(R.groups.begin(), R.groups.end()), R.groups.end());
+  for (uint32_t gi : R.groups) {
+    const BankGroup& g = groups_[gi];
+    key.push_back(time(g.lastCol, tCCD_L_));
+    key.push_back(time(g.lastAct, tRRD_L_));
+    key.push_back(time(g.lastWrDataEnd, tWTR_L_));
+  }
+  // The command buses' bookings from t0 on (the sibling pseudo-channel's among them).
+  // (Each list after its length.)
+  size_t at = key.size();
+  key.push_back(0);
+  bus_.row.appendBooked(t0 * commands_.rowSlots, key);
+  key[at] = static_cast<int64_t>(key.size() - at);
+  if (commands_.separateColumnBus) {
+    at = key.size();
+    key.push_back(0);
+    bus_.column.appendBooked(t0, key);
+    key[at] = static_cast<int64_t>(key.size() - at);
+  }
+  // Four lanes, so that the multiplications do not wait for each other.
+  uint64_t lane[4] = {key.size(), 1, 2, 3};
+  size_t i = 0;
+  for (; i + 4 <= key.size(); i += 4) {
+    for (size_t j = 0; j < 4; ++j)
+      lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
+  }
+  for (; i < key.size(); ++i) lane[0] = mix(lane[0], static_cast<uint64_t>(key[i]));
+  R.hash = mix(mix(mix(lane[0], lane[1]), lane[2]), lane[3]);
+  return true;
+}
+
+bool DramChannel::replayDrain() {
+  Replay& R = replay_;
+  ++R.counters.drains;
+  if (R.skip > 0) {
+    --R.skip;
+    return false;
+  }
+  if (!replayKey()) return false;
+  const auto found = R.cache->byHash.find(R.hash);
+  if (found != R.cache->byHash.end() && R.cache->entries[found->second].key == R.key) {
+    const Replay::Entry& e = R.cache->entries[found->second];
+    // It must end before a refresh is due.
+    bool clear = true;
+    for (const Rank& k : ranks_) clear = clear && R.t0 + e.lastFirst < k.nextRefresh;
+    if (clear) {
+      applyReplay(found->second);
+      R.misses = 0;
+      R.backoff = 0;
+      return true;
+    }
+  }
+  if (++R.misses >= kMissesBeforePause) {
+    R.backoff = std::min(kLongestPause, std::max(kMissesBeforePause, R.backoff * 2));
+    R.skip = R.backoff;
+    R.misses = 0;
+  }
+  if (R.cache->words >= kMaxWords || found != R.cache->byHash.end()) return false;
+  recordDrain();
+  return true;
+}
+
+void DramChannel::recordDrain() {
+  Replay& R = replay_;
+  RequestQueue& q = reads_.empty() ? writes_ : reads_;
+  const bool write = reads_.empty();
+  std::vector<int64_t> before;
+  visitReplayFields(q, [&](Replay::Set, auto& field) { before.push_back(field); });
+  const DramStats s0 = stats_;  // (the histogram is rebuilt from the steps)
+  // The requests by age: their index in the key.
+  std::vector<uint32_t> indexOfSlot(q.depth(), 0);
+  for (uint32_t i = 0; i < R.slots.size(); ++i) indexOfSlot[R.slots[i]] = i;
+  std::vector<int64_t> arrivals;
+  for (int32_t s : R.slots) arrivals.push_back(q.request(s).arrival - R.t0);
+  std::vector<Step> steps;
+  steps.reserve(R.slots.size());
+  record_ = &steps;
+  while (!idle()) issueOne();
+  record_ = nullptr;
+  if (stats_.refreshes != s0.refreshes) return;
+  const int64_t t0 = R.t0, slots = commands_.rowSlots;
+  Replay::Entry e;
+  int64_t lastEnd = t0;
+  for (Step s : steps) {
+    s.request = indexOfSlot[s.request];
+    if (s.pre >= 0) s.preSlot = (s.preSlot >= 0 ? s.preSlot : s.pre * slots) - t0 * slots;
+    if (s.act >= 0) s.actSlot = (s.actSlot >= 0 ? s.actSlot : s.act * slots) - t0 * slots;
+    const Plan p{s.pre, s.act, s.col, -1, -1, Access::Hit};
+    e.lastFirst = std::max(e.lastFirst, p.first() - t0);
+    lastEnd = std::max(lastEnd, s.dataEnd);
+    if (s.pre >= 0) s.pre -= t0;
+    if (s.act >= 0) s.act -= t0;
+    s.col -= t0;
+    s.dataEnd -= t0;
+    if (!write) {
+      const int64_t latency = s.dataEnd - arrivals[s.request];
+      auto at = std::find_if(e.latencies.begin(), e.latencies.end(),
+                             [&](const auto& l) { return l.first == latency; });
+      if (at == e.latencies.end()) {
+        e.latencies.push_back({latency, 1});
+      } else {
+        ++at->second;
+      }
+    }
+    e.steps.push_back(s);
+  }
+  // Its bookings must end within half the buses' window of t0: the window then never slides past
+  // t0 while it runs (it moves to 2048 slots before the latest booking), so that every cycle the
+  // drain asks about is still in it.
+  if ((lastEnd - t0) * slots > 2000) return;
+  e.maxDataEnd = lastEnd - t0;
+  e.rowHits = stats_.rowHits - s0.rowHits;
+  e.rowMisses = stats_.rowMisses - s0.rowMisses;
+  e.rowConflicts = stats_.rowConflicts - s0.rowConflicts;
+  e.bytes = write ? stats_.bytesWritten - s0.bytesWritten : stats_.bytesRead - s0.bytesRead;
+  e.latencySumPs = stats_.readLatencySumPs - s0.readLatencySumPs;
+  size_t i = 0;
+  visitReplayFields(q, [&](Replay::Set how, auto& field) {
+    const int64_t was = before[i++], now = static_cast<int64_t>(field);
+    if (now == was) {
+      e.changes.push_back({Replay::Set::Keep, 0});
+    } else if (how == Replay::Set::Time) {
+      e.changes.push_back({how, now - t0});
+    } else if (how == Replay::Set::Row && now >= 0) {
+      e.changes.push_back({how, static_cast<int64_t>(static_cast<uint64_t>(now) - R.baseRow)});
+    } else {
+      e.changes.push_back({Replay::Set::Value, now});
+    }
+  });
+  e.key = R.key;
+  R.cache->byHash.emplace(R.hash, static_cast<uint32_t>(R.cache->entries.size()));
+  R.cache->words += e.key.size() + e.steps.size() * sizeof(Step) / 8 + e.changes.size() * 2 +
+                    e.latencies.size() * 2 + 16;
+  R.cache->entries.push_back(std::move(e));
+  ++R.counters.recorded;
+}
+
+void DramChannel::applyReplay(uint32_t entry) {
+  Replay& R = replay_;
+  const Replay::Entry& e = R.cache->entries[entry];
+  const bool write = reads_.empty();
+  RequestQueue& q = write ? writes_ : reads_;
+  FreedSlots& freed = write ? freedWrites_ : freedReads_;
+  const int64_t t0 = R.t0, slots = commands_.rowSlots;
+  // The commands, in the order they were issued.
+  for (const Step& s : e.steps) {
+    if (s.pre >= 0) bus_.row.book(s.preSlot + t0 * slots, commands_.pre);
+    if (s.act >= 0) bus_.row.book(s.actSlot + t0 * slots, commands_.act);
+    columnBus().book(s.col + t0, commands_.column);
+    freed.push(s.col + t0);
+  }
+  if (batch_.active) {
+    for (const Step& s : e.steps) {
+      const DramRequest& r = q.request(R.slots[s.request]);
+      const Plan p{s.pre >= 0 ? s.pre + t0 : -1,
+                   s.act >= 0 ? s.act + t0 : -1,
+                   s.col + t0,
+                   -1,
+                   -1,
+                   Access::Hit};
+      noteBatchStep(r, s.pre >= 0 ? s.preSlot + t0 * slots : -1,
+                    s.act >= 0 ? s.actSlot + t0 * slots : -1, s.col + t0, s.dataEnd + t0,
+                    p.first());
+    }
+  }
+  if (log_ || done_) {
+    for (const Step& s : e.steps) {
+      const int32_t slot = R.slots[s.request];
+      const DramRequest& r = q.request(slot);
+      if (log_)
+        log_->push_back({logChannel_, r.bankIndex, r.row, r.write, r.arrival,
+                         s.pre >= 0 ? s.pre + t0 : -1, s.act >= 0 ? s.act + t0 : -1, s.col + t0,
+                         s.dataEnd + t0});
+      if (done_) done_->push_back({q.seq(slot), r.write, s.dataEnd + t0});
+    }
+  }
+  // The counters.
+  const auto bursts = static_cast<uint64_t>(e.steps.size());
+  stats_.rowHits += e.rowHits;
+  stats_.rowMisses += e.rowMisses;
+  stats_.rowConflicts += e.rowConflicts;
+  if (write) {
+    stats_.writes += bursts;
+    stats_.bytesWritten += e.bytes;
+  } else {
+    stats_.reads += bursts;
+    stats_.bytesRead += e.bytes;
+    stats_.readLatencySumPs += e.latencySumPs;
+    for (const auto& [latency, count] : e.latencies) {
+      if (latency >= 0 && latency < 4096) {
+        stats_.readLatencyCycles[static_cast<size_t>(latency)] += count;
+      } else {
+        for (uint32_t n = 0; n < count; ++n) stats_.recordLongReadLatency(latency);
+      }
+    }
+  }
+  const int64_t arrivalPs = t0 * tckPs_;
+  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
+    stats_.firstArrivalPs = arrivalPs;
+  stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (e.maxDataEnd + t0) * tckPs_);
+  lastDataEnd_ = std::max(lastDataEnd_, e.maxDataEnd + t0);
+  // The state it leaves: the queue empty, and the fields it set.
+  q.clear();
+  size_t i = 0;
+  visitReplayFields(q, [&](Replay::Set, auto& field) {
+    const Replay::Change& c = e.changes[i++];
+    using Field = std::remove_reference_t<decltype(field)>;
+    switch (c.how) {
+      case Replay::Set::Keep: break;
+      case Replay::Set::Time: field = static_cast<Field>(c.value + t0); break;
+      case Replay::Set::Row:
+        field =
+            static_cast<Field>(static_cast<int64_t>(static_cast<uint64_t>(c.value) + R.baseRow));
+        break;
+      case Replay::Set::Value: field = static_cast<Field>(c.value); break;
+    }
+  });
+  ++R.counters.replayed;
+  R.counters.replayedBursts += bursts;
+}
+
+// Batch replay (BankedDram::enqueueAndDrain): the same reasoning over a whole batch of writes
+// offered to idle channels and drained. Its key is every channel's state from the batch's first
+// arrival t0 (all banks and bank groups, the activate windows, the buses' whole windows: where
+// they start, where their bookings end and what is booked from t0 on, and the write queue's
+// freed-slot times) with the requests (BankedDram's part). Recorded are the commands in the order
+// they were booked (a bus window slides as bookings reach past it, so the same bookings in the
+// same order leave it the same), and per channel the counters, its freed-slot times and the
+// fields it changed.
+void DramChannel::allReplayFields() {
+  replay_.banks.resize(banks_.size());
+  for (uint32_t i = 0; i < banks_.size(); ++i) replay_.banks[i] = i;
+  replay_.groups.resize(groups_.size());
+  for (uint32_t i = 0; i < groups_.size(); ++i) replay_.groups[i] = i;
+}
+
+void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
+                                 std::vector<int64_t>& key) {
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
+  key.push_back(int64_t{shortcuts_} | int64_t{writeMode_} << 1 |
+                int64_t{reads_.empty() && writes_.empty()} << 2);
+  key.push_back(writes_.passedOver);
+  key.push_back(lastRdRank_);
+  key.push_back(time(lastCol_, tCCD_S_));
+  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
+  key.push_back(time(dataBusFree_, 0));
+  for (const ActWindow& w : windows_) {
+    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
+    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
+    key.push_back(w.fawNext);
+    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
+  }
+  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+  // Only the banks and bank groups the batch's requests go to count (no other is planned for);
+  // a bank's open row only as closed, open at a row the batch does not want there (which row
+  // then does not matter: rows are only compared), or the wanted row (relative).
+  std::vector<int64_t>& row = batch_.wantedRow;
+  std::vector<char>& group = batch_.wantedGroup;
+  constexpr int64_t kNotWanted = -2, kOther = -1;
+  row.assign(banks_.size(), kNotWanted);
+  group.assign(groups_.size(), 0);
+  for (const Wanted& w : wanted) {
+    const uint32_t gi = w.rank * bankGroups_ + w.bankGroup;
+    const uint32_t bi = gi * banksPerGroup_ + w.bank;
+    group[gi] = 1;
+    if (row[bi] == kNotWanted) row[bi] = kOther;
+    if (banks_[bi].openRow == static_cast<int64_t>(w.row)) row[bi] = banks_[bi].openRow;
+  }
+  for (uint32_t bi = 0; bi < banks_.size(); ++bi) {
+    if (row[bi] == kNotWanted) continue;
+    const Bank& b = banks_[bi];
+    key.push_back(bi);
+    key.push_back(b.openRow < 0 ? kPast
+                  : row[bi] < 0 ? kPast + 1
+                                : static_cast<int64_t>(static_cast<uint64_t>(b.openRow) - baseRow));
+    key.push_back(time(b.actAllowed, 0));
+    key.push_back(time(b.preAllowed, 0));
+    key.push_back(time(b.rdAllowed, 0));
+    key.push_back(time(b.wrAllowed, 0));
+  }
+  for (uint32_t gi = 0; gi < groups_.size(); ++gi) {
+    if (!group[gi]) continue;
+    const BankGroup& g = groups_[gi];
+    key.push_back(gi);
+    key.push_back(time(g.lastCol, tCCD_L_));
+    key.push_back(time(g.lastAct, tRRD_L_));
+    key.push_back(time(g.lastWrDataEnd, tWTR_L_));
+  }
+  auto window = [&](const CycleWindow& w, int64_t from) {
+    key.push_back(w.base() - from);
+    key.push_back(std::max<int64_t>(w.bookedUntil() - from, -1));
+    const size_t at = key.size();
+    key.push_back(0);
+    w.appendBooked(from, key);
+    key[at] = static_cast<int64_t>(key.size() - at);
+  };
+  window(bus_.row, t0 * commands_.rowSlots);
+  if (commands_.separateColumnBus) window(bus_.column, t0);
+  key.push_back(static_cast<int64_t>(freedWrites_.size()));
+  for (size_t i = 0; i < freedWrites_.size(); ++i) key.push_back(time(freedWrites_.at(i), 0));
+}
+
+void DramChannel::beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLogStep>* logSteps,
+                             uint32_t index, int64_t t0, uint64_t baseRow) {
+  batch_.steps = steps;
+  batch_.active = true;
+  batch_.baseRow = baseRow;
+  batch_.bad = false;
+  batch_.logSteps = logSteps;
+  batch_.index = index;
+  batch_.t0 = t0;
+  batch_.acc = BatchOutcome{};
+  batch_.acc.minArrival = std::numeric_limits<int64_t>::max();
+  batch_.touched = false;
+  batch_.freedBefore = freedWrites_.size();
+  batch_.refreshes = stats_.refreshes;
+  batch_.pastBefore = 0;
+  while (batch_.pastBefore < batch_.freedBefore && freedWrites_.at(batch_.pastBefore) < t0)
+    ++batch_.pastBefore;
+  allReplayFields();
+  batch_.before.clear();
+  visitReplayFields(writes_, [&](Replay::Set, auto& field) { batch_.before.push_back(field); });
+}
+
+void DramChannel::noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
+                                int64_t dataEnd, int64_t first) {
+  const int64_t t0 = batch_.t0, slots = commands_.rowSlots;
+  auto rel = [&](int64_t v) {
+    if (v <= std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      batch_.bad = true;
+      return int32_t{0};
+    }
+    return static_cast<int32_t>(v);
+  };
+  if (batch_.steps)
+    batch_.steps->push_back({batch_.index, preSlot >= 0 ? rel(preSlot - t0 * slots) : kNoSlot,
+                             actSlot >= 0 ? rel(actSlot - t0 * slots) : kNoSlot, rel(col - t0)});
+  if (batch_.logSteps)
+    batch_.logSteps->push_back(
+        {r.bankIndex, rel(r.arrival - t0), static_cast<int64_t>(r.row - batch_.baseRow)});
+  BatchOutcome& a = batch_.acc;
+  if (preSlot >= 0) {
+    ++a.conflicts;
+  } else if (actSlot >= 0) {
+    ++a.misses;
+  } else {
+    ++a.hits;
+  }
+  ++a.writes;
+  a.bytes += r.bytes;
+  a.minArrival = std::min(a.minArrival, r.arrival - t0);
+  a.maxDataEnd = std::max(a.maxDataEnd, dataEnd - t0);
+  a.maxFirst = std::max(a.maxFirst, first - t0);
+  batch_.touched = true;
+}
+
+bool DramChannel::endBatch(BatchOutcome& out) {
+  const bool recorded = batch_.active;
+  batch_.active = false;
+  batch_.steps = nullptr;
+  batch_.logSteps = nullptr;
+  if (!recorded) return false;
+  const int64_t t0 = batch_.t0;
+  const uint64_t baseRow = batch_.baseRow;
+  out = std::move(batch_.acc);
+  if (batch_.bad) return false;
+  if (!batch_.touched) {
+    out.minArrival = 0;
+    out.maxFirst = kPast;
+  }
+  // The freed-slot times too old to bind (left out of the key) must all have been taken: each
+  // request takes the earliest, and they are the earliest.
+  // (A refresh during it: its times depend on more than the key.)
+  const size_t pops = batch_.freedBefore + out.writes - freedWrites_.size();
+  if (pops < batch_.pastBefore || !idle() || stats_.refreshes != batch_.refreshes) return false;
+  for (size_t i = 0; i < freedWrites_.size(); ++i) {
+    const int64_t v = freedWrites_.at(i) - t0;
+    if (v < 0 || v > std::numeric_limits<int32_t>::max()) return false;
+    out.freed.push_back(static_cast<int32_t>(v));
+  }
+  allReplayFields();
+  size_t i = 0;
+  bool ok = true;
+  visitReplayFields(writes_, [&](Replay::Set how, auto& field) {
+    const int64_t was = batch_.before[i++], now = static_cast<int64_t>(field);
+    if (now == was) {
+      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Keep), 0});
+    } else if (how == Replay::Set::Time) {
+      // (A time a burst of the batch set is from t0 on.)
+      ok = ok && now >= t0;
+      out.changes.push_back({static_cast<uint8_t>(how), now - t0});
+    } else if (how == Replay::Set::Row && now >= 0) {
+      out.changes.push_back(
+          {static_cast<uint8_t>(how), static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow)});
+    } else {
+      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Value), now});
+    }
+  });
+  return ok;
+}
+
+bool DramChannel::batchClear(const BatchOutcome& o, int64_t t0) const {
+  if (o.writes == 0) return true;
+  for (const Rank& k : ranks_) {
+    if (t0 + o.maxFirst >= k.nextRefresh) return false;
+  }
+  return true;
+}
+
+void DramChannel::logBatchStep(const BatchStep& s, const BatchLogStep& log, int64_t t0,
+                               uint64_t baseRow) {
+  if (!log_) return;
+  const int64_t slots = commands_.rowSlots, col = s.col + t0;
+  log_->push_back(
+      {logChannel_, log.bank, static_cast<uint64_t>(log.row) + baseRow, true, log.arrival + t0,
+       s.preSlot != kNoSlot ? cycleOfSlot(s.preSlot + t0 * slots) : -1,
+       s.actSlot != kNoSlot ? cycleOfSlot(s.actSlot + t0 * slots) : -1, col, col + tCWL_ + burst_});
+}
+
+void DramChannel::recordBus(int64_t t0, BusState& out) const {
+  auto window = [&](const CycleWindow& w, int64_t from, int64_t& base, int64_t& until,
+                    std::vector<uint64_t>& bits) {
+    base = w.base() - from;
+    until = w.bookedUntil() < from ? kPast : w.bookedUntil() - from;
+    w.appendWindow(from, bits);
+  };
+  window(bus_.row, t0 * commands_.rowSlots, out.rowBase, out.rowUntil, out.rowBits);
+  if (commands_.separateColumnBus)
+    window(bus_.column, t0, out.columnBase, out.columnUntil, out.columnBits);
+}
+
+void DramChannel::restoreBus(int64_t t0, const BusState& in) {
+  auto window = [&](CycleWindow& w, int64_t from, int64_t base, int64_t until,
+                    const std::vector<uint64_t>& bits) {
+    w.restore(from, base + from, until == kPast ? w.bookedUntil() : until + from, bits.data());
+  };
+  window(bus_.row, t0 * commands_.rowSlots, in.rowBase, in.rowUntil, in.rowBits);
+  if (commands_.separateColumnBus)
+    window(bus_.column, t0, in.columnBase, in.columnUntil, in.columnBits);
+}
+
+void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow) {
+  if (o.writes == 0) return;
+  freedWrites_.clear();
+  for (int32_t v : o.freed) freedWrites_.push(v + t0);
+  writes_.skip(o.writes);
+  stats_.rowHits += o.hits;
+  stats_.rowMisses += o.misses;
+  stats_.rowConflicts += o.conflicts;
+  stats_.writes += o.writes;
+  stats_.bytesWritten += o.bytes;
+  const int64_t arrivalPs = (o.minArrival + t0) * tckPs_;
+  if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
+    stats_.firstArrivalPs = arrivalPs;
+  stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (o.maxDataEnd + t0) * tckPs_);
+  lastDataEnd_ = std::max(lastDataEnd_, o.maxDataEnd + t0);
+  allReplayFields();
+  size_t i = 0;
+  visitReplayFields(writes_, [&](Replay::Set, auto& field) {
+    const auto& [how, value] = o.changes[i++];
+    using Field = std::remove_reference_t<decltype(field)>;
+    switch (static_cast<Replay::Set>(how)) {
+      case Replay::Set::Keep: break;
+      case Replay::Set::Time: field = static_cast<Field>(value + t0); break;
+      case Replay::Set::Row:
+        field = static_cast<Field>(static_cast<int64_t>(static_cast<uint64_t>(value) + baseRow));
+        break;
+      case Replay::Set::Value: field = static_cast<Field>(value); break;
+    }
+  });
+}
+
+}  // namespace ascendsim::models
