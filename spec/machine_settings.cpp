@@ -166,7 +166,8 @@ Settings<HostSpec> declareHost() {
   f.push_back(
       {"thread_sockets",
        "the CPU socket each host thread of the program runs on, by the thread's number (the main "
-       "thread 0, then in order of creation), e.g. `[0, 0, 1]`; threads past the end of the list "
+       "thread 0, then in order of creation; under `exec --shared` each process numbers its own), "
+       "e.g. `[0, 0, 1]`; threads past the end of the list "
        "take it again from the start (`[1]`: all on socket 1, as `numactl --cpunodebind=1`). "
        "With `memory_socket: thread` a thread's buffers live on its socket",
        "all on socket 0", text("a list of sockets `pcie.root_complex.sockets` names"), false,

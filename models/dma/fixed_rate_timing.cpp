@@ -50,7 +50,7 @@ double FixedRateTiming::rateIgnoringEngine(int device, const Task& task) {
   const int other = srcDev ? task.src.device : task.dst.device;
   auto host = [&](const MemoryPlace& m) {
     return Endpoint::host(
-        static_cast<int>(router_.graph().hostSocketFor(m.socket, other, task.hostThread)));
+        static_cast<int>(router_.graph().hostSocketFor(m.socket, other, task.hostThreadInProcess)));
   };
   const Endpoint from = srcDev ? Endpoint::of(task.src.device) : host(task.src);
   const Endpoint to = dstDev ? Endpoint::of(task.dst.device) : host(task.dst);

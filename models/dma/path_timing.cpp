@@ -38,7 +38,7 @@ bool isPageable(const Task& t) {
 }  // namespace
 
 uint32_t PathTiming::hostSocket(const Task& task, const MemoryPlace& host, int device) const {
-  return graph_.hostSocketFor(host.socket, device, task.hostThread);
+  return graph_.hostSocketFor(host.socket, device, task.hostThreadInProcess);
 }
 
 Picoseconds PathTiming::roundTrip(int device, uint32_t socket) {
@@ -464,6 +464,7 @@ void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes,
   Task read;
   read.kind = TaskKind::Copy;
   read.hostThread = task.hostThread;
+  read.hostThreadInProcess = task.hostThreadInProcess;
   read.src = {MemoryPlace::Kind::HostPinned, -1, task.kernel.hostAddress};
   read.dst = {MemoryPlace::Kind::Device, device, 0};
   uint32_t requests = 0;
@@ -475,7 +476,7 @@ void PathTiming::kernelHostRead(int device, const Task& task, uint64_t bytes,
 void PathTiming::kernelHostWrite(int device, const Task& task, uint64_t bytes,
                                  std::vector<Stage>& out) {
   const Shape shape{bytes, 1};
-  const uint32_t socket = graph_.hostSocketFor(-1, device, task.hostThread);
+  const uint32_t socket = graph_.hostSocketFor(-1, device, task.hostThreadInProcess);
   const Route& r =
       router_.route(Endpoint::of(device), Endpoint::host(static_cast<int>(socket)), device);
   hostInbound(r, socket, bytes, out);

@@ -110,7 +110,10 @@ struct Task {
   uint64_t srcPitch = 0,
            dstPitch = 0;  // shaped copy: bytes from one row's start to the next (0: rowBytes)
   int hostThread = 0;     // the host thread that submitted it (stages its pageable copies)
-  KernelWork kernel;      // Kernel; dst.device is the device that runs it
+  // Its number within its process, which host.thread_sockets places on a socket (in a served job
+  // `hostThread` numbers the threads of every process together).
+  int hostThreadInProcess = 0;
+  KernelWork kernel;                // Kernel; dst.device is the device that runs it
   std::shared_ptr<SyncPoint> sync;  // EventRecord / EventWait / EventReset (outlives its event)
   uint64_t waitForRecord = 0;       // EventWait: ready once sync->recordsCompleted reaches this
   bool resetsFlag = false;  // EventWait of a notify: ready once a record not yet cleared ended

@@ -50,6 +50,7 @@ aclError ascendsimDataBufferGet(const aclDataBuffer* dataBuffer, uint32_t which,
   ASCENDSIM_FORWARD(ascendsimDataBufferGet, dataBuffer, which, value);
   return rt().call(kGetters[which < 3 ? which : 0], &ApiOverheads::defaultCall, false,
                    [&](HostThread&) {
+                     if (which >= 3) fail(ACL_ERROR_INVALID_PARAM, "no such data buffer field");
                      needPointer(value, "value");
                      const DataBuffer* b = live(dataBuffer);
                      *value = which == 0 ? reinterpret_cast<uint64_t>(b->data) : b->size;

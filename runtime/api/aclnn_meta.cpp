@@ -107,6 +107,7 @@ aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
                                   uint64_t storageDimsNum, void* tensorData, aclTensor** tensor) {
   ASCENDSIM_FORWARD_OP(ascendsimCreateTensor, viewDims, viewDimsNum, dataType, stride, offset,
                        format, storageDims, storageDimsNum, tensorData, tensor);
+  if (!tensor) return ACLNN_ERR_PARAM_NULLPTR;
   return createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
                       storageDimsNum, tensorData, *tensor);
 }
@@ -140,6 +141,10 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, aclDataType dataType,
                                   aclScalar** scalar) {
   ASCENDSIM_FORWARD_OP(ascendsimCreateScalar, value, valueBytes, dataType, scalar);
+  // (Called by a served program's library: the value is read as its type, so it must hold that
+  // many bytes.)
+  if (!scalar) return ACLNN_ERR_PARAM_NULLPTR;
+  if (value && valueBytes < aclDataTypeSize(dataType)) return ACLNN_ERR_PARAM_INVALID;
   return createScalar(value, dataType, *scalar);
 }
 

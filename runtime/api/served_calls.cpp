@@ -228,8 +228,9 @@ bool ownHandles(Session& s, ServedCall<Fn>& call, aclError& code, uint64_t& owne
       code = Runtime::instance().call(Served<Fn>::name, overhead, true, [&](runtime::HostThread&) {
         runtime::fail(ACL_ERROR_RT_INVALID_HANDLE,
                       std::string(text) +
-                          " was made by another process: kernel binaries, their functions and "
-                          "argument lists are valid only in the process that made them");
+                          " is not a live handle of this process (made by another process, or "
+                          "released): kernel binaries, their functions and argument lists are "
+                          "valid only in the process that made them");
       });
       return false;
     }

@@ -94,6 +94,16 @@ std::vector<ServedException> ExceptionReports::takeServed(const HostThread& t) {
   return taken;
 }
 
+void ExceptionReports::forget(const HostThread& t, bool processGone) {
+  served_.erase(t.pthreadId);
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
+                                [&t](const auto& failure) { return failure.first == t.pthreadId; }),
+                 pending_.end());
+  if (!processGone || !t.remotePid) return;
+  legacy_.erase(t.remotePid);
+  callbacks_.erase(t.remotePid);
+}
+
 void ExceptionReports::markLive(const rtExceptionInfo* info, bool live) {
   if (live) {
     delivering_.insert(info);

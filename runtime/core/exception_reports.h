@@ -46,6 +46,9 @@ class ExceptionReports {
   std::vector<ServedException> takeServed(const HostThread& t);
   // A served program's end: `info` is live (for the getters) while its callbacks run.
   void markLive(const rtExceptionInfo* info, bool live);
+  // A served program's thread `t` has ended: what was kept for it goes, and with `processGone`
+  // its process's callbacks too (a later process may be given the same pid).
+  void forget(const HostThread& t, bool processGone);
   // Failures of threads that made no call since: handed to `t` (the one finalising).
   void handOver(const HostThread& t);
   // Whether `info` is a failure a callback is being given right now (the getters' check:

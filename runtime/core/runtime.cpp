@@ -196,9 +196,12 @@ void Runtime::enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack
   }
 }
 
-void Runtime::remoteThreadEnded() {
+void Runtime::remoteThreadEnded(bool processGone) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (HostThread* self = HostThreads::self()) endedRemoteThreads_.insert(self->reportId);
+  if (HostThread* self = HostThreads::self()) {
+    endedRemoteThreads_.insert(self->reportId);
+    exceptions_.forget(*self, processGone);
+  }
   threads_.remove(static_cast<uint64_t>(pthread_self()));
 }
 

@@ -222,7 +222,7 @@ class Runtime {
   // remoteThreadEnded(); the ones that never call for a program are internal.
   void enrollRemoteThread(uint32_t index, pid_t pid, pid_t tid, HostTrack track,
                           const MpiWaits* waitingOutside, uint64_t reportId);
-  void remoteThreadEnded();
+  void remoteThreadEnded(bool processGone = false);
   void addInternalThread();
   void threadsChanged();  // wakes threads waiting for their turn
   // A program whose calls go to a served machine: the calls it does not send there (see

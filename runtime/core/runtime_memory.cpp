@@ -77,7 +77,7 @@ void* Runtime::mallocHost(HostThread& t, size_t size) {
   }
   // First touch: the driver pins the pages in the calling thread, so they land on its socket.
   const int socket = spec_.host.memoryPlacement == spec::HostPlacement::Thread
-                         ? static_cast<int>(spec_.host.socketOfThread(t.index))
+                         ? static_cast<int>(spec_.host.socketOfThread(t.track.thread))
                          : -1;
   return memory_->allocatePinnedHost(size, 64, socket);
 }

@@ -346,6 +346,7 @@ void Streams::submit(HostThread& t, Stream& s, std::unique_ptr<models::Task> tas
   task->kernel.seed = task->id;  // a random-access kernel draws its own places
   task->submitTime = std::max(t.now, port_.simulatedNow());
   task->hostThread = static_cast<int>(t.index);
+  task->hostThreadInProcess = static_cast<int>(t.track.thread);
   t.callTasks.push_back(task->id);
   t.lastTaskId = task->id;
   s.device->scheduler->submit(s.queue, std::move(task));

@@ -76,7 +76,7 @@ int64_t threadCpuNs(pid_t pid, pid_t tid) {
         ::close(fd);
         return -1;
       }
-      if (files.size() >= 1024) {  // (threads come and go: the oldest numbers first)
+      if (files.size() >= 1024) {  // (threads come and go: the lowest pid and tid go first)
         ::close(files.begin()->second);
         files.erase(files.begin());
       }

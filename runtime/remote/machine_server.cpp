@@ -258,7 +258,7 @@ void Session::run() {
   // gives it back now; the job's other processes go on.
   const bool gone = server_.leave(*process_);
   if (gone) process_->releaseAll();
-  runtime::Runtime::instance().remoteThreadEnded();  // (it no longer reads the word)
+  runtime::Runtime::instance().remoteThreadEnded(gone);  // (it no longer reads the word)
   waitingOutside_ = nullptr;
   if (gone) {
     std::lock_guard<std::mutex> lock(process_->heldMutex);

@@ -22,7 +22,8 @@ class Machine {
   const Task* copy(int device, MemoryPlace src, MemoryPlace dst, uint64_t bytes,
                    int hostThread = 0) {
     auto t = std::make_unique<Task>();
-    t->hostThread = hostThread;
+    t->hostThread = hostThread;  // (one process: its threads numbered as in it)
+    t->hostThreadInProcess = hostThread;
     t->kind = TaskKind::Copy;
     t->src = src;
     t->dst = dst;
