@@ -78,11 +78,11 @@ aclnnStatus setTensorAddr(const char* api, aclOpExecutor* executor, size_t index
   });
 }
 
-aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
-                         const int64_t* stride, int64_t offset, aclFormat format,
+aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, int32_t dataType,
+                         const int64_t* stride, int64_t offset, int32_t format,
                          const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData,
                          aclTensor*& handle);
-aclnnStatus createScalar(void* value, aclDataType dataType, aclScalar*& handle);
+aclnnStatus createScalar(void* value, int32_t dataType, aclScalar*& handle);
 
 }  // namespace
 
@@ -108,8 +108,8 @@ aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
   ASCENDSIM_FORWARD_OP(ascendsimCreateTensor, viewDims, viewDimsNum, dataType, stride, offset,
                        format, storageDims, storageDimsNum, tensorData, tensor);
   if (!tensor) return ACLNN_ERR_PARAM_NULLPTR;
-  return createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                      storageDimsNum, tensorData, *tensor);
+  return createTensor(viewDims, viewDimsNum, rawEnum(dataType), stride, offset, rawEnum(format),
+                      storageDims, storageDimsNum, tensorData, *tensor);
 }
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
@@ -121,8 +121,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                           storageDimsNum, tensorData, &handle);
     return handle;
   }
-  createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
-               tensorData, handle);
+  createTensor(viewDims, viewDimsNum, rawEnum(dataType), stride, offset, rawEnum(format),
+               storageDims, storageDimsNum, tensorData, handle);
   return handle;
 }
 
@@ -134,7 +134,7 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     ascendsimCreateScalar(value, aclDataTypeSize(dataType), dataType, &handle);
     return handle;
   }
-  createScalar(value, dataType, handle);
+  createScalar(value, rawEnum(dataType), handle);
   return handle;
 }
 
@@ -144,8 +144,13 @@ aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, aclDataType 
   // (Called by a served program's library: the value is read as its type, so it must hold that
   // many bytes.)
   if (!scalar) return ACLNN_ERR_PARAM_NULLPTR;
-  if (value && valueBytes < aclDataTypeSize(dataType)) return ACLNN_ERR_PARAM_INVALID;
-  return createScalar(value, dataType, *scalar);
+  // (The type is read as its bits: an unknown one, refused below, is no valid enum to load.)
+  const int32_t type = rawEnum(dataType);
+  if (value && ops::isDataType(type) &&
+      valueBytes < ops::elementSize(static_cast<aclDataType>(type))) {
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  return createScalar(value, type, *scalar);
 }
 
 aclnnStatus ascendsimTensorDims(const aclTensor* tensor, int32_t which, int32_t pointers,
@@ -170,8 +175,8 @@ aclnnStatus ascendsimTensorDims(const aclTensor* tensor, int32_t which, int32_t 
 
 namespace {
 
-aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
-                         const int64_t* stride, int64_t offset, aclFormat format,
+aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, int32_t dataType,
+                         const int64_t* stride, int64_t offset, int32_t format,
                          const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData,
                          aclTensor*& handle) {
   return runHostOp("aclCreateTensor", [&](HostThread&) {
@@ -199,12 +204,12 @@ aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataT
     }
     if (extent > 0x1p56L)
       fail(ACLNN_ERR_PARAM_INVALID, "the view reaches past element 2^56 of its storage");
-    const int32_t type = rawEnum(dataType);
+    const int32_t type = dataType;
     if (!ops::isDataType(type) || ops::elementSize(static_cast<aclDataType>(type)) == 0) {
       fail(ACLNN_ERR_PARAM_INVALID, "unknown aclDataType " + std::to_string(type));
     }
     t->type = static_cast<aclDataType>(type);
-    t->format = rawEnum(format);
+    t->format = format;
     t->storageShape = dims(storageDims, storageDimsNum, "storageDims");
     long double storage = 1;
     for (int64_t d : t->storageShape) storage *= static_cast<long double>(d);
@@ -220,11 +225,11 @@ aclnnStatus createTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataT
   });
 }
 
-aclnnStatus createScalar(void* value, aclDataType dataType, aclScalar*& handle) {
+aclnnStatus createScalar(void* value, int32_t dataType, aclScalar*& handle) {
   return runHostOp("aclCreateScalar", [&](HostThread&) {
     if (!value) fail(ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
     auto s = std::make_unique<Scalar>();
-    const int32_t type = rawEnum(dataType);
+    const int32_t type = dataType;
     if (!ops::isDataType(type) || !ops::supported(static_cast<aclDataType>(type))) {
       fail(ACLNN_ERR_PARAM_INVALID,
            "scalars of aclDataType " + std::to_string(type) + " are not supported");
