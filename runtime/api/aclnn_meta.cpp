@@ -101,15 +101,15 @@ size_t aclDataTypeSize(aclDataType dataType) {
   return ops::isDataType(raw) ? ops::elementSize(static_cast<aclDataType>(raw)) : 0;
 }
 
-aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
-                                  aclDataType dataType, const int64_t* stride, int64_t offset,
-                                  aclFormat format, const int64_t* storageDims,
-                                  uint64_t storageDimsNum, void* tensorData, aclTensor** tensor) {
+aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, int32_t dataType,
+                                  const int64_t* stride, int64_t offset, int32_t format,
+                                  const int64_t* storageDims, uint64_t storageDimsNum,
+                                  void* tensorData, aclTensor** tensor) {
   ASCENDSIM_FORWARD_OP(ascendsimCreateTensor, viewDims, viewDimsNum, dataType, stride, offset,
                        format, storageDims, storageDimsNum, tensorData, tensor);
   if (!tensor) return ACLNN_ERR_PARAM_NULLPTR;
-  return createTensor(viewDims, viewDimsNum, rawEnum(dataType), stride, offset, rawEnum(format),
-                      storageDims, storageDimsNum, tensorData, *tensor);
+  return createTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                      storageDimsNum, tensorData, *tensor);
 }
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
@@ -117,8 +117,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   aclTensor* handle = nullptr;
   if (ascendsim::remote::clientActive()) {
-    ascendsimCreateTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                          storageDimsNum, tensorData, &handle);
+    ascendsimCreateTensor(viewDims, viewDimsNum, rawEnum(dataType), stride, offset, rawEnum(format),
+                          storageDims, storageDimsNum, tensorData, &handle);
     return handle;
   }
   createTensor(viewDims, viewDimsNum, rawEnum(dataType), stride, offset, rawEnum(format),
@@ -131,21 +131,23 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   if (ascendsim::remote::clientActive()) {
     // The value's bytes, as many as its type takes (none for a type that has no size: refused
     // there).
-    ascendsimCreateScalar(value, aclDataTypeSize(dataType), dataType, &handle);
+    const int32_t type = rawEnum(dataType);
+    const size_t bytes =
+        ops::isDataType(type) ? ops::elementSize(static_cast<aclDataType>(type)) : 0;
+    ascendsimCreateScalar(value, bytes, type, &handle);
     return handle;
   }
   createScalar(value, rawEnum(dataType), handle);
   return handle;
 }
 
-aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, aclDataType dataType,
+aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, int32_t dataType,
                                   aclScalar** scalar) {
   ASCENDSIM_FORWARD_OP(ascendsimCreateScalar, value, valueBytes, dataType, scalar);
   // (Called by a served program's library: the value is read as its type, so it must hold that
   // many bytes.)
   if (!scalar) return ACLNN_ERR_PARAM_NULLPTR;
-  // (The type is read as its bits: an unknown one, refused below, is no valid enum to load.)
-  const int32_t type = rawEnum(dataType);
+  const int32_t type = dataType;
   if (value && ops::isDataType(type) &&
       valueBytes < ops::elementSize(static_cast<aclDataType>(type))) {
     return ACLNN_ERR_PARAM_INVALID;

@@ -21,11 +21,13 @@ struct AscendsimDims {
   int64_t values[64];
 };
 extern "C" {
-aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
-                                  aclDataType dataType, const int64_t* stride, int64_t offset,
-                                  aclFormat format, const int64_t* storageDims,
-                                  uint64_t storageDimsNum, void* tensorData, aclTensor** tensor);
-aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, aclDataType dataType,
+// (The data type and format travel as their bits: a value outside the enum, which is refused with
+// its code, is not a valid enum to load.)
+aclnnStatus ascendsimCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, int32_t dataType,
+                                  const int64_t* stride, int64_t offset, int32_t format,
+                                  const int64_t* storageDims, uint64_t storageDimsNum,
+                                  void* tensorData, aclTensor** tensor);
+aclnnStatus ascendsimCreateScalar(void* value, uint64_t valueBytes, int32_t dataType,
                                   aclScalar** scalar);
 aclnnStatus ascendsimTensorDims(const aclTensor* tensor, int32_t which, int32_t pointers,
                                 AscendsimDims* dims);
