@@ -176,6 +176,10 @@ endforeach()
 
 # 1e. The same program as a program of a served machine (ascendsim exec --shared): the program
 # reads the binary, the server loads it and runs its kernels; the same codes and results (#29).
+# (Not in a sanitizer build: ASan gives the server and the program small heap blocks at the same
+# fixed addresses, so registering the program's heap buffer is refused there, as documented in
+# docs/multiprocess.md; runtime.shared_machine.served_kernels covers the rest under ASan.)
+if(NOT SANITIZER_FLAGS)
 run(bash -c "source '${prefix}/bin/setenv.bash' && ASCENDSIM_SUMMARY=0 ASCENDSIM_PIPELINE=0 '${prefix}/bin/ascendsim' exec --shared -- '${WORK_DIR}/ascendc/load_binary_app' '${WORK_DIR}/ascendc/out/fatbin/loaded_kernels/loaded_kernels.o'")
 foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argument of SIZE_MAX bytes: 107000" "on device memory: ok" "placeholder buffer of 0 bytes: 100000" "placeholder buffer of a plain argument: 107000"
                  "launch with a placeholder without buffer: 107000" "append after a placeholder buffer: 207000" "placeholder buffer after finalize: 207000" "with placeholder arguments: ok" "on registered host memory: ok" "on managed memory: ok"
@@ -184,6 +188,7 @@ foreach(expected "unknown kernel: 507027" "too few arguments: 107000" "an argume
     message(FATAL_ERROR "the loaded kernels on a served machine printed: ${last_output}")
   endif()
 endforeach()
+endif()
 
 # 2. set_env.sh sets what CANN users rely on, and the installed ascendsim can run the program.
 run(bash -c "source '${prefix}/set_env.sh' && test \"$ASCEND_HOME_PATH\" = '${prefix}' && ascendsim exec -- '${WORK_DIR}/app/cann_style_app'")
