@@ -46,15 +46,7 @@ class CycleWindow {
   int64_t bookedUntil() const { return bookedUntil_; }
   template <typename Out>
   void appendBooked(int64_t from, Out& out) const {
-    const int64_t end = std::min(bookedUntil_, base_ + kCycles);
-    for (int64_t c = std::max(from, base_); c < end; c += 64) {
-      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
-      const uint64_t off = slot & 63, word = slot >> 6;
-      uint64_t bits = bits_[word] >> off;
-      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
-      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
-      out.push_back(static_cast<int64_t>(bits));
-    }
+    appendBits(from, std::min(bookedUntil_, base_ + kCycles), out);
   }
   // For batch replay: the booked cycles from `from` to the window's end (as appendBooked), and
   // setting the window to a state such bookings left: the window starting at `base` (the cycles
@@ -62,15 +54,7 @@ class CycleWindow {
   // appendWindow gave.
   template <typename Out>
   void appendWindow(int64_t from, Out& out) const {
-    const int64_t end = base_ + kCycles;
-    for (int64_t c = std::max(from, base_); c < end; c += 64) {
-      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
-      const uint64_t off = slot & 63, word = slot >> 6;
-      uint64_t bits = bits_[word] >> off;
-      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
-      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
-      out.push_back(bits);
-    }
+    appendBits(from, base_ + kCycles, out);
   }
   void restore(int64_t from, int64_t base, int64_t bookedUntil, const uint64_t* words) {
     if (base != base_) {
@@ -108,6 +92,18 @@ class CycleWindow {
   }
 
  private:
+  // The booked bits of cycles [max(from, base), end), 64 to a word.
+  template <typename Out>
+  void appendBits(int64_t from, int64_t end, Out& out) const {
+    for (int64_t c = std::max(from, base_); c < end; c += 64) {
+      const uint64_t slot = static_cast<uint64_t>(c) & (kCycles - 1);
+      const uint64_t off = slot & 63, word = slot >> 6;
+      uint64_t bits = bits_[word] >> off;
+      if (off != 0) bits |= bits_[(word + 1) % bits_.size()] << (64 - off);
+      if (end - c < 64) bits &= (uint64_t{1} << (end - c)) - 1;
+      out.push_back(static_cast<typename Out::value_type>(bits));
+    }
+  }
   void bookSlow(int64_t at, int length);
   static constexpr int64_t kCycles = 4096;  // a power of two: the slot is the cycle's low bits
   bool busy(int64_t cycle) const {

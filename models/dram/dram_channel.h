@@ -96,6 +96,9 @@ class DramChannel {
   };
   void appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
                       std::vector<int64_t>& key);
+  // The channel's bus, activate-window and refresh times that can still bind a command from t0
+  // on, relative to t0 (both replay keys hold them).
+  void appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const;
   // Recording: from beginBatch on every burst issued is noted in `steps` (and `logSteps`, if not
   // nullptr) as channel `index`; endBatch stops it and gives what the batch did to the channel
   // (false: it met a refresh, or left state the key does not determine: not to be replayed).

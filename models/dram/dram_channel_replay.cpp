@@ -72,6 +72,24 @@ void DramChannel::visitReplayFields(RequestQueue& q, F&& f) {
   f(Set::Value, q.passedOver);
 }
 
+void DramChannel::appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const {
+  // A state time v counts only as v + c for the constants c it is used with, against times from
+  // t0 on: when v + c < t0 for the largest such c, it cannot bind and is left out.
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
+  key.push_back(lastRdRank_);
+  key.push_back(time(lastCol_, tCCD_S_));
+  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
+  key.push_back(time(dataBusFree_, 0));
+  for (const ActWindow& w : windows_) {
+    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
+    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
+    key.push_back(w.fawNext);
+    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
+  }
+  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+}
+
 bool DramChannel::replayKey() {
   Replay& R = replay_;
   const bool writes = reads_.empty();
@@ -94,23 +112,12 @@ bool DramChannel::replayKey() {
   // the scheduler's shortcuts), against times from t0 on: when v + c < t0 for the largest such c,
   // it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
-  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
   std::vector<int64_t>& key = R.key;
   key.clear();
   key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{q.arrivalsInOrder()} << 2);
   key.push_back(q.passedOver);
   key.push_back(q.hitBank());
-  key.push_back(lastRdRank_);
-  key.push_back(time(lastCol_, tCCD_S_));
-  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
-  key.push_back(time(dataBusFree_, 0));
-  for (const ActWindow& w : windows_) {
-    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
-    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
-    key.push_back(w.fawNext);
-    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
-  }
-  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+  appendChannelTimesKey(t0, key);
   key.push_back(static_cast<int64_t>(R.slots.size()));
   for (int32_t s : R.slots) {
     const DramRequest& r = q.request(s);
@@ -381,21 +388,10 @@ void DramChannel::allReplayFields() {
 void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
                                  std::vector<int64_t>& key) {
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
-  const int64_t tRCD = std::max(tRCDRD_, tRCDWR_);
   key.push_back(int64_t{shortcuts_} | int64_t{writeMode_} << 1 |
                 int64_t{reads_.empty() && writes_.empty()} << 2);
   key.push_back(writes_.passedOver);
-  key.push_back(lastRdRank_);
-  key.push_back(time(lastCol_, tCCD_S_));
-  key.push_back(time(lastRdCmd_, std::max(tRTW_, tCCDR_)));
-  key.push_back(time(dataBusFree_, 0));
-  for (const ActWindow& w : windows_) {
-    key.push_back(time(w.lastAct, tRRD_S_ + tRCD));
-    key.push_back(time(w.lastWrDataEnd, tWTR_S_));
-    key.push_back(w.fawNext);
-    for (int64_t t : w.faw) key.push_back(time(t, tFAW_ + tRCD));
-  }
-  for (const Rank& k : ranks_) key.push_back(time(k.refreshEnd, 0));
+  appendChannelTimesKey(t0, key);
   // Only the banks and bank groups the batch's requests go to count (no other is planned for);
   // a bank's open row only as closed, open at a row the batch does not want there (which row
   // then does not matter: rows are only compared), or the wanted row (relative).
