@@ -223,7 +223,9 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
       reply.code = r.i32();
       const std::string error = r.text();
       reply.results = r.blob();
-      if (reply.code != ACL_SUCCESS) setServedError(error);
+      // A code without a text is no new failure (aclrtPeekAtLastError and aclrtGetLastError
+      // return an earlier one): the earlier failure's text stays for aclGetRecentErrMsg.
+      if (reply.code != ACL_SUCCESS && !error.empty()) setServedError(error);
       return reply;
     } catch (const WireError& e) {
       l.broken =

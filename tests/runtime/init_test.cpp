@@ -156,6 +156,25 @@ TEST(Init, LastErrorIsPerThreadAndClearedByGet) {
   ASSERT_ACL_OK(aclFinalize());
 }
 
+TEST(Init, RecentErrorMessageOutlivesPeekingTheLastError) {
+  // The vendor's 1_error_handling sample prints, after aclrtGetRunMode(NULL) fails, the code from
+  // aclrtPeekAtLastError and aclrtGetLastError, then aclGetRecentErrMsg: the message still names
+  // the failed call (peeking returns the old code; it is no new failure), and is read once.
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_INVALID_PARAM);
+  const char* message = aclGetRecentErrMsg();
+  ASSERT_NE(message, nullptr);
+  EXPECT_NE(std::string(message).find("aclrtGetRunMode"), std::string::npos) << message;
+  EXPECT_NE(std::string(message).find("runMode"), std::string::npos) << message;
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // read once
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
 // aclrtGetSocName: the SoC version the machine's devices name, "Ascend910B4" for the built-in
 // default (a 910B4-class device), before aclInit too (CANN answers without it: the vendor's sample
 // scripts call it from a helper that never initialises, to find the kernel toolchain).
