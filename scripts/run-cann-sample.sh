@@ -4,7 +4,7 @@
 # set_env.sh and example/set_sample_env.sh, then `bash run.sh` in the sample's folder. Exits with
 # run.sh's code; its output is printed as it comes.
 #
-#   scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR SAMPLE [RUN_SH_ARGS...]
+#   scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR [--shared] SAMPLE [RUN_SH_ARGS...]
 #     PREFIX       an AscendSim install (cmake --install build/release --prefix PREFIX)
 #     EXAMPLE_DIR  the example/ folder of a hicann/runtime checkout (it is built in place)
 #     SAMPLE       a sample's folder under it, e.g. 2_advanced_features/tdt_queue/0_simple_queue
@@ -12,20 +12,26 @@
 # A sample whose run.sh starts its processes in the background (the multi-process ones) runs under
 # `ascendsim exec --shared` (one machine for all its processes, docs/multiprocess.md): on the
 # default machine, or on an Atlas 800T A2 (8 NPUs) for the samples that use more than device 0
-# (ipcevent/1_ipcevent_multi_device, notify/*). The others run directly, on the default machine.
+# (ipcevent/1_ipcevent_multi_device, notify/*). The others run directly, on the default machine,
+# or with --shared under `ascendsim exec --shared` too (a served program, as under mpirun).
 #
-# `scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR --all` runs every run.sh of 0_quickstart,
+# `scripts/run-cann-sample.sh PREFIX EXAMPLE_DIR [--shared] --all` runs every run.sh of 0_quickstart,
 # 1_basic_features, 2_advanced_features and 3_memory_advanced (at most 5 minutes each) and prints
 # one line per sample.
 set -u
 if [[ $# -lt 3 ]]; then
-  sed -n 2,22p "$0" | sed 's/^# \{0,1\}//'
+  sed -n 2,23p "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 prefix="$(cd "$1" && pwd)" || exit 2
 examples="$(cd "$2" && pwd)" || exit 2
-export prefix examples
 shift 2
+shared=0
+if [[ "$1" == "--shared" ]]; then
+  shared=1
+  shift
+fi
+export prefix examples shared
 
 run_one() {
   local sample="$1"
@@ -37,7 +43,7 @@ run_one() {
     # shellcheck source=/dev/null
     source "${examples}/set_sample_env.sh" >/dev/null || exit 91
     cd "${examples}/${sample}" || exit 92
-    if grep -qE '&[[:space:]]*$' run.sh; then
+    if [[ "${shared}" == 1 ]] || grep -qE '&[[:space:]]*$' run.sh; then
       local machine=()
       case "${sample}" in
         */ipcevent/1_ipcevent_multi_device | */notify/*) machine=(--config atlas-800t-a2) ;;
