@@ -152,6 +152,25 @@ aclError destroy(const T* object) {
   return ACL_SUCCESS;
 }
 
+// The queues that exist, by device and id, as a process that made one may ask without the
+// runtime's lock (discardQueue: a call traced only for a queue that is there).
+std::mutex& liveQueuesLock() {
+  static std::mutex m;
+  return m;
+}
+std::set<std::pair<int32_t, uint32_t>>& liveQueues() {
+  static auto* all = new std::set<std::pair<int32_t, uint32_t>>;
+  return *all;
+}
+void queueLives(int32_t device, uint32_t qid, bool lives) {
+  const std::lock_guard<std::mutex> lock(liveQueuesLock());
+  if (lives) {
+    liveQueues().insert({device, qid});
+  } else {
+    liveQueues().erase({device, qid});
+  }
+}
+
 // The device's queues. Queues whose stream the runtime has released (the device was reset, or
 // AscendCL finalised: their memory went with it) are gone, and their routes with them.
 DeviceQueues& queuesOf(ServicePort& port, int32_t device) {
@@ -171,6 +190,7 @@ DeviceQueues& queuesOf(ServicePort& port, int32_t device) {
     for (auto r = d.routes.begin(); r != d.routes.end();) {
       r = (r->first == gone || r->second == gone) ? d.routes.erase(r) : std::next(r);
     }
+    queueLives(device, gone, false);
     it = d.queues.erase(it);
   }
   return d;
@@ -332,6 +352,7 @@ void createQueue(HostThread& t, const tagMemQueueAttr* attr, bool attrKnown, uin
   q->stream = &port.createStream(device);
   *qid = q->id;
   if (madeOn) *madeOn = device;
+  queueLives(device, q->id, true);
   d.queues[q->id] = std::move(q);
 }
 
@@ -444,6 +465,10 @@ void queryRoutes(HostThread& t, int32_t mode, uint32_t srcId, uint32_t dstId,
 // A queue its creating process left behind when it went (on a served machine): its routes are
 // unbound, the copies into and out of it end, and it goes; one already destroyed is left alone.
 void discardQueue(int32_t device, uint32_t qid) {
+  {
+    const std::lock_guard<std::mutex> lock(liveQueuesLock());
+    if (!liveQueues().count({device, qid})) return;  // destroyed already: nothing to trace
+  }
   rt().call("acltdtDestroyQueue", &ascendsim::spec::ApiOverheads::defaultCall, true,
             [&](HostThread& t) {
               t.callArgs = {arg("qid", qid)};
@@ -465,6 +490,7 @@ void discardQueue(int32_t device, uint32_t qid) {
               }
               Stream* stream = it->second->stream;
               d.queues.erase(it);
+              queueLives(device, qid, false);
               port.changed();
               port.releaseStream(t, stream);
             });
@@ -636,6 +662,7 @@ aclError acltdtDestroyQueue(uint32_t qid) {
     }
     Stream* stream = q.stream;
     d.queues.erase(qid);  // its buffers' memory goes with the last queue holding them
+    queueLives(device, qid, false);
     port.releaseStream(t, stream);
     port.changed();
   });
