@@ -275,7 +275,7 @@ TEST_F(TdtQueue, DestroyingAQueueEndsTheWaitsOnIt) {
   // (On a served machine a thread is known from its first call: the other's receive is made
   // before this thread's next call.)
   while (!waiting) std::this_thread::yield();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   aclError code = ACL_SUCCESS;
   take(q, 2, &code);
   EXPECT_EQ(code, ACL_ERROR_RT_QUEUE_EMPTY);

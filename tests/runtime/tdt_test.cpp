@@ -185,7 +185,7 @@ TEST_F(Tdt, DestroyingAChannelEndsTheWaitsOnItAndFreesItsName) {
   // (On a served machine a thread is known from its first call: the other's receive is made
   // before this thread's next call.)
   while (!waiting) std::this_thread::yield();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   acltdtDataset* mine = acltdtCreateDataset();
   EXPECT_ACL_ERROR(acltdtReceiveTensor(channel, mine, 2), ACL_ERROR_RT_QUEUE_EMPTY);
   ASSERT_ACL_OK(acltdtDestroyChannel(channel));

@@ -208,7 +208,7 @@ tdt)
 "$program" victim "$work" > out.victim 2>&1 & victim=\$!; echo \$victim >> "$work/pids"
 # The victim is killed once it and the owner wait (the owner on the victim's queue).
 for i in \$(seq 600); do [ -f victim_blocking ] && [ -f owner_blocking ] && break; sleep 0.1; done
-sleep 0.5
+sleep 1.5
 kill -9 \$victim
 wait \$owner \$other
 JOB

@@ -189,7 +189,7 @@ void other() {
         "acltdtEnqueueData into the owner's queue");
   put("sent", "1");
   get("owner_waiting");
-  usleep(300000);  // (the owner's dequeue is waiting by now)
+  usleep(1000000);  // (the owner's dequeue is waiting by now)
   check(acltdtDestroyQueue(shared), "acltdtDestroyQueue of the owner's queue");
   get("done");
 }
