@@ -10,6 +10,12 @@
 // destroy refused while routes are bound), queue_process_host.cpp (the host refuses the mbuf
 // functions with ACL_ERROR_FEATURE_UNSUPPORTED), src/runtime/driver/npu_driver_queue.cc (depth
 // at least RT_MQ_DEPTH_MIN 2) and docs/zh/api_ref/17-02_shared_queue_management.md.
+// A queue destroyed while an enqueue or dequeue waits on it ends that call with
+// ACL_ERROR_RT_PARAM_INVALID, as a queue that does not exist is refused. On a machine served by
+// `ascendsim exec --shared` (tdt_served.h) the queues are the server's, by device and id: any
+// process on the device may use one (CANN's host side has no acltdtGrantQueue / AttachQueue, and
+// leaves passing queue ids between processes to the program); attributes and routes stay in the
+// program.
 
 #include <cstring>
 #include <list>
@@ -22,9 +28,11 @@
 
 #include "acl/acl_tdt_queue.h"
 #include "runtime/api/api_call.h"
+#include "runtime/api/tdt_served.h"
 #include "runtime/api/tdt_wait.h"
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/service_port.h"
+#include "runtime/remote/served_handlers.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -144,6 +152,25 @@ aclError destroy(const T* object) {
   return ACL_SUCCESS;
 }
 
+// The queues that exist, by device and id, as a process that made one may ask without the
+// runtime's lock (discardQueue: a call traced only for a queue that is there).
+std::mutex& liveQueuesLock() {
+  static std::mutex m;
+  return m;
+}
+std::set<std::pair<int32_t, uint32_t>>& liveQueues() {
+  static auto* all = new std::set<std::pair<int32_t, uint32_t>>;
+  return *all;
+}
+void queueLives(int32_t device, uint32_t qid, bool lives) {
+  const std::lock_guard<std::mutex> lock(liveQueuesLock());
+  if (lives) {
+    liveQueues().insert({device, qid});
+  } else {
+    liveQueues().erase({device, qid});
+  }
+}
+
 // The device's queues. Queues whose stream the runtime has released (the device was reset, or
 // AscendCL finalised: their memory went with it) are gone, and their routes with them.
 DeviceQueues& queuesOf(ServicePort& port, int32_t device) {
@@ -163,6 +190,7 @@ DeviceQueues& queuesOf(ServicePort& port, int32_t device) {
     for (auto r = d.routes.begin(); r != d.routes.end();) {
       r = (r->first == gone || r->second == gone) ? d.routes.erase(r) : std::next(r);
     }
+    queueLives(device, gone, false);
     it = d.queues.erase(it);
   }
   return d;
@@ -234,6 +262,12 @@ aclError copyParam(const void* src, size_t srcLen, void* dst, size_t dstLen,
 }
 
 aclError unsupportedOnHost(const char* call) {
+  if (ascendsim::remote::clientActive()) {
+    ascendsim::remote::WireWriter w;
+    w.text(call);
+    std::vector<uint8_t> results;
+    return tdtServe(kTdtUnsupportedCall, w, results);
+  }
   return run(call, &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread&) {
     fail(ACL_ERROR_FEATURE_UNSUPPORTED,
          std::string(call) +
@@ -273,6 +307,289 @@ MemoryPlace dataPlace(ServicePort& port, const void* data, size_t bytes, int32_t
 
 std::string routeName(uint32_t src, uint32_t dst) {
   return std::to_string(src) + " -> " + std::to_string(dst);
+}
+
+// The queue an enqueue or dequeue found before its wait, after it: refused if it went meanwhile.
+Queue& queueAfterWait(ServicePort& port, int32_t device, uint32_t qid) {
+  DeviceQueues& d = queuesOf(port, device);
+  auto it = d.queues.find(qid);
+  if (it == d.queues.end()) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "queue " + std::to_string(qid) + " of device " +
+                                         std::to_string(device) +
+                                         " was destroyed while the call waited");
+  }
+  return *it->second;
+}
+
+// acltdtCreateQueue: a queue on the thread's device, of `attr`'s name and depth (nullptr: CANN's
+// defaults; `attrKnown` false: not one acltdtCreateQueueAttr made). `device`: where it was made.
+void createQueue(HostThread& t, const tagMemQueueAttr* attr, bool attrKnown, uint32_t* qid,
+                 int32_t* madeOn) {
+  needPointer(qid, "qid");
+  if (attr && !attrKnown)
+    fail(ACL_ERROR_INVALID_PARAM, "attr is not one acltdtCreateQueueAttr made");
+  ServicePort port(rt());
+  const int32_t device = port.currentDevice(t);
+  const tagMemQueueAttr defaults;
+  const tagMemQueueAttr& a = attr ? *attr : defaults;
+  if (a.depth < kMinDepth) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "depth " + std::to_string(a.depth) + " is below 2, the least a queue holds");
+  }
+  DeviceQueues& d = queuesOf(port, device);
+  std::string name(a.name, strnlen(a.name, kMaxNameBytes));
+  for (const auto& [id, q] : d.queues) {
+    if (!name.empty() && q->name == name) {
+      fail(ACL_ERROR_INVALID_PARAM,
+           "a queue named " + name + " already exists (queue " + std::to_string(id) + ")");
+    }
+  }
+  auto q = std::make_unique<Queue>();
+  q->device = device;
+  q->id = d.nextId++;
+  q->name = name.empty() ? "queue_" + std::to_string(q->id) : name;
+  q->depth = a.depth;
+  q->stream = &port.createStream(device);
+  *qid = q->id;
+  if (madeOn) *madeOn = device;
+  queueLives(device, q->id, true);
+  d.queues[q->id] = std::move(q);
+}
+
+// acltdtDequeueData; `userCopied`: how many bytes of user data it wrote.
+void dequeue(HostThread& t, uint32_t qid, void* data, size_t dataSize, size_t* retDataSize,
+             void* userData, size_t userDataSize, int32_t timeout, size_t* userCopied) {
+  t.callArgs = {arg("qid", qid), ptrArg("data", data), arg("dataSize", dataSize),
+                arg("userDataSize", userDataSize)};
+  needPointer(retDataSize, "retDataSize");
+  checkTransfer(data, dataSize, userData, userDataSize, timeout);
+  ServicePort port(rt());
+  const int32_t device = port.currentDevice(t);
+  queueOf(port, device, qid);
+  const MemoryPlace to = dataPlace(port, data, dataSize, device);
+  if (!tdtWaitFor(port, t, timeout, [device, qid] {
+        auto& qs = devices()[device].queues;
+        auto it = qs.find(qid);
+        return it == qs.end() || it->second->hasData();
+      })) {
+    fail(ACL_ERROR_RT_QUEUE_EMPTY, "queue " + std::to_string(qid) + " is empty");
+  }
+  Queue* q = &queueAfterWait(port, device, qid);
+  Entry& head = q->entries.front();
+  const std::shared_ptr<Block> block = head.block;
+  *retDataSize = block->dataBytes;  // (CANN peeks the size first)
+  if (dataSize < block->dataBytes) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "dataSize " + std::to_string(dataSize) +
+                                         " is smaller than the buffer's " +
+                                         std::to_string(block->dataBytes) + " bytes");
+  }
+  const uint64_t user = std::min<uint64_t>(userDataSize, block->userData.size());
+  const uint64_t bytes = block->dataBytes + block->userData.size();
+  const MemoryPlace src = port.place(block->address, bytes, "queue buffer");
+  head.taken = true;
+  MemoryManager* mm = &port.memory();
+  const uint64_t n = block->dataBytes;
+  const bool onDevice = isDevice(to);
+  tdtCopyAndWait(port, t, *q->stream, to, src, bytes, [mm, src, to, onDevice, data, n] {
+    std::vector<uint8_t> got = mm->readDevice(src, n, false);
+    if (onDevice) return mm->writeDevice(to, got);
+    std::memcpy(data, got.data(), n);
+  });
+  if (user > 0) std::memcpy(userData, block->userData.data(), user);
+  if (userCopied) *userCopied = user;
+  q->entries.pop_front();
+  forward(devices()[device]);
+  port.changed();
+}
+
+void bindRoutes(HostThread& t, std::vector<acltdtQueueRoute>& routes) {
+  ServicePort port(rt());
+  const int32_t device = port.currentDevice(t);
+  DeviceQueues& d = queuesOf(port, device);
+  std::string failed;
+  for (acltdtQueueRoute& r : routes) {
+    std::string why;
+    if (!d.queues.count(r.srcId)) {
+      why = "queue " + std::to_string(r.srcId) + " does not exist";
+    } else if (!d.queues.count(r.dstId)) {
+      why = "queue " + std::to_string(r.dstId) + " does not exist";
+    } else if (r.srcId == r.dstId) {
+      why = "a queue cannot route to itself";
+    } else if (d.routes.count({r.srcId, r.dstId})) {
+      why = "already bound";
+    } else if (reaches(d, r.dstId, r.srcId)) {
+      why = "it would close a cycle";
+    }
+    if (why.empty()) {
+      d.routes.insert({r.srcId, r.dstId});
+      r.status = ACL_TDT_QUEUE_ROUTE_BIND;
+    } else {
+      r.status = ACL_TDT_QUEUE_ROUTE_UNBIND;
+      failed += (failed.empty() ? "" : "; ") + routeName(r.srcId, r.dstId) + ": " + why;
+    }
+  }
+  forward(d);
+  port.changed();
+  if (!failed.empty()) fail(ACL_ERROR_FAILURE, "routes not bound: " + failed);
+}
+
+void unbindRoutes(HostThread& t, std::vector<acltdtQueueRoute>& routes) {
+  ServicePort port(rt());
+  DeviceQueues& d = queuesOf(port, port.currentDevice(t));
+  std::string failed;
+  for (acltdtQueueRoute& r : routes) {
+    if (d.routes.erase({r.srcId, r.dstId}) > 0) {
+      r.status = ACL_TDT_QUEUE_ROUTE_UNBIND;
+    } else {
+      failed += (failed.empty() ? "" : "; ") + routeName(r.srcId, r.dstId);
+    }
+  }
+  if (!failed.empty()) fail(ACL_ERROR_FAILURE, "routes not bound: " + failed);
+}
+
+// The bound routes a query of `mode` (checked) matches.
+void queryRoutes(HostThread& t, int32_t mode, uint32_t srcId, uint32_t dstId,
+                 std::vector<acltdtQueueRoute>& found) {
+  ServicePort port(rt());
+  const DeviceQueues& d = queuesOf(port, port.currentDevice(t));
+  if (mode == ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL) return;  // a bound route stays normal
+  for (const auto& [s, dst] : d.routes) {
+    const bool srcMatches = s == srcId, dstMatches = dst == dstId;
+    const bool match = mode == ACL_TDT_QUEUE_ROUTE_QUERY_SRC   ? srcMatches
+                       : mode == ACL_TDT_QUEUE_ROUTE_QUERY_DST ? dstMatches
+                                                               : srcMatches && dstMatches;
+    if (match) found.push_back({s, dst, ACL_TDT_QUEUE_ROUTE_BIND});
+  }
+}
+
+// A queue its creating process left behind when it went (on a served machine): its routes are
+// unbound, the copies into and out of it end, and it goes; one already destroyed is left alone.
+void discardQueue(int32_t device, uint32_t qid) {
+  {
+    const std::lock_guard<std::mutex> lock(liveQueuesLock());
+    if (!liveQueues().count({device, qid})) return;  // destroyed already: nothing to trace
+  }
+  rt().call("acltdtDestroyQueue", &ascendsim::spec::ApiOverheads::defaultCall, true,
+            [&](HostThread& t) {
+              t.callArgs = {arg("qid", qid)};
+              ServicePort port(rt());
+              auto present = [device, qid] { return devices()[device].queues.count(qid) > 0; };
+              if (!present()) return;
+              port.waitUntil(t, [device, qid] {
+                auto& qs = devices()[device].queues;
+                auto it = qs.find(qid);
+                return it == qs.end() ||
+                       (it->second->incoming == 0 &&
+                        (it->second->entries.empty() || !it->second->entries.front().taken));
+              });
+              DeviceQueues& d = queuesOf(port, device);
+              auto it = d.queues.find(qid);
+              if (it == d.queues.end()) return;
+              for (auto r = d.routes.begin(); r != d.routes.end();) {
+                r = (r->first == qid || r->second == qid) ? d.routes.erase(r) : std::next(r);
+              }
+              Stream* stream = it->second->stream;
+              d.queues.erase(it);
+              queueLives(device, qid, false);
+              port.changed();
+              port.releaseStream(t, stream);
+            });
+}
+
+// ---------------------------------------------------------------- on a served machine
+using ascendsim::remote::bitsOf;
+using ascendsim::remote::WireReader;
+using ascendsim::remote::WireWriter;
+
+// Reads the results a served call wrote (also on failure); false when there are none.
+template <class Read>
+bool readResults(const std::vector<uint8_t>& results, Read&& read) {
+  if (results.empty()) return false;
+  try {
+    WireReader r(results);
+    read(r);
+    return true;
+  } catch (const ascendsim::remote::WireError&) {
+    return false;
+  }
+}
+
+aclError servedCreateQueue(const acltdtQueueAttr* attr, uint32_t* qid) {
+  WireWriter w;
+  w.u8(qid != nullptr);
+  // 0: no attribute (CANN's defaults); 1: one acltdtCreateQueueAttr made; 2: another pointer.
+  w.u8(!attr ? 0 : known(attr) ? 1 : 2);
+  if (attr && known(attr)) {
+    w.blob(attr->name, kMaxNameBytes);
+    w.u32(attr->depth);
+  }
+  std::vector<uint8_t> results;
+  const aclError code = tdtServe(kTdtCreateQueueCall, w, results);
+  if (code == ACL_SUCCESS) readResults(results, [&](WireReader& r) { *qid = r.u32(); });
+  return code;
+}
+
+aclError servedDequeue(uint32_t qid, void* data, size_t dataSize, size_t* retDataSize,
+                       void* userData, size_t userDataSize, int32_t timeout) {
+  // The data lands in the thread's staging buffer when it is the program's own memory; user data
+  // (96 bytes at most) comes back with the reply.
+  const bool staged = data && dataSize > 0 && ascendsim::remote::programMemory(data, dataSize);
+  void* into = data;
+  if (staged) {
+    into = ascendsim::remote::stagingBuffer(1, dataSize);
+    if (!into) {
+      ascendsim::remote::setServedError(
+          "acltdtDequeueData: no shared memory left to stage the program's data");
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+  }
+  WireWriter w;
+  w.u32(qid);
+  w.u64(bitsOf(into));
+  w.u64(dataSize);
+  w.u8(retDataSize != nullptr);
+  w.u8(userData != nullptr);
+  w.u64(userDataSize);
+  w.i32(timeout);
+  std::vector<uint8_t> results;
+  const aclError code = tdtServe(kTdtDequeueCall, w, results);
+  readResults(results, [&](WireReader& r) {
+    const bool sized = r.u8() != 0;
+    const uint64_t size = r.u64();
+    std::vector<uint8_t> user = r.blob(kMaxUserData);
+    if (sized && retDataSize) *retDataSize = size;
+    if (code != ACL_SUCCESS) return;
+    if (staged) std::memcpy(data, into, std::min<uint64_t>(size, dataSize));
+    if (!user.empty()) std::memcpy(userData, user.data(), user.size());
+  });
+  return code;
+}
+
+// Bind (0), unbind (1) or query (2) routes; a list's statuses or a query's routes come back.
+aclError servedRoutes(uint8_t op, acltdtQueueRouteList* list,
+                      const acltdtQueueRouteQueryInfo* query) {
+  WireWriter w;
+  w.u8(op);
+  const bool listKnown = known(list);
+  w.u8(listKnown);
+  if (op == 2) {
+    w.i32(query->mode);
+    w.u32(query->srcId);
+    w.u32(query->dstId);
+  } else if (listKnown) {
+    w.blob(list->routes.data(), list->routes.size() * sizeof(acltdtQueueRoute));
+  }
+  std::vector<uint8_t> results;
+  const aclError code = tdtServe(kTdtRoutesCall, w, results);
+  readResults(results, [&](WireReader& r) {
+    const std::vector<uint8_t> bytes = r.blob();
+    std::vector<acltdtQueueRoute> routes(bytes.size() / sizeof(acltdtQueueRoute));
+    if (!routes.empty()) std::memcpy(routes.data(), bytes.data(), bytes.size());
+    if (!listKnown) return;
+    if (op == 2 && code == ACL_SUCCESS) list->routes = routes;
+    if (op != 2 && routes.size() == list->routes.size()) list->routes = routes;
+  });
+  return code;
 }
 
 }  // namespace
@@ -322,39 +639,13 @@ aclError acltdtGetQueueAttr(const acltdtQueueAttr* attr, acltdtQueueAttrType typ
 }
 
 aclError acltdtCreateQueue(const acltdtQueueAttr* attr, uint32_t* qid) {
-  return run("acltdtCreateQueue", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
-    needPointer(qid, "qid");
-    if (attr && !known(attr)) {
-      fail(ACL_ERROR_INVALID_PARAM, "attr is not one acltdtCreateQueueAttr made");
-    }
-    ServicePort port(rt());
-    const int32_t device = port.currentDevice(t);
-    const tagMemQueueAttr defaults;
-    const tagMemQueueAttr& a = attr ? *attr : defaults;
-    if (a.depth < kMinDepth) {
-      fail(ACL_ERROR_RT_PARAM_INVALID,
-           "depth " + std::to_string(a.depth) + " is below 2, the least a queue holds");
-    }
-    DeviceQueues& d = queuesOf(port, device);
-    std::string name(a.name);
-    for (const auto& [id, q] : d.queues) {
-      if (!name.empty() && q->name == name) {
-        fail(ACL_ERROR_INVALID_PARAM,
-             "a queue named " + name + " already exists (queue " + std::to_string(id) + ")");
-      }
-    }
-    auto q = std::make_unique<Queue>();
-    q->device = device;
-    q->id = d.nextId++;
-    q->name = name.empty() ? "queue_" + std::to_string(q->id) : name;
-    q->depth = a.depth;
-    q->stream = &port.createStream(device);
-    *qid = q->id;
-    d.queues[q->id] = std::move(q);
-  });
+  if (ascendsim::remote::clientActive()) return servedCreateQueue(attr, qid);
+  return run("acltdtCreateQueue", &ascendsim::spec::ApiOverheads::defaultCall,
+             [&](HostThread& t) { createQueue(t, attr, known(attr), qid, nullptr); });
 }
 
 aclError acltdtDestroyQueue(uint32_t qid) {
+  ASCENDSIM_FORWARD(acltdtDestroyQueue, qid);
   return run("acltdtDestroyQueue", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
     ServicePort port(rt());
     const int32_t device = port.currentDevice(t);
@@ -371,6 +662,7 @@ aclError acltdtDestroyQueue(uint32_t qid) {
     }
     Stream* stream = q.stream;
     d.queues.erase(qid);  // its buffers' memory goes with the last queue holding them
+    queueLives(device, qid, false);
     port.releaseStream(t, stream);
     port.changed();
   });
@@ -378,6 +670,7 @@ aclError acltdtDestroyQueue(uint32_t qid) {
 
 aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, const void* userData,
                            size_t userDataSize, int32_t timeout, uint32_t rsv) {
+  ASCENDSIM_FORWARD(acltdtEnqueueData, qid, data, dataSize, userData, userDataSize, timeout, rsv);
   (void)rsv;  // reserved (CANN ignores it)
   return run("acltdtEnqueueData", &ascendsim::spec::ApiOverheads::memcpy, [&](HostThread& t) {
     t.callArgs = {arg("qid", qid), ptrArg("data", data), arg("dataSize", dataSize),
@@ -395,7 +688,7 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
       fail(ACL_ERROR_RT_QUEUE_FULL,
            "queue " + std::to_string(qid) + " is full (depth " + std::to_string(q->depth) + ")");
     }
-    q = &queueOf(port, device, qid);  // (destroyed meanwhile: refused)
+    q = &queueAfterWait(port, device, qid);
     auto block = std::make_shared<Block>();
     block->device = device;
     block->dataBytes = dataSize;
@@ -436,47 +729,11 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
 
 aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* retDataSize,
                            void* userData, size_t userDataSize, int32_t timeout) {
+  if (ascendsim::remote::clientActive()) {
+    return servedDequeue(qid, data, dataSize, retDataSize, userData, userDataSize, timeout);
+  }
   return run("acltdtDequeueData", &ascendsim::spec::ApiOverheads::memcpy, [&](HostThread& t) {
-    t.callArgs = {arg("qid", qid), ptrArg("data", data), arg("dataSize", dataSize),
-                  arg("userDataSize", userDataSize)};
-    needPointer(retDataSize, "retDataSize");
-    checkTransfer(data, dataSize, userData, userDataSize, timeout);
-    ServicePort port(rt());
-    const int32_t device = port.currentDevice(t);
-    queueOf(port, device, qid);
-    const MemoryPlace to = dataPlace(port, data, dataSize, device);
-    if (!tdtWaitFor(port, t, timeout, [device, qid] {
-          auto& qs = devices()[device].queues;
-          auto it = qs.find(qid);
-          return it == qs.end() || it->second->hasData();
-        })) {
-      fail(ACL_ERROR_RT_QUEUE_EMPTY, "queue " + std::to_string(qid) + " is empty");
-    }
-    Queue* q = &queueOf(port, device, qid);
-    Entry& head = q->entries.front();
-    const std::shared_ptr<Block> block = head.block;
-    *retDataSize = block->dataBytes;  // (CANN peeks the size first)
-    if (dataSize < block->dataBytes) {
-      fail(ACL_ERROR_RT_PARAM_INVALID, "dataSize " + std::to_string(dataSize) +
-                                           " is smaller than the buffer's " +
-                                           std::to_string(block->dataBytes) + " bytes");
-    }
-    const uint64_t user = std::min<uint64_t>(userDataSize, block->userData.size());
-    const uint64_t bytes = block->dataBytes + block->userData.size();
-    const MemoryPlace src = port.place(block->address, bytes, "queue buffer");
-    head.taken = true;
-    MemoryManager* mm = &port.memory();
-    const uint64_t n = block->dataBytes;
-    const bool onDevice = isDevice(to);
-    tdtCopyAndWait(port, t, *q->stream, to, src, bytes, [mm, src, to, onDevice, data, n] {
-      std::vector<uint8_t> got = mm->readDevice(src, n, false);
-      if (onDevice) return mm->writeDevice(to, got);
-      std::memcpy(data, got.data(), n);
-    });
-    if (user > 0) std::memcpy(userData, block->userData.data(), user);
-    q->entries.pop_front();
-    forward(devices()[device]);
-    port.changed();
+    dequeue(t, qid, data, dataSize, retDataSize, userData, userDataSize, timeout, nullptr);
   });
 }
 
@@ -544,56 +801,22 @@ aclError acltdtCopyBufRef(const acltdtBuf, acltdtBuf*) {
 }
 
 aclError acltdtBindQueueRoutes(acltdtQueueRouteList* qRouteList) {
-  return run(
-      "acltdtBindQueueRoutes", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
-        if (!known(qRouteList)) fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
-        ServicePort port(rt());
-        const int32_t device = port.currentDevice(t);
-        DeviceQueues& d = queuesOf(port, device);
-        std::string failed;
-        for (acltdtQueueRoute& r : qRouteList->routes) {
-          std::string why;
-          if (!d.queues.count(r.srcId)) {
-            why = "queue " + std::to_string(r.srcId) + " does not exist";
-          } else if (!d.queues.count(r.dstId)) {
-            why = "queue " + std::to_string(r.dstId) + " does not exist";
-          } else if (r.srcId == r.dstId) {
-            why = "a queue cannot route to itself";
-          } else if (d.routes.count({r.srcId, r.dstId})) {
-            why = "already bound";
-          } else if (reaches(d, r.dstId, r.srcId)) {
-            why = "it would close a cycle";
-          }
-          if (why.empty()) {
-            d.routes.insert({r.srcId, r.dstId});
-            r.status = ACL_TDT_QUEUE_ROUTE_BIND;
-          } else {
-            r.status = ACL_TDT_QUEUE_ROUTE_UNBIND;
-            failed += (failed.empty() ? "" : "; ") + routeName(r.srcId, r.dstId) + ": " + why;
-          }
-        }
-        forward(d);
-        port.changed();
-        if (!failed.empty()) fail(ACL_ERROR_FAILURE, "routes not bound: " + failed);
-      });
+  if (ascendsim::remote::clientActive()) return servedRoutes(0, qRouteList, nullptr);
+  return run("acltdtBindQueueRoutes", &ascendsim::spec::ApiOverheads::defaultCall,
+             [&](HostThread& t) {
+               if (!known(qRouteList))
+                 fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
+               bindRoutes(t, qRouteList->routes);
+             });
 }
 
 aclError acltdtUnbindQueueRoutes(acltdtQueueRouteList* qRouteList) {
+  if (ascendsim::remote::clientActive()) return servedRoutes(1, qRouteList, nullptr);
   return run("acltdtUnbindQueueRoutes", &ascendsim::spec::ApiOverheads::defaultCall,
              [&](HostThread& t) {
                if (!known(qRouteList))
                  fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
-               ServicePort port(rt());
-               DeviceQueues& d = queuesOf(port, port.currentDevice(t));
-               std::string failed;
-               for (acltdtQueueRoute& r : qRouteList->routes) {
-                 if (d.routes.erase({r.srcId, r.dstId}) > 0) {
-                   r.status = ACL_TDT_QUEUE_ROUTE_UNBIND;
-                 } else {
-                   failed += (failed.empty() ? "" : "; ") + routeName(r.srcId, r.dstId);
-                 }
-               }
-               if (!failed.empty()) fail(ACL_ERROR_FAILURE, "routes not bound: " + failed);
+               unbindRoutes(t, qRouteList->routes);
              });
 }
 
@@ -616,19 +839,10 @@ aclError acltdtQueryQueueRoutes(const acltdtQueueRouteQueryInfo* queryInfo,
     case ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL: break;
     default: return ACL_ERROR_INVALID_PARAM;
   }
+  if (ascendsim::remote::clientActive()) return servedRoutes(2, qRouteList, queryInfo);
   return run(
       "acltdtQueryQueueRoutes", &ascendsim::spec::ApiOverheads::defaultCall, [&](HostThread& t) {
-        ServicePort port(rt());
-        const DeviceQueues& d = queuesOf(port, port.currentDevice(t));
-        const int32_t mode = queryInfo->mode;
-        if (mode == ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL) return;  // a bound route stays normal
-        for (const auto& [s, dst] : d.routes) {
-          const bool srcMatches = s == queryInfo->srcId, dstMatches = dst == queryInfo->dstId;
-          const bool match = mode == ACL_TDT_QUEUE_ROUTE_QUERY_SRC   ? srcMatches
-                             : mode == ACL_TDT_QUEUE_ROUTE_QUERY_DST ? dstMatches
-                                                                     : srcMatches && dstMatches;
-          if (match) qRouteList->routes.push_back({s, dst, ACL_TDT_QUEUE_ROUTE_BIND});
-        }
+        queryRoutes(t, queryInfo->mode, queryInfo->srcId, queryInfo->dstId, qRouteList->routes);
       });
 }
 
@@ -715,3 +929,112 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo* param,
 }
 
 }  // extern "C"
+
+// ---------------------------------------------------------------- the server's end
+namespace ascendsim::remote {
+namespace {
+
+using ascendsim::spec::ApiOverheads;
+
+// The key a process holds a queue it made by (addresses lie below 2^47).
+uint64_t queueKey(int32_t device, uint32_t qid) {
+  return (1ull << 58) | (static_cast<uint64_t>(static_cast<uint32_t>(device)) << 32) | qid;
+}
+
+aclError serveCreateQueue(Session& s, WireReader& in, WireWriter& out) {
+  const bool hasQid = in.u8() != 0;
+  const uint8_t state = in.u8();
+  tagMemQueueAttr attr;
+  if (state == 1) {
+    const std::vector<uint8_t> name = in.blob(kMaxNameBytes);
+    std::memcpy(attr.name, name.data(), std::min(name.size(), kMaxNameBytes - 1));
+    attr.depth = in.u32();
+  }
+  uint32_t qid = 0;
+  int32_t device = 0;
+  const aclError code =
+      rt().call("acltdtCreateQueue", &ApiOverheads::defaultCall, true, [&](HostThread& t) {
+        createQueue(t, state == 0 ? nullptr : &attr, state != 2, hasQid ? &qid : nullptr, &device);
+      });
+  if (code != ACL_SUCCESS) return code;
+  out.u32(qid);
+  // Left behind when the process goes, it goes too (not at aclFinalize: it outlives that).
+  s.process().holdUntilExit(queueKey(device, qid), [device, qid] { discardQueue(device, qid); });
+  return code;
+}
+
+aclError serveDequeue(Session&, WireReader& in, WireWriter& out) {
+  const uint32_t qid = in.u32();
+  void* data = fromBits<void*>(in.u64());
+  const uint64_t dataSize = in.u64();
+  const bool hasSize = in.u8() != 0;
+  const bool hasUser = in.u8() != 0;
+  const uint64_t userDataSize = in.u64();
+  const int32_t timeout = in.i32();
+  constexpr size_t kUnset = ~size_t{0};
+  size_t size = kUnset, copied = 0;
+  uint8_t user[kMaxUserData] = {};  // (more asked for is refused before it is written)
+  const aclError code =
+      rt().call("acltdtDequeueData", &ApiOverheads::memcpy, true, [&](HostThread& t) {
+        dequeue(t, qid, data, dataSize, hasSize ? &size : nullptr, hasUser ? user : nullptr,
+                userDataSize, timeout, &copied);
+      });
+  out.u8(size != kUnset);
+  out.u64(size == kUnset ? 0 : size);
+  out.blob(user, code == ACL_SUCCESS ? copied : 0);
+  return code;
+}
+
+aclError serveRoutes(Session&, WireReader& in, WireWriter& out) {
+  const uint8_t op = in.u8();
+  const bool listKnown = in.u8() != 0;
+  if (op > 2) throw WireError("no such route operation");
+  int32_t mode = 0;
+  uint32_t srcId = 0, dstId = 0;
+  std::vector<acltdtQueueRoute> routes;
+  if (op == 2) {
+    mode = in.i32();
+    srcId = in.u32();
+    dstId = in.u32();
+  } else if (listKnown) {
+    const std::vector<uint8_t> bytes = in.blob(kMostArrayBytes);
+    routes.resize(bytes.size() / sizeof(acltdtQueueRoute));
+    if (!routes.empty()) std::memcpy(routes.data(), bytes.data(), bytes.size());
+  }
+  const char* names[] = {"acltdtBindQueueRoutes", "acltdtUnbindQueueRoutes",
+                         "acltdtQueryQueueRoutes"};
+  const aclError code = rt().call(names[op], &ApiOverheads::defaultCall, true, [&](HostThread& t) {
+    if (op == 2) return queryRoutes(t, mode, srcId, dstId, routes);
+    if (!listKnown) fail(ACL_ERROR_INVALID_PARAM, "qRouteList is NULL or unknown");
+    if (op == 0) return bindRoutes(t, routes);
+    unbindRoutes(t, routes);
+  });
+  out.blob(routes.data(), routes.size() * sizeof(acltdtQueueRoute));
+  return code;
+}
+
+// The message-buffer and queue-sharing calls CANN's host side refuses (by name).
+aclError serveUnsupported(Session&, WireReader& in, WireWriter&) {
+  static const std::set<std::string, std::less<>> calls = {
+      "acltdtEnqueue",        "acltdtDequeue",        "acltdtGrantQueue",
+      "acltdtAttachQueue",    "acltdtAllocBuf",       "acltdtFreeBuf",
+      "acltdtGetBufData",     "acltdtSetBufDataLen",  "acltdtGetBufDataLen",
+      "acltdtAppendBufChain", "acltdtGetBufChainNum", "acltdtGetBufFromChain",
+      "acltdtGetBufUserData", "acltdtSetBufUserData", "acltdtCopyBufRef"};
+  const auto it = calls.find(in.textView());
+  if (it == calls.end()) throw WireError("not a data queue call");
+  return unsupportedOnHost(it->c_str());
+}
+
+const bool kRegistered = [] {
+  registerServedCall(kTdtCreateQueueCall, &serveCreateQueue);
+  addServed<&acltdtDestroyQueue>();  // (its creator's hold finds it gone: discardQueue)
+  addServed<&acltdtEnqueueData>();
+  registerServedCall(kTdtDequeueCall, &serveDequeue);
+  registerServedCall(kTdtRoutesCall, &serveRoutes);
+  registerServedCall(kTdtUnsupportedCall, &serveUnsupported);
+  return true;
+}();
+
+}  // namespace
+}  // namespace ascendsim::remote

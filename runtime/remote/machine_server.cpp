@@ -48,9 +48,24 @@ void registerServedCall(const char* name, ServedHandler handler) {
 
 void ServedProcess::drop(uint64_t handle) {
   std::lock_guard<std::mutex> lock(heldMutex);
-  auto it =
-      std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == handle; });
-  if (it != held.end()) held.erase(it);
+  for (auto* list : {&held, &heldUntilExit}) {
+    auto it =
+        std::find_if(list->begin(), list->end(), [&](const auto& h) { return h.first == handle; });
+    if (it != list->end()) {
+      list->erase(it);
+      return;
+    }
+  }
+}
+
+void ServedProcess::releaseAtExit() {
+  {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    // (Released last in, first out: after the rest's end, so before it.)
+    for (auto& h : heldUntilExit) held.push_back(std::move(h));
+    heldUntilExit.clear();
+  }
+  releaseAll();
 }
 
 void ServedProcess::releaseAll() {
@@ -257,7 +272,7 @@ void Session::run() {
   // A process gone without giving back what it held (it crashed, was killed, or never finalized)
   // gives it back now; the job's other processes go on.
   const bool gone = server_.leave(*process_);
-  if (gone) process_->releaseAll();
+  if (gone) process_->releaseAtExit();
   runtime::Runtime::instance().remoteThreadEnded(gone);  // (it no longer reads the word)
   waitingOutside_ = nullptr;
   if (gone) {

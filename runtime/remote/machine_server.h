@@ -52,8 +52,17 @@ struct ServedProcess {
     std::lock_guard<std::mutex> lock(heldMutex);
     held.emplace_back(handle, std::move(release));
   }
-  void drop(uint64_t handle);
+  void drop(uint64_t handle);  // (from either list)
   void releaseAll();
+  // What is given back only when the process has gone, not at its aclFinalize (data channels and
+  // queues, which outlive aclFinalize as on a machine of its own); released before `held`.
+  std::vector<std::pair<uint64_t, std::function<void()>>> heldUntilExit;
+  void holdUntilExit(uint64_t handle, std::function<void()> release) {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    heldUntilExit.emplace_back(handle, std::move(release));
+  }
+  // The process has gone: everything it held, heldUntilExit first.
+  void releaseAtExit();
   // Handles only this process may use (kernel binaries, their functions and argument lists), each
   // with the handle of what it belongs to (a binary's go with it).
   std::map<uint64_t, uint64_t> owned;

@@ -3,6 +3,8 @@
 // src/acl/acl_tdt_queue/queue.cpp, queue_process.cpp, queue_process_host.cpp;
 // ACL_ERROR_RT_QUEUE_FULL 207014, _EMPTY 207013, ACL_ERROR_FAILURE 500001,
 // ACL_ERROR_FEATURE_UNSUPPORTED 200006).
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -252,6 +254,36 @@ TEST_F(TdtQueue, ABlockedEnqueueGoesOnWhenAnotherThreadDequeues) {
   ASSERT_EQ(got.size(), 6u);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(got[i], (std::vector<int32_t>{i, 100 * i}));
   ASSERT_ACL_OK(acltdtDestroyQueue(q));
+}
+
+TEST_F(TdtQueue, DestroyingAQueueEndsTheWaitsOnIt) {
+  // Another thread waits, without limit, for a buffer; this one waits 2 ms of simulated time for
+  // one too (so the other's dequeue, made at the start, is waiting), then destroys the queue: the
+  // other's dequeue ends with the code of a queue that does not exist, ACL_ERROR_RT_PARAM_INVALID
+  // (107000), saying it was destroyed while the call waited.
+  const uint32_t q = makeQueue("destroyed_while_waited", 2);
+  aclError waiterCode = ACL_SUCCESS;
+  std::string waiterMessage;
+  std::atomic<bool> waiting{false};
+  std::thread waiter([&] {
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    waiting = true;
+    take(q, -1, &waiterCode);
+    const char* msg = aclGetRecentErrMsg();
+    waiterMessage = msg ? msg : "";
+  });
+  // (On a served machine a thread is known from its first call: the other's receive is made
+  // before this thread's next call.)
+  while (!waiting) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  aclError code = ACL_SUCCESS;
+  take(q, 2, &code);
+  EXPECT_EQ(code, ACL_ERROR_RT_QUEUE_EMPTY);
+  ASSERT_ACL_OK(acltdtDestroyQueue(q));
+  waiter.join();
+  EXPECT_EQ(waiterCode, ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_NE(waiterMessage.find("was destroyed while the call waited"), std::string::npos)
+      << waiterMessage;
 }
 
 TEST_F(TdtQueue, ABoundRouteMovesBuffersToItsDestination) {

@@ -2,6 +2,8 @@
 // the DMA engine, with CANN's capacity, timeouts and codes (hicann/runtime
 // src/acl/acl_tdt_channel/tensor_data_transfer.cpp; ACL_ERROR_RT_QUEUE_FULL 207014, _EMPTY
 // 207013).
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -154,6 +156,48 @@ TEST_F(Tdt, ABlockedSendGoesOnWhenAnotherThreadReceives) {
     EXPECT_EQ(received[i], (std::vector<float>{static_cast<float>(i), 10.0f * i}));
   }
   ASSERT_ACL_OK(acltdtDestroyChannel(channel));
+}
+
+TEST_F(Tdt, DestroyingAChannelEndsTheWaitsOnItAndFreesItsName) {
+  // A channel's name is its device's (the queue under it is named so, rtMemQueueCreate): a second
+  // live channel of the name on the device is refused; once the first is destroyed it is free.
+  acltdtChannelHandle* channel = acltdtCreateChannelWithCapacity(0, "shared_name", 2);
+  ASSERT_NE(channel, nullptr);
+  EXPECT_EQ(acltdtCreateChannelWithCapacity(0, "shared_name", 4), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("already exists on device 0"),
+            std::string::npos);
+  // Another thread waits, without limit, for data; this one waits 2 ms of simulated time for
+  // data too (so the other's receive, made at the start, is waiting), then destroys the channel:
+  // the other's receive ends with the code of a destroyed channel's handle,
+  // ACL_ERROR_INVALID_PARAM (100000), saying so.
+  aclError waiterCode = ACL_SUCCESS;
+  std::string waiterMessage;
+  std::atomic<bool> waiting{false};
+  std::thread waiter([&] {
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    acltdtDataset* got = acltdtCreateDataset();
+    waiting = true;
+    waiterCode = acltdtReceiveTensor(channel, got, -1);
+    const char* msg = aclGetRecentErrMsg();
+    waiterMessage = msg ? msg : "";
+    acltdtDestroyDataset(got);
+  });
+  // (On a served machine a thread is known from its first call: the other's receive is made
+  // before this thread's next call.)
+  while (!waiting) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  acltdtDataset* mine = acltdtCreateDataset();
+  EXPECT_ACL_ERROR(acltdtReceiveTensor(channel, mine, 2), ACL_ERROR_RT_QUEUE_EMPTY);
+  ASSERT_ACL_OK(acltdtDestroyChannel(channel));
+  waiter.join();
+  EXPECT_EQ(waiterCode, ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(waiterMessage.find("was destroyed (acltdtDestroyChannel) while the call waited"),
+            std::string::npos)
+      << waiterMessage;
+  acltdtChannelHandle* again = acltdtCreateChannelWithCapacity(0, "shared_name", 2);
+  ASSERT_NE(again, nullptr);
+  ASSERT_ACL_OK(acltdtDestroyChannel(again));
+  acltdtDestroyDataset(mine);
 }
 
 TEST_F(Tdt, ArgumentsCannRefuses) {

@@ -24,6 +24,12 @@
 #     one process's kernel binary, function and argument list handles are refused in another
 #     (107017); the other's own binary runs; the owner exits without unloading, and the server
 #     unloads its binary for it (in the trace); nothing is left running.
+#   shared_machine.sh tdt ASCENDSIM TDT_PAIR WORK
+#     a data queue shared by id between processes (one enqueues 3 MiB, another dequeues them, exact),
+#     a channel's handle and name refused to another process, a queue destroyed by one process
+#     while another waits on it, and a process killed while it waits in a receive: the server
+#     ends its call and destroys what it left (tdt_pair.cpp checks bytes, codes and messages);
+#     nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -192,6 +198,35 @@ JOB
   unloads=$(python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1])) if e.get("name") == "aclrtBinaryUnLoad" and e.get("ph") == "X" and e.get("args", {}).get("return") == 0))' trace.json)
   [ "$unloads" = 2 ] || fail "$unloads successful unloads in the trace, expected 2"
   echo "kernel handles are their process's own (107017 in another); the owner's binary was unloaded when it went"
+  ;;
+tdt)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" owner "$work" > out.owner 2>&1 & owner=\$!; echo \$owner >> "$work/pids"
+"$program" other "$work" > out.other 2>&1 & other=\$!; echo \$other >> "$work/pids"
+"$program" victim "$work" > out.victim 2>&1 & victim=\$!; echo \$victim >> "$work/pids"
+# The victim is killed once it and the owner wait (the owner on the victim's queue).
+for i in \$(seq 600); do [ -f victim_blocking ] && [ -f owner_blocking ] && break; sleep 0.1; done
+sleep 1.5
+kill -9 \$victim
+wait \$owner \$other
+JOB
+  chmod +x job.sh
+  status=0
+  timeout 100 "$ascendsim" exec --shared --trace trace.json --report report.json -- ./job.sh || status=$?
+  grep -qx "owner ok" out.owner || fail "owner (exec status $status): $(cat out.owner)"
+  grep -qx "other ok" out.other || fail "other (exec status $status): $(cat out.other)"
+  [ -f victim_blocking ] || fail "the victim did not get to wait: $(cat out.victim)"
+  ! grep -q "victim" out.victim || fail "victim: $(cat out.victim)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  python3 -c 'import json,sys; json.load(open("report.json"))' || fail "no report"
+  # Destroyed without error: queues "shared" (by the other) and "victim" (by the server, for the
+  # killed victim); channels: the other's, the owner's two and the victim's (by the server).
+  destroyed=$(python3 -c 'import json,sys; e=[x for x in json.load(open(sys.argv[1])) if x.get("ph") == "X" and x.get("args", {}).get("return") == 0]; print(sum(x["name"] == "acltdtDestroyQueue" for x in e), sum(x["name"] == "acltdtDestroyChannel" for x in e))' trace.json)
+  [ "$destroyed" = "2 4" ] || fail "queues and channels destroyed: $destroyed, expected 2 4"
+  for p in $(cat pids); do ! kill -0 "$p" 2>/dev/null || fail "process $p left running"; done
+  echo "a queue shared by id, channels their process's own, a killed waiter's queue and channel destroyed for it"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
