@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <thread>
@@ -148,14 +149,17 @@ void serve(std::unique_ptr<Channel> channel) {
 
 struct ServiceState {
   std::mutex mutex;
-  pid_t owner = 0;  // the process whose service runs (a forked child makes its own)
+  pid_t owner = 0;              // the process whose service runs (a forked child makes its own)
+  std::atomic<pid_t> ready{0};  // owner, once the service runs
 };
 }  // namespace
 
 bool ensureKernelService(std::string& why) {
   static ServiceState state;
+  const pid_t self = ownProcess();  // (asked at every launch: no system call)
+  if (state.ready.load(std::memory_order_acquire) == self) return true;
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (state.owner == getpid()) return true;
+  if (state.owner == self) return true;
   auto channel = std::make_unique<Channel>();
   try {
     channel->connect(std::getenv(kSocketVariable) ? std::getenv(kSocketVariable) : "");
@@ -191,7 +195,8 @@ bool ensureKernelService(std::string& why) {
   // Not a thread of the program's: the runtime neither numbers it nor waits for it.
   runtime::HostThreads::InternalThreads internal;
   std::thread(serve, std::move(channel)).detach();
-  state.owner = getpid();
+  state.owner = self;
+  state.ready.store(self, std::memory_order_release);
   return true;
 }
 

@@ -212,6 +212,10 @@ bool clientActive() {
   return !process().socket.empty();
 }
 
+pid_t ownProcess() {
+  return ownPid.load(std::memory_order_relaxed);
+}
+
 bool pipelining() {
   static const bool on = [] {
     const char* v = std::getenv("ASCENDSIM_PIPELINE");
