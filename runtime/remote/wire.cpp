@@ -158,8 +158,11 @@ void Channel::awaitInput(bool& polled, std::chrono::steady_clock::time_point& un
     }
     polled = true;
   }
+  // (A connection closed here meanwhile, by a server that stops, has no descriptor left to wait
+  // on; the wait is bounded so that the next read finds that out.)
+  if (socket_.native_handle() < 0) throw WireError("the connection was closed");
   pollfd p{socket_.native_handle(), POLLIN, 0};
-  ::poll(&p, 1, -1);
+  ::poll(&p, 1, 200);
 }
 
 bool Channel::receiveBuffered(std::vector<uint8_t>& message) {
