@@ -14,11 +14,13 @@ constexpr uint32_t kNoInfo = 0xFFFFFFFFu;  // what the getters answer for a NULL
 // A served program's registration: from then on its threads take the failures the server keeps
 // for them after each call (runtime/remote/served_callbacks.h).
 template <auto Fn>
-aclError servedRegistration(aclrtExceptionInfoCallback callback) {
+aclError servedRegistration(aclrtExceptionInfoCallback callback,
+                            ascendsim::remote::CallbackChange change) {
   const aclError code = ascendsim::remote::forward<Fn>(callback);
-  if (code == ACL_SUCCESS && callback) ascendsim::remote::watchServedExceptions();
+  if (code == ACL_SUCCESS) ascendsim::remote::watchServedExceptions(change, callback);
   return code;
 }
+using ascendsim::remote::CallbackChange;
 }  // namespace
 
 extern "C" {
@@ -34,21 +36,24 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
 // (On a served machine the callbacks are the registering process's: its threads run them.)
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
   if (ascendsim::remote::clientActive())
-    return servedRegistration<&aclrtSetExceptionInfoCallback>(callback);
+    return servedRegistration<&aclrtSetExceptionInfoCallback>(callback, CallbackChange::Set);
   return run("aclrtSetExceptionInfoCallback", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().exceptions().setCallback(callback, t.remotePid); });
 }
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
   if (ascendsim::remote::clientActive())
-    return servedRegistration<&aclrtExceptionInfoCallbackRegister>(callback);
+    return servedRegistration<&aclrtExceptionInfoCallbackRegister>(callback,
+                                                                   CallbackChange::Register);
   return run("aclrtExceptionInfoCallbackRegister", &ApiOverheads::defaultCall, [&](HostThread& t) {
     rt().exceptions().registerCallback(callback, true, t.remotePid);
   });
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
-  ASCENDSIM_FORWARD(aclrtExceptionInfoCallbackUnregister, callback);
+  if (ascendsim::remote::clientActive())
+    return servedRegistration<&aclrtExceptionInfoCallbackUnregister>(callback,
+                                                                     CallbackChange::Unregister);
   return run(
       "aclrtExceptionInfoCallbackUnregister", &ApiOverheads::defaultCall,
       [&](HostThread& t) { rt().exceptions().registerCallback(callback, false, t.remotePid); });

@@ -170,10 +170,18 @@ void HostThreads::beginCall(std::unique_lock<std::mutex>& lock, HostThread& t) {
 
 void HostThreads::endCall(HostThread& t) {
   t.inCall = false;
-  t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
   // Only a thread seen asleep from now on is asleep: a served program's thread still waits for
-  // this call's reply, asleep in its own process, until the reply reaches it.
-  t.cpuSeen = t.cpuAtCall;
+  // this call's reply, asleep in its own process, until the reply reaches it. Its CPU time is
+  // what other threads judge it by (sleepsOutside); a thread alone is judged by none, and the
+  // reading (a system call; for a served program's thread a read of /proc, a tenth of the
+  // server's work for a call) is spared: a thread that comes later takes its first look as the
+  // start instead (cpuSeen -1).
+  if (threads_.size() > 1) {
+    t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
+    t.cpuSeen = t.cpuAtCall;
+  } else {
+    t.cpuSeen = -1;
+  }
   t.cpuSeenAt = std::chrono::steady_clock::now();
   t.cpuWaitedFrom = -1;
   changed_.notify_all();

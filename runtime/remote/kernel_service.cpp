@@ -3,6 +3,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <thread>
 
@@ -11,6 +13,7 @@
 #include "runtime/core/host_threads.h"
 #include "runtime/core/kernel_sandbox.h"
 #include "runtime/remote/machine_client.h"
+#include "runtime/remote/machine_server.h"
 #include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
@@ -138,19 +141,7 @@ void runKernel(WireReader& in, WireWriter& out) {
 void serve(std::unique_ptr<Channel> channel) {
   std::vector<uint8_t> message;
   try {
-    while (channel->receive(message)) {
-      WireReader in(message);
-      const auto kind = static_cast<MessageKind>(in.u8());
-      if (kind == MessageKind::RunKernel) {
-        WireWriter out;
-        runKernel(in, out);
-        channel->send(out);
-      } else if (kind == MessageKind::ReleaseKernel) {
-        const uint64_t release = in.u64(), closure = in.u64();
-        if (release && closure)
-          reinterpret_cast<void (*)(void*)>(release)(reinterpret_cast<void*>(closure));
-      }
-    }
+    while (channel->receive(message)) serveKernelMessage(message, *channel);
   } catch (const WireError&) {
     // The server is gone: the program's next call says so.
   }
@@ -158,14 +149,17 @@ void serve(std::unique_ptr<Channel> channel) {
 
 struct ServiceState {
   std::mutex mutex;
-  pid_t owner = 0;  // the process whose service runs (a forked child makes its own)
+  pid_t owner = 0;              // the process whose service runs (a forked child makes its own)
+  std::atomic<pid_t> ready{0};  // owner, once the service runs
 };
 }  // namespace
 
 bool ensureKernelService(std::string& why) {
   static ServiceState state;
+  const pid_t self = ownProcess();  // (asked at every launch: no system call)
+  if (state.ready.load(std::memory_order_acquire) == self) return true;
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (state.owner == getpid()) return true;
+  if (state.owner == self) return true;
   auto channel = std::make_unique<Channel>();
   try {
     channel->connect(std::getenv(kSocketVariable) ? std::getenv(kSocketVariable) : "");
@@ -201,11 +195,71 @@ bool ensureKernelService(std::string& why) {
   // Not a thread of the program's: the runtime neither numbers it nor waits for it.
   runtime::HostThreads::InternalThreads internal;
   std::thread(serve, std::move(channel)).detach();
-  state.owner = getpid();
+  state.owner = self;
+  state.ready.store(self, std::memory_order_release);
   return true;
 }
 
+bool serveKernelMessage(const std::vector<uint8_t>& message, Channel& channel) {
+  WireReader in(message);
+  const auto kind = static_cast<MessageKind>(in.u8());
+  if (kind == MessageKind::RunKernel) {
+    const int kept = errno;  // (a thread that waits for an answer keeps its errno)
+    WireWriter out;
+    out.u8(static_cast<uint8_t>(MessageKind::KernelDone));
+    runKernel(in, out);
+    channel.send(out);
+    errno = kept;
+    return true;
+  }
+  if (kind == MessageKind::ReleaseKernel) {
+    const int kept = errno;
+    const uint64_t release = in.u64(), closure = in.u64();
+    if (release && closure)
+      reinterpret_cast<void (*)(void*)>(release)(reinterpret_cast<void*>(closure));
+    errno = kept;
+    return true;
+  }
+  return false;
+}
+
 // ---------------------------------------------------------------- the server's end
+
+struct KernelService::Route {
+  std::shared_ptr<ServedProcess> process;
+  std::unique_lock<std::mutex> threads, wire;
+  Channel* channel = nullptr;
+};
+
+KernelService::Route KernelService::route() {
+  Route r;
+  r.process = process_.lock();
+  if (r.process) {
+    // A thread of the program that waits for the server's answer is awake (polling for it) or
+    // about to be: it runs the kernel at once, where the service's thread would have to be woken
+    // (and the program's threads on two cores make every page the kernel maps in and out a TLB
+    // shootdown between them). Its session stays registered while the connection is borrowed.
+    r.threads = std::unique_lock<std::mutex>(r.process->threadsMutex);
+    for (Session* s : r.process->threads) {
+      std::unique_lock<std::mutex> wire(s->channel().mutex());
+      bool waits = false;
+      try {
+        waits = s->channel().peerWaitsLocked();
+      } catch (const WireError&) {
+        // (A broken connection: its session ends it.)
+      }
+      if (waits) {
+        r.wire = std::move(wire);
+        r.channel = &s->channel();
+        return r;
+      }
+    }
+    r.threads.unlock();
+  }
+  r.wire = std::unique_lock<std::mutex>(channel_->mutex());
+  r.channel = channel_.get();
+  return r;
+}
 
 KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& run,
                              KernelStop& stop) {
@@ -230,10 +284,12 @@ KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& 
       putRanges(w, p.allocations);
     }
     putRanges(w, run.hostRanges);
-    channel_->send(w);
+    const Route via = route();
+    via.channel->sendLocked(w);
     std::vector<uint8_t> reply;
-    if (!channel_->receive(reply)) throw WireError("the program closed its kernel service");
+    via.channel->receiveKindLocked(static_cast<uint8_t>(MessageKind::KernelDone), reply);
     WireReader r(reply);
+    r.u8();
     use.copiedIn = r.u64();
     use.copiedOut = r.u64();
     for (auto* ranges : {&use.copyInRuns, &use.copyOutRuns, &use.touchedRuns, &use.changedRuns})
@@ -256,13 +312,14 @@ KernelUse KernelService::run(uint64_t entry, uint64_t closure, const KernelRun& 
 }
 
 void KernelService::release(uint64_t release, uint64_t closure) {
+  if (!release || !closure) return;  // (nothing to do in the program)
   std::lock_guard<std::mutex> lock(mutex_);
   try {
     WireWriter w;
     w.u8(static_cast<uint8_t>(MessageKind::ReleaseKernel));
     w.u64(release);
     w.u64(closure);
-    channel_->send(w);
+    route().channel->sendLocked(w);
   } catch (const WireError&) {
     // A program that is gone has nothing left to release.
   }

@@ -16,7 +16,9 @@
 #include <unordered_map>
 
 #include "runtime/core/device_memory.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
+#include "runtime/remote/kernel_service.h"
 #include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
@@ -104,6 +106,20 @@ struct ThreadLink {
 };
 
 thread_local ThreadLink tLink;
+
+// The answer to the request the thread just sent (its first byte, Reply, read). While the thread
+// waits, the server may have it run a kernel of the process or release a launch's arguments
+// (kernel_service.h): it does, and goes on waiting.
+WireReader receiveAnswer(ThreadLink& l, std::vector<uint8_t>& bytes) {
+  for (;;) {
+    if (!l.channel->receive(bytes)) throw WireError("the server closed the connection");
+    if (!bytes.empty() && bytes[0] == static_cast<uint8_t>(MessageKind::Reply)) break;
+    if (!serveKernelMessage(bytes, *l.channel)) throw WireError("unexpected message");
+  }
+  WireReader r(bytes);
+  r.u8();
+  return r;
+}
 
 void connectThread(ThreadLink& link) {
   ProcessLink& p = process();
@@ -196,6 +212,10 @@ bool clientActive() {
   return !process().socket.empty();
 }
 
+pid_t ownProcess() {
+  return ownPid.load(std::memory_order_relaxed);
+}
+
 bool pipelining() {
   static const bool on = [] {
     const char* v = std::getenv("ASCENDSIM_PIPELINE");
@@ -205,8 +225,15 @@ bool pipelining() {
 }
 
 CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
-  ThreadLink& l = link();
   CallReply reply;
+  if (const std::string* kernel = runtime::sandbox::runningKernel()) {
+    // The server waits for the kernel this thread runs: it would never answer
+    // (docs/reliability.md).
+    reply.code = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    setServedError(std::string(name) + ": called from inside kernel " + *kernel);
+    return reply;
+  }
+  ThreadLink& l = link();
   if (l.broken.empty()) {
     try {
       WireWriter m;
@@ -218,8 +245,7 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
       l.channel->send(m);
       if (!wait) return reply;
       std::vector<uint8_t> bytes;
-      if (!l.channel->receive(bytes)) throw WireError("the server closed the connection");
-      WireReader r(bytes);
+      WireReader r = receiveAnswer(l, bytes);
       reply.code = r.i32();
       const std::string error = r.text();
       reply.results = r.blob();
@@ -333,8 +359,7 @@ void* stagingBuffer(int slot, uint64_t bytes) {
     AwaitingServer awaiting;
     l.channel->send(m);
     std::vector<uint8_t> reply;
-    if (!l.channel->receive(reply)) throw WireError("the server closed the connection");
-    WireReader r(reply);
+    WireReader r = receiveAnswer(l, reply);
     const uint64_t address = r.u64();
     if (!address) return nullptr;
     l.staging[slot] = reinterpret_cast<void*>(address);
@@ -358,7 +383,7 @@ bool programMemory(const void* p, uint64_t bytes) {
 
 AwaitingServer::AwaitingServer() {
   ThreadLink& l = tLink;
-  if (!l.channel || l.owner != getpid() || !l.waitingOutside) return;
+  if (!l.channel || l.owner != ownPid.load(std::memory_order_relaxed) || !l.waitingOutside) return;
   word_ = l.waitingOutside;
   word_->awaitingServer.fetch_add(1, std::memory_order_release);
 }
@@ -369,7 +394,9 @@ AwaitingServer::~AwaitingServer() {
 
 void markWaitingOutside(bool waiting) {
   ThreadLink& l = tLink;
-  if (!clientActive() || !l.channel || l.owner != getpid() || !l.waitingOutside) return;
+  if (!clientActive() || !l.channel || l.owner != ownPid.load(std::memory_order_relaxed) ||
+      !l.waitingOutside)
+    return;
   // Calls nest (an MPI call made inside another, through the wrappers): the outermost counts.
   l.waitDepth += waiting ? 1 : -1;
   if (waiting && l.waitDepth == 1) {

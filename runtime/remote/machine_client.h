@@ -4,6 +4,8 @@
 // context), made at its first call; the main thread's is made when the library loads, so the
 // server knows every process of a job before any of them acts. Calls wait for their reply.
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +21,8 @@ namespace ascendsim::remote {
 
 // Whether this process's AscendCL calls go to a served machine.
 bool clientActive();
+// getpid(), without a system call (kept, and set again in a child made by fork()).
+pid_t ownProcess();
 
 struct CallReply {
   aclError code = ACL_SUCCESS;

@@ -84,7 +84,11 @@ void ServedProcess::releaseAll() {
 // ---------------------------------------------------------------- one connection
 
 Session::Session(MachineServer& server, std::unique_ptr<Channel> channel)
-    : server_(server), channel_(std::move(channel)) {}
+    : server_(server), channel_(std::move(channel)) {
+  // The program's thread waits for the answer to these (and may run kernels meanwhile).
+  channel_->requestKind(static_cast<uint8_t>(MessageKind::Call));
+  channel_->requestKind(static_cast<uint8_t>(MessageKind::Stage));
+}
 
 Session::Joined Session::handshake() {
   std::vector<uint8_t> message;
@@ -215,10 +219,11 @@ void Session::serveCall(WireReader& in, MessageKind kind) {
   }
   WireWriter& answer = answer_;
   answer.clear();
+  answer.u8(static_cast<uint8_t>(MessageKind::Reply));
   answer.i32(code);
   answer.text(error);
   answer.blob(results.bytes().data(), results.bytes().size());
-  channel_->send(answer);
+  channel_->answer(answer);
 }
 
 void Session::serveStage(WireReader& in) {
@@ -229,8 +234,9 @@ void Session::serveStage(WireReader& in) {
   if (staging_[slot]) shared.release(staging_[slot]);
   staging_[slot] = shared.allocate(bytes, 4096);
   WireWriter reply;
+  reply.u8(static_cast<uint8_t>(MessageKind::Reply));
   reply.u64(reinterpret_cast<uint64_t>(staging_[slot]));
-  channel_->send(reply);
+  channel_->answer(reply);
 }
 
 void Session::run() {
@@ -240,6 +246,10 @@ void Session::run() {
     if (joined == Joined::No) {
       channel_->close();
       return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(process_->threadsMutex);
+      process_->threads.push_back(this);
     }
     std::vector<uint8_t> message;
     while (channel_->receive(message)) {
@@ -256,6 +266,12 @@ void Session::run() {
   } catch (const WireError& e) {
     if (process_)
       std::cerr << "ascendsim exec: " << trackName(*process_) << ": " << e.what() << "\n";
+  }
+  if (process_) {
+    // (Waits for a kernel or release of the process that borrows the connection to end.)
+    std::lock_guard<std::mutex> lock(process_->threadsMutex);
+    auto& threads = process_->threads;
+    threads.erase(std::remove(threads.begin(), threads.end(), this), threads.end());
   }
   channel_->close();
   // A program gone while its thread ran a callback: the callback's stream goes on.
@@ -373,7 +389,7 @@ bool MachineServer::attachKernelService(pid_t pid, std::unique_ptr<Channel>& cha
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = processes_.find(pid);
   if (it == processes_.end()) return false;
-  it->second->kernels = std::make_shared<KernelService>(std::move(channel));
+  it->second->kernels = std::make_shared<KernelService>(std::move(channel), it->second);
   return true;
 }
 

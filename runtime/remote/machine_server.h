@@ -38,7 +38,11 @@ struct ServedProcess {
   std::string program;
   int connections = 0;
   std::shared_ptr<class KernelService> kernels;  // its kernel service, once it has one
-  std::atomic<bool> initialized{false};          // has called aclInit (and not aclFinalize since)
+  // The sessions of its threads, which may run its kernels while they wait for an answer
+  // (kernel_service.h); a session leaves before it ends.
+  std::mutex threadsMutex;
+  std::vector<class Session*> threads;
+  std::atomic<bool> initialized{false};  // has called aclInit (and not aclFinalize since)
   // What it holds that must be given back if it goes away without doing so itself: the handle
   // (an address) and how to release it, in the order acquired.
   // (The process's threads acquire and release from their own server threads at once: held is
@@ -100,6 +104,7 @@ class Session {
   Session(class MachineServer& server, std::unique_ptr<Channel> channel);
   void run();  // until the program's thread closes its connection
   ServedProcess& process() { return *process_; }
+  Channel& channel() { return *channel_; }
   void close() { channel_->close(); }
   // Callbacks handed to the program's thread to run, innermost last: each ends (its stream goes
   // on) when the program says it returned, or when the connection closes first.

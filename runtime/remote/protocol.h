@@ -9,14 +9,19 @@
 //        pthread_t (aclrtSubscribeReport's name)
 //                                             (then, if ok, the descriptors of the shared host
 //                                             memory and of the device memory store)
-// Call: name, arguments                     CallReply: code, error text, results
+// Call: name, arguments                     Reply, then CallReply: code, error text, results
 // Post: name, arguments (an asynchronous call sent without waiting: no reply; a failure is
 //       returned by the thread's next Call)
 // Check: name, arguments, results (a call the program answered itself, from what the machine
 //       answered before: run for the trace and the thread's clock, no reply; a different answer
 //       is returned as a failure by the thread's next Call)
-// Stage: slot, bytes                        StageReply: address of a shared buffer of that size
-// On a kernel service connection (Hello with thread number kServiceThread), the other way:
+// Stage: slot, bytes                        Reply, then StageReply: address of a shared buffer
+//                                             of that size
+// Calls and Stages are requests: the program's thread waits for the Reply, and while it waits
+// the server may ask it, on the same connection, to run a kernel of its process (RunKernel,
+// answered with KernelDone, after which the thread goes on waiting) or to release a launch's
+// arguments (ReleaseKernel). Otherwise (no thread of the process waits) it asks the process's
+// kernel service (a connection made with Hello and thread number kServiceThread):
 // RunKernel: entry, closure, device, its      KernelDone: what the blocks did (KernelUse), the
 //   memory and allocations (with where a        device pages written, the host pages touched
 //   mapping's bytes live), cores, blocks,       and changed, how the kernel stopped
@@ -27,7 +32,7 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 9;
+constexpr uint32_t kProtocolVersion = 10;
 
 enum class MessageKind : uint8_t {
   Hello = 1,
@@ -35,8 +40,10 @@ enum class MessageKind : uint8_t {
   Stage = 3,
   Post = 4,
   Check = 5,
-  RunKernel = 20,      // server -> a program's kernel service: run a launch's blocks
-  ReleaseKernel = 21,  // server -> kernel service: release a launch's arguments (no answer)
+  Reply = 6,           // server -> client: the answer to a Call or a Stage
+  RunKernel = 20,      // server -> a program (kernel service or waiting thread): run the blocks
+  ReleaseKernel = 21,  // server -> a program: release a launch's arguments (no answer)
+  KernelDone = 22,     // the program -> server: the answer to a RunKernel
 };
 
 // The thread number in a Hello of a program's kernel service connection (not a host thread).

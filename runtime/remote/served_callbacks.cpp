@@ -1,8 +1,11 @@
 #include "runtime/remote/served_callbacks.h"
 
+#include <algorithm>
 #include <atomic>
 #include <future>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_client.h"
@@ -96,10 +99,22 @@ aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 namespace {
 std::atomic<bool> gWatchExceptions{false};
 thread_local bool tTakingExceptions = false;
+// The process's callbacks as the server keeps them (ExceptionReports): the one set, and those
+// registered.
+std::mutex gCallbacksMutex;
+aclrtExceptionInfoCallback gSetCallback = nullptr;
+std::vector<aclrtExceptionInfoCallback> gRegistered;
 }  // namespace
 
-void watchServedExceptions() {
-  gWatchExceptions.store(true, std::memory_order_release);
+void watchServedExceptions(CallbackChange change, aclrtExceptionInfoCallback callback) {
+  std::lock_guard<std::mutex> lock(gCallbacksMutex);
+  auto found = std::find(gRegistered.begin(), gRegistered.end(), callback);
+  if (change == CallbackChange::Set) gSetCallback = callback;
+  if (change == CallbackChange::Register && callback && found == gRegistered.end())
+    gRegistered.push_back(callback);
+  if (change == CallbackChange::Unregister && found != gRegistered.end()) gRegistered.erase(found);
+  // (Failures kept before the last one went were taken by the call that removed it.)
+  gWatchExceptions.store(gSetCallback || !gRegistered.empty(), std::memory_order_release);
 }
 
 void runServedExceptionCallbacks() {

@@ -22,10 +22,13 @@ class WireWriter;
 aclError processReports(const char* name, int32_t timeoutMs, uint64_t hostFuncStream = 0);
 aclError launchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
 
-// Exception callbacks: once the program has registered one (`watch`), after each call that waited
-// the thread takes the failures of its tasks the server kept for it and runs the callbacks here,
-// before the call returns (so before a failed synchronisation returns, as on a machine of its own).
-void watchServedExceptions();
+// Exception callbacks: while the program has one registered (watchServedExceptions after each
+// successful aclrtSetExceptionInfoCallback, aclrtExceptionInfoCallbackRegister or ...Unregister),
+// after each call that waited the thread takes the failures of its tasks the server kept for it
+// and runs the callbacks here, before the call returns (so before a failed synchronisation
+// returns, as on a machine of its own). With none left, calls no longer ask.
+enum class CallbackChange { Set, Register, Unregister };
+void watchServedExceptions(CallbackChange change, aclrtExceptionInfoCallback callback);
 void runServedExceptionCallbacks();
 
 // The server's end.

@@ -66,6 +66,17 @@ void Channel::connect(const std::string& path) {
 }
 
 void Channel::send(const WireWriter& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sendLocked(message);
+}
+
+void Channel::answer(const WireWriter& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sendLocked(message);
+  owed_ = false;
+}
+
+void Channel::sendLocked(const WireWriter& message) {
   const uint32_t length = static_cast<uint32_t>(message.bytes().size());
   const std::array<asio::const_buffer, 2> parts{asio::buffer(&length, sizeof length),
                                                 asio::buffer(message.bytes())};
@@ -88,51 +99,133 @@ bool Channel::receive(std::vector<uint8_t>& message) {
   return true;
 }
 
+bool Channel::takeFrame(std::vector<uint8_t>& message) {
+  const size_t have = inEnd_ - inStart_;
+  if (have < sizeof(uint32_t)) return false;
+  uint32_t length = 0;
+  std::memcpy(&length, in_.get() + inStart_, sizeof length);
+  if (length > WireReader::kMaxMessage) throw WireError("message too long");
+  if (have < sizeof length + length) return false;
+  const uint8_t* body = in_.get() + inStart_ + sizeof length;
+  message.assign(body, body + length);
+  inStart_ += sizeof length + length;
+  if (inStart_ == inEnd_) inStart_ = inEnd_ = 0;
+  return true;
+}
+
+int Channel::pull() {
+  if (closed_) return -1;
+  // Room for a chunk after what is not taken yet (moved to the front; the buffer grows only for
+  // a message longer than it). (Not a vector: growing one would clear its new bytes every time.)
+  if (inStart_ > 0) {
+    std::memmove(in_.get(), in_.get() + inStart_, inEnd_ - inStart_);
+    inEnd_ -= inStart_;
+    inStart_ = 0;
+  }
+  if (inCapacity_ - inEnd_ < kReadChunk) {
+    const size_t capacity = std::max(inCapacity_ * 2, inEnd_ + kReadChunk);
+    std::unique_ptr<uint8_t[]> bigger(new uint8_t[capacity]);
+    if (inEnd_) std::memcpy(bigger.get(), in_.get(), inEnd_);
+    in_ = std::move(bigger);
+    inCapacity_ = capacity;
+  }
+  const ssize_t n =
+      ::recv(socket_.native_handle(), in_.get() + inEnd_, inCapacity_ - inEnd_, MSG_DONTWAIT);
+  if (n > 0) {
+    inEnd_ += static_cast<size_t>(n);
+    return 1;
+  }
+  if (n == 0) {
+    closed_ = true;
+    return -1;
+  }
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return 0;
+  throw WireError(std::string("connection lost: ") + std::strerror(errno));
+}
+
+void Channel::awaitInput(bool& polled, std::chrono::steady_clock::time_point& until) {
+  // The next message usually comes within microseconds (a call's answer, a program's next
+  // call): polling for it a little while costs less than being put to sleep and woken.
+  if (!polled) {
+    const auto now = std::chrono::steady_clock::now();
+    if (until == std::chrono::steady_clock::time_point{})
+      until = now + std::chrono::microseconds(spinMicros_);
+    if (now <= until) {
+      // Between looks the core goes to whoever else wants it: on a busy machine that is often
+      // the other end, whose answer this thread is waiting for (on an idle one, nobody).
+      sched_yield();
+      return;
+    }
+    polled = true;
+  }
+  // (A connection closed here meanwhile, by a server that stops, has no descriptor left to wait
+  // on; the wait is bounded so that the next read finds that out.)
+  if (socket_.native_handle() < 0) throw WireError("the connection was closed");
+  pollfd p{socket_.native_handle(), POLLIN, 0};
+  ::poll(&p, 1, 200);
+}
+
 bool Channel::receiveBuffered(std::vector<uint8_t>& message) {
-  for (bool polled = false;;) {
-    const size_t have = in_.size() - inStart_;
-    if (have >= sizeof(uint32_t)) {
-      uint32_t length = 0;
-      std::memcpy(&length, in_.data() + inStart_, sizeof length);
-      if (length > WireReader::kMaxMessage) throw WireError("message too long");
-      if (have >= sizeof length + length) {
-        const auto* body = in_.data() + inStart_ + sizeof length;
-        message.assign(body, body + length);
-        inStart_ += sizeof length + length;
+  bool polled = false;
+  std::chrono::steady_clock::time_point until{};
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      int got = 1;
+      while (got != 0) {
+        if (!aside_.empty()) {
+          message = std::move(aside_.front());
+          aside_.pop_front();
+        } else if (!takeFrame(message)) {
+          if (got < 0) {
+            if (inEnd_ == inStart_) return false;  // closed between messages
+            throw WireError("connection lost in the middle of a message");
+          }
+          got = pull();
+          continue;
+        }
+        if (isRequest(message)) owed_ = true;
         return true;
       }
     }
-    if (inStart_ > 0) {  // keep only what is not taken yet
-      in_.erase(in_.begin(), in_.begin() + static_cast<std::ptrdiff_t>(inStart_));
-      inStart_ = 0;
-    }
-    // The next message usually comes within microseconds (a call's answer, a program's next
-    // call): polling for it a little while costs less than being put to sleep and woken.
-    const size_t at = in_.size();
-    in_.resize(at + kReadChunk);
-    const int fd = socket_.native_handle();
-    ssize_t n = -1;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(spinMicros_);
-    for (;;) {
-      n = ::recv(fd, in_.data() + at, kReadChunk, polled ? 0 : MSG_DONTWAIT);
-      if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
-      if (polled) {
-        pollfd p{fd, POLLIN, 0};
-        ::poll(&p, 1, -1);
-      } else if (std::chrono::steady_clock::now() > until) {
-        polled = true;
-      } else {
-        // Between looks the core goes to whoever else wants it: on a busy machine that is often
-        // the other end, whose answer this thread is waiting for (on an idle one, nobody).
-        sched_yield();
+    awaitInput(polled, until);  // (not holding the connection: a borrower may use it)
+  }
+}
+
+bool Channel::peerWaitsLocked() {
+  if (!buffered_) return false;
+  if (owed_) return true;
+  while (pull() > 0) {
+  }
+  for (const auto& m : aside_) {
+    if (isRequest(m)) return true;
+  }
+  for (size_t at = inStart_; inEnd_ - at >= sizeof(uint32_t);) {
+    uint32_t length = 0;
+    std::memcpy(&length, in_.get() + at, sizeof length);
+    if (length > WireReader::kMaxMessage || inEnd_ - at < sizeof length + length) break;
+    // (A request's first byte is enough: its sender waits from when it sent it.)
+    if (length > 0 && (requests_[in_[at + 4] / 64] >> (in_[at + 4] % 64) & 1)) return true;
+    at += sizeof length + length;
+  }
+  return false;
+}
+
+void Channel::receiveKindLocked(uint8_t kind, std::vector<uint8_t>& message) {
+  bool polled = false;
+  std::chrono::steady_clock::time_point until{};
+  for (;;) {
+    std::vector<uint8_t> m;
+    while (takeFrame(m)) {
+      if (!m.empty() && m[0] == kind) {
+        message = std::move(m);
+        return;
       }
+      aside_.push_back(std::move(m));
     }
-    in_.resize(at + static_cast<size_t>(std::max<ssize_t>(n, 0)));
-    if (n == 0) {
-      if (in_.size() == inStart_) return false;  // closed between messages
-      throw WireError("connection lost in the middle of a message");
-    }
-    if (n < 0) throw WireError(std::string("connection lost: ") + std::strerror(errno));
+    const int got = pull();
+    if (got < 0) throw WireError("the connection was closed");
+    if (got == 0) awaitInput(polled, until);
   }
 }
 

@@ -5,8 +5,12 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -86,6 +90,10 @@ class WireReader {
 
 // One connected socket with blocking, framed sends and receives, and descriptor passing
 // (SCM_RIGHTS) for the shared-memory file the server hands each client.
+// In read-ahead mode another thread may borrow the connection for a while (the server runs a
+// program's kernel on a thread of the program that waits for an answer here): it holds mutex()
+// and uses the *Locked functions; send(), answer() and receive() take the mutex themselves, and
+// receive() does not hold it while it sleeps.
 class Channel {
  public:
   Channel();
@@ -105,13 +113,45 @@ class Channel {
     spinMicros_ = micros;
   }
 
+  // Requests: messages whose first byte is `kind` (any number of kinds) are answered, and the peer
+  // waits for the answer (set before the connection is shared).
+  void requestKind(uint8_t kind) { requests_[kind / 64] |= uint64_t{1} << (kind % 64); }
+  // Sends the answer to the request receive() returned last: the peer no longer waits.
+  void answer(const WireWriter& message);
+
+  // ---- for a thread that borrows the connection, holding mutex()
+  std::mutex& mutex() { return mutex_; }
+  // Whether the peer waits for an answer now: a request receive() returned is not answered yet,
+  // or one has arrived that receive() has not returned yet. Reads what has arrived; never waits.
+  bool peerWaitsLocked();
+  void sendLocked(const WireWriter& message);
+  // The next message whose first byte is `kind` (waiting for it); the messages that came before
+  // it are kept, in order, for receive().
+  void receiveKindLocked(uint8_t kind, std::vector<uint8_t>& message);
+
  private:
   bool receiveBuffered(std::vector<uint8_t>& message);
+  bool isRequest(const std::vector<uint8_t>& m) const {
+    return !m.empty() && (requests_[m[0] / 64] >> (m[0] % 64) & 1);
+  }
+  // The next whole message in the read-ahead buffer, if there is one.
+  bool takeFrame(std::vector<uint8_t>& message);
+  // Reads what has arrived into the buffer: 1 if something did, 0 if nothing (yet), -1 if the
+  // peer closed the connection. Never waits.
+  int pull();
+  // Waits until something arrives (polling first, then asleep).
+  void awaitInput(bool& polled, std::chrono::steady_clock::time_point& until);
   static constexpr size_t kReadChunk = 64 * 1024;
   bool buffered_ = false;
   int spinMicros_ = 0;
-  std::vector<uint8_t> in_;
-  size_t inStart_ = 0;
+  std::mutex mutex_;
+  // Read ahead: bytes [inStart_, inEnd_) of in_ are received and not taken yet.
+  std::unique_ptr<uint8_t[]> in_;
+  size_t inCapacity_ = 0, inStart_ = 0, inEnd_ = 0;
+  bool closed_ = false;                     // the peer closed its end
+  std::deque<std::vector<uint8_t>> aside_;  // messages a borrower read past
+  uint64_t requests_[4] = {0, 0, 0, 0};
+  bool owed_ = false;  // a request was returned and not answered
   boost::asio::io_context io_;
   boost::asio::local::stream_protocol::socket socket_;
 };
