@@ -1,0 +1,310 @@
+// The server's end of the calls in model_served.h, and the program's record of which of its
+// streams record a model. Each call is run by its AscendCL entry point on the connection's thread,
+// as the program would run it on a machine of its own. Models (with their branches, condition
+// handles and task groups), labels and label lists are their process's own: another process's
+// handle is refused as a destroyed one is, through the runtime so that the refusal is traced and
+// is the thread's last error; a process that goes has its models, label lists and labels
+// destroyed for it.
+
+#include "runtime/api/model_served.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/core/errors.h"
+#include "runtime/core/runtime.h"
+#include "runtime/remote/machine_client.h"
+#include "runtime/remote/program_pages.h"
+#include "runtime/remote/served_handlers.h"
+
+namespace ascendsim::remote {
+namespace {
+using runtime::Runtime;
+using Overhead = spec::Picoseconds spec::ApiOverheads::*;
+
+template <auto Fn>
+Overhead overheadOf() {
+  const std::string name = Served<Fn>::name;
+  return name == "aclmdlRIExecuteAsync" || name == "aclmdlRIExecute"
+             ? &spec::ApiOverheads::modelExecute
+             : &spec::ApiOverheads::defaultCall;
+}
+
+// Refuses `Fn`'s call for `handle`, not one of this process's (a model's family's handles are
+// 107000 when stale, as on a machine of its own).
+template <auto Fn>
+aclError refuse(uint64_t handle) {
+  char text[48];
+  std::snprintf(text, sizeof text, "handle 0x%llx", static_cast<unsigned long long>(handle));
+  return Runtime::instance().call(
+      Served<Fn>::name, overheadOf<Fn>(), true, [&](runtime::HostThread&) {
+        runtime::fail(ACL_ERROR_RT_PARAM_INVALID, std::string(text) +
+                                                      " is not a live handle of this process "
+                                                      "(made by another process, or destroyed): "
+                                                      "models, labels, label lists, condition "
+                                                      "handles and task groups are valid only in "
+                                                      "the process that made them");
+      });
+}
+
+// False, with the refusal's code, when a handle among `handles` (0s aside) is not this process's;
+// else `owner` is the model (or label, or list) the first belongs to.
+template <auto Fn>
+bool ownAll(Session& s, std::initializer_list<uint64_t> handles, aclError& code, uint64_t& owner) {
+  owner = 0;
+  for (const uint64_t handle : handles) {
+    if (handle == 0) continue;
+    const uint64_t of = s.process().ownerOf(handle);
+    if (of == 0) {
+      code = refuse<Fn>(handle);
+      return false;
+    }
+    if (!owner) owner = of;
+  }
+  return true;
+}
+
+// A call taking handles (the arguments `Handles`) and perhaps making one (`Made`, -1: none) that
+// belongs with what the first handle belongs to.
+template <auto Fn, int Made, size_t... Handles>
+aclError serveHandles(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  if (!ownAll<Fn>(s, {bitsOf(call.template arg<Handles>())...}, code, owner)) return code;
+  call.run();
+  call.write(out);
+  if constexpr (Made >= 0) {
+    if (call.code == ACL_SUCCESS && call.template arg<Made>())
+      s.process().own(bitsOf(*call.template arg<Made>()), owner);
+  }
+  return call.code;
+}
+
+// A call making a handle of its own (a built model, a label, a label list), destroyed by
+// `Release` if the process goes without doing so.
+template <auto Fn, auto Release, size_t Made>
+aclError serveMade(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.template arg<Made>()) {
+    auto handle = *call.template arg<Made>();
+    s.process().own(bitsOf(handle), bitsOf(handle));
+    s.process().hold(bitsOf(handle), [handle] { Release(handle); });
+  }
+  return call.code;
+}
+
+// Destroys argument 0 (with everything that belongs to it: a model's branches, condition handles
+// and task groups).
+template <auto Fn>
+aclError serveDestroy(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<Fn> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  const uint64_t handle = bitsOf(call.template arg<0>());
+  if (!ownAll<Fn>(s, {handle}, code, owner)) return code;
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    s.process().drop(handle);
+    s.process().disown(handle);
+  }
+  return call.code;
+}
+
+aclError destroyModel(aclmdlRI m) {
+  return aclmdlRIDestroy(m);
+}
+aclError destroyLabel(aclrtLabel l) {
+  return aclrtDestroyLabel(l);
+}
+
+// A capture makes its model: the process's from then on.
+aclError serveCaptureBegin(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclmdlRICaptureBegin> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS) {
+    auto model = static_cast<aclmdlRI>(const_cast<void*>(runtime::api::modelOfLastCall()));
+    s.process().own(bitsOf(model), bitsOf(model));
+    s.process().hold(bitsOf(model), [model] { aclmdlRIDestroy(model); });
+  }
+  return call.code;
+}
+
+// A task group belongs with the model it is a part of.
+aclError serveTaskGroupEnd(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclmdlRICaptureTaskGrpEnd> call;
+  call.read(in);
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.arg<1>()) {
+    const uint64_t model = bitsOf(runtime::api::modelOfLastCall());
+    const uint64_t owner = s.process().ownerOf(model);
+    s.process().own(bitsOf(*call.arg<1>()), owner ? owner : model);
+  }
+  return call.code;
+}
+
+// A condition's branches belong with its model.
+aclError serveAddCondTask(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&ascendsimAddCondTask> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  if (!ownAll<&ascendsimAddCondTask>(s, {bitsOf(call.arg<0>())}, code, owner)) return code;
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.arg<3>()) {
+    for (uint32_t i = 0; i < call.arg<2>(); ++i) s.process().own(bitsOf(call.arg<3>()[i]), owner);
+  }
+  return call.code;
+}
+
+// Every label of the list must be this process's.
+aclError serveCreateLabelList(Session& s, WireReader& in, WireWriter& out) {
+  ServedCall<&aclrtCreateLabelList> call;
+  call.read(in);
+  aclError code = ACL_SUCCESS;
+  uint64_t owner = 0;
+  auto& labels = call.slot<0>().value;
+  for (size_t i = 0; call.slot<0>().present && i < labels.size(); ++i) {
+    if (!ownAll<&aclrtCreateLabelList>(s, {bitsOf(labels[i])}, code, owner)) return code;
+  }
+  call.run();
+  call.write(out);
+  if (call.code == ACL_SUCCESS && call.arg<2>()) {
+    aclrtLabelList list = *call.arg<2>();
+    s.process().own(bitsOf(list), bitsOf(list));
+    s.process().hold(bitsOf(list), [list] { aclrtDestroyLabelList(list); });
+  }
+  return call.code;
+}
+
+template <auto Fn>
+void add(ServedHandler handler = &serve<Fn>) {
+  addServed<Fn>(handler);
+}
+
+const bool kRegistered = [] {
+  add<&aclmdlRIBuildBegin>(&serveMade<&aclmdlRIBuildBegin, &destroyModel, 0>);
+  add<&aclmdlRIBindStream>(&serveHandles<&aclmdlRIBindStream, -1, 0>);
+  add<&aclmdlRIUnbindStream>(&serveHandles<&aclmdlRIUnbindStream, -1, 0>);
+  add<&aclmdlRIEndTask>(&serveHandles<&aclmdlRIEndTask, -1, 0>);
+  add<&aclmdlRIBuildEnd>(&serveHandles<&aclmdlRIBuildEnd, -1, 0>);
+  add<&aclmdlRIExecuteAsync>(&serveHandles<&aclmdlRIExecuteAsync, -1, 0>);
+  add<&aclmdlRIExecute>(&serveHandles<&aclmdlRIExecute, -1, 0>);
+  add<&aclmdlRIDestroy>(&serveDestroy<&aclmdlRIDestroy>);
+  add<&aclmdlRISetName>(&serveHandles<&aclmdlRISetName, -1, 0>);
+  add<&aclmdlRIGetName>(&serveHandles<&aclmdlRIGetName, -1, 0>);
+  add<&aclmdlRIGetId>(&serveHandles<&aclmdlRIGetId, -1, 0>);
+  add<&ascendsimModelGetStreams>(&serveHandles<&ascendsimModelGetStreams, -1, 0>);
+  add<&aclmdlRIDebugJsonPrint>(&serveHandles<&aclmdlRIDebugJsonPrint, -1, 0>);
+  add<&aclmdlRICaptureBegin>(&serveCaptureBegin);
+  add<&aclmdlRICaptureToModelRIBegin>(&serveHandles<&aclmdlRICaptureToModelRIBegin, -1, 1>);
+  add<&aclmdlRICaptureGetInfo>();
+  add<&aclmdlRICaptureEnd>();
+  add<&aclmdlRICaptureThreadExchangeMode>();
+  add<&aclmdlRICaptureTaskGrpBegin>();
+  add<&aclmdlRICaptureTaskGrpEnd>(&serveTaskGroupEnd);
+  add<&aclmdlRICaptureTaskUpdateBegin>(&serveHandles<&aclmdlRICaptureTaskUpdateBegin, -1, 1>);
+  add<&aclmdlRICaptureTaskUpdateEnd>();
+  add<&aclmdlRICondHandleCreate>(&serveHandles<&aclmdlRICondHandleCreate, 3, 0>);
+  add<&aclmdlRICondHandleGetCondPtr>(&serveHandles<&aclmdlRICondHandleGetCondPtr, -1, 0>);
+  add<&ascendsimAddCondTask>(&serveAddCondTask);
+  add<&aclrtActiveStream>();
+  add<&aclrtSwitchStream>();
+  add<&aclrtCreateLabel>(&serveMade<&aclrtCreateLabel, &destroyLabel, 0>);
+  add<&aclrtSetLabel>(&serveHandles<&aclrtSetLabel, -1, 0>);
+  add<&aclrtDestroyLabel>(&serveDestroy<&aclrtDestroyLabel>);
+  add<&aclrtCreateLabelList>(&serveCreateLabelList);
+  add<&aclrtDestroyLabelList>(&serveDestroy<&aclrtDestroyLabelList>);
+  add<&aclrtSwitchLabelByIndex>(&serveHandles<&aclrtSwitchLabelByIndex, -1, 2>);
+  add<&aclrtRecordEventWithFlag>();
+  add<&aclrtStreamWaitEventWithFlag>();
+  add<&aclrtRandomNumAsync>();
+  return true;
+}();
+
+// ---------------------------------------------------------------- the program's side
+
+struct Recording {
+  std::mutex mutex;
+  std::map<aclrtStream, const void*> streams;  // a recording stream -> its model (or NULL)
+  std::vector<const void*> shared;             // ranges shared for recorded copies, by start
+};
+
+Recording& recording() {
+  static Recording* r = new Recording();  // (never destroyed: calls may come during exit)
+  return *r;
+}
+
+}  // namespace
+
+void streamRecords(aclrtStream stream, const void* model) {
+  Recording& r = recording();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.streams[stream] = model;
+}
+
+void streamRecordsNoMore(aclrtStream stream) {
+  Recording& r = recording();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.streams.erase(stream);
+}
+
+void modelRecordsNoMore(const void* model) {
+  Recording& r = recording();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto it = r.streams.begin(); it != r.streams.end();)
+    it = it->second == model ? r.streams.erase(it) : std::next(it);
+}
+
+bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::string& why) {
+  if (!stream || bytes == 0 || !programMemory(p, bytes)) return true;
+  {
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.streams.count(stream)) return true;
+  }
+  if (!sharePagesOf(p, bytes, why)) return false;
+  settleRegistration(p, bytes, true);  // (kept shared until the process's aclFinalize)
+  Recording& r = recording();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.shared.push_back(p);
+  return true;
+}
+
+void unshareRecordedPages() {
+  std::vector<const void*> shared;
+  {
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    shared.swap(r.shared);
+  }
+  for (const void* p : shared) unsharePagesOf(p);
+}
+
+aclError shareRecordedCopy(const char* name, aclrtStream stream, const void* dst, uint64_t dstBytes,
+                           const void* src, uint64_t srcBytes) {
+  std::string why;
+  if (shareForRecording(stream, dst, dstBytes, why) &&
+      shareForRecording(stream, src, srcBytes, why))
+    return ACL_SUCCESS;
+  setServedError(std::string(name) +
+                 ": the stream records a model, whose launches read and write the program's own "
+                 "memory where it is, and its pages cannot be shared with the machine: " +
+                 why);
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+}  // namespace ascendsim::remote
