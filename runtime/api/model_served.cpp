@@ -2,69 +2,55 @@
 // streams record a model. Each call is run by its AscendCL entry point on the connection's thread,
 // as the program would run it on a machine of its own. Models (with their branches, condition
 // handles and task groups), labels and label lists are their process's own: another process's
-// handle is refused as a destroyed one is, through the runtime so that the refusal is traced and
-// is the thread's last error; a process that goes has its models, label lists and labels
-// destroyed for it.
+// handle is refused exactly as a destroyed one is (the call runs with a handle of nothing: the
+// same code, trace and time), its message saying why; a process that goes has its models, label
+// lists and labels destroyed for it.
 
 #include "runtime/api/model_served.h"
 
-#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "runtime/core/errors.h"
-#include "runtime/core/runtime.h"
+#include "runtime/core/host_threads.h"
 #include "runtime/remote/machine_client.h"
 #include "runtime/remote/program_pages.h"
 #include "runtime/remote/served_handlers.h"
 
 namespace ascendsim::remote {
 namespace {
-using runtime::Runtime;
-using Overhead = spec::Picoseconds spec::ApiOverheads::*;
 
-template <auto Fn>
-Overhead overheadOf() {
-  const std::string name = Served<Fn>::name;
-  return name == "aclmdlRIExecuteAsync" || name == "aclmdlRIExecute"
-             ? &spec::ApiOverheads::modelExecute
-             : &spec::ApiOverheads::defaultCall;
-}
+// What a handle not this process's is given as: no object's, so the call refuses it exactly as
+// it refuses a destroyed handle on a machine of its own (the code, 107000, its trace and time).
+constexpr uint64_t kNoHandle = 1;
 
-// Refuses `Fn`'s call for `handle`, not one of this process's (a model's family's handles are
-// 107000 when stale, as on a machine of its own).
-template <auto Fn>
-aclError refuse(uint64_t handle) {
-  char text[48];
-  std::snprintf(text, sizeof text, "handle 0x%llx", static_cast<unsigned long long>(handle));
-  return Runtime::instance().call(
-      Served<Fn>::name, overheadOf<Fn>(), true, [&](runtime::HostThread&) {
-        runtime::fail(ACL_ERROR_RT_PARAM_INVALID, std::string(text) +
-                                                      " is not a live handle of this process "
-                                                      "(made by another process, or destroyed): "
-                                                      "models, labels, label lists, condition "
-                                                      "handles and task groups are valid only in "
-                                                      "the process that made them");
-      });
-}
-
-// False, with the refusal's code, when a handle among `handles` (0s aside) is not this process's;
-// else `owner` is the model (or label, or list) the first belongs to.
-template <auto Fn>
-bool ownAll(Session& s, std::initializer_list<uint64_t> handles, aclError& code, uint64_t& owner) {
-  owner = 0;
-  for (const uint64_t handle : handles) {
-    if (handle == 0) continue;
-    const uint64_t of = s.process().ownerOf(handle);
-    if (of == 0) {
-      code = refuse<Fn>(handle);
-      return false;
-    }
-    if (!owner) owner = of;
+// A handle of the call: this process's, with what it belongs to in `owner` (the first found), or
+// replaced by kNoHandle (`foreign`).
+template <class Value>
+void screen(Session& s, Value& value, uint64_t& owner, bool& foreign) {
+  const uint64_t handle = bitsOf(value);
+  if (handle == 0) return;  // (NULL: refused as it is)
+  const uint64_t of = s.process().ownerOf(handle);
+  if (of == 0) {
+    value = fromBits<Value>(kNoHandle);
+    foreign = true;
+  } else if (!owner) {
+    owner = of;
   }
-  return true;
+}
+
+// Runs the call; a refusal of a handle that was not this process's says why.
+template <auto Fn>
+void run(ServedCall<Fn>& call, bool foreign) {
+  call.run();
+  if (call.code == ACL_SUCCESS || !foreign) return;
+  if (runtime::HostThread* self = runtime::HostThreads::self()) {
+    self->error +=
+        " (a handle it was given is not a live one of this process: models, labels, label "
+        "lists, condition handles and task groups are valid only in the process that made them, "
+        "until they are destroyed; another process's are refused as destroyed ones)";
+  }
 }
 
 // A call taking handles (the arguments `Handles`) and perhaps making one (`Made`, -1: none) that
@@ -73,10 +59,10 @@ template <auto Fn, int Made, size_t... Handles>
 aclError serveHandles(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<Fn> call;
   call.read(in);
-  aclError code = ACL_SUCCESS;
   uint64_t owner = 0;
-  if (!ownAll<Fn>(s, {bitsOf(call.template arg<Handles>())...}, code, owner)) return code;
-  call.run();
+  bool foreign = false;
+  (screen(s, call.template slot<Handles>().value, owner, foreign), ...);
+  run(call, foreign);
   call.write(out);
   if constexpr (Made >= 0) {
     if (call.code == ACL_SUCCESS && call.template arg<Made>())
@@ -107,11 +93,11 @@ template <auto Fn>
 aclError serveDestroy(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<Fn> call;
   call.read(in);
-  aclError code = ACL_SUCCESS;
-  uint64_t owner = 0;
   const uint64_t handle = bitsOf(call.template arg<0>());
-  if (!ownAll<Fn>(s, {handle}, code, owner)) return code;
-  call.run();
+  uint64_t owner = 0;
+  bool foreign = false;
+  screen(s, call.template slot<0>().value, owner, foreign);
+  run(call, foreign);
   call.write(out);
   if (call.code == ACL_SUCCESS) {
     s.process().drop(handle);
@@ -159,10 +145,10 @@ aclError serveTaskGroupEnd(Session& s, WireReader& in, WireWriter& out) {
 aclError serveAddCondTask(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<&ascendsimAddCondTask> call;
   call.read(in);
-  aclError code = ACL_SUCCESS;
   uint64_t owner = 0;
-  if (!ownAll<&ascendsimAddCondTask>(s, {bitsOf(call.arg<0>())}, code, owner)) return code;
-  call.run();
+  bool foreign = false;
+  screen(s, call.slot<0>().value, owner, foreign);
+  run(call, foreign);
   call.write(out);
   if (call.code == ACL_SUCCESS && call.arg<3>()) {
     for (uint32_t i = 0; i < call.arg<2>(); ++i) s.process().own(bitsOf(call.arg<3>()[i]), owner);
@@ -174,13 +160,10 @@ aclError serveAddCondTask(Session& s, WireReader& in, WireWriter& out) {
 aclError serveCreateLabelList(Session& s, WireReader& in, WireWriter& out) {
   ServedCall<&aclrtCreateLabelList> call;
   call.read(in);
-  aclError code = ACL_SUCCESS;
   uint64_t owner = 0;
-  auto& labels = call.slot<0>().value;
-  for (size_t i = 0; call.slot<0>().present && i < labels.size(); ++i) {
-    if (!ownAll<&aclrtCreateLabelList>(s, {bitsOf(labels[i])}, code, owner)) return code;
-  }
-  call.run();
+  bool foreign = false;
+  for (auto& label : call.slot<0>().value) screen(s, label, owner, foreign);
+  run(call, foreign);
   call.write(out);
   if (call.code == ACL_SUCCESS && call.arg<2>()) {
     aclrtLabelList list = *call.arg<2>();
