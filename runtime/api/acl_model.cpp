@@ -176,7 +176,7 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
   if (clientActive()) {
     const aclError code = forward<&aclmdlRIBuildEnd>(modelRI, reserve);
-    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI);
+    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, false);
     return code;
   }
   return run("aclmdlRIBuildEnd", &ApiOverheads::defaultCall, [&](HostThread&) {
@@ -236,7 +236,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   if (clientActive()) {
     const aclError code = forward<&aclmdlRIDestroy>(modelRI);
-    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI);
+    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, true);
     return code;
   }
   return run("aclmdlRIDestroy", &ApiOverheads::defaultCall, [&](HostThread& t) {
@@ -421,7 +421,7 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
   if (clientActive()) {
     const aclError code = forward<&aclmdlRICaptureEnd>(stream, modelRI);
-    if (code == ACL_SUCCESS) ascendsim::remote::streamRecordsNoMore(stream);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecordsNoMore(stream, *modelRI);
     return code;
   }
   return run("aclmdlRICaptureEnd", &ApiOverheads::defaultCall, [&](HostThread& t) {

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -220,10 +221,19 @@ const bool kRegistered = [] {
 
 // ---------------------------------------------------------------- the program's side
 
+// A range shared for recorded copies, and what records copies of it: models, task groups being
+// updated, or (while a capture runs, its model not known here yet) the capturing stream.
+struct SharedRange {
+  uint64_t bytes = 0;
+  std::set<const void*> users;
+};
+
 struct Recording {
   std::mutex mutex;
-  std::map<aclrtStream, const void*> streams;  // a recording stream -> its model (or NULL)
-  std::vector<const void*> shared;             // ranges shared for recorded copies, by start
+  // A recording stream -> what its copies are recorded for: its model, the task group it updates,
+  // or itself while it captures.
+  std::map<aclrtStream, const void*> streams;
+  std::map<const void*, SharedRange> shared;  // by start
 };
 
 Recording& recording() {
@@ -231,50 +241,92 @@ Recording& recording() {
   return *r;
 }
 
+// Ranges no one uses any more (taken out of `r`), for unsharePagesOf outside the lock.
+std::vector<const void*> unused(Recording& r) {
+  std::vector<const void*> out;
+  for (auto it = r.shared.begin(); it != r.shared.end();) {
+    if (it->second.users.empty()) {
+      out.push_back(it->first);
+      it = r.shared.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void streamRecords(aclrtStream stream, const void* model) {
   Recording& r = recording();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.streams[stream] = model;
+  r.streams[stream] = model ? model : stream;
 }
 
-void streamRecordsNoMore(aclrtStream stream) {
+void streamRecordsNoMore(aclrtStream stream, const void* model) {
   Recording& r = recording();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.streams.erase(stream);
+  // A capture's copies were recorded for the stream until its model was known.
+  if (!model) return;
+  for (auto& [start, range] : r.shared) {
+    if (range.users.erase(stream)) range.users.insert(model);
+  }
 }
 
-void modelRecordsNoMore(const void* model) {
-  Recording& r = recording();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  for (auto it = r.streams.begin(); it != r.streams.end();)
-    it = it->second == model ? r.streams.erase(it) : std::next(it);
-}
-
-bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::string& why) {
-  if (!stream || bytes == 0 || !programMemory(p, bytes)) return true;
+void modelRecordsNoMore(const void* model, bool destroyed) {
+  std::vector<const void*> give;
   {
     Recording& r = recording();
     std::lock_guard<std::mutex> lock(r.mutex);
-    if (!r.streams.count(stream)) return true;
+    for (auto it = r.streams.begin(); it != r.streams.end();)
+      it = it->second == model ? r.streams.erase(it) : std::next(it);
+    if (!destroyed) return;
+    for (auto& [start, range] : r.shared) range.users.erase(model);
+    give = unused(r);
   }
+  for (const void* p : give) unsharePagesOf(p);
+}
+
+bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::string& why) {
+  if (!stream || bytes == 0) return true;
+  const void* user = nullptr;
+  {
+    Recording& r = recording();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.streams.find(stream);
+    if (it == r.streams.end()) return true;
+    user = it->second;
+    // Shared already for another recorded copy: used by this one's model too.
+    const auto a = reinterpret_cast<uint64_t>(p);
+    for (auto& [start, range] : r.shared) {
+      const auto b = reinterpret_cast<uint64_t>(start);
+      if (a >= b && a - b + bytes <= range.bytes) {
+        range.users.insert(user);
+        return true;
+      }
+    }
+  }
+  if (!programMemory(p, bytes)) return true;  // (pinned, device, registered: as it is)
   if (!sharePagesOf(p, bytes, why)) return false;
-  settleRegistration(p, bytes, true);  // (kept shared until the process's aclFinalize)
+  settleRegistration(p, bytes, true);
   Recording& r = recording();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.shared.push_back(p);
+  SharedRange& range = r.shared[p];
+  range.bytes = bytes;
+  range.users.insert(user);
   return true;
 }
 
 void unshareRecordedPages() {
-  std::vector<const void*> shared;
+  std::vector<const void*> give;
   {
     Recording& r = recording();
     std::lock_guard<std::mutex> lock(r.mutex);
-    shared.swap(r.shared);
+    for (auto& [start, range] : r.shared) range.users.clear();
+    give = unused(r);
   }
-  for (const void* p : shared) unsharePagesOf(p);
+  for (const void* p : give) unsharePagesOf(p);
 }
 
 aclError shareRecordedCopy(const char* name, aclrtStream stream, const void* dst, uint64_t dstBytes,

@@ -82,10 +82,16 @@ ASCENDSIM_SERVED_ASYNC(aclrtRandomNumAsync, In, Val, Val)
 // as this process's own successful calls left them: a copy of the program's own memory queued on
 // one becomes a step every launch of the model replays, reading or writing that memory when the
 // launch runs, so the memory's pages are shared with the machine first (as a registration's are:
-// runtime/remote/program_pages.h) instead of being staged.
+// runtime/remote/program_pages.h) instead of being staged, until the last model recording a copy
+// of them is destroyed (or the process's aclFinalize).
+// `model`: what the stream records for (a model, or the task group it updates; NULL while it
+// captures, its model not known yet).
 void streamRecords(aclrtStream stream, const void* model);
-void streamRecordsNoMore(aclrtStream stream);
-void modelRecordsNoMore(const void* model);  // its build ended, or it was destroyed
+// The stream records no more; `model`: the model its capture made (NULL: none).
+void streamRecordsNoMore(aclrtStream stream, const void* model = nullptr);
+// The model's build ended (its streams record no more), or it was destroyed (`destroyed`: the
+// pages shared for its copies alone go back).
+void modelRecordsNoMore(const void* model, bool destroyed);
 // Before a copy of `bytes` at `p` is queued on `stream`: its pages shared if the stream records
 // and `p` is the program's own memory. False, with the reason in `why`, when they cannot be.
 bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::string& why);
