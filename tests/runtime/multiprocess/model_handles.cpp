@@ -5,13 +5,17 @@
 // process is refused each of them with ACL_ERROR_RT_PARAM_INVALID (107000, what a destroyed
 // handle gets on a machine of its own) in every call that takes it, with a message, then captures
 // and launches a model of its own twice (64 bytes of 0x2B, every one checked) and says it is
-// done. The owner then exits without destroying anything: the server destroys its model, list and
-// label for it. Prints "owner ok" / "other ok", or what went wrong. Run with ASCENDSIM_PIPELINE=0
-// (every call returns its own code).
+// done. The owner then launches its model once more, whose second step is a captured Ascend C
+// kernel (its blocks run in the owner), and exits at once without waiting for it or destroying
+// anything: the server ends the launch (the kernel fails, its program gone) and destroys the
+// owner's model, list and label for it. Prints "owner ok" / "other ok", or what went wrong. Run
+// with ASCENDSIM_PIPELINE=0 (every call returns its own code).
 //   model_handles owner|other DIR
 
 #include <acl/acl.h>
 #include <unistd.h>
+
+#include "ascendsim/ascendc.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -74,7 +78,26 @@ int main(int argc, char** argv) {
   void* d = nullptr;
   check(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), "malloc");
   if (owner) {
-    aclmdlRI model = captureMemset(s, d, 0x5A);
+    // A memset, then a 2-block kernel adding 1 to each of the 64 bytes.
+    aclmdlRI model = nullptr;
+    auto* bytes = static_cast<uint8_t*>(d);
+    check(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), "capture begin");
+    check(aclrtMemsetAsync(d, 64, 0x5A, 64, s), "captured memset");
+    if (ascendsim::ascendc::launch("AddOne", 2, nullptr, s, [=]() {
+          const int64_t b = ascendsimAscendCBlockIdx();
+          for (int64_t i = b * 32; i < (b + 1) * 32; ++i)
+            bytes[i] = static_cast<uint8_t>(bytes[i] + 1);
+        }) != 0)
+      die("captured kernel");
+    check(aclmdlRICaptureEnd(s, &model), "capture end");
+    check(aclmdlRIExecuteAsync(model, s), "launch");
+    check(aclrtSynchronizeStream(s), "synchronize");
+    std::vector<uint8_t> back(64);
+    check(aclrtMemcpy(back.data(), 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST), "copy");
+    for (size_t i = 0; i < back.size(); ++i) {
+      if (back[i] != 0x5B)
+        die("byte " + std::to_string(i) + " is " + std::to_string(back[i]) + ", expected 91");
+    }
     aclrtLabel label = nullptr;
     aclrtLabelList list = nullptr;
     check(aclrtCreateLabel(&label), "create label");
@@ -86,8 +109,10 @@ int main(int argc, char** argv) {
     }
     std::rename((dir + "/handles.tmp").c_str(), (dir + "/handles").c_str());
     if (!waitForFile(dir + "/done")) die("the other process never finished");
+    check(aclmdlRIExecuteAsync(model, s), "last launch");
     std::printf("owner ok\n");
-    return 0;  // without destroying anything: the server destroys them for it
+    std::fflush(stdout);
+    std::_Exit(0);  // at once, without destroying anything: the server destroys them for it
   }
   if (!waitForFile(dir + "/handles")) die("no handles from the owner");
   uintptr_t m = 0, l = 0, ll = 0;
