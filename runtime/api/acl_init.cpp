@@ -2,6 +2,7 @@
 // aclsysGetVersionStr/Num.
 
 #include "runtime/api/api_call.h"
+#include "runtime/api/model_served.h"
 
 #include <climits>
 #include <cstdio>
@@ -48,6 +49,9 @@ aclError aclInit(const char* configPath) {
 }
 
 aclError aclFinalize(void) {
+  // (The machine lets go of what the process shared with it: pages a recorded copy reads or
+  // writes become its private memory again first.)
+  if (ascendsim::remote::clientActive()) ascendsim::remote::unshareRecordedPages();
   ASCENDSIM_FORWARD_NO_ARGUMENTS(aclFinalize);
   return rt().call("aclFinalize", &ApiOverheads::defaultCall, false,
                    [&](HostThread& t) { rt().finalize(t); });

@@ -1,6 +1,7 @@
 // Memory allocation, copies and memsets.
 
 #include "runtime/api/api_call.h"
+#include "runtime/api/model_served.h"
 #include "runtime/core/soc_cores.h"
 #include "runtime/remote/program_pages.h"
 
@@ -191,6 +192,11 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
+  if (ascendsim::remote::clientActive()) {
+    if (const aclError code = ascendsim::remote::shareRecordedCopy("aclrtMemcpyAsync", stream, dst,
+                                                                   count, src, count))
+      return code;
+  }
   ASCENDSIM_FORWARD(aclrtMemcpyAsync, dst, destMax, src, count, kind, stream);
   return run("aclrtMemcpyAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
     t.callArgs = {ptrArg("dst", dst), ptrArg("src", src), arg("count", count),
@@ -219,6 +225,12 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                             size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+  if (ascendsim::remote::clientActive()) {
+    if (const aclError code = ascendsim::remote::shareRecordedCopy(
+            "aclrtMemcpy2dAsync", stream, dst, ascendsim::remote::rowsSpan(dpitch, width, height),
+            src, ascendsim::remote::rowsSpan(spitch, width, height)))
+      return code;
+  }
   ASCENDSIM_FORWARD(aclrtMemcpy2dAsync, dst, dpitch, src, spitch, width, height, kind, stream);
   return run("aclrtMemcpy2dAsync", &ApiOverheads::memcpyAsync, [&](HostThread& t) {
     rt().memcpy2d(t, dst, dpitch, src, spitch, width, height, rawEnum(kind), stream);

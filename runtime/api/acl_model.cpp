@@ -5,19 +5,31 @@
 // context_aclgraph.cc: capture states and modes) and hand the rest to the runtime's ModelRuns
 // service, through the ServicePort for streams, memory and waiting.
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "runtime/api/api_call.h"
+#include "runtime/api/model_served.h"
 #include "runtime/core/service_port.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
+using ascendsim::remote::clientActive;
+using ascendsim::remote::forward;
 using ascendsim::spec::ApiOverheads;
 using ascendsim::spec::Picoseconds;
 
 namespace {
+
+// The model the calling thread's last capture made, or its last task group belongs to (for the
+// server of a shared machine: model_served.h).
+thread_local const void* tModelOfLastCall = nullptr;
 
 ModelRuns& models() {
   return rt().modelRuns();
@@ -96,11 +108,16 @@ void checkCaptureMode(int32_t mode) {
 
 }  // namespace
 
+const void* ascendsim::runtime::api::modelOfLastCall() {
+  return tModelOfLastCall;
+}
+
 extern "C" {
 
 // ---------------------------------------------------------------- building
 
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclmdlRIBuildBegin, modelRI, flag);
   return run("aclmdlRIBuildBegin", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     if (flag != 0)
@@ -113,6 +130,11 @@ aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 }
 
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRIBindStream>(modelRI, stream, flag);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecords(stream, modelRI);
+    return code;
+  }
   return run("aclmdlRIBindStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     needPointer(stream, "stream");
@@ -123,6 +145,11 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 }
 
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRIUnbindStream>(modelRI, stream);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecordsNoMore(stream);
+    return code;
+  }
   return run("aclmdlRIUnbindStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     needPointer(stream, "stream");
@@ -132,6 +159,7 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclmdlRIEndTask, modelRI, stream);
   return run("aclmdlRIEndTask", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     needPointer(stream, "stream");
@@ -146,6 +174,11 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRIBuildEnd>(modelRI, reserve);
+    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, false);
+    return code;
+  }
   return run("aclmdlRIBuildEnd", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     if (reserve) fail(ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
@@ -156,6 +189,7 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 // ---------------------------------------------------------------- launching and destroying
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclmdlRIExecuteAsync, modelRI, stream);
   return run("aclmdlRIExecuteAsync", &ApiOverheads::modelExecute, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     t.callArgs = {streamArg(stream)};
@@ -167,6 +201,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  ASCENDSIM_FORWARD(aclmdlRIExecute, modelRI, timeout);
   return run("aclmdlRIExecute", &ApiOverheads::modelExecute, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     if (timeout < -1) {
@@ -199,6 +234,11 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 }
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRIDestroy>(modelRI);
+    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, true);
+    return code;
+  }
   return run("aclmdlRIDestroy", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(modelRI, "modelRI");
     ModelRI& m = models().model(modelRI);
@@ -222,6 +262,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+  ASCENDSIM_FORWARD(aclmdlRISetName, modelRI, name);
   return run("aclmdlRISetName", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(name, "name");
@@ -230,6 +271,16 @@ aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 }
 
 aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+  if (clientActive()) {
+    // Only the name and its NUL are written into `name`, as here.
+    const uint32_t capacity = std::min<uint32_t>(maxLen, 1u << 20);
+    std::vector<char> local(std::max<uint32_t>(capacity, 1), '\0');
+    const aclError code =
+        forward<&aclmdlRIGetName>(modelRI, capacity, name ? local.data() : nullptr);
+    if (code == ACL_SUCCESS && name)
+      std::memcpy(name, local.data(), strnlen(local.data(), capacity - 1) + 1);
+    return code;
+  }
   return run("aclmdlRIGetName", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(name, "name");
@@ -243,6 +294,7 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
 }
 
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+  ASCENDSIM_FORWARD(aclmdlRIGetId, modelRI, modelRIId);
   return run("aclmdlRIGetId", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(modelRIId, "modelRIId");
@@ -251,6 +303,19 @@ aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 }
 
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
+  if (clientActive()) {
+    if (!streams || !numStreams) return ascendsimModelGetStreams(modelRI, nullptr, 0, numStreams);
+    // Only the model's streams are written into `streams`, as here.
+    const uint32_t capacity = std::max<uint32_t>(std::min<uint32_t>(*numStreams, 1u << 16), 1);
+    std::vector<aclrtStream> local(capacity);
+    uint32_t count = std::min(*numStreams, capacity);
+    const aclError code = ascendsimModelGetStreams(modelRI, local.data(), capacity, &count);
+    if (code == ACL_SUCCESS) {
+      std::copy(local.begin(), local.begin() + std::min(count, capacity), streams);
+      *numStreams = count;
+    }
+    return code;
+  }
   return run("aclmdlRIGetStreams", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(numStreams, "numStreams");
@@ -270,6 +335,13 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* nu
 }
 
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
+  if (clientActive()) {
+    // The server writes the file: a relative path is the program's working directory's.
+    std::string where = path ? path : "";
+    char cwd[PATH_MAX];
+    if (path && path[0] != '/' && getcwd(cwd, sizeof cwd)) where = std::string(cwd) + "/" + path;
+    return forward<&aclmdlRIDebugJsonPrint>(modelRI, path ? where.c_str() : nullptr, flags);
+  }
   return run("aclmdlRIDebugJsonPrint", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(path, "path");
@@ -288,6 +360,11 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t fla
 // ---------------------------------------------------------------- capture
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRICaptureBegin>(stream, mode);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecords(stream, nullptr);
+    return code;
+  }
   return run("aclmdlRICaptureBegin", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     checkCaptureMode(rawEnum(mode));
@@ -299,11 +376,17 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
     if (models().recording(s)) fail(ACL_ERROR_RT_STREAM_CAPTURED, "the stream is being captured");
     ModelRI& m = models().create(*s.device, s.context, ModelRI::Origin::Captured);
     models().captureBegin(s, rawEnum(mode), t.index, m);
+    tModelOfLastCall = &m;
   });
 }
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
                                        aclmdlRICaptureMode mode) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRICaptureToModelRIBegin>(stream, modelRI, mode);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecords(stream, modelRI);
+    return code;
+  }
   return run("aclmdlRICaptureToModelRIBegin", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     needPointer(modelRI, "modelRI");
@@ -323,6 +406,7 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status,
                                 aclmdlRI* modelRI) {
+  ASCENDSIM_FORWARD(aclmdlRICaptureGetInfo, stream, status, modelRI);
   return run("aclmdlRICaptureGetInfo", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     if (!status && !modelRI)
@@ -335,6 +419,11 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
 }
 
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRICaptureEnd>(stream, modelRI);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecordsNoMore(stream, *modelRI);
+    return code;
+  }
   return run("aclmdlRICaptureEnd", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     needPointer(modelRI, "modelRI");
@@ -344,6 +433,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 }
 
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+  ASCENDSIM_FORWARD(aclmdlRICaptureThreadExchangeMode, mode);
   return run("aclmdlRICaptureThreadExchangeMode", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(mode, "mode");
     checkCaptureMode(rawEnum(*mode));
@@ -352,6 +442,7 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
 }
 
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclmdlRICaptureTaskGrpBegin, stream);
   return run("aclmdlRICaptureTaskGrpBegin", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     ServicePort port(rt());
@@ -360,15 +451,23 @@ aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 }
 
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+  ASCENDSIM_FORWARD(aclmdlRICaptureTaskGrpEnd, stream, handle);
   return run("aclmdlRICaptureTaskGrpEnd", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     needPointer(handle, "handle");
     ServicePort port(rt());
-    *handle = &models().taskGroupEnd(programStream(port, t, stream));
+    TaskGroup& group = models().taskGroupEnd(programStream(port, t, stream));
+    tModelOfLastCall = group.model;
+    *handle = &group;
   });
 }
 
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+  if (clientActive()) {
+    const aclError code = forward<&aclmdlRICaptureTaskUpdateBegin>(stream, handle);
+    if (code == ACL_SUCCESS) ascendsim::remote::streamRecords(stream, handle);
+    return code;
+  }
   return run("aclmdlRICaptureTaskUpdateBegin", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     needPointer(handle, "handle");
@@ -378,6 +477,12 @@ aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
 }
 
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  if (clientActive()) {
+    // (The update ends whatever the code: the stream records no more.)
+    const aclError code = forward<&aclmdlRICaptureTaskUpdateEnd>(stream);
+    ascendsim::remote::streamRecordsNoMore(stream);
+    return code;
+  }
   return run("aclmdlRICaptureTaskUpdateEnd", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     ServicePort port(rt());
@@ -389,6 +494,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
                                   aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
+  ASCENDSIM_FORWARD(aclmdlRICondHandleCreate, modelRI, defaultLaunchValue, flag, handle);
   return run("aclmdlRICondHandleCreate", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(modelRI, "modelRI");
     needPointer(handle, "handle");
@@ -406,6 +512,7 @@ aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
 }
 
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
+  ASCENDSIM_FORWARD(aclmdlRICondHandleGetCondPtr, handle, ptr);
   return run("aclmdlRICondHandleGetCondPtr", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(handle, "handle");
     needPointer(ptr, "ptr");
@@ -414,6 +521,10 @@ aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr)
 }
 
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+  if (clientActive()) {
+    return ascendsimAddCondTask(params.handle, rawEnum(params.type), params.size,
+                                params.modelRIArray, stream, flags);
+  }
   return run("aclmdlRIAddCondTask", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(stream, "stream");
     needPointer(params.handle, "params.handle");
@@ -459,6 +570,7 @@ aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, 
 // ---------------------------------------------------------------- streams of a model
 
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtActiveStream, activeStream, stream);
   return run("aclrtActiveStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(activeStream, "activeStream");
     needPointer(stream, "stream");
@@ -476,6 +588,8 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue,
                            aclrtCompareDataType dataType, aclrtStream trueStream,
                            aclrtStream falseStream, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtSwitchStream, leftValue, cond, rightValue, dataType, trueStream,
+                    falseStream, stream);
   return run("aclrtSwitchStream", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(leftValue, "leftValue");
     needPointer(rightValue, "rightValue");
@@ -508,6 +622,7 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
 // ---------------------------------------------------------------- labels
 
 aclError aclrtCreateLabel(aclrtLabel* label) {
+  ASCENDSIM_FORWARD(aclrtCreateLabel, label);
   return run("aclrtCreateLabel", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(label, "label");
     ServicePort port(rt());
@@ -517,6 +632,7 @@ aclError aclrtCreateLabel(aclrtLabel* label) {
 }
 
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtSetLabel, label, stream);
   return run("aclrtSetLabel", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(label, "label");
     needPointer(stream, "stream");
@@ -526,6 +642,7 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 aclError aclrtDestroyLabel(aclrtLabel label) {
+  ASCENDSIM_FORWARD(aclrtDestroyLabel, label);
   return run("aclrtDestroyLabel", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(label, "label");
     models().destroyLabel(label);
@@ -533,6 +650,7 @@ aclError aclrtDestroyLabel(aclrtLabel label) {
 }
 
 aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
+  ASCENDSIM_FORWARD(aclrtCreateLabelList, labels, num, labelList);
   return run("aclrtCreateLabelList", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(labels, "labels");
     needPointer(labelList, "labelList");
@@ -544,6 +662,7 @@ aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* la
 }
 
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
+  ASCENDSIM_FORWARD(aclrtDestroyLabelList, labelList);
   return run("aclrtDestroyLabelList", &ApiOverheads::defaultCall, [&](HostThread&) {
     needPointer(labelList, "labelList");
     models().destroyLabelList(labelList);
@@ -552,6 +671,7 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList,
                                  aclrtStream stream) {
+  ASCENDSIM_FORWARD(aclrtSwitchLabelByIndex, ptr, maxValue, labelList, stream);
   return run("aclrtSwitchLabelByIndex", &ApiOverheads::defaultCall, [&](HostThread& t) {
     needPointer(ptr, "ptr");
     needPointer(labelList, "labelList");
@@ -571,6 +691,7 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
 // ---------------------------------------------------------------- records and waits with a flag
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtRecordEventWithFlag, event, stream, flag);
   return run("aclrtRecordEventWithFlag", &ApiOverheads::event, [&](HostThread& t) {
     if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -583,6 +704,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
                                       uint32_t flag) {
+  ASCENDSIM_FORWARD(aclrtStreamWaitEventWithFlag, stream, event, timeout, flag);
   return run("aclrtStreamWaitEventWithFlag", &ApiOverheads::event, [&](HostThread& t) {
     if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL) {
       fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -598,6 +720,26 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
     t.callArgs = {streamArg(stream), arg("flag", flag)};
     rt().events().streamWait(t, stream, event, flag == ACL_EVENT_WAIT_EXTERNAL);
   });
+}
+
+// ---------------------------------------------------------------- a served program's forms
+
+aclError ascendsimAddCondTask(aclmdlRICondHandle handle, int32_t type, uint32_t size,
+                              aclmdlRI* modelRIArray, aclrtStream stream, uint32_t flags) {
+  ASCENDSIM_FORWARD(ascendsimAddCondTask, handle, type, size, modelRIArray, stream, flags);
+  aclmdlRICondTaskParams params;
+  params.handle = handle;
+  std::memcpy(&params.type, &type, sizeof type);  // (its bits: checked as the program's)
+  params.size = size;
+  params.modelRIArray = modelRIArray;
+  return aclmdlRIAddCondTask(params, stream, flags);
+}
+
+aclError ascendsimModelGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t capacity,
+                                  uint32_t* numStreams) {
+  ASCENDSIM_FORWARD(ascendsimModelGetStreams, modelRI, streams, capacity, numStreams);
+  if (streams && numStreams) *numStreams = std::min(*numStreams, capacity);
+  return aclmdlRIGetStreams(modelRI, streams, numStreams);
 }
 
 }  // extern "C"

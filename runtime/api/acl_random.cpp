@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "runtime/api/api_call.h"
+#include "runtime/api/model_served.h"
 #include "runtime/core/copy_planner.h"
 #include "runtime/core/data_mode.h"
 #include "runtime/core/service_port.h"
@@ -298,6 +299,7 @@ MemoryPlace addressOf(ServicePort& port, const aclrtRandomParaInfo& p, const Str
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream,
                              void* reserve) {
+  ASCENDSIM_FORWARD(aclrtRandomNumAsync, taskInfo, stream, reserve);
   return run(
       "aclrtRandomNumAsync", &ascendsim::spec::ApiOverheads::memcpyAsync, [&](HostThread& t) {
         t.callArgs = {streamArg(stream)};

@@ -116,16 +116,36 @@ bool shareRun(Pages& p, uint64_t start, uint64_t bytes, std::string& why) {
   return true;
 }
 
-// A shared run's pages become private memory again, with their bytes.
+// Whether [begin, end) is still wholly mapped shared (the program has not unmapped or replaced
+// the shared file's mapping there since).
+bool sharedMapping(uint64_t begin, uint64_t end) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  uint64_t covered = begin;
+  while (covered < end && std::getline(maps, line)) {
+    unsigned long long lo = 0, hi = 0;
+    char perms[8] = {};
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s", &lo, &hi, perms) < 3) continue;
+    if (hi <= covered) continue;
+    if (lo > covered || perms[3] != 's') return false;
+    covered = hi;
+  }
+  return covered >= end;
+}
+
+// A shared run's pages become private memory again, with their bytes (unless the program has let
+// go of those addresses meanwhile: then whatever it maps there now is left alone).
 void unshareRun(Pages& p, uint64_t start) {
   auto it = p.runs.find(start);
   if (it == p.runs.end()) return;
   const auto [bytes, offset] = it->second;
   p.runs.erase(it);
   const auto* alias = reinterpret_cast<const uint8_t*>(AddressPlan::kSharedBase + offset);
-  void* at = ::mmap(reinterpret_cast<void*>(start), bytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-  if (at != MAP_FAILED) copyPages(at, alias, bytes);
+  if (sharedMapping(start, start + bytes)) {
+    void* at = ::mmap(reinterpret_cast<void*>(start), bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (at != MAP_FAILED) copyPages(at, alias, bytes);
+  }
   uint64_t ignoredOffset = 0;
   std::string ignored;
   askServer(false, start, bytes, ignoredOffset, ignored);

@@ -3,8 +3,13 @@
 // those of hicann/runtime example/2_advanced_features/model_ri/0-4 and label/0_simple_label; the
 // expected figures are the samples' READMEs' outputs, recomputed here from their inputs. Codes
 // are CANN's (src/runtime/feature/aclgraph/api_error_aclgraph.cc, context_aclgraph.cc).
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -14,6 +19,7 @@
 #include "acl_fixture.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
+#include "ascendsim/ascendc.h"
 
 namespace {
 
@@ -668,6 +674,102 @@ TEST_F(ModelRI, ExternalEventsJoinModelsAndStreams) {
   ASSERT_ACL_OK(aclrtDestroyStream(g1));
   ASSERT_ACL_OK(aclrtDestroyStream(g2));
   for (void* p : {a, mid, b}) ASSERT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(ModelRI, CapturedAscendCKernelsRunTheirBlocksAtEachLaunch) {
+  // A captured 4-block Ascend C kernel adding 1 to every byte of a 4 KiB buffer: capturing runs
+  // nothing (the bytes stay 0); each of 3 launches (two queued on the stream, one by
+  // aclmdlRIExecute, which waits for it) runs the 4 blocks, in order, in this program
+  // (they append to this program's list and see its pid), so the bytes end at 3. The launch's
+  // arguments (a copy of `alive` among them) live as long as the model, launches ended or not,
+  // and are released once it is destroyed.
+  constexpr size_t kBytes = 4096;
+  uint8_t* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, kBytes, 0, kBytes));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  std::vector<int64_t> blocks;
+  std::vector<int64_t>* blocksPtr = &blocks;
+  const int64_t pid = getpid();
+  bool samePid = true;
+  bool* samePidPtr = &samePid;
+  auto alive = std::make_shared<int>(0);
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_EQ(ascendsim::ascendc::launch("AddOne", 4, nullptr, s,
+                                       [=]() {
+                                         (void)alive;
+                                         const int64_t b = ascendsimAscendCBlockIdx();
+                                         blocksPtr->push_back(b);
+                                         *samePidPtr = *samePidPtr && getpid() == pid;
+                                         for (size_t i = static_cast<size_t>(b) * kBytes / 4;
+                                              i < static_cast<size_t>(b + 1) * kBytes / 4; ++i)
+                                           d[i] = static_cast<uint8_t>(d[i] + 1);
+                                       }),
+            0u);
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &model));
+  EXPECT_TRUE(blocks.empty());  // captured: nothing ran
+  for (int launch = 0; launch < 2; ++launch) {
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  }
+  ASSERT_ACL_OK(aclmdlRIExecute(model, -1));  // (the third waits for the launch's end itself)
+  EXPECT_EQ(blocks, (std::vector<int64_t>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}));
+  EXPECT_TRUE(samePid);
+  std::vector<uint8_t> back(kBytes);
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(back, std::vector<uint8_t>(kBytes, 3));
+  EXPECT_GT(alive.use_count(), 1);  // the model still holds the arguments
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  // (On a served machine the program's kernel service releases them when the server says so.)
+  for (int i = 0; i < 200 && alive.use_count() > 1; ++i) usleep(5000);
+  EXPECT_EQ(alive.use_count(), 1);
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_F(ModelRI, RecordedCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
+  // A model of two copies of the program's own (pageable) memory: 1 MiB from `in` to the device,
+  // and back into `out`. Capturing moves nothing (`out` stays 0); each launch reads `in` and
+  // writes `out` as they are when it runs: 1 after the first, 2 after the second, for which the
+  // program rewrote `in`. (Anonymous mappings of the program's: on a served machine their pages
+  // are shared with the server at the copy, which a heap range the server's own memory overlaps
+  // could not be, docs/multiprocess.md.)
+  constexpr size_t kBytes = 1 << 20;
+  auto mapped = [] {
+    void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return static_cast<uint8_t*>(p == MAP_FAILED ? nullptr : p);
+  };
+  uint8_t *in = mapped(), *out = mapped();
+  ASSERT_TRUE(in && out);
+  std::fill(in, in + kBytes, 1);
+  std::fill(out, out + kBytes, 0);
+  auto all = [&](const uint8_t* p, uint8_t v) {
+    return std::all_of(p, p + kBytes, [v](uint8_t b) { return b == v; });
+  };
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(d, kBytes, in, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(out, kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &model));
+  EXPECT_TRUE(all(out, 0));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_TRUE(all(out, 1));
+  std::fill(in, in + kBytes, 2);
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_TRUE(all(out, 2));
+  ASSERT_ACL_OK(aclmdlRIDestroy(model));
+  ASSERT_ACL_OK(aclrtDestroyStream(s));
+  ASSERT_ACL_OK(aclrtFree(d));
+  munmap(in, kBytes);
+  munmap(out, kBytes);
 }
 
 TEST(ModelRITrace, ControlTasksAndReplayedTasksNameTheirModelAndLabel) {

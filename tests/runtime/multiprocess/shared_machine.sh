@@ -30,6 +30,10 @@
 #     while another waits on it, and a process killed while it waits in a receive: the server
 #     ends its call and destroys what it left (tdt_pair.cpp checks bytes, codes and messages);
 #     nothing is left running.
+#   shared_machine.sh model_handles ASCENDSIM MODEL_HANDLES WORK
+#     one process's model, label and label list handles are refused in another (107000); the
+#     other's own model runs; the owner exits without destroying them, and the server destroys
+#     them for it (in the trace); nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -227,6 +231,30 @@ JOB
   [ "$destroyed" = "2 4" ] || fail "queues and channels destroyed: $destroyed, expected 2 4"
   for p in $(cat pids); do ! kill -0 "$p" 2>/dev/null || fail "process $p left running"; done
   echo "a queue shared by id, channels their process's own, a killed waiter's queue and channel destroyed for it"
+  ;;
+model_handles)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" owner "$work" > out.owner 2>&1 & echo \$! >> "$work/pids"
+"$program" other "$work" > out.other 2>&1 & echo \$! >> "$work/pids"
+wait
+JOB
+  chmod +x job.sh
+  status=0
+  ASCENDSIM_PIPELINE=0 timeout 100 "$ascendsim" exec --shared --trace trace.json --report report.json -- ./job.sh || status=$?
+  grep -qx "owner ok" out.owner || fail "owner (exec status $status): $(cat out.owner)"
+  grep -qx "other ok" out.other || fail "other (exec status $status): $(cat out.other)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  # Successful destroys: the other's own model, and the owner's model, list and label, by the
+  # server as the owner went (its streams and memory with them).
+  count() {
+    python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1])) if e.get("name") == sys.argv[2] and e.get("ph") == "X" and e.get("args", {}).get("return") == 0))' trace.json "$1"
+  }
+  [ "$(count aclmdlRIDestroy)" = 2 ] || fail "$(count aclmdlRIDestroy) successful aclmdlRIDestroy in the trace, expected 2"
+  [ "$(count aclrtDestroyLabelList)" = 1 ] || fail "$(count aclrtDestroyLabelList) successful list destroys, expected 1"
+  [ "$(count aclrtDestroyLabel)" = 1 ] || fail "$(count aclrtDestroyLabel) successful label destroys, expected 1"
+  echo "models, labels and label lists are their process's own (107000 in another); the owner's were destroyed when it went"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
