@@ -14,10 +14,13 @@ constexpr size_t kMaxBatchWords = size_t{16} << 20;
 constexpr uint32_t kBatchMissesBeforePause = 8;
 constexpr uint32_t kLongestBatchPause = 1024;
 
-uint64_t hashKey(const std::vector<int64_t>& key) {
+// Marks where a batch key's refresh part starts (a value no word of a batch key takes).
+constexpr int64_t kRefreshMark = std::numeric_limits<int64_t>::min() + 7;
+
+uint64_t hashKey(const std::vector<int64_t>& key, size_t from = 0) {
   // Four lanes, so that the multiplications do not wait for each other.
-  uint64_t lane[4] = {key.size(), 1, 2, 3};
-  size_t i = 0;
+  uint64_t lane[4] = {key.size() - from, 1, 2, 3};
+  size_t i = from;
   for (; i + 4 <= key.size(); i += 4) {
     for (size_t j = 0; j < 4; ++j)
       lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
@@ -242,6 +245,35 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
   return true;
 }
 
+uint64_t BankedDram::refreshKey(int64_t t0, uint64_t hash) {
+  std::vector<int64_t>& key = batchReplay_.key;
+  const size_t from = key.size();
+  key.push_back(kRefreshMark);
+  for (const DramChannel& c : channels_) c.appendRefreshKey(t0, key);
+  const uint64_t rest = hashKey(key, from);
+  return (hash ^ (rest + (hash << 6) + (hash >> 2))) * 0xc4ceb9fe1a85ec53ull;
+}
+
+Picoseconds BankedDram::applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow) {
+  BatchReplay& B = batchReplay_;
+  for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
+    channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
+  for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].restoreBus(t0, e.buses[b]);
+  int64_t last = 0;
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
+    const DramChannel::BatchOutcome& o = e.channels[ch];
+    channels_[ch].applyBatch(o, t0, baseRow);
+    if (o.writes > 0) last = std::max(last, channels_[ch].lastDataEnd());
+  }
+  admitted_ = 0;  // as drain() leaves it
+  ++B.counters.replayed;
+  if (e.refreshKey) ++B.counters.replayedWithRefresh;
+  B.counters.replayedBursts += e.steps.size();
+  B.misses = 0;
+  B.backoff = 0;
+  return last * tckPs_;
+}
+
 Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
   BatchReplay& B = batchReplay_;
   // Writes offered to idle channels, not streaming (whose groups count their bursts).
@@ -258,30 +290,22 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
   uint64_t baseRow = 0, hash = 0;
   if (!batchKey(batch, t0, baseRow, hash)) return plainBatch(batch, write);
   ++B.counters.batches;
+  // A batch recorded without meeting a refresh applies while no channel's refresh comes due
+  // before its commands; otherwise one recorded from the same refresh state (the longer key).
   const auto found = B.byHash.find(hash);
   if (found != B.byHash.end() && B.entries[found->second].key == B.key) {
     const BatchEntry& e = B.entries[found->second];
     bool clear = !B.logging || e.logged;
     for (uint32_t ch = 0; clear && ch < channels_.size(); ++ch)
       clear = channels_[ch].batchClear(e.channels[ch], t0);
-    if (clear) {
-      for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
-        channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
-      for (size_t b = 0; b < busFirst_.size(); ++b)
-        channels_[busFirst_[b]].restoreBus(t0, e.buses[b]);
-      int64_t last = 0;
-      for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
-        const DramChannel::BatchOutcome& o = e.channels[ch];
-        channels_[ch].applyBatch(o, t0, baseRow);
-        if (o.writes > 0) last = std::max(last, channels_[ch].lastDataEnd());
-      }
-      admitted_ = 0;  // as drain() leaves it
-      ++B.counters.replayed;
-      B.counters.replayedBursts += e.steps.size();
-      B.misses = 0;
-      B.backoff = 0;
-      return last * tckPs_;
-    }
+    if (clear) return applyBatch(e, t0, baseRow);
+  }
+  const size_t batchKeySize = B.key.size();
+  const uint64_t withRefresh = refreshKey(t0, hash);
+  const auto foundWith = B.byHash.find(withRefresh);
+  if (foundWith != B.byHash.end() && B.entries[foundWith->second].key == B.key) {
+    const BatchEntry& e = B.entries[foundWith->second];
+    if (!B.logging || e.logged) return applyBatch(e, t0, baseRow);
   }
   // Lookups that miss while nothing more can be recorded pause (after 8 in a row for 8, 16, ...
   // 1024 batches): traffic whose batches do not repeat.
@@ -291,7 +315,7 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
     B.skip = B.backoff;
     B.misses = 0;
   }
-  if (full || found != B.byHash.end()) return plainBatch(batch, write);
+  if (full) return plainBatch(batch, write);
   // Record it: enqueue and drain as ever, noting every command.
   BatchEntry e;
   for (uint32_t ch = 0; ch < channels_.size(); ++ch)
@@ -301,19 +325,23 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
   const Picoseconds end = plainBatch(batch, write);
   e.channels.resize(channels_.size());
   bool ok = true;
-  for (uint32_t ch = 0; ch < channels_.size(); ++ch)
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
     ok = channels_[ch].endBatch(e.channels[ch]) && ok;
-  if (!ok) return end;
+    e.refreshKey = e.refreshKey || e.channels[ch].refreshes > 0;
+  }
+  // Kept under the key that determines it (a hash already taken by another key: not kept).
+  if (!ok || B.byHash.count(e.refreshKey ? withRefresh : hash) > 0) return end;
+  if (!e.refreshKey) B.key.resize(batchKeySize);
   e.buses.resize(busFirst_.size());
   for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].recordBus(t0, e.buses[b]);
   e.key = B.key;
   size_t words = e.key.size() + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
   for (const DramChannel::BatchOutcome& o : e.channels)
-    words += o.changes.size() * 2 + o.freed.size() / 2 + 12;
+    words += o.changes.size() * 2 + o.freed.size() / 2 + 14;
   for (const DramChannel::BusState& b : e.buses)
     words += b.rowBits.size() + b.columnBits.size() + 4;
   B.words += words;
-  B.byHash.emplace(hash, static_cast<uint32_t>(B.entries.size()));
+  B.byHash.emplace(e.refreshKey ? withRefresh : hash, static_cast<uint32_t>(B.entries.size()));
   B.entries.push_back(std::move(e));
   ++B.counters.recorded;
   return end;

@@ -47,6 +47,7 @@ class BankedDram : public MemoryTiming {
   // Batch replay's counters: batches offered (large enough to look up), replayed, recorded.
   struct BatchCounters {
     uint64_t batches = 0, replayed = 0, recorded = 0, replayedBursts = 0;
+    uint64_t replayedWithRefresh = 0;  // of those replayed, batches that meet a refresh
   };
   const BatchCounters& batchCounters() const { return batchReplay_.counters; }
   void setIssueLog(std::vector<DramChannel::Issued>* log) {
@@ -93,6 +94,7 @@ class BankedDram : public MemoryTiming {
     std::vector<DramChannel::BatchStep> steps;
     std::vector<DramChannel::BatchLogStep> logSteps;  // when recorded with an issue log
     bool logged = false;
+    bool refreshKey = false;  // keyed with every channel's refresh state (it met a refresh)
     std::vector<DramChannel::BatchOutcome> channels;
     std::vector<DramChannel::BusState> buses;  // per bus, kept by its first channel
   };
@@ -111,6 +113,11 @@ class BankedDram : public MemoryTiming {
   // The batch's key (false: not one batch replay covers), from t0 with rows from baseRow.
   bool batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, uint64_t& baseRow,
                 uint64_t& hash);
+  // Appends every channel's refresh state to the batch's key (DramChannel::appendRefreshKey);
+  // returns the whole key's hash.
+  uint64_t refreshKey(int64_t t0, uint64_t hash);
+  // Takes a recorded batch's outcome; returns when its last write's data moved.
+  Picoseconds applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow);
   Picoseconds plainBatch(const std::vector<BatchAccess>& batch, bool write) {
     return MemoryTiming::enqueueAndDrain(batch, write);
   }

@@ -237,6 +237,8 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
 
 void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
   Rank& k = ranks_[rankIndex];
+  // (A batch being recorded keys the refresh's due time from its first arrival on.)
+  if (batch_.active && k.nextRefresh < batch_.t0) batch_.bad = true;
   // Refreshes that fell wholly in idle time cost nothing but are counted; skip them in bulk.
   if (until > k.nextRefresh + 2 * tREFI_) {
     const int64_t skipped = (until - k.nextRefresh) / refreshInterval_ - banksPerRank_;

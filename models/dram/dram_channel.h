@@ -85,8 +85,8 @@ class DramChannel {
   struct BatchOutcome {
     std::vector<std::pair<uint8_t, int64_t>> changes;  // per field (visitReplayFields, all banks)
     std::vector<int32_t> freed;  // the write queue's freed-slot times after it, earliest first
-    uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0;
-    int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0;
+    uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0, refreshes = 0;
+    int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0, refreshPs = 0;
   };
   // The channel's state as a batch starting at t0 with rows relative to baseRow sees it; `wanted`:
   // the batch's requests for this channel (rank, bank group, bank, row), any order, repeats too.
@@ -99,9 +99,16 @@ class DramChannel {
   // The channel's bus, activate-window and refresh times that can still bind a command from t0
   // on, relative to t0 (both replay keys hold them).
   void appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const;
+  // What a refresh during a batch from t0 depends on beyond the batch key: each rank's next
+  // refresh (relative, exact) and per-bank round, and every bank's open flag and the times a
+  // refresh waits for (too old to bind left out). With it in the key, a batch that meets a
+  // refresh replays too.
+  void appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const;
   // Recording: from beginBatch on every burst issued is noted in `steps` (and `logSteps`, if not
   // nullptr) as channel `index`; endBatch stops it and gives what the batch did to the channel
-  // (false: it met a refresh, or left state the key does not determine: not to be replayed).
+  // (false: it left state the key does not determine, or a refresh came due before t0: not to be
+  // replayed; out.refreshes > 0: it met a refresh, and only the key with appendRefreshKey's part
+  // determines it).
   void beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLogStep>* logSteps,
                   uint32_t index, int64_t t0, uint64_t baseRow);
   bool endBatch(BatchOutcome& out);
@@ -180,6 +187,9 @@ class DramChannel {
   void noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
                      int64_t dataEnd, int64_t first);
   void allReplayFields();
+  // A batch's fields: those of visitReplayFields (all banks and groups) and the refresh state.
+  template <typename F>
+  void visitBatchFields(F&& f);
   // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
   void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
@@ -338,10 +348,11 @@ class DramChannel {
     std::vector<char> wantedGroup;
     int64_t t0 = 0;
     uint64_t baseRow = 0;
-    bool bad = false;             // a time too far from t0 to note
+    bool bad = false;             // a time too far from t0 to note, or a refresh due before it
     std::vector<int64_t> before;  // the fields when it began
     size_t freedBefore = 0, pastBefore = 0;
-    uint64_t refreshes = 0;  // freed write slots then, and those older than t0
+    uint64_t refreshes = 0;  // freed write slots then, and those older than t0; refreshes then
+    int64_t refreshPs = 0;
     BatchOutcome acc;
     bool touched = false;
   } batch_;

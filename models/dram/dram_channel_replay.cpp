@@ -377,12 +377,56 @@ void DramChannel::applyReplay(uint32_t entry) {
 // freed-slot times) with the requests (BankedDram's part). Recorded are the commands in the order
 // they were booked (a bus window slides as bookings reach past it, so the same bookings in the
 // same order leave it the same), and per channel the counters, its freed-slot times and the
-// fields it changed.
+// fields it changed. A batch recorded without meeting a refresh applies while every channel's
+// next refresh is due after its commands; one that met a refresh (due from t0 on) is recorded
+// with it (the REF on the bus, the banks it closed, the counters and the ranks' refresh state)
+// and keyed with every channel's refresh state too (appendRefreshKey), so it applies when a batch
+// repeats it and meets its refresh at the same point.
 void DramChannel::allReplayFields() {
   replay_.banks.resize(banks_.size());
   for (uint32_t i = 0; i < banks_.size(); ++i) replay_.banks[i] = i;
   replay_.groups.resize(groups_.size());
   for (uint32_t i = 0; i < groups_.size(); ++i) replay_.groups[i] = i;
+}
+
+template <typename F>
+void DramChannel::visitBatchFields(F&& f) {
+  visitReplayFields(writes_, f);
+  using Set = Replay::Set;
+  for (Rank& k : ranks_) {
+    f(Set::Time, k.nextRefresh);
+    f(Set::Time, k.refreshEnd);
+    f(Set::Value, k.nextBank);
+    f(Set::Value, k.refreshedInRound);
+  }
+  if (tRFCpb_ > 0) {
+    for (char& r : refreshedThisRound_) f(Set::Value, r);
+  }
+}
+
+void DramChannel::appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const {
+  // A refresh from t0 on (endBatch refuses one due before t0) starts at the latest of its due time
+  // and the times its banks allow; each bank's term is a time plus a constant (closed: the next
+  // activate; open: the precharge, and tRAS after the activate, then tRP), and a term before t0
+  // cannot be the latest. It then sets each bank's next activate to the latest of it and the
+  // refresh's end (from t0 on).
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  for (const Rank& k : ranks_) {
+    key.push_back(k.nextRefresh - t0);
+    if (tRFCpb_ > 0) {
+      key.push_back(k.nextBank);
+      key.push_back(k.refreshedInRound);
+    }
+  }
+  if (tRFCpb_ > 0) {
+    for (char r : refreshedThisRound_) key.push_back(r);
+  }
+  for (const Bank& b : banks_) {
+    key.push_back(b.openRow >= 0);
+    key.push_back(time(b.actAllowed, 0));
+    key.push_back(time(b.preAllowed, tRP_));
+    key.push_back(time(b.lastAct, tRAS_ + tRP_));
+  }
 }
 
 void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
@@ -455,12 +499,13 @@ void DramChannel::beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLog
   batch_.touched = false;
   batch_.freedBefore = freedWrites_.size();
   batch_.refreshes = stats_.refreshes;
+  batch_.refreshPs = stats_.refreshPs;
   batch_.pastBefore = 0;
   while (batch_.pastBefore < batch_.freedBefore && freedWrites_.at(batch_.pastBefore) < t0)
     ++batch_.pastBefore;
   allReplayFields();
   batch_.before.clear();
-  visitReplayFields(writes_, [&](Replay::Set, auto& field) { batch_.before.push_back(field); });
+  visitBatchFields([&](Replay::Set, auto& field) { batch_.before.push_back(field); });
 }
 
 void DramChannel::noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
@@ -511,9 +556,11 @@ bool DramChannel::endBatch(BatchOutcome& out) {
   }
   // The freed-slot times too old to bind (left out of the key) must all have been taken: each
   // request takes the earliest, and they are the earliest.
-  // (A refresh during it: its times depend on more than the key.)
   const size_t pops = batch_.freedBefore + out.writes - freedWrites_.size();
-  if (pops < batch_.pastBefore || !idle() || stats_.refreshes != batch_.refreshes) return false;
+  if (pops < batch_.pastBefore || !idle()) return false;
+  // (A refresh during it: its times depend on the refresh key too.)
+  out.refreshes = stats_.refreshes - batch_.refreshes;
+  out.refreshPs = stats_.refreshPs - batch_.refreshPs;
   for (size_t i = 0; i < freedWrites_.size(); ++i) {
     const int64_t v = freedWrites_.at(i) - t0;
     if (v < 0 || v > std::numeric_limits<int32_t>::max()) return false;
@@ -522,7 +569,7 @@ bool DramChannel::endBatch(BatchOutcome& out) {
   allReplayFields();
   size_t i = 0;
   bool ok = true;
-  visitReplayFields(writes_, [&](Replay::Set how, auto& field) {
+  visitBatchFields([&](Replay::Set how, auto& field) {
     const int64_t was = batch_.before[i++], now = static_cast<int64_t>(field);
     if (now == was) {
       out.changes.push_back({static_cast<uint8_t>(Replay::Set::Keep), 0});
@@ -590,6 +637,8 @@ void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow
   stats_.rowConflicts += o.conflicts;
   stats_.writes += o.writes;
   stats_.bytesWritten += o.bytes;
+  stats_.refreshes += o.refreshes;
+  stats_.refreshPs += o.refreshPs;
   const int64_t arrivalPs = (o.minArrival + t0) * tckPs_;
   if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
     stats_.firstArrivalPs = arrivalPs;
@@ -597,7 +646,7 @@ void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow
   lastDataEnd_ = std::max(lastDataEnd_, o.maxDataEnd + t0);
   allReplayFields();
   size_t i = 0;
-  visitReplayFields(writes_, [&](Replay::Set, auto& field) {
+  visitBatchFields([&](Replay::Set, auto& field) {
     const auto& [how, value] = o.changes[i++];
     using Field = std::remove_reference_t<decltype(field)>;
     switch (static_cast<Replay::Set>(how)) {

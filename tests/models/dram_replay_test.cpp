@@ -13,7 +13,9 @@
 // about the memory's peak on HBM2E and HBM3 with all-bank refresh. (On DDR4 one channel takes a
 // whole chunk, and its drain lasts longer than replay covers, 2000 cycles; so do HBM3's when
 // bytes trickle in, its 32 pseudo-channels' last requests arriving over 2.5 us; with per-bank
-// refresh one comes every 244 ns, within most drains.)
+// refresh one comes every 244 ns, within most drains.) Batches of writes (batch replay) are
+// compared likewise, including batches that meet a refresh, which must replay too when their
+// state and refresh phase repeat.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -294,6 +296,30 @@ TEST(DramReplay, BatchesThatOverlapIssueAsWithoutReplay) {
                                        false, false, 0, 512 * c.memory.tCK());
     if (std::string(c.name) == "hbm2e") {
       EXPECT_GE(on.batches.replayed * 4, static_cast<uint64_t>(chunksFor(c.memory)))
+          << on.batches.replayed << " of " << on.batches.batches << " batches replayed, "
+          << on.batches.recorded << " recorded";
+    }
+  }
+}
+
+TEST(DramReplay, BatchesThatMeetARefreshIssueAsWithoutReplay) {
+  // A batch whose commands meet a refresh is recorded with the refresh and keyed with every
+  // channel's refresh state as well (when the next refresh is due, relative to the batch's first
+  // arrival, and what a refresh waits for). A chunk every 13/12 tREFI (6,760 cycles on HBM2E):
+  // the refresh comes 1/12 tREFI later into each chunk, so the chunks' phases against it repeat
+  // every 12 chunks, and the whole state every 24 (the bank moves on each chunk, 4 banks a group;
+  // the buses' windows start on multiples of 64 cycles, 8 x 6,760 = 845 x 64). Those whose
+  // writes meet a refresh in the first 24 chunks meet it alike in each later round of 24: with
+  // 200 chunks, at least one a round in the 7 whole rounds after the first must replay with its
+  // refresh on HBM2E (14 do: two a round, the first round's two recorded). On every memory the
+  // commands must be those issued burst by burst.
+  for (const Case& c : memories()) {
+    SCOPED_TRACE(c.name);
+    const Picoseconds period = (c.memory.timings.tREFI * 13 / 12) * c.memory.tCK();
+    const auto on = expectSameWithAndWithoutReplay(
+        c.memory, Traffic::BatchedCopy, chunksFor(c.memory), 1250, false, false, 0, period);
+    if (std::string(c.name) == "hbm2e") {
+      EXPECT_GE(on.batches.replayedWithRefresh, 7u)
           << on.batches.replayed << " of " << on.batches.batches << " batches replayed, "
           << on.batches.recorded << " recorded";
     }
