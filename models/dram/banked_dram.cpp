@@ -62,6 +62,11 @@ BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
 }
 
 void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
+  take<false>(offset, bytes, write, arrival);
+}
+
+template <bool offer>
+void BankedDram::take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
   // Requests are admitted in the order they are offered: one that waits for a slot in a full
   // channel queue holds back every later one, whichever channel it is for (as the reference
   // simulators' front ends do, and as an in-order request port does).
@@ -95,7 +100,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     const uint64_t stop = std::min(runEnd, end);
     for (; at < stop; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      r.arrival = std::max(r.arrival, channel.enqueue(r));
+      r.arrival = std::max(r.arrival, offer ? channel.admit(r) : channel.enqueue(r));
     }
     admitted_ = r.arrival;
     if (!isTouched_[c.channel]) {
@@ -254,7 +259,7 @@ uint64_t BankedDram::refreshKey(int64_t t0, uint64_t hash) {
   return (hash ^ (rest + (hash << 6) + (hash >> 2))) * 0xc4ceb9fe1a85ec53ull;
 }
 
-Picoseconds BankedDram::applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow) {
+MemoryTiming::BatchEnd BankedDram::applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow) {
   BatchReplay& B = batchReplay_;
   for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
     channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
@@ -271,13 +276,54 @@ Picoseconds BankedDram::applyBatch(const BatchEntry& e, int64_t t0, uint64_t bas
   B.counters.replayedBursts += e.steps.size();
   B.misses = 0;
   B.backoff = 0;
-  return last * tckPs_;
+  return {(e.admitted + t0) * tckPs_, last * tckPs_};
 }
 
-Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
+MemoryTiming::BatchEnd BankedDram::offerReads(const std::vector<BatchAccess>& batch) {
+  // Every channel idle, and its read queue with room for all of the batch's bursts for it.
+  offeredBursts_.assign(channels_.size(), 0);
+  const uint64_t burst = decoder_.burstBytes();
+  for (const BatchAccess& a : batch) {
+    uint64_t at = a.offset / burst * burst;
+    const uint64_t end = a.offset + a.bytes;
+    while (at < end) {
+      const DramCoordinates c = decoder_.decode(at);
+      const uint64_t stop = std::min(at + decoder_.burstsSharingCoordinates(at) * burst, end);
+      const uint64_t n = (stop - at + burst - 1) / burst;
+      offeredBursts_[c.channel] += static_cast<uint32_t>(n);
+      if (offeredBursts_[c.channel] > channels_[c.channel].room(false))
+        return MemoryTiming::drainBatch(batch, false);
+      at += n * burst;
+    }
+  }
+  for (const BatchAccess& a : batch) take<true>(a.offset, a.bytes, false, a.arrival);
+  const Picoseconds taken = admitted();
+  // As drain(), each channel draining what it was offered.
+  int64_t last = 0;
+  for (uint32_t ch : touched_) {
+    channels_[ch].drainOffered();
+    last = std::max(last, channels_[ch].lastDataEnd());
+    isTouched_[ch] = false;
+  }
+  touched_.clear();
+  admitted_ = 0;
+  return {taken, last * tckPs_};
+}
+
+MemoryTiming::BatchEnd BankedDram::drainBatch(const std::vector<BatchAccess>& batch, bool write) {
+  if (!write) {
+    bool offer = batchReplay_.on && !batch.empty() && done_.empty() && touched_.empty();
+    for (size_t ch = 0; offer && ch < channels_.size(); ++ch) offer = channels_[ch].idle();
+    return offer ? offerReads(batch) : MemoryTiming::drainBatch(batch, false);
+  }
+  return writeBatch(batch);
+}
+
+MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& batch) {
+  const bool write = true;
   BatchReplay& B = batchReplay_;
   // Writes offered to idle channels, not streaming (whose groups count their bursts).
-  if (!B.on || !write || batch.empty() || !done_.empty() || !touched_.empty())
+  if (!B.on || batch.empty() || !done_.empty() || !touched_.empty())
     return plainBatch(batch, write);
   for (const DramChannel& c : channels_) {
     if (!c.idle()) return plainBatch(batch, write);
@@ -322,7 +368,8 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
     channels_[ch].beginBatch(B.logging ? &e.steps : nullptr, B.logging ? &e.logSteps : nullptr, ch,
                              t0, baseRow);
   e.logged = B.logging;
-  const Picoseconds end = plainBatch(batch, write);
+  const BatchEnd end = plainBatch(batch, write);
+  e.admitted = end.admitted / tckPs_ - t0;
   e.channels.resize(channels_.size());
   bool ok = true;
   for (uint32_t ch = 0; ch < channels_.size(); ++ch) {

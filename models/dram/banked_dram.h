@@ -20,8 +20,10 @@ class BankedDram : public MemoryTiming {
   Picoseconds drain() override;
   // With replay on, a batch of writes offered to idle channels whose state and requests repeat
   // an earlier batch's (relative to its first arrival) takes that batch's commands at once
-  // (batch replay, dram_channel_replay.cpp); otherwise enqueue and drain.
-  Picoseconds enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) override;
+  // (batch replay, dram_channel_replay.cpp); a batch of reads that fits the channels' queues is
+  // offered to them without being queued, so that each channel's drain replays without queueing
+  // its requests (DramChannel::admit); otherwise enqueue and drain.
+  BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
   Picoseconds issueGroup(uint64_t group) override;
@@ -95,6 +97,7 @@ class BankedDram : public MemoryTiming {
     std::vector<DramChannel::BatchLogStep> logSteps;  // when recorded with an issue log
     bool logged = false;
     bool refreshKey = false;  // keyed with every channel's refresh state (it met a refresh)
+    int64_t admitted = 0;     // when the channels took its last request (from t0)
     std::vector<DramChannel::BatchOutcome> channels;
     std::vector<DramChannel::BusState> buses;  // per bus, kept by its first channel
   };
@@ -116,11 +119,17 @@ class BankedDram : public MemoryTiming {
   // Appends every channel's refresh state to the batch's key (DramChannel::appendRefreshKey);
   // returns the whole key's hash.
   uint64_t refreshKey(int64_t t0, uint64_t hash);
-  // Takes a recorded batch's outcome; returns when its last write's data moved.
-  Picoseconds applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow);
-  Picoseconds plainBatch(const std::vector<BatchAccess>& batch, bool write) {
-    return MemoryTiming::enqueueAndDrain(batch, write);
+  // Takes a recorded batch's outcome.
+  BatchEnd applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow);
+  BatchEnd plainBatch(const std::vector<BatchAccess>& batch, bool write) {
+    return MemoryTiming::drainBatch(batch, write);
   }
+  // enqueue, or with `offer` DramChannel::admit instead of DramChannel::enqueue.
+  template <bool offer>
+  void take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival);
+  BatchEnd offerReads(const std::vector<BatchAccess>& batch);
+  BatchEnd writeBatch(const std::vector<BatchAccess>& batch);
+  std::vector<uint32_t> offeredBursts_;  // per channel, for offerReads
 };
 
 }  // namespace ascendsim::models

@@ -67,6 +67,8 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   ranks_.assign(m.ranks, Rank{refreshInterval_, kLongAgo, 0, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
+  replay_.mark.assign(banks_.size(), 0);
+  offered_.resize(std::max(m.queueDepth, m.effectiveWriteQueueDepth()));
 }
 
 template <bool withBus>

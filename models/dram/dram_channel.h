@@ -65,6 +65,14 @@ class DramChannel {
   const ReplayCounters& replayCounters() const { return replay_.counters; }
   // Shares `other`'s recorded drains (a channel of the same memory).
   void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
+  // Requests offered without being queued (BankedDram::drainBatch, with replay on): admit takes a
+  // request as enqueue would, from an idle channel whose queue has room for every request offered
+  // since (room(): how many), and returns the cycle it was taken; drainOffered drains them: a
+  // recorded drain of the same key applies without their ever being queued, otherwise they are
+  // queued in order and drained as drain() would.
+  uint32_t room(bool write) const { return write ? writes_.depth() : reads_.depth(); }
+  int64_t admit(const DramRequest& request);
+  void drainOffered();
   // Batch replay (BankedDram::enqueueAndDrain, dram_channel_replay.cpp): a batch of writes offered
   // to idle channels and drained is recorded as the commands every channel issued, in the order
   // they were booked, and what each channel was left with; a batch whose state and requests
@@ -175,10 +183,17 @@ class DramChannel {
   void issueOne();
   // Drain replay: builds the key of the drain about to start (false: not a drain it covers),
   // applies a recorded drain, records one. Drains by replay, or records the drain; false: the
-  // caller issues it burst by burst.
+  // caller issues it burst by burst. The key of the queued requests (replayKey) or of those
+  // offered (offeredKey), from the requests by age (`at(i)`) and the queue's flags; lookupDrain
+  // applies or records it (offered: queued first).
   bool replayDrain();
   bool replayKey();
-  void applyReplay(uint32_t entry);
+  bool offeredKey();
+  template <typename At>
+  bool buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank);
+  bool lookupDrain(bool offered);
+  void queueOffered();
+  void applyReplay(uint32_t entry, bool offered);
   void recordDrain();
   template <typename F>
   void visitReplayFields(RequestQueue& q, F&& f);
@@ -302,6 +317,9 @@ class DramChannel {
     int64_t pre, act, col, dataEnd, preSlot, actSlot;
   };
   std::vector<Step>* record_ = nullptr;
+  // Admitted, not queued (their arrival: when admitted): the first offeredCount_.
+  std::vector<DramRequest> offered_;
+  uint32_t offeredCount_ = 0;
   uint32_t recordIndex_ = 0;  // the request being committed, by age
   struct Replay {
     bool on = true;
@@ -312,6 +330,7 @@ class DramChannel {
     std::vector<int64_t> key;
     std::vector<int32_t> slots;           // the queue's requests by age
     std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
+    std::vector<char> mark;               // per bank, scratch for the key (all 0 between keys)
     uint64_t hash = 0;
     // What a recorded drain changes: per field of its banks, groups, windows and channel (in the
     // key's order), kept, or set to a time (+ t0), a row (+ baseRow) or a value.
@@ -372,6 +391,30 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
   int64_t from = request.arrival;
   if (!neverUsed) from = std::max(from, freed.popEarliest());
   q.push(request, from, bi, gi, banks_[bi].openRow);
+  return from;
+}
+
+inline int64_t DramChannel::admit(const DramRequest& request) {
+  const RequestQueue& q = request.write ? writes_ : reads_;
+  FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
+  const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
+  const uint32_t bi = gi * banksPerGroup_ + request.bank;
+  // As enqueue: a slot never used, or else the one that freed first.
+  const bool neverUsed = freed.size() < q.depth() - q.size() - offeredCount_;
+  int64_t from = request.arrival;
+  if (!neverUsed) from = std::max(from, freed.popEarliest());
+  // Field by field (as RequestQueue::push: a whole-struct copy of the request just built stalls
+  // on store forwarding), into room reserved for a queue's depth.
+  DramRequest& r = offered_[offeredCount_++];
+  r.write = request.write;
+  r.rank = request.rank;
+  r.bankGroup = request.bankGroup;
+  r.bank = request.bank;
+  r.row = request.row;
+  r.arrival = from;
+  r.bytes = request.bytes;
+  r.bankIndex = bi;
+  r.groupIndex = gi;
   return from;
 }
 

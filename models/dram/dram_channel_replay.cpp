@@ -17,6 +17,9 @@
 // lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
 // repeats). The channels of one memory share their recorded drains (the same timings: a drain
 // seen on one channel replays on another), up to 16 MiB of them.
+// Requests offered without queueing (admit, BankedDram::drainBatch's reads) are keyed alike from
+// the offered list, with the queue's flags as queueing them would set them; a drain that replays
+// then never queues them (they are queued, in order, only to be issued or recorded).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -96,16 +99,44 @@ bool DramChannel::replayKey() {
   if (writes == writes_.empty()) return false;  // both queues hold requests
   RequestQueue& q = writes ? writes_ : reads_;
   R.slots.clear();
-  int64_t t0 = std::numeric_limits<int64_t>::max();
   for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
     const int32_t s = q.slotByAge(a);
-    if (s < 0) continue;
-    R.slots.push_back(s);
-    t0 = std::min(t0, q.request(s).arrival);
+    if (s >= 0) R.slots.push_back(s);
   }
+  return buildKey(
+      writes, R.slots.size(), [&](size_t i) -> const DramRequest& { return q.request(R.slots[i]); },
+      q.arrivalsInOrder(), q.hitBank());
+}
+
+bool DramChannel::offeredKey() {
+  // The queue's own flags as pushing the offered requests into it (empty) would leave them.
+  bool inOrder = true;
+  int64_t hitBank = -1;
+  uint32_t banksWithHits = 0;
+  std::vector<char>& hits = replay_.mark;
+  for (size_t i = 0; i < offeredCount_; ++i) {
+    const DramRequest& r = offered_[i];
+    inOrder = i == 0 || (inOrder && r.arrival >= offered_[i - 1].arrival);
+    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow && !hits[r.bankIndex]) {
+      hits[r.bankIndex] = 1;
+      hitBank = ++banksWithHits == 1 ? static_cast<int64_t>(r.bankIndex) : -1;
+    }
+  }
+  for (size_t i = 0; i < offeredCount_; ++i) hits[offered_[i].bankIndex] = 0;
+  return buildKey(
+      offered_.front().write, offeredCount_,
+      [&](size_t i) -> const DramRequest& { return offered_[i]; }, inOrder, hitBank);
+}
+
+template <typename At>
+bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank) {
+  Replay& R = replay_;
+  RequestQueue& q = writes ? writes_ : reads_;
+  int64_t t0 = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < n; ++i) t0 = std::min(t0, at(i).arrival);
   // Every command goes at or after t0: the buses' windows must hold it.
   if (t0 * commands_.rowSlots < bus_.row.base() || t0 < columnBus().base()) return false;
-  const uint64_t baseRow = q.request(R.slots.front()).row;
+  const uint64_t baseRow = at(0).row;
   R.t0 = t0;
   R.baseRow = baseRow;
   // A state time v counts only as v + c for the constants c it is used with (in the plans and in
@@ -114,32 +145,32 @@ bool DramChannel::replayKey() {
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
   std::vector<int64_t>& key = R.key;
   key.clear();
-  key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{q.arrivalsInOrder()} << 2);
+  key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{inOrder} << 2);
   key.push_back(q.passedOver);
-  key.push_back(q.hitBank());
+  key.push_back(hitBank);
   appendChannelTimesKey(t0, key);
-  key.push_back(static_cast<int64_t>(R.slots.size()));
-  for (int32_t s : R.slots) {
-    const DramRequest& r = q.request(s);
+  key.push_back(static_cast<int64_t>(n));
+  // The requests by age; the banks they go to (ascending), each marked 1, or 2 when one of its
+  // requests wants its open row.
+  std::vector<char>& mark = R.mark;
+  R.banks.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const DramRequest& r = at(i);
     key.push_back(r.arrival - t0);
     key.push_back(static_cast<int64_t>(r.row - baseRow));
     key.push_back(static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes));
+    if (!mark[r.bankIndex]) {
+      mark[r.bankIndex] = 1;
+      R.banks.push_back(r.bankIndex);
+    }
+    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow) mark[r.bankIndex] = 2;
   }
-  R.banks.assign(q.activeBanks().begin(), q.activeBanks().end());
   std::sort(R.banks.begin(), R.banks.end());
   R.groups.clear();
   for (uint32_t bi : R.banks) {
     const Bank& b = banks_[bi];
-    int64_t row = kClosed;
-    if (b.openRow >= 0) {
-      row = kOtherRow;
-      for (int32_t s = q.head(bi); s >= 0; s = q.next(s)) {
-        if (static_cast<int64_t>(q.request(s).row) == b.openRow) {
-          row = kQueuedRow;
-          break;
-        }
-      }
-    }
+    const int64_t row = b.openRow < 0 ? kClosed : mark[bi] == 2 ? kQueuedRow : kOtherRow;
+    mark[bi] = 0;
     key.push_back(row);
     key.push_back(
         row == kQueuedRow ? static_cast<int64_t>(static_cast<uint64_t>(b.openRow) - baseRow) : 0);
@@ -158,15 +189,15 @@ bool DramChannel::replayKey() {
   }
   // The command buses' bookings from t0 on (the sibling pseudo-channel's among them).
   // (Each list after its length.)
-  size_t at = key.size();
+  size_t len = key.size();
   key.push_back(0);
   bus_.row.appendBooked(t0 * commands_.rowSlots, key);
-  key[at] = static_cast<int64_t>(key.size() - at);
+  key[len] = static_cast<int64_t>(key.size() - len);
   if (commands_.separateColumnBus) {
-    at = key.size();
+    len = key.size();
     key.push_back(0);
     bus_.column.appendBooked(t0, key);
-    key[at] = static_cast<int64_t>(key.size() - at);
+    key[len] = static_cast<int64_t>(key.size() - len);
   }
   // Four lanes, so that the multiplications do not wait for each other.
   uint64_t lane[4] = {key.size(), 1, 2, 3};
@@ -188,6 +219,11 @@ bool DramChannel::replayDrain() {
     return false;
   }
   if (!replayKey()) return false;
+  return lookupDrain(false);
+}
+
+bool DramChannel::lookupDrain(bool offered) {
+  Replay& R = replay_;
   const auto found = R.cache->byHash.find(R.hash);
   if (found != R.cache->byHash.end() && R.cache->entries[found->second].key == R.key) {
     const Replay::Entry& e = R.cache->entries[found->second];
@@ -195,7 +231,7 @@ bool DramChannel::replayDrain() {
     bool clear = true;
     for (const Rank& k : ranks_) clear = clear && R.t0 + e.lastFirst < k.nextRefresh;
     if (clear) {
-      applyReplay(found->second);
+      applyReplay(found->second, offered);
       R.misses = 0;
       R.backoff = 0;
       return true;
@@ -207,8 +243,43 @@ bool DramChannel::replayDrain() {
     R.misses = 0;
   }
   if (R.cache->words >= kMaxWords || found != R.cache->byHash.end()) return false;
+  if (offered) {
+    // Recorded from the queue, as a drain of the same requests queued.
+    queueOffered();
+    RequestQueue& q = reads_.empty() ? writes_ : reads_;
+    R.slots.clear();
+    for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
+      const int32_t slot = q.slotByAge(a);
+      if (slot >= 0) R.slots.push_back(slot);
+    }
+  }
   recordDrain();
   return true;
+}
+
+void DramChannel::queueOffered() {
+  for (size_t i = 0; i < offeredCount_; ++i) {
+    const DramRequest& r = offered_[i];
+    RequestQueue& q = r.write ? writes_ : reads_;
+    q.push(r, r.bankIndex, r.groupIndex, banks_[r.bankIndex].openRow);
+  }
+  offeredCount_ = 0;
+}
+
+void DramChannel::drainOffered() {
+  if (offeredCount_ == 0) return;
+  Replay& R = replay_;
+  R.counters.drainedBursts += offeredCount_;
+  ++R.counters.drains;
+  bool done = false;
+  if (R.skip > 0) {
+    --R.skip;
+  } else if (offeredKey()) {
+    done = lookupDrain(true);
+  }
+  if (done) return;
+  queueOffered();
+  while (!idle()) issueOne();
 }
 
 void DramChannel::recordDrain() {
@@ -286,11 +357,15 @@ void DramChannel::recordDrain() {
   ++R.counters.recorded;
 }
 
-void DramChannel::applyReplay(uint32_t entry) {
+void DramChannel::applyReplay(uint32_t entry, bool offered) {
   Replay& R = replay_;
   const Replay::Entry& e = R.cache->entries[entry];
-  const bool write = reads_.empty();
+  const bool write = offered ? offered_.front().write : reads_.empty();
   RequestQueue& q = write ? writes_ : reads_;
+  // The drain's requests by age.
+  auto request = [&](uint32_t i) -> const DramRequest& {
+    return offered ? offered_[i] : q.request(R.slots[i]);
+  };
   FreedSlots& freed = write ? freedWrites_ : freedReads_;
   const int64_t t0 = R.t0, slots = commands_.rowSlots;
   // The commands, in the order they were issued.
@@ -302,7 +377,7 @@ void DramChannel::applyReplay(uint32_t entry) {
   }
   if (batch_.active) {
     for (const Step& s : e.steps) {
-      const DramRequest& r = q.request(R.slots[s.request]);
+      const DramRequest& r = request(s.request);
       const Plan p{s.pre >= 0 ? s.pre + t0 : -1,
                    s.act >= 0 ? s.act + t0 : -1,
                    s.col + t0,
@@ -316,13 +391,13 @@ void DramChannel::applyReplay(uint32_t entry) {
   }
   if (log_ || done_) {
     for (const Step& s : e.steps) {
-      const int32_t slot = R.slots[s.request];
-      const DramRequest& r = q.request(slot);
+      const DramRequest& r = request(s.request);
       if (log_)
         log_->push_back({logChannel_, r.bankIndex, r.row, r.write, r.arrival,
                          s.pre >= 0 ? s.pre + t0 : -1, s.act >= 0 ? s.act + t0 : -1, s.col + t0,
                          s.dataEnd + t0});
-      if (done_) done_->push_back({q.seq(slot), r.write, s.dataEnd + t0});
+      // (Offered requests are never streamed: no groups to book them to.)
+      if (done_ && !offered) done_->push_back({q.seq(R.slots[s.request]), r.write, s.dataEnd + t0});
     }
   }
   // The counters.
@@ -350,8 +425,14 @@ void DramChannel::applyReplay(uint32_t entry) {
     stats_.firstArrivalPs = arrivalPs;
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (e.maxDataEnd + t0) * tckPs_);
   lastDataEnd_ = std::max(lastDataEnd_, e.maxDataEnd + t0);
-  // The state it leaves: the queue empty, and the fields it set.
-  q.clear();
+  // The state it leaves: the queue empty (as if the offered requests had been queued and issued),
+  // and the fields it set.
+  if (offered) {
+    q.skip(bursts);
+    offeredCount_ = 0;
+  } else {
+    q.clear();
+  }
   size_t i = 0;
   visitReplayFields(q, [&](Replay::Set, auto& field) {
     const Replay::Change& c = e.changes[i++];
