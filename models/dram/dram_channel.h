@@ -106,7 +106,8 @@ class DramChannel {
                       std::vector<int64_t>& key);
   // The channel's bus, activate-window and refresh times that can still bind a command from t0
   // on, relative to t0 (both replay keys hold them).
-  void appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const;
+  template <typename Out>
+  void appendChannelTimesKey(int64_t t0, Out& key) const;
   // What a refresh during a batch from t0 depends on beyond the batch key: each rank's next
   // refresh (relative, exact) and per-bank round, and every bank's open flag and the times a
   // refresh waits for (too old to bind left out). With it in the key, a batch that meets a
@@ -192,6 +193,10 @@ class DramChannel {
   template <typename At>
   bool buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank);
   bool lookupDrain(bool offered);
+  bool sameKey(const std::vector<int64_t>& recorded) const {
+    return recorded.size() == replay_.keySize &&
+           std::equal(recorded.begin(), recorded.end(), replay_.key.begin());
+  }
   void queueOffered();
   void applyReplay(uint32_t entry, bool offered);
   void recordDrain();
@@ -332,6 +337,7 @@ class DramChannel {
     std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
     std::vector<char> mark;               // per bank, scratch for the key (all 0 between keys)
     uint64_t hash = 0;
+    size_t keySize = 0;  // the key's words (key holds room for more)
     // What a recorded drain changes: per field of its banks, groups, windows and channel (in the
     // key's order), kept, or set to a time (+ t0), a row (+ baseRow) or a value.
     enum class Set : uint8_t { Keep, Time, Row, Value };

@@ -75,7 +75,17 @@ void DramChannel::visitReplayFields(RequestQueue& q, F&& f) {
   f(Set::Value, q.passedOver);
 }
 
-void DramChannel::appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const {
+namespace {
+// Writes a key's words in place (room reserved beforehand).
+struct KeyWriter {
+  using value_type = int64_t;
+  int64_t* at;
+  void push_back(int64_t v) { *at++ = v; }
+};
+}  // namespace
+
+template <typename Out>
+void DramChannel::appendChannelTimesKey(int64_t t0, Out& key) const {
   // A state time v counts only as v + c for the constants c it is used with, against times from
   // t0 on: when v + c < t0 for the largest such c, it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
@@ -143,8 +153,11 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
   // the scheduler's shortcuts), against times from t0 on: when v + c < t0 for the largest such c,
   // it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
-  std::vector<int64_t>& key = R.key;
-  key.clear();
+  // Written in place: room for the most it can hold (each bus window: 64 words and a part).
+  const size_t most = 10 + 7 * windows_.size() + ranks_.size() + 3 * n + 6 * banks_.size() +
+                      3 * groups_.size() + 2 * 66;
+  if (R.key.size() < most) R.key.resize(most);
+  KeyWriter key{R.key.data()};
   key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{inOrder} << 2);
   key.push_back(q.passedOver);
   key.push_back(hitBank);
@@ -159,11 +172,12 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
     key.push_back(r.arrival - t0);
     key.push_back(static_cast<int64_t>(r.row - baseRow));
     key.push_back(static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes));
-    if (!mark[r.bankIndex]) {
-      mark[r.bankIndex] = 1;
+    char& m = mark[r.bankIndex];
+    if (!m) {
+      m = 1;
       R.banks.push_back(r.bankIndex);
     }
-    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow) mark[r.bankIndex] = 2;
+    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow) m = 2;
   }
   std::sort(R.banks.begin(), R.banks.end());
   R.groups.clear();
@@ -178,9 +192,9 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
     key.push_back(time(b.preAllowed, 0));
     key.push_back(time(b.rdAllowed, 0));
     key.push_back(time(b.wrAllowed, 0));
-    R.groups.push_back(bi / banksPerGroup_);
+    const uint32_t gi = bi / banksPerGroup_;
+    if (R.groups.empty() || R.groups.back() != gi) R.groups.push_back(gi);
   }
-  R.groups.erase(std::unique(R.groups.begin(), R.groups.end()), R.groups.end());
   for (uint32_t gi : R.groups) {
     const BankGroup& g = groups_[gi];
     key.push_back(time(g.lastCol, tCCD_L_));
@@ -189,24 +203,27 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
   }
   // The command buses' bookings from t0 on (the sibling pseudo-channel's among them).
   // (Each list after its length.)
-  size_t len = key.size();
+  int64_t* len = key.at;
   key.push_back(0);
   bus_.row.appendBooked(t0 * commands_.rowSlots, key);
-  key[len] = static_cast<int64_t>(key.size() - len);
+  *len = key.at - len;
   if (commands_.separateColumnBus) {
-    len = key.size();
+    len = key.at;
     key.push_back(0);
     bus_.column.appendBooked(t0, key);
-    key[len] = static_cast<int64_t>(key.size() - len);
+    *len = key.at - len;
   }
+  const int64_t* k = R.key.data();
+  const size_t size = static_cast<size_t>(key.at - k);
+  R.keySize = size;
   // Four lanes, so that the multiplications do not wait for each other.
-  uint64_t lane[4] = {key.size(), 1, 2, 3};
+  uint64_t lane[4] = {size, 1, 2, 3};
   size_t i = 0;
-  for (; i + 4 <= key.size(); i += 4) {
+  for (; i + 4 <= size; i += 4) {
     for (size_t j = 0; j < 4; ++j)
-      lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
+      lane[j] = (lane[j] ^ static_cast<uint64_t>(k[i + j])) * 0x9e3779b97f4a7c15ull;
   }
-  for (; i < key.size(); ++i) lane[0] = mix(lane[0], static_cast<uint64_t>(key[i]));
+  for (; i < size; ++i) lane[0] = mix(lane[0], static_cast<uint64_t>(k[i]));
   R.hash = mix(mix(mix(lane[0], lane[1]), lane[2]), lane[3]);
   return true;
 }
@@ -225,7 +242,7 @@ bool DramChannel::replayDrain() {
 bool DramChannel::lookupDrain(bool offered) {
   Replay& R = replay_;
   const auto found = R.cache->byHash.find(R.hash);
-  if (found != R.cache->byHash.end() && R.cache->entries[found->second].key == R.key) {
+  if (found != R.cache->byHash.end() && sameKey(R.cache->entries[found->second].key)) {
     const Replay::Entry& e = R.cache->entries[found->second];
     // It must end before a refresh is due.
     bool clear = true;
@@ -349,7 +366,7 @@ void DramChannel::recordDrain() {
       e.changes.push_back({Replay::Set::Value, now});
     }
   });
-  e.key = R.key;
+  e.key.assign(R.key.begin(), R.key.begin() + static_cast<std::ptrdiff_t>(R.keySize));
   R.cache->byHash.emplace(R.hash, static_cast<uint32_t>(R.cache->entries.size()));
   R.cache->words += e.key.size() + e.steps.size() * sizeof(Step) / 8 + e.changes.size() * 2 +
                     e.latencies.size() * 2 + 16;
