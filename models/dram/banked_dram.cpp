@@ -31,6 +31,27 @@ uint64_t hashKey(const std::vector<int64_t>& key, size_t from = 0) {
   for (int j = 1; j < 4; ++j) h = (h ^ (lane[j] + (h << 6) + (h >> 2))) * 0xc4ceb9fe1a85ec53ull;
   return h;
 }
+// A key as stored: each word in 32 bits when it fits, kPast as one marker word, any other word as
+// a second marker and its two halves (a code no two keys share: keys compare equal packed exactly
+// when they do whole).
+constexpr int32_t kPastWord = std::numeric_limits<int32_t>::min();
+constexpr int32_t kWideWord = kPastWord + 1;
+void packKey(const std::vector<int64_t>& key, std::vector<int32_t>& out) {
+  out.clear();
+  for (const int64_t v : key) {
+    if (v == std::numeric_limits<int64_t>::min()) {
+      out.push_back(kPastWord);
+    } else if (v > kWideWord && v <= std::numeric_limits<int32_t>::max()) {
+      out.push_back(static_cast<int32_t>(v));
+    } else {
+      const auto u = static_cast<uint64_t>(v);
+      out.push_back(kWideWord);
+      out.push_back(static_cast<int32_t>(static_cast<uint32_t>(u)));
+      out.push_back(static_cast<int32_t>(static_cast<uint32_t>(u >> 32)));
+    }
+  }
+}
+
 const DramModelRegistration kRegistered{
     {"dram-model",
      "banked",
@@ -219,7 +240,8 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
   // The requests: admission (relative; one before t0 is admitted at t0 or later, as the earliest
   // is), where they start in their first burst and their size, and their runs of bursts (the
   // runs enqueue takes them in) by coordinates, rows relative; then each channel's state.
-  std::vector<int64_t>& key = batchReplay_.key;
+  BatchReplay& B = batchReplay_;
+  std::vector<int64_t>& key = B.requests;
   key.clear();
   key.push_back(static_cast<int64_t>(batch.size()));
   std::vector<std::vector<DramChannel::Wanted>>& wanted = batchReplay_.wanted;
@@ -244,9 +266,26 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
       at += n * burst;
     }
   }
+  // The requests' part is kept once (batches of a copy repeat a few patterns of requests): the
+  // key holds its number among those kept.
+  const uint64_t requestsHash = hashKey(key);
+  int64_t id = -1;
+  for (auto [at, end] = B.requestsByHash.equal_range(requestsHash); at != end && id < 0; ++at) {
+    if (B.requestParts[at->second] == key) id = at->second;
+  }
+  if (id < 0) {
+    // (None kept once recordings are full: such a batch is not looked up.)
+    if (B.words >= kMaxBatchWords) return false;
+    id = static_cast<int64_t>(B.requestParts.size());
+    B.requestsByHash.emplace(requestsHash, static_cast<uint32_t>(id));
+    B.requestParts.push_back(key);
+    B.words += key.size() + 4;
+  }
+  B.key.clear();
+  B.key.push_back(id);
   for (uint32_t ch = 0; ch < channels_.size(); ++ch)
-    channels_[ch].appendBatchKey(t0, baseRow, wanted[ch], key);
-  hash = hashKey(key);
+    channels_[ch].appendBatchKey(t0, baseRow, wanted[ch], B.key);
+  hash = hashKey(B.key);
   return true;
 }
 
@@ -339,17 +378,19 @@ MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& ba
   // A batch recorded without meeting a refresh applies while no channel's refresh comes due
   // before its commands; otherwise one recorded from the same refresh state (the longer key).
   const auto found = B.byHash.find(hash);
-  if (found != B.byHash.end() && B.entries[found->second].key == B.key) {
+  packKey(B.key, B.packed);
+  if (found != B.byHash.end() && B.entries[found->second].key == B.packed) {
     const BatchEntry& e = B.entries[found->second];
     bool clear = !B.logging || e.logged;
     for (uint32_t ch = 0; clear && ch < channels_.size(); ++ch)
       clear = channels_[ch].batchClear(e.channels[ch], t0);
     if (clear) return applyBatch(e, t0, baseRow);
   }
-  const size_t batchKeySize = B.key.size();
   const uint64_t withRefresh = refreshKey(t0, hash);
   const auto foundWith = B.byHash.find(withRefresh);
-  if (foundWith != B.byHash.end() && B.entries[foundWith->second].key == B.key) {
+  std::vector<int32_t> packedWith;
+  packKey(B.key, packedWith);
+  if (foundWith != B.byHash.end() && B.entries[foundWith->second].key == packedWith) {
     const BatchEntry& e = B.entries[foundWith->second];
     if (!B.logging || e.logged) return applyBatch(e, t0, baseRow);
   }
@@ -378,13 +419,13 @@ MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& ba
   }
   // Kept under the key that determines it (a hash already taken by another key: not kept).
   if (!ok || B.byHash.count(e.refreshKey ? withRefresh : hash) > 0) return end;
-  if (!e.refreshKey) B.key.resize(batchKeySize);
   e.buses.resize(busFirst_.size());
   for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].recordBus(t0, e.buses[b]);
-  e.key = B.key;
-  size_t words = e.key.size() + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
+  e.key = std::move(e.refreshKey ? packedWith : B.packed);
+  e.key.shrink_to_fit();
+  size_t words = e.key.size() / 2 + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
   for (const DramChannel::BatchOutcome& o : e.channels)
-    words += o.changes.size() * 2 + o.freed.size() / 2 + 14;
+    words += o.changes.size() + o.freed.size() / 2 + 14;
   for (const DramChannel::BusState& b : e.buses)
     words += b.rowBits.size() + b.columnBits.size() + 4;
   B.words += words;

@@ -92,7 +92,7 @@ class BankedDram : public MemoryTiming {
 
   // Batch replay: the key of the batch being offered, the recorded batches.
   struct BatchEntry {
-    std::vector<int64_t> key;
+    std::vector<int32_t> key;  // packed (packKey)
     std::vector<DramChannel::BatchStep> steps;
     std::vector<DramChannel::BatchLogStep> logSteps;  // when recorded with an issue log
     bool logged = false;
@@ -105,7 +105,11 @@ class BankedDram : public MemoryTiming {
   struct BatchReplay {
     bool on = true;
     BatchCounters counters;
-    std::vector<int64_t> key;
+    std::vector<int64_t> key, requests;
+    std::vector<int32_t> packed;  // key, packed
+    // The requests' parts of keys seen (a batch key holds the number of its own).
+    std::vector<std::vector<int64_t>> requestParts;
+    std::unordered_multimap<uint64_t, uint32_t> requestsByHash;
     std::vector<std::vector<DramChannel::Wanted>> wanted;  // per channel
     std::vector<BatchEntry> entries;
     std::unordered_map<uint64_t, uint32_t> byHash;

@@ -89,9 +89,16 @@ class DramChannel {
     int32_t arrival;
     int64_t row;
   };
+  // A field a recorded batch changed: its place in visitBatchFields' order, how (Replay::Set)
+  // and to what.
+  struct BatchChange {
+    uint16_t field;
+    uint8_t how;
+    int32_t value;  // (a batch whose changes do not fit is not kept)
+  };
   // One channel's part of a recorded batch.
   struct BatchOutcome {
-    std::vector<std::pair<uint8_t, int64_t>> changes;  // per field (visitReplayFields, all banks)
+    std::vector<BatchChange> changes;  // the fields it changed, in order
     std::vector<int32_t> freed;  // the write queue's freed-slot times after it, earliest first
     uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0, refreshes = 0;
     int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0, refreshPs = 0;

@@ -667,21 +667,29 @@ bool DramChannel::endBatch(BatchOutcome& out) {
   allReplayFields();
   size_t i = 0;
   bool ok = true;
+  // Only the fields it changed, by their place in visitBatchFields' order.
+  auto note = [&](size_t at, Replay::Set how, int64_t value) {
+    ok = ok && at <= std::numeric_limits<uint16_t>::max() &&
+         value >= std::numeric_limits<int32_t>::min() &&
+         value <= std::numeric_limits<int32_t>::max();
+    out.changes.push_back(
+        {static_cast<uint16_t>(at), static_cast<uint8_t>(how), static_cast<int32_t>(value)});
+  };
   visitBatchFields([&](Replay::Set how, auto& field) {
+    const size_t at = i;
     const int64_t was = batch_.before[i++], now = static_cast<int64_t>(field);
-    if (now == was) {
-      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Keep), 0});
-    } else if (how == Replay::Set::Time) {
+    if (now == was) return;
+    if (how == Replay::Set::Time) {
       // (A time a burst of the batch set is from t0 on.)
       ok = ok && now >= t0;
-      out.changes.push_back({static_cast<uint8_t>(how), now - t0});
+      note(at, how, now - t0);
     } else if (how == Replay::Set::Row && now >= 0) {
-      out.changes.push_back(
-          {static_cast<uint8_t>(how), static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow)});
+      note(at, how, static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow));
     } else {
-      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Value), now});
+      note(at, Replay::Set::Value, now);
     }
   });
+  out.changes.shrink_to_fit();
   return ok;
 }
 
@@ -743,17 +751,20 @@ void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (o.maxDataEnd + t0) * tckPs_);
   lastDataEnd_ = std::max(lastDataEnd_, o.maxDataEnd + t0);
   allReplayFields();
-  size_t i = 0;
+  uint32_t i = 0;
+  auto next = o.changes.begin();
   visitBatchFields([&](Replay::Set, auto& field) {
-    const auto& [how, value] = o.changes[i++];
+    if (next == o.changes.end() || next->field != i++) return;
+    const BatchChange& c = *next++;
     using Field = std::remove_reference_t<decltype(field)>;
-    switch (static_cast<Replay::Set>(how)) {
+    switch (static_cast<Replay::Set>(c.how)) {
       case Replay::Set::Keep: break;
-      case Replay::Set::Time: field = static_cast<Field>(value + t0); break;
+      case Replay::Set::Time: field = static_cast<Field>(c.value + t0); break;
       case Replay::Set::Row:
-        field = static_cast<Field>(static_cast<int64_t>(static_cast<uint64_t>(value) + baseRow));
+        field = static_cast<Field>(
+            static_cast<int64_t>(static_cast<uint64_t>(int64_t{c.value}) + baseRow));
         break;
-      case Replay::Set::Value: field = static_cast<Field>(value); break;
+      case Replay::Set::Value: field = static_cast<Field>(c.value); break;
     }
   });
 }
