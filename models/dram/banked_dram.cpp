@@ -319,22 +319,7 @@ MemoryTiming::BatchEnd BankedDram::applyBatch(const BatchEntry& e, int64_t t0, u
 }
 
 MemoryTiming::BatchEnd BankedDram::offerReads(const std::vector<BatchAccess>& batch) {
-  // Every channel idle, and its read queue with room for all of the batch's bursts for it.
-  offeredBursts_.assign(channels_.size(), 0);
-  const uint64_t burst = decoder_.burstBytes();
-  for (const BatchAccess& a : batch) {
-    uint64_t at = a.offset / burst * burst;
-    const uint64_t end = a.offset + a.bytes;
-    while (at < end) {
-      const DramCoordinates c = decoder_.decode(at);
-      const uint64_t stop = std::min(at + decoder_.burstsSharingCoordinates(at) * burst, end);
-      const uint64_t n = (stop - at + burst - 1) / burst;
-      offeredBursts_[c.channel] += static_cast<uint32_t>(n);
-      if (offeredBursts_[c.channel] > channels_[c.channel].room(false))
-        return MemoryTiming::drainBatch(batch, false);
-      at += n * burst;
-    }
-  }
+  // (Every channel idle.)
   for (const BatchAccess& a : batch) take<true>(a.offset, a.bytes, false, a.arrival);
   const Picoseconds taken = admitted();
   // As drain(), each channel draining what it was offered.

@@ -20,9 +20,9 @@ class BankedDram : public MemoryTiming {
   Picoseconds drain() override;
   // With replay on, a batch of writes offered to idle channels whose state and requests repeat
   // an earlier batch's (relative to its first arrival) takes that batch's commands at once
-  // (batch replay, dram_channel_replay.cpp); a batch of reads that fits the channels' queues is
-  // offered to them without being queued, so that each channel's drain replays without queueing
-  // its requests (DramChannel::admit); otherwise enqueue and drain.
+  // (batch replay, dram_channel_replay.cpp); a batch of reads is offered to the channels without
+  // being queued (as far as their queues hold them), so that each channel's drain replays without
+  // queueing its requests (DramChannel::admit); otherwise enqueue and drain.
   BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
@@ -133,7 +133,6 @@ class BankedDram : public MemoryTiming {
   void take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival);
   BatchEnd offerReads(const std::vector<BatchAccess>& batch);
   BatchEnd writeBatch(const std::vector<BatchAccess>& batch);
-  std::vector<uint32_t> offeredBursts_;  // per channel, for offerReads
 };
 
 }  // namespace ascendsim::models

@@ -66,12 +66,13 @@ class DramChannel {
   // Shares `other`'s recorded drains (a channel of the same memory).
   void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
   // Requests offered without being queued (BankedDram::drainBatch, with replay on): admit takes a
-  // request as enqueue would, from an idle channel whose queue has room for every request offered
-  // since (room(): how many), and returns the cycle it was taken; drainOffered drains them: a
+  // request of one kind (reads, or writes) as enqueue would, from a channel idle when the first
+  // was offered, and returns the cycle it was taken (once more are offered than its queue holds,
+  // they are queued, in order, and the rest enqueued: the same); drainOffered drains them: a
   // recorded drain of the same key applies without their ever being queued, otherwise they are
   // queued in order and drained as drain() would.
-  uint32_t room(bool write) const { return write ? writes_.depth() : reads_.depth(); }
   int64_t admit(const DramRequest& request);
+  void queueOffered();
   void drainOffered();
   // Batch replay (BankedDram::enqueueAndDrain, dram_channel_replay.cpp): a batch of writes offered
   // to idle channels and drained is recorded as the commands every channel issued, in the order
@@ -204,7 +205,6 @@ class DramChannel {
     return recorded.size() == replay_.keySize &&
            std::equal(recorded.begin(), recorded.end(), replay_.key.begin());
   }
-  void queueOffered();
   void applyReplay(uint32_t entry, bool offered);
   void recordDrain();
   template <typename F>
@@ -409,6 +409,12 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
 
 inline int64_t DramChannel::admit(const DramRequest& request) {
   const RequestQueue& q = request.write ? writes_ : reads_;
+  // More than the queue holds: queued from here on (those offered first, in order), as enqueue
+  // would have left them.
+  if (offeredCount_ >= q.depth() || !q.empty()) {
+    queueOffered();
+    return enqueue(request);
+  }
   FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
   const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
   const uint32_t bi = gi * banksPerGroup_ + request.bank;

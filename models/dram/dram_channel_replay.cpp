@@ -284,7 +284,10 @@ void DramChannel::queueOffered() {
 }
 
 void DramChannel::drainOffered() {
-  if (offeredCount_ == 0) return;
+  if (offeredCount_ == 0) {
+    drain();  // (queued, when more were offered than the queue holds)
+    return;
+  }
   Replay& R = replay_;
   R.counters.drainedBursts += offeredCount_;
   ++R.counters.drains;

@@ -243,12 +243,13 @@ TEST(DramReplay, ReadsWritesAndCopiesIssueAsWithoutReplay) {
 }
 
 TEST(DramReplay, OfferedReadsIssueAsWithoutReplay) {
-  // A chunk's reads offered as one batch: with replay on, each channel whose queue holds its part
-  // takes it without queueing it (DramChannel::admit: the admission enqueue would give) and its
-  // drain replays from it; the arrivals, commands, admissions and ends must be those of enqueue and
-  // drain. A 64 KiB chunk is 2,048 bursts of 32 B: 32 per pseudo-channel of four HBM2E stacks (64
-  // pseudo-channels, queues of 32: offered), 128 on one stack and 64 on HBM3 (more than a queue
-  // holds: enqueued as ever; so on DDR4, 1,024 bursts of 64 B on one channel). On four stacks the
+  // A chunk's reads offered as one batch: with replay on, each channel takes its part without
+  // queueing it (DramChannel::admit: the admission enqueue would give) and its drain replays from
+  // it; the arrivals, commands, admissions and ends must be those of enqueue and drain. A 64 KiB
+  // chunk is 2,048 bursts of 32 B: 32 per pseudo-channel of four HBM2E stacks (64
+  // pseudo-channels, queues of 32: all offered), 128 on one stack and 64 on HBM3 (more than a
+  // queue holds: the first 32 offered, then queued and the rest enqueued; so on DDR4, 1,024 bursts
+  // of 64 B on one channel). On four stacks the
   // pieces also come every 0.3 ns (1.7 TB/s, above their 1,638 GB/s): a request then waits for
   // the slot of the chunk before, which admission must count. As for queued reads, at least half
   // the bursts must replay at the memory's pace (HBM2E and HBM3 every 1.25 ns, four stacks
