@@ -14,10 +14,13 @@ constexpr size_t kMaxBatchWords = size_t{16} << 20;
 constexpr uint32_t kBatchMissesBeforePause = 8;
 constexpr uint32_t kLongestBatchPause = 1024;
 
-uint64_t hashKey(const std::vector<int64_t>& key) {
+// Marks where a batch key's refresh part starts (a value no word of a batch key takes).
+constexpr int64_t kRefreshMark = std::numeric_limits<int64_t>::min() + 7;
+
+uint64_t hashKey(const std::vector<int64_t>& key, size_t from = 0) {
   // Four lanes, so that the multiplications do not wait for each other.
-  uint64_t lane[4] = {key.size(), 1, 2, 3};
-  size_t i = 0;
+  uint64_t lane[4] = {key.size() - from, 1, 2, 3};
+  size_t i = from;
   for (; i + 4 <= key.size(); i += 4) {
     for (size_t j = 0; j < 4; ++j)
       lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
@@ -28,6 +31,27 @@ uint64_t hashKey(const std::vector<int64_t>& key) {
   for (int j = 1; j < 4; ++j) h = (h ^ (lane[j] + (h << 6) + (h >> 2))) * 0xc4ceb9fe1a85ec53ull;
   return h;
 }
+// A key as stored: each word in 32 bits when it fits, kPast as one marker word, any other word as
+// a second marker and its two halves (a code no two keys share: keys compare equal packed exactly
+// when they do whole).
+constexpr int32_t kPastWord = std::numeric_limits<int32_t>::min();
+constexpr int32_t kWideWord = kPastWord + 1;
+void packKey(const std::vector<int64_t>& key, std::vector<int32_t>& out) {
+  out.clear();
+  for (const int64_t v : key) {
+    if (v == std::numeric_limits<int64_t>::min()) {
+      out.push_back(kPastWord);
+    } else if (v > kWideWord && v <= std::numeric_limits<int32_t>::max()) {
+      out.push_back(static_cast<int32_t>(v));
+    } else {
+      const auto u = static_cast<uint64_t>(v);
+      out.push_back(kWideWord);
+      out.push_back(static_cast<int32_t>(static_cast<uint32_t>(u)));
+      out.push_back(static_cast<int32_t>(static_cast<uint32_t>(u >> 32)));
+    }
+  }
+}
+
 const DramModelRegistration kRegistered{
     {"dram-model",
      "banked",
@@ -59,6 +83,11 @@ BankedDram::BankedDram(const spec::DramSpec& m) : decoder_(m), tckPs_(m.tCK()) {
 }
 
 void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
+  take<false>(offset, bytes, write, arrival);
+}
+
+template <bool offer>
+void BankedDram::take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {
   // Requests are admitted in the order they are offered: one that waits for a slot in a full
   // channel queue holds back every later one, whichever channel it is for (as the reference
   // simulators' front ends do, and as an in-order request port does).
@@ -92,7 +121,7 @@ void BankedDram::enqueue(uint64_t offset, uint64_t bytes, bool write, Picosecond
     const uint64_t stop = std::min(runEnd, end);
     for (; at < stop; at += burst) {
       r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      r.arrival = std::max(r.arrival, channel.enqueue(r));
+      r.arrival = std::max(r.arrival, offer ? channel.admit(r) : channel.enqueue(r));
     }
     admitted_ = r.arrival;
     if (!isTouched_[c.channel]) {
@@ -211,7 +240,8 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
   // The requests: admission (relative; one before t0 is admitted at t0 or later, as the earliest
   // is), where they start in their first burst and their size, and their runs of bursts (the
   // runs enqueue takes them in) by coordinates, rows relative; then each channel's state.
-  std::vector<int64_t>& key = batchReplay_.key;
+  BatchReplay& B = batchReplay_;
+  std::vector<int64_t>& key = B.requests;
   key.clear();
   key.push_back(static_cast<int64_t>(batch.size()));
   std::vector<std::vector<DramChannel::Wanted>>& wanted = batchReplay_.wanted;
@@ -236,16 +266,88 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
       at += n * burst;
     }
   }
+  // The requests' part is kept once (batches of a copy repeat a few patterns of requests): the
+  // key holds its number among those kept.
+  const uint64_t requestsHash = hashKey(key);
+  int64_t id = -1;
+  for (auto [at, end] = B.requestsByHash.equal_range(requestsHash); at != end && id < 0; ++at) {
+    if (B.requestParts[at->second] == key) id = at->second;
+  }
+  if (id < 0) {
+    // (None kept once recordings are full: such a batch is not looked up.)
+    if (B.words >= kMaxBatchWords) return false;
+    id = static_cast<int64_t>(B.requestParts.size());
+    B.requestsByHash.emplace(requestsHash, static_cast<uint32_t>(id));
+    B.requestParts.push_back(key);
+    B.words += key.size() + 4;
+  }
+  B.key.clear();
+  B.key.push_back(id);
   for (uint32_t ch = 0; ch < channels_.size(); ++ch)
-    channels_[ch].appendBatchKey(t0, baseRow, wanted[ch], key);
-  hash = hashKey(key);
+    channels_[ch].appendBatchKey(t0, baseRow, wanted[ch], B.key);
+  hash = hashKey(B.key);
   return true;
 }
 
-Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
+uint64_t BankedDram::refreshKey(int64_t t0, uint64_t hash) {
+  std::vector<int64_t>& key = batchReplay_.key;
+  const size_t from = key.size();
+  key.push_back(kRefreshMark);
+  for (const DramChannel& c : channels_) c.appendRefreshKey(t0, key);
+  const uint64_t rest = hashKey(key, from);
+  return (hash ^ (rest + (hash << 6) + (hash >> 2))) * 0xc4ceb9fe1a85ec53ull;
+}
+
+MemoryTiming::BatchEnd BankedDram::applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow) {
+  BatchReplay& B = batchReplay_;
+  for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
+    channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
+  for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].restoreBus(t0, e.buses[b]);
+  int64_t last = 0;
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
+    const DramChannel::BatchOutcome& o = e.channels[ch];
+    channels_[ch].applyBatch(o, t0, baseRow);
+    if (o.writes > 0) last = std::max(last, channels_[ch].lastDataEnd());
+  }
+  admitted_ = 0;  // as drain() leaves it
+  ++B.counters.replayed;
+  if (e.refreshKey) ++B.counters.replayedWithRefresh;
+  B.counters.replayedBursts += e.steps.size();
+  B.misses = 0;
+  B.backoff = 0;
+  return {(e.admitted + t0) * tckPs_, last * tckPs_};
+}
+
+MemoryTiming::BatchEnd BankedDram::offerReads(const std::vector<BatchAccess>& batch) {
+  // (Every channel idle.)
+  for (const BatchAccess& a : batch) take<true>(a.offset, a.bytes, false, a.arrival);
+  const Picoseconds taken = admitted();
+  // As drain(), each channel draining what it was offered.
+  int64_t last = 0;
+  for (uint32_t ch : touched_) {
+    channels_[ch].drainOffered();
+    last = std::max(last, channels_[ch].lastDataEnd());
+    isTouched_[ch] = false;
+  }
+  touched_.clear();
+  admitted_ = 0;
+  return {taken, last * tckPs_};
+}
+
+MemoryTiming::BatchEnd BankedDram::drainBatch(const std::vector<BatchAccess>& batch, bool write) {
+  if (!write) {
+    bool offer = batchReplay_.on && !batch.empty() && done_.empty() && touched_.empty();
+    for (size_t ch = 0; offer && ch < channels_.size(); ++ch) offer = channels_[ch].idle();
+    return offer ? offerReads(batch) : MemoryTiming::drainBatch(batch, false);
+  }
+  return writeBatch(batch);
+}
+
+MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& batch) {
+  const bool write = true;
   BatchReplay& B = batchReplay_;
   // Writes offered to idle channels, not streaming (whose groups count their bursts).
-  if (!B.on || !write || batch.empty() || !done_.empty() || !touched_.empty())
+  if (!B.on || batch.empty() || !done_.empty() || !touched_.empty())
     return plainBatch(batch, write);
   for (const DramChannel& c : channels_) {
     if (!c.idle()) return plainBatch(batch, write);
@@ -258,30 +360,24 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
   uint64_t baseRow = 0, hash = 0;
   if (!batchKey(batch, t0, baseRow, hash)) return plainBatch(batch, write);
   ++B.counters.batches;
+  // A batch recorded without meeting a refresh applies while no channel's refresh comes due
+  // before its commands; otherwise one recorded from the same refresh state (the longer key).
   const auto found = B.byHash.find(hash);
-  if (found != B.byHash.end() && B.entries[found->second].key == B.key) {
+  packKey(B.key, B.packed);
+  if (found != B.byHash.end() && B.entries[found->second].key == B.packed) {
     const BatchEntry& e = B.entries[found->second];
     bool clear = !B.logging || e.logged;
     for (uint32_t ch = 0; clear && ch < channels_.size(); ++ch)
       clear = channels_[ch].batchClear(e.channels[ch], t0);
-    if (clear) {
-      for (size_t i = 0; i < e.logSteps.size() && B.logging; ++i)
-        channels_[e.steps[i].channel].logBatchStep(e.steps[i], e.logSteps[i], t0, baseRow);
-      for (size_t b = 0; b < busFirst_.size(); ++b)
-        channels_[busFirst_[b]].restoreBus(t0, e.buses[b]);
-      int64_t last = 0;
-      for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
-        const DramChannel::BatchOutcome& o = e.channels[ch];
-        channels_[ch].applyBatch(o, t0, baseRow);
-        if (o.writes > 0) last = std::max(last, channels_[ch].lastDataEnd());
-      }
-      admitted_ = 0;  // as drain() leaves it
-      ++B.counters.replayed;
-      B.counters.replayedBursts += e.steps.size();
-      B.misses = 0;
-      B.backoff = 0;
-      return last * tckPs_;
-    }
+    if (clear) return applyBatch(e, t0, baseRow);
+  }
+  const uint64_t withRefresh = refreshKey(t0, hash);
+  const auto foundWith = B.byHash.find(withRefresh);
+  std::vector<int32_t> packedWith;
+  packKey(B.key, packedWith);
+  if (foundWith != B.byHash.end() && B.entries[foundWith->second].key == packedWith) {
+    const BatchEntry& e = B.entries[foundWith->second];
+    if (!B.logging || e.logged) return applyBatch(e, t0, baseRow);
   }
   // Lookups that miss while nothing more can be recorded pause (after 8 in a row for 8, 16, ...
   // 1024 batches): traffic whose batches do not repeat.
@@ -291,29 +387,34 @@ Picoseconds BankedDram::enqueueAndDrain(const std::vector<BatchAccess>& batch, b
     B.skip = B.backoff;
     B.misses = 0;
   }
-  if (full || found != B.byHash.end()) return plainBatch(batch, write);
+  if (full) return plainBatch(batch, write);
   // Record it: enqueue and drain as ever, noting every command.
   BatchEntry e;
   for (uint32_t ch = 0; ch < channels_.size(); ++ch)
     channels_[ch].beginBatch(B.logging ? &e.steps : nullptr, B.logging ? &e.logSteps : nullptr, ch,
                              t0, baseRow);
   e.logged = B.logging;
-  const Picoseconds end = plainBatch(batch, write);
+  const BatchEnd end = plainBatch(batch, write);
+  e.admitted = end.admitted / tckPs_ - t0;
   e.channels.resize(channels_.size());
   bool ok = true;
-  for (uint32_t ch = 0; ch < channels_.size(); ++ch)
+  for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
     ok = channels_[ch].endBatch(e.channels[ch]) && ok;
-  if (!ok) return end;
+    e.refreshKey = e.refreshKey || e.channels[ch].refreshes > 0;
+  }
+  // Kept under the key that determines it (a hash already taken by another key: not kept).
+  if (!ok || B.byHash.count(e.refreshKey ? withRefresh : hash) > 0) return end;
   e.buses.resize(busFirst_.size());
   for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].recordBus(t0, e.buses[b]);
-  e.key = B.key;
-  size_t words = e.key.size() + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
+  e.key = std::move(e.refreshKey ? packedWith : B.packed);
+  e.key.shrink_to_fit();
+  size_t words = e.key.size() / 2 + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
   for (const DramChannel::BatchOutcome& o : e.channels)
-    words += o.changes.size() * 2 + o.freed.size() / 2 + 12;
+    words += o.changes.size() + o.freed.size() / 2 + 14;
   for (const DramChannel::BusState& b : e.buses)
     words += b.rowBits.size() + b.columnBits.size() + 4;
   B.words += words;
-  B.byHash.emplace(hash, static_cast<uint32_t>(B.entries.size()));
+  B.byHash.emplace(e.refreshKey ? withRefresh : hash, static_cast<uint32_t>(B.entries.size()));
   B.entries.push_back(std::move(e));
   ++B.counters.recorded;
   return end;

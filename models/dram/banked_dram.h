@@ -20,8 +20,10 @@ class BankedDram : public MemoryTiming {
   Picoseconds drain() override;
   // With replay on, a batch of writes offered to idle channels whose state and requests repeat
   // an earlier batch's (relative to its first arrival) takes that batch's commands at once
-  // (batch replay, dram_channel_replay.cpp); otherwise enqueue and drain.
-  Picoseconds enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) override;
+  // (batch replay, dram_channel_replay.cpp); a batch of reads is offered to the channels without
+  // being queued (as far as their queues hold them), so that each channel's drain replays without
+  // queueing its requests (DramChannel::admit); otherwise enqueue and drain.
+  BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
   Picoseconds issueGroup(uint64_t group) override;
@@ -47,6 +49,7 @@ class BankedDram : public MemoryTiming {
   // Batch replay's counters: batches offered (large enough to look up), replayed, recorded.
   struct BatchCounters {
     uint64_t batches = 0, replayed = 0, recorded = 0, replayedBursts = 0;
+    uint64_t replayedWithRefresh = 0;  // of those replayed, batches that meet a refresh
   };
   const BatchCounters& batchCounters() const { return batchReplay_.counters; }
   void setIssueLog(std::vector<DramChannel::Issued>* log) {
@@ -89,10 +92,12 @@ class BankedDram : public MemoryTiming {
 
   // Batch replay: the key of the batch being offered, the recorded batches.
   struct BatchEntry {
-    std::vector<int64_t> key;
+    std::vector<int32_t> key;  // packed (packKey)
     std::vector<DramChannel::BatchStep> steps;
     std::vector<DramChannel::BatchLogStep> logSteps;  // when recorded with an issue log
     bool logged = false;
+    bool refreshKey = false;  // keyed with every channel's refresh state (it met a refresh)
+    int64_t admitted = 0;     // when the channels took its last request (from t0)
     std::vector<DramChannel::BatchOutcome> channels;
     std::vector<DramChannel::BusState> buses;  // per bus, kept by its first channel
   };
@@ -100,7 +105,11 @@ class BankedDram : public MemoryTiming {
   struct BatchReplay {
     bool on = true;
     BatchCounters counters;
-    std::vector<int64_t> key;
+    std::vector<int64_t> key, requests;
+    std::vector<int32_t> packed;  // key, packed
+    // The requests' parts of keys seen (a batch key holds the number of its own).
+    std::vector<std::vector<int64_t>> requestParts;
+    std::unordered_multimap<uint64_t, uint32_t> requestsByHash;
     std::vector<std::vector<DramChannel::Wanted>> wanted;  // per channel
     std::vector<BatchEntry> entries;
     std::unordered_map<uint64_t, uint32_t> byHash;
@@ -111,9 +120,19 @@ class BankedDram : public MemoryTiming {
   // The batch's key (false: not one batch replay covers), from t0 with rows from baseRow.
   bool batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, uint64_t& baseRow,
                 uint64_t& hash);
-  Picoseconds plainBatch(const std::vector<BatchAccess>& batch, bool write) {
-    return MemoryTiming::enqueueAndDrain(batch, write);
+  // Appends every channel's refresh state to the batch's key (DramChannel::appendRefreshKey);
+  // returns the whole key's hash.
+  uint64_t refreshKey(int64_t t0, uint64_t hash);
+  // Takes a recorded batch's outcome.
+  BatchEnd applyBatch(const BatchEntry& e, int64_t t0, uint64_t baseRow);
+  BatchEnd plainBatch(const std::vector<BatchAccess>& batch, bool write) {
+    return MemoryTiming::drainBatch(batch, write);
   }
+  // enqueue, or with `offer` DramChannel::admit instead of DramChannel::enqueue.
+  template <bool offer>
+  void take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival);
+  BatchEnd offerReads(const std::vector<BatchAccess>& batch);
+  BatchEnd writeBatch(const std::vector<BatchAccess>& batch);
 };
 
 }  // namespace ascendsim::models

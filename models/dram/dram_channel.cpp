@@ -67,6 +67,8 @@ DramChannel::DramChannel(const spec::DramSpec& m, DramStats& stats, CommandBus& 
   ranks_.assign(m.ranks, Rank{refreshInterval_, kLongAgo, 0, 0});
   lastCol_ = lastRdCmd_ = dataBusFree_ = kLongAgo;
   refreshedThisRound_.assign(banks_.size(), 0);
+  replay_.mark.assign(banks_.size(), 0);
+  offered_.resize(std::max(m.queueDepth, m.effectiveWriteQueueDepth()));
 }
 
 template <bool withBus>
@@ -237,6 +239,8 @@ void DramChannel::refreshOneBank(Rank& k, uint32_t rankIndex, int64_t start) {
 
 void DramChannel::catchUpRefresh(uint32_t rankIndex, int64_t until) {
   Rank& k = ranks_[rankIndex];
+  // (A batch being recorded keys the refresh's due time from its first arrival on.)
+  if (batch_.active && k.nextRefresh < batch_.t0) batch_.bad = true;
   // Refreshes that fell wholly in idle time cost nothing but are counted; skip them in bulk.
   if (until > k.nextRefresh + 2 * tREFI_) {
     const int64_t skipped = (until - k.nextRefresh) / refreshInterval_ - banksPerRank_;

@@ -65,6 +65,15 @@ class DramChannel {
   const ReplayCounters& replayCounters() const { return replay_.counters; }
   // Shares `other`'s recorded drains (a channel of the same memory).
   void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
+  // Requests offered without being queued (BankedDram::drainBatch, with replay on): admit takes a
+  // request of one kind (reads, or writes) as enqueue would, from a channel idle when the first
+  // was offered, and returns the cycle it was taken (once more are offered than its queue holds,
+  // they are queued, in order, and the rest enqueued: the same); drainOffered drains them: a
+  // recorded drain of the same key applies without their ever being queued, otherwise they are
+  // queued in order and drained as drain() would.
+  int64_t admit(const DramRequest& request);
+  void queueOffered();
+  void drainOffered();
   // Batch replay (BankedDram::enqueueAndDrain, dram_channel_replay.cpp): a batch of writes offered
   // to idle channels and drained is recorded as the commands every channel issued, in the order
   // they were booked, and what each channel was left with; a batch whose state and requests
@@ -81,12 +90,19 @@ class DramChannel {
     int32_t arrival;
     int64_t row;
   };
+  // A field a recorded batch changed: its place in visitBatchFields' order, how (Replay::Set)
+  // and to what.
+  struct BatchChange {
+    uint16_t field;
+    uint8_t how;
+    int32_t value;  // (a batch whose changes do not fit is not kept)
+  };
   // One channel's part of a recorded batch.
   struct BatchOutcome {
-    std::vector<std::pair<uint8_t, int64_t>> changes;  // per field (visitReplayFields, all banks)
+    std::vector<BatchChange> changes;  // the fields it changed, in order
     std::vector<int32_t> freed;  // the write queue's freed-slot times after it, earliest first
-    uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0;
-    int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0;
+    uint64_t hits = 0, misses = 0, conflicts = 0, writes = 0, bytes = 0, refreshes = 0;
+    int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0, refreshPs = 0;
   };
   // The channel's state as a batch starting at t0 with rows relative to baseRow sees it; `wanted`:
   // the batch's requests for this channel (rank, bank group, bank, row), any order, repeats too.
@@ -98,10 +114,18 @@ class DramChannel {
                       std::vector<int64_t>& key);
   // The channel's bus, activate-window and refresh times that can still bind a command from t0
   // on, relative to t0 (both replay keys hold them).
-  void appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const;
+  template <typename Out>
+  void appendChannelTimesKey(int64_t t0, Out& key) const;
+  // What a refresh during a batch from t0 depends on beyond the batch key: each rank's next
+  // refresh (relative, exact) and per-bank round, and every bank's open flag and the times a
+  // refresh waits for (too old to bind left out). With it in the key, a batch that meets a
+  // refresh replays too.
+  void appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const;
   // Recording: from beginBatch on every burst issued is noted in `steps` (and `logSteps`, if not
   // nullptr) as channel `index`; endBatch stops it and gives what the batch did to the channel
-  // (false: it met a refresh, or left state the key does not determine: not to be replayed).
+  // (false: it left state the key does not determine, or a refresh came due before t0: not to be
+  // replayed; out.refreshes > 0: it met a refresh, and only the key with appendRefreshKey's part
+  // determines it).
   void beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLogStep>* logSteps,
                   uint32_t index, int64_t t0, uint64_t baseRow);
   bool endBatch(BatchOutcome& out);
@@ -168,10 +192,20 @@ class DramChannel {
   void issueOne();
   // Drain replay: builds the key of the drain about to start (false: not a drain it covers),
   // applies a recorded drain, records one. Drains by replay, or records the drain; false: the
-  // caller issues it burst by burst.
+  // caller issues it burst by burst. The key of the queued requests (replayKey) or of those
+  // offered (offeredKey), from the requests by age (`at(i)`) and the queue's flags; lookupDrain
+  // applies or records it (offered: queued first).
   bool replayDrain();
   bool replayKey();
-  void applyReplay(uint32_t entry);
+  bool offeredKey();
+  template <typename At>
+  bool buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank);
+  bool lookupDrain(bool offered);
+  bool sameKey(const std::vector<int64_t>& recorded) const {
+    return recorded.size() == replay_.keySize &&
+           std::equal(recorded.begin(), recorded.end(), replay_.key.begin());
+  }
+  void applyReplay(uint32_t entry, bool offered);
   void recordDrain();
   template <typename F>
   void visitReplayFields(RequestQueue& q, F&& f);
@@ -180,6 +214,9 @@ class DramChannel {
   void noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
                      int64_t dataEnd, int64_t first);
   void allReplayFields();
+  // A batch's fields: those of visitReplayFields (all banks and groups) and the refresh state.
+  template <typename F>
+  void visitBatchFields(F&& f);
   // Opens (row >= 0) or closes (-1) a bank's row, and counts the queued requests that hit it.
   void setOpenRow(size_t bankIdx, int64_t row);
   void refresh(Rank& rank, uint32_t rankIndex, int64_t start);
@@ -292,6 +329,9 @@ class DramChannel {
     int64_t pre, act, col, dataEnd, preSlot, actSlot;
   };
   std::vector<Step>* record_ = nullptr;
+  // Admitted, not queued (their arrival: when admitted): the first offeredCount_.
+  std::vector<DramRequest> offered_;
+  uint32_t offeredCount_ = 0;
   uint32_t recordIndex_ = 0;  // the request being committed, by age
   struct Replay {
     bool on = true;
@@ -302,7 +342,9 @@ class DramChannel {
     std::vector<int64_t> key;
     std::vector<int32_t> slots;           // the queue's requests by age
     std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
+    std::vector<char> mark;               // per bank, scratch for the key (all 0 between keys)
     uint64_t hash = 0;
+    size_t keySize = 0;  // the key's words (key holds room for more)
     // What a recorded drain changes: per field of its banks, groups, windows and channel (in the
     // key's order), kept, or set to a time (+ t0), a row (+ baseRow) or a value.
     enum class Set : uint8_t { Keep, Time, Row, Value };
@@ -338,10 +380,11 @@ class DramChannel {
     std::vector<char> wantedGroup;
     int64_t t0 = 0;
     uint64_t baseRow = 0;
-    bool bad = false;             // a time too far from t0 to note
+    bool bad = false;             // a time too far from t0 to note, or a refresh due before it
     std::vector<int64_t> before;  // the fields when it began
     size_t freedBefore = 0, pastBefore = 0;
-    uint64_t refreshes = 0;  // freed write slots then, and those older than t0
+    uint64_t refreshes = 0;  // freed write slots then, and those older than t0; refreshes then
+    int64_t refreshPs = 0;
     BatchOutcome acc;
     bool touched = false;
   } batch_;
@@ -361,6 +404,36 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
   int64_t from = request.arrival;
   if (!neverUsed) from = std::max(from, freed.popEarliest());
   q.push(request, from, bi, gi, banks_[bi].openRow);
+  return from;
+}
+
+inline int64_t DramChannel::admit(const DramRequest& request) {
+  const RequestQueue& q = request.write ? writes_ : reads_;
+  // More than the queue holds: queued from here on (those offered first, in order), as enqueue
+  // would have left them.
+  if (offeredCount_ >= q.depth() || !q.empty()) {
+    queueOffered();
+    return enqueue(request);
+  }
+  FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
+  const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
+  const uint32_t bi = gi * banksPerGroup_ + request.bank;
+  // As enqueue: a slot never used, or else the one that freed first.
+  const bool neverUsed = freed.size() < q.depth() - q.size() - offeredCount_;
+  int64_t from = request.arrival;
+  if (!neverUsed) from = std::max(from, freed.popEarliest());
+  // Field by field (as RequestQueue::push: a whole-struct copy of the request just built stalls
+  // on store forwarding), into room reserved for a queue's depth.
+  DramRequest& r = offered_[offeredCount_++];
+  r.write = request.write;
+  r.rank = request.rank;
+  r.bankGroup = request.bankGroup;
+  r.bank = request.bank;
+  r.row = request.row;
+  r.arrival = from;
+  r.bytes = request.bytes;
+  r.bankIndex = bi;
+  r.groupIndex = gi;
   return from;
 }
 

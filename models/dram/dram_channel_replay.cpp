@@ -17,6 +17,9 @@
 // lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
 // repeats). The channels of one memory share their recorded drains (the same timings: a drain
 // seen on one channel replays on another), up to 16 MiB of them.
+// Requests offered without queueing (admit, BankedDram::drainBatch's reads) are keyed alike from
+// the offered list, with the queue's flags as queueing them would set them; a drain that replays
+// then never queues them (they are queued, in order, only to be issued or recorded).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -72,7 +75,17 @@ void DramChannel::visitReplayFields(RequestQueue& q, F&& f) {
   f(Set::Value, q.passedOver);
 }
 
-void DramChannel::appendChannelTimesKey(int64_t t0, std::vector<int64_t>& key) const {
+namespace {
+// Writes a key's words in place (room reserved beforehand).
+struct KeyWriter {
+  using value_type = int64_t;
+  int64_t* at;
+  void push_back(int64_t v) { *at++ = v; }
+};
+}  // namespace
+
+template <typename Out>
+void DramChannel::appendChannelTimesKey(int64_t t0, Out& key) const {
   // A state time v counts only as v + c for the constants c it is used with, against times from
   // t0 on: when v + c < t0 for the largest such c, it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
@@ -96,50 +109,82 @@ bool DramChannel::replayKey() {
   if (writes == writes_.empty()) return false;  // both queues hold requests
   RequestQueue& q = writes ? writes_ : reads_;
   R.slots.clear();
-  int64_t t0 = std::numeric_limits<int64_t>::max();
   for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
     const int32_t s = q.slotByAge(a);
-    if (s < 0) continue;
-    R.slots.push_back(s);
-    t0 = std::min(t0, q.request(s).arrival);
+    if (s >= 0) R.slots.push_back(s);
   }
+  return buildKey(
+      writes, R.slots.size(), [&](size_t i) -> const DramRequest& { return q.request(R.slots[i]); },
+      q.arrivalsInOrder(), q.hitBank());
+}
+
+bool DramChannel::offeredKey() {
+  // The queue's own flags as pushing the offered requests into it (empty) would leave them.
+  bool inOrder = true;
+  int64_t hitBank = -1;
+  uint32_t banksWithHits = 0;
+  std::vector<char>& hits = replay_.mark;
+  for (size_t i = 0; i < offeredCount_; ++i) {
+    const DramRequest& r = offered_[i];
+    inOrder = i == 0 || (inOrder && r.arrival >= offered_[i - 1].arrival);
+    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow && !hits[r.bankIndex]) {
+      hits[r.bankIndex] = 1;
+      hitBank = ++banksWithHits == 1 ? static_cast<int64_t>(r.bankIndex) : -1;
+    }
+  }
+  for (size_t i = 0; i < offeredCount_; ++i) hits[offered_[i].bankIndex] = 0;
+  return buildKey(
+      offered_.front().write, offeredCount_,
+      [&](size_t i) -> const DramRequest& { return offered_[i]; }, inOrder, hitBank);
+}
+
+template <typename At>
+bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank) {
+  Replay& R = replay_;
+  RequestQueue& q = writes ? writes_ : reads_;
+  int64_t t0 = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < n; ++i) t0 = std::min(t0, at(i).arrival);
   // Every command goes at or after t0: the buses' windows must hold it.
   if (t0 * commands_.rowSlots < bus_.row.base() || t0 < columnBus().base()) return false;
-  const uint64_t baseRow = q.request(R.slots.front()).row;
+  const uint64_t baseRow = at(0).row;
   R.t0 = t0;
   R.baseRow = baseRow;
   // A state time v counts only as v + c for the constants c it is used with (in the plans and in
   // the scheduler's shortcuts), against times from t0 on: when v + c < t0 for the largest such c,
   // it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
-  std::vector<int64_t>& key = R.key;
-  key.clear();
-  key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{q.arrivalsInOrder()} << 2);
+  // Written in place: room for the most it can hold (each bus window: 64 words and a part).
+  const size_t most = 10 + 7 * windows_.size() + ranks_.size() + 3 * n + 6 * banks_.size() +
+                      3 * groups_.size() + 2 * 66;
+  if (R.key.size() < most) R.key.resize(most);
+  KeyWriter key{R.key.data()};
+  key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{inOrder} << 2);
   key.push_back(q.passedOver);
-  key.push_back(q.hitBank());
+  key.push_back(hitBank);
   appendChannelTimesKey(t0, key);
-  key.push_back(static_cast<int64_t>(R.slots.size()));
-  for (int32_t s : R.slots) {
-    const DramRequest& r = q.request(s);
+  key.push_back(static_cast<int64_t>(n));
+  // The requests by age; the banks they go to (ascending), each marked 1, or 2 when one of its
+  // requests wants its open row.
+  std::vector<char>& mark = R.mark;
+  R.banks.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const DramRequest& r = at(i);
     key.push_back(r.arrival - t0);
     key.push_back(static_cast<int64_t>(r.row - baseRow));
     key.push_back(static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes));
+    char& m = mark[r.bankIndex];
+    if (!m) {
+      m = 1;
+      R.banks.push_back(r.bankIndex);
+    }
+    if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow) m = 2;
   }
-  R.banks.assign(q.activeBanks().begin(), q.activeBanks().end());
   std::sort(R.banks.begin(), R.banks.end());
   R.groups.clear();
   for (uint32_t bi : R.banks) {
     const Bank& b = banks_[bi];
-    int64_t row = kClosed;
-    if (b.openRow >= 0) {
-      row = kOtherRow;
-      for (int32_t s = q.head(bi); s >= 0; s = q.next(s)) {
-        if (static_cast<int64_t>(q.request(s).row) == b.openRow) {
-          row = kQueuedRow;
-          break;
-        }
-      }
-    }
+    const int64_t row = b.openRow < 0 ? kClosed : mark[bi] == 2 ? kQueuedRow : kOtherRow;
+    mark[bi] = 0;
     key.push_back(row);
     key.push_back(
         row == kQueuedRow ? static_cast<int64_t>(static_cast<uint64_t>(b.openRow) - baseRow) : 0);
@@ -147,9 +192,9 @@ bool DramChannel::replayKey() {
     key.push_back(time(b.preAllowed, 0));
     key.push_back(time(b.rdAllowed, 0));
     key.push_back(time(b.wrAllowed, 0));
-    R.groups.push_back(bi / banksPerGroup_);
+    const uint32_t gi = bi / banksPerGroup_;
+    if (R.groups.empty() || R.groups.back() != gi) R.groups.push_back(gi);
   }
-  R.groups.erase(std::unique(R.groups.begin(), R.groups.end()), R.groups.end());
   for (uint32_t gi : R.groups) {
     const BankGroup& g = groups_[gi];
     key.push_back(time(g.lastCol, tCCD_L_));
@@ -158,24 +203,27 @@ bool DramChannel::replayKey() {
   }
   // The command buses' bookings from t0 on (the sibling pseudo-channel's among them).
   // (Each list after its length.)
-  size_t at = key.size();
+  int64_t* len = key.at;
   key.push_back(0);
   bus_.row.appendBooked(t0 * commands_.rowSlots, key);
-  key[at] = static_cast<int64_t>(key.size() - at);
+  *len = key.at - len;
   if (commands_.separateColumnBus) {
-    at = key.size();
+    len = key.at;
     key.push_back(0);
     bus_.column.appendBooked(t0, key);
-    key[at] = static_cast<int64_t>(key.size() - at);
+    *len = key.at - len;
   }
+  const int64_t* k = R.key.data();
+  const size_t size = static_cast<size_t>(key.at - k);
+  R.keySize = size;
   // Four lanes, so that the multiplications do not wait for each other.
-  uint64_t lane[4] = {key.size(), 1, 2, 3};
+  uint64_t lane[4] = {size, 1, 2, 3};
   size_t i = 0;
-  for (; i + 4 <= key.size(); i += 4) {
+  for (; i + 4 <= size; i += 4) {
     for (size_t j = 0; j < 4; ++j)
-      lane[j] = (lane[j] ^ static_cast<uint64_t>(key[i + j])) * 0x9e3779b97f4a7c15ull;
+      lane[j] = (lane[j] ^ static_cast<uint64_t>(k[i + j])) * 0x9e3779b97f4a7c15ull;
   }
-  for (; i < key.size(); ++i) lane[0] = mix(lane[0], static_cast<uint64_t>(key[i]));
+  for (; i < size; ++i) lane[0] = mix(lane[0], static_cast<uint64_t>(k[i]));
   R.hash = mix(mix(mix(lane[0], lane[1]), lane[2]), lane[3]);
   return true;
 }
@@ -188,14 +236,19 @@ bool DramChannel::replayDrain() {
     return false;
   }
   if (!replayKey()) return false;
+  return lookupDrain(false);
+}
+
+bool DramChannel::lookupDrain(bool offered) {
+  Replay& R = replay_;
   const auto found = R.cache->byHash.find(R.hash);
-  if (found != R.cache->byHash.end() && R.cache->entries[found->second].key == R.key) {
+  if (found != R.cache->byHash.end() && sameKey(R.cache->entries[found->second].key)) {
     const Replay::Entry& e = R.cache->entries[found->second];
     // It must end before a refresh is due.
     bool clear = true;
     for (const Rank& k : ranks_) clear = clear && R.t0 + e.lastFirst < k.nextRefresh;
     if (clear) {
-      applyReplay(found->second);
+      applyReplay(found->second, offered);
       R.misses = 0;
       R.backoff = 0;
       return true;
@@ -207,8 +260,46 @@ bool DramChannel::replayDrain() {
     R.misses = 0;
   }
   if (R.cache->words >= kMaxWords || found != R.cache->byHash.end()) return false;
+  if (offered) {
+    // Recorded from the queue, as a drain of the same requests queued.
+    queueOffered();
+    RequestQueue& q = reads_.empty() ? writes_ : reads_;
+    R.slots.clear();
+    for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
+      const int32_t slot = q.slotByAge(a);
+      if (slot >= 0) R.slots.push_back(slot);
+    }
+  }
   recordDrain();
   return true;
+}
+
+void DramChannel::queueOffered() {
+  for (size_t i = 0; i < offeredCount_; ++i) {
+    const DramRequest& r = offered_[i];
+    RequestQueue& q = r.write ? writes_ : reads_;
+    q.push(r, r.bankIndex, r.groupIndex, banks_[r.bankIndex].openRow);
+  }
+  offeredCount_ = 0;
+}
+
+void DramChannel::drainOffered() {
+  if (offeredCount_ == 0) {
+    drain();  // (queued, when more were offered than the queue holds)
+    return;
+  }
+  Replay& R = replay_;
+  R.counters.drainedBursts += offeredCount_;
+  ++R.counters.drains;
+  bool done = false;
+  if (R.skip > 0) {
+    --R.skip;
+  } else if (offeredKey()) {
+    done = lookupDrain(true);
+  }
+  if (done) return;
+  queueOffered();
+  while (!idle()) issueOne();
 }
 
 void DramChannel::recordDrain() {
@@ -278,7 +369,7 @@ void DramChannel::recordDrain() {
       e.changes.push_back({Replay::Set::Value, now});
     }
   });
-  e.key = R.key;
+  e.key.assign(R.key.begin(), R.key.begin() + static_cast<std::ptrdiff_t>(R.keySize));
   R.cache->byHash.emplace(R.hash, static_cast<uint32_t>(R.cache->entries.size()));
   R.cache->words += e.key.size() + e.steps.size() * sizeof(Step) / 8 + e.changes.size() * 2 +
                     e.latencies.size() * 2 + 16;
@@ -286,11 +377,15 @@ void DramChannel::recordDrain() {
   ++R.counters.recorded;
 }
 
-void DramChannel::applyReplay(uint32_t entry) {
+void DramChannel::applyReplay(uint32_t entry, bool offered) {
   Replay& R = replay_;
   const Replay::Entry& e = R.cache->entries[entry];
-  const bool write = reads_.empty();
+  const bool write = offered ? offered_.front().write : reads_.empty();
   RequestQueue& q = write ? writes_ : reads_;
+  // The drain's requests by age.
+  auto request = [&](uint32_t i) -> const DramRequest& {
+    return offered ? offered_[i] : q.request(R.slots[i]);
+  };
   FreedSlots& freed = write ? freedWrites_ : freedReads_;
   const int64_t t0 = R.t0, slots = commands_.rowSlots;
   // The commands, in the order they were issued.
@@ -302,7 +397,7 @@ void DramChannel::applyReplay(uint32_t entry) {
   }
   if (batch_.active) {
     for (const Step& s : e.steps) {
-      const DramRequest& r = q.request(R.slots[s.request]);
+      const DramRequest& r = request(s.request);
       const Plan p{s.pre >= 0 ? s.pre + t0 : -1,
                    s.act >= 0 ? s.act + t0 : -1,
                    s.col + t0,
@@ -316,13 +411,13 @@ void DramChannel::applyReplay(uint32_t entry) {
   }
   if (log_ || done_) {
     for (const Step& s : e.steps) {
-      const int32_t slot = R.slots[s.request];
-      const DramRequest& r = q.request(slot);
+      const DramRequest& r = request(s.request);
       if (log_)
         log_->push_back({logChannel_, r.bankIndex, r.row, r.write, r.arrival,
                          s.pre >= 0 ? s.pre + t0 : -1, s.act >= 0 ? s.act + t0 : -1, s.col + t0,
                          s.dataEnd + t0});
-      if (done_) done_->push_back({q.seq(slot), r.write, s.dataEnd + t0});
+      // (Offered requests are never streamed: no groups to book them to.)
+      if (done_ && !offered) done_->push_back({q.seq(R.slots[s.request]), r.write, s.dataEnd + t0});
     }
   }
   // The counters.
@@ -350,8 +445,14 @@ void DramChannel::applyReplay(uint32_t entry) {
     stats_.firstArrivalPs = arrivalPs;
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (e.maxDataEnd + t0) * tckPs_);
   lastDataEnd_ = std::max(lastDataEnd_, e.maxDataEnd + t0);
-  // The state it leaves: the queue empty, and the fields it set.
-  q.clear();
+  // The state it leaves: the queue empty (as if the offered requests had been queued and issued),
+  // and the fields it set.
+  if (offered) {
+    q.skip(bursts);
+    offeredCount_ = 0;
+  } else {
+    q.clear();
+  }
   size_t i = 0;
   visitReplayFields(q, [&](Replay::Set, auto& field) {
     const Replay::Change& c = e.changes[i++];
@@ -377,12 +478,56 @@ void DramChannel::applyReplay(uint32_t entry) {
 // freed-slot times) with the requests (BankedDram's part). Recorded are the commands in the order
 // they were booked (a bus window slides as bookings reach past it, so the same bookings in the
 // same order leave it the same), and per channel the counters, its freed-slot times and the
-// fields it changed.
+// fields it changed. A batch recorded without meeting a refresh applies while every channel's
+// next refresh is due after its commands; one that met a refresh (due from t0 on) is recorded
+// with it (the REF on the bus, the banks it closed, the counters and the ranks' refresh state)
+// and keyed with every channel's refresh state too (appendRefreshKey), so it applies when a batch
+// repeats it and meets its refresh at the same point.
 void DramChannel::allReplayFields() {
   replay_.banks.resize(banks_.size());
   for (uint32_t i = 0; i < banks_.size(); ++i) replay_.banks[i] = i;
   replay_.groups.resize(groups_.size());
   for (uint32_t i = 0; i < groups_.size(); ++i) replay_.groups[i] = i;
+}
+
+template <typename F>
+void DramChannel::visitBatchFields(F&& f) {
+  visitReplayFields(writes_, f);
+  using Set = Replay::Set;
+  for (Rank& k : ranks_) {
+    f(Set::Time, k.nextRefresh);
+    f(Set::Time, k.refreshEnd);
+    f(Set::Value, k.nextBank);
+    f(Set::Value, k.refreshedInRound);
+  }
+  if (tRFCpb_ > 0) {
+    for (char& r : refreshedThisRound_) f(Set::Value, r);
+  }
+}
+
+void DramChannel::appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const {
+  // A refresh from t0 on (endBatch refuses one due before t0) starts at the latest of its due time
+  // and the times its banks allow; each bank's term is a time plus a constant (closed: the next
+  // activate; open: the precharge, and tRAS after the activate, then tRP), and a term before t0
+  // cannot be the latest. It then sets each bank's next activate to the latest of it and the
+  // refresh's end (from t0 on).
+  auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  for (const Rank& k : ranks_) {
+    key.push_back(k.nextRefresh - t0);
+    if (tRFCpb_ > 0) {
+      key.push_back(k.nextBank);
+      key.push_back(k.refreshedInRound);
+    }
+  }
+  if (tRFCpb_ > 0) {
+    for (char r : refreshedThisRound_) key.push_back(r);
+  }
+  for (const Bank& b : banks_) {
+    key.push_back(b.openRow >= 0);
+    key.push_back(time(b.actAllowed, 0));
+    key.push_back(time(b.preAllowed, tRP_));
+    key.push_back(time(b.lastAct, tRAS_ + tRP_));
+  }
 }
 
 void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
@@ -455,12 +600,13 @@ void DramChannel::beginBatch(std::vector<BatchStep>* steps, std::vector<BatchLog
   batch_.touched = false;
   batch_.freedBefore = freedWrites_.size();
   batch_.refreshes = stats_.refreshes;
+  batch_.refreshPs = stats_.refreshPs;
   batch_.pastBefore = 0;
   while (batch_.pastBefore < batch_.freedBefore && freedWrites_.at(batch_.pastBefore) < t0)
     ++batch_.pastBefore;
   allReplayFields();
   batch_.before.clear();
-  visitReplayFields(writes_, [&](Replay::Set, auto& field) { batch_.before.push_back(field); });
+  visitBatchFields([&](Replay::Set, auto& field) { batch_.before.push_back(field); });
 }
 
 void DramChannel::noteBatchStep(const DramRequest& r, int64_t preSlot, int64_t actSlot, int64_t col,
@@ -511,9 +657,11 @@ bool DramChannel::endBatch(BatchOutcome& out) {
   }
   // The freed-slot times too old to bind (left out of the key) must all have been taken: each
   // request takes the earliest, and they are the earliest.
-  // (A refresh during it: its times depend on more than the key.)
   const size_t pops = batch_.freedBefore + out.writes - freedWrites_.size();
-  if (pops < batch_.pastBefore || !idle() || stats_.refreshes != batch_.refreshes) return false;
+  if (pops < batch_.pastBefore || !idle()) return false;
+  // (A refresh during it: its times depend on the refresh key too.)
+  out.refreshes = stats_.refreshes - batch_.refreshes;
+  out.refreshPs = stats_.refreshPs - batch_.refreshPs;
   for (size_t i = 0; i < freedWrites_.size(); ++i) {
     const int64_t v = freedWrites_.at(i) - t0;
     if (v < 0 || v > std::numeric_limits<int32_t>::max()) return false;
@@ -522,21 +670,29 @@ bool DramChannel::endBatch(BatchOutcome& out) {
   allReplayFields();
   size_t i = 0;
   bool ok = true;
-  visitReplayFields(writes_, [&](Replay::Set how, auto& field) {
+  // Only the fields it changed, by their place in visitBatchFields' order.
+  auto note = [&](size_t at, Replay::Set how, int64_t value) {
+    ok = ok && at <= std::numeric_limits<uint16_t>::max() &&
+         value >= std::numeric_limits<int32_t>::min() &&
+         value <= std::numeric_limits<int32_t>::max();
+    out.changes.push_back(
+        {static_cast<uint16_t>(at), static_cast<uint8_t>(how), static_cast<int32_t>(value)});
+  };
+  visitBatchFields([&](Replay::Set how, auto& field) {
+    const size_t at = i;
     const int64_t was = batch_.before[i++], now = static_cast<int64_t>(field);
-    if (now == was) {
-      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Keep), 0});
-    } else if (how == Replay::Set::Time) {
+    if (now == was) return;
+    if (how == Replay::Set::Time) {
       // (A time a burst of the batch set is from t0 on.)
       ok = ok && now >= t0;
-      out.changes.push_back({static_cast<uint8_t>(how), now - t0});
+      note(at, how, now - t0);
     } else if (how == Replay::Set::Row && now >= 0) {
-      out.changes.push_back(
-          {static_cast<uint8_t>(how), static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow)});
+      note(at, how, static_cast<int64_t>(static_cast<uint64_t>(now) - baseRow));
     } else {
-      out.changes.push_back({static_cast<uint8_t>(Replay::Set::Value), now});
+      note(at, Replay::Set::Value, now);
     }
   });
+  out.changes.shrink_to_fit();
   return ok;
 }
 
@@ -590,23 +746,28 @@ void DramChannel::applyBatch(const BatchOutcome& o, int64_t t0, uint64_t baseRow
   stats_.rowConflicts += o.conflicts;
   stats_.writes += o.writes;
   stats_.bytesWritten += o.bytes;
+  stats_.refreshes += o.refreshes;
+  stats_.refreshPs += o.refreshPs;
   const int64_t arrivalPs = (o.minArrival + t0) * tckPs_;
   if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
     stats_.firstArrivalPs = arrivalPs;
   stats_.lastCompletionPs = std::max(stats_.lastCompletionPs, (o.maxDataEnd + t0) * tckPs_);
   lastDataEnd_ = std::max(lastDataEnd_, o.maxDataEnd + t0);
   allReplayFields();
-  size_t i = 0;
-  visitReplayFields(writes_, [&](Replay::Set, auto& field) {
-    const auto& [how, value] = o.changes[i++];
+  uint32_t i = 0;
+  auto next = o.changes.begin();
+  visitBatchFields([&](Replay::Set, auto& field) {
+    if (next == o.changes.end() || next->field != i++) return;
+    const BatchChange& c = *next++;
     using Field = std::remove_reference_t<decltype(field)>;
-    switch (static_cast<Replay::Set>(how)) {
+    switch (static_cast<Replay::Set>(c.how)) {
       case Replay::Set::Keep: break;
-      case Replay::Set::Time: field = static_cast<Field>(value + t0); break;
+      case Replay::Set::Time: field = static_cast<Field>(c.value + t0); break;
       case Replay::Set::Row:
-        field = static_cast<Field>(static_cast<int64_t>(static_cast<uint64_t>(value) + baseRow));
+        field = static_cast<Field>(
+            static_cast<int64_t>(static_cast<uint64_t>(int64_t{c.value}) + baseRow));
         break;
-      case Replay::Set::Value: field = static_cast<Field>(value); break;
+      case Replay::Set::Value: field = static_cast<Field>(c.value); break;
     }
   });
 }

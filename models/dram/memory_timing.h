@@ -35,15 +35,24 @@ class MemoryTiming {
   // for once, in any order.
   virtual uint64_t mark() = 0;
   virtual Picoseconds issueGroup(uint64_t group) = 0;
-  // A batch of accesses offered at once (a write buffer's contents), then drained: the same as
-  // enqueue for each in order and drain(); an implementation may take it in one step.
+  // A batch of accesses offered at once (a write buffer's contents, a copy piece's reads), then
+  // drained: the same as enqueue for each in order, admitted() and drain(); an implementation may
+  // take it in one step. Returns when the channels took its last request and when its last byte
+  // moved.
   struct BatchAccess {
     uint64_t offset, bytes;
     Picoseconds arrival;
   };
-  virtual Picoseconds enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
+  struct BatchEnd {
+    Picoseconds admitted, end;
+  };
+  virtual BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) {
     for (const BatchAccess& a : batch) enqueue(a.offset, a.bytes, write, a.arrival);
-    return drain();
+    const Picoseconds taken = admitted();
+    return {taken, drain()};
+  }
+  Picoseconds enqueueAndDrain(const std::vector<BatchAccess>& batch, bool write) {
+    return drainBatch(batch, write).end;
   }
   // One access on its own: enqueue + drain.
   Picoseconds access(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival) {

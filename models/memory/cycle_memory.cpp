@@ -62,16 +62,35 @@ std::pair<Picoseconds, Picoseconds> CycleMemory::issueReads(const std::vector<Ad
                                                             Picoseconds to) {
   const double perByte = static_cast<double>(to - from) / static_cast<double>(total);
   uint64_t before = 0;  // read bytes queued so far
+  // Without a stream queued ahead, as one batch (the DRAM model may replay its drains without
+  // queueing the requests), folded as enqueue folds them.
+  batch_.clear();
   for (const AddressRun& r : runs) {
     if (r.write) continue;
     for (uint64_t done = 0; done < r.bytes;) {
       // Everything there at once goes in one piece; bytes that trickle in, piece by piece.
       const uint64_t n = perByte == 0.0 ? r.bytes : std::min(kArrivalPiece, r.bytes - done);
-      enqueue(r.address + done, n, false,
-              from + static_cast<Picoseconds>(perByte * static_cast<double>(before + done)));
+      const Picoseconds arrival =
+          from + static_cast<Picoseconds>(perByte * static_cast<double>(before + done));
+      if (stream_.active) {
+        enqueue(r.address + done, n, false, arrival);
+      } else {
+        for (uint64_t address = r.address + done, bytes = n; bytes > 0;) {
+          const uint64_t at = address % spec_.capacity;
+          const uint64_t part = std::min(bytes, spec_.capacity - at);
+          batch_.push_back({at, part, arrival});
+          address += part;
+          bytes -= part;
+        }
+      }
       done += n;
     }
     before += r.bytes;
+  }
+  if (!stream_.active) {
+    const MemoryTiming::BatchEnd e = dram_->drainBatch(batch_, false);
+    busyUntil_ = std::max(busyUntil_, e.end);
+    return {std::max(to, e.admitted), busyUntil_};
   }
   const Picoseconds taken = std::max(to, dram_->admitted());
   busyUntil_ = std::max(busyUntil_, finish());

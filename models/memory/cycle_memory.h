@@ -55,7 +55,7 @@ class CycleMemory : public SustainedMemory, public StageService {
   // The controller's write buffer: writes wait here while reads go first, and go to the channels
   // together (one bus turnaround) when it fills, or when the memory had nothing else to do.
   std::vector<PendingWrite> writes_;
-  std::vector<MemoryTiming::BatchAccess> batch_;  // drainWrites' batch, kept for its capacity
+  std::vector<MemoryTiming::BatchAccess> batch_;  // a batch of writes or reads (its capacity kept)
   uint64_t buffered_ = 0;                         // bytes in it
   uint64_t bufferBytes_;                          // what it holds (`write_buffer`)
   Picoseconds busyUntil_ = 0;                     // when the channels finish what they were given

@@ -13,7 +13,9 @@
 // about the memory's peak on HBM2E and HBM3 with all-bank refresh. (On DDR4 one channel takes a
 // whole chunk, and its drain lasts longer than replay covers, 2000 cycles; so do HBM3's when
 // bytes trickle in, its 32 pseudo-channels' last requests arriving over 2.5 us; with per-bank
-// refresh one comes every 244 ns, within most drains.)
+// refresh one comes every 244 ns, within most drains.) Batches of writes (batch replay) are
+// compared likewise, including batches that meet a refresh, which must replay too when their
+// state and refresh phase repeat.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -32,7 +34,8 @@ enum class Traffic {
   ReadsWithWrites,
   SecondStreamJoins,
   BatchedCopy,
-  BatchedWrites
+  BatchedWrites,
+  BatchedReads
 };
 
 struct Run {
@@ -61,10 +64,13 @@ void offer(BankedDram& dram, uint64_t offset, uint64_t bytes, bool write, Picose
 // before (and wait for queue slots), as a copy's next piece does, and the stream never runs more
 // than half a batch ahead of the memory. `grouped`: each batch is also a group (mark, then
 // issueGroup), as streaming requesters use them.
-// BatchedCopy: a copy whose writes go as one batch (enqueueAndDrain, batch replay), as a cycle
-// memory's write buffer does; they arrive from `writesLead` before the reads were through (0: as
-// they are through; the D2D copy's come while its reads are still being issued). `period` > 0:
-// chunk c starts at c x period instead.
+// BatchedReads: each chunk's reads offered as one batch (drainBatch), as a cycle memory offers a
+// copy piece's reads (with replay on, to the channels without queueing them: each channel's drain
+// replays from its offered requests); its admission and end are both compared.
+// BatchedCopy: a copy whose reads go as BatchedReads' and whose writes go as one batch
+// (enqueueAndDrain, batch replay), as a cycle memory's write buffer does; they arrive from
+// `writesLead` before the reads were through (0: as they are through; the D2D copy's come while its
+// reads are still being issued). `period` > 0: chunk c starts at c x period instead.
 Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacing, bool replay,
         bool grouped, Picoseconds writesLead = 0, Picoseconds period = 0) {
   BankedDram dram(m);
@@ -102,13 +108,20 @@ Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacin
         offer(dram, at, kChunk, false, start, spacing);
         if (c >= chunks / 2) offer(dram, second + at / 4, kChunk / 4, false, start, spacing * 3);
         break;
+      case Traffic::BatchedReads:
       case Traffic::BatchedCopy:
       case Traffic::BatchedWrites: {
         Picoseconds from = start;
-        if (traffic == Traffic::BatchedCopy) {
-          offer(dram, at, kChunk, false, start, spacing);
-          finish();
-          from = std::max(start, out.ends.back() - writesLead);
+        if (traffic != Traffic::BatchedWrites) {
+          std::vector<MemoryTiming::BatchAccess> reads;
+          for (uint64_t done = 0; done < kChunk; done += kPiece)
+            reads.push_back(
+                {at + done, kPiece, start + static_cast<Picoseconds>(done / kPiece) * spacing});
+          const MemoryTiming::BatchEnd e = dram.drainBatch(reads, false);
+          out.ends.push_back(e.admitted);
+          out.ends.push_back(e.end);
+          if (traffic == Traffic::BatchedReads) break;
+          from = std::max(start, e.end - writesLead);
         }
         std::vector<MemoryTiming::BatchAccess> batch;
         for (uint64_t done = 0; done < kChunk; done += kPiece)
@@ -118,7 +131,9 @@ Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacin
         break;
       }
     }
-    if (traffic != Traffic::BatchedCopy && traffic != Traffic::BatchedWrites) finish();
+    if (traffic != Traffic::BatchedCopy && traffic != Traffic::BatchedWrites &&
+        traffic != Traffic::BatchedReads)
+      finish();
     const Picoseconds window = static_cast<Picoseconds>(kChunk / kPiece) * spacing;
     start = period > 0 ? (c + 1) * period : std::max(start + window, out.ends.back() - window / 2);
   }
@@ -227,6 +242,34 @@ TEST(DramReplay, ReadsWritesAndCopiesIssueAsWithoutReplay) {
   }
 }
 
+TEST(DramReplay, OfferedReadsIssueAsWithoutReplay) {
+  // A chunk's reads offered as one batch: with replay on, each channel takes its part without
+  // queueing it (DramChannel::admit: the admission enqueue would give) and its drain replays from
+  // it; the arrivals, commands, admissions and ends must be those of enqueue and drain. A 64 KiB
+  // chunk is 2,048 bursts of 32 B: 32 per pseudo-channel of four HBM2E stacks (64
+  // pseudo-channels, queues of 32: all offered), 128 on one stack and 64 on HBM3 (more than a
+  // queue holds: the first 32 offered, then queued and the rest enqueued; so on DDR4, 1,024 bursts
+  // of 64 B on one channel). On four stacks the
+  // pieces also come every 0.3 ns (1.7 TB/s, above their 1,638 GB/s): a request then waits for
+  // the slot of the chunk before, which admission must count. As for queued reads, at least half
+  // the bursts must replay at the memory's pace (HBM2E and HBM3 every 1.25 ns, four stacks
+  // 0.3 ns: the queues fill).
+  std::vector<Case> cases = memories();
+  cases.push_back({"hbm2e four stacks", memory("hbm2e", ", stacks: 4")});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const bool four = std::string(c.name) == "hbm2e four stacks";
+    for (const Picoseconds spacing : {Picoseconds{300}, Picoseconds{1250}, Picoseconds{20000}}) {
+      if (spacing == 300 && !four) continue;
+      SCOPED_TRACE(spacing);
+      const bool must =
+          four ? spacing == 300 : mustReplay(c.memory) && spacing == Picoseconds{1250};
+      expectSameWithAndWithoutReplay(c.memory, Traffic::BatchedReads,
+                                     four ? 800 : chunksFor(c.memory), spacing, false, must);
+    }
+  }
+}
+
 TEST(DramReplay, MixedQueuesAndAJoiningStreamIssueAsWithoutReplay) {
   for (const Case& c : memories()) {
     SCOPED_TRACE(c.name);
@@ -294,6 +337,30 @@ TEST(DramReplay, BatchesThatOverlapIssueAsWithoutReplay) {
                                        false, false, 0, 512 * c.memory.tCK());
     if (std::string(c.name) == "hbm2e") {
       EXPECT_GE(on.batches.replayed * 4, static_cast<uint64_t>(chunksFor(c.memory)))
+          << on.batches.replayed << " of " << on.batches.batches << " batches replayed, "
+          << on.batches.recorded << " recorded";
+    }
+  }
+}
+
+TEST(DramReplay, BatchesThatMeetARefreshIssueAsWithoutReplay) {
+  // A batch whose commands meet a refresh is recorded with the refresh and keyed with every
+  // channel's refresh state as well (when the next refresh is due, relative to the batch's first
+  // arrival, and what a refresh waits for). A chunk every 13/12 tREFI (6,760 cycles on HBM2E):
+  // the refresh comes 1/12 tREFI later into each chunk, so the chunks' phases against it repeat
+  // every 12 chunks, and the whole state every 24 (the bank moves on each chunk, 4 banks a group;
+  // the buses' windows start on multiples of 64 cycles, 8 x 6,760 = 845 x 64). Those whose
+  // writes meet a refresh in the first 24 chunks meet it alike in each later round of 24: with
+  // 200 chunks, at least one a round in the 7 whole rounds after the first must replay with its
+  // refresh on HBM2E (14 do: two a round, the first round's two recorded). On every memory the
+  // commands must be those issued burst by burst.
+  for (const Case& c : memories()) {
+    SCOPED_TRACE(c.name);
+    const Picoseconds period = (c.memory.timings.tREFI * 13 / 12) * c.memory.tCK();
+    const auto on = expectSameWithAndWithoutReplay(
+        c.memory, Traffic::BatchedCopy, chunksFor(c.memory), 1250, false, false, 0, period);
+    if (std::string(c.name) == "hbm2e") {
+      EXPECT_GE(on.batches.replayedWithRefresh, 7u)
           << on.batches.replayed << " of " << on.batches.batches << " batches replayed, "
           << on.batches.recorded << " recorded";
     }
