@@ -24,6 +24,20 @@ aclError run(const char* name, Overhead overhead, Body&& body) {
   return rt().call(name, overhead, true, std::forward<Body>(body));
 }
 
+// Runs a call in a program on a served machine, in the program (what it reaches lives there:
+// stream configurations, allocator descriptions, stream state callbacks); a failure's message is
+// the thread's most recent one, as a served call's is.
+template <class Body>
+aclError inProgram(const char* name, Body&& body) {
+  remote::takeServedError();
+  try {
+    body();
+    return ACL_SUCCESS;
+  } catch (const AclFailure& f) {
+    return rt().refuseArgument(name, f.code, f.message);
+  }
+}
+
 // The integer a C caller passed for an enum parameter, read without loading it as the enum type:
 // C lets any int through, and a C++ load of an out-of-range enum value is undefined.
 template <class Enum>
