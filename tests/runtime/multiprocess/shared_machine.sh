@@ -24,6 +24,9 @@
 #     one process's kernel binary, function and argument list handles are refused in another
 #     (107017); the other's own binary runs; the owner exits without unloading, and the server
 #     unloads its binary for it (in the trace); nothing is left running.
+#   shared_machine.sh stream_states ASCENDSIM STREAM_STATES WORK
+#     two processes' stream state callbacks and allocator registrations are their own
+#     (stream_states.cpp checks states, threads and codes); nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -192,6 +195,22 @@ JOB
   unloads=$(python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1])) if e.get("name") == "aclrtBinaryUnLoad" and e.get("ph") == "X" and e.get("args", {}).get("return") == 0))' trace.json)
   [ "$unloads" = 2 ] || fail "$unloads successful unloads in the trace, expected 2"
   echo "kernel handles are their process's own (107017 in another); the owner's binary was unloaded when it went"
+  ;;
+stream_states)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" first "$work" > out.first 2>&1 & echo \$! >> "$work/pids"
+"$program" second "$work" > out.second 2>&1 & echo \$! >> "$work/pids"
+wait
+JOB
+  chmod +x job.sh
+  status=0
+  timeout 100 "$ascendsim" exec --shared -- ./job.sh || status=$?
+  grep -qx "first ok" out.first || fail "first (exec status $status): $(cat out.first)"
+  grep -qx "second ok" out.second || fail "second (exec status $status): $(cat out.second)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  echo "each process's stream state callbacks saw its own streams only, on their threads; allocator registrations are by process"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
