@@ -82,8 +82,11 @@ aclError setInDesc(const char* api, aclrtAllocatorDesc desc, const void* value, 
 extern "C" {
 
 aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
-  if (ascendsim::remote::clientActive()) return programDescs().make();
   aclrtAllocatorDesc desc = nullptr;
+  if (ascendsim::remote::clientActive()) {
+    inProgram("aclrtAllocatorCreateDesc", [&] { desc = programDescs().make(); });
+    return desc;
+  }
   rt().call("aclrtAllocatorCreateDesc", &ApiOverheads::defaultCall, false,
             [&](HostThread&) { desc = rt().createAllocatorDesc(); });
   return desc;

@@ -6,6 +6,7 @@
 #include "acl/acl.h"
 #include "runtime/api/served_calls.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/trace/trace_sink.h"
 
@@ -29,6 +30,9 @@ aclError run(const char* name, Overhead overhead, Body&& body) {
 // the thread's most recent one, as a served call's is.
 template <class Body>
 aclError inProgram(const char* name, Body&& body) {
+  // (From inside a kernel's code no call runs, as in-process: refuseArgument refuses it so.)
+  if (sandbox::runningKernel())
+    return rt().refuseArgument(name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "");
   remote::takeServedError();
   try {
     body();

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/streams.h"
 #include "runtime/remote/machine_client.h"
@@ -165,6 +166,8 @@ aclError streamCreated(aclError code, aclrtStream* stream) {
 }
 
 void streamAboutToGo(aclrtStream stream) {
+  // (From inside a kernel the destruction is refused, and nothing may wait for the server.)
+  if (runtime::sandbox::runningKernel()) return;
   {
     std::lock_guard<std::mutex> lock(stateCallbacks().mutex);
     if (stateCallbacks().callbacks.empty()) return;  // (no question to ask)
