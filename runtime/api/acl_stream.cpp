@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "runtime/api/api_call.h"
+#include "runtime/remote/served_callbacks.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -43,24 +44,14 @@ ProgramConfigs& programConfigs() {
   static ProgramConfigs* configs = new ProgramConfigs;  // (used until the program's last call)
   return *configs;
 }
-
-// Runs a call in the program: its failure is the thread's last error, as a served call's is.
-template <class Body>
-aclError inProgram(const char* name, Body&& body) {
-  ascendsim::remote::takeServedError();
-  try {
-    body();
-    return ACL_SUCCESS;
-  } catch (const AclFailure& f) {
-    return rt().refuseArgument(name, f.code, f.message);
-  }
-}
 }  // namespace
 
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-  ASCENDSIM_FORWARD(aclrtCreateStream, stream);
+  if (ascendsim::remote::clientActive())
+    return ascendsim::remote::streamCreated(ascendsim::remote::forward<&aclrtCreateStream>(stream),
+                                            stream);
   return run("aclrtCreateStream", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().streams().create(t, 0, 0);
@@ -70,7 +61,10 @@ aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
-  ASCENDSIM_FORWARD(aclrtCreateStreamWithConfig, stream, priority, flag);
+  if (ascendsim::remote::clientActive()) {
+    return ascendsim::remote::streamCreated(
+        ascendsim::remote::forward<&aclrtCreateStreamWithConfig>(stream, priority, flag), stream);
+  }
   return run("aclrtCreateStreamWithConfig", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     *stream = rt().streams().create(t, priority, flag);
@@ -152,7 +146,9 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
 }
 
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
-  ASCENDSIM_FORWARD(aclrtCreateStreamV2, stream, handle);
+  if (ascendsim::remote::clientActive())
+    return ascendsim::remote::streamCreated(
+        ascendsim::remote::forward<&aclrtCreateStreamV2>(stream, handle), stream);
   return run("aclrtCreateStreamV2", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(stream, "stream");
     const aclrtStreamConfigHandle config = handle ? *handle : aclrtStreamConfigHandle{};
@@ -220,13 +216,19 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  ASCENDSIM_FORWARD(aclrtDestroyStream, stream);
+  if (ascendsim::remote::clientActive()) {
+    ascendsim::remote::streamAboutToGo(stream);
+    return ascendsim::remote::forward<&aclrtDestroyStream>(stream);
+  }
   return run("aclrtDestroyStream", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().streams().destroy(t, stream); });
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
-  ASCENDSIM_FORWARD(aclrtDestroyStreamForce, stream);
+  if (ascendsim::remote::clientActive()) {
+    ascendsim::remote::streamAboutToGo(stream);
+    return ascendsim::remote::forward<&aclrtDestroyStreamForce>(stream);
+  }
   return run("aclrtDestroyStreamForce", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().streams().destroyForce(t, stream); });
 }
@@ -249,6 +251,12 @@ aclError aclrtStreamAbort(aclrtStream stream) {
 
 aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback,
                                      void* args) {
+  // (On a served machine the callbacks are the program's: runtime/remote/served_callbacks.h.)
+  if (ascendsim::remote::clientActive()) {
+    return inProgram("aclrtRegStreamStateCallback", [&] {
+      ascendsim::remote::registerStreamStateCallback(regName, callback, args);
+    });
+  }
   // CANN's sample registers before aclInit.
   return rt().call(
       "aclrtRegStreamStateCallback", &ApiOverheads::defaultCall, false,

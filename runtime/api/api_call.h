@@ -6,6 +6,7 @@
 #include "acl/acl.h"
 #include "runtime/api/served_calls.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/trace/trace_sink.h"
 
@@ -22,6 +23,23 @@ aclError run(const char* name, Overhead overhead, Body&& body) {
   // A program on a served machine: a call refused here replaces the last served call's message.
   if (remote::clientActive()) remote::takeServedError();
   return rt().call(name, overhead, true, std::forward<Body>(body));
+}
+
+// Runs a call in a program on a served machine, in the program (what it reaches lives there:
+// stream configurations, allocator descriptions, stream state callbacks); a failure's message is
+// the thread's most recent one, as a served call's is.
+template <class Body>
+aclError inProgram(const char* name, Body&& body) {
+  // (From inside a kernel's code no call runs, as in-process: refuseArgument refuses it so.)
+  if (sandbox::runningKernel())
+    return rt().refuseArgument(name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "");
+  remote::takeServedError();
+  try {
+    body();
+    return ACL_SUCCESS;
+  } catch (const AclFailure& f) {
+    return rt().refuseArgument(name, f.code, f.message);
+  }
 }
 
 // The integer a C caller passed for an enum parameter, read without loading it as the enum type:

@@ -454,6 +454,10 @@ const bool kRegistered = [] {
   add<&aclrtExceptionInfoCallbackRegister>();
   add<&aclrtExceptionInfoCallbackUnregister>();
   registerServedCall(kTakeExceptionsCall, &serveTakeExceptions);
+  add<&ascendsimAllocatorRegister>();
+  add<&aclrtAllocatorGetByStream>();
+  add<&aclrtAllocatorUnregister>();
+  registerServedCall(kStreamDestroyableCall, &serveStreamDestroyable);
   add<&ascendsimCreateDataBuffer>();
   add<&ascendsimDataBufferGet>();
   add<&aclDestroyDataBuffer>();

@@ -7,6 +7,7 @@
 // device or context, initialisation) must be _CHANGES or _REPEATS (marshal.h).
 
 #include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
 #include "ascendsim/ascendc.h"
 #include "runtime/remote/marshal.h"
 
@@ -25,6 +26,14 @@ extern "C" aclError ascendsimDataBufferGet(const aclDataBuffer* dataBuffer, uint
 extern "C" aclError ascendsimBinaryLoad(const char* binPath, const void* image, uint64_t imageBytes,
                                         const char* unreadable, aclrtBinaryLoadOptions* options,
                                         aclrtBinHandle* binHandle);
+
+// aclrtAllocatorRegister for a served program: the description lives in the program, which sends
+// a copy of it (`copy` NULL: `allocatorDesc` names none of the program's descriptions).
+namespace ascendsim::runtime {
+struct AllocatorDesc;
+}
+extern "C" aclError ascendsimAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc,
+                                               const ascendsim::runtime::AllocatorDesc* copy);
 
 namespace ascendsim::remote {
 
@@ -185,6 +194,11 @@ ASCENDSIM_SERVED(aclUpdateDataBuffer, Val, Val, Val)
 ASCENDSIM_SERVED(aclrtSetExceptionInfoCallback, Val)
 ASCENDSIM_SERVED(aclrtExceptionInfoCallbackRegister, Val)
 ASCENDSIM_SERVED(aclrtExceptionInfoCallbackUnregister, Val)
+// the program's allocators (descriptions live in the program: runtime/api/acl_allocator.cpp; the
+// machine keeps a stream's registration by process, and never calls its functions)
+ASCENDSIM_SERVED(ascendsimAllocatorRegister, Val, Val, In)
+ASCENDSIM_SERVED(aclrtAllocatorGetByStream, Val, Out, Out, Out, Out, Out, Out)
+ASCENDSIM_SERVED(aclrtAllocatorUnregister, Val)
 // sharing between processes
 ASCENDSIM_SERVED_LEARNED(aclrtDeviceGetBareTgid, Out)
 ASCENDSIM_SERVED(aclrtIpcMemGetExportKey, Val, Val, OutText<3>, Val, Val)

@@ -96,9 +96,13 @@ struct Stream {
   // Its context stops on failure and one of its tasks failed: later tasks are skipped and new ones
   // refused (ACL_STOP_ON_FAILURE).
   std::shared_ptr<bool> stopped = std::make_shared<bool>(false);
-  // aclrtAllocatorRegister: the description handle and a copy of it as registered.
-  void* allocatorHandle = nullptr;
-  AllocatorDesc allocator;
+  // aclrtAllocatorRegister: the description handle and a copy of it as registered, by process
+  // (the registering program's pid on a served machine, 0 in-process).
+  struct Allocator {
+    void* handle = nullptr;
+    AllocatorDesc desc;
+  };
+  std::map<int32_t, Allocator> allocators;
   // Host threads waiting on it right now (Streams::Use). A stream destroyed while one waits is
   // `destroyed` but kept until the last of them has woken and let it go.
   uint32_t users = 0;

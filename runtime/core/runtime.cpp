@@ -201,6 +201,7 @@ void Runtime::remoteThreadEnded(bool processGone) {
   if (HostThread* self = HostThreads::self()) {
     endedRemoteThreads_.insert(self->reportId);
     exceptions_.forget(*self, processGone);
+    if (processGone && self->remotePid) streams_.forgetAllocators(self->remotePid);
   }
   threads_.remove(static_cast<uint64_t>(pthread_self()));
 }

@@ -172,13 +172,26 @@ class Runtime {
   void launchServedHostFunc(HostThread& t, aclrtStream s, aclrtHostFunc fn, void* args);
   // Fails with ACL_ERROR_RT_THREAD_SUBSCRIBE unless `t` is the host-function thread of `stream`.
   void checkHostFuncThread(HostThread& t, uint64_t stream);
+  // Whether the calling (server) thread's aclrtDestroyStream(Force) of `s` would pass its checks
+  // (a served program runs its stream state callbacks before the call only then; takes the
+  // lock itself).
+  bool streamDestroyable(aclrtStream s);
 
   // ---- the program's allocators (acl/acl_rt_allocator.h)
   AllocatorDesc* createAllocatorDesc();
   AllocatorDesc& allocatorDesc(aclrtAllocatorDesc handle);
   void destroyAllocatorDesc(aclrtAllocatorDesc handle);
   void registerAllocator(HostThread& t, aclrtStream s, aclrtAllocatorDesc handle);
+  // Fails as a description handle that names none does (NULL, or not made / destroyed already).
+  [[noreturn]] static void refuseAllocatorDesc(aclrtAllocatorDesc handle);
+  // A served program's registration: its description `copy` (nullptr: `handle` names none of the
+  // program's), checked as registerAllocator checks the server's own.
+  void registerAllocatorCopy(HostThread& t, aclrtStream s, aclrtAllocatorDesc handle,
+                             const AllocatorDesc* copy);
   Stream& allocatorStream(HostThread& t, aclrtStream s);  // a non-NULL stream of the program
+  // The registration of `t`'s process on the stream `s` names (nullptr: none). A stream's
+  // allocators are by process: on a served machine each program registers its own.
+  Stream::Allocator* registeredAllocator(HostThread& t, aclrtStream s);
 
   // ---- task failures: exception callbacks and the device's last error
   ExceptionReports& exceptions() { return exceptions_; }

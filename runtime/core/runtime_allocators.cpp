@@ -9,12 +9,15 @@ AllocatorDesc* Runtime::createAllocatorDesc() {
   return &allocatorDescs_.add(std::make_unique<AllocatorDesc>());
 }
 
-AllocatorDesc& Runtime::allocatorDesc(aclrtAllocatorDesc handle) {
+void Runtime::refuseAllocatorDesc(aclrtAllocatorDesc handle) {
   if (!handle) fail(ACL_ERROR_INVALID_PARAM, "allocatorDesc is NULL");
-  AllocatorDesc* desc = allocatorDescs_.find(handle);
-  if (!desc)
-    fail(ACL_ERROR_INVALID_PARAM,
-         "allocatorDesc was not made by aclrtAllocatorCreateDesc (destroyed already?)");
+  fail(ACL_ERROR_INVALID_PARAM,
+       "allocatorDesc was not made by aclrtAllocatorCreateDesc (destroyed already?)");
+}
+
+AllocatorDesc& Runtime::allocatorDesc(aclrtAllocatorDesc handle) {
+  AllocatorDesc* desc = handle ? allocatorDescs_.find(handle) : nullptr;
+  if (!desc) refuseAllocatorDesc(handle);
   return *desc;
 }
 
@@ -30,15 +33,27 @@ Stream& Runtime::allocatorStream(HostThread& t, aclrtStream handle) {
 }
 
 void Runtime::registerAllocator(HostThread& t, aclrtStream handle, aclrtAllocatorDesc descHandle) {
+  allocatorStream(t, handle);
+  registerAllocatorCopy(t, handle, descHandle, &allocatorDesc(descHandle));
+}
+
+void Runtime::registerAllocatorCopy(HostThread& t, aclrtStream handle,
+                                    aclrtAllocatorDesc descHandle, const AllocatorDesc* copy) {
   Stream& s = allocatorStream(t, handle);
-  const AllocatorDesc& desc = allocatorDesc(descHandle);
+  if (!copy) refuseAllocatorDesc(descHandle);
+  const AllocatorDesc& desc = *copy;
   if (!desc.object)
     fail(ACL_ERROR_INVALID_PARAM, "allocatorDesc->obj is NULL (aclrtAllocatorSetObjToDesc)");
   if (!desc.alloc) fail(ACL_ERROR_INVALID_PARAM, "allocatorDesc->allocFunc is NULL");
   if (!desc.free) fail(ACL_ERROR_INVALID_PARAM, "allocatorDesc->freeFunc is NULL");
   if (!desc.addressOf) fail(ACL_ERROR_INVALID_PARAM, "allocatorDesc->getAddrFromBlockFunc is NULL");
-  s.allocatorHandle = descHandle;
-  s.allocator = desc;
+  s.allocators[t.remotePid] = Stream::Allocator{descHandle, desc};
+}
+
+Stream::Allocator* Runtime::registeredAllocator(HostThread& t, aclrtStream handle) {
+  Stream& s = allocatorStream(t, handle);
+  auto it = s.allocators.find(t.remotePid);
+  return it == s.allocators.end() ? nullptr : &it->second;
 }
 
 }  // namespace ascendsim::runtime

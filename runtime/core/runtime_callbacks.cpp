@@ -218,6 +218,18 @@ uint64_t Runtime::hostFuncStream(aclrtStream sh, bool& hasThread) {
   }
 }
 
+bool Runtime::streamDestroyable(aclrtStream sh) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* t = HostThreads::self();
+  if (!t || !initialized_) return false;
+  try {
+    streams_.destroyable(*t, sh);
+    return true;
+  } catch (const AclFailure&) {
+    return false;  // (the destruction itself says why)
+  }
+}
+
 bool Runtime::adoptHostFuncStream(uint64_t stream) {
   std::lock_guard<std::mutex> lock(mutex_);
   HostThread* t = HostThreads::self();

@@ -158,14 +158,29 @@ void Streams::abort(HostThread& t, aclrtStream handle) {
                      "before were discarded";
 }
 
+void setStateCallback(StateCallbacks& callbacks, const char* name,
+                      aclrtStreamStateCallback callback, void* args) {
+  if (!name || !*name) fail(ACL_ERROR_INVALID_PARAM, "regName is NULL or empty");
+  if (!callback) {
+    callbacks.erase(name);
+    return;
+  }
+  // CANN refuses a name registered already (rtsRegStreamStateCallback: RT_ERROR_INVALID_VALUE,
+  // ACL_ERROR_RT_PARAM_INVALID); NULL removes it.
+  if (callbacks.count(name))
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string("regName \"") + name +
+                                         "\" is registered already (remove it first: "
+                                         "callback NULL)");
+  callbacks[name] = {callback, args};
+}
+
 void Streams::registerStateCallback(const char* name, aclrtStreamStateCallback callback,
                                     void* args) {
-  if (!name || !*name) fail(ACL_ERROR_INVALID_PARAM, "regName is NULL or empty");
-  if (callback) {
-    stateCallbacks_[name] = {callback, args};
-  } else {
-    stateCallbacks_.erase(name);
-  }
+  setStateCallback(stateCallbacks_, name, callback, args);
+}
+
+void Streams::forgetAllocators(int32_t pid) {
+  for (Stream* s : streams_.all()) s->allocators.erase(pid);
 }
 
 void Streams::stateChanged(HostThread& t, aclrtStream s, aclrtStreamState state) {

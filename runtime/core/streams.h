@@ -25,6 +25,14 @@
 
 namespace ascendsim::runtime {
 
+// Stream state callbacks by registration name (aclrtRegStreamStateCallback).
+using StateCallbacks = std::map<std::string, std::pair<aclrtStreamStateCallback, void*>>;
+// Registers `callback` under `name` (NULL removes it), with CANN's checks: a NULL or empty name
+// (ACL_ERROR_INVALID_PARAM) and a name registered already (ACL_ERROR_RT_PARAM_INVALID) are
+// refused. (A served program keeps its own: runtime/remote/served_callbacks.h.)
+void setStateCallback(StateCallbacks& callbacks, const char* name,
+                      aclrtStreamStateCallback callback, void* args);
+
 class Streams {
  public:
   explicit Streams(ServicePort port) : port_(port) {}
@@ -49,6 +57,8 @@ class Streams {
   void registerStateCallback(const char* name, aclrtStreamStateCallback callback, void* args);
   // Runs the stream state callbacks for `s` (outside the lock).
   void stateChanged(HostThread& t, aclrtStream s, aclrtStreamState state);
+  // A served program has gone: its allocators' registrations on every stream go with it.
+  void forgetAllocators(int32_t pid);
   // Stream configurations (aclrtCreateStreamConfigHandle): the ones made here, so that a made-up
   // or twice-destroyed handle is refused.
   aclrtStreamConfigHandle* createConfig();
@@ -115,7 +125,7 @@ class Streams {
   HandleTable<Stream> streams_;
   // Streams destroyed while threads still waited on them, until the last wakes.
   std::vector<std::unique_ptr<Stream>> destroyed_;
-  std::map<std::string, std::pair<aclrtStreamStateCallback, void*>> stateCallbacks_;
+  StateCallbacks stateCallbacks_;
   std::map<const aclrtStreamConfigHandle*, std::unique_ptr<aclrtStreamConfigHandle>> configs_;
   uint64_t nextTaskId_ = 1;
 };

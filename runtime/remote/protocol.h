@@ -63,5 +63,8 @@ constexpr const char* kHostFuncStreamCall = "ascendsimHostFuncStream";
 constexpr const char* kAdoptHostFuncCall = "ascendsimAdoptHostFuncStream";
 // The failures kept for a thread of a program with exception callbacks (served_callbacks.h).
 constexpr const char* kTakeExceptionsCall = "ascendsimTakeExceptions";
+// Whether the thread's aclrtDestroyStream(Force) of a stream would pass its checks: a program
+// with stream state callbacks runs them before it sends the destruction (served_callbacks.h).
+constexpr const char* kStreamDestroyableCall = "ascendsimStreamDestroyable";
 
 }  // namespace ascendsim::remote

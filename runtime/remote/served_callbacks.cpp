@@ -7,7 +7,9 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/streams.h"
 #include "runtime/remote/machine_client.h"
 #include "runtime/remote/machine_server.h"
 #include "runtime/remote/marshal.h"
@@ -145,7 +147,62 @@ void runServedExceptionCallbacks() {
   if (!kept.empty()) setServedError(kept);
 }
 
+namespace {
+struct ProgramStateCallbacks {
+  std::mutex mutex;
+  runtime::StateCallbacks callbacks;
+};
+ProgramStateCallbacks& stateCallbacks() {
+  static auto* callbacks = new ProgramStateCallbacks;  // (used until the program's last call)
+  return *callbacks;
+}
+
+// Runs the callbacks registered now, in the order of their names (as in-process), unlocked: a
+// callback may register or remove others.
+void runStateCallbacks(aclrtStream stream, aclrtStreamState state) {
+  runtime::StateCallbacks now;
+  {
+    std::lock_guard<std::mutex> lock(stateCallbacks().mutex);
+    now = stateCallbacks().callbacks;
+  }
+  for (const auto& entry : now) entry.second.first(stream, state, entry.second.second);
+}
+}  // namespace
+
+void registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args) {
+  std::lock_guard<std::mutex> lock(stateCallbacks().mutex);
+  runtime::setStateCallback(stateCallbacks().callbacks, name, callback, args);
+}
+
+aclError streamCreated(aclError code, aclrtStream* stream) {
+  if (code == ACL_SUCCESS && stream) runStateCallbacks(*stream, ACL_RT_STREAM_STATE_CREATE_POST);
+  return code;
+}
+
+void streamAboutToGo(aclrtStream stream) {
+  // (From inside a kernel the destruction is refused, and nothing may wait for the server.)
+  if (runtime::sandbox::runningKernel()) return;
+  {
+    std::lock_guard<std::mutex> lock(stateCallbacks().mutex);
+    if (stateCallbacks().callbacks.empty()) return;  // (no question to ask)
+  }
+  WireWriter w;
+  w.u64(bitsOf(stream));
+  const CallReply reply = callServer(kStreamDestroyableCall, w, true);
+  // (Not destroyable, or no answer: the destruction, sent next, says why.)
+  if (reply.code != ACL_SUCCESS || reply.results.empty() || !reply.results[0]) {
+    if (reply.code != ACL_SUCCESS) discardLocalError();
+    return;
+  }
+  runStateCallbacks(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
+}
+
 // ---------------------------------------------------------------- the server's end
+
+aclError serveStreamDestroyable(Session&, WireReader& in, WireWriter& out) {
+  out.u8(Runtime::instance().streamDestroyable(fromBits<aclrtStream>(in.u64())) ? 1 : 0);
+  return ACL_SUCCESS;
+}
 
 aclError serveTakeExceptions(Session&, WireReader&, WireWriter& out) {
   const std::vector<runtime::ServedException> failures = Runtime::instance().takeServedExceptions();

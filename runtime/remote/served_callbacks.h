@@ -31,6 +31,16 @@ enum class CallbackChange { Set, Register, Unregister };
 void watchServedExceptions(CallbackChange change, aclrtExceptionInfoCallback callback);
 void runServedExceptionCallbacks();
 
+// Stream state callbacks (aclrtRegStreamStateCallback) are the program's, as CANN's are the
+// process's: kept here, run by the thread that created or destroys the stream, after a creation
+// the machine made (ACL_RT_STREAM_STATE_CREATE_POST) and before a destruction it will make
+// (ACL_RT_STREAM_STATE_DESTROY_PRE: the machine is asked first whether the stream passes
+// aclrtDestroyStream's checks, as the callbacks run in-process only after them).
+void registerStreamStateCallback(const char* name, aclrtStreamStateCallback callback, void* args);
+// `code`, after a served creation of `*stream` returned it.
+aclError streamCreated(aclError code, aclrtStream* stream);
+void streamAboutToGo(aclrtStream stream);
+
 // The server's end.
 aclError serveTakeExceptions(Session& s, WireReader& in, WireWriter& out);
 aclError serveTakeReport(Session& s, WireReader& in, WireWriter& out);
@@ -38,5 +48,6 @@ aclError serveEndReport(Session& s, WireReader& in, WireWriter& out);
 aclError serveLaunchHostFunc(Session& s, WireReader& in, WireWriter& out);
 aclError serveHostFuncStream(Session& s, WireReader& in, WireWriter& out);
 aclError serveAdoptHostFuncStream(Session& s, WireReader& in, WireWriter& out);
+aclError serveStreamDestroyable(Session& s, WireReader& in, WireWriter& out);
 
 }  // namespace ascendsim::remote

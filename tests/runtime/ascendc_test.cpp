@@ -419,14 +419,21 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
   // included), and the 0x11 set before stays. Stop takes
   // device-use-only streams only and leaves the stream failing (507000, as CANN's sample shows);
   // abort takes the others, fails the next sync once (107023) and the stream runs later tasks.
-  // State callbacks see each creation after it and each destruction before it.
+  // State callbacks see each creation after it and each destruction before it; a creation or
+  // destruction refused runs none, and a name registered already is refused (CANN's
+  // rtsRegStreamStateCallback: RT_ERROR_INVALID_VALUE, 107000), the first registration staying
+  // (its callback checks its own argument).
   ASSERT_ACL_OK(aclrtRegStreamStateCallback("test", stateCallback, &gStates));
+  EXPECT_ACL_ERROR(aclrtRegStreamStateCallback("test", stateCallback, nullptr),
+                   ACL_ERROR_RT_PARAM_INVALID);
   uint8_t* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 4 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(aclrtMemset(d, 64, 0x11, 64));
   aclrtStream deviceOnly = nullptr, plain = nullptr;
   ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&deviceOnly, 0, ACL_STREAM_DEVICE_USE_ONLY));
   ASSERT_ACL_OK(aclrtCreateStream(&plain));
+  aclrtStream refused = nullptr;
+  EXPECT_ACL_ERROR(aclrtCreateStreamWithConfig(&refused, 8, 0), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(gStates.size(), 2u);
   EXPECT_EQ(gStates[0], std::make_pair(deviceOnly, ACL_RT_STREAM_STATE_CREATE_POST));
   EXPECT_EQ(gStates[1], std::make_pair(plain, ACL_RT_STREAM_STATE_CREATE_POST));
@@ -456,6 +463,8 @@ TEST_F(AscendCKernels, StopAndAbortDiscardWhatTheStreamHasNotRun) {
   EXPECT_EQ(back, 0x55);
   ASSERT_ACL_OK(aclrtDestroyStreamForce(deviceOnly));
   ASSERT_ACL_OK(aclrtDestroyStream(plain));
+  EXPECT_ACL_ERROR(aclrtDestroyStream(nullptr), ACL_ERROR_INVALID_PARAM);  // the default stream
+  EXPECT_ACL_ERROR(aclrtDestroyStream(plain), ACL_ERROR_RT_INVALID_HANDLE);
   ASSERT_EQ(gStates.size(), 4u);
   EXPECT_EQ(gStates[2], std::make_pair(deviceOnly, ACL_RT_STREAM_STATE_DESTROY_PRE));
   EXPECT_EQ(gStates[3], std::make_pair(plain, ACL_RT_STREAM_STATE_DESTROY_PRE));

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "acl/acl_rt_allocator.h"
 #include "acl_fixture.h"
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -538,7 +539,8 @@ TEST_F(Reliability, AnAclCallFromInsideAKernelIsRefused) {
   // naming the call and the kernel; the kernel goes on and completes.
   int32_t* d = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(reinterpret_cast<void**>(&d), 64, ACL_MEM_MALLOC_HUGE_FIRST));
-  aclError malloced = -1, synced = -1, last = -1;
+  aclError malloced = -1, synced = -1, last = -1, registered = -1;
+  aclrtAllocatorDesc desc = &malloced;
   std::string message;
   ASSERT_EQ(ascendsim::ascendc::launch("CallsAcl", 1, nullptr, nullptr,
                                        [&, d] {
@@ -548,6 +550,11 @@ TEST_F(Reliability, AnAclCallFromInsideAKernelIsRefused) {
                                          message = m ? m : "";
                                          synced = aclrtSynchronizeDevice();
                                          last = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+                                         // (Served, these two run in the program: refused there.)
+                                         registered = aclrtRegStreamStateCallback(
+                                             "inside", +[](aclrtStream, aclrtStreamState, void*) {},
+                                             nullptr);
+                                         desc = aclrtAllocatorCreateDesc();
                                          d[0] = 9;
                                        }),
             0u);
@@ -555,6 +562,8 @@ TEST_F(Reliability, AnAclCallFromInsideAKernelIsRefused) {
   EXPECT_EQ(malloced, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_EQ(synced, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_EQ(last, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_EQ(registered, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_EQ(desc, nullptr);
   // (Under `ascendsim exec --shared` the blocks run for the served machine, which names them so.)
   const bool served = std::getenv("ASCENDSIM_MACHINE_SOCKET") != nullptr;
   EXPECT_NE(message.find(served ? "aclrtMalloc: called from inside kernel code"

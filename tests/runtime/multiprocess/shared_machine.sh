@@ -34,6 +34,9 @@
 #     one process's model, label and label list handles are refused in another (107000); the
 #     other's own model runs; the owner exits without destroying them, and the server destroys
 #     them for it (in the trace); nothing is left running.
+#   shared_machine.sh stream_states ASCENDSIM STREAM_STATES WORK
+#     two processes' stream state callbacks and allocator registrations are their own
+#     (stream_states.cpp checks states, threads and codes); nothing is left running.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -255,6 +258,22 @@ JOB
   [ "$(count aclrtDestroyLabelList)" = 1 ] || fail "$(count aclrtDestroyLabelList) successful list destroys, expected 1"
   [ "$(count aclrtDestroyLabel)" = 1 ] || fail "$(count aclrtDestroyLabel) successful label destroys, expected 1"
   echo "models, labels and label lists are their process's own (107000 in another); the owner's were destroyed when it went"
+  ;;
+stream_states)
+  trap 'for p in $(cat "$work/pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done' EXIT
+  cat > job.sh <<JOB
+#!/bin/sh
+"$program" first "$work" > out.first 2>&1 & echo \$! >> "$work/pids"
+"$program" second "$work" > out.second 2>&1 & echo \$! >> "$work/pids"
+wait
+JOB
+  chmod +x job.sh
+  status=0
+  timeout 100 "$ascendsim" exec --shared -- ./job.sh || status=$?
+  grep -qx "first ok" out.first || fail "first (exec status $status): $(cat out.first)"
+  grep -qx "second ok" out.second || fail "second (exec status $status): $(cat out.second)"
+  [ "$status" = 0 ] || fail "exec status $status"
+  echo "each process's stream state callbacks saw its own streams only, on their threads; allocator registrations are by process"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
