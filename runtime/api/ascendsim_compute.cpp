@@ -29,6 +29,8 @@ extern "C" {
 
 aclError ascendsimLaunchComputeTask(const char* name, uint64_t bytesRead, uint64_t bytesWritten,
                                     uint64_t ops, uint32_t opBytes, aclrtStream stream) {
+  ASCENDSIM_FORWARD(ascendsimLaunchComputeTask, name, bytesRead, bytesWritten, ops, opBytes,
+                    stream);
   return run("ascendsimLaunchComputeTask", &ApiOverheads::kernelLaunch, [&](HostThread& t) {
     needPointer(name, "name");
     if (opBytes == 0) fail(ACL_ERROR_INVALID_PARAM, "opBytes is 0");
@@ -42,6 +44,8 @@ aclError ascendsimLaunchComputeTaskIn(const char* name, void* region, uint64_t r
                                       int32_t pattern, uint64_t stride, uint64_t bytesRead,
                                       uint64_t bytesWritten, uint64_t ops, uint32_t opBytes,
                                       aclrtStream stream) {
+  ASCENDSIM_FORWARD(ascendsimLaunchComputeTaskIn, name, region, regionBytes, pattern, stride,
+                    bytesRead, bytesWritten, ops, opBytes, stream);
   return placedKernel("ascendsimLaunchComputeTaskIn", name, region, regionBytes, pattern, stride, 0,
                       bytesRead, bytesWritten, ops, opBytes, stream);
 }
@@ -50,6 +54,8 @@ aclError ascendsimLaunchComputeTaskSized(const char* name, void* region, uint64_
                                          int32_t pattern, uint64_t stride, uint64_t accessBytes,
                                          uint64_t bytesRead, uint64_t bytesWritten, uint64_t ops,
                                          uint32_t opBytes, aclrtStream stream) {
+  ASCENDSIM_FORWARD(ascendsimLaunchComputeTaskSized, name, region, regionBytes, pattern, stride,
+                    accessBytes, bytesRead, bytesWritten, ops, opBytes, stream);
   return placedKernel("ascendsimLaunchComputeTaskSized", name, region, regionBytes, pattern, stride,
                       accessBytes, bytesRead, bytesWritten, ops, opBytes, stream);
 }

@@ -423,6 +423,9 @@ const bool kRegistered = [] {
   add<&aclrtMemImportFromShareableHandle>(
       &serveAcquire<&aclrtMemImportFromShareableHandle, &aclrtFreePhysical, 2>);
   add<&ascendsimLaunchAscendCKernel>(&serveKernelLaunch);
+  add<&ascendsimLaunchComputeTask>();
+  add<&ascendsimLaunchComputeTaskIn>();
+  add<&ascendsimLaunchComputeTaskSized>();
   add<&aclrtHostRegister>(&serveRegister<&aclrtHostRegister>);
   add<&aclrtHostRegisterV2>(&serveRegister<&aclrtHostRegisterV2>);
   add<&aclrtHostGetDevicePointer>();

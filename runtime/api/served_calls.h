@@ -9,6 +9,7 @@
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
 #include "ascendsim/ascendc.h"
+#include "ascendsim/compute.h"
 #include "runtime/remote/marshal.h"
 
 // aclrtGetSocName for a served program (it returns a pointer, not a code): the name copied into
@@ -174,6 +175,13 @@ ASCENDSIM_SERVED(aclrtLaunchCallback, Val, Val, Val, Val)
 // Ascend C kernels (their blocks run in the program: runtime/remote/kernel_service.h; a launch,
 // which only queues its task, is sent without waiting)
 ASCENDSIM_SERVED_ASYNC(ascendsimLaunchAscendCKernel, Str, Val, Val, Val, Val, Val, Val)
+// timing-only kernels (AscendSim's extension, ascendsim/compute.h: no code, so nothing runs in
+// the program; a launch only queues its task)
+ASCENDSIM_SERVED_ASYNC(ascendsimLaunchComputeTask, Str, Val, Val, Val, Val, Val)
+ASCENDSIM_SERVED_ASYNC(ascendsimLaunchComputeTaskIn, Str, Val, Val, Val, Val, Val, Val, Val, Val,
+                       Val)
+ASCENDSIM_SERVED_ASYNC(ascendsimLaunchComputeTaskSized, Str, Val, Val, Val, Val, Val, Val, Val, Val,
+                       Val, Val)
 // kernels of binaries loaded at run time (loaded, and their blocks run, in the server; handles
 // are the process's own: served_calls.cpp)
 ASCENDSIM_SERVED(ascendsimBinaryLoad, Str, Src<2>, Val, Str, In, Out)
