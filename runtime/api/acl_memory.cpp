@@ -207,6 +207,11 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
+  if (ascendsim::remote::clientActive()) {
+    if (const aclError code = ascendsim::remote::shareRecordedCopy("aclrtMemcpyAsyncWithCondition",
+                                                                   stream, dst, count, src, count))
+      return code;
+  }
   ASCENDSIM_FORWARD(aclrtMemcpyAsyncWithCondition, dst, destMax, src, count, kind, stream);
   // Asynchronous when the host side is pinned, synchronous otherwise: what aclrtMemcpyAsync does
   // here.

@@ -20,9 +20,11 @@ inline Runtime& rt() {
 
 template <class Body>
 aclError run(const char* name, Overhead overhead, Body&& body) {
-  // A program on a served machine: a call refused here replaces the last served call's message.
-  if (remote::clientActive()) remote::takeServedError();
-  return rt().call(name, overhead, true, std::forward<Body>(body));
+  const aclError code = rt().call(name, overhead, true, std::forward<Body>(body));
+  // A program on a served machine: a call refused here replaces the last served call's message
+  // (a call that succeeds leaves it to be read, as in-process).
+  if (code != ACL_SUCCESS && remote::clientActive()) remote::takeServedError();
+  return code;
 }
 
 // Runs a call in a program on a served machine, in the program (what it reaches lives there:
@@ -33,11 +35,11 @@ aclError inProgram(const char* name, Body&& body) {
   // (From inside a kernel's code no call runs, as in-process: refuseArgument refuses it so.)
   if (sandbox::runningKernel())
     return rt().refuseArgument(name, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "");
-  remote::takeServedError();
   try {
     body();
-    return ACL_SUCCESS;
+    return ACL_SUCCESS;  // (the last served failure's message stays to be read, as in-process)
   } catch (const AclFailure& f) {
+    remote::takeServedError();
     return rt().refuseArgument(name, f.code, f.message);
   }
 }

@@ -3,6 +3,7 @@
 
 #include <thread>
 
+#include "acl/acl_rt_allocator.h"
 #include "acl_fixture.h"
 
 TEST(Init, CallsBeforeInitAreRefused) {
@@ -171,6 +172,29 @@ TEST(Init, RecentErrorMessageOutlivesPeekingTheLastError) {
   EXPECT_NE(std::string(message).find("aclrtGetRunMode"), std::string::npos) << message;
   EXPECT_NE(std::string(message).find("runMode"), std::string::npos) << message;
   EXPECT_EQ(aclGetRecentErrMsg(), nullptr);  // read once
+  ASSERT_ACL_OK(aclrtResetDevice(0));
+  ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(Init, RecentErrorMessageOutlivesSuccessfulCalls) {
+  // A failure's message stays until aclGetRecentErrMsg reads it, whatever succeeds in between: a
+  // call answered by the machine and calls a served program runs itself (an allocator
+  // description, a stream configuration).
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+  aclrtAllocatorDesc desc = aclrtAllocatorCreateDesc();
+  ASSERT_NE(desc, nullptr);
+  ASSERT_ACL_OK(aclrtAllocatorDestroyDesc(desc));
+  aclrtStreamConfigHandle* config = aclrtCreateStreamConfigHandle();
+  ASSERT_NE(config, nullptr);
+  ASSERT_ACL_OK(aclrtDestroyStreamConfigHandle(config));
+  int32_t device = -1;
+  ASSERT_ACL_OK(aclrtGetDevice(&device));
+  const char* message = aclGetRecentErrMsg();
+  ASSERT_NE(message, nullptr);
+  EXPECT_NE(std::string(message).find("aclrtGetRunMode"), std::string::npos) << message;
   ASSERT_ACL_OK(aclrtResetDevice(0));
   ASSERT_ACL_OK(aclFinalize());
 }

@@ -729,13 +729,15 @@ TEST_F(ModelRI, CapturedAscendCKernelsRunTheirBlocksAtEachLaunch) {
   ASSERT_ACL_OK(aclrtFree(d));
 }
 
-TEST_F(ModelRI, RecordedCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
-  // A model of two copies of the program's own (pageable) memory: 1 MiB from `in` to the device,
-  // and back into `out`. Capturing moves nothing (`out` stays 0); each launch reads `in` and
-  // writes `out` as they are when it runs: 1 after the first, 2 after the second, for which the
-  // program rewrote `in`. (Anonymous mappings of the program's: on a served machine their pages
-  // are shared with the server at the copy, which a heap range the server's own memory overlaps
-  // could not be, docs/multiprocess.md.)
+namespace {
+// A model of two copies of the program's own (pageable) memory: 1 MiB from `in` to the device,
+// and back into `out`. Capturing moves nothing (`out` stays 0); each launch reads `in` and
+// writes `out` as they are when it runs: 1 after the first, 2 after the second, for which the
+// program rewrote `in`. (Anonymous mappings of the program's: on a served machine their pages
+// are shared with the server at the copy, which a heap range the server's own memory overlaps
+// could not be, docs/multiprocess.md.)
+using AsyncCopy = aclError (*)(void*, size_t, const void*, size_t, aclrtMemcpyKind, aclrtStream);
+void expectRecordedCopiesMoveTheirBytesAtEachLaunch(AsyncCopy copy) {
   constexpr size_t kBytes = 1 << 20;
   auto mapped = [] {
     void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -754,8 +756,8 @@ TEST_F(ModelRI, RecordedCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
   ASSERT_ACL_OK(aclrtCreateStream(&s));
   aclmdlRI model = nullptr;
   ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-  ASSERT_ACL_OK(aclrtMemcpyAsync(d, kBytes, in, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  ASSERT_ACL_OK(aclrtMemcpyAsync(out, kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(copy(d, kBytes, in, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(copy(out, kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s));
   ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &model));
   EXPECT_TRUE(all(out, 0));
   ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s));
@@ -770,6 +772,16 @@ TEST_F(ModelRI, RecordedCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
   ASSERT_ACL_OK(aclrtFree(d));
   munmap(in, kBytes);
   munmap(out, kBytes);
+}
+}  // namespace
+
+TEST_F(ModelRI, RecordedCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
+  expectRecordedCopiesMoveTheirBytesAtEachLaunch(&aclrtMemcpyAsync);
+}
+
+TEST_F(ModelRI, RecordedConditionalCopiesOfProgramMemoryMoveItsBytesAtEachLaunch) {
+  // The same with aclrtMemcpyAsyncWithCondition (its copies of pageable memory recorded too).
+  expectRecordedCopiesMoveTheirBytesAtEachLaunch(&aclrtMemcpyAsyncWithCondition);
 }
 
 TEST(ModelRITrace, ControlTasksAndReplayedTasksNameTheirModelAndLabel) {

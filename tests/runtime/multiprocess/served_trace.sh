@@ -12,10 +12,14 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 export ASCENDSIM_SUMMARY=0
 fail() { echo "FAIL: $*"; exit 1; }
 for t in "$@"; do
+  rm -f in.json served.json
   ASCENDSIM_TRACE="$work/in.json" "$tests" --gtest_filter="$t" > in.log 2>&1 ||
     fail "$t on a machine of its own: $(tail -5 in.log)"
   ASCENDSIM_PIPELINE=0 "$ascendsim" exec --shared --trace "$work/served.json" -- \
     "$tests" --gtest_filter="$t" > served.log 2>&1 || fail "$t served: $(tail -5 served.log)"
+  # (A name that matches no test passes gtest and writes no trace: each run must have run it.)
+  grep -q '^\[  PASSED  \] 1 test\.' in.log || fail "$t: not one test run on a machine of its own"
+  grep -q '^\[  PASSED  \] 1 test\.' served.log || fail "$t: not one test run served"
   python3 - "$t" in.json served.json <<'PY' || fail "$t: the traces differ"
 import json, sys
 def slices(path):
