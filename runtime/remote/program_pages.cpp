@@ -27,7 +27,11 @@ struct Pages {
   // Runs shared with the server: start -> (bytes, offset of their bytes in the shared file).
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> runs;
   std::map<uint64_t, uint64_t> registrations;  // start -> bytes, as the program registered them
-  std::map<uint64_t, uint64_t> pending;        // sent for registration, not answered yet
+  // Guards `registrations` alone, and is never held across a question to the server: a kernel the
+  // server hands to a thread of the program that waits for its answer (kernel_service.h) reads
+  // them while that thread may hold `mutex` in the middle of sharing pages.
+  std::mutex registrationsMutex;
+  std::map<uint64_t, uint64_t> pending;  // sent for registration, not answered yet
 };
 
 std::atomic<bool> gAnyShared{false};  // whether a page was ever shared (copies skip the lock)
@@ -232,7 +236,10 @@ void settleRegistration(const void* ptr, uint64_t size, bool registered) {
   std::lock_guard<std::mutex> lock(p.mutex);
   const bool held = p.pending.erase(address) > 0;
   if (registered) {
-    p.registrations[address] = size;
+    {
+      std::lock_guard<std::mutex> guard(p.registrationsMutex);
+      p.registrations[address] = size;
+    }
     if (!held) return;
   } else if (held) {
     release(p, address, size);
@@ -243,10 +250,14 @@ void unsharePagesOf(const void* ptr) {
   const auto address = reinterpret_cast<uint64_t>(ptr);
   Pages& p = pages();
   std::lock_guard<std::mutex> lock(p.mutex);
-  auto it = p.registrations.find(address);
-  if (it == p.registrations.end()) return;
-  const uint64_t size = it->second;
-  p.registrations.erase(it);
+  uint64_t size = 0;
+  {
+    std::lock_guard<std::mutex> guard(p.registrationsMutex);
+    auto it = p.registrations.find(address);
+    if (it == p.registrations.end()) return;
+    size = it->second;
+    p.registrations.erase(it);
+  }
   release(p, address, size);
 }
 
@@ -267,7 +278,7 @@ bool inSharedPages(const void* ptr, uint64_t bytes) {
 
 bool registeredHere(uint64_t address, uint64_t bytes) {
   Pages& p = pages();
-  std::lock_guard<std::mutex> lock(p.mutex);
+  std::lock_guard<std::mutex> lock(p.registrationsMutex);
   auto it = p.registrations.upper_bound(address);
   if (it == p.registrations.begin()) return false;
   --it;
