@@ -20,35 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "job_process.h"
+
 namespace {
-const char* role = "?";
-
-[[noreturn]] void die(const std::string& what) {
-  const char* msg = aclGetRecentErrMsg();
-  std::printf("%s failed: %s (%s)\n", role, what.c_str(), msg ? msg : "");
-  std::fflush(stdout);
-  std::_Exit(1);
-}
-
-void check(aclError code, const char* what) {
-  if (code != ACL_SUCCESS) die(std::string(what) + ": " + std::to_string(code));
-}
+using job::check;
+using job::die;
+using job::role;
+using job::waitForFile;
 
 // `code` must be 107017 with a message naming the other process.
 void refused(aclError code, const char* what) {
-  if (code != ACL_ERROR_RT_INVALID_HANDLE)
-    die(std::string(what) + " gave " + std::to_string(code) + ", expected 107017");
-  const char* msg = aclGetRecentErrMsg();
-  if (!msg || !std::strstr(msg, "another process"))
-    die(std::string(what) + ": the message does not say whose it is");
-}
-
-bool waitForFile(const std::string& path) {
-  for (int i = 0; i < 600; ++i) {
-    if (access(path.c_str(), F_OK) == 0) return true;
-    usleep(100000);
-  }
-  return false;
+  job::refused(code, ACL_ERROR_RT_INVALID_HANDLE, "another process", what);
 }
 }  // namespace
 

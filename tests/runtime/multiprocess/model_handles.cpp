@@ -25,35 +25,17 @@
 #include <string>
 #include <vector>
 
+#include "job_process.h"
+
 namespace {
-const char* role = "?";
-
-[[noreturn]] void die(const std::string& what) {
-  const char* msg = aclGetRecentErrMsg();
-  std::printf("%s failed: %s (%s)\n", role, what.c_str(), msg ? msg : "");
-  std::fflush(stdout);
-  std::_Exit(1);
-}
-
-void check(aclError code, const char* what) {
-  if (code != ACL_SUCCESS) die(std::string(what) + ": " + std::to_string(code));
-}
+using job::check;
+using job::die;
+using job::role;
+using job::waitForFile;
 
 // `code` must be 107000 with a message saying whose the handle is.
 void refused(aclError code, const char* what) {
-  if (code != ACL_ERROR_RT_PARAM_INVALID)
-    die(std::string(what) + " gave " + std::to_string(code) + ", expected 107000");
-  const char* msg = aclGetRecentErrMsg();
-  if (!msg || !std::strstr(msg, "another process"))
-    die(std::string(what) + ": the message does not say whose it is");
-}
-
-bool waitForFile(const std::string& path) {
-  for (int i = 0; i < 600; ++i) {
-    if (access(path.c_str(), F_OK) == 0) return true;
-    usleep(100000);
-  }
-  return false;
+  job::refused(code, ACL_ERROR_RT_PARAM_INVALID, "another process", what);
 }
 
 // A model of one memset of `value` over 64 bytes at `d`, captured on `s`.

@@ -30,33 +30,14 @@
 #include <thread>
 #include <vector>
 
+#include "job_process.h"
+
 namespace {
-const char* role = "?";
-
-[[noreturn]] void die(const std::string& what) {
-  const char* msg = aclGetRecentErrMsg();
-  std::printf("%s failed: %s (%s)\n", role, what.c_str(), msg ? msg : "");
-  std::fflush(stdout);
-  std::_Exit(1);
-}
-
-void check(aclError code, const char* what) {
-  if (code != ACL_SUCCESS) die(std::string(what) + ": " + std::to_string(code));
-}
-
-void expect(aclError code, aclError expected, const char* what) {
-  if (code != expected)
-    die(std::string(what) + " gave " + std::to_string(code) + ", expected " +
-        std::to_string(expected));
-}
-
-bool waitForFile(const std::string& path) {
-  for (int i = 0; i < 600; ++i) {
-    if (access(path.c_str(), F_OK) == 0) return true;
-    usleep(100000);
-  }
-  return false;
-}
+using job::check;
+using job::die;
+using job::role;
+using job::waitForFile;
+const auto expect = job::expectCode;
 
 struct State {
   aclrtStream stream;

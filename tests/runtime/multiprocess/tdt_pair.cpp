@@ -33,30 +33,14 @@
 #include <string>
 #include <vector>
 
+#include "job_process.h"
+
 namespace {
-const char* role = "?";
+using job::check;
+using job::die;
+using job::refused;
+using job::role;
 std::string dir;
-
-[[noreturn]] void die(const std::string& what) {
-  const char* msg = aclGetRecentErrMsg();
-  std::printf("%s failed: %s (%s)\n", role, what.c_str(), msg ? msg : "");
-  std::fflush(stdout);
-  std::_Exit(1);
-}
-
-void check(aclError code, const char* what) {
-  if (code != ACL_SUCCESS) die(std::string(what) + ": " + std::to_string(code));
-}
-
-// `code` must be `expected`, with a message holding `words`.
-void refused(aclError code, aclError expected, const char* words, const char* what) {
-  if (code != expected) {
-    die(std::string(what) + " gave " + std::to_string(code) + ", expected " +
-        std::to_string(expected));
-  }
-  const char* msg = aclGetRecentErrMsg();
-  if (!msg || !std::strstr(msg, words)) die(std::string(what) + ": the message lacks: " + words);
-}
 
 void put(const std::string& name, const std::string& value) {
   const std::string path = dir + "/" + name;
