@@ -70,14 +70,19 @@ void ServedProcess::releaseAtExit() {
 
 void ServedProcess::releaseAll() {
   for (;;) {
+    uint64_t handle = 0;
     std::function<void()> release;
     {
       std::lock_guard<std::mutex> lock(heldMutex);
       if (held.empty()) return;
+      handle = held.back().first;
       release = std::move(held.back().second);
       held.pop_back();
     }
     release();  // an AscendCL call: not under the lock (it may wait for other threads)
+    // What went with it is no longer this process's: an object made later at the same address
+    // (after another aclInit, by any process) is not taken for it.
+    disown(handle);
   }
 }
 
