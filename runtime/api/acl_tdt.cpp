@@ -412,6 +412,20 @@ aclError servedReceive(const acltdtChannelHandle* handle, acltdtDataset* dataset
   return ACL_SUCCESS;
 }
 
+// Drops a channel's entries and gives their memory back, but for those a receive is copying out
+// (the receive releases them); the waiting sends and receives look again.
+void releaseUntakenEntries(acltdtChannelHandle& channel) {
+  ServicePort port(rt());
+  for (auto it = channel.entries.begin(); it != channel.entries.end();) {
+    if (it->taken) {
+      ++it;
+      continue;
+    }
+    port.release(it->block);
+    it = channel.entries.erase(it);
+  }
+  port.changed();
+}
 }  // namespace
 
 namespace ascendsim::runtime::api {
@@ -551,16 +565,7 @@ aclError acltdtCleanChannel(acltdtChannelHandle* handle) {
     if (!channel.queueBacked) {
       fail(ACL_ERROR_FEATURE_UNSUPPORTED, "a channel without a queue cannot be cleaned");
     }
-    ServicePort port(rt());
-    for (auto it = channel.entries.begin(); it != channel.entries.end();) {
-      if (it->taken) {
-        ++it;
-        continue;
-      }
-      port.release(it->block);
-      it = channel.entries.erase(it);
-    }
-    port.changed();
+    releaseUntakenEntries(channel);
   });
 }
 
@@ -572,18 +577,8 @@ aclError acltdtDestroyChannel(acltdtChannelHandle* handle) {
                const ChannelUse use(channel);  // (deleted by the last of it and its users)
                channels().erase(handle);
                channel.destroyed = true;
-               ServicePort port(rt());
-               // Entries a receive is copying out are released by the receive.
-               for (auto it = channel.entries.begin(); it != channel.entries.end();) {
-                 if (it->taken) {
-                   ++it;
-                   continue;
-                 }
-                 port.release(it->block);
-                 it = channel.entries.erase(it);
-               }
-               port.changed();  // (waiting sends and receives end)
-               port.releaseStream(t, channel.stream);
+               releaseUntakenEntries(channel);  // (waiting sends and receives end)
+               ServicePort(rt()).releaseStream(t, channel.stream);
              });
 }
 
