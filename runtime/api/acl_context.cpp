@@ -1,6 +1,7 @@
 // Contexts.
 
 #include "runtime/api/api_call.h"
+#include "runtime/remote/served_callbacks.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -9,7 +10,11 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  ASCENDSIM_FORWARD(aclrtCreateContext, context, deviceId);
+  // (On a served machine the stream state callbacks are the program's: served_callbacks.h.)
+  if (ascendsim::remote::clientActive()) {
+    return ascendsim::remote::defaultStreamMade(
+        ascendsim::remote::forward<&aclrtCreateContext>(context, deviceId));
+  }
   return run("aclrtCreateContext", &ApiOverheads::streamCreate, [&](HostThread& t) {
     needPointer(context, "context");
     *context = rt().devices().createContext(t, deviceId);
@@ -17,7 +22,10 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
-  ASCENDSIM_FORWARD(aclrtDestroyContext, context);
+  if (ascendsim::remote::clientActive()) {
+    return ascendsim::remote::destroyContext(
+        context, [&] { return ascendsim::remote::forward<&aclrtDestroyContext>(context); });
+  }
   return run("aclrtDestroyContext", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().devices().destroyContext(t, context); });
 }

@@ -1,6 +1,7 @@
 // Devices, run mode, peer access, memory information.
 
 #include "runtime/api/api_call.h"
+#include "runtime/remote/served_callbacks.h"
 
 using namespace ascendsim::runtime;
 using namespace ascendsim::runtime::api;
@@ -9,19 +10,29 @@ using ascendsim::spec::ApiOverheads;
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  ASCENDSIM_FORWARD(aclrtSetDevice, deviceId);
+  // (On a served machine the stream state callbacks are the program's: served_callbacks.h.)
+  if (ascendsim::remote::clientActive())
+    return ascendsim::remote::defaultStreamMade(
+        ascendsim::remote::forward<&aclrtSetDevice>(deviceId));
   return run("aclrtSetDevice", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().devices().set(t, deviceId); });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  ASCENDSIM_FORWARD(aclrtResetDevice, deviceId);
+  if (ascendsim::remote::clientActive()) {
+    return ascendsim::remote::resetDevice(
+        deviceId, false, [&] { return ascendsim::remote::forward<&aclrtResetDevice>(deviceId); });
+  }
   return run("aclrtResetDevice", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().devices().reset(t, deviceId); });
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
-  ASCENDSIM_FORWARD(aclrtResetDeviceForce, deviceId);
+  if (ascendsim::remote::clientActive()) {
+    return ascendsim::remote::resetDevice(deviceId, true, [&] {
+      return ascendsim::remote::forward<&aclrtResetDeviceForce>(deviceId);
+    });
+  }
   return run("aclrtResetDeviceForce", &ApiOverheads::defaultCall,
              [&](HostThread& t) { rt().devices().reset(t, deviceId, true); });
 }

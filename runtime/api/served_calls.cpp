@@ -461,6 +461,7 @@ const bool kRegistered = [] {
   add<&aclrtAllocatorGetByStream>();
   add<&aclrtAllocatorUnregister>();
   registerServedCall(kStreamDestroyableCall, &serveStreamDestroyable);
+  registerServedCall(kStreamStatesCall, &serveStreamStates);
   add<&ascendsimCreateDataBuffer>();
   add<&ascendsimDataBufferGet>();
   add<&aclDestroyDataBuffer>();

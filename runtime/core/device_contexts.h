@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "runtime/core/handle_table.h"
@@ -63,6 +64,15 @@ class DeviceContexts {
   // The context `handle` names if it lives, else nullptr.
   Context* findContext(const void* handle) const { return contexts_.find(handle); }
 
+  // ---- stream state callbacks (aclrtRegStreamStateCallback) of default streams and of the
+  // streams a teardown releases, as CANN runs them (device_contexts.cpp)
+  // The streams whose ACL_RT_STREAM_STATE_DESTROY_PRE callbacks aclrtDestroyContext(ctx), or
+  // aclrtResetDevice(device) / aclrtResetDeviceForce (`force`), would run, in their order; none
+  // for a call its checks refuse or that releases no context. A served program runs them before
+  // it sends the call.
+  std::vector<Stream*> goingWithContext(HostThread& t, aclrtContext ctx);
+  std::vector<Stream*> goingWithDevice(HostThread& t, int32_t device, bool force);
+
   // aclInit: each device's internal stream for synchronous copies and memsets (Device::copyStream).
   void openCopyStreams();
   // aclFinalize: every context goes (their queued tasks end first), each device's internal copy
@@ -70,7 +80,14 @@ class DeviceContexts {
   void releaseAll(HostThread& t);
 
  private:
-  void releaseContext(HostThread& t, Context& ctx);
+  // How a context goes: destroyed (aclrtDestroyContext), the default one at the device's last
+  // reset, or quietly (aclFinalize, which in CANN releases no context: no state callback runs).
+  enum class Teardown { Destroy, Reset, Quiet };
+  void releaseContext(HostThread& t, Context& ctx, Teardown how);
+  // The default context `reset(t, d, force)` would release, or nullptr (checks as reset's).
+  Context* releasedByReset(HostThread& t, Device& d, bool force);
+  // Fails with ACL_ERROR_RT_CONTEXT_RELEASE_ERROR when `ctx` is being released (`what`: the call).
+  static void refuseWhileReleasing(const Context& ctx, const char* what);
   void releaseDeviceIfUnused(HostThread& t, Device& d);
 
   ServicePort port_;

@@ -90,6 +90,9 @@ struct HostThread {
   // The stream whose callback or host function this thread is running (user code, outside the
   // lock), or nullptr: that stream cannot go on until the function returns.
   Stream* inCallbackOf = nullptr;
+  // The default stream this thread's last aclrtSetDevice or aclrtCreateContext made, or nullptr
+  // (a served program asks, to run its stream state callbacks).
+  Stream* madeDefaultStream = nullptr;
   spec::Picoseconds callOverhead = 0;  // host overhead the current API call was charged
   TraceArgs callArgs;                  // the current API call's arguments, for the trace
   std::vector<uint64_t> callTasks;     // tasks the current API call submitted

@@ -118,6 +118,9 @@ struct Context {
   Stream* defaultStream = nullptr;
   std::vector<Stream*> streams;  // created while this context was current (default one included)
   bool stopOnFailure = false;    // aclrtSetStreamFailureMode(ACL_STOP_ON_FAILURE) on one of them
+  // Its release has begun (its streams' state callbacks run unlocked meanwhile): a second
+  // destruction or reset of it is refused.
+  bool releasing = false;
 };
 
 struct Notify {

@@ -176,6 +176,19 @@ class Runtime {
   // (a served program runs its stream state callbacks before the call only then; takes the
   // lock itself).
   bool streamDestroyable(aclrtStream s);
+  // The streams whose state callbacks a served program runs around a call of the calling (server)
+  // thread (served_callbacks.h; takes the lock itself), by `question`:
+  //   kMadeDefaultStream: the default stream its last aclrtSetDevice or aclrtCreateContext made
+  //     (none or one);
+  //   kContextGoing: those aclrtDestroyContext(`arg`) would announce, in order (DeviceContexts);
+  //   kDeviceGoing / kDeviceGoingForce: those of aclrtResetDevice(`arg`) / ...Force.
+  enum StreamStateQuestion : uint8_t {
+    kMadeDefaultStream = 0,
+    kContextGoing = 1,
+    kDeviceGoing = 2,
+    kDeviceGoingForce = 3,
+  };
+  std::vector<aclrtStream> servedStreamStates(uint8_t question, uint64_t arg);
 
   // ---- the program's allocators (acl/acl_rt_allocator.h)
   AllocatorDesc* createAllocatorDesc();

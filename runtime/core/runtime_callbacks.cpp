@@ -230,6 +230,30 @@ bool Runtime::streamDestroyable(aclrtStream sh) {
   }
 }
 
+std::vector<aclrtStream> Runtime::servedStreamStates(uint8_t question, uint64_t arg) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  HostThread* t = HostThreads::self();
+  if (!t || !initialized_) return {};
+  std::vector<Stream*> streams;
+  switch (question) {
+    case kMadeDefaultStream:
+      if (t->madeDefaultStream && streams_.find(t->madeDefaultStream))
+        streams.push_back(t->madeDefaultStream);
+      t->madeDefaultStream = nullptr;  // (asked once)
+      break;
+    case kContextGoing:
+      streams = devices().goingWithContext(*t, reinterpret_cast<aclrtContext>(arg));
+      break;
+    case kDeviceGoing:
+    case kDeviceGoingForce:
+      streams = devices().goingWithDevice(*t, static_cast<int32_t>(static_cast<uint32_t>(arg)),
+                                          question == kDeviceGoingForce);
+      break;
+    default: break;
+  }
+  return std::vector<aclrtStream>(streams.begin(), streams.end());
+}
+
 bool Runtime::adoptHostFuncStream(uint64_t stream) {
   std::lock_guard<std::mutex> lock(mutex_);
   HostThread* t = HostThreads::self();

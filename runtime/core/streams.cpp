@@ -383,23 +383,20 @@ void Streams::release(HostThread& t, Stream* s) {
   erase(*s);
 }
 
-void Streams::releaseAll(HostThread& t, Context& ctx) {
-  const std::vector<Stream*> streams = ctx.streams;
-  for (Stream* s : streams) {
-    // Waiting lets other threads destroy streams: skip the gone, keep this one while waiting.
-    if (!streams_.find(s)) continue;
-    Use use(*this, *s);
-    const bool idle = port_.waitUntil(t, [s] { return s->queue.idle(); });
-    if (s->destroyed) continue;
-    if (!idle) {
-      port_.warn(t, "tasks-dropped",
-                 std::to_string(s->queue.pending()) + " task(s) of stream " +
-                     std::to_string(s->queue.id()) + " could never run and were dropped");
-      while (!s->queue.idle()) s->queue.popHead(port_.simulatedNow());
-    }
-    t.now = std::max(t.now, s->queue.lastCompletion());
-    erase(*s);
+void Streams::releaseOfContext(HostThread& t, Stream& stream) {
+  Stream* s = &stream;
+  // Waiting lets other threads destroy streams: keep this one while waiting, skip it if gone.
+  Use use(*this, *s);
+  const bool idle = port_.waitUntil(t, [s] { return s->queue.idle(); });
+  if (s->destroyed) return;
+  if (!idle) {
+    port_.warn(t, "tasks-dropped",
+               std::to_string(s->queue.pending()) + " task(s) of stream " +
+                   std::to_string(s->queue.id()) + " could never run and were dropped");
+    while (!s->queue.idle()) s->queue.popHead(port_.simulatedNow());
   }
+  t.now = std::max(t.now, s->queue.lastCompletion());
+  erase(*s);
 }
 
 void Streams::synchronizeDevice(HostThread& t, Device& d) {

@@ -75,9 +75,9 @@ class Streams {
   // A stream on `d` of context `ctx` (nullptr: an internal stream); fails when the device has
   // none left (scheduler.max_streams).
   Stream& open(Device& d, Context* ctx, bool isDefault);
-  // Releases every stream of `ctx` once its tasks have ended (those that never can are dropped,
-  // with a warning).
-  void releaseAll(HostThread& t, Context& ctx);
+  // Releases a stream of a context that goes once its tasks have ended (those that never can are
+  // dropped, with a warning); one another thread destroys meanwhile is left to it.
+  void releaseOfContext(HostThread& t, Stream& s);
   // Waits for every stream of `d` (aclrtSynchronizeDevice) and reports their failures.
   void synchronizeDevice(HostThread& t, Device& d);
   // Waits for an internal stream's tasks (failing on a deadlock) and deletes it.

@@ -32,7 +32,7 @@
 
 namespace ascendsim::remote {
 
-constexpr uint32_t kProtocolVersion = 10;
+constexpr uint32_t kProtocolVersion = 11;
 
 enum class MessageKind : uint8_t {
   Hello = 1,
@@ -66,5 +66,9 @@ constexpr const char* kTakeExceptionsCall = "ascendsimTakeExceptions";
 // Whether the thread's aclrtDestroyStream(Force) of a stream would pass its checks: a program
 // with stream state callbacks runs them before it sends the destruction (served_callbacks.h).
 constexpr const char* kStreamDestroyableCall = "ascendsimStreamDestroyable";
+// The default stream a thread's aclrtSetDevice or aclrtCreateContext made, or the streams its
+// aclrtDestroyContext or aclrtResetDevice(Force) would release: a program with stream state
+// callbacks runs them after, or before, the call (served_callbacks.h).
+constexpr const char* kStreamStatesCall = "ascendsimStreamStates";
 
 }  // namespace ascendsim::remote

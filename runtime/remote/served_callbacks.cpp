@@ -4,6 +4,8 @@
 #include <atomic>
 #include <future>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -197,7 +199,97 @@ void streamAboutToGo(aclrtStream stream) {
   runStateCallbacks(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
 }
 
+namespace {
+bool anyStateCallback() {
+  std::lock_guard<std::mutex> lock(stateCallbacks().mutex);
+  return !stateCallbacks().callbacks.empty();
+}
+
+// The machine's answer to a stream state question (Runtime::servedStreamStates), asked only by a
+// program with callbacks: no answer is no stream.
+std::vector<aclrtStream> askStreamStates(uint8_t question, uint64_t arg) {
+  if (runtime::sandbox::runningKernel() || !anyStateCallback()) return {};
+  WireWriter w;
+  w.u8(question);
+  w.u64(arg);
+  const CallReply reply = callServer(kStreamStatesCall, w, true);
+  std::vector<aclrtStream> streams;
+  if (reply.code != ACL_SUCCESS) {
+    discardLocalError();
+    return streams;
+  }
+  try {
+    WireReader r(reply.results);
+    for (uint32_t n = r.u32(); n > 0; --n) streams.push_back(fromBits<aclrtStream>(r.u64()));
+  } catch (const WireError&) {
+    streams.clear();
+  }
+  return streams;
+}
+}  // namespace
+
+aclError defaultStreamMade(aclError code) {
+  if (code != ACL_SUCCESS) return code;
+  for (aclrtStream s : askStreamStates(Runtime::kMadeDefaultStream, 0))
+    runStateCallbacks(s, ACL_RT_STREAM_STATE_CREATE_POST);
+  return code;
+}
+
+namespace {
+// The contexts and devices whose teardown this process is announcing (its callbacks run).
+struct Teardowns {
+  std::mutex mutex;
+  std::set<std::pair<bool, uint64_t>> going;  // (device?, context handle or device id)
+};
+Teardowns& teardowns() {
+  static auto* going = new Teardowns;  // (used until the program's last call)
+  return *going;
+}
+
+// Announces the streams `question` names, then sends the teardown (`send`); refused while the
+// same context or device is being torn down by this process.
+aclError tearDown(const char* api, bool device, uint64_t key, uint8_t question,
+                  const std::function<aclError()>& send) {
+  const std::pair<bool, uint64_t> mine{device, key};
+  {
+    std::lock_guard<std::mutex> lock(teardowns().mutex);
+    if (!teardowns().going.insert(mine).second) {
+      setServedError(
+          std::string(api) + ": the " +
+          (device ? "default context of device " + std::to_string(key) : std::string("context")) +
+          " is being released (its stream state callbacks are running)");
+      return ACL_ERROR_RT_CONTEXT_RELEASE_ERROR;
+    }
+  }
+  for (aclrtStream s : askStreamStates(question, key))
+    runStateCallbacks(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+  const aclError code = send();
+  std::lock_guard<std::mutex> lock(teardowns().mutex);
+  teardowns().going.erase(mine);
+  return code;
+}
+}  // namespace
+
+aclError destroyContext(aclrtContext context, const std::function<aclError()>& send) {
+  return tearDown("aclrtDestroyContext", false, bitsOf(context), Runtime::kContextGoing, send);
+}
+
+aclError resetDevice(int32_t deviceId, bool force, const std::function<aclError()>& send) {
+  return tearDown(force ? "aclrtResetDeviceForce" : "aclrtResetDevice", true,
+                  static_cast<uint32_t>(deviceId),
+                  force ? Runtime::kDeviceGoingForce : Runtime::kDeviceGoing, send);
+}
+
 // ---------------------------------------------------------------- the server's end
+
+aclError serveStreamStates(Session&, WireReader& in, WireWriter& out) {
+  const uint8_t question = in.u8();
+  const uint64_t arg = in.u64();
+  const std::vector<aclrtStream> streams = Runtime::instance().servedStreamStates(question, arg);
+  out.u32(static_cast<uint32_t>(streams.size()));
+  for (aclrtStream s : streams) out.u64(bitsOf(s));
+  return ACL_SUCCESS;
+}
 
 aclError serveStreamDestroyable(Session&, WireReader& in, WireWriter& out) {
   out.u8(Runtime::instance().streamDestroyable(fromBits<aclrtStream>(in.u64())) ? 1 : 0);

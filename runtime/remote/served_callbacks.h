@@ -7,6 +7,7 @@
 // subscribed thread get a thread of the program's, started here, as CANN's callback thread.
 
 #include <cstdint>
+#include <functional>
 
 #include "acl/acl.h"
 
@@ -40,6 +41,17 @@ void registerStreamStateCallback(const char* name, aclrtStreamStateCallback call
 // `code`, after a served creation of `*stream` returned it.
 aclError streamCreated(aclError code, aclrtStream* stream);
 void streamAboutToGo(aclrtStream stream);
+// Default streams and the streams a teardown releases, as CANN announces them
+// (runtime/core/device_contexts.cpp): `code`, after a served aclrtSetDevice or aclrtCreateContext
+// returned it, once the default stream it made (if any) is announced (CREATE_POST); and the served
+// aclrtDestroyContext and aclrtResetDevice(Force), which first announce the streams the machine
+// says the call will release, in CANN's order (DESTROY_PRE; in-process each stream's callbacks
+// run just before it goes, here all of them before the call is sent). A callback that tears down
+// again the context or device being torn down is refused with ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+// as in-process. (`send` sends the call.)
+aclError defaultStreamMade(aclError code);
+aclError destroyContext(aclrtContext context, const std::function<aclError()>& send);
+aclError resetDevice(int32_t deviceId, bool force, const std::function<aclError()>& send);
 
 // The server's end.
 aclError serveTakeExceptions(Session& s, WireReader& in, WireWriter& out);
@@ -49,5 +61,6 @@ aclError serveLaunchHostFunc(Session& s, WireReader& in, WireWriter& out);
 aclError serveHostFuncStream(Session& s, WireReader& in, WireWriter& out);
 aclError serveAdoptHostFuncStream(Session& s, WireReader& in, WireWriter& out);
 aclError serveStreamDestroyable(Session& s, WireReader& in, WireWriter& out);
+aclError serveStreamStates(Session& s, WireReader& in, WireWriter& out);
 
 }  // namespace ascendsim::remote

@@ -1,10 +1,12 @@
 // Stream state callbacks and allocator registrations are their process's own on one machine
 // served by `ascendsim exec --shared` (docs/multiprocess.md), as on hardware, where each process's
 // runtime keeps its own.
-//   first: registers a state callback "job", creates stream A on its main thread and stream B on a
-//     second thread, registers an allocator (object: its own variable) on A, writes A's handle to
-//     a file and waits for the second process. Then A's allocator is still its own, and after it
-//     destroys A and B (main thread) its callback has seen exactly four states: A created (main
+//   first: registers a state callback "job" before aclrtSetDevice, creates stream A on its main
+//     thread and stream B on a second thread (whose aclrtSetDevice makes no new default stream),
+//     registers an allocator (object: its own variable) on A, writes A's handle to a file and waits
+//     for the second process. Then A's allocator is still its own, and after it destroys A and B
+//     (main thread) its callback has seen exactly five states: the device's default stream created
+//     (main thread, by aclrtSetDevice, as CANN's RawDevice::Start sets it up), A created (main
 //     thread), B created (second thread), A and B about to go (main thread), in that order.
 //   second: registers a state callback under the same name "job" (names are per process; a second
 //     registration in the same process is refused with 107000), finds no allocator of its own on
@@ -100,7 +102,8 @@ int first(const std::string& dir) {
   check(aclrtRegStreamStateCallback("job", stateCallback, &gArgs), "register");
   check(aclInit(nullptr), "aclInit");
   check(aclrtSetDevice(0), "aclrtSetDevice");
-  aclrtStream a = nullptr, b = nullptr;
+  aclrtStream d = nullptr, a = nullptr, b = nullptr;
+  check(aclrtCtxGetCurrentDefaultStream(&d), "the default stream");
   check(aclrtCreateStream(&a), "create A");
   pthread_t second{};
   std::thread([&] {
@@ -122,7 +125,8 @@ int first(const std::string& dir) {
   check(aclrtDestroyStream(a), "destroy A");
   check(aclrtDestroyStream(b), "destroy B");
   const pthread_t self = pthread_self();
-  expectStates({{a, ACL_RT_STREAM_STATE_CREATE_POST, self},
+  expectStates({{d, ACL_RT_STREAM_STATE_CREATE_POST, self},
+                {a, ACL_RT_STREAM_STATE_CREATE_POST, self},
                 {b, ACL_RT_STREAM_STATE_CREATE_POST, second},
                 {a, ACL_RT_STREAM_STATE_DESTROY_PRE, self},
                 {b, ACL_RT_STREAM_STATE_DESTROY_PRE, self}});
