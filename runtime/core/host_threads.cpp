@@ -101,7 +101,6 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
   t.index = nextIndex_++;
   t.track.thread = t.index;
   t.now = now;
-  t.cpuAtCall = ownCpuNs();
   tSelf = &t;
   return t;
 }
@@ -119,7 +118,6 @@ HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid
   t.remotePid = pid;
   t.remoteTid = tid;
   t.track = std::move(track);
-  t.cpuAtCall = threadCpuNs(pid, tid);
   t.waitingOutside = waitingOutside;
   tSelf = &t;
   changed_.notify_all();
@@ -177,8 +175,7 @@ void HostThreads::endCall(HostThread& t) {
   // server's work for a call) is spared: a thread that comes later takes its first look as the
   // start instead (cpuSeen -1).
   if (threads_.size() > 1) {
-    t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
-    t.cpuSeen = t.cpuAtCall;
+    t.cpuSeen = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
   } else {
     t.cpuSeen = -1;
   }
@@ -502,7 +499,6 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
 void HostThreads::runUnlocked(HostThread& t, const std::function<void()>& fn) {
   std::unique_lock<std::mutex>* lock = tActiveLock;
   t.inCall = false;  // user code: it may sleep, and is waited for as any thread outside AscendCL
-  t.cpuAtCall = ownCpuNs();
   lock->unlock();
   auto relock = [&] {
     t.entering = true;  // waiting for the lock is about to act, not asleep outside AscendCL
