@@ -771,8 +771,8 @@ const bool kRegistered = [] {
   addServed<&acltdtCleanChannel>(&serveOnChannel<&acltdtCleanChannel>);
   addServed<&acltdtQueryChannelSize>(&serveOnChannel<&acltdtQueryChannelSize>);
   addServed<&acltdtDestroyChannel>(&serveDestroyChannel);
-  registerServedCall(kTdtSendCall, &serveSend);
-  registerServedCall(kTdtReceiveCall, &serveReceive);
+  registerServedCall(kTdtSendCall, &serveWatched<&serveSend>);
+  registerServedCall(kTdtReceiveCall, &serveWatched<&serveReceive>);
   registerServedCall(kTdtReceivedCall, &serveReceived);
   return true;
 }();
