@@ -276,11 +276,13 @@ aclError serveBinaryUnload(Session& s, WireReader& in, WireWriter& out) {
   aclError code = ACL_SUCCESS;
   uint64_t owner = 0;
   if (!ownHandles<&aclrtBinaryUnLoad, 0>(s, call, code, owner)) return code;
+  const uint64_t owned = s.process().ownedSoFar();  // (a binary loaded here meanwhile stays owned)
   call.run();
   call.write(out);
   if (call.code == ACL_SUCCESS) {
     s.process().drop(bitsOf(call.arg<0>()));
-    s.process().disown(bitsOf(call.arg<0>()));  // its functions and argument lists go with it
+    // Its functions and argument lists go with it.
+    s.process().disown(bitsOf(call.arg<0>()), owned);
   }
   return call.code;
 }
