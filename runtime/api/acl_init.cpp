@@ -3,6 +3,7 @@
 
 #include "runtime/api/api_call.h"
 #include "runtime/api/model_served.h"
+#include "runtime/remote/program_pages.h"
 
 #include <climits>
 #include <cstdio>
@@ -49,10 +50,17 @@ aclError aclInit(const char* configPath) {
 }
 
 aclError aclFinalize(void) {
-  // (The machine lets go of what the process shared with it: pages a recorded copy reads or
-  // writes become its private memory again first.)
-  if (ascendsim::remote::clientActive()) ascendsim::remote::unshareRecordedPages();
-  ASCENDSIM_FORWARD_NO_ARGUMENTS(aclFinalize);
+  if (ascendsim::remote::clientActive()) {
+    // The machine lets the process's queued work end (copies and model launches reading and
+    // writing the pages it shares with the machine), then lets go of what it holds; the pages
+    // then become the program's private memory again, with their bytes.
+    const aclError code = ascendsim::remote::forward<&aclFinalize>();
+    if (code == ACL_SUCCESS) {
+      ascendsim::remote::unshareRecordedPages();
+      ascendsim::remote::unshareAllPages();
+    }
+    return code;
+  }
   return rt().call("aclFinalize", &ApiOverheads::defaultCall, false,
                    [&](HostThread& t) { rt().finalize(t); });
 }

@@ -235,8 +235,9 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   if (clientActive()) {
+    const uint64_t recorded = ascendsim::remote::recordedSoFar();
     const aclError code = forward<&aclmdlRIDestroy>(modelRI);
-    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, true);
+    if (code == ACL_SUCCESS) ascendsim::remote::modelRecordsNoMore(modelRI, true, recorded);
     return code;
   }
   return run("aclmdlRIDestroy", &ApiOverheads::defaultCall, [&](HostThread& t) {

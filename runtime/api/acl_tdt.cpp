@@ -663,11 +663,12 @@ aclError serveDestroyChannel(Session& s, WireReader& in, WireWriter& out) {
   const uint64_t handle = bitsOf(call.arg<0>());
   aclError code = ACL_SUCCESS;
   if (!ownChannel(s, handle, "acltdtDestroyChannel", &ApiOverheads::defaultCall, code)) return code;
+  const uint64_t owned = s.process().ownedSoFar();  // (a channel made here meanwhile stays owned)
   call.run();
   call.write(out);
   if (call.code == ACL_SUCCESS) {
     s.process().drop(handle);
-    s.process().disown(handle);
+    s.process().disown(handle, owned);
   }
   return call.code;
 }
@@ -771,8 +772,8 @@ const bool kRegistered = [] {
   addServed<&acltdtCleanChannel>(&serveOnChannel<&acltdtCleanChannel>);
   addServed<&acltdtQueryChannelSize>(&serveOnChannel<&acltdtQueryChannelSize>);
   addServed<&acltdtDestroyChannel>(&serveDestroyChannel);
-  registerServedCall(kTdtSendCall, &serveSend);
-  registerServedCall(kTdtReceiveCall, &serveReceive);
+  registerServedCall(kTdtSendCall, &serveWatched<&serveSend>);
+  registerServedCall(kTdtReceiveCall, &serveWatched<&serveReceive>);
   registerServedCall(kTdtReceivedCall, &serveReceived);
   return true;
 }();

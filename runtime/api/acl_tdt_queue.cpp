@@ -1029,8 +1029,8 @@ aclError serveUnsupported(Session&, WireReader& in, WireWriter&) {
 const bool kRegistered = [] {
   registerServedCall(kTdtCreateQueueCall, &serveCreateQueue);
   addServed<&acltdtDestroyQueue>();  // (its creator's hold finds it gone: discardQueue)
-  addServed<&acltdtEnqueueData>();
-  registerServedCall(kTdtDequeueCall, &serveDequeue);
+  addServed<&acltdtEnqueueData>(&serveWatched<&serve<&acltdtEnqueueData>>);
+  registerServedCall(kTdtDequeueCall, &serveWatched<&serveDequeue>);
   registerServedCall(kTdtRoutesCall, &serveRoutes);
   registerServedCall(kTdtUnsupportedCall, &serveUnsupported);
   return true;

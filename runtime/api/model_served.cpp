@@ -10,7 +10,6 @@
 
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -98,11 +97,14 @@ aclError serveDestroy(Session& s, WireReader& in, WireWriter& out) {
   uint64_t owner = 0;
   bool foreign = false;
   screen(s, call.template slot<0>().value, owner, foreign);
+  // What another thread of the process makes at the freed address before the disown below stays
+  // the process's (ServedProcess::ownedSoFar).
+  const uint64_t owned = s.process().ownedSoFar();
   run(call, foreign);
   call.write(out);
   if (call.code == ACL_SUCCESS) {
     s.process().drop(handle);
-    s.process().disown(handle);
+    s.process().disown(handle, owned);
   }
   return call.code;
 }
@@ -223,16 +225,26 @@ const bool kRegistered = [] {
 
 // A range shared for recorded copies, and what records copies of it: models, task groups being
 // updated, or (while a capture runs, its model not known here yet) the capturing stream.
+// Each user with when it began to use the range, and each recording stream with when it began to
+// record (a count of such changes, `Recording::changes`): a model's destroy forgets only what was
+// recorded for it before the destroy began, not what another thread records for a model made at
+// the same address meanwhile.
 struct SharedRange {
   uint64_t bytes = 0;
-  std::set<const void*> users;
+  std::map<const void*, uint64_t> users;
+};
+
+struct RecordsFor {
+  const void* user = nullptr;
+  uint64_t since = 0;
 };
 
 struct Recording {
   std::mutex mutex;
+  uint64_t changes = 0;
   // A recording stream -> what its copies are recorded for: its model, the task group it updates,
   // or itself while it captures.
-  std::map<aclrtStream, const void*> streams;
+  std::map<aclrtStream, RecordsFor> streams;
   std::map<const void*, SharedRange> shared;  // by start
 };
 
@@ -260,7 +272,7 @@ std::vector<const void*> unused(Recording& r) {
 void streamRecords(aclrtStream stream, const void* model) {
   Recording& r = recording();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.streams[stream] = model ? model : stream;
+  r.streams[stream] = RecordsFor{model ? model : stream, ++r.changes};
 }
 
 void streamRecordsNoMore(aclrtStream stream, const void* model) {
@@ -270,19 +282,30 @@ void streamRecordsNoMore(aclrtStream stream, const void* model) {
   // A capture's copies were recorded for the stream until its model was known.
   if (!model) return;
   for (auto& [start, range] : r.shared) {
-    if (range.users.erase(stream)) range.users.insert(model);
+    if (range.users.erase(stream)) range.users[model] = ++r.changes;
   }
 }
 
-void modelRecordsNoMore(const void* model, bool destroyed) {
+uint64_t recordedSoFar() {
+  Recording& r = recording();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.changes;
+}
+
+void modelRecordsNoMore(const void* model, bool destroyed, uint64_t upTo) {
   std::vector<const void*> give;
   {
     Recording& r = recording();
     std::lock_guard<std::mutex> lock(r.mutex);
-    for (auto it = r.streams.begin(); it != r.streams.end();)
-      it = it->second == model ? r.streams.erase(it) : std::next(it);
+    for (auto it = r.streams.begin(); it != r.streams.end();) {
+      const bool its = it->second.user == model && it->second.since <= upTo;
+      it = its ? r.streams.erase(it) : std::next(it);
+    }
     if (!destroyed) return;
-    for (auto& [start, range] : r.shared) range.users.erase(model);
+    for (auto& [start, range] : r.shared) {
+      auto use = range.users.find(model);
+      if (use != range.users.end() && use->second <= upTo) range.users.erase(use);
+    }
     give = unused(r);
   }
   for (const void* p : give) unsharePagesOf(p);
@@ -296,13 +319,13 @@ bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::s
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it = r.streams.find(stream);
     if (it == r.streams.end()) return true;
-    user = it->second;
+    user = it->second.user;
     // Shared already for another recorded copy: used by this one's model too.
     const auto a = reinterpret_cast<uint64_t>(p);
     for (auto& [start, range] : r.shared) {
       const auto b = reinterpret_cast<uint64_t>(start);
       if (a >= b && a - b + bytes <= range.bytes) {
-        range.users.insert(user);
+        range.users[user] = ++r.changes;
         return true;
       }
     }
@@ -314,7 +337,7 @@ bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::s
   std::lock_guard<std::mutex> lock(r.mutex);
   SharedRange& range = r.shared[p];
   range.bytes = bytes;
-  range.users.insert(user);
+  range.users[user] = ++r.changes;
   return true;
 }
 

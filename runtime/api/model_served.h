@@ -90,13 +90,16 @@ void streamRecords(aclrtStream stream, const void* model);
 // The stream records no more; `model`: the model its capture made (NULL: none).
 void streamRecordsNoMore(aclrtStream stream, const void* model = nullptr);
 // The model's build ended (its streams record no more), or it was destroyed (`destroyed`: the
-// pages shared for its copies alone go back).
-void modelRecordsNoMore(const void* model, bool destroyed);
+// pages shared for its copies alone go back). `upTo`: recordedSoFar() before the destroy was
+// sent; what was recorded later (for a model another thread made at the freed address meanwhile)
+// stays.
+void modelRecordsNoMore(const void* model, bool destroyed, uint64_t upTo = UINT64_MAX);
+uint64_t recordedSoFar();
 // Before a copy of `bytes` at `p` is queued on `stream`: its pages shared if the stream records
 // and `p` is the program's own memory. False, with the reason in `why`, when they cannot be.
 bool shareForRecording(aclrtStream stream, const void* p, uint64_t bytes, std::string& why);
-// Before the process's aclFinalize (after which the machine lets go of what the process shared
-// with it): the pages shared for recorded copies become the program's private memory again, with
+// After the process's aclFinalize (which lets the process's queued work end first, model launches
+// included): the pages shared for recorded copies become the program's private memory again, with
 // their bytes.
 void unshareRecordedPages();
 // The same for both ends of a copy (`name`'s): 0, or ACL_ERROR_RT_FEATURE_NOT_SUPPORT with the

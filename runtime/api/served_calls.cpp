@@ -3,15 +3,24 @@
 // aclInit / aclFinalize are its own (the machine starts with the first and ends with the job),
 // and what a process allocates or creates is given back if it goes away without doing so.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "runtime/api/served_calls.h"
 #include "runtime/ascendc/ascendc_launch.h"
+#include "runtime/core/device_contexts.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/model_runs.h"
 #include "runtime/core/runtime.h"
+#include "runtime/core/service_port.h"
+#include "runtime/core/streams.h"
 #include "runtime/remote/kernel_service.h"
 #include "runtime/remote/machine_server.h"
 #include "runtime/remote/program_pages.h"
@@ -40,14 +49,60 @@ aclError serveInit(Session& s, WireReader& in, WireWriter&) {
   return code;
 }
 
+// Waits, as the process's aclFinalize, until the work the process has queued has ended, as
+// aclFinalize on a machine of its own lets every queued task end (CANN's resets the devices): the
+// launches of its models, then the streams of its contexts (its default contexts and those it
+// made). Only then does what it holds go back: its streams (destroyed with what they still hold),
+// its memory, and the pages it shared, which queued copies and model launches read and write.
+void drainProcess(Session& s, runtime::HostThread& t) {
+  Runtime& rt = Runtime::instance();
+  if (!rt.initialized()) return;
+  std::vector<uint64_t> handles;
+  {
+    std::lock_guard<std::mutex> lock(s.process().heldMutex);
+    for (const auto& h : s.process().held) handles.push_back(h.first);
+  }
+  runtime::ServicePort port(rt);
+  for (const uint64_t h : handles) {
+    if (runtime::ModelRI* m = rt.modelRuns().findModel(fromBits<const void*>(h))) {
+      std::shared_ptr<uint32_t> running = m->running;
+      port.waitUntil(t, [running] { return *running == 0; });  // (one that never ends: left)
+    }
+  }
+  std::set<runtime::Context*> contexts;
+  const int32_t pid = port.callerPid(t);
+  for (uint32_t id = 0; id < rt.deviceCount(); ++id) {
+    runtime::Device& d = rt.devices().device(static_cast<int32_t>(id));
+    auto own = d.defaultContexts.find(pid);
+    if (own != d.defaultContexts.end()) contexts.insert(own->second);
+  }
+  for (const uint64_t h : handles) {
+    if (runtime::Context* c = rt.devices().findContext(fromBits<const void*>(h)))
+      contexts.insert(c);
+  }
+  std::vector<runtime::Stream*> streams;
+  for (runtime::Context* c : contexts)
+    streams.insert(streams.end(), c->streams.begin(), c->streams.end());
+  for (runtime::Stream* stream : streams) {
+    // (Waiting lets other threads destroy streams: the gone are skipped, this one kept.)
+    if (!rt.streams().find(stream)) continue;
+    runtime::Streams::Use use(rt.streams(), *stream);
+    if (port.waitUntil(t, [stream] { return stream->queue.idle(); }))
+      t.now = std::max(t.now, stream->queue.lastCompletion());
+  }
+}
+
 aclError serveFinalize(Session& s, WireReader&, WireWriter&) {
-  // The machine goes on for the job's other processes; this one's resources go back first.
-  if (s.process().initialized) s.process().releaseAll();
+  const bool initialized = s.process().initialized;
   const aclError code = Runtime::instance().call(
-      "aclFinalize", &spec::ApiOverheads::defaultCall, false, [&](runtime::HostThread&) {
-        if (!s.process().initialized)
+      "aclFinalize", &spec::ApiOverheads::defaultCall, false, [&](runtime::HostThread& t) {
+        if (!initialized)
           runtime::fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialised: call aclInit first");
+        drainProcess(s, t);
       });
+  // The machine goes on for the job's other processes; this one's resources go back, its shared
+  // pages when the program has taken their bytes back (program_pages.h).
+  if (initialized) releaseAllButSharedPages(s.process());
   s.process().initialized = false;
   return code;
 }
@@ -276,11 +331,13 @@ aclError serveBinaryUnload(Session& s, WireReader& in, WireWriter& out) {
   aclError code = ACL_SUCCESS;
   uint64_t owner = 0;
   if (!ownHandles<&aclrtBinaryUnLoad, 0>(s, call, code, owner)) return code;
+  const uint64_t owned = s.process().ownedSoFar();  // (a binary loaded here meanwhile stays owned)
   call.run();
   call.write(out);
   if (call.code == ACL_SUCCESS) {
     s.process().drop(bitsOf(call.arg<0>()));
-    s.process().disown(bitsOf(call.arg<0>()));  // its functions and argument lists go with it
+    // Its functions and argument lists go with it.
+    s.process().disown(bitsOf(call.arg<0>()), owned);
   }
   return call.code;
 }

@@ -14,6 +14,8 @@
 
 #include "acl/acl_tdt.h"
 #include "acl/acl_tdt_queue.h"
+#include "runtime/api/tdt_wait.h"
+#include "runtime/remote/machine_server.h"
 #include "runtime/remote/marshal.h"
 
 // What a served program's calls that make a channel send instead (the handle comes back through
@@ -31,6 +33,14 @@ ASCENDSIM_SERVED(acltdtDestroyChannel, Val)
 ASCENDSIM_SERVED(acltdtQueryChannelSize, Val, Out)
 ASCENDSIM_SERVED(acltdtDestroyQueue, Val)
 ASCENDSIM_SERVED(acltdtEnqueueData, Val, Src<2>, Val, InBytes<4>, Val, Val, Val)
+
+// Serves a call that may wait for room or data (`Handler`) with the calling thread's connection
+// named: a wait ends when the program's end of it closes (tdt_wait.h, CallerWatch).
+template <ServedHandler Handler>
+aclError serveWatched(Session& s, WireReader& in, WireWriter& out) {
+  const runtime::api::CallerConnection caller(s.channel().socket().native_handle());
+  return Handler(s, in, out);
+}
 
 }  // namespace ascendsim::remote
 

@@ -76,7 +76,6 @@ struct HostThread {
   bool passedAsleep = false;
   std::atomic<bool> entering{false};  // about to take the runtime's lock for a call
   // How busy it has been outside AscendCL (see HostThreads::sleepsOutside).
-  int64_t cpuAtCall = 0;  // CPU time when its last call ended (or it was created)
   // CPU time when another thread first had to wait for its next call (-1: none has yet).
   int64_t cpuWaitedFrom = -1;
   std::chrono::steady_clock::time_point waitedFromAt{};  // and when

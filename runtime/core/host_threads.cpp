@@ -10,6 +10,7 @@
 #include <iterator>
 #include <set>
 
+#include "runtime/core/patience.h"
 #include "runtime/core/thread_activity.h"
 
 namespace ascendsim::runtime {
@@ -18,15 +19,6 @@ thread_local std::unique_lock<std::mutex>* tActiveLock =
     nullptr;  // the calling thread's, in a call
 thread_local HostThread* tSelf = nullptr;
 
-double secondsFromEnv(const char* name, double fallback) {
-  if (const char* text = std::getenv(name); text && *text) {
-    char* end = nullptr;
-    const double seconds = std::strtod(text, &end);
-    if (end && *end == '\0' && seconds > 0) return seconds;
-  }
-  return fallback;
-}
-
 // How much CPU time a thread outside AscendCL may spend, once others wait for its next call,
 // before they stop waiting: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on
 // a flag that another thread's call will set would otherwise hold everyone back for ever.)
@@ -34,16 +26,6 @@ int64_t busyBudgetNs() {
   static const int64_t budget =
       static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
   return budget;
-}
-
-// How long other threads may show no sign of life before a wait that only they could end is
-// called a deadlock: ASCENDSIM_DEADLOCK_PATIENCE seconds, 2 by default. Only threads that are
-// asleep count against it: one that is runnable or about to act shows life however long a loaded
-// machine keeps it from a CPU (see HostThreads::waitFor), so the window is not stretched with
-// cpuStarvation() and a real deadlock is reported as soon under load as on an idle machine.
-std::chrono::milliseconds deadlockPatience() {
-  return std::chrono::milliseconds(
-      static_cast<int64_t>(secondsFromEnv("ASCENDSIM_DEADLOCK_PATIENCE", 2.0) * 1000));
 }
 
 // A thread asleep outside AscendCL is taken to stay asleep once it has been seen asleep, without
@@ -101,7 +83,6 @@ HostThread& HostThreads::current(spec::Picoseconds now) {
   t.index = nextIndex_++;
   t.track.thread = t.index;
   t.now = now;
-  t.cpuAtCall = ownCpuNs();
   tSelf = &t;
   return t;
 }
@@ -119,7 +100,6 @@ HostThread& HostThreads::enroll(uint32_t index, spec::Picoseconds now, pid_t pid
   t.remotePid = pid;
   t.remoteTid = tid;
   t.track = std::move(track);
-  t.cpuAtCall = threadCpuNs(pid, tid);
   t.waitingOutside = waitingOutside;
   tSelf = &t;
   changed_.notify_all();
@@ -177,8 +157,7 @@ void HostThreads::endCall(HostThread& t) {
   // server's work for a call) is spared: a thread that comes later takes its first look as the
   // start instead (cpuSeen -1).
   if (threads_.size() > 1) {
-    t.cpuAtCall = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
-    t.cpuSeen = t.cpuAtCall;
+    t.cpuSeen = t.remotePid ? threadCpuNs(t.remotePid, t.remoteTid) : ownCpuNs();
   } else {
     t.cpuSeen = -1;
   }
@@ -425,6 +404,10 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
   } resume{t};
   changed_.notify_all();  // others may be waiting for this thread's turn
 
+  // (Only threads that are asleep count against the patience (patience.h): one that is runnable
+  // or about to act shows life however long a loaded machine keeps it from a CPU, so the window is
+  // not stretched with cpuStarvation() and a real deadlock is reported as soon under load as on an
+  // idle machine.)
   const auto patience = deadlockPatience();
   // Time this thread has slept since the last sign of life: while it simulates it holds the lock,
   // and the others cannot call.
@@ -502,7 +485,6 @@ HostThreads::WaitEnd HostThreads::waitFor(HostThread& t, models::SimulatedSystem
 void HostThreads::runUnlocked(HostThread& t, const std::function<void()>& fn) {
   std::unique_lock<std::mutex>* lock = tActiveLock;
   t.inCall = false;  // user code: it may sleep, and is waited for as any thread outside AscendCL
-  t.cpuAtCall = ownCpuNs();
   lock->unlock();
   auto relock = [&] {
     t.entering = true;  // waiting for the lock is about to act, not asleep outside AscendCL

@@ -79,10 +79,12 @@ void ServedProcess::releaseAll() {
       release = std::move(held.back().second);
       held.pop_back();
     }
+    const uint64_t ownedBefore = ownedSoFar();
     release();  // an AscendCL call: not under the lock (it may wait for other threads)
     // What went with it is no longer this process's: an object made later at the same address
-    // (after another aclInit, by any process) is not taken for it.
-    disown(handle);
+    // (after another aclInit, by any process) is not taken for it; one another thread of the
+    // process made there meanwhile is still its own.
+    disown(handle, ownedBefore);
   }
 }
 

@@ -67,23 +67,40 @@ struct ServedProcess {
   }
   // The process has gone: everything it held, heldUntilExit first.
   void releaseAtExit();
-  // Handles only this process may use (kernel binaries, their functions and argument lists), each
-  // with the handle of what it belongs to (a binary's go with it).
-  std::map<uint64_t, uint64_t> owned;
+  // Handles only this process may use (kernel binaries, their functions and argument lists,
+  // models, labels...), each with the handle of what it belongs to (a binary's go with it) and
+  // when it was owned (a count of owns).
+  struct Owned {
+    uint64_t owner = 0;
+    uint64_t since = 0;
+  };
+  std::map<uint64_t, Owned> owned;
+  uint64_t owns = 0;
   void own(uint64_t handle, uint64_t owner) {
     std::lock_guard<std::mutex> lock(heldMutex);
-    owned[handle] = owner;
+    owned[handle] = Owned{owner, ++owns};
   }
   // The owner of `handle` if this process owns it, else 0.
   uint64_t ownerOf(uint64_t handle) {
     std::lock_guard<std::mutex> lock(heldMutex);
     auto it = owned.find(handle);
-    return it == owned.end() ? 0 : it->second;
+    return it == owned.end() ? 0 : it->second.owner;
   }
-  void disown(uint64_t owner) {
+  // What has been owned so far: taken before a call that destroys `owner`, and handed to
+  // disown after it, so that the disowning and the destroying are one step. An object another
+  // thread of the process makes at the freed address meanwhile (its own() comes after the
+  // destroy's) stays owned. (Not a lock held across the call: the call waits for the runtime's
+  // order of threads, in which another thread of the process waiting for that lock may come
+  // first: both would wait for ever.)
+  uint64_t ownedSoFar() {
+    std::lock_guard<std::mutex> lock(heldMutex);
+    return owns;
+  }
+  // `owner` and what belongs to it, owned up to `upTo` (ownedSoFar before its destroy), go.
+  void disown(uint64_t owner, uint64_t upTo) {
     std::lock_guard<std::mutex> lock(heldMutex);
     for (auto it = owned.begin(); it != owned.end();)
-      it = it->second == owner ? owned.erase(it) : std::next(it);
+      it = it->second.owner == owner && it->second.since <= upTo ? owned.erase(it) : std::next(it);
   }
 };
 

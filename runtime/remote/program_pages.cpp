@@ -2,11 +2,14 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -261,6 +264,17 @@ void unsharePagesOf(const void* ptr) {
   release(p, address, size);
 }
 
+void unshareAllPages() {
+  Pages& p = pages();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  std::map<uint64_t, uint64_t> all;
+  {
+    std::lock_guard<std::mutex> guard(p.registrationsMutex);
+    all.swap(p.registrations);
+  }
+  for (const auto& [address, size] : all) release(p, address, size);
+}
+
 bool inSharedPages(const void* ptr, uint64_t bytes) {
   if (!gAnyShared.load(std::memory_order_acquire)) return false;
   const auto address = reinterpret_cast<uint64_t>(ptr);
@@ -334,7 +348,41 @@ Retired& retired() {
   static Retired* r = new Retired();
   return *r;
 }
+
+// A process's hold on a run it shared: the server's mapping and the bytes go. (Of its own type,
+// so that the holds of shared runs are told from the rest exactly: releaseAllButSharedPages.)
+struct GiveBackRun {
+  uint64_t address = 0, bytes = 0;
+  void* alias = nullptr;
+  void operator()() const {
+    Retired& r = retired();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    ::mmap(reinterpret_cast<void*>(address), bytes, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    r.add(address, address + bytes);
+    SharedHostMemory::instance()->release(alias);
+  }
+};
+
+bool givesBackRun(const std::pair<uint64_t, std::function<void()>>& held) {
+  return held.second.target<GiveBackRun>() != nullptr;
+}
 }  // namespace
+
+void releaseAllButSharedPages(ServedProcess& p) {
+  std::vector<std::pair<uint64_t, std::function<void()>>> aside;
+  {
+    std::lock_guard<std::mutex> lock(p.heldMutex);
+    auto split = std::stable_partition(p.held.begin(), p.held.end(),
+                                       [](const auto& h) { return !givesBackRun(h); });
+    aside.assign(std::make_move_iterator(split), std::make_move_iterator(p.held.end()));
+    p.held.erase(split, p.held.end());
+  }
+  p.releaseAll();
+  std::lock_guard<std::mutex> lock(p.heldMutex);
+  p.held.insert(p.held.begin(), std::make_move_iterator(aside.begin()),
+                std::make_move_iterator(aside.end()));
+}
 
 aclError serveSharePages(Session& s, WireReader& in, WireWriter& out) {
   const bool share = in.u8() != 0;
@@ -356,7 +404,7 @@ aclError serveSharePages(Session& s, WireReader& in, WireWriter& out) {
       std::lock_guard<std::mutex> lock(s.process().heldMutex);
       auto& held = s.process().held;
       for (auto it = held.begin(); it != held.end(); ++it) {
-        if (it->first == (kSharedPages | address)) {
+        if (it->first == (kSharedPages | address) && givesBackRun(*it)) {
           release = std::move(it->second);
           held.erase(it);
           break;
@@ -391,14 +439,7 @@ aclError serveSharePages(Session& s, WireReader& in, WireWriter& out) {
                   0);
   }
   // If the process goes without giving them back, the server's mapping and the bytes go.
-  s.process().hold(kSharedPages | address, [address, bytes, alias] {
-    Retired& r = retired();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    ::mmap(reinterpret_cast<void*>(address), bytes, PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    r.add(address, address + bytes);
-    SharedHostMemory::instance()->release(alias);
-  });
+  s.process().hold(kSharedPages | address, GiveBackRun{address, bytes, alias});
   return answer(true, "", offset);
 }
 

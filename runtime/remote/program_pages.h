@@ -22,6 +22,10 @@ void settleRegistration(const void* p, uint64_t size, bool registered);
 // After aclrtHostUnregister(p) succeeded: the registration's pages that no other holds become the
 // program's private memory again, with their bytes.
 void unsharePagesOf(const void* p);
+// After the process's aclFinalize, which unregistered every range and let the process's queued
+// work end first (copies and model launches that read or write the pages): every shared page
+// becomes the program's private memory again, with its bytes, and the server lets go of it.
+void unshareAllPages();
 
 // Whether [p, p + bytes) lies in pages shared for registrations (copies pass it as it is,
 // unstaged).
@@ -37,6 +41,11 @@ bool registeredHere(uint64_t address, uint64_t bytes);
 class Session;
 class WireReader;
 class WireWriter;
+struct ServedProcess;
 aclError serveSharePages(Session& s, WireReader& in, WireWriter& out);
+// The process's aclFinalize: gives back everything it holds but its shared pages, which the
+// program gives back itself once it has copied their bytes back into its private memory
+// (unshareAllPages), or which go when the process does.
+void releaseAllButSharedPages(ServedProcess& p);
 
 }  // namespace ascendsim::remote

@@ -1,9 +1,13 @@
 // Memory: allocation rules, argument checks and byte-exact copies in every direction.
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -441,6 +445,54 @@ TEST_F(Memory, FreeingMemoryAQueuedCopyUsesKeepsItUntilTheCopyEnds) {
   ASSERT_ACL_OK(aclrtFreeHost(reused));
   ASSERT_ACL_OK(aclrtFreeHost(back));
   ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
+namespace {
+// Whether [p, p + bytes) lies in mappings of this process that are private (not shared).
+bool privatelyMapped(const void* p, size_t bytes) {
+  const auto begin = reinterpret_cast<uintptr_t>(p), end = begin + bytes;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  uintptr_t covered = begin;
+  while (covered < end && std::getline(maps, line)) {
+    unsigned long long lo = 0, hi = 0;
+    char perms[8] = {};
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s", &lo, &hi, perms) < 3 || hi <= covered) continue;
+    if (lo > covered || perms[3] != 'p') return false;
+    covered = hi;
+  }
+  return covered >= end;
+}
+}  // namespace
+
+TEST(MemoryAtFinalize, ACopyQueuedIntoRegisteredMemoryLandsAndThePagesAreTheProgramsAgain) {
+  // 1 MiB of the program's own memory registered (aclrtHostRegister, never unregistered), and an
+  // asynchronous copy into it of 1 MiB of device memory, every byte 9, not waited for: aclFinalize
+  // lets the copy end first (every queued task ends, as CANN's resets the devices), so the
+  // buffer holds 9 in every byte afterwards, and its pages are private memory of the program's
+  // again (the registration is gone with aclFinalize). On a served machine the pages were shared
+  // with the machine; they stayed shared after aclFinalize (the machine had let go of them), and
+  // the copy was cancelled with its stream, the buffer keeping its 0s.
+  constexpr size_t kBytes = 1 << 20;
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* host = static_cast<uint8_t*>(p);
+  std::fill(host, host + kBytes, 0);
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, kBytes, 9, kBytes));
+  void* mapped = nullptr;
+  ASSERT_ACL_OK(aclrtHostRegister(host, kBytes, ACL_HOST_REGISTER_MAPPED, &mapped));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(host, kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_EQ(std::count(host, host + kBytes, 9), static_cast<std::ptrdiff_t>(kBytes));
+  EXPECT_TRUE(privatelyMapped(host, kBytes));
+  munmap(p, kBytes);
 }
 
 TEST_F(AclTest, IpcKeysShareDeviceMemoryAndOutliveTheExportersFree) {

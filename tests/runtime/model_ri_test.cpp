@@ -784,6 +784,38 @@ TEST_F(ModelRI, RecordedConditionalCopiesOfProgramMemoryMoveItsBytesAtEachLaunch
   expectRecordedCopiesMoveTheirBytesAtEachLaunch(&aclrtMemcpyAsyncWithCondition);
 }
 
+TEST(ModelRIAtFinalize, ALaunchQueuedAtFinalizeWritesTheProgramsMemoryFirst) {
+  // A model whose one step copies 1 MiB of device memory, every byte 7, into the program's own
+  // (pageable) memory, launched and not waited for: aclFinalize lets the launch end first (it
+  // lets every queued task end, as CANN's resets the devices), so `out` holds 7 in every byte
+  // afterwards, and stays the program's memory (private, writable). On a served machine the
+  // pages stay shared with the machine until the launch has written them (they were given back
+  // before, and the launch wrote into the machine's emptied copy of them: `out` kept its 0s).
+  constexpr size_t kBytes = 1 << 20;
+  unsetenv("ASCENDSIM_CONFIG");
+  ASSERT_ACL_OK(aclInit(nullptr));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* out = static_cast<uint8_t*>(p);
+  std::fill(out, out + kBytes, 0);
+  void* d = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&d, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemset(d, kBytes, 7, kBytes));
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  aclmdlRI model = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(out, kBytes, d, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &model));
+  ASSERT_ACL_OK(aclmdlRIExecuteAsync(model, s));
+  ASSERT_ACL_OK(aclFinalize());
+  EXPECT_EQ(std::count(out, out + kBytes, 7), static_cast<std::ptrdiff_t>(kBytes));
+  out[0] = 1;  // (the program's memory again)
+  EXPECT_EQ(out[0], 1);
+  munmap(p, kBytes);
+}
+
 TEST(ModelRITrace, ControlTasksAndReplayedTasksNameTheirModelAndLabel) {
   // label/0_simple_label with a memset after each label: index 1 jumps over label 0's memset. The
   // trace's stream slices show the launch, the switch and the end of graph, each naming the

@@ -4,6 +4,7 @@
 // 207013).
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -198,6 +199,35 @@ TEST_F(Tdt, DestroyingAChannelEndsTheWaitsOnItAndFreesItsName) {
   ASSERT_NE(again, nullptr);
   ASSERT_ACL_OK(acltdtDestroyChannel(again));
   acltdtDestroyDataset(mine);
+}
+
+// The deadlock patience (ASCENDSIM_DEADLOCK_PATIENCE) of these tests: 0.5 s unless the
+// environment says otherwise (a served program's waits are the server's: its environment).
+class TdtPatience : public AclTest {
+ protected:
+  void SetUp() override {
+    setenv("ASCENDSIM_DEADLOCK_PATIENCE", "0.5", 0);
+    AclTest::SetUp();
+  }
+};
+
+TEST_F(TdtPatience, AReceiveNothingCanEndFailsWithinThePatience) {
+  // A receive without limit from a channel no thread will ever send to is a deadlock: it fails
+  // (207013, empty) at once when the program has no other thread, else once the patience P has
+  // passed without a sign of life from another. A served program's receive gives threads the
+  // machine has not seen yet P again, so it ends within 2 P and the time to look around: under
+  // 3 P + 2 s, where a fixed 10 s grace made it over 10 s whatever the patience.
+  const double patience = std::strtod(std::getenv("ASCENDSIM_DEADLOCK_PATIENCE"), nullptr);
+  acltdtChannelHandle* channel = acltdtCreateChannelWithCapacity(0, "patience", 2);
+  ASSERT_NE(channel, nullptr);
+  acltdtDataset* got = acltdtCreateDataset();
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_ACL_ERROR(acltdtReceiveTensor(channel, got, -1), ACL_ERROR_RT_QUEUE_EMPTY);
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(waited, 3 * patience + 2.0);
+  acltdtDestroyDataset(got);
+  ASSERT_ACL_OK(acltdtDestroyChannel(channel));
 }
 
 TEST_F(Tdt, ArgumentsCannRefuses) {
