@@ -119,9 +119,21 @@ void BankedDram::take(uint64_t offset, uint64_t bytes, bool write, Picoseconds a
     r.arrival = cycle;
     DramChannel& channel = channels_[c.channel];
     const uint64_t stop = std::min(runEnd, end);
-    for (; at < stop; at += burst) {
-      r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      r.arrival = std::max(r.arrival, offer ? channel.admit(r) : channel.enqueue(r));
+    if (offer) {
+      // Offered as runs: the bursts wholly inside the access together.
+      while (at < stop) {
+        uint64_t n = 1;
+        if (at >= offset)
+          n = std::max<uint64_t>(1, std::min((stop - at + burst - 1), end - at) / burst);
+        r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+        r.arrival = std::max(r.arrival, channel.admitRun(r, n));
+        at += n * burst;
+      }
+    } else {
+      for (; at < stop; at += burst) {
+        r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+        r.arrival = std::max(r.arrival, channel.enqueue(r));
+      }
     }
     admitted_ = r.arrival;
     if (!isTouched_[c.channel]) {

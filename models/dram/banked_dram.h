@@ -22,7 +22,7 @@ class BankedDram : public MemoryTiming {
   // an earlier batch's (relative to its first arrival) takes that batch's commands at once
   // (batch replay, dram_channel_replay.cpp); a batch of reads is offered to the channels without
   // being queued (as far as their queues hold them), so that each channel's drain replays without
-  // queueing its requests (DramChannel::admit); otherwise enqueue and drain.
+  // queueing its requests (DramChannel::admitRun); otherwise enqueue and drain.
   BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
@@ -128,7 +128,8 @@ class BankedDram : public MemoryTiming {
   BatchEnd plainBatch(const std::vector<BatchAccess>& batch, bool write) {
     return MemoryTiming::drainBatch(batch, write);
   }
-  // enqueue, or with `offer` DramChannel::admit instead of DramChannel::enqueue.
+  // enqueue, or with `offer` DramChannel::admitRun (a run of bursts at once) instead of
+  // DramChannel::enqueue.
   template <bool offer>
   void take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival);
   BatchEnd offerReads(const std::vector<BatchAccess>& batch);
