@@ -28,7 +28,10 @@ class BankedDram : public MemoryTiming {
   uint64_t mark() override;
   Picoseconds issueGroup(uint64_t group) override;
   DramStats totalStats() const override;
-  std::vector<DramStats> channelStats() const override { return stats_; }
+  std::vector<DramStats> channelStats() const override {
+    for (const DramChannel& c : channels_) c.flushLatencies();
+    return stats_;
+  }
   DramCounters counters() const override {
     DramCounters sum;
     for (const DramStats& s : stats_) sum.add(s.counters());
@@ -106,11 +109,12 @@ class BankedDram : public MemoryTiming {
     bool on = true;
     BatchCounters counters;
     std::vector<int64_t> key, requests;
-    std::vector<int32_t> packed;  // key, packed
+    std::vector<int32_t> packed, packedWith;  // key, packed (with the refresh part)
     // The requests' parts of keys seen (a batch key holds the number of its own).
     std::vector<std::vector<int64_t>> requestParts;
     std::unordered_multimap<uint64_t, uint32_t> requestsByHash;
-    std::vector<std::vector<DramChannel::Wanted>> wanted;  // per channel
+    // Per requests' part, per channel: the banks and rows (relative) its requests want.
+    std::vector<std::vector<std::vector<DramChannel::Wanted>>> wanted;
     std::vector<BatchEntry> entries;
     std::unordered_map<uint64_t, uint32_t> byHash;
     size_t words = 0;

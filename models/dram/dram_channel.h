@@ -63,6 +63,10 @@ class DramChannel {
     uint64_t drains = 0, replayed = 0, recorded = 0, drainedBursts = 0, replayedBursts = 0;
   };
   const ReplayCounters& replayCounters() const { return replay_.counters; }
+  // A replayed drain's read latencies go to the channel's histogram (DramStats::readLatencyCycles)
+  // when it is read: this counts those not counted yet (every reader of the statistics calls it
+  // first; the other counters are always up to date).
+  void flushLatencies() const;
   // Shares `other`'s recorded drains (a channel of the same memory).
   void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
   // Requests offered without being queued (BankedDram::drainBatch, with replay on): admitRun takes
@@ -106,7 +110,8 @@ class DramChannel {
     int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0, refreshPs = 0;
   };
   // The channel's state as a batch starting at t0 with rows relative to baseRow sees it; `wanted`:
-  // the batch's requests for this channel (rank, bank group, bank, row), any order, repeats too.
+  // the batch's requests for this channel (rank, bank group, bank, row relative to baseRow), any
+  // order, repeats too.
   struct Wanted {
     uint32_t rank, bankGroup, bank;
     uint64_t row;
@@ -446,6 +451,13 @@ class DramChannel {
     uint32_t misses = 0, skip = 0, backoff = 0;  // drains not looked up after misses in a row
   } replay_;
   uint32_t logChannel_ = 0;
+  // Replayed drains whose read latencies are not in the histogram yet: how many times each
+  // recorded drain was applied since, and those applied.
+  struct PendingLatencies {
+    std::vector<uint64_t> times;
+    std::vector<uint32_t> entries;
+  };
+  mutable PendingLatencies latencies_;
   // Batch replay: where the batch being recorded notes its bursts, and what it did so far.
   struct BatchRecording {
     std::vector<BatchStep>* steps = nullptr;

@@ -512,13 +512,10 @@ void DramChannel::applyReplay(uint32_t entry, bool offered) {
     stats_.reads += bursts;
     stats_.bytesRead += e.bytes;
     stats_.readLatencySumPs += e.latencySumPs;
-    for (const auto& [latency, count] : e.latencies) {
-      if (latency >= 0 && latency < 4096) {
-        stats_.readLatencyCycles[static_cast<size_t>(latency)] += count;
-      } else {
-        for (uint32_t n = 0; n < count; ++n) stats_.recordLongReadLatency(latency);
-      }
-    }
+    // (Its latencies go to the histogram when it is next read: flushLatencies.)
+    std::vector<uint64_t>& times = latencies_.times;
+    if (entry >= times.size()) times.resize(std::max<size_t>(entry + 1, times.size() * 2), 0);
+    if (times[entry]++ == 0) latencies_.entries.push_back(entry);
   }
   const int64_t arrivalPs = t0 * tckPs_;
   if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
@@ -551,6 +548,22 @@ void DramChannel::applyReplay(uint32_t entry, bool offered) {
   });
   ++R.counters.replayed;
   R.counters.replayedBursts += bursts;
+}
+
+void DramChannel::flushLatencies() const {
+  const Replay::Cache& cache = *replay_.cache;
+  for (const uint32_t entry : latencies_.entries) {
+    const uint64_t times = latencies_.times[entry];
+    latencies_.times[entry] = 0;
+    for (const auto& [latency, count] : cache.entries[entry].latencies) {
+      if (latency >= 0 && latency < 4096) {
+        stats_.readLatencyCycles[static_cast<size_t>(latency)] += times * count;
+      } else {
+        for (uint64_t n = 0; n < times * count; ++n) stats_.recordLongReadLatency(latency);
+      }
+    }
+  }
+  latencies_.entries.clear();
 }
 
 // Batch replay (BankedDram::enqueueAndDrain): the same reasoning over a whole batch of writes
@@ -632,7 +645,7 @@ void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector
     const uint32_t bi = gi * banksPerGroup_ + w.bank;
     group[gi] = 1;
     if (row[bi] == kNotWanted) row[bi] = kOther;
-    if (banks_[bi].openRow == static_cast<int64_t>(w.row)) row[bi] = banks_[bi].openRow;
+    if (banks_[bi].openRow == static_cast<int64_t>(w.row + baseRow)) row[bi] = banks_[bi].openRow;
   }
   for (uint32_t bi = 0; bi < banks_.size(); ++bi) {
     if (row[bi] == kNotWanted) continue;
