@@ -237,6 +237,11 @@ class DramChannel {
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
 
+  // Turns each activate window's ring of its last four ACT times so that the oldest is first
+  // (fawNext 0): only their order from the oldest counts (plans read the oldest, an ACT replaces
+  // it and moves on), so nothing the channel does changes, and states alike but for where the
+  // ring stood key alike (both replay keys: they hold the ring as it stands).
+  void turnActWindows();
   ActWindow& windowOf(uint32_t rank) { return windows_[rank * windowStride_]; }
   const ActWindow& windowOf(uint32_t rank) const { return windows_[rank * windowStride_]; }
   Bank& bank(const DramRequest& r) { return banks_[r.bankIndex]; }

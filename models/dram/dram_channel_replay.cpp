@@ -87,6 +87,16 @@ struct KeyWriter {
 };
 }  // namespace
 
+void DramChannel::turnActWindows() {
+  for (ActWindow& w : windows_) {
+    if (w.fawNext == 0) continue;
+    int64_t t[4];
+    for (int i = 0; i < 4; ++i) t[i] = w.faw[(w.fawNext + i) & 3];
+    std::copy(t, t + 4, w.faw);
+    w.fawNext = 0;
+  }
+}
+
 template <typename Out>
 void DramChannel::appendChannelTimesKey(int64_t t0, Out& key) const {
   // A state time v counts only as v + c for the constants c it is used with, against times from
@@ -186,6 +196,7 @@ bool DramChannel::buildKey(bool writes, int64_t t0, size_t n, size_t bursts, At 
   RequestQueue& q = writes ? writes_ : reads_;
   // Every command goes at or after t0: the buses' windows must hold it.
   if (t0 * commands_.rowSlots < bus_.row.base() || t0 < columnBus().base()) return false;
+  turnActWindows();
   const uint64_t baseRow = at(0).request->row;
   R.t0 = t0;
   R.baseRow = baseRow;
@@ -628,6 +639,7 @@ void DramChannel::appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const 
 void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
                                  std::vector<int64_t>& key) {
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  turnActWindows();
   key.push_back(int64_t{shortcuts_} | int64_t{writeMode_} << 1 |
                 int64_t{reads_.empty() && writes_.empty()} << 2);
   key.push_back(writes_.passedOver);
