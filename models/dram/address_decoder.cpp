@@ -27,6 +27,10 @@ AddressDecoder::AddressDecoder(const spec::DramSpec& m)
     digits_.push_back({d.field, d.radix, log2Exact(d.radix), w});
     w *= d.radix;
   }
+  rowPeriod_ = burstBytes_;
+  for (const Digit& d : digits_) {
+    if (d.field != spec::DramField::Row) rowPeriod_ *= d.radix;
+  }
 }
 
 uint64_t AddressDecoder::burstsSharingCoordinates(uint64_t offset) const {

@@ -22,6 +22,9 @@ class AddressDecoder {
   // How many bursts from the one at `offset` on (itself included) differ only in their lowest
   // column digit: they share channel, bank and row, so one decode serves them all.
   uint64_t burstsSharingCoordinates(uint64_t offset) const;
+  // The bytes one step of the row spans (the row is the most significant digit): two offsets that
+  // differ by k of them have the same coordinates but a row k apart.
+  uint64_t rowPeriod() const { return rowPeriod_; }
 
  private:
   struct Digit {
@@ -32,7 +35,7 @@ class AddressDecoder {
                       // into pieces: the product of its lower pieces' radixes)
   };
   std::vector<Digit> digits_;
-  uint64_t burstBytes_;
+  uint64_t burstBytes_, rowPeriod_;
   int burstShift_;
   uint32_t channelsPerStack_, pseudoChannels_;
 };

@@ -36,9 +36,9 @@ uint64_t hashKey(const std::vector<int64_t>& key, size_t from = 0) {
 // when they do whole).
 constexpr int32_t kPastWord = std::numeric_limits<int32_t>::min();
 constexpr int32_t kWideWord = kPastWord + 1;
-void packKey(const std::vector<int64_t>& key, std::vector<int32_t>& out) {
-  out.clear();
-  for (const int64_t v : key) {
+void packKey(const std::vector<int64_t>& key, size_t from, std::vector<int32_t>& out) {
+  for (size_t i = from; i < key.size(); ++i) {
+    const int64_t v = key[i];
     if (v == std::numeric_limits<int64_t>::min()) {
       out.push_back(kPastWord);
     } else if (v > kWideWord && v <= std::numeric_limits<int32_t>::max()) {
@@ -119,9 +119,21 @@ void BankedDram::take(uint64_t offset, uint64_t bytes, bool write, Picoseconds a
     r.arrival = cycle;
     DramChannel& channel = channels_[c.channel];
     const uint64_t stop = std::min(runEnd, end);
-    for (; at < stop; at += burst) {
-      r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
-      r.arrival = std::max(r.arrival, offer ? channel.admit(r) : channel.enqueue(r));
+    if (offer) {
+      // Offered as runs: the bursts wholly inside the access together.
+      while (at < stop) {
+        uint64_t n = 1;
+        if (at >= offset)
+          n = std::max<uint64_t>(1, std::min((stop - at + burst - 1), end - at) / burst);
+        r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+        r.arrival = std::max(r.arrival, channel.admitRun(r, n));
+        at += n * burst;
+      }
+    } else {
+      for (; at < stop; at += burst) {
+        r.bytes = static_cast<uint32_t>(std::min(end, at + burst) - std::max(offset, at));
+        r.arrival = std::max(r.arrival, channel.enqueue(r));
+      }
     }
     admitted_ = r.arrival;
     if (!isTouched_[c.channel]) {
@@ -238,36 +250,24 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
   t0 = std::max(first, admitted_);
   baseRow = decoder_.decode(batch.front().offset).row;
   // The requests: admission (relative; one before t0 is admitted at t0 or later, as the earliest
-  // is), where they start in their first burst and their size, and their runs of bursts (the
-  // runs enqueue takes them in) by coordinates, rows relative; then each channel's state.
+  // is), where they start and their size, as offsets from the first's, with that one's place in
+  // the period of a row step: they give the same runs of bursts (the runs enqueue takes them in)
+  // at the same coordinates, rows relative, whichever row step the batch starts in. Then each
+  // channel's state.
   BatchReplay& B = batchReplay_;
   std::vector<int64_t>& key = B.requests;
   key.clear();
   key.push_back(static_cast<int64_t>(batch.size()));
-  std::vector<std::vector<DramChannel::Wanted>>& wanted = batchReplay_.wanted;
-  wanted.resize(channels_.size());
-  for (auto& w : wanted) w.clear();
-  const uint64_t burst = decoder_.burstBytes();
+  const uint64_t from = batch.front().offset;
+  key.push_back(static_cast<int64_t>(from % decoder_.rowPeriod()));
   for (const BatchAccess& a : batch) {
     key.push_back(std::max((a.arrival + tckPs_ - 1) / tckPs_, t0) - t0);
-    key.push_back(static_cast<int64_t>(a.offset % burst));
+    key.push_back(static_cast<int64_t>(a.offset - from));
     key.push_back(static_cast<int64_t>(a.bytes));
-    uint64_t at = a.offset / burst * burst;
-    const uint64_t end = a.offset + a.bytes;
-    while (at < end) {
-      const DramCoordinates c = decoder_.decode(at);
-      const uint64_t stop = std::min(at + decoder_.burstsSharingCoordinates(at) * burst, end);
-      const uint64_t n = (stop - at + burst - 1) / burst;
-      key.push_back(static_cast<int64_t>(uint64_t{c.channel} << 48 | uint64_t{c.rank} << 32 |
-                                         uint64_t{c.bankGroup} << 16 | c.bank));
-      key.push_back(static_cast<int64_t>(c.row - baseRow));
-      key.push_back(static_cast<int64_t>(n));
-      wanted[c.channel].push_back({c.rank, c.bankGroup, c.bank, c.row});
-      at += n * burst;
-    }
   }
-  // The requests' part is kept once (batches of a copy repeat a few patterns of requests): the
-  // key holds its number among those kept.
+  // The requests' part is kept once (batches of a copy repeat a few patterns of requests) with
+  // the banks and rows (relative) its requests want on each channel: the key holds its number
+  // among those kept.
   const uint64_t requestsHash = hashKey(key);
   int64_t id = -1;
   for (auto [at, end] = B.requestsByHash.equal_range(requestsHash); at != end && id < 0; ++at) {
@@ -277,10 +277,32 @@ bool BankedDram::batchKey(const std::vector<BatchAccess>& batch, int64_t& t0, ui
     // (None kept once recordings are full: such a batch is not looked up.)
     if (B.words >= kMaxBatchWords) return false;
     id = static_cast<int64_t>(B.requestParts.size());
+    std::vector<std::vector<DramChannel::Wanted>> wanted(channels_.size());
+    const uint64_t burst = decoder_.burstBytes();
+    for (const BatchAccess& a : batch) {
+      uint64_t at = a.offset / burst * burst;
+      const uint64_t end = a.offset + a.bytes;
+      while (at < end) {
+        const DramCoordinates c = decoder_.decode(at);
+        const uint64_t stop = std::min(at + decoder_.burstsSharingCoordinates(at) * burst, end);
+        const DramChannel::Wanted w{c.rank, c.bankGroup, c.bank, c.row - baseRow};
+        std::vector<DramChannel::Wanted>& list = wanted[c.channel];
+        const bool seen = std::any_of(list.begin(), list.end(), [&](const auto& o) {
+          return o.rank == w.rank && o.bankGroup == w.bankGroup && o.bank == w.bank &&
+                 o.row == w.row;
+        });
+        if (!seen) list.push_back(w);
+        at += (stop - at + burst - 1) / burst * burst;
+      }
+    }
+    size_t words = key.size() + 4;
+    for (const auto& list : wanted) words += list.size() * 3 + 3;
     B.requestsByHash.emplace(requestsHash, static_cast<uint32_t>(id));
     B.requestParts.push_back(key);
-    B.words += key.size() + 4;
+    B.wanted.push_back(std::move(wanted));
+    B.words += words;
   }
+  const std::vector<std::vector<DramChannel::Wanted>>& wanted = B.wanted[static_cast<size_t>(id)];
   B.key.clear();
   B.key.push_back(id);
   for (uint32_t ch = 0; ch < channels_.size(); ++ch)
@@ -363,7 +385,8 @@ MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& ba
   // A batch recorded without meeting a refresh applies while no channel's refresh comes due
   // before its commands; otherwise one recorded from the same refresh state (the longer key).
   const auto found = B.byHash.find(hash);
-  packKey(B.key, B.packed);
+  B.packed.clear();
+  packKey(B.key, 0, B.packed);
   if (found != B.byHash.end() && B.entries[found->second].key == B.packed) {
     const BatchEntry& e = B.entries[found->second];
     bool clear = !B.logging || e.logged;
@@ -371,10 +394,12 @@ MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& ba
       clear = channels_[ch].batchClear(e.channels[ch], t0);
     if (clear) return applyBatch(e, t0, baseRow);
   }
+  const size_t withoutRefresh = B.key.size();
   const uint64_t withRefresh = refreshKey(t0, hash);
   const auto foundWith = B.byHash.find(withRefresh);
-  std::vector<int32_t> packedWith;
-  packKey(B.key, packedWith);
+  std::vector<int32_t>& packedWith = B.packedWith;
+  packedWith = B.packed;
+  packKey(B.key, withoutRefresh, packedWith);
   if (foundWith != B.byHash.end() && B.entries[foundWith->second].key == packedWith) {
     const BatchEntry& e = B.entries[foundWith->second];
     if (!B.logging || e.logged) return applyBatch(e, t0, baseRow);
@@ -406,8 +431,8 @@ MemoryTiming::BatchEnd BankedDram::writeBatch(const std::vector<BatchAccess>& ba
   if (!ok || B.byHash.count(e.refreshKey ? withRefresh : hash) > 0) return end;
   e.buses.resize(busFirst_.size());
   for (size_t b = 0; b < busFirst_.size(); ++b) channels_[busFirst_[b]].recordBus(t0, e.buses[b]);
-  e.key = std::move(e.refreshKey ? packedWith : B.packed);
-  e.key.shrink_to_fit();
+  // (Copied: the buffers keep their room for the next batch.)
+  e.key = e.refreshKey ? packedWith : B.packed;
   size_t words = e.key.size() / 2 + e.steps.size() * 2 + e.logSteps.size() * 2 + 16;
   for (const DramChannel::BatchOutcome& o : e.channels)
     words += o.changes.size() + o.freed.size() / 2 + 14;
@@ -435,6 +460,7 @@ DramChannel::ReplayCounters BankedDram::replayCounters() const {
 
 DramStats BankedDram::totalStats() const {
   DramStats total;
+  for (const DramChannel& c : channels_) c.flushLatencies();
   for (const DramStats& s : stats_) total.add(s);
   return total;
 }

@@ -22,13 +22,16 @@ class BankedDram : public MemoryTiming {
   // an earlier batch's (relative to its first arrival) takes that batch's commands at once
   // (batch replay, dram_channel_replay.cpp); a batch of reads is offered to the channels without
   // being queued (as far as their queues hold them), so that each channel's drain replays without
-  // queueing its requests (DramChannel::admit); otherwise enqueue and drain.
+  // queueing its requests (DramChannel::admitRun); otherwise enqueue and drain.
   BatchEnd drainBatch(const std::vector<BatchAccess>& batch, bool write) override;
   Picoseconds admitted() const override { return admitted_ * tckPs_; }
   uint64_t mark() override;
   Picoseconds issueGroup(uint64_t group) override;
   DramStats totalStats() const override;
-  std::vector<DramStats> channelStats() const override { return stats_; }
+  std::vector<DramStats> channelStats() const override {
+    for (const DramChannel& c : channels_) c.flushLatencies();
+    return stats_;
+  }
   DramCounters counters() const override {
     DramCounters sum;
     for (const DramStats& s : stats_) sum.add(s.counters());
@@ -106,11 +109,12 @@ class BankedDram : public MemoryTiming {
     bool on = true;
     BatchCounters counters;
     std::vector<int64_t> key, requests;
-    std::vector<int32_t> packed;  // key, packed
+    std::vector<int32_t> packed, packedWith;  // key, packed (with the refresh part)
     // The requests' parts of keys seen (a batch key holds the number of its own).
     std::vector<std::vector<int64_t>> requestParts;
     std::unordered_multimap<uint64_t, uint32_t> requestsByHash;
-    std::vector<std::vector<DramChannel::Wanted>> wanted;  // per channel
+    // Per requests' part, per channel: the banks and rows (relative) its requests want.
+    std::vector<std::vector<std::vector<DramChannel::Wanted>>> wanted;
     std::vector<BatchEntry> entries;
     std::unordered_map<uint64_t, uint32_t> byHash;
     size_t words = 0;
@@ -128,7 +132,8 @@ class BankedDram : public MemoryTiming {
   BatchEnd plainBatch(const std::vector<BatchAccess>& batch, bool write) {
     return MemoryTiming::drainBatch(batch, write);
   }
-  // enqueue, or with `offer` DramChannel::admit instead of DramChannel::enqueue.
+  // enqueue, or with `offer` DramChannel::admitRun (a run of bursts at once) instead of
+  // DramChannel::enqueue.
   template <bool offer>
   void take(uint64_t offset, uint64_t bytes, bool write, Picoseconds arrival);
   BatchEnd offerReads(const std::vector<BatchAccess>& batch);

@@ -63,15 +63,20 @@ class DramChannel {
     uint64_t drains = 0, replayed = 0, recorded = 0, drainedBursts = 0, replayedBursts = 0;
   };
   const ReplayCounters& replayCounters() const { return replay_.counters; }
+  // A replayed drain's read latencies go to the channel's histogram (DramStats::readLatencyCycles)
+  // when it is read: this counts those not counted yet (every reader of the statistics calls it
+  // first; the other counters are always up to date).
+  void flushLatencies() const;
   // Shares `other`'s recorded drains (a channel of the same memory).
   void shareReplays(const DramChannel& other) { replay_.cache = other.replay_.cache; }
-  // Requests offered without being queued (BankedDram::drainBatch, with replay on): admit takes a
-  // request of one kind (reads, or writes) as enqueue would, from a channel idle when the first
-  // was offered, and returns the cycle it was taken (once more are offered than its queue holds,
-  // they are queued, in order, and the rest enqueued: the same); drainOffered drains them: a
-  // recorded drain of the same key applies without their ever being queued, otherwise they are
-  // queued in order and drained as drain() would.
-  int64_t admit(const DramRequest& request);
+  // Requests offered without being queued (BankedDram::drainBatch, with replay on): admitRun takes
+  // `n` requests alike (a run of bursts: one kind, bank, row and size), one after the other, as
+  // enqueue would, each from the cycle the one before was taken, from a channel idle when the
+  // first was offered, and returns the cycle the last was taken (once more are offered than its
+  // queue holds, they are queued, in order, and the rest enqueued: the same); drainOffered drains
+  // them: a recorded drain of the same key applies without their ever being queued, otherwise
+  // they are queued in order and drained as drain() would.
+  int64_t admitRun(const DramRequest& request, uint64_t n);
   void queueOffered();
   void drainOffered();
   // Batch replay (BankedDram::enqueueAndDrain, dram_channel_replay.cpp): a batch of writes offered
@@ -105,7 +110,8 @@ class DramChannel {
     int64_t minArrival = 0, maxDataEnd = 0, maxFirst = 0, refreshPs = 0;
   };
   // The channel's state as a batch starting at t0 with rows relative to baseRow sees it; `wanted`:
-  // the batch's requests for this channel (rank, bank group, bank, row), any order, repeats too.
+  // the batch's requests for this channel (rank, bank group, bank, row relative to baseRow), any
+  // order, repeats too.
   struct Wanted {
     uint32_t rank, bankGroup, bank;
     uint64_t row;
@@ -198,8 +204,16 @@ class DramChannel {
   bool replayDrain();
   bool replayKey();
   bool offeredKey();
-  template <typename At>
-  bool buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank);
+  // (From t0, the earliest arrival: `at(i)`, the i-th of `n` runs of requests to one bank and row
+  // of one size, by age, `bursts` requests in all; `arrivals(out)` writes each one's arrival,
+  // relative, and returns where it stopped.)
+  struct KeyRun {
+    const DramRequest* request;
+    uint32_t count;
+  };
+  template <typename At, typename Arrivals>
+  bool buildKey(bool writes, int64_t t0, size_t n, size_t bursts, At at, Arrivals arrivals,
+                bool inOrder, int64_t hitBank);
   bool lookupDrain(bool offered);
   bool sameKey(const std::vector<int64_t>& recorded) const {
     return recorded.size() == replay_.keySize &&
@@ -223,6 +237,11 @@ class DramChannel {
   void refreshOneBank(Rank& rank, uint32_t rankIndex, int64_t start);
   void catchUpRefresh(uint32_t rankIndex, int64_t until);
 
+  // Turns each activate window's ring of its last four ACT times so that the oldest is first
+  // (fawNext 0): only their order from the oldest counts (plans read the oldest, an ACT replaces
+  // it and moves on), so nothing the channel does changes, and states alike but for where the
+  // ring stood key alike (both replay keys: they hold the ring as it stands).
+  void turnActWindows();
   ActWindow& windowOf(uint32_t rank) { return windows_[rank * windowStride_]; }
   const ActWindow& windowOf(uint32_t rank) const { return windows_[rank * windowStride_]; }
   Bank& bank(const DramRequest& r) { return banks_[r.bankIndex]; }
@@ -274,6 +293,8 @@ class DramChannel {
   // request, whichever order the scheduler issued them in.
   // (Kept sorted in a ring: slots free about in the order they were taken, so an insertion moves
   // few entries, and the earliest is at the front.)
+  // (Or, after a replayed drain that left it empty, the drain's recorded times, sorted, read in
+  // place with the drain's shift: `sorted` until a push copies them into the ring.)
   class FreedSlots {
    public:
     explicit FreedSlots(uint32_t depth) {
@@ -282,8 +303,9 @@ class DramChannel {
       times_.assign(ring, 0);
       mask_ = ring - 1;
     }
-    size_t size() const { return end_ - begin_; }
+    size_t size() const { return sorted_ ? sortedEnd_ - sortedBegin_ : end_ - begin_; }
     void push(int64_t t) {
+      if (sorted_) spill();
       size_t at = end_++;
       while (at > begin_ && times_[(at - 1) & mask_] > t) {
         times_[at & mask_] = times_[(at - 1) & mask_];
@@ -291,13 +313,53 @@ class DramChannel {
       }
       times_[at & mask_] = t;
     }
-    int64_t popEarliest() { return times_[begin_++ & mask_]; }
-    int64_t at(size_t i) const { return times_[(begin_ + i) & mask_]; }  // by time, earliest first
-    void clear() { begin_ = end_ = 0; }
+    int64_t popEarliest() {
+      if (sorted_) {
+        const int64_t t = sorted_[sortedBegin_++] + shift_;
+        if (sortedBegin_ == sortedEnd_) sorted_ = nullptr;
+        return t;
+      }
+      return times_[begin_++ & mask_];
+    }
+    // By time, earliest first.
+    int64_t at(size_t i) const {
+      return sorted_ ? sorted_[sortedBegin_ + i] + shift_ : times_[(begin_ + i) & mask_];
+    }
+    // Drops the `n` earliest.
+    void drop(size_t n) {
+      if (sorted_) {
+        sortedBegin_ += n;
+        if (sortedBegin_ == sortedEnd_) sorted_ = nullptr;
+      } else {
+        begin_ += n;
+      }
+    }
+    void clear() {
+      begin_ = end_ = 0;
+      sorted_ = nullptr;
+    }
+    // The times become sorted[0, n) + shift (it must be empty; `sorted` must outlive their use).
+    void assignSorted(const int32_t* sorted, size_t n, int64_t shift) {
+      if (n == 0) return;
+      sorted_ = sorted;
+      sortedBegin_ = 0;
+      sortedEnd_ = n;
+      shift_ = shift;
+    }
 
    private:
+    void spill() {
+      const int32_t* sorted = sorted_;
+      sorted_ = nullptr;
+      begin_ = end_ = 0;
+      for (size_t i = sortedBegin_; i < sortedEnd_; ++i)
+        times_[end_++ & mask_] = sorted[i] + shift_;
+    }
     std::vector<int64_t> times_;
     size_t mask_ = 0, begin_ = 0, end_ = 0;
+    const int32_t* sorted_ = nullptr;
+    size_t sortedBegin_ = 0, sortedEnd_ = 0;
+    int64_t shift_ = 0;
   };
   FreedSlots freedReads_, freedWrites_;
   RequestQueue reads_, writes_;
@@ -329,9 +391,27 @@ class DramChannel {
     int64_t pre, act, col, dataEnd, preSlot, actSlot;
   };
   std::vector<Step>* record_ = nullptr;
-  // Admitted, not queued (their arrival: when admitted): the first offeredCount_.
-  std::vector<DramRequest> offered_;
-  uint32_t offeredCount_ = 0;
+  // Admitted, not queued, offeredCount_ of them, as runs of requests alike (consecutive ones of
+  // the same bank, row, size and offered arrival are one run, always): the first offeredRuns_.
+  // A request is taken at its arrival, or when the slot it takes freed if later: each run's first
+  // `noPop` take slots never used, the rest the earliest freed (the freed slots' times are only
+  // looked at, from the `pop`-th earliest on, until the drain takes them: offeredPops_ in all), so
+  // that admitting a run costs the same whatever its length.
+  struct OfferedRun {
+    DramRequest request;  // (arrival: when offered)
+    uint32_t count, pop, noPop;
+  };
+  std::vector<OfferedRun> offered_;
+  uint32_t offeredCount_ = 0, offeredRuns_ = 0, offeredPops_ = 0;
+  const FreedSlots& offeredFreed() const {
+    return offered_.front().request.write ? freedWrites_ : freedReads_;
+  }
+  // When the k-th request of a run was taken.
+  int64_t offeredArrival(const OfferedRun& run, uint32_t k) const {
+    const int64_t arrival = run.request.arrival;
+    return k < run.noPop ? arrival
+                         : std::max(arrival, offeredFreed().at(run.pop + (k - run.noPop)));
+  }
   uint32_t recordIndex_ = 0;  // the request being committed, by age
   struct Replay {
     bool on = true;
@@ -341,6 +421,8 @@ class DramChannel {
     uint64_t baseRow = 0;
     std::vector<int64_t> key;
     std::vector<int32_t> slots;           // the queue's requests by age
+    std::vector<KeyRun> runs;             // the same as runs of requests alike
+    std::vector<DramRequest> byAge;       // offered requests by age (applying, with a log)
     std::vector<uint32_t> banks, groups;  // banks and bank groups with queued requests, ascending
     std::vector<char> mark;               // per bank, scratch for the key (all 0 between keys)
     uint64_t hash = 0;
@@ -355,6 +437,10 @@ class DramChannel {
     struct Entry {
       std::vector<int64_t> key;
       std::vector<Step> steps;
+      // The steps' column commands (when their queue slots free), earliest first; a queue's
+      // freed slots read them in place (FreedSlots::assignSorted: entries are never changed or
+      // dropped, and their vectors move with them).
+      std::vector<int32_t> sortedCols;
       std::vector<Change> changes;
       std::vector<std::pair<int64_t, uint32_t>> latencies;  // read latency (cycles), count
       uint64_t rowHits = 0, rowMisses = 0, rowConflicts = 0, bytes = 0, latencySumPs = 0;
@@ -370,6 +456,13 @@ class DramChannel {
     uint32_t misses = 0, skip = 0, backoff = 0;  // drains not looked up after misses in a row
   } replay_;
   uint32_t logChannel_ = 0;
+  // Replayed drains whose read latencies are not in the histogram yet: how many times each
+  // recorded drain was applied since, and those applied.
+  struct PendingLatencies {
+    std::vector<uint64_t> times;
+    std::vector<uint32_t> entries;
+  };
+  mutable PendingLatencies latencies_;
   // Batch replay: where the batch being recorded notes its bursts, and what it did so far.
   struct BatchRecording {
     std::vector<BatchStep>* steps = nullptr;
@@ -407,34 +500,68 @@ inline int64_t DramChannel::enqueue(const DramRequest& request) {
   return from;
 }
 
-inline int64_t DramChannel::admit(const DramRequest& request) {
+inline int64_t DramChannel::admitRun(const DramRequest& request, uint64_t n) {
   const RequestQueue& q = request.write ? writes_ : reads_;
-  // More than the queue holds: queued from here on (those offered first, in order), as enqueue
-  // would have left them.
-  if (offeredCount_ >= q.depth() || !q.empty()) {
+  const FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
+  const uint32_t depth = q.depth();
+  if (q.empty() && offeredCount_ < depth) {
+    // The first `noPop` take slots never used (while fewer slots have freed than are left), the
+    // rest the earliest freed, in order: the latest of those the run takes decides when its last
+    // request was taken.
+    const uint32_t room = depth - offeredCount_;
+    const uint32_t taken = static_cast<uint32_t>(std::min<uint64_t>(n, room));
+    const uint64_t have = freed.size() - offeredPops_;
+    const uint32_t noPop =
+        have >= room ? 0 : static_cast<uint32_t>(std::min<uint64_t>(taken, room - have));
+    const uint32_t pops = taken - noPop;
+    const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
+    const uint32_t bi = gi * banksPerGroup_ + request.bank;
+    OfferedRun* last = offeredRuns_ > 0 ? &offered_[offeredRuns_ - 1] : nullptr;
+    if (last && last->request.arrival == request.arrival && last->request.bankIndex == bi &&
+        last->request.row == request.row && last->request.bytes == request.bytes &&
+        last->request.write == request.write && (last->count == last->noPop || noPop == 0)) {
+      last->count += taken;
+      last->noPop += noPop;
+    } else {
+      // Field by field (as RequestQueue::push: a whole-struct copy of the request just built
+      // stalls on store forwarding), into room reserved for a queue's depth.
+      OfferedRun& run = offered_[offeredRuns_++];
+      DramRequest& r = run.request;
+      r.write = request.write;
+      r.rank = request.rank;
+      r.bankGroup = request.bankGroup;
+      r.bank = request.bank;
+      r.row = request.row;
+      r.arrival = request.arrival;
+      r.bytes = request.bytes;
+      r.bankIndex = bi;
+      r.groupIndex = gi;
+      run.count = taken;
+      run.pop = offeredPops_;
+      run.noPop = noPop;
+    }
+    int64_t at = request.arrival;
+    if (pops > 0) at = std::max(at, freed.at(offeredPops_ + pops - 1));
+    offeredPops_ += pops;
+    offeredCount_ += taken;
+    if (taken == n) return at;
+    n -= taken;
+    // More than the queue holds: queued from here on (those offered first, in order), as enqueue
+    // would have left them.
+    DramRequest r = request;
+    r.arrival = at;
     queueOffered();
-    return enqueue(request);
+    for (; n > 0; --n) r.arrival = std::max(r.arrival, enqueue(r));
+    return r.arrival;
   }
-  FreedSlots& freed = request.write ? freedWrites_ : freedReads_;
-  const uint32_t gi = request.rank * bankGroups_ + request.bankGroup;
-  const uint32_t bi = gi * banksPerGroup_ + request.bank;
-  // As enqueue: a slot never used, or else the one that freed first.
-  const bool neverUsed = freed.size() < q.depth() - q.size() - offeredCount_;
-  int64_t from = request.arrival;
-  if (!neverUsed) from = std::max(from, freed.popEarliest());
-  // Field by field (as RequestQueue::push: a whole-struct copy of the request just built stalls
-  // on store forwarding), into room reserved for a queue's depth.
-  DramRequest& r = offered_[offeredCount_++];
-  r.write = request.write;
-  r.rank = request.rank;
-  r.bankGroup = request.bankGroup;
-  r.bank = request.bank;
-  r.row = request.row;
-  r.arrival = from;
-  r.bytes = request.bytes;
-  r.bankIndex = bi;
-  r.groupIndex = gi;
-  return from;
+  queueOffered();
+  int64_t at = request.arrival;
+  DramRequest r = request;
+  for (; n > 0; --n) {
+    r.arrival = at;
+    at = std::max(at, enqueue(r));
+  }
+  return at;
 }
 
 }  // namespace ascendsim::models

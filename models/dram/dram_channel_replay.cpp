@@ -17,9 +17,12 @@
 // lookups in a row that miss, lookups pause for 16, 32, ... 4096 drains (random traffic rarely
 // repeats). The channels of one memory share their recorded drains (the same timings: a drain
 // seen on one channel replays on another), up to 16 MiB of them.
-// Requests offered without queueing (admit, BankedDram::drainBatch's reads) are keyed alike from
-// the offered list, with the queue's flags as queueing them would set them; a drain that replays
-// then never queues them (they are queued, in order, only to be issued or recorded).
+// Requests offered without queueing (admitRun, BankedDram::drainBatch's reads) are keyed alike
+// from the offered runs, with the queue's flags as queueing them would set them (a key holds the
+// requests as runs to one bank and row, then every request's arrival: the same words whether
+// queued or offered); a drain that replays then never queues them (they are queued, in order,
+// only to be issued or recorded), and the queue slots its requests free are the recorded drain's,
+// sorted once, read in place with its shift until a slot is next freed.
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -84,6 +87,16 @@ struct KeyWriter {
 };
 }  // namespace
 
+void DramChannel::turnActWindows() {
+  for (ActWindow& w : windows_) {
+    if (w.fawNext == 0) continue;
+    int64_t t[4];
+    for (int i = 0; i < 4; ++i) t[i] = w.faw[(w.fawNext + i) & 3];
+    std::copy(t, t + 4, w.faw);
+    w.fawNext = 0;
+  }
+}
+
 template <typename Out>
 void DramChannel::appendChannelTimesKey(int64_t t0, Out& key) const {
   // A state time v counts only as v + c for the constants c it is used with, against times from
@@ -109,44 +122,82 @@ bool DramChannel::replayKey() {
   if (writes == writes_.empty()) return false;  // both queues hold requests
   RequestQueue& q = writes ? writes_ : reads_;
   R.slots.clear();
+  R.runs.clear();
   for (uint64_t a = q.frontSeq(); a < q.endSeq(); ++a) {
     const int32_t s = q.slotByAge(a);
-    if (s >= 0) R.slots.push_back(s);
+    if (s < 0) continue;
+    R.slots.push_back(s);
+    const DramRequest& r = q.request(s);
+    if (!R.runs.empty()) {
+      KeyRun& last = R.runs.back();
+      if (last.request->bankIndex == r.bankIndex && last.request->row == r.row &&
+          last.request->bytes == r.bytes) {
+        ++last.count;
+        continue;
+      }
+    }
+    R.runs.push_back({&r, 1});
   }
+  int64_t t0 = std::numeric_limits<int64_t>::max();
+  for (const int32_t slot : R.slots) t0 = std::min(t0, q.request(slot).arrival);
   return buildKey(
-      writes, R.slots.size(), [&](size_t i) -> const DramRequest& { return q.request(R.slots[i]); },
+      writes, t0, R.runs.size(), R.slots.size(), [&](size_t i) { return R.runs[i]; },
+      [&](int64_t* out) {
+        for (const int32_t slot : R.slots) *out++ = q.request(slot).arrival - t0;
+        return out;
+      },
       q.arrivalsInOrder(), q.hitBank());
 }
 
 bool DramChannel::offeredKey() {
-  // The queue's own flags as pushing the offered requests into it (empty) would leave them.
+  // The queue's own flags as pushing the offered requests into it (empty) would leave them; the
+  // earliest arrival (each run's requests are taken in order: its first).
   bool inOrder = true;
   int64_t hitBank = -1;
   uint32_t banksWithHits = 0;
   std::vector<char>& hits = replay_.mark;
-  for (size_t i = 0; i < offeredCount_; ++i) {
-    const DramRequest& r = offered_[i];
-    inOrder = i == 0 || (inOrder && r.arrival >= offered_[i - 1].arrival);
+  int64_t t0 = std::numeric_limits<int64_t>::max(), lastArrival = 0;
+  for (size_t i = 0; i < offeredRuns_; ++i) {
+    const OfferedRun& run = offered_[i];
+    const DramRequest& r = run.request;
+    const int64_t first = offeredArrival(run, 0);
+    t0 = std::min(t0, first);
+    inOrder = i == 0 || (inOrder && first >= lastArrival);
+    lastArrival = offeredArrival(run, run.count - 1);
     if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow && !hits[r.bankIndex]) {
       hits[r.bankIndex] = 1;
       hitBank = ++banksWithHits == 1 ? static_cast<int64_t>(r.bankIndex) : -1;
     }
   }
-  for (size_t i = 0; i < offeredCount_; ++i) hits[offered_[i].bankIndex] = 0;
+  for (size_t i = 0; i < offeredRuns_; ++i) hits[offered_[i].request.bankIndex] = 0;
+  const FreedSlots& freed = offeredFreed();
   return buildKey(
-      offered_.front().write, offeredCount_,
-      [&](size_t i) -> const DramRequest& { return offered_[i]; }, inOrder, hitBank);
+      offered_.front().request.write, t0, offeredRuns_, offeredCount_,
+      [&](size_t i) {
+        return KeyRun{&offered_[i].request, offered_[i].count};
+      },
+      [&](int64_t* out) {
+        for (size_t i = 0; i < offeredRuns_; ++i) {
+          const OfferedRun& run = offered_[i];
+          const int64_t arrival = run.request.arrival;
+          out = std::fill_n(out, run.noPop, arrival - t0);
+          for (uint32_t k = 0; k < run.count - run.noPop; ++k)
+            *out++ = std::max(arrival, freed.at(run.pop + k)) - t0;
+        }
+        return out;
+      },
+      inOrder, hitBank);
 }
 
-template <typename At>
-bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t hitBank) {
+template <typename At, typename Arrivals>
+bool DramChannel::buildKey(bool writes, int64_t t0, size_t n, size_t bursts, At at,
+                           Arrivals arrivals, bool inOrder, int64_t hitBank) {
   Replay& R = replay_;
   RequestQueue& q = writes ? writes_ : reads_;
-  int64_t t0 = std::numeric_limits<int64_t>::max();
-  for (size_t i = 0; i < n; ++i) t0 = std::min(t0, at(i).arrival);
   // Every command goes at or after t0: the buses' windows must hold it.
   if (t0 * commands_.rowSlots < bus_.row.base() || t0 < columnBus().base()) return false;
-  const uint64_t baseRow = at(0).row;
+  turnActWindows();
+  const uint64_t baseRow = at(0).request->row;
   R.t0 = t0;
   R.baseRow = baseRow;
   // A state time v counts only as v + c for the constants c it is used with (in the plans and in
@@ -154,24 +205,35 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
   // it cannot bind and is left out.
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
   // Written in place: room for the most it can hold (each bus window: 64 words and a part).
-  const size_t most = 10 + 7 * windows_.size() + ranks_.size() + 3 * n + 6 * banks_.size() +
-                      3 * groups_.size() + 2 * 66;
+  const size_t most = 10 + 7 * windows_.size() + ranks_.size() + 3 * n + bursts +
+                      6 * banks_.size() + 3 * groups_.size() + 2 * 66;
   if (R.key.size() < most) R.key.resize(most);
   KeyWriter key{R.key.data()};
   key.push_back(int64_t{writes} | int64_t{shortcuts_} << 1 | int64_t{inOrder} << 2);
   key.push_back(q.passedOver);
   key.push_back(hitBank);
   appendChannelTimesKey(t0, key);
-  key.push_back(static_cast<int64_t>(n));
-  // The requests by age; the banks they go to (ascending), each marked 1, or 2 when one of its
+  // The requests by age, as runs of requests to one bank and row of one size (each run's row,
+  // bank and size and how many, adjacent runs alike as one: their number first), then each
+  // request's arrival; the banks they go to (ascending), each marked 1, or 2 when one of its
   // requests wants its open row.
+  int64_t* runs = key.at;
+  key.push_back(0);
   std::vector<char>& mark = R.mark;
   R.banks.clear();
   for (size_t i = 0; i < n; ++i) {
-    const DramRequest& r = at(i);
-    key.push_back(r.arrival - t0);
-    key.push_back(static_cast<int64_t>(r.row - baseRow));
-    key.push_back(static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes));
+    const KeyRun run = at(i);
+    const DramRequest& r = *run.request;
+    const auto row = static_cast<int64_t>(r.row - baseRow);
+    const auto place = static_cast<int64_t>(uint64_t{r.bankIndex} << 32 | r.bytes);
+    if (*runs > 0 && key.at[-3] == row && key.at[-2] == place) {
+      key.at[-1] += run.count;
+      continue;
+    }
+    ++*runs;
+    key.push_back(row);
+    key.push_back(place);
+    key.push_back(run.count);
     char& m = mark[r.bankIndex];
     if (!m) {
       m = 1;
@@ -179,6 +241,7 @@ bool DramChannel::buildKey(bool writes, size_t n, At at, bool inOrder, int64_t h
     }
     if (static_cast<int64_t>(r.row) == banks_[r.bankIndex].openRow) m = 2;
   }
+  key.at = arrivals(key.at);
   std::sort(R.banks.begin(), R.banks.end());
   R.groups.clear();
   for (uint32_t bi : R.banks) {
@@ -275,12 +338,20 @@ bool DramChannel::lookupDrain(bool offered) {
 }
 
 void DramChannel::queueOffered() {
-  for (size_t i = 0; i < offeredCount_; ++i) {
-    const DramRequest& r = offered_[i];
-    RequestQueue& q = r.write ? writes_ : reads_;
-    q.push(r, r.bankIndex, r.groupIndex, banks_[r.bankIndex].openRow);
+  if (offeredRuns_ == 0) return;
+  // Each at the cycle it was taken; then the freed slots they took are gone.
+  const bool write = offered_.front().request.write;
+  RequestQueue& q = write ? writes_ : reads_;
+  for (size_t i = 0; i < offeredRuns_; ++i) {
+    const OfferedRun& run = offered_[i];
+    const DramRequest& r = run.request;
+    for (uint32_t k = 0; k < run.count; ++k)
+      q.push(r, offeredArrival(run, k), r.bankIndex, r.groupIndex, banks_[r.bankIndex].openRow);
   }
+  (write ? freedWrites_ : freedReads_).drop(offeredPops_);
   offeredCount_ = 0;
+  offeredRuns_ = 0;
+  offeredPops_ = 0;
 }
 
 void DramChannel::drainOffered() {
@@ -345,7 +416,9 @@ void DramChannel::recordDrain() {
       }
     }
     e.steps.push_back(s);
+    e.sortedCols.push_back(static_cast<int32_t>(s.col));
   }
+  std::sort(e.sortedCols.begin(), e.sortedCols.end());
   // Its bookings must end within half the buses' window of t0: the window then never slides past
   // t0 while it runs (it moves to 2048 slots before the latest booking), so that every cycle the
   // drain asks about is still in it.
@@ -372,7 +445,7 @@ void DramChannel::recordDrain() {
   e.key.assign(R.key.begin(), R.key.begin() + static_cast<std::ptrdiff_t>(R.keySize));
   R.cache->byHash.emplace(R.hash, static_cast<uint32_t>(R.cache->entries.size()));
   R.cache->words += e.key.size() + e.steps.size() * sizeof(Step) / 8 + e.changes.size() * 2 +
-                    e.latencies.size() * 2 + 16;
+                    e.latencies.size() * 2 + e.sortedCols.size() / 2 + 16;
   R.cache->entries.push_back(std::move(e));
   ++R.counters.recorded;
 }
@@ -380,20 +453,38 @@ void DramChannel::recordDrain() {
 void DramChannel::applyReplay(uint32_t entry, bool offered) {
   Replay& R = replay_;
   const Replay::Entry& e = R.cache->entries[entry];
-  const bool write = offered ? offered_.front().write : reads_.empty();
+  const bool write = offered ? offered_.front().request.write : reads_.empty();
   RequestQueue& q = write ? writes_ : reads_;
-  // The drain's requests by age.
+  // The drain's requests by age (offered: from their runs, when asked for).
+  std::vector<DramRequest>& byAge = R.byAge;
+  byAge.clear();
+  if (offered && (batch_.active || log_)) {
+    for (uint32_t i = 0; i < offeredRuns_; ++i) {
+      for (uint32_t k = 0; k < offered_[i].count; ++k) {
+        byAge.push_back(offered_[i].request);
+        byAge.back().arrival = offeredArrival(offered_[i], k);
+      }
+    }
+  }
   auto request = [&](uint32_t i) -> const DramRequest& {
-    return offered ? offered_[i] : q.request(R.slots[i]);
+    return offered ? byAge[i] : q.request(R.slots[i]);
   };
   FreedSlots& freed = write ? freedWrites_ : freedReads_;
+  // (The slots the offered requests took are gone.)
+  if (offered) freed.drop(offeredPops_);
   const int64_t t0 = R.t0, slots = commands_.rowSlots;
   // The commands, in the order they were issued.
   for (const Step& s : e.steps) {
     if (s.pre >= 0) bus_.row.book(s.preSlot + t0 * slots, commands_.pre);
     if (s.act >= 0) bus_.row.book(s.actSlot + t0 * slots, commands_.act);
     columnBus().book(s.col + t0, commands_.column);
-    freed.push(s.col + t0);
+  }
+  // Their slots free as their column commands go: when none is left from before, the recorded
+  // times themselves, shifted.
+  if (freed.size() == 0) {
+    freed.assignSorted(e.sortedCols.data(), e.sortedCols.size(), t0);
+  } else {
+    for (const Step& s : e.steps) freed.push(s.col + t0);
   }
   if (batch_.active) {
     for (const Step& s : e.steps) {
@@ -432,13 +523,10 @@ void DramChannel::applyReplay(uint32_t entry, bool offered) {
     stats_.reads += bursts;
     stats_.bytesRead += e.bytes;
     stats_.readLatencySumPs += e.latencySumPs;
-    for (const auto& [latency, count] : e.latencies) {
-      if (latency >= 0 && latency < 4096) {
-        stats_.readLatencyCycles[static_cast<size_t>(latency)] += count;
-      } else {
-        for (uint32_t n = 0; n < count; ++n) stats_.recordLongReadLatency(latency);
-      }
-    }
+    // (Its latencies go to the histogram when it is next read: flushLatencies.)
+    std::vector<uint64_t>& times = latencies_.times;
+    if (entry >= times.size()) times.resize(std::max<size_t>(entry + 1, times.size() * 2), 0);
+    if (times[entry]++ == 0) latencies_.entries.push_back(entry);
   }
   const int64_t arrivalPs = t0 * tckPs_;
   if (stats_.firstArrivalPs < 0 || arrivalPs < stats_.firstArrivalPs)
@@ -450,6 +538,8 @@ void DramChannel::applyReplay(uint32_t entry, bool offered) {
   if (offered) {
     q.skip(bursts);
     offeredCount_ = 0;
+    offeredRuns_ = 0;
+    offeredPops_ = 0;
   } else {
     q.clear();
   }
@@ -469,6 +559,22 @@ void DramChannel::applyReplay(uint32_t entry, bool offered) {
   });
   ++R.counters.replayed;
   R.counters.replayedBursts += bursts;
+}
+
+void DramChannel::flushLatencies() const {
+  const Replay::Cache& cache = *replay_.cache;
+  for (const uint32_t entry : latencies_.entries) {
+    const uint64_t times = latencies_.times[entry];
+    latencies_.times[entry] = 0;
+    for (const auto& [latency, count] : cache.entries[entry].latencies) {
+      if (latency >= 0 && latency < 4096) {
+        stats_.readLatencyCycles[static_cast<size_t>(latency)] += times * count;
+      } else {
+        for (uint64_t n = 0; n < times * count; ++n) stats_.recordLongReadLatency(latency);
+      }
+    }
+  }
+  latencies_.entries.clear();
 }
 
 // Batch replay (BankedDram::enqueueAndDrain): the same reasoning over a whole batch of writes
@@ -533,6 +639,7 @@ void DramChannel::appendRefreshKey(int64_t t0, std::vector<int64_t>& key) const 
 void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector<Wanted>& wanted,
                                  std::vector<int64_t>& key) {
   auto time = [&](int64_t v, int64_t c) { return v + c < t0 ? kPast : v - t0; };
+  turnActWindows();
   key.push_back(int64_t{shortcuts_} | int64_t{writeMode_} << 1 |
                 int64_t{reads_.empty() && writes_.empty()} << 2);
   key.push_back(writes_.passedOver);
@@ -550,7 +657,7 @@ void DramChannel::appendBatchKey(int64_t t0, uint64_t baseRow, const std::vector
     const uint32_t bi = gi * banksPerGroup_ + w.bank;
     group[gi] = 1;
     if (row[bi] == kNotWanted) row[bi] = kOther;
-    if (banks_[bi].openRow == static_cast<int64_t>(w.row)) row[bi] = banks_[bi].openRow;
+    if (banks_[bi].openRow == static_cast<int64_t>(w.row + baseRow)) row[bi] = banks_[bi].openRow;
   }
   for (uint32_t bi = 0; bi < banks_.size(); ++bi) {
     if (row[bi] == kNotWanted) continue;

@@ -35,7 +35,8 @@ enum class Traffic {
   SecondStreamJoins,
   BatchedCopy,
   BatchedWrites,
-  BatchedReads
+  BatchedReads,
+  SplitReads
 };
 
 struct Run {
@@ -67,6 +68,8 @@ void offer(BankedDram& dram, uint64_t offset, uint64_t bytes, bool write, Picose
 // BatchedReads: each chunk's reads offered as one batch (drainBatch), as a cycle memory offers a
 // copy piece's reads (with replay on, to the channels without queueing them: each channel's drain
 // replays from its offered requests); its admission and end are both compared.
+// SplitReads: each chunk's reads as two batches split at a byte that is not a burst's first (a
+// partial burst on either side), the first 2-32 KiB long.
 // BatchedCopy: a copy whose reads go as BatchedReads' and whose writes go as one batch
 // (enqueueAndDrain, batch replay), as a cycle memory's write buffer does; they arrive from
 // `writesLead` before the reads were through (0: as they are through; the D2D copy's come while its
@@ -108,6 +111,19 @@ Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacin
         offer(dram, at, kChunk, false, start, spacing);
         if (c >= chunks / 2) offer(dram, second + at / 4, kChunk / 4, false, start, spacing * 3);
         break;
+      case Traffic::SplitReads: {
+        const uint64_t split = static_cast<uint64_t>(c * 5 % 16 + 1) * 2048 + 7;
+        for (const auto& [from, to] : {std::pair{uint64_t{0}, split}, std::pair{split, kChunk}}) {
+          std::vector<MemoryTiming::BatchAccess> reads;
+          for (uint64_t done = from; done < to; done = std::min(to, (done / kPiece + 1) * kPiece))
+            reads.push_back({at + done, std::min(to, (done / kPiece + 1) * kPiece) - done,
+                             start + static_cast<Picoseconds>(done / kPiece) * spacing});
+          const MemoryTiming::BatchEnd e = dram.drainBatch(reads, false);
+          out.ends.push_back(e.admitted);
+          out.ends.push_back(e.end);
+        }
+        break;
+      }
       case Traffic::BatchedReads:
       case Traffic::BatchedCopy:
       case Traffic::BatchedWrites: {
@@ -132,7 +148,7 @@ Run run(const spec::DramSpec& m, Traffic traffic, int chunks, Picoseconds spacin
       }
     }
     if (traffic != Traffic::BatchedCopy && traffic != Traffic::BatchedWrites &&
-        traffic != Traffic::BatchedReads)
+        traffic != Traffic::BatchedReads && traffic != Traffic::SplitReads)
       finish();
     const Picoseconds window = static_cast<Picoseconds>(kChunk / kPiece) * spacing;
     start = period > 0 ? (c + 1) * period : std::max(start + window, out.ends.back() - window / 2);
@@ -244,9 +260,9 @@ TEST(DramReplay, ReadsWritesAndCopiesIssueAsWithoutReplay) {
 
 TEST(DramReplay, OfferedReadsIssueAsWithoutReplay) {
   // A chunk's reads offered as one batch: with replay on, each channel takes its part without
-  // queueing it (DramChannel::admit: the admission enqueue would give) and its drain replays from
-  // it; the arrivals, commands, admissions and ends must be those of enqueue and drain. A 64 KiB
-  // chunk is 2,048 bursts of 32 B: 32 per pseudo-channel of four HBM2E stacks (64
+  // queueing it (DramChannel::admitRun: the admission enqueue would give) and its drain replays
+  // from it; the arrivals, commands, admissions and ends must be those of enqueue and drain. A 64
+  // KiB chunk is 2,048 bursts of 32 B: 32 per pseudo-channel of four HBM2E stacks (64
   // pseudo-channels, queues of 32: all offered), 128 on one stack and 64 on HBM3 (more than a
   // queue holds: the first 32 offered, then queued and the rest enqueued; so on DDR4, 1,024 bursts
   // of 64 B on one channel). On four stacks the
@@ -266,6 +282,32 @@ TEST(DramReplay, OfferedReadsIssueAsWithoutReplay) {
           four ? spacing == 300 : mustReplay(c.memory) && spacing == Picoseconds{1250};
       expectSameWithAndWithoutReplay(c.memory, Traffic::BatchedReads,
                                      four ? 800 : chunksFor(c.memory), spacing, false, must);
+    }
+  }
+}
+
+TEST(DramReplay, SplitOfferedReadsIssueAsWithoutReplay) {
+  // Offered reads go to a channel as runs of bursts (one bank and row, whole bursts of one
+  // access), each run admitted at once: its first requests take slots never used while fewer
+  // have freed than are left, the rest the earliest freed, each when its slot freed if later
+  // (DramChannel::admitRun). A chunk's reads in two batches split at byte 2-32 KiB + 7 (a partial
+  // burst either side, a run cut short): the first batch leaves a channel of four HBM2E stacks
+  // 1-16 of its 32 slots used, so that the second batch's runs take both kinds of slot (a run
+  // straddles them in chunk 0: with the freed slots counted from the run's first request
+  // instead of its first that takes one, the arrivals differ); on one stack more than a queue
+  // holds, a run straddling the last free place and the queue. Arrivals, commands, admissions
+  // and ends must be those of enqueue and drain, and at the memory's pace (every 0.3 ns on four
+  // stacks) at least half the bursts must replay.
+  std::vector<Case> cases = memories();
+  cases.push_back({"hbm2e four stacks", memory("hbm2e", ", stacks: 4")});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const bool four = std::string(c.name) == "hbm2e four stacks";
+    for (const Picoseconds spacing : {Picoseconds{300}, Picoseconds{20000}}) {
+      SCOPED_TRACE(spacing);
+      expectSameWithAndWithoutReplay(c.memory, Traffic::SplitReads,
+                                     four ? 800 : chunksFor(c.memory), spacing, false,
+                                     four && spacing == 300);
     }
   }
 }
