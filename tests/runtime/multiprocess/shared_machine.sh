@@ -53,6 +53,23 @@ fail() { echo "FAIL: $*"; exit 1; }
 sameEvents() {
   python3 -c 'import json,sys; c=[sorted(json.dumps(e,sort_keys=True) for e in json.load(open(f))) for f in sys.argv[1:]]; sys.exit(0 if all(x==c[0] for x in c) else 1)' "$@"
 }
+# Two runs that differ: both runs' files (FILES: the first run's, then the second's) are kept in
+# WORK.failed/N (N counts the failures; the work directory is emptied by the next run), and the
+# differences printed: the reports' lines, the traces' events one a line in sorted order.
+differ() {  # differ MESSAGE REPORT1 REPORT2 TRACE1 TRACE2 [MORE FILES]
+  message=$1; shift
+  kept="$work.failed/$(($(ls "$work.failed" 2>/dev/null | wc -l) + 1))"
+  mkdir -p "$kept" && cp "$@" out*.txt "$kept/" 2>/dev/null || true
+  echo "$message: both runs' files kept in $kept"
+  diff "$1" "$2" | head -n 80 || true
+  python3 - "$3" "$4" <<'PY'
+import difflib, itertools, json, sys
+events = [sorted(json.dumps(e, sort_keys=True) for e in json.load(open(f))) for f in sys.argv[1:]]
+lines = difflib.unified_diff(*events, *sys.argv[1:], n=1, lineterm="")
+sys.stdout.writelines(l + "\n" for l in itertools.islice(lines, 80))
+PY
+  fail "$message"
+}
 processes() {  # the trace's processes named "Rank N (...)"
   python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(sorted(x["args"]["name"] for x in e if x.get("name")=="process_name" and x["args"]["name"].startswith("Rank ")))' "$1"
 }
@@ -87,8 +104,8 @@ JOB
   [ "$lost" = 1 ] && grep -q "cannot reach the machine served by ascendsim exec --shared" lost.txt ||
     fail "without a server: status $lost, $(cat lost.txt)"
   [ "$(processes trace1.json)" = "['Rank 0 (shared_copies)', 'Rank 1 (shared_copies)', 'Rank 2 (shared_copies)', 'Rank 3 (shared_copies)']" ] || fail "trace processes: $(processes trace1.json)"
-  cmp trace1.json trace2.json || fail "the two runs' traces differ"
-  cmp report1.json report2.json || fail "the two runs' reports differ"
+  cmp trace1.json trace2.json || differ "the two runs' traces differ" report1.json report2.json trace1.json trace2.json
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
   echo "4 processes, every byte right, the same trace and report bytes twice"
   ;;
 mpirun)
@@ -100,8 +117,8 @@ mpirun)
     [ "$(grep -c ' ok d2d_us=' out$devices.txt)" = 4 ] || fail "$devices devices: $(cat out$devices.txt)"
     [ "$(processes trace$devices.json)" = "['Rank 0 (ipc_ranks)', 'Rank 1 (ipc_ranks)', 'Rank 2 (ipc_ranks)', 'Rank 3 (ipc_ranks)']" ] || fail "trace processes: $(processes trace$devices.json)"
   done
-  cmp report2.json report2b.json || fail "the two runs' reports differ"
-  sameEvents trace2.json trace2b.json || fail "the two runs' trace events differ"
+  cmp report2.json report2b.json || differ "the two runs' reports differ" report2.json report2b.json trace2.json trace2b.json
+  sameEvents trace2.json trace2b.json || differ "the two runs' trace events differ" report2.json report2b.json trace2.json trace2b.json
   python3 - out4.txt out2.txt <<'PY'
 import re, sys
 one, two = (max(float(v) for v in re.findall(r"d2d_us=([0-9.]+)", open(f).read())) for f in sys.argv[1:])
@@ -124,8 +141,8 @@ TABLE
       mpirun -np 4 --oversubscribe -x RANK_TABLE_FILE -x "$rankEnv" "$program" > out$run.txt
     [ "$(grep -c ' ok allreduce_us=' out$run.txt)" = 4 ] || fail "$(cat out$run.txt)"
   done
-  cmp report1.json report2.json || fail "the two runs' reports differ"
-  sameEvents trace1.json trace2.json || fail "the two runs' trace events differ"
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
+  sameEvents trace1.json trace2.json || differ "the two runs' trace events differ" report1.json report2.json trace1.json trace2.json
   cp trace1.json trace.json && cp out1.txt out.txt
   [ "$(processes trace.json)" = "['Rank 0 (hccl_ranks)', 'Rank 1 (hccl_ranks)', 'Rank 2 (hccl_ranks)', 'Rank 3 (hccl_ranks)']" ] || fail "trace processes: $(processes trace.json)"
   python3 - out.txt <<'PY'
