@@ -37,6 +37,10 @@
 #   shared_machine.sh stream_states ASCENDSIM STREAM_STATES WORK
 #     two processes' stream state callbacks and allocator registrations are their own
 #     (stream_states.cpp checks states, threads and codes); nothing is left running.
+#   shared_machine.sh busy ASCENDSIM BUSY_RANK WORK
+#     two ranks ask for a copy at the same simulated instant, rank 0 after 1.5 s of CPU time of
+#     host work: rank 1's copy waits for rank 0's turn (the same submit time, rank 0's queued
+#     first), and a second run gives the same report and trace bytes.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -291,6 +295,38 @@ JOB
   grep -qx "second ok" out.second || fail "second (exec status $status): $(cat out.second)"
   [ "$status" = 0 ] || fail "exec status $status"
   echo "each process's stream state callbacks saw its own streams only, on their threads; allocator registrations are by process"
+  ;;
+busy)
+  # Rank 0 works on the host for 1.5 s of its CPU time before its copy: three times the 0.5 s
+  # a program's own threads are waited for, and three times the most an hccl test rank's checks
+  # between two calls took on a loaded machine (0.06 s idle). Under exec --shared a rank is waited
+  # for up to 5 s (ASCENDSIM_ORDER_PATIENCE): passed after 0.5 s, as it was, the job went on
+  # without it, and its copy was queued when rank 1's 64 MiB had ended.
+  cat > job.sh <<JOB
+#!/bin/sh
+for r in 0 1; do ASCENDSIM_RANK=\$r ASCENDSIM_WORLD_SIZE=2 "$program" 1.5 > out.\$r 2>&1 & done
+wait
+JOB
+  chmod +x job.sh
+  for run in 1 2; do
+    timeout 200 "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$run.json \
+      --report report$run.json -- ./job.sh
+    for r in 0 1; do grep -qx "rank $r ok" out.$r || fail "run $run rank $r: $(cat out.$r)"; done
+  done
+  python3 - report1.json <<'PY' || fail "rank 1 did not wait for the busy rank 0"
+import json, sys
+copies = {c["device"]: c for c in json.load(open(sys.argv[1]))["copies"]}
+zero, one = copies["npu0"], copies["npu1"]
+print(f"rank 0's 1 MiB: task {zero['task']} submitted at {zero['submit_us']} us; "
+      f"rank 1's 64 MiB: task {one['task']} at {one['submit_us']} us, ending at {one['end_us']} us")
+# Both ranks made the same calls before their copies, so both are asked for at the same instant,
+# rank 0's first (ranks are ordered by number at equal times); when the busy rank was passed, its
+# copy was queued at the end of rank 1's (the machine had gone on without it).
+sys.exit(0 if zero["submit_us"] == one["submit_us"] and zero["task"] < one["task"] else 1)
+PY
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
+  cmp trace1.json trace2.json || differ "the two runs' traces differ" report1.json report2.json trace1.json trace2.json
+  echo "a rank busy for 1.5 s of CPU between two calls is waited for: the same order and bytes twice"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
