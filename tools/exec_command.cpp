@@ -106,6 +106,10 @@ int runShared(const std::vector<char*>& argv) {
   // process gets ready): a wait nothing seems able to end is called a deadlock after 10 s here,
   // not 2, unless the user says otherwise.
   setenv("ASCENDSIM_DEADLOCK_PATIENCE", "10", 0);
+  // A rank busy outside AscendCL is waited for up to 5 s of its CPU time, not 0.5: the same host
+  // work (an hccl test rank checking 64 MiB between two calls) took 0.06 to 0.49 s of CPU on a
+  // loaded machine, and a rank passed in one run and waited for in the next gave another report.
+  setenv("ASCENDSIM_ORDER_PATIENCE", "5", 0);
   std::unique_ptr<remote::MachineServer> server;
   try {
     server = std::make_unique<remote::MachineServer>();

@@ -20,8 +20,11 @@ thread_local std::unique_lock<std::mutex>* tActiveLock =
 thread_local HostThread* tSelf = nullptr;
 
 // How much CPU time a thread outside AscendCL may spend, once others wait for its next call,
-// before they stop waiting: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default. (A thread spinning on
-// a flag that another thread's call will set would otherwise hold everyone back for ever.)
+// before they stop waiting: ASCENDSIM_ORDER_PATIENCE seconds, 0.5 by default (5 under `ascendsim
+// exec --shared`, which sets it: the CPU time of the same host work varies several times over on
+// a loaded machine, and a rank passed in one run and not in another gives another trace). (A
+// thread spinning on a flag that another thread's call will set would otherwise hold everyone back
+// for ever.)
 int64_t busyBudgetNs() {
   static const int64_t budget =
       static_cast<int64_t>(secondsFromEnv("ASCENDSIM_ORDER_PATIENCE", 0.5) * 1e9);
@@ -228,7 +231,13 @@ bool HostThreads::sleepsOutside(const HostThread& t, HostThread& other, bool& un
     other.waitedFromAt = now;
     other.looks = other.sleepingLooks = 0;
   }
-  if (cpu - other.cpuWaitedFrom > busyBudgetNs()) return true;
+  // Passed, it is passed as a sleeper is: a served program's thread resumes at the machine's
+  // present (awaitTurn). It used to keep its clock, so its next call started there while the
+  // tasks it queued went in at the machine's present, which had gone on without it.
+  if (cpu - other.cpuWaitedFrom > busyBudgetNs()) {
+    other.passedAsleep = true;
+    return true;
+  }
   // A thread that sleeps between glances at a flag (usleep in a loop) uses a little CPU at each
   // glance, so it is never seen idle for kAsleepAfter and used to be waited for until it had
   // spent its whole budget (half a second of CPU: tens of seconds of polling). One seen asleep at

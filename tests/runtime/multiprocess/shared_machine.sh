@@ -37,6 +37,10 @@
 #   shared_machine.sh stream_states ASCENDSIM STREAM_STATES WORK
 #     two processes' stream state callbacks and allocator registrations are their own
 #     (stream_states.cpp checks states, threads and codes); nothing is left running.
+#   shared_machine.sh busy ASCENDSIM BUSY_RANK WORK
+#     two ranks ask for a copy at the same simulated instant, rank 0 after 1.5 s of CPU time of
+#     host work: rank 1's copy waits for rank 0's turn (the same submit time, rank 0's queued
+#     first), and a second run gives the same report and trace bytes.
 #   shared_machine.sh kill ASCENDSIM IPC_RANKS WORK
 #     rank 2 is killed mid-run: the job ends (no process left, no hang), the report is written.
 set -eu
@@ -52,6 +56,23 @@ fail() { echo "FAIL: $*"; exit 1; }
 # The same trace events (the ends of calls that wake together may be written in either order).
 sameEvents() {
   python3 -c 'import json,sys; c=[sorted(json.dumps(e,sort_keys=True) for e in json.load(open(f))) for f in sys.argv[1:]]; sys.exit(0 if all(x==c[0] for x in c) else 1)' "$@"
+}
+# Two runs that differ: both runs' files (FILES: the first run's, then the second's) are kept in
+# WORK.failed/N (N counts the failures; the work directory is emptied by the next run), and the
+# differences printed: the reports' lines, the traces' events one a line in sorted order.
+differ() {  # differ MESSAGE REPORT1 REPORT2 TRACE1 TRACE2 [MORE FILES]
+  message=$1; shift
+  kept="$work.failed/$(($(ls "$work.failed" 2>/dev/null | wc -l) + 1))"
+  mkdir -p "$kept" && cp "$@" out*.txt "$kept/" 2>/dev/null || true
+  echo "$message: both runs' files kept in $kept"
+  diff "$1" "$2" | head -n 80 || true
+  python3 - "$3" "$4" <<'PY'
+import difflib, itertools, json, sys
+events = [sorted(json.dumps(e, sort_keys=True) for e in json.load(open(f))) for f in sys.argv[1:]]
+lines = difflib.unified_diff(*events, *sys.argv[1:], n=1, lineterm="")
+sys.stdout.writelines(l + "\n" for l in itertools.islice(lines, 80))
+PY
+  fail "$message"
 }
 processes() {  # the trace's processes named "Rank N (...)"
   python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(sorted(x["args"]["name"] for x in e if x.get("name")=="process_name" and x["args"]["name"].startswith("Rank ")))' "$1"
@@ -87,8 +108,8 @@ JOB
   [ "$lost" = 1 ] && grep -q "cannot reach the machine served by ascendsim exec --shared" lost.txt ||
     fail "without a server: status $lost, $(cat lost.txt)"
   [ "$(processes trace1.json)" = "['Rank 0 (shared_copies)', 'Rank 1 (shared_copies)', 'Rank 2 (shared_copies)', 'Rank 3 (shared_copies)']" ] || fail "trace processes: $(processes trace1.json)"
-  cmp trace1.json trace2.json || fail "the two runs' traces differ"
-  cmp report1.json report2.json || fail "the two runs' reports differ"
+  cmp trace1.json trace2.json || differ "the two runs' traces differ" report1.json report2.json trace1.json trace2.json
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
   echo "4 processes, every byte right, the same trace and report bytes twice"
   ;;
 mpirun)
@@ -100,8 +121,8 @@ mpirun)
     [ "$(grep -c ' ok d2d_us=' out$devices.txt)" = 4 ] || fail "$devices devices: $(cat out$devices.txt)"
     [ "$(processes trace$devices.json)" = "['Rank 0 (ipc_ranks)', 'Rank 1 (ipc_ranks)', 'Rank 2 (ipc_ranks)', 'Rank 3 (ipc_ranks)']" ] || fail "trace processes: $(processes trace$devices.json)"
   done
-  cmp report2.json report2b.json || fail "the two runs' reports differ"
-  sameEvents trace2.json trace2b.json || fail "the two runs' trace events differ"
+  cmp report2.json report2b.json || differ "the two runs' reports differ" report2.json report2b.json trace2.json trace2b.json
+  sameEvents trace2.json trace2b.json || differ "the two runs' trace events differ" report2.json report2b.json trace2.json trace2b.json
   python3 - out4.txt out2.txt <<'PY'
 import re, sys
 one, two = (max(float(v) for v in re.findall(r"d2d_us=([0-9.]+)", open(f).read())) for f in sys.argv[1:])
@@ -124,8 +145,8 @@ TABLE
       mpirun -np 4 --oversubscribe -x RANK_TABLE_FILE -x "$rankEnv" "$program" > out$run.txt
     [ "$(grep -c ' ok allreduce_us=' out$run.txt)" = 4 ] || fail "$(cat out$run.txt)"
   done
-  cmp report1.json report2.json || fail "the two runs' reports differ"
-  sameEvents trace1.json trace2.json || fail "the two runs' trace events differ"
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
+  sameEvents trace1.json trace2.json || differ "the two runs' trace events differ" report1.json report2.json trace1.json trace2.json
   cp trace1.json trace.json && cp out1.txt out.txt
   [ "$(processes trace.json)" = "['Rank 0 (hccl_ranks)', 'Rank 1 (hccl_ranks)', 'Rank 2 (hccl_ranks)', 'Rank 3 (hccl_ranks)']" ] || fail "trace processes: $(processes trace.json)"
   python3 - out.txt <<'PY'
@@ -274,6 +295,38 @@ JOB
   grep -qx "second ok" out.second || fail "second (exec status $status): $(cat out.second)"
   [ "$status" = 0 ] || fail "exec status $status"
   echo "each process's stream state callbacks saw its own streams only, on their threads; allocator registrations are by process"
+  ;;
+busy)
+  # Rank 0 works on the host for 1.5 s of its CPU time before its copy: three times the 0.5 s
+  # a program's own threads are waited for, and three times the most an hccl test rank's checks
+  # between two calls took on a loaded machine (0.06 s idle). Under exec --shared a rank is waited
+  # for up to 5 s (ASCENDSIM_ORDER_PATIENCE): passed after 0.5 s, as it was, the job went on
+  # without it, and its copy was queued when rank 1's 64 MiB had ended.
+  cat > job.sh <<JOB
+#!/bin/sh
+for r in 0 1; do ASCENDSIM_RANK=\$r ASCENDSIM_WORLD_SIZE=2 "$program" 1.5 > out.\$r 2>&1 & done
+wait
+JOB
+  chmod +x job.sh
+  for run in 1 2; do
+    timeout 200 "$ascendsim" exec --shared --config atlas-800t-a2 --trace trace$run.json \
+      --report report$run.json -- ./job.sh
+    for r in 0 1; do grep -qx "rank $r ok" out.$r || fail "run $run rank $r: $(cat out.$r)"; done
+  done
+  python3 - report1.json <<'PY' || fail "rank 1 did not wait for the busy rank 0"
+import json, sys
+copies = {c["device"]: c for c in json.load(open(sys.argv[1]))["copies"]}
+zero, one = copies["npu0"], copies["npu1"]
+print(f"rank 0's 1 MiB: task {zero['task']} submitted at {zero['submit_us']} us; "
+      f"rank 1's 64 MiB: task {one['task']} at {one['submit_us']} us, ending at {one['end_us']} us")
+# Both ranks made the same calls before their copies, so both are asked for at the same instant,
+# rank 0's first (ranks are ordered by number at equal times); when the busy rank was passed, its
+# copy was queued at the end of rank 1's (the machine had gone on without it).
+sys.exit(0 if zero["submit_us"] == one["submit_us"] and zero["task"] < one["task"] else 1)
+PY
+  cmp report1.json report2.json || differ "the two runs' reports differ" report1.json report2.json trace1.json trace2.json
+  cmp trace1.json trace2.json || differ "the two runs' traces differ" report1.json report2.json trace1.json trace2.json
+  echo "a rank busy for 1.5 s of CPU between two calls is waited for: the same order and bytes twice"
   ;;
 kill)
   export ASCENDSIM_ORDER_PATIENCE=0.05
