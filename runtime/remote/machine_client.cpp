@@ -1,7 +1,9 @@
 #include "runtime/remote/machine_client.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -12,13 +14,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <unordered_map>
 
 #include "runtime/core/device_memory.h"
 #include "runtime/core/kernel_sandbox.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/kernel_service.h"
+#include "runtime/remote/post_ring.h"
 #include "runtime/remote/program_pages.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
@@ -89,6 +91,7 @@ struct ThreadLink {
   void* staging[2] = {nullptr, nullptr};
   uint64_t stagingBytes[2] = {0, 0};
   runtime::MpiWaits* waitingOutside = nullptr;  // in the job's shared memory
+  PostRing* posts = nullptr;                    // the thread's queue of posts, there too
   int waitDepth = 0;
   std::string error, returned;
   // Learned answers (machine_client.h, Answer::Learned): call name and arguments -> results,
@@ -128,6 +131,7 @@ void connectThread(ThreadLink& link) {
   link.owner = getpid();
   link.staging[0] = link.staging[1] = nullptr;
   link.stagingBytes[0] = link.stagingBytes[1] = 0;
+  link.posts = nullptr;
   link.answers.clear();  // (a forked child's contexts are not its parent's)
   link.answersEpoch = 0;
   link.lastChange.clear();
@@ -159,8 +163,10 @@ void connectThread(ThreadLink& link) {
     }
     (void)version;
     link.waitingOutside = reinterpret_cast<runtime::MpiWaits*>(r.u64());
+    link.posts = reinterpret_cast<PostRing*>(r.u64());
     const int fd = link.channel->receiveDescriptor();
     const int storeFd = link.channel->receiveDescriptor();
+    link.channel->countSends(link.posts, false);
     link.channel->readAhead(50);
     std::lock_guard<std::mutex> lock(p.attachMutex);
     if (!SharedHostMemory::instance()) {
@@ -206,6 +212,39 @@ const bool kConnectedAtLoad = [] {
   return true;
 }();
 
+// Sends a message that has no answer (a Post or a Check) in its turn among the thread's: in its
+// queue in the job's shared memory (no system call; the Wake only if the server's thread sleeps),
+// or, too long for it, on the socket with a marker in the queue where it belongs.
+void sendUnanswered(ThreadLink& l, const WireWriter& m) {
+  const std::vector<uint8_t>& bytes = m.bytes();
+  if (!l.posts) {
+    l.channel->send(m);
+    return;
+  }
+  const bool fits = bytes.size() <= PostRing::kLongest;
+  bool wake = false;
+  for (int looks = 0; !l.posts->put(fits ? bytes.data() : nullptr,
+                                    static_cast<uint32_t>(fits ? bytes.size() : 0), wake);
+       ++looks) {
+    // Full: the server's thread is behind (in a call that waits for other threads' turns, say),
+    // as a full socket would block the send. Waits for room, and for a server that goes away.
+    if (looks < 64) {
+      sched_yield();
+      continue;
+    }
+    pollfd p{l.channel->socket().native_handle(), POLLRDHUP, 0};
+    if (::poll(&p, 1, 1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+      throw WireError("connection lost");
+  }
+  if (!fits) {
+    l.channel->send(m);
+  } else if (wake) {
+    WireWriter w;
+    w.u8(static_cast<uint8_t>(MessageKind::Wake));
+    l.channel->send(w);
+  }
+}
+
 }  // namespace
 
 bool clientActive() {
@@ -240,10 +279,12 @@ CallReply callServer(const char* name, const WireWriter& arguments, bool wait) {
       m.u8(static_cast<uint8_t>(wait ? MessageKind::Call : MessageKind::Post));
       m.text(name);
       m.blob(arguments.bytes().data(), arguments.bytes().size());
-      std::optional<AwaitingServer> awaiting;
-      if (wait) awaiting.emplace();  // (a post has no answer to wait for)
+      if (!wait) {
+        sendUnanswered(l, m);  // (no answer to wait for)
+        return reply;
+      }
+      AwaitingServer awaiting;
       l.channel->send(m);
-      if (!wait) return reply;
       std::vector<uint8_t> bytes;
       WireReader r = receiveAnswer(l, bytes);
       reply.code = r.i32();
@@ -273,7 +314,7 @@ void checkWithServer(const char* name, const WireWriter& arguments,
     m.text(name);
     m.blob(arguments.bytes().data(), arguments.bytes().size());
     m.blob(results.data(), results.size());
-    l.channel->send(m);
+    sendUnanswered(l, m);
   } catch (const WireError& e) {
     l.broken =
         "the machine served by ascendsim exec --shared is gone (" + std::string(e.what()) + ")";

@@ -12,6 +12,7 @@
 
 #include "runtime/core/runtime.h"
 #include "runtime/remote/kernel_service.h"
+#include "runtime/remote/post_ring.h"
 #include "runtime/remote/protocol.h"
 #include "runtime/remote/shared_host_memory.h"
 
@@ -95,6 +96,7 @@ Session::Session(MachineServer& server, std::unique_ptr<Channel> channel)
   // The program's thread waits for the answer to these (and may run kernels meanwhile).
   channel_->requestKind(static_cast<uint8_t>(MessageKind::Call));
   channel_->requestKind(static_cast<uint8_t>(MessageKind::Stage));
+  channel_->wakeKind(static_cast<uint8_t>(MessageKind::Wake));
 }
 
 Session::Joined Session::handshake() {
@@ -141,9 +143,13 @@ Session::Joined Session::handshake() {
   runtime::HostTrack track{kFirstTraceProcess + static_cast<int>(process_->order),
                            trackName(*process_), threadNumber};
   waitingOutside_ = new (SharedHostMemory::instance()->allocate(64, 64)) runtime::MpiWaits();
+  auto* posts = new (SharedHostMemory::instance()->allocate(sizeof(PostRing), 64)) PostRing();
   {
+    // (Both given back only when the process has gone: a thread whose connection broke may
+    // still write them.)
     std::lock_guard<std::mutex> lock(process_->heldMutex);
     process_->waitWords.push_back(waitingOutside_);
+    process_->waitWords.push_back(posts);
   }
   runtime::Runtime::instance().enrollRemoteThread(
       (process_->order << kThreadBits) | (threadNumber & ((1u << kThreadBits) - 1)), pid, tid,
@@ -154,9 +160,12 @@ Session::Joined Session::handshake() {
   reply.u8(1);
   reply.text("");
   reply.u64(reinterpret_cast<uint64_t>(waitingOutside_));
+  reply.u64(reinterpret_cast<uint64_t>(posts));
+  channel_->readPosts(posts);
   channel_->send(reply);
   channel_->sendDescriptor(SharedHostMemory::instance()->fd());
   channel_->sendDescriptor(server_.storeDescriptor());
+  channel_->countSends(posts, true);
   return Joined::Thread;
 }
 

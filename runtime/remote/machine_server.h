@@ -49,8 +49,8 @@ struct ServedProcess {
   // kept under heldMutex.)
   std::mutex heldMutex;
   std::vector<std::pair<uint64_t, std::function<void()>>> held;
-  // Its threads' MPI-wait words (in the shared memory): given back only when the process has
-  // gone, since a thread whose connection broke may still write its word.
+  // Its threads' MPI-wait words and queues of posts (in the shared memory): given back only when
+  // the process has gone, since a thread whose connection broke may still write them.
   std::vector<void*> waitWords;
   void hold(uint64_t handle, std::function<void()> release) {
     std::lock_guard<std::mutex> lock(heldMutex);

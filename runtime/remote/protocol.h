@@ -5,8 +5,8 @@
 //
 // client -> server                          server -> client
 // Hello: version, pid, tid, rank, world     HelloReply: version, ok, error text, the address of
-//        size, thread number, program name,   the thread's MPI-wait word (host threads only)
-//        pthread_t (aclrtSubscribeReport's name)
+//        size, thread number, program name,   the thread's MPI-wait word and of its queue of
+//        pthread_t (aclrtSubscribeReport's name)  posts (post_ring.h) (host threads only)
 //                                             (then, if ok, the descriptors of the shared host
 //                                             memory and of the device memory store)
 // Call: name, arguments                     Reply, then CallReply: code, error text, results
@@ -15,6 +15,9 @@
 // Check: name, arguments, results (a call the program answered itself, from what the machine
 //       answered before: run for the trace and the thread's clock, no reply; a different answer
 //       is returned as a failure by the thread's next Call)
+// Posts and Checks go in the thread's queue in shared memory (post_ring.h), not on the socket,
+// unless too long for it (then a marker in the queue stands where the socket's message belongs).
+// Wake: (nothing; the server's thread slept while the program queued a post)
 // Stage: slot, bytes                        Reply, then StageReply: address of a shared buffer
 //                                             of that size
 // Calls and Stages are requests: the program's thread waits for the Reply, and while it waits
@@ -41,6 +44,7 @@ enum class MessageKind : uint8_t {
   Post = 4,
   Check = 5,
   Reply = 6,           // server -> client: the answer to a Call or a Stage
+  Wake = 7,            // client -> server: look at the thread's queue of posts
   RunKernel = 20,      // server -> a program (kernel service or waiting thread): run the blocks
   ReleaseKernel = 21,  // server -> a program: release a launch's arguments (no answer)
   KernelDone = 22,     // the program -> server: the answer to a RunKernel

@@ -3,9 +3,11 @@
 #include <sched.h>
 
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <boost/asio/read.hpp>
@@ -61,6 +63,10 @@ Channel::Channel() : socket_(io_) {}
 
 Channel::Channel(Local::socket socket) : socket_(std::move(socket)) {}
 
+Channel::~Channel() {
+  if (wakeFd_ >= 0) ::close(wakeFd_);
+}
+
 void Channel::connect(const std::string& path) {
   socket_.connect(Local::endpoint(path));
 }
@@ -78,6 +84,10 @@ void Channel::answer(const WireWriter& message) {
 
 void Channel::sendLocked(const WireWriter& message) {
   const uint32_t length = static_cast<uint32_t>(message.bytes().size());
+  if (counts_) {
+    (countServer_ ? counts_->serverSent : counts_->programSent)
+        .fetch_add(sizeof length + length, std::memory_order_release);
+  }
   const std::array<asio::const_buffer, 2> parts{asio::buffer(&length, sizeof length),
                                                 asio::buffer(message.bytes())};
   boost::system::error_code ec;
@@ -129,10 +139,22 @@ int Channel::pull() {
     in_ = std::move(bigger);
     inCapacity_ = capacity;
   }
+  if (counts_ && !mustRead_) {
+    const auto& sent = countServer_ ? counts_->programSent : counts_->serverSent;
+    if (sent.load(std::memory_order_acquire) == received_) return 0;  // nothing new yet
+  }
+  mustRead_ = false;
   const ssize_t n =
       ::recv(socket_.native_handle(), in_.get() + inEnd_, inCapacity_ - inEnd_, MSG_DONTWAIT);
   if (n > 0) {
     inEnd_ += static_cast<size_t>(n);
+    received_ += static_cast<uint64_t>(n);
+    // A borrower took what the reader sleeps for out of the socket: the reader's poll would
+    // not see it.
+    if (sleeping_) {
+      const uint64_t one = 1;
+      (void)!::write(wakeFd_, &one, sizeof one);
+    }
     return 1;
   }
   if (n == 0) {
@@ -143,7 +165,8 @@ int Channel::pull() {
   throw WireError(std::string("connection lost: ") + std::strerror(errno));
 }
 
-void Channel::awaitInput(bool& polled, std::chrono::steady_clock::time_point& until) {
+void Channel::awaitInput(std::unique_lock<std::mutex>* lock, bool& polled,
+                         std::chrono::steady_clock::time_point& until) {
   // The next message usually comes within microseconds (a call's answer, a program's next
   // call): polling for it a little while costs less than being put to sleep and woken.
   if (!polled) {
@@ -153,7 +176,9 @@ void Channel::awaitInput(bool& polled, std::chrono::steady_clock::time_point& un
     if (now <= until) {
       // Between looks the core goes to whoever else wants it: on a busy machine that is often
       // the other end, whose answer this thread is waiting for (on an idle one, nobody).
+      if (lock) lock->unlock();
       sched_yield();
+      if (lock) lock->lock();
       return;
     }
     polled = true;
@@ -161,34 +186,62 @@ void Channel::awaitInput(bool& polled, std::chrono::steady_clock::time_point& un
   // (A connection closed here meanwhile, by a server that stops, has no descriptor left to wait
   // on; the wait is bounded so that the next read finds that out.)
   if (socket_.native_handle() < 0) throw WireError("the connection was closed");
-  pollfd p{socket_.native_handle(), POLLIN, 0};
-  ::poll(&p, 1, 200);
+  pollfd p[2] = {{socket_.native_handle(), POLLIN, 0}, {-1, POLLIN, 0}};
+  if (!lock) {
+    ::poll(p, 1, 200);
+    mustRead_ = true;
+    return;
+  }
+  // The program's queue wakes a sleeping reader only when told that it sleeps.
+  if (posts_ && !posts_->sleep()) return;
+  if (wakeFd_ < 0) wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  p[1].fd = wakeFd_;
+  sleeping_ = wakeFd_ >= 0;
+  lock->unlock();  // (not holding the connection: a borrower may use it)
+  ::poll(p, 2, 200);
+  lock->lock();
+  sleeping_ = false;
+  mustRead_ = true;
+  if (posts_) posts_->awake();
+  if (wakeFd_ >= 0) {
+    uint64_t woken = 0;
+    (void)!::read(wakeFd_, &woken, sizeof woken);
+  }
 }
 
 bool Channel::receiveBuffered(std::vector<uint8_t>& message) {
   bool polled = false;
   std::chrono::steady_clock::time_point until{};
+  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      int got = 1;
-      while (got != 0) {
-        if (!aside_.empty()) {
-          message = std::move(aside_.front());
-          aside_.pop_front();
-        } else if (!takeFrame(message)) {
-          if (got < 0) {
-            if (inEnd_ == inStart_) return false;  // closed between messages
-            throw WireError("connection lost in the middle of a message");
-          }
-          got = pull();
-          continue;
-        }
-        if (isRequest(message)) owed_ = true;
-        return true;
+    // What the program queued came before anything on the socket (but a marker's message).
+    if (posts_ && !socketNext_) {
+      const PostReader::Took took = posts_->take<WireError>(message);
+      if (took == PostReader::Took::Message) return true;
+      if (took == PostReader::Took::Marker) {
+        socketNext_ = true;
+        continue;
       }
     }
-    awaitInput(polled, until);  // (not holding the connection: a borrower may use it)
+    if (!aside_.empty()) {
+      message = std::move(aside_.front());
+      aside_.pop_front();
+    } else if (!takeFrame(message)) {
+      const int got = pull();
+      if (got > 0) continue;
+      if (got < 0) {
+        // (What was queued before the program closed its end is still to be taken.)
+        if (posts_ && !socketNext_ && !posts_->empty()) continue;
+        if (inEnd_ == inStart_) return false;  // closed between messages
+        throw WireError("connection lost in the middle of a message");
+      }
+      awaitInput(&lock, polled, until);
+      continue;
+    }
+    if (!message.empty() && message[0] == wakeKind_) continue;
+    socketNext_ = false;
+    if (isRequest(message)) owed_ = true;
+    return true;
   }
 }
 
@@ -225,7 +278,7 @@ void Channel::receiveKindLocked(uint8_t kind, std::vector<uint8_t>& message) {
     }
     const int got = pull();
     if (got < 0) throw WireError("the connection was closed");
-    if (got == 0) awaitInput(polled, until);
+    if (got == 0) awaitInput(nullptr, polled, until);
   }
 }
 

@@ -11,10 +11,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runtime/remote/post_ring.h"
 
 namespace ascendsim::remote {
 
@@ -98,6 +101,9 @@ class Channel {
  public:
   Channel();
   explicit Channel(boost::asio::local::stream_protocol::socket socket);
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
   void connect(const std::string& path);
   void send(const WireWriter& message);
   // The next message; false when the peer closed the connection cleanly.
@@ -112,6 +118,21 @@ class Channel {
     buffered_ = true;
     spinMicros_ = micros;
   }
+
+  // The server's end: the thread's queue of calls sent without waiting (post_ring.h), whose
+  // messages receive() returns before the socket's (set before the connection is shared).
+  void readPosts(PostRing* ring) { posts_.emplace(ring); }
+  // From now on both ends count the bytes they write to the socket in `ring` (the thread's queue:
+  // post_ring.h), and the reader, while it polls, reads the socket only when the other's count
+  // has moved. `server`: this is the server's end.
+  void countSends(PostRing* ring, bool server) {
+    counts_ = ring;
+    countServer_ = server;
+    mustRead_ = true;
+  }
+  // Messages whose first byte is `kind` only wake the reader (a program's Wake): receive() skips
+  // them.
+  void wakeKind(uint8_t kind) { wakeKind_ = kind; }
 
   // Requests: messages whose first byte is `kind` (any number of kinds) are answered, and the peer
   // waits for the answer (set before the connection is shared).
@@ -139,8 +160,10 @@ class Channel {
   // Reads what has arrived into the buffer: 1 if something did, 0 if nothing (yet), -1 if the
   // peer closed the connection. Never waits.
   int pull();
-  // Waits until something arrives (polling first, then asleep).
-  void awaitInput(bool& polled, std::chrono::steady_clock::time_point& until);
+  // Waits until something arrives (polling first, then asleep). The reader (receive()) gives
+  // its `lock` of mutex_, let go meanwhile; a borrower, who holds mutex_ throughout, none.
+  void awaitInput(std::unique_lock<std::mutex>* lock, bool& polled,
+                  std::chrono::steady_clock::time_point& until);
   static constexpr size_t kReadChunk = 64 * 1024;
   bool buffered_ = false;
   int spinMicros_ = 0;
@@ -152,6 +175,18 @@ class Channel {
   std::deque<std::vector<uint8_t>> aside_;  // messages a borrower read past
   uint64_t requests_[4] = {0, 0, 0, 0};
   bool owed_ = false;  // a request was returned and not answered
+  std::optional<PostReader> posts_;
+  bool socketNext_ = false;  // the queue gave a marker: the next message is the socket's
+  int wakeKind_ = -1;
+  // The reader sleeps in poll() (set and read under mutex_): a borrower that reads from the
+  // socket meanwhile (it may take the reader's messages into the buffer) wakes it through
+  // wakeFd_ (an eventfd; made at the first sleep), or it would sleep on until its timeout.
+  bool sleeping_ = false;
+  int wakeFd_ = -1;
+  PostRing* counts_ = nullptr;  // countSends
+  bool countServer_ = false;
+  uint64_t received_ = 0;  // bytes read from the socket since countSends
+  bool mustRead_ = true;   // read the socket whatever the count says (after a poll: a close)
   boost::asio::io_context io_;
   boost::asio::local::stream_protocol::socket socket_;
 };
