@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/patience.h"
 #include "runtime/core/runtime.h"
 #include "runtime/remote/machine_server.h"
 #include "runtime/remote/protocol.h"
@@ -102,6 +103,14 @@ void passOn(int sig) {
 // Serves one machine to the command and every process under it, then writes the job's report
 // and trace when the command has ended.
 int runShared(const std::vector<char*>& argv) {
+  for (const char* name : {"ASCENDSIM_DEADLOCK_PATIENCE", "ASCENDSIM_ORDER_PATIENCE"}) {
+    const char* text = std::getenv(name);
+    if (text && !runtime::isPositiveSeconds(text)) {
+      std::cerr << "ascendsim exec --shared: " << name << "=\"" << text
+                << "\" is not a positive number of seconds (for example 0.5 or 10)\n";
+      return kExitBadConfig;
+    }
+  }
   // Processes of a job wait for each other in ways the server cannot see (sleeping while another
   // process gets ready): a wait nothing seems able to end is called a deadlock after 10 s here,
   // not 2, unless the user says otherwise.

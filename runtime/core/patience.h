@@ -7,17 +7,35 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <set>
+#include <string>
 
 namespace ascendsim::runtime {
 
-// The positive number of seconds the environment variable `name` holds, else `fallback`.
+// Whether `text` is a positive number of seconds, all of it ("0.5", "10"; not "", "0", "5s").
+inline bool isPositiveSeconds(const char* text) {
+  if (!text || !*text) return false;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  return end && *end == '\0' && seconds > 0;
+}
+
+// The positive number of seconds the environment variable `name` holds, else `fallback`. A value
+// that is set but not such a number is ignored with one warning per variable on stderr, not taken
+// silently for the default (`ascendsim exec --shared` refuses it before the job starts).
 inline double secondsFromEnv(const char* name, double fallback) {
-  if (const char* text = std::getenv(name); text && *text) {
-    char* end = nullptr;
-    const double seconds = std::strtod(text, &end);
-    if (end && *end == '\0' && seconds > 0) return seconds;
-  }
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  if (isPositiveSeconds(text)) return std::strtod(text, nullptr);
+  static std::mutex warnedLock;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> hold(warnedLock);
+  if (warned.insert(name).second)
+    std::fprintf(stderr, "ascendsim: %s=\"%s\" is not a positive number of seconds; using %g\n",
+                 name, text, fallback);
   return fallback;
 }
 
